@@ -1,0 +1,146 @@
+package embedded
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// cometInfo is what the CometBFT face needs from a chain.
+type cometInfo struct {
+	app     string
+	version string
+	network string
+	head    func(ctx context.Context) (height uint64, appHash []byte, err error)
+}
+
+// cometServer answers the CometBFT RPC calls that deployers make against a rollup's RPC
+// port (abci_info, status) in CometBFT's JSON-RPC 2.0 shapes, both as POST with a JSON-RPC
+// body and as GET /method.
+type cometServer struct {
+	url  string
+	srv  *http.Server
+	info cometInfo
+}
+
+func startComet(info cometInfo) (*cometServer, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("listen for cometbft rpc: %w", err)
+	}
+	c := &cometServer{url: "http://" + ln.Addr().String(), info: info}
+	c.srv = &http.Server{Handler: c, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = c.srv.Serve(ln) }()
+	return c, nil
+}
+
+func (c *cometServer) close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := c.srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("stop cometbft rpc: %w", err)
+	}
+	return nil
+}
+
+type rpcRequest struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+}
+
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    string `json:"data,omitempty"`
+}
+
+type rpcResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+func (c *cometServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	req := rpcRequest{JSONRPC: "2.0", ID: json.RawMessage("-1"), Method: strings.Trim(r.URL.Path, "/")}
+	if r.Method == http.MethodPost {
+		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		if err != nil {
+			writeRPC(w, http.StatusBadRequest, rpcResponse{JSONRPC: "2.0", ID: req.ID, Error: &rpcError{Code: -32700, Message: "Parse error", Data: err.Error()}})
+			return
+		}
+		if len(strings.TrimSpace(string(body))) > 0 {
+			if err := json.Unmarshal(body, &req); err != nil {
+				writeRPC(w, http.StatusBadRequest, rpcResponse{JSONRPC: "2.0", ID: json.RawMessage("-1"), Error: &rpcError{Code: -32700, Message: "Parse error. Invalid JSON", Data: err.Error()}})
+				return
+			}
+		}
+	} else if r.Method != http.MethodGet {
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	if len(req.ID) == 0 {
+		req.ID = json.RawMessage("-1")
+	}
+	result, err := c.call(r.Context(), req.Method)
+	if err != nil {
+		status := http.StatusInternalServerError
+		code := -32603
+		if errors.Is(err, errMethodNotFound) {
+			status, code = http.StatusNotFound, -32601
+		}
+		writeRPC(w, status, rpcResponse{JSONRPC: "2.0", ID: req.ID, Error: &rpcError{Code: code, Message: err.Error()}})
+		return
+	}
+	writeRPC(w, http.StatusOK, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: result})
+}
+
+var errMethodNotFound = errors.New("Method not found")
+
+func (c *cometServer) call(ctx context.Context, method string) (any, error) {
+	switch method {
+	case "abci_info":
+		height, hash, err := c.info.head(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("read chain head: %w", err)
+		}
+		return map[string]any{"response": map[string]string{
+			"data":                c.info.app,
+			"version":             c.info.version,
+			"last_block_height":   strconv.FormatUint(height, 10),
+			"last_block_app_hash": base64.StdEncoding.EncodeToString(hash),
+		}}, nil
+	case "status", "health":
+		height, hash, err := c.info.head(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("read chain head: %w", err)
+		}
+		if method == "health" {
+			return map[string]any{}, nil
+		}
+		return map[string]any{
+			"node_info": map[string]any{"network": c.info.network, "version": c.info.version, "moniker": c.info.app},
+			"sync_info": map[string]any{
+				"latest_block_height": strconv.FormatUint(height, 10),
+				"latest_app_hash":     strings.ToUpper(fmt.Sprintf("%x", hash)),
+				"catching_up":         false,
+			},
+		}, nil
+	}
+	return nil, fmt.Errorf("%w: %q", errMethodNotFound, method)
+}
+
+func writeRPC(w http.ResponseWriter, status int, resp rpcResponse) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(resp)
+}

@@ -1,0 +1,30 @@
+// Package embedded runs local rollups inside the test process: the EVM rollup on
+// go-ethereum's simulated chain; the Move and Wasm dev nodes join it as they land.
+package embedded
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/localnet"
+)
+
+// Engine starts in-process rollups.
+type Engine struct {
+	EVMOptions []EVMOption
+}
+
+var _ localnet.Engine = Engine{}
+
+// Name is "embedded".
+func (Engine) Name() string { return "embedded" }
+
+// StartRollup starts an in-process rollup of the given VM.
+func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollup, error) {
+	switch vm {
+	case deployer.EVM:
+		return StartEVM(ctx, e.EVMOptions...)
+	}
+	return nil, fmt.Errorf("embedded engine: %s rollup is not available yet", vm)
+}

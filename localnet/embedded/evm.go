@@ -1,0 +1,267 @@
+package embedded
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/eth"
+	"github.com/ethereum/go-ethereum/eth/catalyst"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
+	"github.com/ethereum/go-ethereum/eth/filters"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/event"
+	gethlog "github.com/ethereum/go-ethereum/log"
+	"github.com/ethereum/go-ethereum/node"
+	"github.com/ethereum/go-ethereum/p2p"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/ethereum/go-ethereum/version"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/localnet"
+)
+
+// DefaultEVMBlockGasLimit is the block gas limit of the embedded EVM rollup.
+const DefaultEVMBlockGasLimit = 60_000_000
+
+// OsakaRules makes a go-ethereum dev/simulated chain run Prague/Osaka gas rules. The dev
+// config of go-ethereum 1.17 also schedules Amsterdam and Bogota (EIP-8037/8038 state gas),
+// under which a new storage slot costs ~111k gas; rollups do not run those yet.
+func OsakaRules(nodeConf *node.Config, ethConf *ethconfig.Config) {
+	cfg := *ethConf.Genesis.Config
+	cfg.AmsterdamTime = nil
+	cfg.BogotaTime = nil
+	ethConf.Genesis.Config = &cfg
+}
+
+type evmConfig struct {
+	gasLimit uint64
+	funded   []common.Address
+	balance  *big.Int
+	version  string
+	logger   *slog.Logger
+}
+
+// EVMOption configures StartEVM.
+type EVMOption func(*evmConfig)
+
+// WithBlockGasLimit sets the block gas limit (default DefaultEVMBlockGasLimit).
+func WithBlockGasLimit(limit uint64) EVMOption { return func(c *evmConfig) { c.gasLimit = limit } }
+
+// WithFundedAddresses funds extra accounts at genesis, e.g. an operator recovered from a mnemonic.
+func WithFundedAddresses(addrs ...common.Address) EVMOption {
+	return func(c *evmConfig) { c.funded = append(c.funded, addrs...) }
+}
+
+// WithVersion sets the application version that abci_info reports.
+func WithVersion(v string) EVMOption { return func(c *evmConfig) { c.version = v } }
+
+// WithLogger sets the logger for chain events (blocks sealed).
+func WithLogger(l *slog.Logger) EVMOption { return func(c *evmConfig) { c.logger = l } }
+
+// EVMRollup is an in-process EVM rollup: the pieces of go-ethereum's simulated backend
+// (an in-memory node, the eth service and the simulated beacon) with Osaka gas rules, served
+// as JSON-RPC on 127.0.0.1 and sealing a block whenever transactions arrive, so clients talk
+// to it exactly as to a real rollup.
+type EVMRollup struct {
+	stack   *node.Node
+	eth     *eth.Ethereum
+	beacon  *catalyst.SimulatedBeacon
+	client  *ethclient.Client
+	chainID *big.Int
+	devKey  *ecdsa.PrivateKey
+	comet   *cometServer
+	logger  *slog.Logger
+
+	commitMu sync.Mutex // the beacon's Commit is not safe for concurrent use
+	stopOnce sync.Once
+	stopped  chan struct{}
+	done     chan struct{}
+}
+
+var _ localnet.Rollup = (*EVMRollup)(nil)
+
+// StartEVM starts an embedded EVM rollup with one funded dev account.
+func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
+	cfg := evmConfig{
+		gasLimit: DefaultEVMBlockGasLimit,
+		balance:  new(big.Int).Mul(big.NewInt(1_000_000_000), big.NewInt(params.Ether)),
+		version:  fmt.Sprintf("go-ethereum/v%d.%d.%d", version.Major, version.Minor, version.Patch),
+		logger:   slog.New(slog.DiscardHandler),
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	devKey, err := crypto.GenerateKey()
+	if err != nil {
+		return nil, fmt.Errorf("generate dev key: %w", err)
+	}
+	alloc := core.SystemContractAllocs()
+	alloc[crypto.PubkeyToAddress(devKey.PublicKey)] = types.Account{Balance: cfg.balance}
+	for _, a := range cfg.funded {
+		alloc[a] = types.Account{Balance: cfg.balance}
+	}
+
+	nodeConf := node.DefaultConfig
+	nodeConf.DataDir = ""
+	nodeConf.P2P = p2p.Config{NoDiscovery: true}
+	nodeConf.HTTPHost = "127.0.0.1"
+	nodeConf.HTTPPort = 0
+	nodeConf.HTTPModules = []string{"eth", "net", "web3", "txpool", "debug"}
+	nodeConf.HTTPVirtualHosts = []string{"*"}
+	nodeConf.Logger = gethlog.NewLogger(slog.DiscardHandler)
+
+	ethConf := ethconfig.Defaults
+	ethConf.Genesis = &core.Genesis{Config: params.AllDevChainProtocolChanges, GasLimit: cfg.gasLimit, Alloc: alloc}
+	ethConf.Miner.GasCeil = cfg.gasLimit
+	ethConf.SyncMode = ethconfig.FullSync
+	ethConf.TxPool.NoLocals = true
+	OsakaRules(&nodeConf, &ethConf)
+
+	stack, err := node.New(&nodeConf)
+	if err != nil {
+		return nil, fmt.Errorf("create evm node: %w", err)
+	}
+	backend, err := eth.New(stack, &ethConf)
+	if err != nil {
+		stack.Close()
+		return nil, fmt.Errorf("create eth service: %w", err)
+	}
+	stack.RegisterAPIs([]rpc.API{{
+		Namespace: "eth",
+		Service:   filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend, filters.Config{})),
+	}})
+	if err := stack.Start(); err != nil {
+		stack.Close()
+		return nil, fmt.Errorf("start evm node: %w", err)
+	}
+	beacon, err := catalyst.NewSimulatedBeacon(0, common.Address{}, backend)
+	if err != nil {
+		stack.Close()
+		return nil, fmt.Errorf("create simulated beacon: %w", err)
+	}
+	if err := beacon.Fork(backend.BlockChain().GetCanonicalHash(0)); err != nil {
+		stack.Close()
+		return nil, fmt.Errorf("reset chain to genesis: %w", err)
+	}
+	r := &EVMRollup{
+		stack:   stack,
+		eth:     backend,
+		beacon:  beacon,
+		client:  ethclient.NewClient(stack.Attach()),
+		chainID: ethConf.Genesis.Config.ChainID,
+		devKey:  devKey,
+		logger:  cfg.logger,
+		stopped: make(chan struct{}),
+		done:    make(chan struct{}),
+	}
+	r.comet, err = startComet(cometInfo{app: "vipharness-embedded-evm", version: cfg.version, network: "evm-" + r.chainID.String(), head: r.head})
+	if err != nil {
+		stack.Close()
+		return nil, err
+	}
+	txs := make(chan core.NewTxsEvent, 256)
+	sub := backend.TxPool().SubscribeTransactions(txs, false)
+	go r.autoMine(sub, txs)
+	return r, nil
+}
+
+// autoMine seals blocks while the pool holds executable transactions. Pipelined senders
+// land many transactions per block because the loop drains notifications before sealing.
+func (r *EVMRollup) autoMine(sub event.Subscription, txs <-chan core.NewTxsEvent) {
+	defer close(r.done)
+	defer sub.Unsubscribe()
+	for {
+		select {
+		case <-r.stopped:
+			return
+		case <-sub.Err():
+			return
+		case <-txs:
+		}
+		// Let a burst of pipelined sends arrive, then seal until the pool is empty.
+		time.Sleep(2 * time.Millisecond)
+		for drained := false; !drained; {
+			select {
+			case <-txs:
+			default:
+				drained = true
+			}
+		}
+		for i := 0; i < 1000; i++ {
+			if pending, _ := r.eth.TxPool().Stats(); pending == 0 {
+				break
+			}
+			r.Commit()
+		}
+	}
+}
+
+// Commit seals a block with the pending transactions and returns its hash.
+func (r *EVMRollup) Commit() common.Hash {
+	r.commitMu.Lock()
+	defer r.commitMu.Unlock()
+	h := r.beacon.Commit()
+	r.logger.Debug("sealed block", "hash", h)
+	return h
+}
+
+func (r *EVMRollup) head(ctx context.Context) (height uint64, root []byte, err error) {
+	h, err := r.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	return h.Number.Uint64(), h.Root.Bytes(), nil
+}
+
+// VM reports deployer.EVM.
+func (r *EVMRollup) VM() deployer.VM { return deployer.EVM }
+
+// ChainID is the EVM chain id in decimal.
+func (r *EVMRollup) ChainID() string { return r.chainID.String() }
+
+// Endpoints returns the JSON-RPC and CometBFT RPC URLs.
+func (r *EVMRollup) Endpoints() localnet.Endpoints {
+	return localnet.Endpoints{JSONRPC: r.stack.HTTPEndpoint(), CometRPC: r.comet.url}
+}
+
+// Funded returns the genesis-funded dev account.
+func (r *EVMRollup) Funded() []localnet.Account {
+	return []localnet.Account{{
+		Address:    crypto.PubkeyToAddress(r.devKey.PublicKey).Hex(),
+		PrivateKey: hex.EncodeToString(crypto.FromECDSA(r.devKey)),
+	}}
+}
+
+// Client is an in-process client of the chain.
+func (r *EVMRollup) Client() *ethclient.Client { return r.client }
+
+// AdjustTime moves the clock of the next block forward; the pool must be empty.
+func (r *EVMRollup) AdjustTime(d time.Duration) error {
+	r.commitMu.Lock()
+	defer r.commitMu.Unlock()
+	return r.beacon.AdjustTime(d)
+}
+
+// Stop ends the chain and its servers.
+func (r *EVMRollup) Stop(ctx context.Context) error {
+	var err error
+	r.stopOnce.Do(func() {
+		close(r.stopped)
+		<-r.done
+		r.client.Close()
+		err = errors.Join(r.comet.close(), r.beacon.Stop(), r.stack.Close())
+	})
+	return err
+}

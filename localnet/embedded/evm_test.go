@@ -1,0 +1,148 @@
+package embedded
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math/big"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+)
+
+func startEVM(t *testing.T, opts ...EVMOption) *EVMRollup {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r, err := StartEVM(ctx, opts...)
+	if err != nil {
+		t.Fatalf("start evm: %v", err)
+	}
+	t.Cleanup(func() { _ = r.Stop(context.Background()) })
+	return r
+}
+
+func TestEVMServesLoopbackJSONRPCAndMinesOnSend(t *testing.T) {
+	r := startEVM(t)
+	ep := r.Endpoints()
+	if !strings.HasPrefix(ep.JSONRPC, "http://127.0.0.1:") || !strings.HasPrefix(ep.CometRPC, "http://127.0.0.1:") {
+		t.Fatalf("endpoints not on loopback: %+v", ep)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c, err := ethclient.DialContext(ctx, ep.JSONRPC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	chainID, err := c.ChainID(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if chainID.String() != r.ChainID() {
+		t.Fatalf("chain id %s, rollup says %s", chainID, r.ChainID())
+	}
+	key, err := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	to := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	tip, err := c.SuggestGasTipCap(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := c.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if head.GasLimit != DefaultEVMBlockGasLimit {
+		t.Fatalf("block gas limit %d, want %d", head.GasLimit, DefaultEVMBlockGasLimit)
+	}
+	feeCap := new(big.Int).Add(tip, new(big.Int).Mul(head.BaseFee, big.NewInt(2)))
+	// Pipelined nonces: all three are mined without any explicit commit.
+	var hashes []common.Hash
+	for nonce := uint64(0); nonce < 3; nonce++ {
+		tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
+			ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: 21000, To: &to, Value: big.NewInt(7),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.SendTransaction(ctx, tx); err != nil {
+			t.Fatalf("send nonce %d from %s: %v", nonce, from, err)
+		}
+		hashes = append(hashes, tx.Hash())
+	}
+	for _, h := range hashes {
+		for {
+			rc, err := c.TransactionReceipt(ctx, h)
+			if err == nil {
+				if rc.Status != types.ReceiptStatusSuccessful {
+					t.Fatalf("tx %s failed", h)
+				}
+				break
+			}
+			select {
+			case <-ctx.Done():
+				t.Fatalf("tx %s not mined: %v", h, err)
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}
+	bal, err := c.BalanceAt(ctx, to, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bal.Int64() != 21 {
+		t.Fatalf("balance %s, want 21", bal)
+	}
+}
+
+func TestEVMAnswersABCIInfo(t *testing.T) {
+	r := startEVM(t, WithVersion("v9.9.9"))
+	for _, tc := range []struct {
+		name, method, path, body string
+	}{
+		{"jsonrpc post", http.MethodPost, "/", `{"jsonrpc":"2.0","id":1,"method":"abci_info","params":{}}`},
+		{"post to method path", http.MethodPost, "/abci_info", ``},
+		{"uri get", http.MethodGet, "/abci_info", ``},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest(tc.method, r.Endpoints().CometRPC+tc.path, bytes.NewBufferString(tc.body))
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var raw map[string]any
+			if err := json.NewDecoder(resp.Body).Decode(&raw); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(raw)
+			result, _ := raw["result"].(map[string]any)
+			info, _ := result["response"].(map[string]any)
+			if info["version"] != "v9.9.9" || info["last_block_height"] == nil || info["data"] != "vipharness-embedded-evm" {
+				t.Fatalf("abci_info = %s", b)
+			}
+		})
+	}
+}
+
+func TestEVMUnknownCometMethod(t *testing.T) {
+	r := startEVM(t)
+	resp, err := http.Post(r.Endpoints().CometRPC, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"nope"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("status %d, want 404", resp.StatusCode)
+	}
+}

@@ -1,0 +1,42 @@
+// Package localnet starts local rollups and the L1 stand-in behind one Engine interface, so
+// the same specs run in-process (embedded), on real node binaries (process) and in
+// containers (container).
+package localnet
+
+import (
+	"context"
+
+	"github.com/vipharness/vipharness/deployer"
+)
+
+// Endpoints are the faces a rollup offers; empty where the VM has none.
+type Endpoints struct {
+	JSONRPC  string // EVM JSON-RPC, http://127.0.0.1:port
+	CometRPC string // CometBFT RPC subset (abci_info, status, ...)
+	REST     string // Cosmos / Initia REST
+}
+
+// Account is a genesis-funded development account of a local rollup. Its secrets are dev
+// secrets of a throwaway chain, never a user's.
+type Account struct {
+	Address    string // 0x-hex for EVM, bech32 for Cosmos chains
+	Mnemonic   string // BIP39, when the account was derived from one
+	PrivateKey string // hex, no 0x
+}
+
+// Rollup is one running local chain.
+type Rollup interface {
+	VM() deployer.VM
+	ChainID() string
+	Endpoints() Endpoints
+	// Funded returns the accounts funded at genesis.
+	Funded() []Account
+	// Stop ends the chain and frees its ports; safe to call more than once.
+	Stop(ctx context.Context) error
+}
+
+// Engine starts rollups of one kind (embedded, process, container).
+type Engine interface {
+	Name() string
+	StartRollup(ctx context.Context, vm deployer.VM) (Rollup, error)
+}
