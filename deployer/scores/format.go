@@ -1,0 +1,277 @@
+package scores
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Format is a score file encoding.
+type Format string
+
+const (
+	// CSV is "address,score" per line; a header line, blank lines and lines starting
+	// with # are skipped.
+	CSV Format = "csv"
+	// JSON is an array of {"address": ..., "score": ...} objects or of [address, score]
+	// pairs (the Wasm contract's shape); a score may be a number or a decimal string.
+	JSON Format = "json"
+)
+
+// ParseFormat accepts "csv" or "json" (any case).
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(strings.ToLower(strings.TrimSpace(s))); f {
+	case CSV, JSON:
+		return f, nil
+	}
+	return "", fmt.Errorf("unknown score file format %q: want csv or json", s)
+}
+
+// ParseFile reads a score file; an empty format is taken from the extension.
+func ParseFile(path, format string) ([]Entry, error) {
+	if format == "" {
+		format = strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+		if format == "" {
+			return nil, fmt.Errorf("score file %s: no extension to tell its format: pass --format csv|json", path)
+		}
+	}
+	f, err := ParseFormat(format)
+	if err != nil {
+		return nil, fmt.Errorf("score file %s: %w", path, err)
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open score file: %w", err)
+	}
+	defer file.Close()
+	entries, err := Parse(file, f)
+	if err != nil {
+		return nil, fmt.Errorf("score file %s: %w", path, err)
+	}
+	return entries, nil
+}
+
+// Parse reads entries in the given format. Syntax and range problems are errors naming the
+// line or element; addresses are checked later by Validate, against the VM.
+func Parse(r io.Reader, f Format) ([]Entry, error) {
+	switch f {
+	case CSV:
+		return parseCSV(r)
+	case JSON:
+		return parseJSON(r)
+	}
+	return nil, fmt.Errorf("unknown score file format %q: want csv or json", f)
+}
+
+func parseScore(s string) (uint64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, errors.New("missing score")
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("score %s out of range (max u64 18446744073709551615)", s)
+		}
+		if strings.HasPrefix(s, "-") {
+			return 0, fmt.Errorf("score %q is negative", s)
+		}
+		return 0, fmt.Errorf("score %q is not a whole decimal number", s)
+	}
+	return v, nil
+}
+
+func parseCSV(r io.Reader) ([]Entry, error) {
+	cr := csv.NewReader(bufio.NewReader(r))
+	cr.FieldsPerRecord = -1
+	cr.TrimLeadingSpace = true
+	cr.Comment = '#'
+	cr.ReuseRecord = true
+	var out []Entry
+	for first := true; ; first = false {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		line, _ := cr.FieldPos(0)
+		if err != nil {
+			return nil, fmt.Errorf("csv: %w", err)
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		if len(rec) != 2 {
+			return nil, fmt.Errorf("line %d: want 2 fields (address,score), got %d", line, len(rec))
+		}
+		addr := strings.TrimSpace(rec[0])
+		if first && isHeader(addr, rec[1]) {
+			continue
+		}
+		if err := checkAddressSyntax(addr); err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		amount, err := parseScore(rec[1])
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		out = append(out, Entry{Addr: addr, Amount: amount})
+	}
+}
+
+// checkAddressSyntax rejects what no chain's address can be (hex, bech32 and Move
+// addresses are all letters and digits): the VM's own check comes later, in Validate.
+func checkAddressSyntax(addr string) error {
+	if addr == "" {
+		return errors.New("missing address")
+	}
+	if len(addr) > 128 {
+		return fmt.Errorf("address %.20q... is %d characters long", addr, len(addr))
+	}
+	for _, c := range addr {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return fmt.Errorf("address %q: character %q is not a letter or digit", addr, c)
+		}
+	}
+	return nil
+}
+
+// isHeader tells a header line ("address,score") from a data line with a bad score.
+func isHeader(addr, score string) bool {
+	a, s := strings.ToLower(addr), strings.ToLower(strings.TrimSpace(score))
+	return (a == "address" || a == "addr") && (s == "score" || s == "amount")
+}
+
+type jsonObject struct {
+	Address *string         `json:"address"`
+	Addr    *string         `json:"addr"`
+	Score   json.RawMessage `json:"score"`
+	Amount  json.RawMessage `json:"amount"`
+}
+
+func parseJSON(r io.Reader) ([]Entry, error) {
+	dec := json.NewDecoder(bufio.NewReader(r))
+	var raw []json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("json: want an array of score entries: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("json: trailing data after the array")
+	}
+	out := make([]Entry, 0, len(raw))
+	for i, elem := range raw {
+		e, err := parseJSONEntry(elem)
+		if err != nil {
+			return nil, fmt.Errorf("element %d: %w", i, err)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func parseJSONEntry(elem json.RawMessage) (Entry, error) {
+	elem = bytes.TrimSpace(elem)
+	var addr string
+	var score json.RawMessage
+	switch {
+	case len(elem) > 0 && elem[0] == '[':
+		var pair []json.RawMessage
+		if err := json.Unmarshal(elem, &pair); err != nil || len(pair) != 2 {
+			return Entry{}, errors.New("want [address, score]")
+		}
+		if err := json.Unmarshal(pair[0], &addr); err != nil {
+			return Entry{}, errors.New("address must be a string")
+		}
+		score = pair[1]
+	case len(elem) > 0 && elem[0] == '{':
+		var o jsonObject
+		dec := json.NewDecoder(bytes.NewReader(elem))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&o); err != nil {
+			return Entry{}, fmt.Errorf("want {\"address\", \"score\"}: %w", err)
+		}
+		switch {
+		case o.Address != nil:
+			addr = *o.Address
+		case o.Addr != nil:
+			addr = *o.Addr
+		default:
+			return Entry{}, errors.New("missing address")
+		}
+		score = o.Score
+		if score == nil {
+			score = o.Amount
+		}
+	default:
+		return Entry{}, errors.New("want an object or an [address, score] pair")
+	}
+	addr = strings.TrimSpace(addr)
+	if err := checkAddressSyntax(addr); err != nil {
+		return Entry{}, err
+	}
+	s, err := scoreText(score)
+	if err != nil {
+		return Entry{}, err
+	}
+	amount, err := parseScore(s)
+	if err != nil {
+		return Entry{}, err
+	}
+	return Entry{Addr: addr, Amount: amount}, nil
+}
+
+// scoreText returns a JSON number's literal text or a JSON string's content.
+func scoreText(raw json.RawMessage) (string, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", errors.New("missing score")
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return "", fmt.Errorf("score: %w", err)
+		}
+		return s, nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(raw, &n); err != nil {
+		return "", fmt.Errorf("score %s is not a number", raw)
+	}
+	return n.String(), nil
+}
+
+// Write encodes entries in the given format; Parse reads the result back unchanged.
+func Write(w io.Writer, entries []Entry, f Format) error {
+	switch f {
+	case CSV:
+		cw := csv.NewWriter(w)
+		if err := cw.Write([]string{"address", "score"}); err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if err := cw.Write([]string{e.Addr, strconv.FormatUint(e.Amount, 10)}); err != nil {
+				return err
+			}
+		}
+		cw.Flush()
+		return cw.Error()
+	case JSON:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if entries == nil {
+			entries = []Entry{}
+		}
+		return enc.Encode(entries)
+	}
+	return fmt.Errorf("unknown score file format %q: want csv or json", f)
+}

@@ -1,0 +1,161 @@
+// Package scores reads, validates and splits score sets: (address, score) pairs that a
+// scoring contract stores per stage.
+package scores
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Entry is one address's score. Addr is in the VM's canonical form once validated.
+type Entry struct {
+	Addr   string `json:"address"`
+	Amount uint64 `json:"score"`
+}
+
+// AddressCheck validates an address for a VM and returns its canonical form.
+type AddressCheck func(addr string) (string, error)
+
+// maxReported bounds how many problems one validation error lists.
+const maxReported = 10
+
+// Validate checks every entry before anything is sent: the input is not empty, each address
+// passes check, and no address appears twice once canonical. It returns canonical copies;
+// the error lists the first problems found with their entry numbers (1-based).
+func Validate(entries []Entry, check AddressCheck) ([]Entry, error) {
+	if len(entries) == 0 {
+		return nil, errors.New("empty score set: nothing to send")
+	}
+	out := make([]Entry, len(entries))
+	seen := make(map[string]int, len(entries))
+	var problems []error
+	more := 0
+	report := func(err error) {
+		if len(problems) < maxReported {
+			problems = append(problems, err)
+		} else {
+			more++
+		}
+	}
+	for i, e := range entries {
+		canonical, err := check(e.Addr)
+		if err != nil {
+			report(fmt.Errorf("entry %d: %w", i+1, err))
+			continue
+		}
+		if first, dup := seen[canonical]; dup {
+			report(fmt.Errorf("entry %d: duplicate address %s (first at entry %d)", i+1, canonical, first))
+			continue
+		}
+		seen[canonical] = i + 1
+		out[i] = Entry{Addr: canonical, Amount: e.Amount}
+	}
+	if len(problems) > 0 {
+		if more > 0 {
+			problems = append(problems, fmt.Errorf("and %d more problems", more))
+		}
+		return nil, fmt.Errorf("invalid score set (%d entries): %w", len(entries), errors.Join(problems...))
+	}
+	return out, nil
+}
+
+// CheckEVMAddress accepts a 0x-prefixed 20-byte hex address. Mixed case must be a valid
+// EIP-55 checksum (a typo in a checksummed address is caught, not silently scored); the
+// zero address is refused. It returns the checksummed form.
+func CheckEVMAddress(addr string) (string, error) {
+	if len(addr) != 42 || (addr[:2] != "0x" && addr[:2] != "0X") {
+		return "", fmt.Errorf("address %q: want 0x followed by 40 hex digits", addr)
+	}
+	body := addr[2:]
+	if _, err := hex.DecodeString(body); err != nil {
+		return "", fmt.Errorf("address %q: not hex", addr)
+	}
+	a := common.HexToAddress(addr)
+	if a == (common.Address{}) {
+		return "", fmt.Errorf("address %q: the zero address cannot hold a score", addr)
+	}
+	sum := a.Hex()
+	if hasLower(body) && hasUpper(body) && body != sum[2:] {
+		return "", fmt.Errorf("address %q: bad EIP-55 checksum (mixed case must read %s)", addr, sum)
+	}
+	return sum, nil
+}
+
+func hasLower(s string) bool {
+	for _, c := range s {
+		if c >= 'a' && c <= 'f' {
+			return true
+		}
+	}
+	return false
+}
+
+func hasUpper(s string) bool {
+	for _, c := range s {
+		if c >= 'A' && c <= 'F' {
+			return true
+		}
+	}
+	return false
+}
+
+// Chunk splits entries into consecutive chunks of at most size entries (one chunk when
+// size is not positive). The chunks share the input's backing array.
+func Chunk(entries []Entry, size int) [][]Entry {
+	if len(entries) == 0 {
+		return nil
+	}
+	if size <= 0 || size >= len(entries) {
+		return [][]Entry{entries}
+	}
+	out := make([][]Entry, 0, (len(entries)+size-1)/size)
+	for len(entries) > size {
+		out = append(out, entries[:size:size])
+		entries = entries[size:]
+	}
+	return append(out, entries)
+}
+
+// Fingerprint identifies a score set by content and order (sha256, hex): journals are keyed
+// by it, so a re-run with the same input resumes and a different input starts afresh.
+func Fingerprint(entries []Entry) string {
+	h := sha256.New()
+	var buf []byte
+	for _, e := range entries {
+		buf = append(buf[:0], e.Addr...)
+		buf = append(buf, ',')
+		buf = strconv.AppendUint(buf, e.Amount, 10)
+		buf = append(buf, '\n')
+		h.Write(buf)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Generate returns n distinct EVM entries (checksummed addresses, scores 1..1,000,000),
+// the same for the same seed: load for tests, benchmarks and the demo.
+func Generate(n int, seed int64) []Entry {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x766970))
+	out := make([]Entry, 0, n)
+	seen := make(map[common.Address]bool, n)
+	for len(out) < n {
+		var a common.Address
+		for i := 0; i < len(a); i += 8 {
+			v := rng.Uint64()
+			for j := 0; j < 8 && i+j < len(a); j++ {
+				a[i+j] = byte(v >> (8 * j))
+			}
+		}
+		if seen[a] || a == (common.Address{}) {
+			continue
+		}
+		seen[a] = true
+		out = append(out, Entry{Addr: a.Hex(), Amount: 1 + rng.Uint64N(1_000_000)})
+	}
+	return out
+}

@@ -1,0 +1,229 @@
+// Package stage reads what a deployment must agree with: the VIP stage the L1 is in
+// (the vip module's ModuleStore resource) and the rollup's version (CometBFT abci_info).
+package stage
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Network is a public L1 the stage can be read from.
+type Network struct {
+	Name       string
+	REST       string
+	VIPAddress string
+}
+
+var presets = []Network{
+	{"mainnet", "https://rest.initia.xyz", "0x3a886b32a802582f2e446e74d4a24d1d7ed01adf46d2a8f65c5723887e708789"},
+	{"testnet", "https://rest.testnet.initia.xyz", "0xe55cc823efb411bed5eed25aca5277229a54c62ab3769005f86cc44bc0c0e5ab"},
+}
+
+// Preset returns the public L1 named mainnet or testnet.
+func Preset(name string) (Network, error) {
+	for _, p := range presets {
+		if strings.EqualFold(p.Name, strings.TrimSpace(name)) {
+			return p, nil
+		}
+	}
+	return Network{}, fmt.Errorf("unknown network %q: want mainnet or testnet (or pass --l1-rest and --vip-address)", name)
+}
+
+// maxBody bounds what is read from a remote reply.
+const maxBody = 4 << 20
+
+// Reader reads the L1's current VIP stage.
+type Reader struct {
+	rest   string
+	vip    string
+	client *http.Client
+}
+
+// Option configures a Reader.
+type Option func(*Reader)
+
+// WithHTTPClient replaces the default client (10 s timeout).
+func WithHTTPClient(c *http.Client) Option { return func(r *Reader) { r.client = c } }
+
+// NewReader reads from the L1 REST endpoint rest, where the vip module lives at vipAddress.
+func NewReader(rest, vipAddress string, opts ...Option) *Reader {
+	r := &Reader{rest: strings.TrimRight(rest, "/"), vip: strings.TrimSpace(vipAddress), client: &http.Client{Timeout: 10 * time.Second}}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// ResourceURL is where the ModuleStore is read.
+func (r *Reader) ResourceURL() string {
+	tag := r.vip + "::vip::ModuleStore"
+	return fmt.Sprintf("%s/initia/move/v1/accounts/%s/resources/by_struct_tag?struct_tag=%s", r.rest, url.PathEscape(r.vip), url.QueryEscape(tag))
+}
+
+type resourceReply struct {
+	Resource *struct {
+		Address      string `json:"address"`
+		StructTag    string `json:"struct_tag"`
+		MoveResource string `json:"move_resource"`
+	} `json:"resource"`
+}
+
+type moduleStore struct {
+	Type string `json:"type"`
+	Data *struct {
+		Stage json.RawMessage `json:"stage"`
+	} `json:"data"`
+}
+
+// Stage returns the stage the L1's vip module is in. Errors name the URL and the problem:
+// unreachable, not found (wrong address or network), malformed, non-numeric or zero.
+func (r *Reader) Stage(ctx context.Context) (uint64, error) {
+	if r.rest == "" || r.vip == "" {
+		return 0, errors.New("read L1 stage: need both the L1 REST URL and the vip module address")
+	}
+	u := r.ResourceURL()
+	body, err := get(ctx, r.client, u)
+	if err != nil {
+		return 0, fmt.Errorf("read L1 stage: %w", err)
+	}
+	var reply resourceReply
+	if err := json.Unmarshal(body, &reply); err != nil {
+		return 0, fmt.Errorf("read L1 stage from %s: malformed reply: %w", u, err)
+	}
+	if reply.Resource == nil || reply.Resource.MoveResource == "" {
+		return 0, fmt.Errorf("read L1 stage from %s: malformed reply: no resource.move_resource", u)
+	}
+	var store moduleStore
+	if err := json.Unmarshal([]byte(reply.Resource.MoveResource), &store); err != nil {
+		return 0, fmt.Errorf("read L1 stage from %s: malformed move_resource: %w", u, err)
+	}
+	if store.Data == nil || len(store.Data.Stage) == 0 {
+		return 0, fmt.Errorf("read L1 stage from %s: move_resource has no data.stage", u)
+	}
+	text := strings.Trim(string(store.Data.Stage), `"`)
+	n, err := strconv.ParseUint(text, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("read L1 stage from %s: stage %s is not a decimal u64", u, store.Data.Stage)
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("read L1 stage from %s: the L1 reports stage 0 (VIP not started)", u)
+	}
+	return n, nil
+}
+
+// HTTPError is a non-2xx reply.
+type HTTPError struct {
+	URL    string
+	Status int
+	Body   string
+}
+
+func (e *HTTPError) Error() string {
+	hint := ""
+	if e.Status == http.StatusNotFound {
+		hint = " (not found: check the address and the network)"
+	}
+	return fmt.Sprintf("GET %s: HTTP %d%s: %s", e.URL, e.Status, hint, e.Body)
+}
+
+func get(ctx context.Context, c *http.Client, u string) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", u, err)
+	}
+	return do(c, req)
+}
+
+func do(c *http.Client, req *http.Request) ([]byte, error) {
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: unreachable: %w", req.Method, req.URL, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: read reply: %w", req.Method, req.URL, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return nil, &HTTPError{URL: req.URL.String(), Status: resp.StatusCode, Body: snippet(body)}
+	}
+	return body, nil
+}
+
+func snippet(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+// Version is a rollup's abci_info.
+type Version struct {
+	App             string `json:"app"`
+	Version         string `json:"version"`
+	LastBlockHeight uint64 `json:"last_block_height"`
+	AppHash         []byte `json:"app_hash"`
+}
+
+type abciReply struct {
+	Result *struct {
+		Response struct {
+			Data             string `json:"data"`
+			Version          string `json:"version"`
+			LastBlockHeight  string `json:"last_block_height"`
+			LastBlockAppHash []byte `json:"last_block_app_hash"`
+		} `json:"response"`
+	} `json:"result"`
+	Error *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Data    string `json:"data"`
+	} `json:"error"`
+}
+
+// ReadVersion asks a rollup's CometBFT RPC for abci_info (POST {rpc}/abci_info, JSON-RPC 2.0).
+func ReadVersion(ctx context.Context, cometRPC string) (Version, error) {
+	return readVersion(ctx, &http.Client{Timeout: 10 * time.Second}, cometRPC)
+}
+
+func readVersion(ctx context.Context, c *http.Client, cometRPC string) (Version, error) {
+	u := strings.TrimRight(cometRPC, "/") + "/abci_info"
+	payload := []byte(`{"jsonrpc":"2.0","id":1,"method":"abci_info","params":{}}`)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(payload))
+	if err != nil {
+		return Version{}, fmt.Errorf("read rollup version: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	body, err := do(c, req)
+	if err != nil {
+		return Version{}, fmt.Errorf("read rollup version: %w", err)
+	}
+	var reply abciReply
+	if err := json.Unmarshal(body, &reply); err != nil {
+		return Version{}, fmt.Errorf("read rollup version from %s: malformed reply: %w", u, err)
+	}
+	if reply.Error != nil {
+		return Version{}, fmt.Errorf("read rollup version from %s: rpc error %d: %s %s", u, reply.Error.Code, reply.Error.Message, reply.Error.Data)
+	}
+	if reply.Result == nil {
+		return Version{}, fmt.Errorf("read rollup version from %s: malformed reply: no result", u)
+	}
+	r := reply.Result.Response
+	v := Version{App: r.Data, Version: r.Version, AppHash: r.LastBlockAppHash}
+	if r.LastBlockHeight != "" {
+		if v.LastBlockHeight, err = strconv.ParseUint(r.LastBlockHeight, 10, 64); err != nil {
+			return Version{}, fmt.Errorf("read rollup version from %s: last_block_height %q is not a number", u, r.LastBlockHeight)
+		}
+	}
+	return v, nil
+}
