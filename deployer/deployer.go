@@ -4,8 +4,12 @@
 package deployer
 
 import (
+	"context"
 	"fmt"
 	"strings"
+
+	"github.com/vipharness/vipharness/deployer/push"
+	"github.com/vipharness/vipharness/deployer/scores"
 )
 
 // VM names the virtual machine kind of a rollup.
@@ -27,4 +31,58 @@ func ParseVM(s string) (VM, error) {
 		return v, nil
 	}
 	return "", fmt.Errorf("unknown vm %q: want evm, move or wasm", s)
+}
+
+// Deployment describes a deployed scoring contract.
+type Deployment struct {
+	VM        VM     `json:"vm"`
+	ChainID   string `json:"chain_id"`
+	Contract  string `json:"contract"`
+	InitStage uint64 `json:"init_stage"`
+	TxHash    string `json:"tx_hash"`
+	Deployer  string `json:"deployer"`
+	GasUsed   uint64 `json:"gas_used"`
+}
+
+// StageInfo is a stage as the contract holds it.
+type StageInfo struct {
+	Stage      uint64 `json:"stage"`
+	TotalScore uint64 `json:"total_score"`
+	Finalized  bool   `json:"finalized"`
+	Exists     bool   `json:"exists"`
+}
+
+// Plan is what an update would send; nothing is sent to make it.
+type Plan struct {
+	Stage        uint64 `json:"stage"`
+	Entries      int    `json:"entries"`
+	Chunks       int    `json:"chunks"`
+	ChunkSize    int    `json:"chunk_size"`
+	EstimatedGas uint64 `json:"estimated_gas"` // upper bound for all chunks
+	AlreadyDone  int    `json:"already_done"`  // chunks a journal already holds as confirmed
+	Journal      string `json:"journal"`
+}
+
+// Scorer is a scoring contract on one chain, seen through one VM's deployer.
+type Scorer interface {
+	VM() VM
+	// Contract is the contract's address ("" before Deploy or Attach).
+	Contract() string
+	// CheckAddress validates an address for this VM and returns its canonical form.
+	CheckAddress(addr string) (string, error)
+	// Deploy creates the contract with initStage as its first open stage.
+	Deploy(ctx context.Context, initStage uint64) (Deployment, error)
+	// Plan validates entries against the contract and chain limits and returns the chunks
+	// an update would send, without sending anything.
+	Plan(ctx context.Context, stage uint64, entries []scores.Entry) (Plan, error)
+	// UpdateScores validates entries, then pushes them in journaled chunks; a re-run with the
+	// same input resumes.
+	UpdateScores(ctx context.Context, stage uint64, entries []scores.Entry) (push.Result, error)
+	// FinalizeStage finalizes stage and so opens stage+1; it returns the tx hash.
+	FinalizeStage(ctx context.Context, stage uint64) (string, error)
+	StageInfo(ctx context.Context, stage uint64) (StageInfo, error)
+	// Scores reads every (address, score) of a stage, paging through the contract.
+	Scores(ctx context.Context, stage uint64) ([]scores.Entry, error)
+	// OpenStage is the stage that accepts updates now.
+	OpenStage(ctx context.Context) (uint64, error)
 }

@@ -1,0 +1,244 @@
+// Package journal is the write-ahead record of a score push: every planned chunk, the
+// signed transaction of each chunk before it is broadcast, and each chunk's final result.
+// A re-run folds the record, reconciles open chunks with the chain by tx hash, and so
+// resumes without sending any chunk twice.
+//
+// One journal is one append-only JSON-lines file per (chain, contract, stage, input); every
+// record is fsynced before the action it announces.
+package journal
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Op is the kind of a record.
+type Op string
+
+const (
+	OpBegin     Op = "begin"     // the push and its plan
+	OpSigned    Op = "signed"    // a chunk's tx is signed; it may have been broadcast
+	OpConfirmed Op = "confirmed" // the chunk's tx is on chain and succeeded
+	OpFailed    Op = "failed"    // the chunk's tx is on chain and failed
+	OpDropped   Op = "dropped"   // the signed tx can never land (its sequence went to another tx)
+)
+
+// Record is one line of a journal. Raw holds a signed transaction, which is public once
+// broadcast; no secret is ever written.
+type Record struct {
+	Op        Op        `json:"op"`
+	Time      time.Time `json:"time"`
+	Chunk     int       `json:"chunk"`
+	Stage     uint64    `json:"stage,omitempty"`
+	Input     string    `json:"input,omitempty"`      // fingerprint of the validated score set
+	Chunks    int       `json:"chunks,omitempty"`     // number of chunks planned
+	ChunkSize int       `json:"chunk_size,omitempty"` // entries per chunk
+	Sequence  uint64    `json:"sequence,omitempty"`   // nonce or account sequence of the tx
+	Hash      string    `json:"hash,omitempty"`
+	Raw       string    `json:"raw,omitempty"` // hex of the signed tx bytes
+	GasUsed   uint64    `json:"gas_used,omitempty"`
+	Height    uint64    `json:"height,omitempty"`
+	Error     string    `json:"error,omitempty"`
+}
+
+// ChunkState is the folded state of one chunk.
+type ChunkState struct {
+	Index     int
+	Confirmed bool
+	Failed    string // the chain's error, when the tx failed
+	// Attempts are the signed txs of the chunk that are not known to be dropped, oldest first.
+	Attempts []Record
+	GasUsed  uint64
+	Hash     string // the confirmed tx
+}
+
+// Journal is an open journal file.
+type Journal struct {
+	path  string
+	mu    sync.Mutex
+	f     *os.File
+	begin *Record
+	state map[int]*ChunkState
+}
+
+// Key names the push a journal belongs to.
+type Key struct {
+	ChainID  string
+	Contract string
+	Stage    uint64
+	Input    string // fingerprint of the score set
+}
+
+// Path is where the journal of k lives below dir.
+func (k Key) Path(dir string) string {
+	input := k.Input
+	if len(input) > 16 {
+		input = input[:16]
+	}
+	name := fmt.Sprintf("stage-%d-%s.jsonl", k.Stage, input)
+	return filepath.Join(dir, sanitize(k.ChainID), sanitize(strings.ToLower(k.Contract)), name)
+}
+
+func sanitize(s string) string {
+	if s == "" || strings.Trim(s, ".") == "" {
+		return "_" + s
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// Open opens (or creates) the journal at path and folds what it holds. A torn last line,
+// left by a crash in the middle of a write, is dropped: its action never happened, because
+// every action waits for its record to be synced.
+func Open(path string) (*Journal, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("create journal dir: %w", err)
+	}
+	j := &Journal{path: path, state: map[int]*ChunkState{}}
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("read journal %s: %w", path, err)
+	}
+	valid := 0
+	sc := bufio.NewScanner(strings.NewReader(string(data)))
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Bytes()
+		var r Record
+		if err := json.Unmarshal(text, &r); err != nil {
+			if valid+len(text)+1 >= len(data) { // the torn tail
+				break
+			}
+			return nil, fmt.Errorf("journal %s line %d: %w", path, line, err)
+		}
+		j.apply(r)
+		valid += len(text) + 1
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read journal %s: %w", path, err)
+	}
+	if valid < len(data) {
+		if err := os.Truncate(path, int64(valid)); err != nil {
+			return nil, fmt.Errorf("drop torn journal tail: %w", err)
+		}
+	}
+	j.f, err = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open journal %s: %w", path, err)
+	}
+	return j, nil
+}
+
+func (j *Journal) chunk(i int) *ChunkState {
+	c, ok := j.state[i]
+	if !ok {
+		c = &ChunkState{Index: i}
+		j.state[i] = c
+	}
+	return c
+}
+
+func (j *Journal) apply(r Record) {
+	switch r.Op {
+	case OpBegin:
+		if j.begin == nil {
+			rc := r
+			j.begin = &rc
+		}
+	case OpSigned:
+		c := j.chunk(r.Chunk)
+		c.Attempts = append(c.Attempts, r)
+	case OpConfirmed:
+		c := j.chunk(r.Chunk)
+		c.Confirmed, c.Hash, c.GasUsed, c.Failed = true, r.Hash, r.GasUsed, ""
+	case OpFailed:
+		c := j.chunk(r.Chunk)
+		c.Failed = r.Error
+		c.Attempts = dropAttempt(c.Attempts, r.Hash)
+	case OpDropped:
+		c := j.chunk(r.Chunk)
+		c.Attempts = dropAttempt(c.Attempts, r.Hash)
+	}
+}
+
+func dropAttempt(as []Record, hash string) []Record {
+	out := as[:0]
+	for _, a := range as {
+		if a.Hash != hash {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Append writes r and syncs it to disk before returning.
+func (j *Journal) Append(r Record) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if r.Time.IsZero() {
+		r.Time = time.Now().UTC()
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("encode journal record: %w", err)
+	}
+	b = append(b, '\n')
+	if _, err := j.f.Write(b); err != nil {
+		return fmt.Errorf("write journal %s: %w", j.path, err)
+	}
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("sync journal %s: %w", j.path, err)
+	}
+	j.apply(r)
+	return nil
+}
+
+// Begin returns the begin record, if the journal has one.
+func (j *Journal) Begin() (Record, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.begin == nil {
+		return Record{}, false
+	}
+	return *j.begin, true
+}
+
+// Chunk returns the folded state of chunk i.
+func (j *Journal) Chunk(i int) ChunkState {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	c, ok := j.state[i]
+	if !ok {
+		return ChunkState{Index: i}
+	}
+	cp := *c
+	cp.Attempts = append([]Record(nil), c.Attempts...)
+	return cp
+}
+
+// Path is the journal's file.
+func (j *Journal) Path() string { return j.path }
+
+// Close closes the file.
+func (j *Journal) Close() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil {
+		return nil
+	}
+	err := j.f.Close()
+	j.f = nil
+	return err
+}

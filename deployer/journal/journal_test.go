@@ -1,0 +1,118 @@
+package journal
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestFoldAcrossReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	j, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := []Record{
+		{Op: OpBegin, Stage: 3, Input: "abc", Chunks: 3, ChunkSize: 10},
+		{Op: OpSigned, Chunk: 0, Sequence: 1, Hash: "0x01", Raw: "aa"},
+		{Op: OpConfirmed, Chunk: 0, Hash: "0x01", GasUsed: 100},
+		{Op: OpSigned, Chunk: 1, Sequence: 2, Hash: "0x02"},
+		{Op: OpDropped, Chunk: 1, Hash: "0x02"},
+		{Op: OpSigned, Chunk: 1, Sequence: 3, Hash: "0x03"},
+		{Op: OpSigned, Chunk: 2, Sequence: 4, Hash: "0x04"},
+		{Op: OpFailed, Chunk: 2, Hash: "0x04", Error: "reverted: StageFinalized(3)"},
+	}
+	for _, r := range recs {
+		if err := j.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	j, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	b, ok := j.Begin()
+	if !ok || b.Stage != 3 || b.Chunks != 3 || b.ChunkSize != 10 || b.Input != "abc" {
+		t.Fatalf("begin = %+v, %v", b, ok)
+	}
+	tests := []struct {
+		chunk     int
+		confirmed bool
+		failed    string
+		attempts  []string
+	}{
+		{0, true, "", []string{"0x01"}},
+		{1, false, "", []string{"0x03"}},
+		{2, false, "reverted: StageFinalized(3)", nil},
+		{7, false, "", nil},
+	}
+	for _, tc := range tests {
+		c := j.Chunk(tc.chunk)
+		var hashes []string
+		for _, a := range c.Attempts {
+			hashes = append(hashes, a.Hash)
+		}
+		if c.Confirmed != tc.confirmed || c.Failed != tc.failed || len(hashes) != len(tc.attempts) {
+			t.Fatalf("chunk %d = %+v, want confirmed=%v failed=%q attempts=%v", tc.chunk, c, tc.confirmed, tc.failed, tc.attempts)
+		}
+		for i := range hashes {
+			if hashes[i] != tc.attempts[i] {
+				t.Fatalf("chunk %d attempts %v, want %v", tc.chunk, hashes, tc.attempts)
+			}
+		}
+	}
+}
+
+func TestTornTailIsDropped(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	j, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append(Record{Op: OpSigned, Chunk: 0, Hash: "0x01"}); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"op":"confirmed","chunk":0,"ha`)
+	f.Close()
+
+	j, err = Open(path)
+	if err != nil {
+		t.Fatalf("open with torn tail: %v", err)
+	}
+	if c := j.Chunk(0); c.Confirmed || len(c.Attempts) != 1 {
+		t.Fatalf("torn confirm applied: %+v", c)
+	}
+	if err := j.Append(Record{Op: OpConfirmed, Chunk: 0, Hash: "0x01"}); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	j, err = Open(path)
+	if err != nil {
+		t.Fatalf("reopen after repair: %v", err)
+	}
+	defer j.Close()
+	if !j.Chunk(0).Confirmed {
+		t.Fatal("confirm after repair lost")
+	}
+}
+
+func TestCorruptMiddleIsAnError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	os.WriteFile(path, []byte("{\"op\":\"begin\"}\nnot json\n{\"op\":\"signed\"}\n"), 0o644)
+	if _, err := Open(path); err == nil {
+		t.Fatal("corrupt journal opened without error")
+	}
+}
+
+func TestKeyPathIsSafe(t *testing.T) {
+	p := Key{ChainID: "../../etc", Contract: "0xAbC", Stage: 4, Input: "0123456789abcdef0123"}.Path("/j")
+	if p != "/j/.._.._etc/0xabc/stage-4-0123456789abcdef.jsonl" {
+		t.Fatalf("path %s", p)
+	}
+}

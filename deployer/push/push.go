@@ -1,0 +1,316 @@
+// Package push sends a validated score set to a scoring contract as a sequence of chunk
+// transactions, the same way for every VM: each chunk's transaction is signed, journaled,
+// then broadcast with pipelined sequences, and its on-chain result checked. A re-run of the
+// same input reconciles the journal with the chain by tx hash and sends only what is missing.
+package push
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/vipharness/vipharness/deployer/journal"
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+// SignedTx is a transaction ready to broadcast.
+type SignedTx struct {
+	Hash     string
+	Raw      []byte
+	Sequence uint64
+}
+
+// Outcome is what the chain knows of a transaction.
+type Outcome struct {
+	Found   bool   // included in a block
+	Pending bool   // known to the node but not yet included
+	Success bool   // included and succeeded
+	GasUsed uint64 // gas used, when included
+	Height  uint64 // block height, when included
+	Err     error  // the chain's reason, when included and failed (decoded where possible)
+}
+
+// Chain is what a VM offers the push loop. Implementations live in deployer/evm,
+// deployer/move and deployer/wasm.
+type Chain interface {
+	// Sequence is the next sequence (nonce) the chain will accept from the sender, counting
+	// transactions it already holds in its pool where it can tell.
+	Sequence(ctx context.Context) (uint64, error)
+	// Committed is the sender's sequence in the latest block: every lower sequence is spent.
+	Committed(ctx context.Context) (uint64, error)
+	// Sign builds and signs the chunk's transaction with the given sequence; it sends nothing.
+	Sign(ctx context.Context, stage uint64, chunk []scores.Entry, seq uint64) (SignedTx, error)
+	// Broadcast hands a signed transaction to the node. Re-broadcasting a transaction the node
+	// already has is not an error.
+	Broadcast(ctx context.Context, tx SignedTx) error
+	// Lookup reports what the chain knows of a transaction hash.
+	Lookup(ctx context.Context, hash string) (Outcome, error)
+}
+
+// Result summarises a push.
+type Result struct {
+	Stage       uint64
+	Chunks      int      // chunks in the plan
+	Confirmed   int      // chunks confirmed in this run
+	Resumed     int      // chunks already confirmed by an earlier run
+	Rebroadcast int      // journaled txs sent again because the chain had not seen them
+	Dropped     int      // journaled txs that could never land and were re-signed
+	GasUsed     uint64   // gas of the chunks confirmed in this run
+	Hashes      []string // tx hash of every chunk, in chunk order
+	Journal     string   // journal file
+}
+
+// ChunkError is a chunk whose transaction failed on chain.
+type ChunkError struct {
+	Stage uint64
+	Chunk int
+	Hash  string
+	Err   error
+}
+
+func (e *ChunkError) Error() string {
+	return fmt.Sprintf("update scores stage %d chunk %d (tx %s): %v", e.Stage, e.Chunk, e.Hash, e.Err)
+}
+
+func (e *ChunkError) Unwrap() error { return e.Err }
+
+type config struct {
+	window   int
+	poll     time.Duration
+	logger   *slog.Logger
+	progress func(done, total int)
+}
+
+// Option configures Run.
+type Option func(*config)
+
+// WithWindow sets how many chunk transactions may be in flight at once (default 8).
+func WithWindow(n int) Option { return func(c *config) { c.window = max(1, n) } }
+
+// WithPollInterval sets how often outcomes are polled (default 25ms).
+func WithPollInterval(d time.Duration) Option { return func(c *config) { c.poll = d } }
+
+// WithLogger sets the logger.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithProgress is called after every confirmed chunk with the entries confirmed so far.
+func WithProgress(f func(done, total int)) Option { return func(c *config) { c.progress = f } }
+
+// Run pushes entries (already validated and canonical) to stage in chunks of chunkSize,
+// journaled at path. If the journal already has a plan, its chunk size wins, so a resumed
+// push cuts the input exactly as the first run did.
+func Run(ctx context.Context, chain Chain, path string, stage uint64, entries []scores.Entry, chunkSize int, opts ...Option) (Result, error) {
+	cfg := config{window: 8, poll: 25 * time.Millisecond, logger: slog.New(slog.DiscardHandler), progress: func(int, int) {}}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if len(entries) == 0 {
+		return Result{}, errors.New("update scores: empty score set")
+	}
+	if chunkSize <= 0 {
+		return Result{}, fmt.Errorf("update scores: chunk size %d must be positive", chunkSize)
+	}
+	j, err := journal.Open(path)
+	if err != nil {
+		return Result{}, err
+	}
+	defer j.Close()
+	input := scores.Fingerprint(entries)
+	if b, ok := j.Begin(); ok {
+		if b.Input != input || b.Stage != stage {
+			return Result{}, fmt.Errorf("journal %s belongs to stage %d input %s, not stage %d input %s", path, b.Stage, b.Input, stage, input)
+		}
+		chunkSize = b.ChunkSize
+	}
+	chunks := scores.Chunk(entries, chunkSize)
+	if _, ok := j.Begin(); !ok {
+		if err := j.Append(journal.Record{Op: journal.OpBegin, Stage: stage, Input: input, Chunks: len(chunks), ChunkSize: chunkSize}); err != nil {
+			return Result{}, err
+		}
+	}
+	p := &pusher{cfg: cfg, chain: chain, j: j, stage: stage, chunks: chunks,
+		res: Result{Stage: stage, Chunks: len(chunks), Hashes: make([]string, len(chunks)), Journal: path}}
+	for _, c := range chunks {
+		p.total += len(c)
+	}
+	if err := p.reconcile(ctx); err != nil {
+		return p.res, err
+	}
+	err = p.send(ctx)
+	return p.res, err
+}
+
+type pusher struct {
+	cfg    config
+	chain  Chain
+	j      *journal.Journal
+	stage  uint64
+	chunks [][]scores.Entry
+	res    Result
+	done   int // entries confirmed
+	total  int
+	// live maps chunk index to its broadcast-but-unconfirmed tx
+	live map[int]journal.Record
+	// maxSeq is one past the highest sequence of a live attempt
+	maxSeq uint64
+}
+
+// reconcile settles every journaled attempt against the chain: confirmed and failed txs
+// are recorded, txs whose sequence went to another tx are dropped, and txs the chain has
+// not seen but can still accept are broadcast again, byte for byte.
+func (p *pusher) reconcile(ctx context.Context) error {
+	p.live = map[int]journal.Record{}
+	var committed uint64
+	haveCommitted := false
+	for i := range p.chunks {
+		st := p.j.Chunk(i)
+		if st.Confirmed {
+			p.res.Resumed++
+			p.res.Hashes[i] = st.Hash
+			p.done += len(p.chunks[i])
+			continue
+		}
+		for k := len(st.Attempts) - 1; k >= 0; k-- {
+			a := st.Attempts[k]
+			out, err := p.chain.Lookup(ctx, a.Hash)
+			if err != nil {
+				return fmt.Errorf("reconcile stage %d chunk %d tx %s: %w", p.stage, i, a.Hash, err)
+			}
+			if out.Found {
+				if err := p.settle(i, a.Hash, out); err != nil {
+					return err
+				}
+				if out.Success {
+					p.res.Resumed++
+				}
+				break
+			}
+			if !haveCommitted {
+				if committed, err = p.chain.Committed(ctx); err != nil {
+					return fmt.Errorf("reconcile stage %d: read sender sequence: %w", p.stage, err)
+				}
+				haveCommitted = true
+			}
+			if a.Sequence < committed && !out.Pending {
+				p.res.Dropped++
+				if err := p.j.Append(journal.Record{Op: journal.OpDropped, Chunk: i, Hash: a.Hash, Sequence: a.Sequence}); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := hex.DecodeString(a.Raw)
+			if err != nil {
+				return fmt.Errorf("reconcile stage %d chunk %d: journaled tx is not hex: %w", p.stage, i, err)
+			}
+			if err := p.chain.Broadcast(ctx, SignedTx{Hash: a.Hash, Raw: raw, Sequence: a.Sequence}); err != nil {
+				return fmt.Errorf("re-broadcast stage %d chunk %d tx %s: %w", p.stage, i, a.Hash, err)
+			}
+			p.res.Rebroadcast++
+			p.live[i] = a
+			p.maxSeq = max(p.maxSeq, a.Sequence+1)
+			break
+		}
+	}
+	p.cfg.progress(p.done, p.total)
+	return p.wait(ctx, 0)
+}
+
+// settle records a found tx's outcome.
+func (p *pusher) settle(i int, hash string, out Outcome) error {
+	if out.Success {
+		if err := p.j.Append(journal.Record{Op: journal.OpConfirmed, Chunk: i, Hash: hash, GasUsed: out.GasUsed, Height: out.Height}); err != nil {
+			return err
+		}
+		p.res.Hashes[i] = hash
+		p.done += len(p.chunks[i])
+		p.cfg.progress(p.done, p.total)
+		return nil
+	}
+	reason := "failed"
+	if out.Err != nil {
+		reason = out.Err.Error()
+	}
+	if err := p.j.Append(journal.Record{Op: journal.OpFailed, Chunk: i, Hash: hash, Error: reason, Height: out.Height}); err != nil {
+		return err
+	}
+	return &ChunkError{Stage: p.stage, Chunk: i, Hash: hash, Err: out.Err}
+}
+
+// send signs, journals and broadcasts every chunk not yet confirmed or live, keeping at
+// most window transactions in flight.
+func (p *pusher) send(ctx context.Context) error {
+	seq, err := p.chain.Sequence(ctx)
+	if err != nil {
+		return fmt.Errorf("update scores stage %d: read sender sequence: %w", p.stage, err)
+	}
+	seq = max(seq, p.maxSeq)
+	for i, chunk := range p.chunks {
+		if st := p.j.Chunk(i); st.Confirmed {
+			continue
+		}
+		if _, ok := p.live[i]; ok {
+			continue
+		}
+		if err := p.wait(ctx, p.cfg.window-1); err != nil {
+			return err
+		}
+		tx, err := p.chain.Sign(ctx, p.stage, chunk, seq)
+		if err != nil {
+			return fmt.Errorf("sign stage %d chunk %d: %w", p.stage, i, err)
+		}
+		rec := journal.Record{Op: journal.OpSigned, Chunk: i, Sequence: seq, Hash: tx.Hash, Raw: hex.EncodeToString(tx.Raw)}
+		if err := p.j.Append(rec); err != nil {
+			return err
+		}
+		if err := p.chain.Broadcast(ctx, tx); err != nil {
+			// The node refused it: the sequence is not spent, the chunk is not sent.
+			_ = p.j.Append(journal.Record{Op: journal.OpDropped, Chunk: i, Hash: tx.Hash, Sequence: seq, Error: err.Error()})
+			_ = p.wait(ctx, 0)
+			return fmt.Errorf("broadcast stage %d chunk %d: %w", p.stage, i, err)
+		}
+		p.cfg.logger.Debug("chunk broadcast", "stage", p.stage, "chunk", i, "entries", len(chunk), "tx", tx.Hash, "sequence", seq)
+		p.live[i] = rec
+		seq++
+	}
+	return p.wait(ctx, 0)
+}
+
+// wait polls live txs until at most keep remain in flight. A failed chunk stops the push
+// once the other live chunks have settled, so the journal holds every outcome.
+func (p *pusher) wait(ctx context.Context, keep int) error {
+	var firstErr error
+	for len(p.live) > keep || (firstErr != nil && len(p.live) > 0) {
+		progressed := false
+		for i, rec := range p.live {
+			out, err := p.chain.Lookup(ctx, rec.Hash)
+			if err != nil {
+				return fmt.Errorf("look up stage %d chunk %d tx %s: %w", p.stage, i, rec.Hash, err)
+			}
+			if !out.Found {
+				continue
+			}
+			delete(p.live, i)
+			progressed = true
+			if err := p.settle(i, rec.Hash, out); err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				continue
+			}
+			p.res.Confirmed++
+			p.res.GasUsed += out.GasUsed
+		}
+		if progressed {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("wait for stage %d chunks: %w", p.stage, ctx.Err())
+		case <-time.After(p.cfg.poll):
+		}
+	}
+	return firstErr
+}

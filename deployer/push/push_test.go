@@ -1,0 +1,246 @@
+package push
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+// fakeChain is a single-sender chain: txs are applied in sequence order as soon as the
+// next sequence is present; a tx applies by storing its chunk's entries.
+type fakeChain struct {
+	mu       sync.Mutex
+	next     uint64            // committed sequence
+	pool     map[uint64]string // sequence -> hash
+	txs      map[string]fakeTx
+	mined    map[string]bool
+	state    map[string]uint64
+	applied  int // txs applied, to count duplicates
+	dropNext int // broadcasts silently lost (a crash right after journaling)
+	failAddr string
+}
+
+type fakeTx struct {
+	seq     uint64
+	entries []scores.Entry
+}
+
+func newFakeChain() *fakeChain {
+	return &fakeChain{pool: map[uint64]string{}, txs: map[string]fakeTx{}, mined: map[string]bool{}, state: map[string]uint64{}}
+}
+
+func (c *fakeChain) Sequence(context.Context) (uint64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.next
+	for {
+		if _, ok := c.pool[s]; !ok {
+			return s, nil
+		}
+		s++
+	}
+}
+
+func (c *fakeChain) Committed(context.Context) (uint64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.next, nil
+}
+
+func (c *fakeChain) Sign(_ context.Context, stage uint64, chunk []scores.Entry, seq uint64) (SignedTx, error) {
+	raw := fmt.Sprintf("%d|%d|%v", stage, seq, chunk)
+	h := sha256.Sum256([]byte(raw))
+	hash := "0x" + hex.EncodeToString(h[:])
+	c.mu.Lock()
+	c.txs[hash] = fakeTx{seq: seq, entries: append([]scores.Entry(nil), chunk...)}
+	c.mu.Unlock()
+	return SignedTx{Hash: hash, Raw: []byte(raw), Sequence: seq}, nil
+}
+
+func (c *fakeChain) Broadcast(_ context.Context, tx SignedTx) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dropNext > 0 {
+		c.dropNext--
+		return nil
+	}
+	if tx.Sequence < c.next {
+		return errors.New("nonce too low")
+	}
+	c.pool[tx.Sequence] = tx.Hash
+	for {
+		h, ok := c.pool[c.next]
+		if !ok {
+			return nil
+		}
+		delete(c.pool, c.next)
+		c.mined[h] = true
+		c.applied++
+		if !c.failing(h) {
+			for _, e := range c.txs[h].entries {
+				c.state[e.Addr] = e.Amount
+			}
+		}
+		c.next++
+	}
+}
+
+func (c *fakeChain) failing(h string) bool {
+	for _, e := range c.txs[h].entries {
+		if e.Addr == c.failAddr {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *fakeChain) Lookup(_ context.Context, hash string) (Outcome, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.mined[hash] {
+		if c.failing(hash) {
+			return Outcome{Found: true, Err: errors.New("execution reverted: StageFinalized(1)")}, nil
+		}
+		return Outcome{Found: true, Success: true, GasUsed: 10}, nil
+	}
+	for _, h := range c.pool {
+		if h == hash {
+			return Outcome{Pending: true}, nil
+		}
+	}
+	return Outcome{}, nil
+}
+
+// spend makes another tx take the next sequence, as a second wallet of the same key would.
+func (c *fakeChain) spend() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.next++
+	c.applied++
+}
+
+func entries(n int) []scores.Entry {
+	out := make([]scores.Entry, n)
+	for i := range out {
+		out[i] = scores.Entry{Addr: fmt.Sprintf("0x%040x", i+1), Amount: uint64(i + 1)}
+	}
+	return out
+}
+
+func TestRunSendsEveryChunkOnce(t *testing.T) {
+	c := newFakeChain()
+	in := entries(95)
+	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10, WithPollInterval(time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Chunks != 10 || res.Confirmed != 10 || c.applied != 10 || len(c.state) != 95 {
+		t.Fatalf("result %+v, applied %d, state %d", res, c.applied, len(c.state))
+	}
+	for i, h := range res.Hashes {
+		if h == "" {
+			t.Fatalf("chunk %d has no hash", i)
+		}
+	}
+}
+
+func TestRerunResumesWithoutResending(t *testing.T) {
+	tests := []struct {
+		name        string
+		lost        int  // broadcasts lost in the first run (crash after journaling)
+		spend       bool // another tx takes a sequence between the runs
+		rebroadcast int
+		dropped     int
+	}{
+		{name: "complete first run", lost: 0},
+		{name: "broadcasts lost after journaling", lost: 2, rebroadcast: 2},
+		{name: "sequence taken by another tx", lost: 1, spend: true, dropped: 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newFakeChain()
+			in := entries(50)
+			path := filepath.Join(t.TempDir(), "j.jsonl")
+			c.dropNext = tc.lost
+			// A lost broadcast never lands, so such a first run ends only at its deadline,
+			// as a killed process would, with every chunk journaled.
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			first, err := Run(ctx, c, path, 1, in, 10, WithPollInterval(time.Millisecond), WithWindow(5))
+			cancel()
+			if tc.lost == 0 && err != nil {
+				t.Fatal(err)
+			}
+			if tc.spend {
+				c.spend()
+			}
+			appliedBefore := c.applied
+			second, err := Run(context.Background(), c, path, 1, in, 99 /* ignored: the journal's size wins */, WithPollInterval(time.Millisecond))
+			if err != nil {
+				t.Fatalf("re-run: %v", err)
+			}
+			if len(c.state) != 50 {
+				t.Fatalf("state has %d entries, want 50", len(c.state))
+			}
+			if second.Rebroadcast < tc.rebroadcast || second.Dropped != tc.dropped {
+				t.Fatalf("re-run %+v, want rebroadcast>=%d dropped=%d", second, tc.rebroadcast, tc.dropped)
+			}
+			if got := first.Confirmed + second.Confirmed + second.Resumed; got < 5 {
+				t.Fatalf("confirmed %d+%d resumed %d of 5 chunks", first.Confirmed, second.Confirmed, second.Resumed)
+			}
+			sent := c.applied - appliedBefore
+			if tc.lost == 0 && sent != 0 {
+				t.Fatalf("re-run of a complete push sent %d txs", sent)
+			}
+			// Every chunk landed once: 5 chunk txs, plus the foreign one.
+			want := 5
+			if tc.spend {
+				want++
+			}
+			if c.applied != want {
+				t.Fatalf("chain applied %d txs, want %d", c.applied, want)
+			}
+		})
+	}
+}
+
+func TestFailedChunkStopsWithItsError(t *testing.T) {
+	c := newFakeChain()
+	in := entries(30)
+	c.failAddr = in[15].Addr
+	_, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10, WithPollInterval(time.Millisecond))
+	var ce *ChunkError
+	if !errors.As(err, &ce) || ce.Chunk != 1 || !strings.Contains(err.Error(), "StageFinalized") {
+		t.Fatalf("err = %v, want chunk 1 StageFinalized", err)
+	}
+}
+
+func TestJournalOfOtherInputIsRefused(t *testing.T) {
+	c := newFakeChain()
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	if _, err := Run(context.Background(), c, path, 1, entries(5), 10, WithPollInterval(time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Run(context.Background(), c, path, 1, entries(6), 10, WithPollInterval(time.Millisecond))
+	if err == nil || !strings.Contains(err.Error(), "belongs to") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestEmptyAndBadChunkSize(t *testing.T) {
+	c := newFakeChain()
+	if _, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "a"), 1, nil, 10); err == nil {
+		t.Fatal("empty set accepted")
+	}
+	if _, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "b"), 1, entries(1), 0); err == nil {
+		t.Fatal("chunk size 0 accepted")
+	}
+}
