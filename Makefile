@@ -1,0 +1,70 @@
+# vipharness: every target does its own set-up, so a fresh clone needs only `make demo` or `make test`.
+SHELL := /bin/bash
+GO ?= go
+STATICCHECK_VERSION ?= v0.8.2
+GINKGO := $(GO) tool ginkgo
+E2E_FLAGS ?=
+export TESTCONTAINERS_RYUK_DISABLED ?= true
+
+.PHONY: all setup setup-npm build contracts bindings check-artifacts test unit e2e demo bench lint fmt clean
+
+all: build
+
+## setup: Go modules and the pinned compiler packages from npm (checksums from package-lock.json)
+setup: setup-npm
+	$(GO) mod download
+
+setup-npm: contracts/node_modules/.package-lock.json
+
+contracts/node_modules/.package-lock.json: contracts/package.json contracts/package-lock.json
+	npm ci --prefix contracts --no-audit --no-fund --loglevel=error
+
+## build: the vipctl binary in bin/
+build:
+	$(GO) build -o bin/vipctl ./cmd/vipctl
+
+## contracts: rebuild contract artifacts from source with the real compilers
+contracts: setup-npm
+	bash contracts/evm/build.sh
+
+## bindings: regenerate the Go bindings from the committed artifacts
+bindings:
+	$(GO) generate ./bindings/...
+
+## check-artifacts: fail if a rebuild of the contracts or bindings would change a committed file
+check-artifacts: setup-npm
+	VIPHARNESS_CHECK_REBUILD=1 $(GO) test -count=1 ./contracts/... ./bindings/...
+
+## test: vet, unit tests, reproducibility of artifacts and the e2e suites on the embedded engine
+test: setup
+	$(GO) vet ./...
+	VIPHARNESS_CHECK_REBUILD=1 $(GO) test -count=1 ./...
+
+## unit: unit tests only (no e2e)
+unit:
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v /e2e)
+
+## e2e: every Ginkgo suite on every engine available here, with a JUnit report
+e2e: setup
+	mkdir -p .cache/reports
+	$(GINKGO) -r --keep-going --junit-report=junit.xml --output-dir=.cache/reports $(E2E_FLAGS) ./e2e
+
+## demo: the main job on the embedded default (L1 stage -> deploy -> scores -> finalize -> verify)
+demo: setup
+	$(GO) run ./cmd/vipctl demo
+
+## bench: benchmarks; writes BENCHMARKS.md
+bench: setup
+	$(GO) run ./cmd/benchreport -out BENCHMARKS.md
+
+## lint: gofmt, go vet, staticcheck
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+clean:
+	rm -rf bin .cache
