@@ -30,6 +30,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
+	"github.com/vipharness/vipharness/localnet/cometface"
 )
 
 // DefaultEVMBlockGasLimit is the block gas limit of the embedded EVM rollup.
@@ -81,7 +82,7 @@ type EVMRollup struct {
 	client  *ethclient.Client
 	chainID *big.Int
 	devKey  *ecdsa.PrivateKey
-	comet   *cometServer
+	comet   *cometface.Server
 	logger  *slog.Logger
 
 	commitMu sync.Mutex // the beacon's Commit is not safe for concurrent use
@@ -166,7 +167,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		stopped: make(chan struct{}),
 		done:    make(chan struct{}),
 	}
-	r.comet, err = startComet(cometInfo{app: "vipharness-embedded-evm", version: cfg.version, network: "evm-" + r.chainID.String(), head: r.head})
+	r.comet, err = cometface.Start(cometface.Info{App: "vipharness-embedded-evm", Version: cfg.version, Network: "evm-" + r.chainID.String(), Head: r.head})
 	if err != nil {
 		stack.Close()
 		return nil, err
@@ -233,7 +234,7 @@ func (r *EVMRollup) ChainID() string { return r.chainID.String() }
 
 // Endpoints returns the JSON-RPC and CometBFT RPC URLs.
 func (r *EVMRollup) Endpoints() localnet.Endpoints {
-	return localnet.Endpoints{JSONRPC: r.stack.HTTPEndpoint(), CometRPC: r.comet.url}
+	return localnet.Endpoints{JSONRPC: r.stack.HTTPEndpoint(), CometRPC: r.comet.URL()}
 }
 
 // Funded returns the genesis-funded dev account.
@@ -261,7 +262,7 @@ func (r *EVMRollup) Stop(ctx context.Context) error {
 		close(r.stopped)
 		<-r.done
 		r.client.Close()
-		err = errors.Join(r.comet.close(), r.beacon.Stop(), r.stack.Close())
+		err = errors.Join(r.comet.Close(), r.beacon.Stop(), r.stack.Close())
 	})
 	return err
 }

@@ -1,4 +1,7 @@
-package embedded
+// Package cometface serves the slice of CometBFT's RPC that deployers read from a rollup
+// (abci_info, status, health) for chains that have no CometBFT of their own: the embedded
+// EVM chain and geth run as a rollup stand-in.
+package cometface
 
 import (
 	"context"
@@ -14,35 +17,41 @@ import (
 	"time"
 )
 
-// cometInfo is what the CometBFT face needs from a chain.
-type cometInfo struct {
-	app     string
-	version string
-	network string
-	head    func(ctx context.Context) (height uint64, appHash []byte, err error)
+// Info is what the face needs from a chain.
+type Info struct {
+	App     string // abci_info data: the application's name
+	Version string // abci_info version
+	Network string // status node_info.network: the chain id
+	// Head returns the latest block height and the app hash (state root) at it.
+	Head func(ctx context.Context) (height uint64, appHash []byte, err error)
 }
 
-// cometServer answers the CometBFT RPC calls that deployers make against a rollup's RPC
+// Server answers the CometBFT RPC calls that deployers make against a rollup's RPC
 // port (abci_info, status) in CometBFT's JSON-RPC 2.0 shapes, both as POST with a JSON-RPC
 // body and as GET /method.
-type cometServer struct {
+type Server struct {
 	url  string
 	srv  *http.Server
-	info cometInfo
+	info Info
 }
 
-func startComet(info cometInfo) (*cometServer, error) {
+// Start listens on an ephemeral 127.0.0.1 port.
+func Start(info Info) (*Server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("listen for cometbft rpc: %w", err)
 	}
-	c := &cometServer{url: "http://" + ln.Addr().String(), info: info}
+	c := &Server{url: "http://" + ln.Addr().String(), info: info}
 	c.srv = &http.Server{Handler: c, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = c.srv.Serve(ln) }()
 	return c, nil
 }
 
-func (c *cometServer) close() error {
+// URL is the RPC base URL.
+func (c *Server) URL() string { return c.url }
+
+// Close stops serving.
+func (c *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := c.srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -70,7 +79,7 @@ type rpcResponse struct {
 	Error   *rpcError       `json:"error,omitempty"`
 }
 
-func (c *cometServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (c *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	req := rpcRequest{JSONRPC: "2.0", ID: json.RawMessage("-1"), Method: strings.Trim(r.URL.Path, "/")}
 	if r.Method == http.MethodPost {
 		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
@@ -106,21 +115,21 @@ func (c *cometServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 var errMethodNotFound = errors.New("Method not found")
 
-func (c *cometServer) call(ctx context.Context, method string) (any, error) {
+func (c *Server) call(ctx context.Context, method string) (any, error) {
 	switch method {
 	case "abci_info":
-		height, hash, err := c.info.head(ctx)
+		height, hash, err := c.info.Head(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("read chain head: %w", err)
 		}
 		return map[string]any{"response": map[string]string{
-			"data":                c.info.app,
-			"version":             c.info.version,
+			"data":                c.info.App,
+			"version":             c.info.Version,
 			"last_block_height":   strconv.FormatUint(height, 10),
 			"last_block_app_hash": base64.StdEncoding.EncodeToString(hash),
 		}}, nil
 	case "status", "health":
-		height, hash, err := c.info.head(ctx)
+		height, hash, err := c.info.Head(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("read chain head: %w", err)
 		}
@@ -128,7 +137,7 @@ func (c *cometServer) call(ctx context.Context, method string) (any, error) {
 			return map[string]any{}, nil
 		}
 		return map[string]any{
-			"node_info": map[string]any{"network": c.info.network, "version": c.info.version, "moniker": c.info.app},
+			"node_info": map[string]any{"network": c.info.Network, "version": c.info.Version, "moniker": c.info.App},
 			"sync_info": map[string]any{
 				"latest_block_height": strconv.FormatUint(height, 10),
 				"latest_app_hash":     strings.ToUpper(fmt.Sprintf("%x", hash)),

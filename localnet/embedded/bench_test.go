@@ -1,0 +1,21 @@
+package embedded
+
+import (
+	"context"
+	"testing"
+)
+
+// BenchmarkStartEVM measures start-to-ready of the embedded EVM rollup (JSON-RPC serving,
+// auto-mining armed) and its stop.
+func BenchmarkStartEVM(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		r, err := StartEVM(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := r.Stop(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
