@@ -1,0 +1,80 @@
+package process
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/localnet"
+)
+
+// Engine starts rollups as child processes from the binaries `make nodes` builds.
+type Engine struct {
+	// NodesDir holds the node binaries; default $VIPHARNESS_NODES, else .cache/nodes in the
+	// module root.
+	NodesDir string
+	Logger   *slog.Logger
+}
+
+var _ localnet.Engine = Engine{}
+
+// Name is "process".
+func (Engine) Name() string { return "process" }
+
+func (e Engine) nodesDir() string {
+	if e.NodesDir != "" {
+		return e.NodesDir
+	}
+	if d := os.Getenv("VIPHARNESS_NODES"); d != "" {
+		return d
+	}
+	return filepath.Join(moduleRoot(), ".cache", "nodes")
+}
+
+// moduleRoot is the nearest directory above the working directory holding vipharness's
+// go.mod (tests run in their package directory), else the working directory.
+func moduleRoot() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.Contains(string(b), "module github.com/vipharness/vipharness\n") {
+			return dir
+		}
+		if filepath.Dir(dir) == dir {
+			return wd
+		}
+	}
+}
+
+// Available reports whether the engine can run vm here, and why not.
+func (e Engine) Available(vm deployer.VM) error {
+	switch vm {
+	case deployer.EVM:
+		_, err := findBinary(e.nodesDir(), GethBinary)
+		return err
+	}
+	return fmt.Errorf("process engine: no %s node yet", vm)
+}
+
+// StartRollup starts a node for vm.
+func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollup, error) {
+	logger := e.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	switch vm {
+	case deployer.EVM:
+		bin, err := findBinary(e.nodesDir(), GethBinary)
+		if err != nil {
+			return nil, fmt.Errorf("process engine: %w", err)
+		}
+		return StartGeth(ctx, bin, logger)
+	}
+	return nil, fmt.Errorf("process engine: no %s node yet", vm)
+}

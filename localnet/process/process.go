@@ -1,0 +1,200 @@
+// Package process runs real node binaries as child processes: each with its own temporary
+// home, loopback-only ports and captured log, stopped by PID (its whole process group) and
+// killed by the kernel if this process dies first, so no node outlives a test run.
+package process
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// node is one running child process.
+type node struct {
+	name   string
+	cmd    *exec.Cmd
+	home   string
+	log    *tail
+	logger *slog.Logger
+	done   chan struct{}
+	err    error // set when done closes
+	once   sync.Once
+}
+
+// start launches bin with args; its output goes to home/<name>.log and a tail kept in memory.
+func start(name, bin, home string, logger *slog.Logger, args ...string) (*node, error) {
+	logFile, err := os.Create(filepath.Join(home, name+".log"))
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	t := &tail{max: 64 << 10}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = home
+	cmd.Stdout = multi{logFile, t}
+	cmd.Stderr = cmd.Stdout
+	// Own process group, so Stop reaches children too; Pdeathsig, so a crashed or
+	// SIGKILLed test run takes its nodes with it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		return nil, fmt.Errorf("start %s (%s): %w", name, bin, err)
+	}
+	n := &node{name: name, cmd: cmd, home: home, log: t, logger: logger, done: make(chan struct{})}
+	logger.Debug("node started", "node", name, "pid", cmd.Process.Pid, "home", home)
+	go func() {
+		n.err = cmd.Wait()
+		logFile.Close()
+		close(n.done)
+	}()
+	return n, nil
+}
+
+// exited reports whether the process has ended, with its error.
+func (n *node) exited() (bool, error) {
+	select {
+	case <-n.done:
+		return true, n.err
+	default:
+		return false, nil
+	}
+}
+
+// stop sends SIGTERM to the process group, then SIGKILL after grace; it waits for the exit.
+func (n *node) stop(grace time.Duration) error {
+	n.once.Do(func() {
+		pid := n.cmd.Process.Pid
+		_ = syscall.Kill(-pid, syscall.SIGTERM)
+		select {
+		case <-n.done:
+		case <-time.After(grace):
+			n.logger.Warn("node did not stop in time; killing", "node", n.name, "pid", pid)
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+			<-n.done
+		}
+		n.logger.Debug("node stopped", "node", n.name, "pid", pid)
+	})
+	return nil
+}
+
+// Logs returns the last 64 KiB the node printed.
+func (n *node) Logs() string { return n.log.String() }
+
+// freePort asks the kernel for a free loopback port.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("find a free port: %w", err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+func freePorts(n int) ([]int, error) {
+	// Hold all listeners until every port is chosen, so the kernel gives n distinct ones.
+	var lns []net.Listener
+	defer func() {
+		for _, ln := range lns {
+			ln.Close()
+		}
+	}()
+	out := make([]int, 0, n)
+	for range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("find a free port: %w", err)
+		}
+		lns = append(lns, ln)
+		out = append(out, ln.Addr().(*net.TCPAddr).Port)
+	}
+	return out, nil
+}
+
+// waitReady polls ready until it succeeds, the node exits, or ctx ends.
+func waitReady(ctx context.Context, n *node, ready func(context.Context) error) error {
+	var last error
+	for {
+		if exited, err := n.exited(); exited {
+			return fmt.Errorf("%s exited before it was ready (%v); last log lines:\n%s", n.name, err, lastLines(n.Logs(), 20))
+		}
+		attempt, cancel := context.WithTimeout(ctx, time.Second)
+		last = ready(attempt)
+		cancel()
+		if last == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s not ready: %w (last check: %v); last log lines:\n%s", n.name, ctx.Err(), last, lastLines(n.Logs(), 20))
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+func lastLines(s string, n int) string {
+	lines := bytes.Split(bytes.TrimRight([]byte(s), "\n"), []byte("\n"))
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return string(bytes.Join(lines, []byte("\n")))
+}
+
+// tail keeps the last max bytes written.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// multi writes to every writer; a failing log file never blocks the node.
+type multi []interface{ Write([]byte) (int, error) }
+
+func (m multi) Write(p []byte) (int, error) {
+	for _, w := range m {
+		_, _ = w.Write(p)
+	}
+	return len(p), nil
+}
+
+var errNoBinary = errors.New("node binary not found")
+
+// findBinary locates a node binary: dir/name, then $PATH.
+func findBinary(dir, name string) (string, error) {
+	if dir != "" {
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("%w: %s in %s or $PATH: run `make nodes`", errNoBinary, name, dir)
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
