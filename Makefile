@@ -6,7 +6,7 @@ GINKGO := $(GO) tool ginkgo
 E2E_FLAGS ?=
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: all setup setup-npm build contracts bindings check-artifacts test unit e2e demo bench lint fmt clean
+.PHONY: all setup setup-npm nodes build contracts bindings check-artifacts test unit e2e demo bench lint fmt clean
 
 all: build
 
@@ -18,6 +18,14 @@ setup-npm: contracts/node_modules/.package-lock.json
 
 contracts/node_modules/.package-lock.json: contracts/package.json contracts/package-lock.json
 	npm ci --prefix contracts --no-audit --no-fund --loglevel=error
+
+## nodes: real node binaries for the process and container engines, built once into .cache/nodes
+nodes: .cache/nodes/geth-v1.17.8
+
+.cache/nodes/geth-v1.17.8: localnet/nodes/geth/go.mod localnet/nodes/geth/go.sum
+	mkdir -p .cache/nodes
+	cd localnet/nodes/geth && CGO_ENABLED=0 $(GO) build -trimpath -o $(CURDIR)/$@.tmp github.com/ethereum/go-ethereum/cmd/geth
+	mv $@.tmp $@
 
 ## build: the vipctl binary in bin/
 build:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
+	"github.com/vipharness/vipharness/localnet/gethdev"
 )
 
 // Engine starts rollups as child processes from the binaries `make nodes` builds.
@@ -52,11 +53,14 @@ func moduleRoot() string {
 	}
 }
 
+// Binary locates a node binary in NodesDir, else $PATH.
+func (e Engine) Binary(name string) (string, error) { return findBinary(e.nodesDir(), name) }
+
 // Available reports whether the engine can run vm here, and why not.
 func (e Engine) Available(vm deployer.VM) error {
 	switch vm {
 	case deployer.EVM:
-		_, err := findBinary(e.nodesDir(), GethBinary)
+		_, err := findBinary(e.nodesDir(), gethdev.Binary)
 		return err
 	}
 	return fmt.Errorf("process engine: no %s node yet", vm)
@@ -70,7 +74,7 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 	}
 	switch vm {
 	case deployer.EVM:
-		bin, err := findBinary(e.nodesDir(), GethBinary)
+		bin, err := findBinary(e.nodesDir(), gethdev.Binary)
 		if err != nil {
 			return nil, fmt.Errorf("process engine: %w", err)
 		}

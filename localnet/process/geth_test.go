@@ -17,6 +17,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/stage"
+	"github.com/vipharness/vipharness/localnet/gethdev"
 )
 
 // requireNode skips without the binary, unless REQUIRE_NODES=1 (CI) makes that a failure.
@@ -78,8 +79,8 @@ func TestGethRollupServesAndStopsCleanly(t *testing.T) {
 	}
 
 	head, err := client.HeaderByNumber(ctx, nil)
-	if err != nil || head.GasLimit < GethGasLimit*9/10 {
-		t.Fatalf("block gas limit %v (%v), want about %d", head, err, GethGasLimit)
+	if err != nil || head.GasLimit < gethdev.GasLimit*9/10 {
+		t.Fatalf("block gas limit %v (%v), want about %d", head, err, gethdev.GasLimit)
 	}
 
 	pid := g.node.cmd.Process.Pid

@@ -5,7 +5,6 @@ package process
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -89,16 +87,6 @@ func (n *node) stop(grace time.Duration) error {
 // Logs returns the last 64 KiB the node printed.
 func (n *node) Logs() string { return n.log.String() }
 
-// freePort asks the kernel for a free loopback port.
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("find a free port: %w", err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
 func freePorts(n int) ([]int, error) {
 	// Hold all listeners until every port is chosen, so the kernel gives n distinct ones.
 	var lns []net.Listener
@@ -117,27 +105,6 @@ func freePorts(n int) ([]int, error) {
 		out = append(out, ln.Addr().(*net.TCPAddr).Port)
 	}
 	return out, nil
-}
-
-// waitReady polls ready until it succeeds, the node exits, or ctx ends.
-func waitReady(ctx context.Context, n *node, ready func(context.Context) error) error {
-	var last error
-	for {
-		if exited, err := n.exited(); exited {
-			return fmt.Errorf("%s exited before it was ready (%v); last log lines:\n%s", n.name, err, lastLines(n.Logs(), 20))
-		}
-		attempt, cancel := context.WithTimeout(ctx, time.Second)
-		last = ready(attempt)
-		cancel()
-		if last == nil {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%s not ready: %w (last check: %v); last log lines:\n%s", n.name, ctx.Err(), last, lastLines(n.Logs(), 20))
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
 }
 
 func lastLines(s string, n int) string {
@@ -196,5 +163,3 @@ func findBinary(dir, name string) (string, error) {
 	}
 	return "", fmt.Errorf("%w: %s in %s or $PATH: run `make nodes`", errNoBinary, name, dir)
 }
-
-func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,175 @@
+// Package container runs rollups as Docker containers through testcontainers-go: images
+// built locally from the same node binaries the process engine runs (FROM scratch, no
+// registry needed), host networking on 127.0.0.1, readiness on the node's real signal,
+// labels on everything and a sweep of leftovers.
+package container
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/moby/moby/client"
+	"github.com/testcontainers/testcontainers-go"
+	tclog "github.com/testcontainers/testcontainers-go/log"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/localnet"
+	"github.com/vipharness/vipharness/localnet/process"
+)
+
+// Label marks every container and image this engine makes; SweepLabel values tell runs apart.
+const Label = "org.vipharness.engine"
+
+// Image is how a VM's node runs in a container. Empty fields take the engine's defaults
+// (an image built locally from the node binary).
+type Image struct {
+	// Name is an image to run instead of building one, e.g. an official rollup image.
+	Name string
+	// Cmd replaces the node's arguments. {{http_port}}, {{authrpc_port}} and {{datadir}}
+	// are replaced with the values chosen for the run.
+	Cmd []string
+}
+
+// Engine starts rollups in containers.
+type Engine struct {
+	// NodesDir holds the node binaries the images are built from (see process.Engine).
+	NodesDir string
+	// Images overrides the image or command per VM.
+	Images map[deployer.VM]Image
+	Logger *slog.Logger
+}
+
+var _ localnet.Engine = Engine{}
+
+// Name is "container".
+func (Engine) Name() string { return "container" }
+
+func (e Engine) logger() *slog.Logger {
+	if e.Logger != nil {
+		return e.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func init() {
+	// The reaper image cannot be pulled without a registry; the engine removes its own
+	// containers (Stop, and Sweep at suite start).
+	if os.Getenv("TESTCONTAINERS_RYUK_DISABLED") == "" {
+		os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
+	}
+	// testcontainers narrates every step on stderr; the engine logs through slog instead.
+	tclog.SetDefault(tclog.NewNoopLogger())
+}
+
+// Available reports whether a Docker engine answers and the VM's node binary exists.
+func (e Engine) Available(ctx context.Context, vm deployer.VM) error {
+	if err := dockerAvailable(ctx); err != nil {
+		return err
+	}
+	if vm != deployer.EVM {
+		return fmt.Errorf("container engine: no %s node yet", vm)
+	}
+	if e.Images[vm].Name != "" {
+		return nil
+	}
+	return process.Engine{NodesDir: e.NodesDir}.Available(vm)
+}
+
+var (
+	dockerOnce sync.Once
+	dockerErr  error
+)
+
+func dockerAvailable(ctx context.Context) error {
+	dockerOnce.Do(func() {
+		c, err := testcontainers.NewDockerClientWithOpts(ctx)
+		if err != nil {
+			dockerErr = fmt.Errorf("no Docker engine: %w", err)
+			return
+		}
+		defer c.Close()
+		if _, err := c.Ping(ctx, client.PingOptions{}); err != nil {
+			dockerErr = fmt.Errorf("no Docker engine answers: %w", err)
+		}
+	})
+	return dockerErr
+}
+
+// StartRollup starts vm's node in a container.
+func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollup, error) {
+	switch vm {
+	case deployer.EVM:
+		return e.startGeth(ctx)
+	}
+	return nil, fmt.Errorf("container engine: no %s node yet", vm)
+}
+
+// Sweep removes containers a previous run left behind (a crashed suite cannot run its
+// cleanups, and there is no reaper).
+func Sweep(ctx context.Context) (int, error) {
+	c, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("sweep containers: %w", err)
+	}
+	defer c.Close()
+	list, err := c.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: make(client.Filters).Add("label", Label)})
+	if err != nil {
+		return 0, fmt.Errorf("sweep containers: list: %w", err)
+	}
+	n := 0
+	for _, ct := range list.Items {
+		if _, err := c.ContainerRemove(ctx, ct.ID, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true}); err != nil {
+			return n, fmt.Errorf("sweep containers: remove %s: %w", ct.ID, err)
+		}
+		n++
+	}
+	return n, nil
+}
+
+func expand(args []string, vars map[string]string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		for k, v := range vars {
+			a = strings.ReplaceAll(a, "{{"+k+"}}", v)
+		}
+		out[i] = a
+	}
+	return out
+}
+
+func readAll(rc io.ReadCloser, err error) string {
+	if err != nil {
+		return fmt.Sprintf("(logs unavailable: %v)", err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, 1<<20))
+	if err != nil {
+		return fmt.Sprintf("(logs unavailable: %v)", err)
+	}
+	return string(b)
+}
+
+func freePorts(n int) ([]int, error) {
+	var lns []net.Listener
+	defer func() {
+		for _, ln := range lns {
+			ln.Close()
+		}
+	}()
+	out := make([]int, 0, n)
+	for range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("find a free port: %w", err)
+		}
+		lns = append(lns, ln)
+		out = append(out, ln.Addr().(*net.TCPAddr).Port)
+	}
+	return out, nil
+}

@@ -1,0 +1,89 @@
+package container
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/moby/moby/client"
+	"github.com/testcontainers/testcontainers-go"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/stage"
+)
+
+// requireDocker skips without Docker or the node binary, unless REQUIRE_DOCKER=1 (CI)
+// makes that a failure.
+func requireDocker(t *testing.T, ctx context.Context, e Engine, vm deployer.VM) {
+	t.Helper()
+	if err := e.Available(ctx, vm); err != nil {
+		if os.Getenv("REQUIRE_DOCKER") == "1" {
+			t.Fatalf("REQUIRE_DOCKER=1: %v", err)
+		}
+		t.Skipf("container engine unavailable: %v (set REQUIRE_DOCKER=1 to fail instead)", err)
+	}
+}
+
+func TestGethContainerServesOnLoopbackAndIsRemoved(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	e := Engine{}
+	requireDocker(t, ctx, e, deployer.EVM)
+	if _, err := Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.StartRollup(ctx, deployer.EVM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped := false
+	t.Cleanup(func() {
+		if !stopped {
+			_ = r.Stop(context.Background())
+		}
+	})
+	ep := r.Endpoints()
+	if !strings.HasPrefix(ep.JSONRPC, "http://127.0.0.1:") || r.ChainID() != "1337" {
+		t.Fatalf("endpoints %+v chain %s", ep, r.ChainID())
+	}
+	ver, err := stage.ReadVersion(ctx, ep.CometRPC)
+	if err != nil || !strings.Contains(strings.ToLower(ver.Version), "geth") {
+		t.Fatalf("abci_info %+v, %v", ver, err)
+	}
+	if logs := r.(*GethRollup).Logs(); !strings.Contains(logs, "HTTP server started") {
+		t.Fatalf("container log lacks the readiness line:\n%s", logs)
+	}
+	if n := labelled(t, ctx); n != 1 {
+		t.Fatalf("%d labelled containers while running, want 1", n)
+	}
+	if err := r.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	stopped = true
+	if n := labelled(t, ctx); n != 0 {
+		t.Fatalf("%d labelled containers left after Stop", n)
+	}
+}
+
+func labelled(t *testing.T, ctx context.Context) int {
+	t.Helper()
+	c, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	list, err := c.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: make(client.Filters).Add("label", Label)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(list.Items)
+}
+
+func TestExpand(t *testing.T) {
+	got := expand([]string{"--http.port", "{{http_port}}", "--datadir={{datadir}}"}, map[string]string{"http_port": "8545", "datadir": "/data"})
+	if strings.Join(got, " ") != "--http.port 8545 --datadir=/data" {
+		t.Fatal(got)
+	}
+}
