@@ -43,19 +43,21 @@ bindings:
 check-artifacts: setup-npm
 	VIPHARNESS_CHECK_REBUILD=1 $(GO) test -count=1 ./contracts/... ./bindings/...
 
-## test: vet, unit tests, reproducibility of artifacts and the e2e suites on the embedded engine
-test: setup
+## test: vet, unit tests, reproducibility of artifacts, and the e2e suites on every engine
+## available here (embedded always; process after `make nodes`; container where Docker runs)
+E2E_ENGINES ?= embedded,process,container
+test: setup nodes
 	$(GO) vet ./...
-	VIPHARNESS_CHECK_REBUILD=1 $(GO) test -count=1 ./...
+	E2E_ENGINES=$(E2E_ENGINES) VIPHARNESS_CHECK_REBUILD=1 $(GO) test -count=1 -timeout 45m ./...
 
 ## unit: unit tests only (no e2e)
 unit:
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v /e2e)
 
 ## e2e: every Ginkgo suite on every engine available here, with a JUnit report
-e2e: setup
+e2e: setup nodes
 	mkdir -p .cache/reports
-	$(GINKGO) -r --keep-going --junit-report=junit.xml --output-dir=.cache/reports $(E2E_FLAGS) ./e2e
+	E2E_ENGINES=$(E2E_ENGINES) $(GINKGO) -r --keep-going --junit-report=junit.xml --output-dir=.cache/reports $(E2E_FLAGS) ./e2e
 
 ## demo: the main job on the embedded default (L1 stage -> deploy -> scores -> finalize -> verify)
 demo: setup
