@@ -165,6 +165,12 @@ func (f *Face) head(ctx context.Context) (uint64, []byte, error) {
 	return h.Number.Uint64(), h.Root.Bytes(), nil
 }
 
+// Head is the latest block height: a liveness probe.
+func (f *Face) Head(ctx context.Context) (uint64, error) {
+	n, _, err := f.head(ctx)
+	return n, err
+}
+
 // VM is EVM.
 func (f *Face) VM() deployer.VM { return deployer.EVM }
 

@@ -16,7 +16,10 @@ import (
 // GethRollup is `geth --dev` run as a child process.
 type GethRollup struct {
 	*gethdev.Face
-	node *node
+	node   *node
+	bin    string
+	args   []string
+	logger *slog.Logger
 }
 
 var _ localnet.Rollup = (*GethRollup)(nil)
@@ -39,7 +42,8 @@ func StartGeth(ctx context.Context, bin string, logger *slog.Logger) (_ *GethRol
 	if err != nil {
 		return nil, err
 	}
-	n, err := start("geth", bin, home, logger, gethdev.Args(filepath.Join(home, "data"), ports[0], ports[1])...)
+	args := gethdev.Args(filepath.Join(home, "data"), ports[0], ports[1])
+	n, err := start("geth", bin, home, logger, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +59,41 @@ func StartGeth(ctx context.Context, bin string, logger *slog.Logger) (_ *GethRol
 		_ = n.stop(10 * time.Second)
 		return nil, err
 	}
-	return &GethRollup{Face: face, node: n}, nil
+	return &GethRollup{Face: face, node: n, bin: bin, args: args, logger: logger}, nil
+}
+
+// Restart stops geth (its chain persists in its home) and starts it again on the same
+// ports, for specs that prove a deployer rides out a node restart. down is how long the
+// node stays away.
+func (r *GethRollup) Restart(ctx context.Context, down time.Duration) error {
+	if err := r.node.stop(10 * time.Second); err != nil {
+		return fmt.Errorf("restart geth: %w", err)
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(down):
+	}
+	n, err := start("geth", r.bin, r.node.home, r.logger, r.args...)
+	if err != nil {
+		return fmt.Errorf("restart geth: %w", err)
+	}
+	r.node = n
+	ready, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	for {
+		if exited, werr := n.exited(); exited {
+			return fmt.Errorf("restart geth: exited (%v); last log lines:\n%s", werr, lastLines(n.Logs(), 20))
+		}
+		if _, err := r.Face.Head(ready); err == nil {
+			return nil
+		}
+		select {
+		case <-ready.Done():
+			return fmt.Errorf("restart geth: not ready: %w", ready.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // Logs is the tail of geth's log, for failed specs.

@@ -83,6 +83,27 @@ func TestGethRollupServesAndStopsCleanly(t *testing.T) {
 		t.Fatalf("block gas limit %v (%v), want about %d", head, err, gethdev.GasLimit)
 	}
 
+	// A restart keeps the chain and the endpoints.
+	before, err := client.BlockNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldPID := g.node.cmd.Process.Pid
+	if err := g.Restart(ctx, 100*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if g.node.cmd.Process.Pid == oldPID {
+		t.Fatal("restart kept the old process")
+	}
+	if err := syscall.Kill(oldPID, 0); err == nil {
+		t.Fatalf("old geth pid %d still alive after Restart", oldPID)
+	}
+	after, err := client.BlockNumber(ctx)
+	if err != nil || after < before {
+		t.Fatalf("after restart: block %d (%v), want >= %d", after, err, before)
+	}
+	send(ctx, t, client, key, &contract, nil)
+
 	pid := g.node.cmd.Process.Pid
 	home := g.node.home
 	if err := r.Stop(ctx); err != nil {
