@@ -44,7 +44,8 @@ type Chain interface {
 	// Sign builds and signs the chunk's transaction with the given sequence; it sends nothing.
 	Sign(ctx context.Context, stage uint64, chunk []scores.Entry, seq uint64) (SignedTx, error)
 	// Broadcast hands a signed transaction to the node. Re-broadcasting a transaction the node
-	// already has is not an error.
+	// already has is not an error. A node's refusal is wrapped with Rejected; any other error
+	// (node unreachable, connection reset) leaves open whether the node got the tx.
 	Broadcast(ctx context.Context, tx SignedTx) error
 	// Lookup reports what the chain knows of a transaction hash.
 	Lookup(ctx context.Context, hash string) (Outcome, error)
@@ -77,11 +78,28 @@ func (e *ChunkError) Error() string {
 
 func (e *ChunkError) Unwrap() error { return e.Err }
 
+// RejectedError is a node's refusal of a transaction: it never entered the pool.
+type RejectedError struct{ Err error }
+
+func (e *RejectedError) Error() string { return "rejected by the node: " + e.Err.Error() }
+func (e *RejectedError) Unwrap() error { return e.Err }
+
+// Rejected wraps a node's refusal of a transaction.
+func Rejected(err error) error { return &RejectedError{Err: err} }
+
+// IsRejected reports whether err is a node's refusal of a transaction.
+func IsRejected(err error) bool {
+	var r *RejectedError
+	return errors.As(err, &r)
+}
+
 type config struct {
-	window   int
-	poll     time.Duration
-	logger   *slog.Logger
-	progress func(done, total int)
+	window      int
+	poll        time.Duration
+	outage      time.Duration
+	rebroadcast time.Duration
+	logger      *slog.Logger
+	progress    func(done, total int)
 }
 
 // Option configures Run.
@@ -93,6 +111,14 @@ func WithWindow(n int) Option { return func(c *config) { c.window = max(1, n) } 
 // WithPollInterval sets how often outcomes are polled (default 25ms).
 func WithPollInterval(d time.Duration) Option { return func(c *config) { c.poll = d } }
 
+// WithOutage sets how long the push rides out an unreachable node (retrying with backoff)
+// before it gives up; the journal keeps everything for a re-run either way (default 2m).
+func WithOutage(d time.Duration) Option { return func(c *config) { c.outage = d } }
+
+// WithResendAfter sets how long a sent tx may be unknown to the node (neither pending nor
+// included) before the same bytes are sent again (default 3s).
+func WithResendAfter(d time.Duration) Option { return func(c *config) { c.rebroadcast = d } }
+
 // WithLogger sets the logger.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
@@ -103,7 +129,8 @@ func WithProgress(f func(done, total int)) Option { return func(c *config) { c.p
 // journaled at path. If the journal already has a plan, its chunk size wins, so a resumed
 // push cuts the input exactly as the first run did.
 func Run(ctx context.Context, chain Chain, path string, stage uint64, entries []scores.Entry, chunkSize int, opts ...Option) (Result, error) {
-	cfg := config{window: 8, poll: 25 * time.Millisecond, logger: slog.New(slog.DiscardHandler), progress: func(int, int) {}}
+	cfg := config{window: 8, poll: 25 * time.Millisecond, outage: 2 * time.Minute, rebroadcast: 3 * time.Second,
+		logger: slog.New(slog.DiscardHandler), progress: func(int, int) {}}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -154,6 +181,8 @@ type pusher struct {
 	total  int
 	// live maps chunk index to its broadcast-but-unconfirmed tx
 	live map[int]journal.Record
+	// sentAt is when each live tx was last handed to the node
+	sentAt map[int]time.Time
 	// maxSeq is one past the highest sequence of a live attempt
 	maxSeq uint64
 }
@@ -163,6 +192,7 @@ type pusher struct {
 // not seen but can still accept are broadcast again, byte for byte.
 func (p *pusher) reconcile(ctx context.Context) error {
 	p.live = map[int]journal.Record{}
+	p.sentAt = map[int]time.Time{}
 	var committed uint64
 	haveCommitted := false
 	for i := range p.chunks {
@@ -175,7 +205,7 @@ func (p *pusher) reconcile(ctx context.Context) error {
 		}
 		for k := len(st.Attempts) - 1; k >= 0; k-- {
 			a := st.Attempts[k]
-			out, err := p.chain.Lookup(ctx, a.Hash)
+			out, err := p.lookup(ctx, a.Hash)
 			if err != nil {
 				return fmt.Errorf("reconcile stage %d chunk %d tx %s: %w", p.stage, i, a.Hash, err)
 			}
@@ -189,7 +219,10 @@ func (p *pusher) reconcile(ctx context.Context) error {
 				break
 			}
 			if !haveCommitted {
-				if committed, err = p.chain.Committed(ctx); err != nil {
+				if err := p.retry(ctx, "read sender sequence", func() (err error) {
+					committed, err = p.chain.Committed(ctx)
+					return err
+				}); err != nil {
 					return fmt.Errorf("reconcile stage %d: read sender sequence: %w", p.stage, err)
 				}
 				haveCommitted = true
@@ -205,11 +238,14 @@ func (p *pusher) reconcile(ctx context.Context) error {
 			if err != nil {
 				return fmt.Errorf("reconcile stage %d chunk %d: journaled tx is not hex: %w", p.stage, i, err)
 			}
-			if err := p.chain.Broadcast(ctx, SignedTx{Hash: a.Hash, Raw: raw, Sequence: a.Sequence}); err != nil {
+			if err := p.retry(ctx, "re-broadcast", func() error {
+				return p.chain.Broadcast(ctx, SignedTx{Hash: a.Hash, Raw: raw, Sequence: a.Sequence})
+			}); err != nil {
 				return fmt.Errorf("re-broadcast stage %d chunk %d tx %s: %w", p.stage, i, a.Hash, err)
 			}
 			p.res.Rebroadcast++
 			p.live[i] = a
+			p.sentAt[i] = time.Now()
 			p.maxSeq = max(p.maxSeq, a.Sequence+1)
 			break
 		}
@@ -242,8 +278,11 @@ func (p *pusher) settle(i int, hash string, out Outcome) error {
 // send signs, journals and broadcasts every chunk not yet confirmed or live, keeping at
 // most window transactions in flight.
 func (p *pusher) send(ctx context.Context) error {
-	seq, err := p.chain.Sequence(ctx)
-	if err != nil {
+	var seq uint64
+	if err := p.retry(ctx, "read sender sequence", func() (err error) {
+		seq, err = p.chain.Sequence(ctx)
+		return err
+	}); err != nil {
 		return fmt.Errorf("update scores stage %d: read sender sequence: %w", p.stage, err)
 	}
 	seq = max(seq, p.maxSeq)
@@ -266,13 +305,19 @@ func (p *pusher) send(ctx context.Context) error {
 			return err
 		}
 		if err := p.chain.Broadcast(ctx, tx); err != nil {
-			// The node refused it: the sequence is not spent, the chunk is not sent.
-			_ = p.j.Append(journal.Record{Op: journal.OpDropped, Chunk: i, Hash: tx.Hash, Sequence: seq, Error: err.Error()})
-			_ = p.wait(ctx, 0)
-			return fmt.Errorf("broadcast stage %d chunk %d: %w", p.stage, i, err)
+			if IsRejected(err) {
+				// The node refused it: the sequence is not spent, the chunk is not sent.
+				_ = p.j.Append(journal.Record{Op: journal.OpDropped, Chunk: i, Hash: tx.Hash, Sequence: seq, Error: err.Error()})
+				_ = p.wait(ctx, 0)
+				return fmt.Errorf("broadcast stage %d chunk %d: %w", p.stage, i, err)
+			}
+			// Unknown whether the node got it: treat it as sent; wait() looks it up and
+			// hands the same bytes over again if the node never saw it.
+			p.cfg.logger.Warn("broadcast failed; will look the tx up and resend it", "stage", p.stage, "chunk", i, "tx", tx.Hash, "err", err)
 		}
 		p.cfg.logger.Debug("chunk broadcast", "stage", p.stage, "chunk", i, "entries", len(chunk), "tx", tx.Hash, "sequence", seq)
 		p.live[i] = rec
+		p.sentAt[i] = time.Now()
 		seq++
 	}
 	return p.wait(ctx, 0)
@@ -285,14 +330,20 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 	for len(p.live) > keep || (firstErr != nil && len(p.live) > 0) {
 		progressed := false
 		for i, rec := range p.live {
-			out, err := p.chain.Lookup(ctx, rec.Hash)
+			out, err := p.lookup(ctx, rec.Hash)
 			if err != nil {
 				return fmt.Errorf("look up stage %d chunk %d tx %s: %w", p.stage, i, rec.Hash, err)
 			}
 			if !out.Found {
+				if !out.Pending && time.Since(p.sentAt[i]) > p.cfg.rebroadcast {
+					if err := p.resend(ctx, i, rec); err != nil {
+						return err
+					}
+				}
 				continue
 			}
 			delete(p.live, i)
+			delete(p.sentAt, i)
 			progressed = true
 			if err := p.settle(i, rec.Hash, out); err != nil {
 				if firstErr == nil {
@@ -313,4 +364,70 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 		}
 	}
 	return firstErr
+}
+
+// resend hands a live tx the node no longer knows (a restarted node loses its pool) over
+// again, byte for byte. If the node now refuses it, its sequence went elsewhere: the
+// attempt is dropped and a re-run re-signs the chunk.
+func (p *pusher) resend(ctx context.Context, i int, rec journal.Record) error {
+	raw, err := hex.DecodeString(rec.Raw)
+	if err != nil {
+		return fmt.Errorf("resend stage %d chunk %d: journaled tx is not hex: %w", p.stage, i, err)
+	}
+	p.cfg.logger.Info("node does not know a sent tx; sending it again", "stage", p.stage, "chunk", i, "tx", rec.Hash)
+	err = p.retry(ctx, "re-broadcast", func() error {
+		return p.chain.Broadcast(ctx, SignedTx{Hash: rec.Hash, Raw: raw, Sequence: rec.Sequence})
+	})
+	if err != nil {
+		if IsRejected(err) {
+			// It may have landed between the lookup and now.
+			if out, lerr := p.lookup(ctx, rec.Hash); lerr == nil && out.Found {
+				return nil
+			}
+			_ = p.j.Append(journal.Record{Op: journal.OpDropped, Chunk: i, Hash: rec.Hash, Sequence: rec.Sequence, Error: err.Error()})
+			delete(p.live, i)
+			delete(p.sentAt, i)
+		}
+		return fmt.Errorf("resend stage %d chunk %d tx %s: %w (re-run to resume)", p.stage, i, rec.Hash, err)
+	}
+	p.res.Rebroadcast++
+	p.sentAt[i] = time.Now()
+	return nil
+}
+
+// lookup is Chain.Lookup riding out node outages.
+func (p *pusher) lookup(ctx context.Context, hash string) (Outcome, error) {
+	var out Outcome
+	err := p.retry(ctx, "look up tx", func() (err error) {
+		out, err = p.chain.Lookup(ctx, hash)
+		return err
+	})
+	return out, err
+}
+
+// retry runs f until it succeeds, the node refuses (Rejected), ctx ends, or the node has
+// been unreachable for longer than the outage budget; it backs off from poll to 40 polls
+// (at most 2s).
+func (p *pusher) retry(ctx context.Context, what string, f func() error) error {
+	var start time.Time
+	backoff := p.cfg.poll
+	for {
+		err := f()
+		if err == nil || IsRejected(err) || ctx.Err() != nil {
+			return err
+		}
+		if start.IsZero() {
+			start = time.Now()
+			p.cfg.logger.Warn("node unreachable; retrying", "op", what, "stage", p.stage, "err", err)
+		}
+		if time.Since(start) > p.cfg.outage {
+			return fmt.Errorf("%s: node unreachable for %s: %w", what, p.cfg.outage, err)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s: %w (last error: %v)", what, ctx.Err(), err)
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, 40*p.cfg.poll, 2*time.Second)
+	}
 }

@@ -27,6 +27,18 @@ type fakeChain struct {
 	applied  int // txs applied, to count duplicates
 	dropNext int // broadcasts silently lost (a crash right after journaling)
 	failAddr string
+	down     int // the next calls fail as an unreachable node's would
+}
+
+var errUnreachable = errors.New("dial tcp 127.0.0.1:8545: connect: connection refused")
+
+// unreachable consumes one failing call while the node is down; callers hold mu.
+func (c *fakeChain) unreachable() bool {
+	if c.down > 0 {
+		c.down--
+		return true
+	}
+	return false
 }
 
 type fakeTx struct {
@@ -41,6 +53,9 @@ func newFakeChain() *fakeChain {
 func (c *fakeChain) Sequence(context.Context) (uint64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.unreachable() {
+		return 0, errUnreachable
+	}
 	s := c.next
 	for {
 		if _, ok := c.pool[s]; !ok {
@@ -53,6 +68,9 @@ func (c *fakeChain) Sequence(context.Context) (uint64, error) {
 func (c *fakeChain) Committed(context.Context) (uint64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.unreachable() {
+		return 0, errUnreachable
+	}
 	return c.next, nil
 }
 
@@ -69,12 +87,15 @@ func (c *fakeChain) Sign(_ context.Context, stage uint64, chunk []scores.Entry, 
 func (c *fakeChain) Broadcast(_ context.Context, tx SignedTx) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.unreachable() {
+		return errUnreachable
+	}
 	if c.dropNext > 0 {
 		c.dropNext--
 		return nil
 	}
 	if tx.Sequence < c.next {
-		return errors.New("nonce too low")
+		return Rejected(errors.New("nonce too low"))
 	}
 	c.pool[tx.Sequence] = tx.Hash
 	for {
@@ -106,6 +127,9 @@ func (c *fakeChain) failing(h string) bool {
 func (c *fakeChain) Lookup(_ context.Context, hash string) (Outcome, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.unreachable() {
+		return Outcome{}, errUnreachable
+	}
 	if c.mined[hash] {
 		if c.failing(hash) {
 			return Outcome{Found: true, Err: errors.New("execution reverted: StageFinalized(1)")}, nil
@@ -242,5 +266,43 @@ func TestEmptyAndBadChunkSize(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "b"), 1, entries(1), 0); err == nil {
 		t.Fatal("chunk size 0 accepted")
+	}
+}
+
+func TestRunRidesOutAnUnreachableNode(t *testing.T) {
+	c := newFakeChain()
+	c.down = 25 // every kind of call fails for a while, as during a node restart
+	in := entries(60)
+	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10,
+		WithPollInterval(time.Millisecond), WithResendAfter(5*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Confirmed != 6 || c.applied != 6 || len(c.state) != 60 {
+		t.Fatalf("result %+v, applied %d, state %d: want every chunk once", res, c.applied, len(c.state))
+	}
+}
+
+func TestRunResendsTxsTheNodeLost(t *testing.T) {
+	c := newFakeChain()
+	c.dropNext = 2 // the node accepted, then lost them (a restart empties its pool)
+	in := entries(50)
+	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10,
+		WithPollInterval(time.Millisecond), WithResendAfter(5*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rebroadcast < 2 || res.Confirmed != 5 || c.applied != 5 || len(c.state) != 50 {
+		t.Fatalf("result %+v, applied %d, state %d", res, c.applied, len(c.state))
+	}
+}
+
+func TestRunGivesUpAfterTheOutageBudget(t *testing.T) {
+	c := newFakeChain()
+	c.down = 1 << 30
+	_, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, entries(5), 10,
+		WithPollInterval(time.Millisecond), WithOutage(30*time.Millisecond))
+	if err == nil || !strings.Contains(err.Error(), "unreachable") {
+		t.Fatalf("err = %v, want an unreachable-node error", err)
 	}
 }
