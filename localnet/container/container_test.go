@@ -58,6 +58,17 @@ func TestGethContainerServesOnLoopbackAndIsRemoved(t *testing.T) {
 	if n := labelled(t, ctx); n != 1 {
 		t.Fatalf("%d labelled containers while running, want 1", n)
 	}
+	g := r.(*GethRollup)
+	before, err := g.Head(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Restart(ctx, 100*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if after, err := g.Head(ctx); err != nil || after < before {
+		t.Fatalf("after restart: head %d (%v), want >= %d", after, err, before)
+	}
 	if err := r.Stop(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -137,3 +137,32 @@ func (r *GethRollup) Logs() string {
 func (r *GethRollup) Stop(ctx context.Context) error {
 	return errors.Join(r.Face.Close(), r.ctr.Terminate(ctx), os.RemoveAll(r.home))
 }
+
+// Restart stops the container and starts it again on the same data and ports, for specs
+// that prove a deployer rides out a node restart; down is how long it stays away.
+func (r *GethRollup) Restart(ctx context.Context, down time.Duration) error {
+	timeout := 10 * time.Second
+	if err := r.ctr.Stop(ctx, &timeout); err != nil {
+		return fmt.Errorf("restart geth container: stop: %w", err)
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(down):
+	}
+	if err := r.ctr.Start(ctx); err != nil {
+		return fmt.Errorf("restart geth container: start: %w", err)
+	}
+	ready, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	for {
+		if _, err := r.Face.Head(ready); err == nil {
+			return nil
+		}
+		select {
+		case <-ready.Done():
+			return fmt.Errorf("restart geth container: not ready: %w", ready.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
