@@ -1,0 +1,27 @@
+package container
+
+import (
+	"context"
+	"testing"
+
+	"github.com/vipharness/vipharness/deployer"
+)
+
+// BenchmarkStartGethContainer is start-to-ready of the geth container (image build from
+// the cached layer, create, start, readiness line, first JSON-RPC answer) and its removal.
+func BenchmarkStartGethContainer(b *testing.B) {
+	ctx := context.Background()
+	e := Engine{}
+	if err := e.Available(ctx, deployer.EVM); err != nil {
+		b.Skip(err)
+	}
+	for b.Loop() {
+		r, err := e.StartRollup(ctx, deployer.EVM)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := r.Stop(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
