@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	"github.com/ethereum/go-ethereum/crypto"
 )
 
 // The well-known development mnemonic and the accounts every Ethereum tool derives from it.
@@ -89,7 +91,7 @@ func TestAccountNeverShowsItsSecret(t *testing.T) {
 	if err != nil || again.Address() != a.Address() {
 		t.Fatalf("recovering a new mnemonic gave %v, %v", again, err)
 	}
-	secret := fmt.Sprintf("%x", a.PrivateKey().D.Bytes())
+	secret := fmt.Sprintf("%x", crypto.FromECDSA(a.PrivateKey()))
 	var logs bytes.Buffer
 	slog.New(slog.NewJSONHandler(&logs, nil)).Info("account", "acct", a)
 	for _, shown := range []string{fmt.Sprint(a), fmt.Sprintf("%v %+v %#v %s", a, a, a, a), logs.String()} {

@@ -102,18 +102,18 @@ func (c *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	result, err := c.call(r.Context(), req.Method)
 	if err != nil {
-		status := http.StatusInternalServerError
-		code := -32603
+		status, code, msg, data := http.StatusInternalServerError, -32603, "Internal error", err.Error()
 		if errors.Is(err, errMethodNotFound) {
-			status, code = http.StatusNotFound, -32601
+			// CometBFT's wording, which clients match on.
+			status, code, msg = http.StatusNotFound, -32601, "Method not found"
 		}
-		writeRPC(w, status, rpcResponse{JSONRPC: "2.0", ID: req.ID, Error: &rpcError{Code: code, Message: err.Error()}})
+		writeRPC(w, status, rpcResponse{JSONRPC: "2.0", ID: req.ID, Error: &rpcError{Code: code, Message: msg, Data: data}})
 		return
 	}
 	writeRPC(w, http.StatusOK, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: result})
 }
 
-var errMethodNotFound = errors.New("Method not found")
+var errMethodNotFound = errors.New("method not found")
 
 func (c *Server) call(ctx context.Context, method string) (any, error) {
 	switch method {

@@ -101,6 +101,7 @@ func (e Engine) startGeth(ctx context.Context) (_ *GethRollup, err error) {
 		_ = ctr.Terminate(context.Background())
 		return nil, err
 	}
+	e.logger().Debug("geth container ready", "id", ctr.GetContainerID(), "rpc", face.RPC)
 	return &GethRollup{Face: face, ctr: ctr, home: home}, nil
 }
 
