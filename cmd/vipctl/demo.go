@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/spf13/cobra"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/evm"
+	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/stage"
+	"github.com/vipharness/vipharness/fixtures"
+)
+
+// demoReport is what `vipctl demo` prints.
+type demoReport struct {
+	VM             string        `json:"vm"`
+	Engine         string        `json:"engine"`
+	L1Stage        uint64        `json:"l1_stage"`
+	RollupVersion  string        `json:"rollup_version"`
+	Contract       string        `json:"contract"`
+	DeployGas      uint64        `json:"deploy_gas"`
+	Entries        int           `json:"entries"`
+	Chunks         int           `json:"chunks"`
+	UpdateGas      uint64        `json:"update_gas"`
+	GasPerEntry    uint64        `json:"gas_per_entry"`
+	EntriesPerSec  float64       `json:"entries_per_second"`
+	Finalized      uint64        `json:"finalized_stage"`
+	OpenStageAfter uint64        `json:"open_stage_after"`
+	Verified       bool          `json:"verified"`
+	TotalScore     uint64        `json:"total_score"`
+	Elapsed        time.Duration `json:"elapsed_ns"`
+}
+
+func newDemoCmd(g *globals) *cobra.Command {
+	var l1Stage uint64
+	var generate int
+	var engineName string
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Run the whole job on an embedded rollup: read the L1 stage, deploy, push scores, finalize, verify",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rep, err := runDemo(cmd.Context(), g, engineName, l1Stage, generate)
+			if err != nil {
+				return classify(err)
+			}
+			if g.jsonOut {
+				return g.printResult(rep, "")
+			}
+			var b bytes.Buffer
+			w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+			fmt.Fprintf(w, "L1 stage (vip::ModuleStore)\t%d\n", rep.L1Stage)
+			fmt.Fprintf(w, "rollup version (abci_info)\t%s\n", rep.RollupVersion)
+			fmt.Fprintf(w, "contract (%s, %s)\t%s (deploy gas %d)\n", rep.VM, rep.Engine, rep.Contract, rep.DeployGas)
+			fmt.Fprintf(w, "scores pushed\t%d entries in %d chunks, %d gas (%d per entry), %.0f entries/s\n", rep.Entries, rep.Chunks, rep.UpdateGas, rep.GasPerEntry, rep.EntriesPerSec)
+			fmt.Fprintf(w, "finalized\tstage %d, total score %d; open stage now %d\n", rep.Finalized, rep.TotalScore, rep.OpenStageAfter)
+			fmt.Fprintf(w, "read back\t%s\n", map[bool]string{true: "every score matches the input", false: "MISMATCH"}[rep.Verified])
+			fmt.Fprintf(w, "wall time\t%s\n", rep.Elapsed.Round(time.Millisecond))
+			w.Flush()
+			return g.printResult(rep, strings.TrimRight(b.String(), "\n"))
+		},
+	}
+	cmd.Flags().Uint64Var(&l1Stage, "l1-stage", 7, "stage the L1 stand-in reports")
+	cmd.Flags().IntVar(&generate, "generate", 2000, "generated entries pushed beside the fixture score file")
+	cmd.Flags().StringVar(&engineName, "engine", "embedded", "embedded (in-process), process (geth from `make nodes`) or container (Docker)")
+	return cmd
+}
+
+func runDemo(ctx context.Context, g *globals, engineName string, l1Stage uint64, generate int) (demoReport, error) {
+	start := time.Now()
+	rep := demoReport{VM: "evm", Engine: engineName}
+	st, err := startLocalStack(ctx, g, engineName, l1Stage)
+	if err != nil {
+		return rep, err
+	}
+	defer st.stop()
+
+	if rep.L1Stage, err = stage.NewReader(st.l1.URL(), st.l1.VIPAddress()).Stage(ctx); err != nil {
+		return rep, fmt.Errorf("read L1 stage: %w", err)
+	}
+	info, err := stage.ReadVersion(ctx, st.rollup.Endpoints().CometRPC)
+	if err != nil {
+		return rep, fmt.Errorf("read rollup version: %w", err)
+	}
+	rep.RollupVersion = info.Version
+
+	key, err := crypto.HexToECDSA(st.rollup.Funded()[0].PrivateKey)
+	if err != nil {
+		return rep, fmt.Errorf("dev key: %w", err)
+	}
+	journalDir, err := os.MkdirTemp("", "vipctl-demo-journal-")
+	if err != nil {
+		return rep, err
+	}
+	defer os.RemoveAll(journalDir)
+	s, err := evm.Dial(ctx, st.rollup.Endpoints().JSONRPC, evm.WithOperatorKey(key), evm.WithJournalDir(journalDir), evm.WithLogger(g.logger))
+	if err != nil {
+		return rep, err
+	}
+	defer s.Close()
+	d, err := s.Deploy(ctx, rep.L1Stage)
+	if err != nil {
+		return rep, err
+	}
+	rep.Contract, rep.DeployGas = d.Contract, d.GasUsed
+
+	f, err := fixtures.FS.Open("scores/small.csv")
+	if err != nil {
+		return rep, fmt.Errorf("open fixture score set: %w", err)
+	}
+	entries, err := scores.Parse(f, scores.CSV)
+	f.Close()
+	if err != nil {
+		return rep, fmt.Errorf("parse fixture score set: %w", err)
+	}
+	entries = append(entries, scores.Generate(generate, 1)...)
+	canonical, err := scores.Validate(entries, s.CheckAddress)
+	if err != nil {
+		return rep, fmt.Errorf("validate demo scores: %w", err)
+	}
+	pushStart := time.Now()
+	res, err := s.UpdateScores(ctx, rep.L1Stage, canonical)
+	if err != nil {
+		return rep, err
+	}
+	rep.Entries, rep.Chunks, rep.UpdateGas = len(canonical), res.Chunks, res.GasUsed
+	rep.GasPerEntry = res.GasUsed / uint64(len(canonical))
+	rep.EntriesPerSec = float64(len(canonical)) / time.Since(pushStart).Seconds()
+
+	if _, err := s.FinalizeStage(ctx, rep.L1Stage); err != nil {
+		return rep, err
+	}
+	rep.Finalized = rep.L1Stage
+	if rep.OpenStageAfter, err = s.OpenStage(ctx); err != nil {
+		return rep, err
+	}
+	v, err := deployer.Verify(ctx, s, rep.L1Stage, canonical)
+	if err != nil {
+		return rep, err
+	}
+	rep.Verified, rep.TotalScore = v.OK() && v.Finalized, v.TotalScore
+	rep.Elapsed = time.Since(start)
+	if !rep.Verified {
+		return rep, &exitError{exitMismatch, fmt.Errorf("demo read-back differs: %d mismatches", len(v.Mismatches))}
+	}
+	return rep, nil
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/localnet"
+	"github.com/vipharness/vipharness/localnet/container"
+	"github.com/vipharness/vipharness/localnet/embedded"
+	"github.com/vipharness/vipharness/localnet/l1"
+	"github.com/vipharness/vipharness/localnet/process"
+)
+
+// localStack is a local EVM rollup with an L1 stand-in beside it.
+type localStack struct {
+	engine string
+	rollup localnet.Rollup
+	l1     *l1.Server
+}
+
+// engineByName resolves --engine.
+func engineByName(name string, g *globals) (localnet.Engine, error) {
+	switch name {
+	case "embedded", "":
+		return embedded.Engine{}, nil
+	case "process":
+		return process.Engine{Logger: g.logger}, nil
+	case "container":
+		return container.Engine{Logger: g.logger}, nil
+	}
+	return nil, invalid(fmt.Errorf("--engine %q: want embedded, process or container", name))
+}
+
+func startLocalStack(ctx context.Context, g *globals, engineName string, l1Stage uint64) (*localStack, error) {
+	engine, err := engineByName(engineName, g)
+	if err != nil {
+		return nil, err
+	}
+	r, err := engine.StartRollup(ctx, deployer.EVM)
+	if err != nil {
+		return nil, fmt.Errorf("start %s evm rollup: %w", engine.Name(), err)
+	}
+	srv, err := l1.Start(l1.WithStage(l1Stage))
+	if err != nil {
+		_ = r.Stop(ctx)
+		return nil, fmt.Errorf("start L1 stand-in: %w", err)
+	}
+	return &localStack{engine: engine.Name(), rollup: r, l1: srv}, nil
+}
+
+func (s *localStack) stop() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = s.l1.Close()
+	_ = s.rollup.Stop(ctx)
+}
+
+func newLocalnetCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{Use: "localnet", Short: "Run local rollups and the L1 stand-in"}
+	var l1Stage uint64
+	var envFile, engineName string
+	up := &cobra.Command{
+		Use:   "up",
+		Short: "Start an EVM rollup (embedded, or a real geth as a process or container) and the L1 stand-in; print endpoints; run until interrupted",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			st, err := startLocalStack(ctx, g, engineName, l1Stage)
+			if err != nil {
+				return err
+			}
+			defer st.stop()
+			ep := st.rollup.Endpoints()
+			dev := st.rollup.Funded()[0]
+			// The dev key of a throwaway chain goes to a 0600 file, never to the terminal.
+			if err := os.MkdirAll(filepath.Dir(envFile), 0o755); err != nil {
+				return err
+			}
+			env := fmt.Sprintf("export JSON_RPC_URL=%s\nexport COMET_RPC_URL=%s\nexport L1_REST_URL=%s\nexport VIP_MODULE_ADDRESS=%s\nexport PRIVATE_KEY=%s\n",
+				ep.JSONRPC, ep.CometRPC, st.l1.URL(), st.l1.VIPAddress(), dev.PrivateKey)
+			if err := os.WriteFile(envFile, []byte(env), 0o600); err != nil {
+				return fmt.Errorf("write env file: %w", err)
+			}
+			info := map[string]any{
+				"vm": "evm", "engine": st.engine, "chain_id": st.rollup.ChainID(),
+				"json_rpc": ep.JSONRPC, "comet_rpc": ep.CometRPC,
+				"l1_rest": st.l1.URL(), "vip_address": st.l1.VIPAddress(), "l1_stage": l1Stage,
+				"funded_address": dev.Address, "env_file": envFile,
+			}
+			human := fmt.Sprintf("%s EVM rollup (chain %s)\n  JSON-RPC   %s\n  CometBFT   %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
+				st.engine, st.rollup.ChainID(), ep.JSONRPC, ep.CometRPC, l1Stage, st.l1.URL(), st.l1.VIPAddress(), dev.Address, envFile)
+			if err := g.printResult(info, human); err != nil {
+				return err
+			}
+			<-ctx.Done()
+			return nil
+		},
+	}
+	up.Flags().Uint64Var(&l1Stage, "l1-stage", 1, "stage the L1 stand-in reports")
+	up.Flags().StringVar(&engineName, "engine", "embedded", "embedded (in-process), process (geth from `make nodes`) or container (Docker)")
+	up.Flags().StringVar(&envFile, "env-file", filepath.Join(".vipharness", "localnet.env"), "where to write the endpoints and dev key")
+	cmd.AddCommand(up)
+	return cmd
+}
