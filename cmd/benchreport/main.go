@@ -1,0 +1,196 @@
+// Command benchreport runs the project's Go benchmarks and the demo, and writes their
+// figures to BENCHMARKS.md. Figures live here, never in timed assertions inside tests.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// suite is one `go test -bench` run.
+type suite struct {
+	title     string
+	pkgs      []string
+	benchtime string
+	note      string
+}
+
+var suites = []suite{
+	{"EVM contract gas (ours beside the official VipScore)", []string{"./contracts/evm/..."}, "1x",
+		"Official figures (solc 0.8.37, optimizer 200, Osaka rules, fresh stage): ~50,900 gas per new address in updateScores, at most 328 new addresses per tx under the 16,777,216 gas cap."},
+	{"Embedded EVM rollup", []string{"./localnet/embedded/..."}, "5x", "Start-to-ready: JSON-RPC served on loopback and auto-mining armed, then stopped."},
+	{"Real nodes: start-to-ready", []string{"./localnet/process/...", "./localnet/container/..."}, "3x",
+		"geth v1.17.8 --dev as a child process (genesis, init, start, first JSON-RPC answer, stop) and as a FROM-scratch container through testcontainers-go (image build from Docker's layer cache, create, start, readiness log line, JSON-RPC answer, removal). Skipped without `make nodes` or Docker."},
+	{"Deployer throughput (EVM, embedded)", []string{"./deployer/evm/..."}, "1x",
+		"The deployer (validate, gas model, fsynced journal, pipelined nonces, receipt checks) beside raw pre-signed txs of the same chunks sent back to back on the same chain in the same run."},
+	{"Indexer and router stand-ins", []string{"./localnet/indexer/...", "./localnet/router/..."}, "1x", ""},
+}
+
+var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+(\d+)\s+(.*)$`)
+
+type row struct {
+	name    string
+	metrics [][2]string // value, unit
+}
+
+func main() {
+	out := flag.String("out", "BENCHMARKS.md", "report file")
+	demoRuns := flag.Int("demo-runs", 3, "how many times to time the demo")
+	flag.Parse()
+	ctx := context.Background()
+
+	var md bytes.Buffer
+	fmt.Fprintf(&md, "# Benchmarks\n\nWritten by `make bench` on %s: %d cores, %s, %s/%s.\n\n",
+		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	for _, s := range suites {
+		pkgs := existing(s.pkgs)
+		if len(pkgs) == 0 {
+			continue
+		}
+		rows, raw, err := runBench(ctx, pkgs, s.benchtime)
+		fmt.Fprintf(&md, "## %s\n\n", s.title)
+		if s.note != "" {
+			fmt.Fprintf(&md, "%s\n\n", s.note)
+		}
+		if err != nil {
+			fmt.Fprintf(&md, "**failed:** %v\n\n```\n%s\n```\n\n", err, tail(raw, 30))
+			fmt.Fprintf(os.Stderr, "benchreport: %s: %v\n", s.title, err)
+			continue
+		}
+		writeRows(&md, rows)
+	}
+	wall, err := timeDemo(ctx, *demoRuns)
+	fmt.Fprintf(&md, "## `make demo`\n\n")
+	if err != nil {
+		fmt.Fprintf(&md, "**failed:** %v\n\n", err)
+	} else {
+		fmt.Fprintf(&md, "Wall time of `vipctl demo` (embedded EVM rollup and L1 stand-in start, stage read, deploy, 2,020 scores, finalize, read back), binary prebuilt, median of %d: **%s** (runs: %s).\n",
+			*demoRuns, median(wall).Round(time.Millisecond), durations(wall))
+	}
+	if err := os.WriteFile(*out, md.Bytes(), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "benchreport:", err)
+		os.Exit(1)
+	}
+	fmt.Println("wrote", *out)
+}
+
+func existing(pkgs []string) []string {
+	var out []string
+	for _, p := range pkgs {
+		dir := strings.TrimSuffix(strings.TrimPrefix(p, "./"), "/...")
+		if _, err := os.Stat(dir); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func runBench(ctx context.Context, pkgs []string, benchtime string) ([]row, string, error) {
+	args := append([]string{"test", "-run", "^$", "-bench", ".", "-benchmem", "-benchtime", benchtime, "-timeout", "30m"}, pkgs...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err := cmd.Run()
+	var rows []row
+	sc := bufio.NewScanner(bytes.NewReader(buf.Bytes()))
+	for sc.Scan() {
+		m := benchLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		r := row{name: m[1]}
+		f := strings.Fields(m[3])
+		for i := 0; i+1 < len(f); i += 2 {
+			r.metrics = append(r.metrics, [2]string{f[i], f[i+1]})
+		}
+		rows = append(rows, r)
+	}
+	if err != nil {
+		return rows, buf.String(), fmt.Errorf("go %s: %w", strings.Join(args, " "), err)
+	}
+	return rows, buf.String(), nil
+}
+
+func writeRows(md *bytes.Buffer, rows []row) {
+	fmt.Fprintf(md, "| benchmark | metric | value |\n|---|---|---|\n")
+	for _, r := range rows {
+		for _, m := range r.metrics {
+			if m[1] == "B/op" || m[1] == "allocs/op" {
+				continue
+			}
+			fmt.Fprintf(md, "| %s | %s | %s |\n", r.name, m[1], pretty(m[0], m[1]))
+		}
+	}
+	md.WriteString("\n")
+}
+
+func pretty(v, unit string) string {
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return v
+	}
+	if unit == "ns/op" {
+		return time.Duration(f).Round(10 * time.Microsecond).String()
+	}
+	if f >= 100 {
+		return strconv.FormatFloat(f, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(f, 'f', 3, 64)
+}
+
+func timeDemo(ctx context.Context, runs int) ([]time.Duration, error) {
+	dir, err := os.MkdirTemp("", "benchreport-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "vipctl")
+	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/vipctl").CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("build vipctl: %v: %s", err, out)
+	}
+	var wall []time.Duration
+	for range runs {
+		start := time.Now()
+		cmd := exec.CommandContext(ctx, bin, "demo", "--json")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("vipctl demo: %v: %s", err, tail(string(out), 10))
+		}
+		wall = append(wall, time.Since(start))
+	}
+	return wall, nil
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func durations(d []time.Duration) string {
+	parts := make([]string, len(d))
+	for i, x := range d {
+		parts[i] = x.Round(time.Millisecond).String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

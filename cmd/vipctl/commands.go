@@ -1,0 +1,328 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+func newDeployCmd(g *globals) *cobra.Command {
+	var initStage uint64
+	cmd := &cobra.Command{
+		Use:   "deploy",
+		Short: "Deploy the scoring contract at the L1's current stage (or --stage / INIT_STAGE)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			st, err := g.resolveStage(ctx, initStage)
+			if err != nil {
+				return err
+			}
+			s, closeFn, err := g.scorer(ctx, false, nil)
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			d, err := s.Deploy(ctx, st)
+			if err != nil {
+				return classify(err)
+			}
+			if err := g.saveDeployment(d); err != nil {
+				return err
+			}
+			return g.printResult(d, fmt.Sprintf("deployed %s contract %s at stage %d (tx %s, gas %d)", d.VM, d.Contract, d.InitStage, d.TxHash, d.GasUsed))
+		},
+	}
+	cmd.Flags().Uint64Var(&initStage, "stage", 0, "initial stage; default INIT_STAGE, else the L1's current stage")
+	return cmd
+}
+
+// loadScores reads and validates a score file for the VM; errors are invalid input.
+func loadScores(path, format string, check scores.AddressCheck) ([]scores.Entry, error) {
+	entries, err := scores.ParseFile(path, format)
+	if err != nil {
+		return nil, invalid(err)
+	}
+	canonical, err := scores.Validate(entries, check)
+	if err != nil {
+		return nil, invalid(fmt.Errorf("score file %s: %w", path, err))
+	}
+	return canonical, nil
+}
+
+func newScoresCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{Use: "scores", Short: "Update and read scores"}
+	var file, format string
+	var st uint64
+	var dryRun bool
+	update := &cobra.Command{
+		Use:   "update --file scores.csv",
+		Short: "Push a score file to a stage in journaled chunks (re-run to resume)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			if file == "" {
+				return invalid(fmt.Errorf("--file is required"))
+			}
+			var bar *progressbar.ProgressBar
+			progress := func(done, total int) {
+				if g.jsonOut || g.noProgress {
+					return
+				}
+				if bar == nil {
+					bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(g.errOut),
+						progressbar.OptionSetDescription("scores"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+				}
+				_ = bar.Set(done)
+			}
+			s, closeFn, err := g.scorer(ctx, true, progress)
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			entries, err := loadScores(file, format, s.CheckAddress)
+			if err != nil {
+				return err
+			}
+			if st == 0 {
+				if st, err = s.OpenStage(ctx); err != nil {
+					return classify(err)
+				}
+			}
+			if dryRun {
+				plan, err := s.Plan(ctx, st, entries)
+				if err != nil {
+					return classify(err)
+				}
+				return g.printResult(plan, fmt.Sprintf("plan: stage %d, %d entries in %d chunks of <= %d, <= %d gas, %d chunks already confirmed; journal %s; nothing sent",
+					plan.Stage, plan.Entries, plan.Chunks, plan.ChunkSize, plan.EstimatedGas, plan.AlreadyDone, plan.Journal))
+			}
+			res, err := s.UpdateScores(ctx, st, entries)
+			if err != nil {
+				return classify(err)
+			}
+			return g.printResult(res, fmt.Sprintf("stage %d: %d chunks confirmed (%d now, %d from an earlier run, %d re-broadcast), gas %d; journal %s",
+				res.Stage, res.Confirmed+res.Resumed, res.Confirmed, res.Resumed, res.Rebroadcast, res.GasUsed, res.Journal))
+		},
+	}
+	update.Flags().StringVar(&file, "file", "", "score file (.csv or .json)")
+	update.Flags().StringVar(&format, "format", "", "csv or json; default from the file extension")
+	update.Flags().Uint64Var(&st, "stage", 0, "stage to write; default the contract's open stage")
+	update.Flags().BoolVar(&dryRun, "dry-run", false, "validate and print the plan; send nothing")
+
+	var getStage uint64
+	var addr string
+	get := &cobra.Command{
+		Use:   "get",
+		Short: "Read the scores of a stage (or of one --address)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			s, closeFn, err := g.scorer(ctx, true, nil)
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			if getStage == 0 {
+				if getStage, err = s.OpenStage(ctx); err != nil {
+					return classify(err)
+				}
+			}
+			rows, err := s.Scores(ctx, getStage)
+			if err != nil {
+				return classify(err)
+			}
+			if addr != "" {
+				want, err := s.CheckAddress(addr)
+				if err != nil {
+					return invalid(err)
+				}
+				var found []scores.Entry
+				for _, r := range rows {
+					if r.Addr == want {
+						found = append(found, r)
+					}
+				}
+				rows = found
+			}
+			if g.jsonOut {
+				return g.printResult(rows, "")
+			}
+			w := bufio.NewWriter(g.out)
+			fmt.Fprintln(w, "address,score")
+			for _, r := range rows {
+				fmt.Fprintf(w, "%s,%d\n", r.Addr, r.Amount)
+			}
+			return w.Flush()
+		},
+	}
+	get.Flags().Uint64Var(&getStage, "stage", 0, "stage; default the open stage")
+	get.Flags().StringVar(&addr, "address", "", "only this address")
+	cmd.AddCommand(update, get)
+	return cmd
+}
+
+func newStageCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{Use: "stage", Short: "Show, finalize and sync stages"}
+	var st uint64
+	show := &cobra.Command{
+		Use:   "show",
+		Short: "Show a stage of the contract (default the open one), and the L1 stage when one is configured",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			s, closeFn, err := g.scorer(ctx, true, nil)
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			open, err := s.OpenStage(ctx)
+			if err != nil {
+				return classify(err)
+			}
+			which := st
+			if which == 0 {
+				which = open
+			}
+			info, err := s.StageInfo(ctx, which)
+			if err != nil {
+				return classify(err)
+			}
+			out := struct {
+				deployer.StageInfo
+				OpenStage uint64 `json:"open_stage"`
+				L1Stage   uint64 `json:"l1_stage,omitempty"`
+			}{StageInfo: info, OpenStage: open}
+			if r, err := g.l1Reader(); err == nil {
+				if out.L1Stage, err = r.Stage(ctx); err != nil {
+					return fmt.Errorf("read L1 stage: %w", err)
+				}
+			}
+			human := fmt.Sprintf("stage %d: exists=%v finalized=%v total_score=%d (open stage %d)", info.Stage, info.Exists, info.Finalized, info.TotalScore, open)
+			if out.L1Stage != 0 {
+				human += fmt.Sprintf(", L1 stage %d", out.L1Stage)
+			}
+			return g.printResult(out, human)
+		},
+	}
+	show.Flags().Uint64Var(&st, "stage", 0, "stage; default the open stage")
+
+	var finStage uint64
+	finalize := &cobra.Command{
+		Use:   "finalize",
+		Short: "Finalize a stage (default the open one); this opens the next stage",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			s, closeFn, err := g.scorer(ctx, true, nil)
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			if finStage == 0 {
+				if finStage, err = s.OpenStage(ctx); err != nil {
+					return classify(err)
+				}
+			}
+			hash, err := s.FinalizeStage(ctx, finStage)
+			if err != nil {
+				return classify(err)
+			}
+			return g.printResult(map[string]any{"stage": finStage, "tx_hash": hash}, fmt.Sprintf("finalized stage %d (tx %s)", finStage, hash))
+		},
+	}
+	finalize.Flags().Uint64Var(&finStage, "stage", 0, "stage; default the open stage")
+
+	var yes bool
+	var target uint64
+	sync := &cobra.Command{
+		Use:   "sync",
+		Short: "Finalize stages one by one until the contract's open stage is the L1 stage",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			s, closeFn, err := g.scorer(ctx, true, nil)
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			if target == 0 {
+				r, err := g.l1Reader()
+				if err != nil {
+					return err
+				}
+				if target, err = r.Stage(ctx); err != nil {
+					return fmt.Errorf("read L1 stage: %w", err)
+				}
+			}
+			confirm := func(from, to uint64) bool {
+				if yes {
+					return true
+				}
+				fmt.Fprintf(g.errOut, "finalize stages %d..%d to reach L1 stage %d? [y/N] ", from, to, target)
+				line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
+				return strings.EqualFold(strings.TrimSpace(line), "y") || strings.EqualFold(strings.TrimSpace(line), "yes")
+			}
+			done, err := deployer.SyncStage(ctx, s, target, confirm)
+			if err != nil {
+				return classify(err)
+			}
+			return g.printResult(map[string]any{"finalized": done, "open_stage": target}, fmt.Sprintf("finalized %v; open stage is %d", done, target))
+		},
+	}
+	sync.Flags().BoolVar(&yes, "yes", false, "do not ask")
+	sync.Flags().Uint64Var(&target, "to", 0, "target stage; default the L1's current stage")
+	cmd.AddCommand(show, finalize, sync)
+	return cmd
+}
+
+func newVerifyCmd(g *globals) *cobra.Command {
+	var file, format string
+	var st uint64
+	cmd := &cobra.Command{
+		Use:   "verify --file scores.csv --stage N",
+		Short: "Read a stage back and compare it with a score file",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			if file == "" || st == 0 {
+				return invalid(fmt.Errorf("--file and --stage are required"))
+			}
+			s, closeFn, err := g.scorer(ctx, true, nil)
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			entries, err := loadScores(file, format, s.CheckAddress)
+			if err != nil {
+				return err
+			}
+			rep, err := deployer.Verify(ctx, s, st, entries)
+			if err != nil {
+				return classify(err)
+			}
+			if err := g.printResult(rep, fmt.Sprintf("stage %d: %d/%d match, %d mismatches, %d other addresses, total %d (sum of rows agrees: %v), finalized %v",
+				rep.Stage, rep.Matched, rep.Input, len(rep.Mismatches), rep.Extra, rep.TotalScore, rep.TotalsAgree, rep.Finalized)); err != nil {
+				return err
+			}
+			if !rep.OK() {
+				return &exitError{exitMismatch, fmt.Errorf("stage %d differs from %s", st, file)}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&file, "file", "", "score file")
+	cmd.Flags().StringVar(&format, "format", "", "csv or json")
+	cmd.Flags().Uint64Var(&st, "stage", 0, "stage")
+	return cmd
+}
+
+var _ = context.Background

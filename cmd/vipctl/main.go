@@ -1,0 +1,48 @@
+// Command vipctl builds, deploys, operates and verifies the VIP scoring contract of a
+// rollup, and runs local rollups to rehearse all of it.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes a pipeline can trust.
+const (
+	exitOK       = 0
+	exitFailure  = 1 // anything else: chain unreachable, I/O, ...
+	exitInvalid  = 2 // bad flags or input: nothing was sent
+	exitReverted = 3 // a transaction was rejected by the chain or contract
+	exitMismatch = 4 // read-back differs from the input
+)
+
+// exitError carries an exit code.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func invalid(err error) error  { return &exitError{exitInvalid, err} }
+func reverted(err error) error { return &exitError{exitReverted, err} }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := newRoot().ExecuteContext(ctx)
+	if err == nil {
+		return
+	}
+	fmt.Fprintln(os.Stderr, "vipctl:", err)
+	var ee *exitError
+	if errors.As(err, &ee) {
+		os.Exit(ee.code)
+	}
+	os.Exit(exitFailure)
+}

@@ -1,0 +1,247 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/spf13/cobra"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/evm"
+	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/push"
+	"github.com/vipharness/vipharness/deployer/stage"
+)
+
+// globals are the flags every command shares.
+type globals struct {
+	vm         string
+	rpc        string
+	cometRPC   string
+	contract   string
+	stateDir   string
+	jsonOut    bool
+	verbose    bool
+	l1REST     string
+	vipAddr    string
+	network    string
+	chunkSize  int
+	window     int
+	out        io.Writer
+	errOut     io.Writer
+	logger     *slog.Logger
+	noProgress bool
+}
+
+func newRoot() *cobra.Command {
+	g := &globals{out: os.Stdout, errOut: os.Stderr}
+	root := &cobra.Command{
+		Use:           "vipctl",
+		Short:         "Deploy, operate and verify the VIP scoring contract of a rollup",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			level := slog.LevelWarn
+			if g.verbose {
+				level = slog.LevelDebug
+			}
+			g.logger = slog.New(slog.NewTextHandler(g.errOut, &slog.HandlerOptions{Level: level}))
+			if _, err := deployer.ParseVM(g.vm); err != nil {
+				return invalid(err)
+			}
+			return nil
+		},
+	}
+	f := root.PersistentFlags()
+	f.StringVar(&g.vm, "vm", envOr("VM", "evm"), "rollup VM: evm, move or wasm (env VM)")
+	f.StringVar(&g.rpc, "rpc", os.Getenv("JSON_RPC_URL"), "rollup JSON-RPC URL (env JSON_RPC_URL)")
+	f.StringVar(&g.cometRPC, "comet-rpc", os.Getenv("COMET_RPC_URL"), "rollup CometBFT RPC URL, for abci_info (env COMET_RPC_URL)")
+	f.StringVar(&g.contract, "contract", os.Getenv("CONTRACT_ADDRESS"), "scoring contract address; default: the one this tool deployed on this chain (env CONTRACT_ADDRESS)")
+	f.StringVar(&g.stateDir, "state-dir", envOr("VIPHARNESS_DIR", ".vipharness"), "where deployments and journals are kept (env VIPHARNESS_DIR)")
+	f.BoolVar(&g.jsonOut, "json", false, "print machine-readable JSON")
+	f.BoolVarP(&g.verbose, "verbose", "v", false, "debug logs on stderr")
+	f.StringVar(&g.network, "network", os.Getenv("NETWORK"), "L1 preset: mainnet or testnet (env NETWORK)")
+	f.StringVar(&g.l1REST, "l1-rest", os.Getenv("L1_REST_URL"), "L1 REST URL for the VIP stage (env L1_REST_URL)")
+	f.StringVar(&g.vipAddr, "vip-address", os.Getenv("VIP_MODULE_ADDRESS"), "address of the L1 vip module (env VIP_MODULE_ADDRESS)")
+	f.IntVar(&g.chunkSize, "chunk-size", 0, "entries per tx; 0 derives it from the chain's gas limits")
+	f.IntVar(&g.window, "window", 8, "chunk txs in flight at once")
+	f.BoolVar(&g.noProgress, "no-progress", false, "no progress bar")
+
+	root.AddCommand(newDeployCmd(g), newScoresCmd(g), newStageCmd(g), newVerifyCmd(g), newLocalnetCmd(g), newDemoCmd(g), newKeysCmd(g))
+	return root
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+// printResult writes v as JSON with --json, else the human text.
+func (g *globals) printResult(v any, human string) error {
+	if g.jsonOut {
+		enc := json.NewEncoder(g.out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	}
+	_, err := fmt.Fprintln(g.out, human)
+	return err
+}
+
+// l1Reader resolves the L1 source from flags, env and presets.
+func (g *globals) l1Reader() (*stage.Reader, error) {
+	rest, addr := g.l1REST, g.vipAddr
+	if g.network != "" {
+		p, err := stage.Preset(g.network)
+		if err != nil {
+			return nil, invalid(err)
+		}
+		if rest == "" {
+			rest = p.REST
+		}
+		if addr == "" {
+			addr = p.VIPAddress
+		}
+	}
+	if rest == "" || addr == "" {
+		return nil, invalid(errors.New("no L1 to read the stage from: pass --stage (or INIT_STAGE), or --l1-rest and --vip-address, or --network"))
+	}
+	return stage.NewReader(rest, addr), nil
+}
+
+// resolveStage is the explicit stage, else the L1's current stage.
+func (g *globals) resolveStage(ctx context.Context, explicit uint64) (uint64, error) {
+	if explicit != 0 {
+		return explicit, nil
+	}
+	if v := os.Getenv("INIT_STAGE"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil || n == 0 {
+			return 0, invalid(fmt.Errorf("INIT_STAGE %q is not a stage number >= 1", v))
+		}
+		return n, nil
+	}
+	r, err := g.l1Reader()
+	if err != nil {
+		return 0, err
+	}
+	st, err := r.Stage(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("read L1 stage: %w", err)
+	}
+	return st, nil
+}
+
+// deployment is what the state file remembers per chain.
+type deployment struct {
+	deployer.Deployment
+	Time time.Time `json:"time"`
+}
+
+func (g *globals) statePath(vm deployer.VM, chainID string) string {
+	return filepath.Join(g.stateDir, "deployments", fmt.Sprintf("%s-%s.json", vm, chainID))
+}
+
+func (g *globals) saveDeployment(d deployer.Deployment) error {
+	path := g.statePath(d.VM, d.ChainID)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("save deployment: %w", err)
+	}
+	b, _ := json.MarshalIndent(deployment{Deployment: d, Time: time.Now().UTC()}, "", "  ")
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+func (g *globals) loadDeployment(vm deployer.VM, chainID string) (string, error) {
+	b, err := os.ReadFile(g.statePath(vm, chainID))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", invalid(fmt.Errorf("no contract: pass --contract (or CONTRACT_ADDRESS), or deploy on chain %s first", chainID))
+	}
+	if err != nil {
+		return "", err
+	}
+	var d deployment
+	if err := json.Unmarshal(b, &d); err != nil {
+		return "", fmt.Errorf("read deployment state %s: %w", g.statePath(vm, chainID), err)
+	}
+	return d.Contract, nil
+}
+
+// scorer opens the Scorer for --vm against --rpc, with keys from the environment.
+func (g *globals) scorer(ctx context.Context, needContract bool, progress func(done, total int)) (deployer.Scorer, func(), error) {
+	vm, _ := deployer.ParseVM(g.vm)
+	if vm != deployer.EVM {
+		return nil, nil, invalid(fmt.Errorf("--vm %s: this build operates EVM rollups only; the Move and Wasm deployers are not built yet", vm))
+	}
+	if g.rpc == "" {
+		return nil, nil, invalid(errors.New("no rollup RPC: pass --rpc or set JSON_RPC_URL"))
+	}
+	opts := []evm.Option{evm.WithJournalDir(filepath.Join(g.stateDir, "journal")), evm.WithLogger(g.logger),
+		evm.WithChunkSize(g.chunkSize), evm.WithWindow(g.window)}
+	if progress != nil {
+		opts = append(opts, evm.WithProgress(progress))
+	}
+	op, err := keys.FromEnv(keys.Operator)
+	if err != nil && !errors.Is(err, keys.ErrNoKey) {
+		return nil, nil, invalid(err)
+	}
+	if op != nil {
+		opts = append(opts, evm.WithOperatorKey(op.PrivateKey()))
+	}
+	dep, err := keys.FromEnv(keys.Deployer)
+	if err != nil && !errors.Is(err, keys.ErrNoKey) {
+		return nil, nil, invalid(err)
+	}
+	if dep != nil {
+		opts = append(opts, evm.WithDeployerKey(dep.PrivateKey()))
+	}
+	s, err := evm.Dial(ctx, g.rpc, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	if needContract {
+		addr := g.contract
+		if addr == "" {
+			if addr, err = g.loadDeployment(vm, s.ChainID().String()); err != nil {
+				s.Close()
+				return nil, nil, err
+			}
+		}
+		if !common.IsHexAddress(addr) {
+			s.Close()
+			return nil, nil, invalid(fmt.Errorf("contract address %q is not a 0x address", addr))
+		}
+		s.Close()
+		s, err = evm.Dial(ctx, g.rpc, append(opts, evm.WithContract(common.HexToAddress(addr)))...)
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return s, s.Close, nil
+}
+
+// classify maps errors to exit codes.
+func classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	var re *evm.RevertError
+	var ce *push.ChunkError
+	if errors.As(err, &re) || errors.As(err, &ce) {
+		return reverted(err)
+	}
+	return err
+}

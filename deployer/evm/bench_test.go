@@ -1,0 +1,119 @@
+package evm_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"fmt"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/vipharness/vipharness/bindings/vipscore"
+	"github.com/vipharness/vipharness/deployer/evm"
+	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/localnet/embedded"
+)
+
+// BenchmarkPushThroughput pushes the same number of new addresses twice on one chain in one
+// run: through the deployer (validation, gas model, journal with fsync, pipelined sends,
+// receipt checks), and as raw pre-signed txs of the same chunks sent back to back (the
+// chain's own ceiling). The ratio is the deployer's overhead.
+func BenchmarkPushThroughput(b *testing.B) {
+	const n = 5000
+	ctx := context.Background()
+	r, err := embedded.StartEVM(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Stop(ctx)
+	key, _ := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
+	s, err := evm.Dial(ctx, r.Endpoints().JSONRPC, evm.WithOperatorKey(key), evm.WithJournalDir(b.TempDir()), evm.WithPollInterval(2*time.Millisecond))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Deploy(ctx, 1); err != nil {
+		b.Fatal(err)
+	}
+	contract := common.HexToAddress(s.Contract())
+	var deployerRate, rawRate float64
+	var chunkSize int
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		entries := scores.Generate(n, int64(1000+2*i))
+		start := time.Now()
+		res, err := s.UpdateScores(ctx, 1, entries)
+		if err != nil {
+			b.Fatal(err)
+		}
+		deployerRate = n / time.Since(start).Seconds()
+		chunkSize = (n + res.Chunks - 1) / res.Chunks
+
+		raw := scores.Generate(n, int64(1001+2*i))
+		start = time.Now()
+		if err := sendRaw(ctx, r, key, contract, raw, chunkSize); err != nil {
+			b.Fatal(err)
+		}
+		rawRate = n / time.Since(start).Seconds()
+	}
+	b.ReportMetric(deployerRate, "deployer-addr/s")
+	b.ReportMetric(rawRate, "raw-addr/s")
+	b.ReportMetric(deployerRate/rawRate, "deployer/raw")
+	b.ReportMetric(float64(chunkSize), "addr/chunk")
+}
+
+// sendRaw signs every chunk up front, sends them all, then waits for every receipt.
+func sendRaw(ctx context.Context, r *embedded.EVMRollup, key *ecdsa.PrivateKey, contract common.Address, entries []scores.Entry, size int) error {
+	c := r.Client()
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	nonce, err := c.PendingNonceAt(ctx, from)
+	if err != nil {
+		return err
+	}
+	chainID, _ := c.ChainID(ctx)
+	head, err := c.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return err
+	}
+	tip := big.NewInt(1_000_000_000)
+	feeCap := new(big.Int).Add(tip, new(big.Int).Mul(head.BaseFee, big.NewInt(2)))
+	b := vipscore.NewVipScore()
+	signer := types.LatestSignerForChainID(chainID)
+	var txs []*types.Transaction
+	for _, chunk := range scores.Chunk(entries, size) {
+		addrs := make([]common.Address, len(chunk))
+		amounts := make([]uint64, len(chunk))
+		for i, e := range chunk {
+			addrs[i], amounts[i] = common.HexToAddress(e.Addr), e.Amount
+		}
+		tx, err := types.SignNewTx(key, signer, &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
+			Gas: evm.MaxTxGas, To: &contract, Data: b.PackUpdateScores(1, addrs, amounts)})
+		if err != nil {
+			return err
+		}
+		txs = append(txs, tx)
+		nonce++
+	}
+	for _, tx := range txs {
+		if err := c.SendTransaction(ctx, tx); err != nil {
+			return err
+		}
+	}
+	for _, tx := range txs {
+		for {
+			rc, err := c.TransactionReceipt(ctx, tx.Hash())
+			if err == nil {
+				if rc.Status != types.ReceiptStatusSuccessful {
+					return fmt.Errorf("raw tx %s failed", tx.Hash())
+				}
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,184 @@
+package evm
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/vipharness/vipharness/deployer/push"
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+// pushChain adapts the contract to the shared push loop: updateScores txs signed by the
+// operator with explicit nonces and a gas limit from the measured cost model.
+type pushChain struct {
+	s       *Scorer
+	key     *ecdsa.PrivateKey
+	from    common.Address
+	cost    gasModel
+	tip     *big.Int
+	feeCap  *big.Int
+	signer  types.Signer
+	txGasOK uint64
+}
+
+var _ push.Chain = (*pushChain)(nil)
+
+func (c *pushChain) Sequence(ctx context.Context) (uint64, error) {
+	return c.s.client.PendingNonceAt(ctx, c.from)
+}
+
+func (c *pushChain) Committed(ctx context.Context) (uint64, error) {
+	return c.s.client.NonceAt(ctx, c.from, nil)
+}
+
+func (c *pushChain) Sign(ctx context.Context, stage uint64, chunk []scores.Entry, seq uint64) (push.SignedTx, error) {
+	addrs, amounts := splitEntries(chunk)
+	data, err := c.s.binding.TryPackUpdateScores(stage, addrs, amounts)
+	if err != nil {
+		return push.SignedTx{}, fmt.Errorf("pack updateScores: %w", err)
+	}
+	to := c.s.contract
+	tx, err := types.SignNewTx(c.key, c.signer, &types.DynamicFeeTx{
+		ChainID:   c.s.chainID,
+		Nonce:     seq,
+		GasTipCap: c.tip,
+		GasFeeCap: c.feeCap,
+		Gas:       c.cost.limit(len(chunk), c.txGasOK),
+		To:        &to,
+		Data:      data,
+	})
+	if err != nil {
+		return push.SignedTx{}, fmt.Errorf("sign updateScores: %w", err)
+	}
+	raw, err := tx.MarshalBinary()
+	if err != nil {
+		return push.SignedTx{}, fmt.Errorf("encode tx: %w", err)
+	}
+	return push.SignedTx{Hash: tx.Hash().Hex(), Raw: raw, Sequence: seq}, nil
+}
+
+func (c *pushChain) Broadcast(ctx context.Context, stx push.SignedTx) error {
+	return c.s.broadcast(ctx, stx.Raw)
+}
+
+func (c *pushChain) Lookup(ctx context.Context, hash string) (push.Outcome, error) {
+	return c.s.lookup(ctx, common.HexToHash(hash))
+}
+
+func splitEntries(chunk []scores.Entry) ([]common.Address, []uint64) {
+	addrs := make([]common.Address, len(chunk))
+	amounts := make([]uint64, len(chunk))
+	for i, e := range chunk {
+		addrs[i] = common.HexToAddress(e.Addr)
+		amounts[i] = e.Amount
+	}
+	return addrs, amounts
+}
+
+// broadcast sends a signed tx; a tx the node already holds is not an error.
+func (s *Scorer) broadcast(ctx context.Context, raw []byte) error {
+	tx := new(types.Transaction)
+	if err := tx.UnmarshalBinary(raw); err != nil {
+		return fmt.Errorf("decode signed tx: %w", err)
+	}
+	err := s.client.SendTransaction(ctx, tx)
+	if err == nil || strings.Contains(err.Error(), "already known") {
+		return nil
+	}
+	// A JSON-RPC error object is the node's answer (nonce too low, underpriced, ...): the
+	// tx is not in its pool. Anything else (refused connection, reset) leaves that open.
+	var rpcErr rpc.Error
+	if errors.As(err, &rpcErr) {
+		return push.Rejected(err)
+	}
+	return err
+}
+
+// lookup reports a tx's outcome; for a failed tx it replays the call at the parent block
+// to recover the revert data, because receipts carry none.
+func (s *Scorer) lookup(ctx context.Context, hash common.Hash) (push.Outcome, error) {
+	rc, err := s.client.TransactionReceipt(ctx, hash)
+	if notYet(err) {
+		_, pending, err := s.client.TransactionByHash(ctx, hash)
+		if notYet(err) {
+			return push.Outcome{}, nil
+		}
+		if err != nil {
+			return push.Outcome{}, fmt.Errorf("get tx %s: %w", hash, err)
+		}
+		return push.Outcome{Pending: pending}, nil
+	}
+	if err != nil {
+		return push.Outcome{}, fmt.Errorf("get receipt %s: %w", hash, err)
+	}
+	out := push.Outcome{Found: true, GasUsed: rc.GasUsed, Height: rc.BlockNumber.Uint64()}
+	if rc.Status == types.ReceiptStatusSuccessful {
+		out.Success = true
+		return out, nil
+	}
+	out.Err = s.replayFailure(ctx, hash, rc)
+	return out, nil
+}
+
+// notYet is a lookup that found nothing yet: unknown hash, or a node whose tx index is
+// still catching up (geth answers "transaction indexing is in progress").
+func notYet(err error) bool {
+	return errors.Is(err, ethereum.NotFound) || (err != nil && strings.Contains(err.Error(), "transaction indexing is in progress"))
+}
+
+func (s *Scorer) replayFailure(ctx context.Context, hash common.Hash, rc *types.Receipt) error {
+	tx, _, err := s.client.TransactionByHash(ctx, hash)
+	if err != nil {
+		return fmt.Errorf("tx failed (status 0x0); fetch it to decode: %w", err)
+	}
+	from, err := types.Sender(types.LatestSignerForChainID(s.chainID), tx)
+	if err != nil {
+		return fmt.Errorf("tx failed (status 0x0); recover sender: %w", err)
+	}
+	if rc.GasUsed >= tx.Gas() {
+		return fmt.Errorf("tx failed (status 0x0): out of gas (limit %d)", tx.Gas())
+	}
+	parent := new(big.Int).Sub(rc.BlockNumber, big.NewInt(1))
+	_, err = s.client.CallContract(ctx, ethereum.CallMsg{From: from, To: tx.To(), Gas: tx.Gas(), Data: tx.Data()}, parent)
+	if err == nil {
+		return errors.New("tx failed (status 0x0); replay at the parent block succeeds, so an earlier tx in its block changed the outcome")
+	}
+	return decodeRevert(s.abi, err)
+}
+
+// gasModel is the cost of updateScores for n new addresses: fixed + perEntry*n, measured
+// with eth_estimateGas on the live contract. Overwrites cost less, so the model is an upper
+// bound; headroom covers the estimate's own error.
+type gasModel struct {
+	fixed, perEntry uint64
+}
+
+func (m gasModel) raw(n int) uint64 { return m.fixed + m.perEntry*uint64(n) }
+
+func (m gasModel) limit(n int, cap uint64) uint64 {
+	return min(m.raw(n)*6/5, cap)
+}
+
+// maxEntries is the largest chunk whose limit (with headroom) fits the cap.
+func (m gasModel) maxEntries(cap uint64) int {
+	budget := cap * 5 / 6
+	if m.perEntry == 0 || budget <= m.fixed {
+		return 0
+	}
+	return int((budget - m.fixed) / m.perEntry)
+}
+
+// probeAddress makes distinct throwaway addresses for gas estimation.
+func probeAddress(i int) common.Address {
+	return common.BytesToAddress(crypto.Keccak256([]byte(fmt.Sprintf("vipharness-gas-probe-%d", i)))[12:])
+}

@@ -1,0 +1,450 @@
+// Package evm deploys and operates the Solidity VipScore contract on an EVM rollup through
+// go-ethereum's JSON-RPC client and the abigen binding in bindings/vipscore.
+package evm
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"path/filepath"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/vipharness/vipharness/bindings/vipscore"
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/journal"
+	"github.com/vipharness/vipharness/deployer/push"
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+// MaxTxGas is the per-transaction gas cap of Osaka (EIP-7825).
+const MaxTxGas = 1 << 24
+
+// pageSize is how many rows one getScores call reads.
+const pageSize = 1000
+
+// Scorer is the VipScore contract on one EVM chain.
+type Scorer struct {
+	client   *ethclient.Client
+	chainID  *big.Int
+	binding  *vipscore.VipScore
+	abi      *abi.ABI
+	contract common.Address
+
+	deployerKey *ecdsa.PrivateKey
+	operatorKey *ecdsa.PrivateKey
+	journalDir  string
+	chunkSize   int
+	window      int
+	poll        time.Duration
+	logger      *slog.Logger
+	progress    func(done, total int)
+}
+
+var _ deployer.Scorer = (*Scorer)(nil)
+
+// Option configures a Scorer.
+type Option func(*Scorer)
+
+// WithDeployerKey sets the key that deploys the contract (and becomes its first allow-listed
+// account). Defaults to the operator key.
+func WithDeployerKey(k *ecdsa.PrivateKey) Option { return func(s *Scorer) { s.deployerKey = k } }
+
+// WithOperatorKey sets the key that updates scores and finalizes stages.
+func WithOperatorKey(k *ecdsa.PrivateKey) Option { return func(s *Scorer) { s.operatorKey = k } }
+
+// WithContract attaches to an already deployed contract.
+func WithContract(addr common.Address) Option { return func(s *Scorer) { s.contract = addr } }
+
+// WithJournalDir sets where push journals are kept (default ".vipharness/journal").
+func WithJournalDir(dir string) Option { return func(s *Scorer) { s.journalDir = dir } }
+
+// WithChunkSize fixes the entries per updateScores tx; 0 (default) derives it from gas.
+func WithChunkSize(n int) Option { return func(s *Scorer) { s.chunkSize = n } }
+
+// WithWindow sets how many chunk txs may be in flight (default 8).
+func WithWindow(n int) Option { return func(s *Scorer) { s.window = n } }
+
+// WithPollInterval sets how often receipts are polled (default 25ms).
+func WithPollInterval(d time.Duration) Option { return func(s *Scorer) { s.poll = d } }
+
+// WithLogger sets the logger.
+func WithLogger(l *slog.Logger) Option { return func(s *Scorer) { s.logger = l } }
+
+// WithProgress reports confirmed entries during UpdateScores.
+func WithProgress(f func(done, total int)) Option { return func(s *Scorer) { s.progress = f } }
+
+// Dial connects to an EVM rollup's JSON-RPC endpoint.
+func Dial(ctx context.Context, rpcURL string, opts ...Option) (*Scorer, error) {
+	client, err := ethclient.DialContext(ctx, rpcURL)
+	if err != nil {
+		return nil, fmt.Errorf("dial evm rpc %s: %w", rpcURL, err)
+	}
+	chainID, err := client.ChainID(ctx)
+	if err != nil {
+		client.Close()
+		return nil, fmt.Errorf("read chain id from %s: %w", rpcURL, err)
+	}
+	b := vipscore.NewVipScore()
+	parsed := b.GetABI()
+	s := &Scorer{
+		client: client, chainID: chainID, binding: b, abi: &parsed,
+		journalDir: filepath.Join(".vipharness", "journal"),
+		window:     8, poll: 25 * time.Millisecond,
+		logger:   slog.New(slog.DiscardHandler),
+		progress: func(int, int) {},
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.deployerKey == nil {
+		s.deployerKey = s.operatorKey
+	}
+	return s, nil
+}
+
+// Close closes the RPC connection.
+func (s *Scorer) Close() { s.client.Close() }
+
+// VM is deployer.EVM.
+func (s *Scorer) VM() deployer.VM { return deployer.EVM }
+
+// ChainID is the chain id the RPC reported.
+func (s *Scorer) ChainID() *big.Int { return new(big.Int).Set(s.chainID) }
+
+// Contract is the contract address, or "" before Deploy.
+func (s *Scorer) Contract() string {
+	if s.contract == (common.Address{}) {
+		return ""
+	}
+	return s.contract.Hex()
+}
+
+// CheckAddress validates a 0x address (EIP-55 checksum when mixed case).
+func (s *Scorer) CheckAddress(addr string) (string, error) { return scores.CheckEVMAddress(addr) }
+
+func (s *Scorer) needContract() error {
+	if s.contract == (common.Address{}) {
+		return errors.New("no contract address: deploy first or pass the contract")
+	}
+	return nil
+}
+
+func (s *Scorer) needKey(k *ecdsa.PrivateKey, role string) error {
+	if k == nil {
+		return fmt.Errorf("no %s key: set PRIVATE_KEY or MNEMONIC", role)
+	}
+	return nil
+}
+
+// Deploy creates the contract with initStage as its open stage; the deployer key becomes
+// the first allow-listed account.
+func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deployment, error) {
+	if initStage == 0 {
+		return deployer.Deployment{}, errors.New("deploy: initial stage must be at least 1 (ZeroStage)")
+	}
+	if err := s.needKey(s.deployerKey, "deployer"); err != nil {
+		return deployer.Deployment{}, err
+	}
+	code := append(common.FromHex(vipscore.VipScoreMetaData.Bin), s.binding.PackConstructor(initStage)...)
+	tx, rc, err := s.sendAndWait(ctx, s.deployerKey, nil, code)
+	if err != nil {
+		return deployer.Deployment{}, fmt.Errorf("deploy at stage %d: %w", initStage, err)
+	}
+	s.contract = rc.ContractAddress
+	s.logger.Info("contract deployed", "address", s.contract.Hex(), "stage", initStage, "tx", tx.Hash().Hex(), "gas", rc.GasUsed)
+	return deployer.Deployment{
+		VM: deployer.EVM, ChainID: s.chainID.String(), Contract: s.contract.Hex(), InitStage: initStage,
+		TxHash: tx.Hash().Hex(), Deployer: crypto.PubkeyToAddress(s.deployerKey.PublicKey).Hex(), GasUsed: rc.GasUsed,
+	}, nil
+}
+
+// sendAndWait signs, simulates, sends and waits for one tx; a revert in simulation is
+// returned decoded, and nothing is sent.
+func (s *Scorer) sendAndWait(ctx context.Context, key *ecdsa.PrivateKey, to *common.Address, data []byte) (*types.Transaction, *types.Receipt, error) {
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	gas, err := s.client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: to, Data: data})
+	if err != nil {
+		return nil, nil, decodeRevert(s.abi, err)
+	}
+	nonce, err := s.client.PendingNonceAt(ctx, from)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read nonce: %w", err)
+	}
+	tip, feeCap, err := s.fees(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(s.chainID), &types.DynamicFeeTx{
+		ChainID: s.chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
+		Gas: min(gas*6/5, MaxTxGas), To: to, Data: data,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("sign: %w", err)
+	}
+	if err := s.client.SendTransaction(ctx, tx); err != nil {
+		return nil, nil, fmt.Errorf("send: %w", err)
+	}
+	for {
+		out, err := s.lookup(ctx, tx.Hash())
+		if err != nil {
+			return tx, nil, err
+		}
+		if out.Found {
+			if !out.Success {
+				return tx, nil, fmt.Errorf("tx %s: %w", tx.Hash().Hex(), out.Err)
+			}
+			rc, err := s.client.TransactionReceipt(ctx, tx.Hash())
+			return tx, rc, err
+		}
+		select {
+		case <-ctx.Done():
+			return tx, nil, fmt.Errorf("wait for tx %s: %w", tx.Hash().Hex(), ctx.Err())
+		case <-time.After(s.poll):
+		}
+	}
+}
+
+func (s *Scorer) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
+	tip, err = s.client.SuggestGasTipCap(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("suggest gas tip: %w", err)
+	}
+	head, err := s.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read head: %w", err)
+	}
+	feeCap = new(big.Int).Set(tip)
+	if head.BaseFee != nil {
+		feeCap.Add(feeCap, new(big.Int).Mul(head.BaseFee, big.NewInt(2)))
+	}
+	return tip, feeCap, nil
+}
+
+// txGasCap is the most gas one tx may use: the Osaka cap or the block limit if lower.
+func (s *Scorer) txGasCap(ctx context.Context) (uint64, error) {
+	head, err := s.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("read head: %w", err)
+	}
+	return min(uint64(MaxTxGas), head.GasLimit), nil
+}
+
+// measure estimates updateScores for 1 and for n new addresses on the live contract, which
+// also proves the operator may write to stage before anything is sent.
+func (s *Scorer) measure(ctx context.Context, from common.Address, stage uint64) (gasModel, error) {
+	const n = 50
+	est := func(k int) (uint64, error) {
+		addrs := make([]common.Address, k)
+		amounts := make([]uint64, k)
+		for i := range addrs {
+			addrs[i], amounts[i] = probeAddress(i), 1
+		}
+		data, err := s.binding.TryPackUpdateScores(stage, addrs, amounts)
+		if err != nil {
+			return 0, err
+		}
+		to := s.contract
+		g, err := s.client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Data: data})
+		return g, decodeRevert(s.abi, err)
+	}
+	one, err := est(1)
+	if err != nil {
+		return gasModel{}, fmt.Errorf("estimate updateScores stage %d: %w", stage, err)
+	}
+	many, err := est(n)
+	if err != nil {
+		return gasModel{}, fmt.Errorf("estimate updateScores stage %d: %w", stage, err)
+	}
+	per := (many - one + n - 2) / (n - 1)
+	return gasModel{fixed: one - min(one, per), perEntry: per}, nil
+}
+
+func (s *Scorer) validate(entries []scores.Entry) ([]scores.Entry, error) {
+	return scores.Validate(entries, scores.CheckEVMAddress)
+}
+
+func (s *Scorer) journalPath(stage uint64, canonical []scores.Entry) string {
+	return journal.Key{ChainID: "evm-" + s.chainID.String(), Contract: s.contract.Hex(), Stage: stage,
+		Input: scores.Fingerprint(canonical)}.Path(s.journalDir)
+}
+
+// prepare validates the input and builds the push adapter and chunk size.
+func (s *Scorer) prepare(ctx context.Context, stage uint64, entries []scores.Entry) ([]scores.Entry, *pushChain, int, error) {
+	if err := s.needContract(); err != nil {
+		return nil, nil, 0, err
+	}
+	if err := s.needKey(s.operatorKey, "operator"); err != nil {
+		return nil, nil, 0, err
+	}
+	canonical, err := s.validate(entries)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
+	}
+	from := crypto.PubkeyToAddress(s.operatorKey.PublicKey)
+	cost, err := s.measure(ctx, from, stage)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	txCap, err := s.txGasCap(ctx)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	size := cost.maxEntries(txCap)
+	if s.chunkSize > 0 {
+		if s.chunkSize > size {
+			return nil, nil, 0, fmt.Errorf("update scores stage %d: chunk size %d needs ~%d gas, over the tx cap %d (at most %d entries)", stage, s.chunkSize, cost.limit(s.chunkSize, 1<<62), txCap, size)
+		}
+		size = s.chunkSize
+	}
+	if size < 1 {
+		return nil, nil, 0, fmt.Errorf("update scores stage %d: one entry needs ~%d gas, over the tx cap %d", stage, cost.raw(1), txCap)
+	}
+	tip, feeCap, err := s.fees(ctx)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	pc := &pushChain{s: s, key: s.operatorKey, from: from, cost: cost, tip: tip, feeCap: feeCap,
+		signer: types.LatestSignerForChainID(s.chainID), txGasOK: txCap}
+	return canonical, pc, size, nil
+}
+
+// Plan validates entries and the operator's right to write stage, and returns the chunks.
+func (s *Scorer) Plan(ctx context.Context, stage uint64, entries []scores.Entry) (deployer.Plan, error) {
+	canonical, pc, size, err := s.prepare(ctx, stage, entries)
+	if err != nil {
+		return deployer.Plan{}, err
+	}
+	chunks := scores.Chunk(canonical, size)
+	plan := deployer.Plan{Stage: stage, Entries: len(canonical), Chunks: len(chunks), ChunkSize: size,
+		Journal: s.journalPath(stage, canonical)}
+	for _, c := range chunks {
+		plan.EstimatedGas += pc.cost.limit(len(c), pc.txGasOK)
+	}
+	if j, err := journal.Open(plan.Journal); err == nil {
+		for i := range chunks {
+			if j.Chunk(i).Confirmed {
+				plan.AlreadyDone++
+			}
+		}
+		j.Close()
+	}
+	return plan, nil
+}
+
+// UpdateScores validates entries, then pushes them in journaled, pipelined chunks.
+func (s *Scorer) UpdateScores(ctx context.Context, stage uint64, entries []scores.Entry) (push.Result, error) {
+	canonical, pc, size, err := s.prepare(ctx, stage, entries)
+	if err != nil {
+		return push.Result{}, err
+	}
+	return push.Run(ctx, pc, s.journalPath(stage, canonical), stage, canonical, size,
+		push.WithWindow(s.window), push.WithPollInterval(s.poll), push.WithLogger(s.logger), push.WithProgress(s.progress))
+}
+
+// FinalizeStage finalizes stage (opening stage+1).
+func (s *Scorer) FinalizeStage(ctx context.Context, stage uint64) (string, error) {
+	if err := s.needContract(); err != nil {
+		return "", err
+	}
+	if err := s.needKey(s.operatorKey, "operator"); err != nil {
+		return "", err
+	}
+	data, err := s.binding.TryPackFinalizeStage(stage)
+	if err != nil {
+		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
+	}
+	to := s.contract
+	tx, _, err := s.sendAndWait(ctx, s.operatorKey, &to, data)
+	if err != nil {
+		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
+	}
+	return tx.Hash().Hex(), nil
+}
+
+func (s *Scorer) call(ctx context.Context, data []byte) ([]byte, error) {
+	to := s.contract
+	out, err := s.client.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
+	return out, decodeRevert(s.abi, err)
+}
+
+// StageInfo reads stages(stage).
+func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (deployer.StageInfo, error) {
+	if err := s.needContract(); err != nil {
+		return deployer.StageInfo{}, err
+	}
+	out, err := s.call(ctx, s.binding.PackStages(stage))
+	if err != nil {
+		return deployer.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
+	}
+	st, err := s.binding.UnpackStages(out)
+	if err != nil {
+		return deployer.StageInfo{}, fmt.Errorf("decode stage %d: %w", stage, err)
+	}
+	return deployer.StageInfo{Stage: stage, TotalScore: st.TotalScore, Finalized: st.IsFinalized, Exists: st.Stage == stage}, nil
+}
+
+// Scores pages through getScores. The contract pads a page to its limit with zero rows (as
+// the official one does), so a zero address, or a short page, ends the list.
+func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, error) {
+	if err := s.needContract(); err != nil {
+		return nil, err
+	}
+	var all []scores.Entry
+	for offset := uint64(0); ; offset += pageSize {
+		out, err := s.call(ctx, s.binding.PackGetScores(stage, offset, pageSize))
+		if err != nil {
+			return nil, fmt.Errorf("read scores stage %d offset %d: %w", stage, offset, err)
+		}
+		rows, err := s.binding.UnpackGetScores(out)
+		if err != nil {
+			return nil, fmt.Errorf("decode scores stage %d offset %d: %w", stage, offset, err)
+		}
+		for _, r := range rows {
+			if r.Addr == (common.Address{}) {
+				return all, nil
+			}
+			all = append(all, scores.Entry{Addr: r.Addr.Hex(), Amount: r.Amount})
+		}
+		if len(rows) < pageSize {
+			return all, nil
+		}
+	}
+}
+
+// OpenStage walks from initStage past the finalized stages.
+func (s *Scorer) OpenStage(ctx context.Context) (uint64, error) {
+	if err := s.needContract(); err != nil {
+		return 0, err
+	}
+	out, err := s.call(ctx, s.binding.PackInitStage())
+	if err != nil {
+		return 0, fmt.Errorf("read initStage: %w", err)
+	}
+	st, err := s.binding.UnpackInitStage(out)
+	if err != nil {
+		return 0, fmt.Errorf("decode initStage: %w", err)
+	}
+	for {
+		info, err := s.StageInfo(ctx, st)
+		if err != nil {
+			return 0, err
+		}
+		if !info.Exists {
+			return 0, fmt.Errorf("stage %d does not exist on the contract", st)
+		}
+		if !info.Finalized {
+			return st, nil
+		}
+		st++
+	}
+}
