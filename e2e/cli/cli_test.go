@@ -1,0 +1,150 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/vipharness/vipharness/localnet/embedded"
+	"github.com/vipharness/vipharness/localnet/l1"
+)
+
+// The CLI as a pipeline uses it: env for secrets and endpoints, --json results, exit codes.
+var _ = Describe("vipctl against a local rollup", Label("evm", "embedded", "cli"), Ordered, func() {
+	const l1Stage = 6
+	var (
+		rpcURL, devKey, stateDir, fixtures string
+		l1srv                              *l1.Server
+		nonce                              func(context.Context) uint64
+	)
+
+	BeforeAll(func(ctx SpecContext) {
+		r, err := embedded.StartEVM(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func(ctx SpecContext) { Expect(r.Stop(ctx)).To(Succeed()) })
+		l1srv, err = l1.Start(l1.WithStage(l1Stage))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(l1srv.Close)
+		rpcURL, devKey = r.Endpoints().JSONRPC, r.Funded()[0].PrivateKey
+		key, err := crypto.HexToECDSA(devKey)
+		Expect(err).NotTo(HaveOccurred())
+		from := crypto.PubkeyToAddress(key.PublicKey)
+		nonce = func(ctx context.Context) uint64 {
+			n, err := r.Client().PendingNonceAt(ctx, from)
+			Expect(err).NotTo(HaveOccurred())
+			return n
+		}
+		stateDir = GinkgoT().TempDir()
+		fixtures, err = filepath.Abs(filepath.Join("..", "..", "fixtures", "scores"))
+		Expect(err).NotTo(HaveOccurred())
+	})
+
+	// run executes vipctl with the rollup's env; it returns stdout+stderr and the exit code.
+	run := func(ctx context.Context, env []string, args ...string) (string, int) {
+		for i, a := range args {
+			if strings.HasPrefix(a, "@") {
+				args[i] = filepath.Join(fixtures, a[1:])
+			}
+		}
+		cmd := exec.CommandContext(ctx, vipctl, append([]string{"--state-dir", stateDir, "--no-progress"}, args...)...)
+		cmd.Env = append(os.Environ(), "JSON_RPC_URL="+rpcURL, "PRIVATE_KEY="+devKey,
+			"L1_REST_URL="+l1srv.URL(), "VIP_MODULE_ADDRESS="+l1srv.VIPAddress())
+		cmd.Env = append(cmd.Env, env...)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else {
+			Expect(err).NotTo(HaveOccurred())
+		}
+		Expect(out.String()).NotTo(ContainSubstring(devKey), "the key must never be printed")
+		return out.String(), code
+	}
+
+	It("deploys at the L1's stage and remembers the contract", func(ctx SpecContext) {
+		out, code := run(ctx, nil, "deploy", "--json")
+		Expect(code).To(Equal(0), out)
+		var d struct {
+			Contract  string `json:"contract"`
+			InitStage uint64 `json:"init_stage"`
+		}
+		Expect(json.Unmarshal([]byte(out), &d)).To(Succeed(), out)
+		Expect(common.IsHexAddress(d.Contract)).To(BeTrue())
+		Expect(d.InitStage).To(BeEquivalentTo(l1Stage))
+
+		out, code = run(ctx, nil, "stage", "show", "--json")
+		Expect(code).To(Equal(0), out)
+		Expect(out).To(ContainSubstring(fmt.Sprintf(`"open_stage": %d`, l1Stage)))
+	}, SpecTimeout(time.Minute))
+
+	It("plans with --dry-run and sends nothing", func(ctx SpecContext) {
+		before := nonce(ctx)
+		out, code := run(ctx, nil, "scores", "update", "--file", filepath.Join(fixtures, "small.csv"), "--dry-run", "--json")
+		Expect(code).To(Equal(0), out)
+		Expect(out).To(ContainSubstring(`"chunks"`))
+		Expect(out).To(ContainSubstring(`"estimated_gas"`))
+		Expect(nonce(ctx)).To(Equal(before))
+	}, SpecTimeout(time.Minute))
+
+	DescribeTable("refuses bad input with exit code 2, sending nothing",
+		func(ctx SpecContext, env []string, problem string, args ...string) {
+			before := nonce(ctx)
+			out, code := run(ctx, env, args...)
+			Expect(code).To(Equal(2), out)
+			Expect(strings.ToLower(out)).To(ContainSubstring(problem))
+			Expect(nonce(ctx)).To(Equal(before))
+		},
+		Entry("bad checksum", nil, "checksum", "scores", "update", "--file", "@bad-checksum.csv"),
+		Entry("duplicate", nil, "duplicate", "scores", "update", "--file", "@duplicate.csv"),
+		Entry("overflow", nil, "range", "scores", "update", "--file", "@overflow.csv"),
+		Entry("empty", nil, "empty", "scores", "update", "--file", "@empty.csv"),
+		Entry("unknown vm", nil, "unknown vm", "--vm", "cairo", "stage", "show"),
+		Entry("malformed key", []string{"PRIVATE_KEY=0x1234"}, "private_key", "scores", "update", "--file", "@small.csv"),
+	)
+
+	It("pushes, finalizes and verifies, with exit 4 for a file the chain does not hold", func(ctx SpecContext) {
+		small := filepath.Join(fixtures, "small.csv")
+		out, code := run(ctx, nil, "scores", "update", "--file", small)
+		Expect(code).To(Equal(0), out)
+		out, code = run(ctx, nil, "verify", "--file", small, "--stage", fmt.Sprint(l1Stage))
+		Expect(code).To(Equal(0), out)
+
+		changed := filepath.Join(GinkgoT().TempDir(), "changed.csv")
+		b, err := os.ReadFile(small)
+		Expect(err).NotTo(HaveOccurred())
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		addr, _, _ := strings.Cut(lines[1], ",")
+		lines[1] = addr + ",1"
+		Expect(os.WriteFile(changed, []byte(strings.Join(lines, "\n")+"\n"), 0o644)).To(Succeed())
+		out, code = run(ctx, nil, "verify", "--file", changed, "--stage", fmt.Sprint(l1Stage))
+		Expect(code).To(Equal(4), out)
+
+		out, code = run(ctx, nil, "stage", "finalize", "--stage", fmt.Sprint(l1Stage))
+		Expect(code).To(Equal(0), out)
+		out, code = run(ctx, nil, "scores", "update", "--file", small, "--stage", fmt.Sprint(l1Stage))
+		Expect(code).To(Equal(3), out)
+		Expect(out).To(ContainSubstring("StageFinalized"))
+	}, SpecTimeout(2*time.Minute))
+
+	It("syncs the contract's stage to the L1 with --yes", func(ctx SpecContext) {
+		l1srv.Set(l1Stage + 3)
+		out, code := run(ctx, nil, "stage", "sync", "--yes", "--json")
+		Expect(code).To(Equal(0), out)
+		out, code = run(ctx, nil, "stage", "show", "--json")
+		Expect(code).To(Equal(0), out)
+		Expect(out).To(ContainSubstring(fmt.Sprintf(`"open_stage": %d`, l1Stage+3)))
+	}, SpecTimeout(time.Minute))
+})
