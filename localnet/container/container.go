@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -110,8 +111,44 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 	return nil, fmt.Errorf("container engine: no %s node yet", vm)
 }
 
-// Sweep removes containers a previous run left behind (a crashed suite cannot run its
-// cleanups, and there is no reaper).
+// ownerLabel names the process that started a container: "<pid>:<start time in ticks>", so
+// a sweep can tell a dead run's leftovers from the containers of runs still going (go test
+// runs packages in parallel).
+const ownerLabel = "org.vipharness.owner"
+
+// owner identifies this process.
+var owner = processID(os.Getpid())
+
+// processID is "<pid>:<start time>" from /proc, or "" when the process does not exist.
+func processID(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return ""
+	}
+	// Field 22 (starttime) counts from after the parenthesised command name.
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 {
+		s = s[i+1:]
+	}
+	f := strings.Fields(s)
+	if len(f) < 20 {
+		return ""
+	}
+	return fmt.Sprintf("%d:%s", pid, f[19])
+}
+
+// alive reports whether the process named by an owner label still runs.
+func alive(label string) bool {
+	pid, _, ok := strings.Cut(label, ":")
+	if !ok {
+		return false
+	}
+	n, err := strconv.Atoi(pid)
+	return err == nil && processID(n) == label
+}
+
+// Sweep removes containers that runs which are no longer alive left behind (a crashed
+// suite cannot run its cleanups, and there is no reaper); containers of live runs stay.
 func Sweep(ctx context.Context) (int, error) {
 	c, err := testcontainers.NewDockerClientWithOpts(ctx)
 	if err != nil {
@@ -124,6 +161,9 @@ func Sweep(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, ct := range list.Items {
+		if alive(ct.Labels[ownerLabel]) {
+			continue
+		}
 		if _, err := c.ContainerRemove(ctx, ct.ID, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true}); err != nil {
 			return n, fmt.Errorf("sweep containers: remove %s: %w", ct.ID, err)
 		}

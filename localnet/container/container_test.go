@@ -85,7 +85,8 @@ func labelled(t *testing.T, ctx context.Context) int {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	list, err := c.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: make(client.Filters).Add("label", Label)})
+	// Only this process's containers: other test packages may run containers meanwhile.
+	list, err := c.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: make(client.Filters).Add("label", ownerLabel+"="+owner)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,5 +97,18 @@ func TestExpand(t *testing.T) {
 	got := expand([]string{"--http.port", "{{http_port}}", "--datadir={{datadir}}"}, map[string]string{"http_port": "8545", "datadir": "/data"})
 	if strings.Join(got, " ") != "--http.port 8545 --datadir=/data" {
 		t.Fatal(got)
+	}
+}
+
+func TestOwnerLabelTellsLiveRunsFromDeadOnes(t *testing.T) {
+	if owner == "" || !alive(owner) {
+		t.Fatalf("this process (%q) must count as alive", owner)
+	}
+	pid, start, _ := strings.Cut(owner, ":")
+	if alive(pid + ":" + start + "0") {
+		t.Fatal("same pid with another start time must count as dead")
+	}
+	if alive("999999999:1") || alive("garbage") || alive("") {
+		t.Fatal("a missing process must count as dead")
 	}
 }

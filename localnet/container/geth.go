@@ -61,7 +61,7 @@ func (e Engine) startGeth(ctx context.Context) (_ *GethRollup, err error) {
 	}
 	req := testcontainers.ContainerRequest{
 		Cmd:    args,
-		Labels: map[string]string{Label: "container", "org.vipharness.vm": string(deployer.EVM)},
+		Labels: map[string]string{Label: "container", ownerLabel: owner, "org.vipharness.vm": string(deployer.EVM)},
 		HostConfigModifier: func(hc *container.HostConfig) {
 			hc.NetworkMode = "host"
 			hc.Binds = []string{filepath.Join(home, "data") + ":/data"}
