@@ -9,6 +9,12 @@ const solc = require(path.join(__dirname, '..', 'node_modules', 'solc'));
 
 const here = __dirname;
 const check = process.argv.includes('--check');
+// The installed compiler must be the one package.json pins (npm ci from the lockfile).
+const pinned = require(path.join(here, '..', 'package.json')).devDependencies.solc;
+if (!solc.version().startsWith(pinned + '+')) {
+  process.stderr.write(`contracts/evm: solc ${solc.version()} is installed but ${pinned} is pinned: run npm ci --prefix contracts\n`);
+  process.exit(1);
+}
 const input = JSON.parse(fs.readFileSync(path.join(here, 'input.json'), 'utf8'));
 // Inline the sources named by url, so the compiler sees exactly the committed files.
 for (const [name, src] of Object.entries(input.sources)) {
