@@ -101,10 +101,11 @@ func parseCSV(r io.Reader) ([]Entry, error) {
 		if errors.Is(err, io.EOF) {
 			return out, nil
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
+			// A csv.ParseError names its line itself.
 			return nil, fmt.Errorf("csv: %w", err)
 		}
+		line, _ := cr.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
 		}
