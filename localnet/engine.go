@@ -5,6 +5,8 @@ package localnet
 
 import (
 	"context"
+	"fmt"
+	"net"
 
 	"github.com/vipharness/vipharness/deployer"
 )
@@ -39,4 +41,26 @@ type Rollup interface {
 type Engine interface {
 	Name() string
 	StartRollup(ctx context.Context, vm deployer.VM) (Rollup, error)
+}
+
+// FreePorts asks the kernel for n distinct free loopback ports, for nodes that must be told
+// their ports up front. (A port can be taken between this call and the node's bind; the
+// engines then fail to start with the node's own error.)
+func FreePorts(n int) ([]int, error) {
+	var lns []net.Listener
+	defer func() {
+		for _, ln := range lns {
+			ln.Close()
+		}
+	}()
+	out := make([]int, 0, n)
+	for range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("find a free port: %w", err)
+		}
+		lns = append(lns, ln)
+		out = append(out, ln.Addr().(*net.TCPAddr).Port)
+	}
+	return out, nil
 }

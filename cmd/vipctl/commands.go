@@ -125,43 +125,29 @@ func newScoresCmd(g *globals) *cobra.Command {
 		Short: "Read the scores of a stage (or of one --address)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			s, closeFn, err := g.scorer(ctx, true, nil)
-			if err != nil {
-				return err
-			}
-			defer closeFn()
-			if getStage == 0 {
-				if getStage, err = s.OpenStage(ctx); err != nil {
+			return g.withStage(cmd, getStage, func(ctx context.Context, s deployer.Scorer, getStage uint64) error {
+				rows, err := s.Scores(ctx, getStage)
+				if err != nil {
 					return classify(err)
 				}
-			}
-			rows, err := s.Scores(ctx, getStage)
-			if err != nil {
-				return classify(err)
-			}
-			if addr != "" {
-				want, err := s.CheckAddress(addr)
-				if err != nil {
-					return invalid(err)
-				}
-				var found []scores.Entry
-				for _, r := range rows {
-					if r.Addr == want {
-						found = append(found, r)
+				if addr != "" {
+					want, err := s.CheckAddress(addr)
+					if err != nil {
+						return invalid(err)
 					}
+					var found []scores.Entry
+					for _, r := range rows {
+						if r.Addr == want {
+							found = append(found, r)
+						}
+					}
+					rows = found
 				}
-				rows = found
-			}
-			if g.jsonOut {
-				return g.printResult(rows, "")
-			}
-			w := bufio.NewWriter(g.out)
-			fmt.Fprintln(w, "address,score")
-			for _, r := range rows {
-				fmt.Fprintf(w, "%s,%d\n", r.Addr, r.Amount)
-			}
-			return w.Flush()
+				if g.jsonOut {
+					return g.printResult(rows, "")
+				}
+				return scores.Write(g.out, rows, scores.CSV)
+			})
 		},
 	}
 	get.Flags().Uint64Var(&getStage, "stage", 0, "stage; default the open stage")
@@ -221,22 +207,13 @@ func newStageCmd(g *globals) *cobra.Command {
 		Short: "Finalize a stage (default the open one); this opens the next stage",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			s, closeFn, err := g.scorer(ctx, true, nil)
-			if err != nil {
-				return err
-			}
-			defer closeFn()
-			if finStage == 0 {
-				if finStage, err = s.OpenStage(ctx); err != nil {
+			return g.withStage(cmd, finStage, func(ctx context.Context, s deployer.Scorer, finStage uint64) error {
+				hash, err := s.FinalizeStage(ctx, finStage)
+				if err != nil {
 					return classify(err)
 				}
-			}
-			hash, err := s.FinalizeStage(ctx, finStage)
-			if err != nil {
-				return classify(err)
-			}
-			return g.printResult(map[string]any{"stage": finStage, "tx_hash": hash}, fmt.Sprintf("finalized stage %d (tx %s)", finStage, hash))
+				return g.printResult(map[string]any{"stage": finStage, "tx_hash": hash}, fmt.Sprintf("finalized stage %d (tx %s)", finStage, hash))
+			})
 		},
 	}
 	finalize.Flags().Uint64Var(&finStage, "stage", 0, "stage; default the open stage")
@@ -326,3 +303,19 @@ func newVerifyCmd(g *globals) *cobra.Command {
 }
 
 var _ = context.Background
+
+// withStage opens the contract's Scorer, resolves stage (0 means the open stage), and runs f.
+func (g *globals) withStage(cmd *cobra.Command, stage uint64, f func(ctx context.Context, s deployer.Scorer, stage uint64) error) error {
+	ctx := cmd.Context()
+	s, closeFn, err := g.scorer(ctx, true, nil)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	if stage == 0 {
+		if stage, err = s.OpenStage(ctx); err != nil {
+			return classify(err)
+		}
+	}
+	return f(ctx, s, stage)
+}

@@ -50,7 +50,7 @@ func (e Engine) startGeth(ctx context.Context) (_ *GethRollup, err error) {
 	if err := gethdev.Init(ctx, bin, home); err != nil {
 		return nil, err
 	}
-	ports, err := freePorts(2)
+	ports, err := localnet.FreePorts(2)
 	if err != nil {
 		return nil, err
 	}
@@ -154,16 +154,8 @@ func (r *GethRollup) Restart(ctx context.Context, down time.Duration) error {
 	if err := r.ctr.Start(ctx); err != nil {
 		return fmt.Errorf("restart geth container: start: %w", err)
 	}
-	ready, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	for {
-		if _, err := r.Face.Head(ready); err == nil {
-			return nil
-		}
-		select {
-		case <-ready.Done():
-			return fmt.Errorf("restart geth container: not ready: %w", ready.Err())
-		case <-time.After(50 * time.Millisecond):
-		}
+	if err := r.Face.WaitReady(ctx); err != nil {
+		return fmt.Errorf("restart geth container: %w", err)
 	}
+	return nil
 }

@@ -25,6 +25,8 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 	switch vm {
 	case deployer.EVM:
 		return StartEVM(ctx, e.EVMOptions...)
+	case deployer.Wasm:
+		return StartWasm(ctx)
 	}
 	return nil, fmt.Errorf("embedded engine: %s rollup is not available yet", vm)
 }

@@ -171,6 +171,22 @@ func (f *Face) Head(ctx context.Context) (uint64, error) {
 	return n, err
 }
 
+// WaitReady polls the node until it answers again (after a restart), for at most a minute.
+func (f *Face) WaitReady(ctx context.Context) error {
+	ready, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	for {
+		if _, err := f.Head(ready); err == nil {
+			return nil
+		}
+		select {
+		case <-ready.Done():
+			return fmt.Errorf("geth at %s not ready: %w", f.RPC, ready.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
 // VM is EVM.
 func (f *Face) VM() deployer.VM { return deployer.EVM }
 

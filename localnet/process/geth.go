@@ -38,7 +38,7 @@ func StartGeth(ctx context.Context, bin string, logger *slog.Logger) (_ *GethRol
 	if err := gethdev.Init(ctx, bin, home); err != nil {
 		return nil, err
 	}
-	ports, err := freePorts(2)
+	ports, err := localnet.FreePorts(2)
 	if err != nil {
 		return nil, err
 	}
@@ -79,21 +79,13 @@ func (r *GethRollup) Restart(ctx context.Context, down time.Duration) error {
 		return fmt.Errorf("restart geth: %w", err)
 	}
 	r.node = n
-	ready, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	for {
+	if err := r.Face.WaitReady(ctx); err != nil {
 		if exited, werr := n.exited(); exited {
 			return fmt.Errorf("restart geth: exited (%v); last log lines:\n%s", werr, lastLines(n.Logs(), 20))
 		}
-		if _, err := r.Face.Head(ready); err == nil {
-			return nil
-		}
-		select {
-		case <-ready.Done():
-			return fmt.Errorf("restart geth: not ready: %w", ready.Err())
-		case <-time.After(50 * time.Millisecond):
-		}
+		return fmt.Errorf("restart geth: %w", err)
 	}
+	return nil
 }
 
 // Logs is the tail of geth's log, for failed specs.

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -86,26 +85,6 @@ func (n *node) stop(grace time.Duration) error {
 
 // Logs returns the last 64 KiB the node printed.
 func (n *node) Logs() string { return n.log.String() }
-
-func freePorts(n int) ([]int, error) {
-	// Hold all listeners until every port is chosen, so the kernel gives n distinct ones.
-	var lns []net.Listener
-	defer func() {
-		for _, ln := range lns {
-			ln.Close()
-		}
-	}()
-	out := make([]int, 0, n)
-	for range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, fmt.Errorf("find a free port: %w", err)
-		}
-		lns = append(lns, ln)
-		out = append(out, ln.Addr().(*net.TCPAddr).Port)
-	}
-	return out, nil
-}
 
 func lastLines(s string, n int) string {
 	lines := bytes.Split(bytes.TrimRight([]byte(s), "\n"), []byte("\n"))
