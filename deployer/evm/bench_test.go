@@ -11,25 +11,43 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/vipharness/vipharness/bindings/vipscore"
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/embedded"
+	"github.com/vipharness/vipharness/localnet/process"
 )
 
 // BenchmarkPushThroughput pushes the same number of new addresses twice on one chain in one
 // run: through the deployer (validation, gas model, journal with fsync, pipelined sends,
 // receipt checks), and as raw pre-signed txs of the same chunks sent back to back (the
 // chain's own ceiling). The ratio is the deployer's overhead.
+// It runs on the embedded chain and, after `make nodes`, on a real geth child process.
 func BenchmarkPushThroughput(b *testing.B) {
+	engines := []localnet.Engine{embedded.Engine{}}
+	if p := (process.Engine{}); p.Available(deployer.EVM) == nil {
+		engines = append(engines, p)
+	}
+	for _, e := range engines {
+		b.Run(e.Name(), func(b *testing.B) {
+			ctx := context.Background()
+			r, err := e.StartRollup(ctx, deployer.EVM)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.Stop(ctx)
+			benchPush(b, r)
+		})
+	}
+}
+
+func benchPush(b *testing.B, r localnet.Rollup) {
 	const n = 5000
 	ctx := context.Background()
-	r, err := embedded.StartEVM(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Stop(ctx)
 	key, _ := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
 	s, err := evm.Dial(ctx, r.Endpoints().JSONRPC, evm.WithOperatorKey(key), evm.WithJournalDir(b.TempDir()), evm.WithPollInterval(2*time.Millisecond))
 	if err != nil {
@@ -67,8 +85,12 @@ func BenchmarkPushThroughput(b *testing.B) {
 }
 
 // sendRaw signs every chunk up front, sends them all, then waits for every receipt.
-func sendRaw(ctx context.Context, r *embedded.EVMRollup, key *ecdsa.PrivateKey, contract common.Address, entries []scores.Entry, size int) error {
-	c := r.Client()
+func sendRaw(ctx context.Context, r localnet.Rollup, key *ecdsa.PrivateKey, contract common.Address, entries []scores.Entry, size int) error {
+	c, err := ethclient.DialContext(ctx, r.Endpoints().JSONRPC)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
 	from := crypto.PubkeyToAddress(key.PublicKey)
 	nonce, err := c.PendingNonceAt(ctx, from)
 	if err != nil {
