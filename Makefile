@@ -19,12 +19,18 @@ setup-npm: contracts/node_modules/.package-lock.json
 contracts/node_modules/.package-lock.json: contracts/package.json contracts/package-lock.json
 	npm ci --prefix contracts --no-audit --no-fund --loglevel=error
 
-## nodes: real node binaries for the process and container engines, built once into .cache/nodes
-nodes: .cache/nodes/geth-v1.17.8
+## nodes: real node binaries (geth, wasmd) for the process and container engines, built once into .cache/nodes
+nodes: .cache/nodes/geth-v1.17.8 .cache/nodes/wasmd-v0.61.14
 
 .cache/nodes/geth-v1.17.8: localnet/nodes/geth/go.mod localnet/nodes/geth/go.sum
 	mkdir -p .cache/nodes
 	cd localnet/nodes/geth && CGO_ENABLED=0 $(GO) build -trimpath -o $(CURDIR)/$@.tmp github.com/ethereum/go-ethereum/cmd/geth
+	mv $@.tmp $@
+
+# wasmd links libwasmvm (cgo); the module cache holds the library it loads by rpath.
+.cache/nodes/wasmd-v0.61.14: localnet/nodes/wasmd/go.mod localnet/nodes/wasmd/go.sum
+	mkdir -p .cache/nodes
+	cd localnet/nodes/wasmd && $(GO) build -trimpath -o $(CURDIR)/$@.tmp github.com/CosmWasm/wasmd/cmd/wasmd
 	mv $@.tmp $@
 
 ## build: the vipctl binary in bin/

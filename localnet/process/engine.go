@@ -11,6 +11,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/gethdev"
+	"github.com/vipharness/vipharness/localnet/wasmddev"
 )
 
 // Engine starts rollups as child processes from the binaries `make nodes` builds.
@@ -62,6 +63,9 @@ func (e Engine) Available(vm deployer.VM) error {
 	case deployer.EVM:
 		_, err := findBinary(e.nodesDir(), gethdev.Binary)
 		return err
+	case deployer.Wasm:
+		_, err := findBinary(e.nodesDir(), wasmddev.Binary)
+		return err
 	}
 	return fmt.Errorf("process engine: no %s node yet", vm)
 }
@@ -79,6 +83,12 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 			return nil, fmt.Errorf("process engine: %w", err)
 		}
 		return StartGeth(ctx, bin, logger)
+	case deployer.Wasm:
+		bin, err := findBinary(e.nodesDir(), wasmddev.Binary)
+		if err != nil {
+			return nil, fmt.Errorf("process engine: %w", err)
+		}
+		return StartWasmd(ctx, bin, logger)
 	}
 	return nil, fmt.Errorf("process engine: no %s node yet", vm)
 }
