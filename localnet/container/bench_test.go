@@ -25,3 +25,22 @@ func BenchmarkStartGethContainer(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStartWasmdContainer is start-to-ready of the wasmd container (host-side init
+// and genesis, image from the layer cache, first block, REST answer) and its removal.
+func BenchmarkStartWasmdContainer(b *testing.B) {
+	ctx := context.Background()
+	e := Engine{}
+	if err := e.Available(ctx, deployer.Wasm); err != nil {
+		b.Skip(err)
+	}
+	for b.Loop() {
+		r, err := e.StartRollup(ctx, deployer.Wasm)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := r.Stop(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -72,7 +72,7 @@ func (e Engine) Available(ctx context.Context, vm deployer.VM) error {
 	if err := dockerAvailable(ctx); err != nil {
 		return err
 	}
-	if vm != deployer.EVM {
+	if vm != deployer.EVM && vm != deployer.Wasm {
 		return fmt.Errorf("container engine: no %s node yet", vm)
 	}
 	if e.Images[vm].Name != "" {
@@ -106,6 +106,8 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 	switch vm {
 	case deployer.EVM:
 		return e.startGeth(ctx)
+	case deployer.Wasm:
+		return e.startWasmd(ctx)
 	}
 	return nil, fmt.Errorf("container engine: no %s node yet", vm)
 }

@@ -2,6 +2,8 @@ package container
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -110,5 +112,53 @@ func TestOwnerLabelTellsLiveRunsFromDeadOnes(t *testing.T) {
 	}
 	if alive("999999999:1") || alive("garbage") || alive("") {
 		t.Fatal("a missing process must count as dead")
+	}
+}
+
+func TestWasmdContainerServesOnLoopbackAndIsRemoved(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	e := Engine{}
+	requireDocker(t, ctx, e, deployer.Wasm)
+	r, err := e.StartRollup(ctx, deployer.Wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped := false
+	t.Cleanup(func() {
+		if !stopped {
+			_ = r.Stop(context.Background())
+		}
+	})
+	ep := r.Endpoints()
+	ver, err := stage.ReadVersion(ctx, ep.CometRPC)
+	if err != nil || ver.LastBlockHeight == 0 {
+		t.Fatalf("abci_info %+v, %v", ver, err)
+	}
+	resp, err := http.Get(ep.REST + "/cosmos/auth/v1beta1/bech32")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), `"wasm"`) {
+		t.Fatalf("bech32 prefix reply %s", body)
+	}
+	if n := labelled(t, ctx); n != 1 {
+		t.Fatalf("%d labelled containers while running, want 1", n)
+	}
+	w := r.(*WasmdRollup)
+	if err := w.Restart(ctx, 100*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if after, err := stage.ReadVersion(ctx, ep.CometRPC); err != nil || after.LastBlockHeight < ver.LastBlockHeight {
+		t.Fatalf("after restart: %+v, %v", after, err)
+	}
+	if err := r.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	stopped = true
+	if n := labelled(t, ctx); n != 0 {
+		t.Fatalf("%d labelled containers left after Stop", n)
 	}
 }

@@ -25,3 +25,22 @@ func BenchmarkStartGeth(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStartWasmd is start-to-ready of a single-validator wasmd chain as a child
+// process (init, genesis, gentx, start, first block, REST answer) and its stop.
+func BenchmarkStartWasmd(b *testing.B) {
+	e := Engine{}
+	if err := e.Available(deployer.Wasm); err != nil {
+		b.Skip(err)
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		r, err := e.StartRollup(ctx, deployer.Wasm)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := r.Stop(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

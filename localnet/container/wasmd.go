@@ -1,0 +1,234 @@
+package container
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/client"
+	"github.com/testcontainers/testcontainers-go"
+	"github.com/testcontainers/testcontainers-go/wait"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/localnet"
+	"github.com/vipharness/vipharness/localnet/process"
+	"github.com/vipharness/vipharness/localnet/wasmddev"
+)
+
+// WasmdRollup is a single-validator wasmd chain in a container.
+type WasmdRollup struct {
+	ctr      testcontainers.Container
+	home     string
+	rpc      string
+	rest     string
+	accounts []localnet.Account
+}
+
+var _ localnet.Rollup = (*WasmdRollup)(nil)
+
+// wasmd is a cgo binary: the image is FROM scratch plus exactly the shared libraries ldd
+// lists (libwasmvm, libc, the loader), at the paths the binary looks for them.
+const wasmdDockerfile = "FROM scratch\nCOPY rootfs/ /\nENTRYPOINT [\"/wasmd\"]\n"
+
+func (e Engine) startWasmd(ctx context.Context) (_ *WasmdRollup, err error) {
+	bin, err := process.Engine{NodesDir: e.NodesDir}.Binary(wasmddev.Binary)
+	if err != nil {
+		return nil, fmt.Errorf("container engine: %w", err)
+	}
+	home, err := os.MkdirTemp("", "vipharness-wasmd-ctr-")
+	if err != nil {
+		return nil, fmt.Errorf("wasmd home: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(home)
+		}
+	}()
+	accounts, err := wasmddev.Init(ctx, bin, home, 2)
+	if err != nil {
+		return nil, err
+	}
+	ports, err := localnet.FreePorts(5)
+	if err != nil {
+		return nil, err
+	}
+	p := wasmddev.Ports{RPC: ports[0], P2P: ports[1], REST: ports[2], GRPC: ports[3], App: ports[4]}
+	if err := wasmddev.Configure(home, p); err != nil {
+		return nil, err
+	}
+	spec := e.Images[deployer.Wasm]
+	args := wasmddev.Args("/home")
+	if len(spec.Cmd) > 0 {
+		args = expand(spec.Cmd, map[string]string{"rpc_port": strconv.Itoa(p.RPC), "rest_port": strconv.Itoa(p.REST), "home": "/home"})
+	}
+	req := testcontainers.ContainerRequest{
+		Cmd:    args,
+		Labels: map[string]string{Label: "container", ownerLabel: owner, "org.vipharness.vm": string(deployer.Wasm)},
+		// wasmd wants a temp dir, which a scratch image lacks.
+		Tmpfs: map[string]string{"/tmp": "rw,mode=1777"},
+		HostConfigModifier: func(hc *container.HostConfig) {
+			hc.NetworkMode = "host"
+			hc.Binds = []string{home + ":/home"}
+		},
+		// CometBFT logs each committed block; the first one means the chain runs.
+		WaitingFor: wait.ForLog("committed state").WithStartupTimeout(90 * time.Second),
+	}
+	if spec.Name != "" {
+		req.Image = spec.Name
+	} else {
+		buildCtx, err := wasmdBuildContext(ctx, bin)
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(buildCtx)
+		req.FromDockerfile = testcontainers.FromDockerfile{
+			Context: buildCtx, Repo: "vipharness/wasmd", Tag: "v0.61.14", KeepImage: true,
+			BuildOptionsModifier: func(o *client.ImageBuildOptions) { o.Labels = map[string]string{Label: "image"} },
+		}
+	}
+	ctr, err := testcontainers.GenericContainer(ctx, testcontainers.GenericContainerRequest{ContainerRequest: req, Started: true})
+	if err != nil {
+		if ctr != nil {
+			_ = ctr.Terminate(context.Background())
+		}
+		return nil, fmt.Errorf("container engine: start wasmd: %w", err)
+	}
+	r := &WasmdRollup{ctr: ctr, home: home, accounts: accounts,
+		rpc: "http://127.0.0.1:" + strconv.Itoa(p.RPC), rest: "http://127.0.0.1:" + strconv.Itoa(p.REST)}
+	if err := r.waitREST(ctx); err != nil {
+		_ = ctr.Terminate(context.Background())
+		return nil, err
+	}
+	e.logger().Debug("wasmd container ready", "id", ctr.GetContainerID(), "rpc", r.rpc)
+	return r, nil
+}
+
+// waitREST waits for the REST gateway, which starts after the first block.
+func (r *WasmdRollup) waitREST(ctx context.Context) error {
+	ready, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	for {
+		req, _ := http.NewRequestWithContext(ready, http.MethodGet, r.rest+"/cosmos/base/tendermint/v1beta1/node_info", nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-ready.Done():
+			return fmt.Errorf("wasmd container REST not ready: %w; log:\n%s", ready.Err(), r.Logs())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// wasmdBuildContext lays out rootfs/ with the binary and the libraries ldd resolves.
+func wasmdBuildContext(ctx context.Context, bin string) (string, error) {
+	dir, err := os.MkdirTemp("", "vipharness-wasmd-image-")
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte(wasmdDockerfile), 0o644); err != nil {
+		return "", err
+	}
+	root := filepath.Join(dir, "rootfs")
+	if err := place(bin, filepath.Join(root, "wasmd")); err != nil {
+		return "", err
+	}
+	out, err := exec.CommandContext(ctx, "ldd", bin).Output()
+	if err != nil {
+		return "", fmt.Errorf("ldd %s: %w", bin, err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		// "libx.so => /path/libx.so (0x...)" or "/lib64/ld-linux-x86-64.so.2 (0x...)"
+		f := strings.Fields(sc.Text())
+		var lib string
+		switch {
+		case len(f) >= 3 && f[1] == "=>":
+			lib = f[2]
+		case len(f) >= 1 && strings.HasPrefix(f[0], "/"):
+			lib = f[0]
+		}
+		if lib == "" || !strings.HasPrefix(lib, "/") {
+			continue // the vdso
+		}
+		if err := place(lib, filepath.Join(root, lib)); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+// place copies a file (following links) to dst, creating its directory.
+func place(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(src)
+	if err != nil {
+		return err
+	}
+	if err := os.Link(real, dst); err == nil {
+		return nil
+	}
+	b, err := os.ReadFile(real)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o755)
+}
+
+// VM is Wasm.
+func (r *WasmdRollup) VM() deployer.VM { return deployer.Wasm }
+
+// ChainID is wasmddev.ChainID.
+func (r *WasmdRollup) ChainID() string { return wasmddev.ChainID }
+
+// Endpoints are CometBFT RPC and the Cosmos REST gateway.
+func (r *WasmdRollup) Endpoints() localnet.Endpoints {
+	return localnet.Endpoints{CometRPC: r.rpc, REST: r.rest}
+}
+
+// Funded are test accounts funded at genesis.
+func (r *WasmdRollup) Funded() []localnet.Account { return r.accounts }
+
+// Logs returns the container's log, for failed specs.
+func (r *WasmdRollup) Logs() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return readAll(r.ctr.Logs(ctx))
+}
+
+// Restart stops the container and starts it again on the same home.
+func (r *WasmdRollup) Restart(ctx context.Context, down time.Duration) error {
+	timeout := 15 * time.Second
+	if err := r.ctr.Stop(ctx, &timeout); err != nil {
+		return fmt.Errorf("restart wasmd container: stop: %w", err)
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(down):
+	}
+	if err := r.ctr.Start(ctx); err != nil {
+		return fmt.Errorf("restart wasmd container: start: %w", err)
+	}
+	return r.waitREST(ctx)
+}
+
+// Stop terminates the container and removes the chain's home.
+func (r *WasmdRollup) Stop(ctx context.Context) error {
+	return errors.Join(r.ctr.Terminate(ctx), os.RemoveAll(r.home))
+}
