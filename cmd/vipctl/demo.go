@@ -77,7 +77,7 @@ func newDemoCmd(g *globals) *cobra.Command {
 func runDemo(ctx context.Context, g *globals, engineName string, l1Stage uint64, generate int) (demoReport, error) {
 	start := time.Now()
 	rep := demoReport{VM: "evm", Engine: engineName}
-	st, err := startLocalStack(ctx, g, engineName, l1Stage)
+	st, err := startLocalStack(ctx, g, engineName, deployer.EVM, l1Stage)
 	if err != nil {
 		return rep, err
 	}

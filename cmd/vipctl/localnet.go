@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,7 +18,7 @@ import (
 	"github.com/vipharness/vipharness/localnet/process"
 )
 
-// localStack is a local EVM rollup with an L1 stand-in beside it.
+// localStack is a local rollup with an L1 stand-in beside it.
 type localStack struct {
 	engine string
 	rollup localnet.Rollup
@@ -37,14 +38,14 @@ func engineByName(name string, g *globals) (localnet.Engine, error) {
 	return nil, invalid(fmt.Errorf("--engine %q: want embedded, process or container", name))
 }
 
-func startLocalStack(ctx context.Context, g *globals, engineName string, l1Stage uint64) (*localStack, error) {
+func startLocalStack(ctx context.Context, g *globals, engineName string, vm deployer.VM, l1Stage uint64) (*localStack, error) {
 	engine, err := engineByName(engineName, g)
 	if err != nil {
 		return nil, err
 	}
-	r, err := engine.StartRollup(ctx, deployer.EVM)
+	r, err := engine.StartRollup(ctx, vm)
 	if err != nil {
-		return nil, fmt.Errorf("start %s evm rollup: %w", engine.Name(), err)
+		return nil, fmt.Errorf("start %s %s rollup: %w", engine.Name(), vm, err)
 	}
 	srv, err := l1.Start(l1.WithStage(l1Stage))
 	if err != nil {
@@ -67,11 +68,12 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 	var envFile, engineName string
 	up := &cobra.Command{
 		Use:   "up",
-		Short: "Start an EVM rollup (embedded, or a real geth as a process or container) and the L1 stand-in; print endpoints; run until interrupted",
+		Short: "Start a rollup for --vm (embedded dev chain, or geth/wasmd as a process or container) and the L1 stand-in; print endpoints; run until interrupted",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			st, err := startLocalStack(ctx, g, engineName, l1Stage)
+			vm, _ := deployer.ParseVM(g.vm)
+			st, err := startLocalStack(ctx, g, engineName, vm, l1Stage)
 			if err != nil {
 				return err
 			}
@@ -82,19 +84,22 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 			if err := os.MkdirAll(filepath.Dir(envFile), 0o755); err != nil {
 				return err
 			}
-			env := fmt.Sprintf("export JSON_RPC_URL=%s\nexport COMET_RPC_URL=%s\nexport L1_REST_URL=%s\nexport VIP_MODULE_ADDRESS=%s\nexport PRIVATE_KEY=%s\n",
-				ep.JSONRPC, ep.CometRPC, st.l1.URL(), st.l1.VIPAddress(), dev.PrivateKey)
+			env := fmt.Sprintf("export VM=%s\nexport JSON_RPC_URL=%s\nexport COMET_RPC_URL=%s\nexport REST_URL=%s\nexport L1_REST_URL=%s\nexport VIP_MODULE_ADDRESS=%s\nexport PRIVATE_KEY=%s\n",
+				vm, ep.JSONRPC, ep.CometRPC, ep.REST, st.l1.URL(), st.l1.VIPAddress(), dev.PrivateKey)
+			if dev.Mnemonic != "" {
+				env = strings.Replace(env, "export PRIVATE_KEY="+dev.PrivateKey+"\n", fmt.Sprintf("export MNEMONIC=%q\n", dev.Mnemonic), 1)
+			}
 			if err := os.WriteFile(envFile, []byte(env), 0o600); err != nil {
 				return fmt.Errorf("write env file: %w", err)
 			}
 			info := map[string]any{
-				"vm": "evm", "engine": st.engine, "chain_id": st.rollup.ChainID(),
-				"json_rpc": ep.JSONRPC, "comet_rpc": ep.CometRPC,
+				"vm": vm, "engine": st.engine, "chain_id": st.rollup.ChainID(),
+				"json_rpc": ep.JSONRPC, "comet_rpc": ep.CometRPC, "rest": ep.REST,
 				"l1_rest": st.l1.URL(), "vip_address": st.l1.VIPAddress(), "l1_stage": l1Stage,
 				"funded_address": dev.Address, "env_file": envFile,
 			}
-			human := fmt.Sprintf("%s EVM rollup (chain %s)\n  JSON-RPC   %s\n  CometBFT   %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
-				st.engine, st.rollup.ChainID(), ep.JSONRPC, ep.CometRPC, l1Stage, st.l1.URL(), st.l1.VIPAddress(), dev.Address, envFile)
+			human := fmt.Sprintf("%s %s rollup (chain %s)\n  JSON-RPC   %s\n  CometBFT   %s\n  REST       %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
+				st.engine, vm, st.rollup.ChainID(), orNone(ep.JSONRPC), orNone(ep.CometRPC), orNone(ep.REST), l1Stage, st.l1.URL(), st.l1.VIPAddress(), dev.Address, envFile)
 			if err := g.printResult(info, human); err != nil {
 				return err
 			}
@@ -107,4 +112,11 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 	up.Flags().StringVar(&envFile, "env-file", filepath.Join(".vipharness", "localnet.env"), "where to write the endpoints and dev key")
 	cmd.AddCommand(up)
 	return cmd
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
