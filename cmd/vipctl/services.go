@@ -1,0 +1,45 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vipharness/vipharness/localnet/indexer"
+)
+
+func newIndexerCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{Use: "indexer", Short: "The local indexer stand-in (rollytics EVM tx API)"}
+	var addr string
+	var lenient bool
+	serve := &cobra.Command{
+		Use:   "serve",
+		Short: "Index the rollup at --rpc live and serve GET /indexer/tx/v1/evm-txs on loopback until interrupted",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if g.rpc == "" {
+				return invalid(errors.New("indexer serve: no rollup RPC to follow: pass --rpc or set JSON_RPC_URL"))
+			}
+			opts := []indexer.Option{indexer.WithAddr(addr), indexer.WithLogger(g.logger)}
+			if lenient {
+				opts = append(opts, indexer.WithLenientQuery())
+			}
+			ix, err := indexer.New(cmd.Context(), g.rpc, opts...)
+			if err != nil {
+				return fmt.Errorf("indexer serve: %w", err)
+			}
+			defer ix.Close()
+			if err := g.printResult(map[string]string{"url": ix.URL(), "following": g.rpc},
+				fmt.Sprintf("indexer on %s following %s; Ctrl-C stops", ix.URL(), g.rpc)); err != nil {
+				return err
+			}
+			<-cmd.Context().Done()
+			return nil
+		},
+	}
+	serve.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "listen address (loopback only)")
+	serve.Flags().BoolVar(&lenient, "lenient", false, "parse bad query parameters as the real service does (defaults) instead of answering 400")
+	cmd.AddCommand(serve)
+	return cmd
+}
