@@ -178,28 +178,37 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	return r, nil
 }
 
-// autoMine seals blocks while the pool holds executable transactions. Pipelined senders
-// land many transactions per block because the loop drains notifications before sealing.
+// autoMine seals blocks while the pool holds executable transactions. Notifications are
+// coalesced into a one-slot signal by a reader that never blocks, because sealing waits on
+// the pool and the pool's event feed blocks when its subscriber stops reading: a sealer that
+// read the feed itself would deadlock under sustained pipelined sends.
 func (r *EVMRollup) autoMine(sub event.Subscription, txs <-chan core.NewTxsEvent) {
 	defer close(r.done)
 	defer sub.Unsubscribe()
+	signal := make(chan struct{}, 1)
+	go func() {
+		for {
+			select {
+			case <-r.stopped:
+				return
+			case <-sub.Err():
+				return
+			case <-txs:
+				select {
+				case signal <- struct{}{}:
+				default: // a seal is already due
+				}
+			}
+		}
+	}()
 	for {
 		select {
 		case <-r.stopped:
 			return
-		case <-sub.Err():
-			return
-		case <-txs:
+		case <-signal:
 		}
 		// Let a burst of pipelined sends arrive, then seal until the pool is empty.
 		time.Sleep(2 * time.Millisecond)
-		for drained := false; !drained; {
-			select {
-			case <-txs:
-			default:
-				drained = true
-			}
-		}
 		for i := 0; i < 1000; i++ {
 			if pending, _ := r.eth.TxPool().Stats(); pending == 0 {
 				break

@@ -146,3 +146,43 @@ func TestEVMUnknownCometMethod(t *testing.T) {
 		t.Fatalf("status %d, want 404", resp.StatusCode)
 	}
 }
+
+// A long run of pipelined sends, never waiting in between, must all be mined: the sealer
+// once stopped reading the pool's feed while sealing and deadlocked past 256 notifications.
+func TestEVMMinesSustainedPipelinedSends(t *testing.T) {
+	r := startEVM(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	c := r.Client()
+	key, _ := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	chainID, _ := c.ChainID(ctx)
+	nonce, err := c.PendingNonceAt(ctx, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := common.HexToAddress("0x00000000000000000000000000000000000000bb")
+	signer := types.LatestSignerForChainID(chainID)
+	var last *types.Transaction
+	for i := range 1500 {
+		tx, err := types.SignNewTx(key, signer, &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce + uint64(i),
+			GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(1e11), Gas: 21_000, To: &to, Value: big.NewInt(1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.SendTransaction(ctx, tx); err != nil {
+			t.Fatalf("send %d: %v", i, err)
+		}
+		last = tx
+	}
+	for {
+		if rc, err := c.TransactionReceipt(ctx, last.Hash()); err == nil && rc.Status == types.ReceiptStatusSuccessful {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the last of 1500 pipelined txs was never mined")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
