@@ -272,4 +272,7 @@ require (
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
-tool github.com/ethereum/go-ethereum/cmd/abigen
+tool (
+	github.com/ethereum/go-ethereum/cmd/abigen
+	github.com/onsi/ginkgo/v2/ginkgo
+)
