@@ -132,10 +132,8 @@ func (s *store) rollback(n uint64, all bool) int {
 		return 0
 	}
 	s.blocks = s.blocks[:keep]
-	cut := len(s.txs)
-	if keep == 0 {
-		cut = 0
-	} else {
+	cut := 0
+	if keep != 0 {
 		cut = sort.Search(len(s.txs), func(i int) bool { return s.txs[i].height > n })
 	}
 	for i := len(s.txs) - 1; i >= cut; i-- {
