@@ -1,0 +1,117 @@
+package router
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	api "github.com/vipharness/vipharness/bindings/router"
+	"github.com/vipharness/vipharness/localnet/embedded"
+)
+
+// benchTransfers is how many transfers run at once in one benchmark iteration.
+const benchTransfers = 1000
+
+// BenchmarkTransfers measures the stand-in's throughput: each iteration runs 1,000
+// concurrent transfers (route, msgs, sign, track, status polled to STATE_COMPLETED) with a
+// 1ms step interval. "memchain" links the stand-in to an in-memory chain, so the figure is
+// the stand-in's; "embedded-evm" links it to the embedded go-ethereum chain, so every
+// transfer is also a mined transaction and three JSON-RPC reads at track.
+func BenchmarkTransfers(b *testing.B) {
+	b.Run("memchain", func(b *testing.B) {
+		chain := newMemChain(1337)
+		signers := make([]api.Signer, 8)
+		for i := range signers {
+			k, _ := newKey(b)
+			signers[i] = memSignerKey(b, chain, k)
+		}
+		benchTransfersOn(b, WithTxSource(evmChain, chain), signers)
+	})
+	b.Run("embedded-evm", func(b *testing.B) {
+		var keys []*ecdsa.PrivateKey
+		var addrs []common.Address
+		for range 20 {
+			k, _ := newKey(b)
+			keys = append(keys, k)
+			addrs = append(addrs, crypto.PubkeyToAddress(k.PublicKey))
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		r, err := embedded.StartEVM(ctx, embedded.WithFundedAddresses(addrs...))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer r.Stop(context.Background())
+		var signers []api.Signer
+		for _, k := range keys {
+			s, err := api.NewEVMSigner(ctx, r.Client(), hex.EncodeToString(crypto.FromECDSA(k)), api.WithReceiptPoll(5*time.Millisecond))
+			if err != nil {
+				b.Fatal(err)
+			}
+			signers = append(signers, s)
+		}
+		benchTransfersOn(b, WithChain(r.ChainID(), r.Endpoints().JSONRPC), signers)
+	})
+}
+
+func benchTransfersOn(b *testing.B, link Option, signers []api.Signer) {
+	s := startRouter(b, link, WithStepInterval(time.Millisecond), WithSeed(1))
+	tr := &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, MaxConnsPerHost: 128, IdleConnTimeout: 30 * time.Second}
+	defer tr.CloseIdleConnections()
+	c := newClient(b, s, api.WithHTTPClient(&http.Client{Transport: tr, Timeout: 30 * time.Second}),
+		api.WithPollBackoff(time.Millisecond, 10*time.Millisecond))
+	dst := []struct{ chain, denom string }{{l1Chain, ethOnL1}, {nobleChain, ethOnNoble}, {moveChain, ethOnMove}}
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		var wg sync.WaitGroup
+		errs := make(chan error, benchTransfers)
+		for j := range benchTransfers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				signer := signers[j%len(signers)]
+				var from common.Address
+				switch s := signer.(type) {
+				case *api.EVMSigner:
+					from = s.Address()
+				}
+				d := dst[j%len(dst)]
+				res, err := c.Transfer(ctx, api.TransferRequest{
+					Route:     api.RouteRequest{AmountIn: fmt.Sprint(1000 + j), SourceAssetChainID: evmChain, SourceAssetDenom: evmNative, DestAssetChainID: d.chain, DestAssetDenom: d.denom},
+					Addresses: addressesFor(from, d.chain),
+				}, signer)
+				if err == nil && !res.Status().Succeeded() {
+					err = fmt.Errorf("ended %s", res.Status().State)
+				}
+				if err != nil {
+					errs <- err
+				}
+			}()
+		}
+		wg.Wait()
+		cancel()
+		close(errs)
+		for err := range errs {
+			b.Fatalf("transfer: %v", err)
+		}
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	var reqs int64
+	for _, n := range s.Requests() {
+		reqs += n
+	}
+	b.ReportMetric(float64(b.N*benchTransfers)/elapsed.Seconds(), "transfers/s")
+	b.ReportMetric(float64(reqs)/elapsed.Seconds(), "requests/s")
+	b.ReportMetric(float64(reqs)/float64(b.N*benchTransfers), "requests/transfer")
+}
