@@ -17,6 +17,7 @@ import (
 	"github.com/vipharness/vipharness/localnet/indexer"
 	"github.com/vipharness/vipharness/localnet/l1"
 	"github.com/vipharness/vipharness/localnet/process"
+	"github.com/vipharness/vipharness/localnet/router"
 )
 
 // localStack is a local rollup with an L1 stand-in beside it.
@@ -25,6 +26,7 @@ type localStack struct {
 	rollup  localnet.Rollup
 	l1      *l1.Server
 	indexer *indexer.Indexer // EVM rollups only
+	router  *router.Server   // EVM rollups only
 }
 
 // engineByName resolves --engine.
@@ -63,6 +65,9 @@ func (s *localStack) stop() {
 	if s.indexer != nil {
 		_ = s.indexer.Close()
 	}
+	if s.router != nil {
+		_ = s.router.Close()
+	}
 	_ = s.l1.Close()
 	_ = s.rollup.Stop(ctx)
 }
@@ -84,20 +89,24 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 			}
 			defer st.stop()
 			ep := st.rollup.Endpoints()
-			indexerURL := ""
+			indexerURL, routerURL := "", ""
 			if ep.JSONRPC != "" {
 				if st.indexer, err = indexer.New(ctx, ep.JSONRPC, indexer.WithLogger(g.logger)); err != nil {
 					return fmt.Errorf("start indexer: %w", err)
 				}
 				indexerURL = st.indexer.URL()
+				if st.router, err = router.Start(ctx, router.WithChain(st.rollup.ChainID(), ep.JSONRPC), router.WithLogger(g.logger)); err != nil {
+					return fmt.Errorf("start router stand-in: %w", err)
+				}
+				routerURL = st.router.URL()
 			}
 			dev := st.rollup.Funded()[0]
 			// The dev key of a throwaway chain goes to a 0600 file, never to the terminal.
 			if err := os.MkdirAll(filepath.Dir(envFile), 0o755); err != nil {
 				return err
 			}
-			env := fmt.Sprintf("export VM=%s\nexport JSON_RPC_URL=%s\nexport COMET_RPC_URL=%s\nexport REST_URL=%s\nexport INDEXER_URL=%s\nexport L1_REST_URL=%s\nexport VIP_MODULE_ADDRESS=%s\nexport PRIVATE_KEY=%s\n",
-				vm, ep.JSONRPC, ep.CometRPC, ep.REST, indexerURL, st.l1.URL(), st.l1.VIPAddress(), dev.PrivateKey)
+			env := fmt.Sprintf("export VM=%s\nexport JSON_RPC_URL=%s\nexport COMET_RPC_URL=%s\nexport REST_URL=%s\nexport INDEXER_URL=%s\nexport ROUTER_URL=%s\nexport L1_REST_URL=%s\nexport VIP_MODULE_ADDRESS=%s\nexport PRIVATE_KEY=%s\n",
+				vm, ep.JSONRPC, ep.CometRPC, ep.REST, indexerURL, routerURL, st.l1.URL(), st.l1.VIPAddress(), dev.PrivateKey)
 			if dev.Mnemonic != "" {
 				env = strings.Replace(env, "export PRIVATE_KEY="+dev.PrivateKey+"\n", fmt.Sprintf("export MNEMONIC=%q\n", dev.Mnemonic), 1)
 			}
@@ -106,12 +115,12 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 			}
 			info := map[string]any{
 				"vm": vm, "engine": st.engine, "chain_id": st.rollup.ChainID(),
-				"json_rpc": ep.JSONRPC, "comet_rpc": ep.CometRPC, "rest": ep.REST, "indexer": indexerURL,
+				"json_rpc": ep.JSONRPC, "comet_rpc": ep.CometRPC, "rest": ep.REST, "indexer": indexerURL, "router": routerURL,
 				"l1_rest": st.l1.URL(), "vip_address": st.l1.VIPAddress(), "l1_stage": l1Stage,
 				"funded_address": dev.Address, "env_file": envFile,
 			}
-			human := fmt.Sprintf("%s %s rollup (chain %s)\n  JSON-RPC   %s\n  CometBFT   %s\n  REST       %s\n  indexer    %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
-				st.engine, vm, st.rollup.ChainID(), orNone(ep.JSONRPC), orNone(ep.CometRPC), orNone(ep.REST), orNone(indexerURL), l1Stage, st.l1.URL(), st.l1.VIPAddress(), dev.Address, envFile)
+			human := fmt.Sprintf("%s %s rollup (chain %s)\n  JSON-RPC   %s\n  CometBFT   %s\n  REST       %s\n  indexer    %s\n  router     %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
+				st.engine, vm, st.rollup.ChainID(), orNone(ep.JSONRPC), orNone(ep.CometRPC), orNone(ep.REST), orNone(indexerURL), orNone(routerURL), l1Stage, st.l1.URL(), st.l1.VIPAddress(), dev.Address, envFile)
 			if err := g.printResult(info, human); err != nil {
 				return err
 			}

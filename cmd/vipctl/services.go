@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/localnet/indexer"
+	"github.com/vipharness/vipharness/localnet/router"
 )
 
 func newIndexerCmd(g *globals) *cobra.Command {
@@ -40,6 +41,43 @@ func newIndexerCmd(g *globals) *cobra.Command {
 	}
 	serve.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "listen address (loopback only)")
 	serve.Flags().BoolVar(&lenient, "lenient", false, "parse bad query parameters as the real service does (defaults) instead of answering 400")
+	cmd.AddCommand(serve)
+	return cmd
+}
+
+func newRouterCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{Use: "router", Short: "The local transfer-routing stand-in (Skip Go API v2 superset)"}
+	var addr, graph, chainID string
+	var seed uint64
+	serve := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve route, op-hook, msgs, track and status on loopback until interrupted; --rpc links the local EVM chain for tracking",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts := []router.Option{router.WithAddr(addr), router.WithSeed(seed), router.WithLogger(g.logger)}
+			if graph != "" {
+				opts = append(opts, router.WithGraphFile(graph))
+			}
+			if g.rpc != "" {
+				opts = append(opts, router.WithChain(chainID, g.rpc))
+			}
+			srv, err := router.Start(cmd.Context(), opts...)
+			if err != nil {
+				return invalid(fmt.Errorf("router serve: %w", err))
+			}
+			defer srv.Close()
+			if err := g.printResult(map[string]string{"url": srv.URL(), "tracks": g.rpc},
+				fmt.Sprintf("router stand-in on %s (control: POST %s/control/faults); Ctrl-C stops", srv.URL(), srv.URL())); err != nil {
+				return err
+			}
+			<-cmd.Context().Done()
+			return nil
+		},
+	}
+	serve.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "listen address (loopback only)")
+	serve.Flags().StringVar(&graph, "graph", "", "graph of chains, assets and bridges (default: fixtures/router/graph.json, built in)")
+	serve.Flags().StringVar(&chainID, "chain-id", "1337", "chain id of the graph that --rpc runs")
+	serve.Flags().Uint64Var(&seed, "seed", 1, "seed for timings and injected faults")
 	cmd.AddCommand(serve)
 	return cmd
 }
