@@ -77,6 +77,7 @@ func main() {
 		}
 		writeRows(&md, rows)
 	}
+	writeEngineFigures(ctx, &md)
 	wall, err := timeDemo(ctx, *demoRuns)
 	fmt.Fprintf(&md, "## `make demo`\n\n")
 	if err != nil {
@@ -104,7 +105,11 @@ func existing(pkgs []string) []string {
 }
 
 func runBench(ctx context.Context, pkgs []string, benchtime string) ([]row, string, error) {
-	args := append([]string{"test", "-run", "^$", "-bench", ".", "-benchmem", "-benchtime", benchtime, "-timeout", "30m"}, pkgs...)
+	return runBenchFiltered(ctx, pkgs, benchtime, ".")
+}
+
+func runBenchFiltered(ctx context.Context, pkgs []string, benchtime, filter string) ([]row, string, error) {
+	args := append([]string{"test", "-run", "^$", "-bench", filter, "-benchmem", "-benchtime", benchtime, "-timeout", "30m"}, pkgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
@@ -199,4 +204,49 @@ func tail(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// writeEngineFigures times the shared scoring suite on each engine, and a cold build of each
+// node image (the image removed first, so Docker builds it from the binary again).
+func writeEngineFigures(ctx context.Context, md *bytes.Buffer) {
+	md.WriteString("## Scoring suite wall time per engine\n\nThe shared e2e scoring specs (deploy at the L1 stage, fixture and 10,000-address pushes, re-run sends nothing, negative specs, finalize, stage sync), compiled beforehand, one engine at a time.\n\n| engine | wall time | result |\n|---|---|---|\n")
+	bin := filepath.Join(os.TempDir(), "benchreport-scoring.test")
+	if out, err := exec.CommandContext(ctx, "go", "test", "-c", "-o", bin, "./e2e/scoring").CombinedOutput(); err != nil {
+		fmt.Fprintf(md, "| all | - | build failed: %s |\n\n", tail(string(out), 3))
+		return
+	}
+	defer os.Remove(bin)
+	for _, engine := range []string{"embedded", "process", "container"} {
+		cmd := exec.CommandContext(ctx, bin, "-test.count=1")
+		cmd.Dir = "e2e/scoring"
+		cmd.Env = append(os.Environ(), "E2E_ENGINES="+engine)
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		result := "pass"
+		if err != nil {
+			result = "failed: " + strings.ReplaceAll(tail(string(out), 1), "|", "/")
+		} else if strings.Contains(string(out), "skipping the "+engine+" engine") {
+			result = "skipped (no node binary or Docker)"
+		}
+		fmt.Fprintf(md, "| %s | %s | %s |\n", engine, time.Since(start).Round(10*time.Millisecond), result)
+	}
+	md.WriteString("\n## Node image cold build\n\nThe container engine's image removed, then one container start (build from the binary and the libraries it needs, create, start, readiness, removal).\n\n| image | cold start incl. build |\n|---|---|\n")
+	for _, img := range []struct{ name, bench string }{
+		{"vipharness/geth:v1.17.8", "BenchmarkStartGethContainer$"},
+		{"vipharness/wasmd:v0.61.14", "BenchmarkStartWasmdContainer$"},
+	} {
+		_ = exec.CommandContext(ctx, "docker", "rmi", "-f", img.name).Run()
+		rows, _, err := runBenchFiltered(ctx, []string{"./localnet/container/..."}, "1x", img.bench)
+		switch {
+		case err != nil || len(rows) == 0:
+			fmt.Fprintf(md, "| %s | not measured (%v) |\n", img.name, err)
+		default:
+			for _, m := range rows[0].metrics {
+				if m[1] == "ns/op" {
+					fmt.Fprintf(md, "| %s | %s |\n", img.name, pretty(m[0], m[1]))
+				}
+			}
+		}
+	}
+	md.WriteString("\n")
 }
