@@ -54,18 +54,11 @@ func (e Engine) startWasmd(ctx context.Context) (_ *WasmdRollup, err error) {
 			os.RemoveAll(home)
 		}
 	}()
-	accounts, err := wasmddev.Init(ctx, bin, home, 2)
+	accounts, p, err := wasmddev.Prepare(ctx, bin, home)
 	if err != nil {
 		return nil, err
 	}
-	ports, err := localnet.FreePorts(5)
-	if err != nil {
-		return nil, err
-	}
-	p := wasmddev.Ports{RPC: ports[0], P2P: ports[1], REST: ports[2], GRPC: ports[3], App: ports[4]}
-	if err := wasmddev.Configure(home, p); err != nil {
-		return nil, err
-	}
+	rpc, rest := p.URLs()
 	spec := e.Images[deployer.Wasm]
 	args := wasmddev.Args("/home")
 	if len(spec.Cmd) > 0 {
@@ -103,8 +96,7 @@ func (e Engine) startWasmd(ctx context.Context) (_ *WasmdRollup, err error) {
 		}
 		return nil, fmt.Errorf("container engine: start wasmd: %w", err)
 	}
-	r := &WasmdRollup{ctr: ctr, home: home, accounts: accounts,
-		rpc: "http://127.0.0.1:" + strconv.Itoa(p.RPC), rest: "http://127.0.0.1:" + strconv.Itoa(p.REST)}
+	r := &WasmdRollup{ctr: ctr, home: home, accounts: accounts, rpc: rpc, rest: rest}
 	if err := r.waitREST(ctx); err != nil {
 		_ = ctr.Terminate(context.Background())
 		return nil, err

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"strconv"
 	"time"
 
 	"github.com/vipharness/vipharness/deployer"
@@ -40,20 +39,12 @@ func StartWasmd(ctx context.Context, bin string, logger *slog.Logger) (_ *WasmdR
 			os.RemoveAll(home)
 		}
 	}()
-	accounts, err := wasmddev.Init(ctx, bin, home, 2)
+	accounts, p, err := wasmddev.Prepare(ctx, bin, home)
 	if err != nil {
 		return nil, err
 	}
-	ports, err := localnet.FreePorts(5)
-	if err != nil {
-		return nil, err
-	}
-	p := wasmddev.Ports{RPC: ports[0], P2P: ports[1], REST: ports[2], GRPC: ports[3], App: ports[4]}
-	if err := wasmddev.Configure(home, p); err != nil {
-		return nil, err
-	}
-	r := &WasmdRollup{bin: bin, logger: logger, accounts: accounts,
-		rpc: "http://127.0.0.1:" + strconv.Itoa(p.RPC), rest: "http://127.0.0.1:" + strconv.Itoa(p.REST)}
+	rpc, rest := p.URLs()
+	r := &WasmdRollup{bin: bin, logger: logger, accounts: accounts, rpc: rpc, rest: rest}
 	if r.node, err = start("wasmd", bin, home, logger, wasmddev.Args(home)...); err != nil {
 		return nil, err
 	}

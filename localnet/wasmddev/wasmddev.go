@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/vipharness/vipharness/localnet"
@@ -135,4 +136,27 @@ func Height(body []byte) (string, bool) {
 		return "", false
 	}
 	return string(m[1]), true
+}
+
+// Prepare makes a ready-to-start home in dir: Init with two funded accounts, free loopback
+// ports, and Configure. The engines then only differ in how they run `wasmd start`.
+func Prepare(ctx context.Context, bin, dir string) ([]localnet.Account, Ports, error) {
+	accounts, err := Init(ctx, bin, dir, 2)
+	if err != nil {
+		return nil, Ports{}, err
+	}
+	ports, err := localnet.FreePorts(5)
+	if err != nil {
+		return nil, Ports{}, err
+	}
+	p := Ports{RPC: ports[0], P2P: ports[1], REST: ports[2], GRPC: ports[3], App: ports[4]}
+	if err := Configure(dir, p); err != nil {
+		return nil, Ports{}, err
+	}
+	return accounts, p, nil
+}
+
+// URLs are the CometBFT RPC and REST base URLs of p.
+func (p Ports) URLs() (rpc, rest string) {
+	return "http://127.0.0.1:" + strconv.Itoa(p.RPC), "http://127.0.0.1:" + strconv.Itoa(p.REST)
 }
