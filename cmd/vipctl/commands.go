@@ -164,39 +164,35 @@ func newStageCmd(g *globals) *cobra.Command {
 		Short: "Show a stage of the contract (default the open one), and the L1 stage when one is configured",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			s, closeFn, err := g.scorer(ctx, true, nil)
-			if err != nil {
-				return err
-			}
-			defer closeFn()
-			open, err := s.OpenStage(ctx)
-			if err != nil {
-				return classify(err)
-			}
-			which := st
-			if which == 0 {
-				which = open
-			}
-			info, err := s.StageInfo(ctx, which)
-			if err != nil {
-				return classify(err)
-			}
-			out := struct {
-				deployer.StageInfo
-				OpenStage uint64 `json:"open_stage"`
-				L1Stage   uint64 `json:"l1_stage,omitempty"`
-			}{StageInfo: info, OpenStage: open}
-			if r, err := g.l1Reader(); err == nil {
-				if out.L1Stage, err = r.Stage(ctx); err != nil {
-					return fmt.Errorf("read L1 stage: %w", err)
+			return g.withScorer(cmd, func(ctx context.Context, s deployer.Scorer) error {
+				open, err := s.OpenStage(ctx)
+				if err != nil {
+					return classify(err)
 				}
-			}
-			human := fmt.Sprintf("stage %d: exists=%v finalized=%v total_score=%d (open stage %d)", info.Stage, info.Exists, info.Finalized, info.TotalScore, open)
-			if out.L1Stage != 0 {
-				human += fmt.Sprintf(", L1 stage %d", out.L1Stage)
-			}
-			return g.printResult(out, human)
+				which := st
+				if which == 0 {
+					which = open
+				}
+				info, err := s.StageInfo(ctx, which)
+				if err != nil {
+					return classify(err)
+				}
+				out := struct {
+					deployer.StageInfo
+					OpenStage uint64 `json:"open_stage"`
+					L1Stage   uint64 `json:"l1_stage,omitempty"`
+				}{StageInfo: info, OpenStage: open}
+				if r, err := g.l1Reader(); err == nil {
+					if out.L1Stage, err = r.Stage(ctx); err != nil {
+						return fmt.Errorf("read L1 stage: %w", err)
+					}
+				}
+				human := fmt.Sprintf("stage %d: exists=%v finalized=%v total_score=%d (open stage %d)", info.Stage, info.Exists, info.Finalized, info.TotalScore, open)
+				if out.L1Stage != 0 {
+					human += fmt.Sprintf(", L1 stage %d", out.L1Stage)
+				}
+				return g.printResult(out, human)
+			})
 		},
 	}
 	show.Flags().Uint64Var(&st, "stage", 0, "stage; default the open stage")
@@ -225,34 +221,30 @@ func newStageCmd(g *globals) *cobra.Command {
 		Short: "Finalize stages one by one until the contract's open stage is the L1 stage",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			s, closeFn, err := g.scorer(ctx, true, nil)
-			if err != nil {
-				return err
-			}
-			defer closeFn()
-			if target == 0 {
-				r, err := g.l1Reader()
+			return g.withScorer(cmd, func(ctx context.Context, s deployer.Scorer) error {
+				if target == 0 {
+					r, err := g.l1Reader()
+					if err != nil {
+						return err
+					}
+					if target, err = r.Stage(ctx); err != nil {
+						return fmt.Errorf("read L1 stage: %w", err)
+					}
+				}
+				confirm := func(from, to uint64) bool {
+					if yes {
+						return true
+					}
+					fmt.Fprintf(g.errOut, "finalize stages %d..%d to reach L1 stage %d? [y/N] ", from, to, target)
+					line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
+					return strings.EqualFold(strings.TrimSpace(line), "y") || strings.EqualFold(strings.TrimSpace(line), "yes")
+				}
+				done, err := deployer.SyncStage(ctx, s, target, confirm)
 				if err != nil {
-					return err
+					return classify(err)
 				}
-				if target, err = r.Stage(ctx); err != nil {
-					return fmt.Errorf("read L1 stage: %w", err)
-				}
-			}
-			confirm := func(from, to uint64) bool {
-				if yes {
-					return true
-				}
-				fmt.Fprintf(g.errOut, "finalize stages %d..%d to reach L1 stage %d? [y/N] ", from, to, target)
-				line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
-				return strings.EqualFold(strings.TrimSpace(line), "y") || strings.EqualFold(strings.TrimSpace(line), "yes")
-			}
-			done, err := deployer.SyncStage(ctx, s, target, confirm)
-			if err != nil {
-				return classify(err)
-			}
-			return g.printResult(map[string]any{"finalized": done, "open_stage": target}, fmt.Sprintf("finalized %v; open stage is %d", done, target))
+				return g.printResult(map[string]any{"finalized": done, "open_stage": target}, fmt.Sprintf("finalized %v; open stage is %d", done, target))
+			})
 		},
 	}
 	sync.Flags().BoolVar(&yes, "yes", false, "do not ask")
@@ -269,31 +261,27 @@ func newVerifyCmd(g *globals) *cobra.Command {
 		Short: "Read a stage back and compare it with a score file",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
 			if file == "" || st == 0 {
 				return invalid(fmt.Errorf("--file and --stage are required"))
 			}
-			s, closeFn, err := g.scorer(ctx, true, nil)
-			if err != nil {
-				return err
-			}
-			defer closeFn()
-			entries, err := loadScores(file, format, s.CheckAddress)
-			if err != nil {
-				return err
-			}
-			rep, err := deployer.Verify(ctx, s, st, entries)
-			if err != nil {
-				return classify(err)
-			}
-			if err := g.printResult(rep, fmt.Sprintf("stage %d: %d/%d match, %d mismatches, %d other addresses, total %d (sum of rows agrees: %v), finalized %v",
-				rep.Stage, rep.Matched, rep.Input, len(rep.Mismatches), rep.Extra, rep.TotalScore, rep.TotalsAgree, rep.Finalized)); err != nil {
-				return err
-			}
-			if !rep.OK() {
-				return &exitError{exitMismatch, fmt.Errorf("stage %d differs from %s", st, file)}
-			}
-			return nil
+			return g.withScorer(cmd, func(ctx context.Context, s deployer.Scorer) error {
+				entries, err := loadScores(file, format, s.CheckAddress)
+				if err != nil {
+					return err
+				}
+				rep, err := deployer.Verify(ctx, s, st, entries)
+				if err != nil {
+					return classify(err)
+				}
+				if err := g.printResult(rep, fmt.Sprintf("stage %d: %d/%d match, %d mismatches, %d other addresses, total %d (sum of rows agrees: %v), finalized %v",
+					rep.Stage, rep.Matched, rep.Input, len(rep.Mismatches), rep.Extra, rep.TotalScore, rep.TotalsAgree, rep.Finalized)); err != nil {
+					return err
+				}
+				if !rep.OK() {
+					return &exitError{exitMismatch, fmt.Errorf("stage %d differs from %s", st, file)}
+				}
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&file, "file", "", "score file")
@@ -302,20 +290,26 @@ func newVerifyCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-var _ = context.Background
-
-// withStage opens the contract's Scorer, resolves stage (0 means the open stage), and runs f.
-func (g *globals) withStage(cmd *cobra.Command, stage uint64, f func(ctx context.Context, s deployer.Scorer, stage uint64) error) error {
+// withScorer opens the contract's Scorer for f and closes it after.
+func (g *globals) withScorer(cmd *cobra.Command, f func(ctx context.Context, s deployer.Scorer) error) error {
 	ctx := cmd.Context()
 	s, closeFn, err := g.scorer(ctx, true, nil)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	if stage == 0 {
-		if stage, err = s.OpenStage(ctx); err != nil {
-			return classify(err)
+	return f(ctx, s)
+}
+
+// withStage opens the contract's Scorer, resolves stage (0 means the open stage), and runs f.
+func (g *globals) withStage(cmd *cobra.Command, stage uint64, f func(ctx context.Context, s deployer.Scorer, stage uint64) error) error {
+	return g.withScorer(cmd, func(ctx context.Context, s deployer.Scorer) error {
+		if stage == 0 {
+			var err error
+			if stage, err = s.OpenStage(ctx); err != nil {
+				return classify(err)
+			}
 		}
-	}
-	return f(ctx, s, stage)
+		return f(ctx, s, stage)
+	})
 }
