@@ -47,17 +47,14 @@ func (e Engine) startGeth(ctx context.Context) (_ *GethRollup, err error) {
 	}()
 	// The datadir is initialized on the host with the same binary the image holds, then
 	// mounted: a scratch image has no shell to run `geth init` first.
-	if err := gethdev.Init(ctx, bin, home); err != nil {
-		return nil, err
-	}
-	ports, err := localnet.FreePorts(2)
+	httpPort, authPort, err := gethdev.Prepare(ctx, bin, home)
 	if err != nil {
 		return nil, err
 	}
 	spec := e.Images[deployer.EVM]
-	args := gethdev.Args("/data", ports[0], ports[1])
+	args := gethdev.Args("/data", httpPort, authPort)
 	if len(spec.Cmd) > 0 {
-		args = expand(spec.Cmd, map[string]string{"http_port": strconv.Itoa(ports[0]), "authrpc_port": strconv.Itoa(ports[1]), "datadir": "/data"})
+		args = expand(spec.Cmd, map[string]string{"http_port": strconv.Itoa(httpPort), "authrpc_port": strconv.Itoa(authPort), "datadir": "/data"})
 	}
 	req := testcontainers.ContainerRequest{
 		Cmd:    args,
@@ -90,7 +87,7 @@ func (e Engine) startGeth(ctx context.Context) (_ *GethRollup, err error) {
 	}
 	ready, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	face, err := gethdev.Attach(ready, fmt.Sprintf("http://127.0.0.1:%d", ports[0]), func() error {
+	face, err := gethdev.Attach(ready, fmt.Sprintf("http://127.0.0.1:%d", httpPort), func() error {
 		st, err := ctr.State(ready)
 		if err == nil && !st.Running {
 			return fmt.Errorf("geth container exited (%d) before it was ready; log:\n%s", st.ExitCode, readAll(ctr.Logs(ready)))

@@ -206,3 +206,16 @@ func (f *Face) Close() error {
 	f.client.Close()
 	return f.comet.Close()
 }
+
+// Prepare makes a ready-to-start home in dir (Init) and picks the JSON-RPC and engine-API
+// loopback ports; the engines then only differ in how they run geth.
+func Prepare(ctx context.Context, bin, dir string) (httpPort, authPort int, err error) {
+	if err := Init(ctx, bin, dir); err != nil {
+		return 0, 0, err
+	}
+	ports, err := localnet.FreePorts(2)
+	if err != nil {
+		return 0, 0, err
+	}
+	return ports[0], ports[1], nil
+}

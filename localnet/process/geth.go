@@ -35,21 +35,18 @@ func StartGeth(ctx context.Context, bin string, logger *slog.Logger) (_ *GethRol
 			os.RemoveAll(home)
 		}
 	}()
-	if err := gethdev.Init(ctx, bin, home); err != nil {
-		return nil, err
-	}
-	ports, err := localnet.FreePorts(2)
+	httpPort, authPort, err := gethdev.Prepare(ctx, bin, home)
 	if err != nil {
 		return nil, err
 	}
-	args := gethdev.Args(filepath.Join(home, "data"), ports[0], ports[1])
+	args := gethdev.Args(filepath.Join(home, "data"), httpPort, authPort)
 	n, err := start("geth", bin, home, logger, args...)
 	if err != nil {
 		return nil, err
 	}
 	ready, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	face, err := gethdev.Attach(ready, fmt.Sprintf("http://127.0.0.1:%d", ports[0]), func() error {
+	face, err := gethdev.Attach(ready, fmt.Sprintf("http://127.0.0.1:%d", httpPort), func() error {
 		if exited, werr := n.exited(); exited {
 			return fmt.Errorf("geth exited before it was ready (%v); last log lines:\n%s", werr, lastLines(n.Logs(), 20))
 		}
