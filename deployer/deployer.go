@@ -42,6 +42,7 @@ type Deployment struct {
 	TxHash    string `json:"tx_hash"`
 	Deployer  string `json:"deployer"`
 	GasUsed   uint64 `json:"gas_used"`
+	CodeID    uint64 `json:"code_id,omitempty"` // Wasm: the stored code instantiated
 }
 
 // StageInfo is a stage as the contract holds it.

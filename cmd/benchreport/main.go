@@ -177,7 +177,7 @@ func timeDemo(ctx context.Context, runs int) ([]time.Duration, error) {
 	var wall []time.Duration
 	for range runs {
 		start := time.Now()
-		cmd := exec.CommandContext(ctx, bin, "demo", "--json")
+		cmd := exec.CommandContext(ctx, bin, "demo", "--vm", "evm", "--json")
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("vipctl demo: %v: %s", err, tail(string(out), 10))

@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/cosmos/cosmos-sdk/crypto/keys/secp256k1"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/spf13/cobra"
 
@@ -16,7 +18,9 @@ import (
 	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/stage"
+	"github.com/vipharness/vipharness/deployer/wasm"
 	"github.com/vipharness/vipharness/fixtures"
+	"github.com/vipharness/vipharness/localnet"
 )
 
 // demoReport is what `vipctl demo` prints.
@@ -48,36 +52,58 @@ func newDemoCmd(g *globals) *cobra.Command {
 		Short: "Run the whole job on an embedded rollup: read the L1 stage, deploy, push scores, finalize, verify",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			rep, err := runDemo(cmd.Context(), g, engineName, l1Stage, generate)
-			if err != nil {
-				return classify(err)
+			// Every VM with a deployer, unless --vm (or VM) picks one.
+			vms := []deployer.VM{deployer.EVM, deployer.Wasm}
+			if cmd.Flags().Changed("vm") || os.Getenv("VM") != "" {
+				vm, _ := deployer.ParseVM(g.vm)
+				vms = []deployer.VM{vm}
 			}
-			if g.jsonOut {
-				return g.printResult(rep, "")
+			var reps []demoReport
+			for _, vm := range vms {
+				rep, err := runDemo(cmd.Context(), g, engineName, vm, l1Stage, generate)
+				if err != nil {
+					return classify(fmt.Errorf("demo %s: %w", vm, err))
+				}
+				reps = append(reps, rep)
+				if !g.jsonOut {
+					if err := g.printResult(nil, demoText(rep)); err != nil {
+						return err
+					}
+				}
 			}
-			var b bytes.Buffer
-			w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-			fmt.Fprintf(w, "L1 stage (vip::ModuleStore)\t%d\n", rep.L1Stage)
-			fmt.Fprintf(w, "rollup version (abci_info)\t%s\n", rep.RollupVersion)
-			fmt.Fprintf(w, "contract (%s, %s)\t%s (deploy gas %d)\n", rep.VM, rep.Engine, rep.Contract, rep.DeployGas)
-			fmt.Fprintf(w, "scores pushed\t%d entries in %d chunks, %d gas (%d per entry), %.0f entries/s\n", rep.Entries, rep.Chunks, rep.UpdateGas, rep.GasPerEntry, rep.EntriesPerSec)
-			fmt.Fprintf(w, "finalized\tstage %d, total score %d; open stage now %d\n", rep.Finalized, rep.TotalScore, rep.OpenStageAfter)
-			fmt.Fprintf(w, "read back\t%s\n", map[bool]string{true: "every score matches the input", false: "MISMATCH"}[rep.Verified])
-			fmt.Fprintf(w, "wall time\t%s\n", rep.Elapsed.Round(time.Millisecond))
-			w.Flush()
-			return g.printResult(rep, strings.TrimRight(b.String(), "\n"))
+			if !g.jsonOut {
+				return nil
+			}
+			if len(reps) == 1 {
+				return g.printResult(reps[0], "")
+			}
+			return g.printResult(reps, "")
 		},
 	}
 	cmd.Flags().Uint64Var(&l1Stage, "l1-stage", 7, "stage the L1 stand-in reports")
 	cmd.Flags().IntVar(&generate, "generate", 2000, "generated entries pushed beside the fixture score file")
-	cmd.Flags().StringVar(&engineName, "engine", "embedded", "embedded (in-process), process (geth from `make nodes`) or container (Docker)")
+	cmd.Flags().StringVar(&engineName, "engine", "embedded", "embedded (in-process), process (geth/wasmd from `make nodes`) or container (Docker)")
 	return cmd
 }
 
-func runDemo(ctx context.Context, g *globals, engineName string, l1Stage uint64, generate int) (demoReport, error) {
+func demoText(rep demoReport) string {
+	var b bytes.Buffer
+	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(w, "L1 stage (vip::ModuleStore)\t%d\n", rep.L1Stage)
+	fmt.Fprintf(w, "rollup version (abci_info)\t%s\n", rep.RollupVersion)
+	fmt.Fprintf(w, "contract (%s, %s)\t%s (deploy gas %d)\n", rep.VM, rep.Engine, rep.Contract, rep.DeployGas)
+	fmt.Fprintf(w, "scores pushed\t%d entries in %d chunks, %d gas (%d per entry), %.0f entries/s\n", rep.Entries, rep.Chunks, rep.UpdateGas, rep.GasPerEntry, rep.EntriesPerSec)
+	fmt.Fprintf(w, "finalized\tstage %d, total score %d; open stage now %d\n", rep.Finalized, rep.TotalScore, rep.OpenStageAfter)
+	fmt.Fprintf(w, "read back\t%s\n", map[bool]string{true: "every score matches the input", false: "MISMATCH"}[rep.Verified])
+	fmt.Fprintf(w, "wall time\t%s\n", rep.Elapsed.Round(time.Millisecond))
+	w.Flush()
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func runDemo(ctx context.Context, g *globals, engineName string, vm deployer.VM, l1Stage uint64, generate int) (demoReport, error) {
 	start := time.Now()
-	rep := demoReport{VM: "evm", Engine: engineName}
-	st, err := startLocalStack(ctx, g, engineName, deployer.EVM, l1Stage)
+	rep := demoReport{VM: string(vm), Engine: engineName}
+	st, err := startLocalStack(ctx, g, engineName, vm, l1Stage)
 	if err != nil {
 		return rep, err
 	}
@@ -92,20 +118,16 @@ func runDemo(ctx context.Context, g *globals, engineName string, l1Stage uint64,
 	}
 	rep.RollupVersion = info.Version
 
-	key, err := crypto.HexToECDSA(st.rollup.Funded()[0].PrivateKey)
-	if err != nil {
-		return rep, fmt.Errorf("dev key: %w", err)
-	}
 	journalDir, err := os.MkdirTemp("", "vipctl-demo-journal-")
 	if err != nil {
 		return rep, err
 	}
 	defer os.RemoveAll(journalDir)
-	s, err := evm.Dial(ctx, st.rollup.Endpoints().JSONRPC, evm.WithOperatorKey(key), evm.WithJournalDir(journalDir), evm.WithLogger(g.logger))
+	s, closeFn, err := devScorer(ctx, g, st.rollup, journalDir)
 	if err != nil {
 		return rep, err
 	}
-	defer s.Close()
+	defer closeFn()
 	d, err := s.Deploy(ctx, rep.L1Stage)
 	if err != nil {
 		return rep, err
@@ -121,7 +143,16 @@ func runDemo(ctx context.Context, g *globals, engineName string, l1Stage uint64,
 	if err != nil {
 		return rep, fmt.Errorf("parse fixture score set: %w", err)
 	}
-	entries = append(entries, scores.Generate(generate, 1)...)
+	if vm == deployer.Wasm {
+		// The fixture's 20-byte addresses, in the chain's bech32 form.
+		prefix := s.(*wasm.Scorer).Client().Prefix()
+		if entries, err = scores.ToBech32(entries, prefix); err != nil {
+			return rep, err
+		}
+		entries = append(entries, scores.GenerateBech32(generate, 1, prefix)...)
+	} else {
+		entries = append(entries, scores.Generate(generate, 1)...)
+	}
 	canonical, err := scores.Validate(entries, s.CheckAddress)
 	if err != nil {
 		return rep, fmt.Errorf("validate demo scores: %w", err)
@@ -152,4 +183,32 @@ func runDemo(ctx context.Context, g *globals, engineName string, l1Stage uint64,
 		return rep, &exitError{exitMismatch, fmt.Errorf("demo read-back differs: %d mismatches", len(v.Mismatches))}
 	}
 	return rep, nil
+}
+
+// devScorer opens a Scorer for the rollup's VM signing with its first funded dev account.
+func devScorer(ctx context.Context, g *globals, r localnet.Rollup, journalDir string) (deployer.Scorer, func(), error) {
+	secret, err := hex.DecodeString(r.Funded()[0].PrivateKey)
+	if err != nil {
+		return nil, nil, fmt.Errorf("dev key: %w", err)
+	}
+	switch r.VM() {
+	case deployer.EVM:
+		key, err := crypto.ToECDSA(secret)
+		if err != nil {
+			return nil, nil, fmt.Errorf("dev key: %w", err)
+		}
+		s, err := evm.Dial(ctx, r.Endpoints().JSONRPC, evm.WithOperatorKey(key), evm.WithJournalDir(journalDir), evm.WithLogger(g.logger))
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, s.Close, nil
+	case deployer.Wasm:
+		ep := r.Endpoints()
+		s, err := wasm.Dial(ctx, ep.CometRPC, ep.REST, wasm.WithOperatorKey(&secp256k1.PrivKey{Key: secret}), wasm.WithJournalDir(journalDir), wasm.WithLogger(g.logger))
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, s.Close, nil
+	}
+	return nil, nil, fmt.Errorf("demo: no deployer for %s yet", r.VM())
 }

@@ -10,16 +10,22 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
+	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/stage"
+	"github.com/vipharness/vipharness/deployer/wasm"
+	"github.com/vipharness/vipharness/localnet/devnode"
 )
 
 // globals are the flags every command shares.
@@ -27,6 +33,9 @@ type globals struct {
 	vm         string
 	rpc        string
 	cometRPC   string
+	rest       string
+	gasPrice   string
+	keyType    string
 	contract   string
 	stateDir   string
 	jsonOut    bool
@@ -64,7 +73,10 @@ func newRoot() *cobra.Command {
 	f := root.PersistentFlags()
 	f.StringVar(&g.vm, "vm", envOr("VM", "evm"), "rollup VM: evm, move or wasm (env VM)")
 	f.StringVar(&g.rpc, "rpc", os.Getenv("JSON_RPC_URL"), "rollup JSON-RPC URL (env JSON_RPC_URL)")
-	f.StringVar(&g.cometRPC, "comet-rpc", os.Getenv("COMET_RPC_URL"), "rollup CometBFT RPC URL, for abci_info (env COMET_RPC_URL)")
+	f.StringVar(&g.cometRPC, "comet-rpc", os.Getenv("COMET_RPC_URL"), "rollup CometBFT RPC URL: abci_info, and Wasm txs (env COMET_RPC_URL)")
+	f.StringVar(&g.rest, "rest", os.Getenv("REST_URL"), "rollup Cosmos REST URL, for Wasm (env REST_URL)")
+	f.StringVar(&g.gasPrice, "gas-price", os.Getenv("GAS_PRICE"), "Wasm gas price such as 0.025stake; default: the node's minimum (env GAS_PRICE)")
+	f.StringVar(&g.keyType, "key-type", envOr("KEY_TYPE", "secp256k1"), "Wasm account key: secp256k1 (coin type 118) or eth_secp256k1 (coin type 60) (env KEY_TYPE)")
 	f.StringVar(&g.contract, "contract", os.Getenv("CONTRACT_ADDRESS"), "scoring contract address; default: the one this tool deployed on this chain (env CONTRACT_ADDRESS)")
 	f.StringVar(&g.stateDir, "state-dir", envOr("VIPHARNESS_DIR", ".vipharness"), "where deployments and journals are kept (env VIPHARNESS_DIR)")
 	f.BoolVar(&g.jsonOut, "json", false, "print machine-readable JSON")
@@ -176,57 +188,151 @@ func (g *globals) loadDeployment(vm deployer.VM, chainID string) (string, error)
 	return d.Contract, nil
 }
 
-// scorer opens the Scorer for --vm against --rpc, with keys from the environment.
+// scorer opens the Scorer for --vm, with keys from the environment, attached to the
+// contract (--contract, or the one this tool deployed on the chain) when needContract.
 func (g *globals) scorer(ctx context.Context, needContract bool, progress func(done, total int)) (deployer.Scorer, func(), error) {
 	vm, _ := deployer.ParseVM(g.vm)
-	if vm != deployer.EVM {
-		return nil, nil, invalid(fmt.Errorf("--vm %s: this build operates EVM rollups only; the Move and Wasm deployers are not built yet", vm))
+	if progress == nil {
+		progress = func(int, int) {}
 	}
+	switch vm {
+	case deployer.EVM:
+		return g.evmScorer(ctx, needContract, progress)
+	case deployer.Wasm:
+		return g.wasmScorer(ctx, needContract, progress)
+	}
+	return nil, nil, invalid(fmt.Errorf("--vm %s: this build operates EVM and Wasm rollups; the Move deployer is not built yet", vm))
+}
+
+// roleKeys reads the deployer and operator keys (either may be absent), deriving mnemonic
+// keys on path.
+func roleKeys(opts ...keys.EnvOption) (dep, op *keys.Account, err error) {
+	if op, err = keys.FromEnv(keys.Operator, opts...); err != nil && !errors.Is(err, keys.ErrNoKey) {
+		return nil, nil, invalid(err)
+	}
+	if dep, err = keys.FromEnv(keys.Deployer, opts...); err != nil && !errors.Is(err, keys.ErrNoKey) {
+		return nil, nil, invalid(err)
+	}
+	return dep, op, nil
+}
+
+func (g *globals) evmScorer(ctx context.Context, needContract bool, progress func(done, total int)) (deployer.Scorer, func(), error) {
 	if g.rpc == "" {
 		return nil, nil, invalid(errors.New("no rollup RPC: pass --rpc or set JSON_RPC_URL"))
 	}
 	opts := []evm.Option{evm.WithJournalDir(filepath.Join(g.stateDir, "journal")), evm.WithLogger(g.logger),
-		evm.WithChunkSize(g.chunkSize), evm.WithWindow(g.window)}
-	if progress != nil {
-		opts = append(opts, evm.WithProgress(progress))
-	}
-	op, err := keys.FromEnv(keys.Operator)
-	if err != nil && !errors.Is(err, keys.ErrNoKey) {
-		return nil, nil, invalid(err)
+		evm.WithChunkSize(g.chunkSize), evm.WithWindow(g.window), evm.WithProgress(progress)}
+	dep, op, err := roleKeys()
+	if err != nil {
+		return nil, nil, err
 	}
 	if op != nil {
 		opts = append(opts, evm.WithOperatorKey(op.PrivateKey()))
 	}
-	dep, err := keys.FromEnv(keys.Deployer)
-	if err != nil && !errors.Is(err, keys.ErrNoKey) {
-		return nil, nil, invalid(err)
-	}
 	if dep != nil {
 		opts = append(opts, evm.WithDeployerKey(dep.PrivateKey()))
 	}
+	if needContract {
+		addr := g.contract
+		if addr == "" {
+			chainID, err := evmChainID(ctx, g.rpc)
+			if err != nil {
+				return nil, nil, err
+			}
+			if addr, err = g.loadDeployment(deployer.EVM, chainID); err != nil {
+				return nil, nil, err
+			}
+		}
+		if !common.IsHexAddress(addr) {
+			return nil, nil, invalid(fmt.Errorf("contract address %q is not a 0x address", addr))
+		}
+		opts = append(opts, evm.WithContract(common.HexToAddress(addr)))
+	}
 	s, err := evm.Dial(ctx, g.rpc, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, s.Close, nil
+}
+
+func evmChainID(ctx context.Context, rpcURL string) (string, error) {
+	c, err := ethclient.DialContext(ctx, rpcURL)
+	if err != nil {
+		return "", fmt.Errorf("dial evm rpc %s: %w", rpcURL, err)
+	}
+	defer c.Close()
+	id, err := c.ChainID(ctx)
+	if err != nil {
+		return "", fmt.Errorf("read chain id from %s: %w", rpcURL, err)
+	}
+	return id.String(), nil
+}
+
+func (g *globals) wasmScorer(ctx context.Context, needContract bool, progress func(done, total int)) (deployer.Scorer, func(), error) {
+	if g.cometRPC == "" || g.rest == "" {
+		return nil, nil, invalid(errors.New("a Wasm rollup needs its CometBFT RPC and REST URLs: pass --comet-rpc and --rest (or set COMET_RPC_URL and REST_URL)"))
+	}
+	keyType, err := parseKeyType(g.keyType)
+	if err != nil {
+		return nil, nil, invalid(err)
+	}
+	path := keys.CosmosPath
+	if keyType == devnode.EthSecp256k1 {
+		path = keys.EVMPath
+	}
+	opts := []wasm.Option{wasm.WithJournalDir(filepath.Join(g.stateDir, "journal")), wasm.WithLogger(g.logger),
+		wasm.WithChunkSize(g.chunkSize), wasm.WithWindow(g.window), wasm.WithProgress(progress)}
+	if g.gasPrice != "" {
+		p, err := cosmostx.ParseGasPrice(g.gasPrice)
+		if err != nil {
+			return nil, nil, invalid(err)
+		}
+		opts = append(opts, wasm.WithGasPrice(p))
+	}
+	dep, op, err := roleKeys(keys.WithPath(path))
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, k := range []struct {
+		acct *keys.Account
+		with func(cryptotypes.PrivKey) wasm.Option
+	}{{op, wasm.WithOperatorKey}, {dep, wasm.WithDeployerKey}} {
+		if k.acct == nil {
+			continue
+		}
+		pk, err := devnode.PrivKeyFromBytes(k.acct.Secret(), keyType)
+		if err != nil {
+			return nil, nil, invalid(err)
+		}
+		opts = append(opts, k.with(pk))
+	}
+	s, err := wasm.Dial(ctx, g.cometRPC, g.rest, opts...)
 	if err != nil {
 		return nil, nil, err
 	}
 	if needContract {
 		addr := g.contract
 		if addr == "" {
-			if addr, err = g.loadDeployment(vm, s.ChainID().String()); err != nil {
-				s.Close()
+			if addr, err = g.loadDeployment(deployer.Wasm, s.ChainID()); err != nil {
 				return nil, nil, err
 			}
 		}
-		if !common.IsHexAddress(addr) {
-			s.Close()
-			return nil, nil, invalid(fmt.Errorf("contract address %q is not a 0x address", addr))
-		}
-		s.Close()
-		s, err = evm.Dial(ctx, g.rpc, append(opts, evm.WithContract(common.HexToAddress(addr)))...)
-		if err != nil {
+		if s, err = wasm.Dial(ctx, g.cometRPC, g.rest, append(opts, wasm.WithContract(addr))...); err != nil {
+			if strings.HasPrefix(err.Error(), "contract:") {
+				return nil, nil, invalid(err)
+			}
 			return nil, nil, err
 		}
 	}
 	return s, s.Close, nil
+}
+
+func parseKeyType(s string) (devnode.KeyType, error) {
+	switch k := devnode.KeyType(strings.ToLower(strings.TrimSpace(s))); k {
+	case devnode.Secp256k1, devnode.EthSecp256k1:
+		return k, nil
+	}
+	return "", fmt.Errorf("--key-type %q: want secp256k1 (coin type 118) or eth_secp256k1 (coin type 60)", s)
 }
 
 // classify maps errors to exit codes.
@@ -240,7 +346,8 @@ func classify(err error) error {
 	}
 	var re *evm.RevertError
 	var ce *push.ChunkError
-	if errors.As(err, &re) || errors.As(err, &ce) {
+	var we *wasm.ContractError
+	if errors.As(err, &re) || errors.As(err, &ce) || errors.As(err, &we) {
 		return reverted(err)
 	}
 	return err

@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
@@ -24,7 +25,7 @@ type pushChain struct {
 	s       *Scorer
 	key     *ecdsa.PrivateKey
 	from    common.Address
-	cost    gasModel
+	cost    deployer.GasModel
 	tip     *big.Int
 	feeCap  *big.Int
 	signer  types.Signer
@@ -53,7 +54,7 @@ func (c *pushChain) Sign(ctx context.Context, stage uint64, chunk []scores.Entry
 		Nonce:     seq,
 		GasTipCap: c.tip,
 		GasFeeCap: c.feeCap,
-		Gas:       c.cost.limit(len(chunk), c.txGasOK),
+		Gas:       c.cost.Limit(len(chunk), c.txGasOK),
 		To:        &to,
 		Data:      data,
 	})
@@ -154,28 +155,6 @@ func (s *Scorer) replayFailure(ctx context.Context, hash common.Hash, rc *types.
 		return errors.New("tx failed (status 0x0); replay at the parent block succeeds, so an earlier tx in its block changed the outcome")
 	}
 	return decodeRevert(s.abi, err)
-}
-
-// gasModel is the cost of updateScores for n new addresses: fixed + perEntry*n, measured
-// with eth_estimateGas on the live contract. Overwrites cost less, so the model is an upper
-// bound; headroom covers the estimate's own error.
-type gasModel struct {
-	fixed, perEntry uint64
-}
-
-func (m gasModel) raw(n int) uint64 { return m.fixed + m.perEntry*uint64(n) }
-
-func (m gasModel) limit(n int, cap uint64) uint64 {
-	return min(m.raw(n)*6/5, cap)
-}
-
-// maxEntries is the largest chunk whose limit (with headroom) fits the cap.
-func (m gasModel) maxEntries(cap uint64) int {
-	budget := cap * 5 / 6
-	if m.perEntry == 0 || budget <= m.fixed {
-		return 0
-	}
-	return int((budget - m.fixed) / m.perEntry)
 }
 
 // probeAddress makes distinct throwaway addresses for gas estimation.

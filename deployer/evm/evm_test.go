@@ -70,31 +70,6 @@ func mustType(t *testing.T, s string) abi.Type {
 	return typ
 }
 
-func TestGasModel(t *testing.T) {
-	m := gasModel{fixed: 60_000, perEntry: 30_000}
-	tests := []struct {
-		n    int
-		cap  uint64
-		want uint64
-	}{
-		{1, MaxTxGas, (60_000 + 30_000) * 6 / 5},
-		{100, MaxTxGas, (60_000 + 3_000_000) * 6 / 5},
-		{10_000, MaxTxGas, MaxTxGas}, // never above the cap
-	}
-	for _, tt := range tests {
-		if got := m.limit(tt.n, tt.cap); got != tt.want {
-			t.Errorf("limit(%d) = %d, want %d", tt.n, got, tt.want)
-		}
-	}
-	n := m.maxEntries(MaxTxGas)
-	if m.limit(n, ^uint64(0)) > MaxTxGas || m.limit(n+1, ^uint64(0)) <= MaxTxGas*99/100 {
-		t.Fatalf("maxEntries = %d does not sit at the cap: %d / %d", n, m.limit(n, ^uint64(0)), m.limit(n+1, ^uint64(0)))
-	}
-	if (gasModel{fixed: MaxTxGas}).maxEntries(MaxTxGas) != 0 {
-		t.Fatal("a fixed cost above the budget must leave room for nothing")
-	}
-}
-
 func TestDialRefusesWhatItCannotUse(t *testing.T) {
 	ctx := context.Background()
 	if _, err := Dial(ctx, "http://127.0.0.1:1"); err == nil || !strings.Contains(err.Error(), "127.0.0.1:1") {

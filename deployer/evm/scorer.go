@@ -29,6 +29,9 @@ import (
 // MaxTxGas is the per-transaction gas cap of Osaka (EIP-7825).
 const MaxTxGas = 1 << 24
 
+// gasHeadroom (percent) covers eth_estimateGas's own error on top of the fitted model.
+const gasHeadroom = 20
+
 // pageSize is how many rows one getScores call reads.
 const pageSize = 1000
 
@@ -241,7 +244,7 @@ func (s *Scorer) txGasCap(ctx context.Context) (uint64, error) {
 
 // measure estimates updateScores for 1 and for n new addresses on the live contract, which
 // also proves the operator may write to stage before anything is sent.
-func (s *Scorer) measure(ctx context.Context, from common.Address, stage uint64) (gasModel, error) {
+func (s *Scorer) measure(ctx context.Context, from common.Address, stage uint64) (deployer.GasModel, error) {
 	const n = 50
 	est := func(k int) (uint64, error) {
 		addrs := make([]common.Address, k)
@@ -259,14 +262,13 @@ func (s *Scorer) measure(ctx context.Context, from common.Address, stage uint64)
 	}
 	one, err := est(1)
 	if err != nil {
-		return gasModel{}, fmt.Errorf("estimate updateScores stage %d: %w", stage, err)
+		return deployer.GasModel{}, fmt.Errorf("estimate updateScores stage %d: %w", stage, err)
 	}
 	many, err := est(n)
 	if err != nil {
-		return gasModel{}, fmt.Errorf("estimate updateScores stage %d: %w", stage, err)
+		return deployer.GasModel{}, fmt.Errorf("estimate updateScores stage %d: %w", stage, err)
 	}
-	per := (many - one + n - 2) / (n - 1)
-	return gasModel{fixed: one - min(one, per), perEntry: per}, nil
+	return deployer.FitGas(one, many, n, gasHeadroom), nil
 }
 
 func (s *Scorer) validate(entries []scores.Entry) ([]scores.Entry, error) {
@@ -299,15 +301,15 @@ func (s *Scorer) prepare(ctx context.Context, stage uint64, entries []scores.Ent
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	size := cost.maxEntries(txCap)
+	size := cost.MaxEntries(txCap)
 	if s.chunkSize > 0 {
 		if s.chunkSize > size {
-			return nil, nil, 0, fmt.Errorf("update scores stage %d: chunk size %d needs ~%d gas, over the tx cap %d (at most %d entries)", stage, s.chunkSize, cost.limit(s.chunkSize, 1<<62), txCap, size)
+			return nil, nil, 0, fmt.Errorf("update scores stage %d: chunk size %d needs ~%d gas, over the tx cap %d (at most %d entries)", stage, s.chunkSize, cost.Limit(s.chunkSize, 1<<62), txCap, size)
 		}
 		size = s.chunkSize
 	}
 	if size < 1 {
-		return nil, nil, 0, fmt.Errorf("update scores stage %d: one entry needs ~%d gas, over the tx cap %d", stage, cost.raw(1), txCap)
+		return nil, nil, 0, fmt.Errorf("update scores stage %d: one entry needs ~%d gas, over the tx cap %d", stage, cost.Raw(1), txCap)
 	}
 	tip, feeCap, err := s.fees(ctx)
 	if err != nil {
@@ -328,7 +330,7 @@ func (s *Scorer) Plan(ctx context.Context, stage uint64, entries []scores.Entry)
 	plan := deployer.Plan{Stage: stage, Entries: len(canonical), Chunks: len(chunks), ChunkSize: size,
 		Journal: s.journalPath(stage, canonical)}
 	for _, c := range chunks {
-		plan.EstimatedGas += pc.cost.limit(len(c), pc.txGasOK)
+		plan.EstimatedGas += pc.cost.Limit(len(c), pc.txGasOK)
 	}
 	if j, err := journal.Open(plan.Journal); err == nil {
 		for i := range chunks {

@@ -54,6 +54,9 @@ type Account struct {
 	source string // which variable it came from, for messages; never the value
 }
 
+// Secret is the 32-byte private key, for signers outside go-ethereum (Cosmos keys).
+func (a *Account) Secret() []byte { return crypto.FromECDSA(a.key) }
+
 // PrivateKey returns the key for signing.
 func (a *Account) PrivateKey() *ecdsa.PrivateKey { return a.key }
 
@@ -77,14 +80,29 @@ func (a *Account) LogValue() slog.Value {
 // MarshalText keeps encoders from dumping the key.
 func (a *Account) MarshalText() ([]byte, error) { return []byte(a.addr.Hex()), nil }
 
+// EnvOption changes how FromEnv derives a key from a mnemonic.
+type EnvOption func(*envConfig)
+
+type envConfig struct{ path func(index uint32) Path }
+
+// WithPath derives mnemonic keys on path(MNEMONIC_INDEX) instead of EVMPath, such as
+// CosmosPath for a chain with classic Cosmos (coin type 118) accounts.
+func WithPath(path func(index uint32) Path) EnvOption {
+	return func(c *envConfig) { c.path = path }
+}
+
 // FromEnv reads the role's key: <P>PRIVATE_KEY (hex, optional 0x) or <P>MNEMONIC with
-// <P>MNEMONIC_INDEX (default 0) on m/44'/60'/0'/0/index, where <P> is "" for the deployer
-// and "OPERATOR_" for the operator. An operator without its own key is the deployer.
-// It returns ErrNoKey when nothing is set; errors never contain the secret.
-func FromEnv(role Role) (*Account, error) {
-	acct, err := fromEnvPrefix(role.envPrefix())
+// <P>MNEMONIC_INDEX (default 0) on m/44'/60'/0'/0/index (see WithPath), where <P> is "" for
+// the deployer and "OPERATOR_" for the operator. An operator without its own key is the
+// deployer. It returns ErrNoKey when nothing is set; errors never contain the secret.
+func FromEnv(role Role, opts ...EnvOption) (*Account, error) {
+	cfg := envConfig{path: EVMPath}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	acct, err := fromEnvPrefix(role.envPrefix(), cfg.path)
 	if errors.Is(err, ErrNoKey) && role == Operator {
-		acct, err = fromEnvPrefix("")
+		acct, err = fromEnvPrefix("", cfg.path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s key: %w", role, err)
@@ -92,7 +110,7 @@ func FromEnv(role Role) (*Account, error) {
 	return acct, nil
 }
 
-func fromEnvPrefix(p string) (*Account, error) {
+func fromEnvPrefix(p string, path func(uint32) Path) (*Account, error) {
 	hexKey, hasKey := os.LookupEnv(p + "PRIVATE_KEY")
 	phrase, hasPhrase := os.LookupEnv(p + "MNEMONIC")
 	hasKey, hasPhrase = hasKey && strings.TrimSpace(hexKey) != "", hasPhrase && strings.TrimSpace(phrase) != ""
@@ -115,7 +133,7 @@ func fromEnvPrefix(p string) (*Account, error) {
 			}
 			index = uint32(n)
 		}
-		a, err := FromMnemonic(phrase, EVMPath(index))
+		a, err := FromMnemonic(phrase, path(index))
 		if err != nil {
 			return nil, fmt.Errorf("%sMNEMONIC: %w", p, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cosmos/cosmos-sdk/crypto/hd"
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
@@ -76,6 +77,28 @@ func TestFromEnv(t *testing.T) {
 				t.Fatalf("address %s, want %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// WithPath derives on the Cosmos path; the SDK's own derivation must agree with ours.
+func TestFromEnvWithCosmosPath(t *testing.T) {
+	t.Setenv("PRIVATE_KEY", "")
+	t.Setenv("MNEMONIC", devMnemonic)
+	t.Setenv("MNEMONIC_INDEX", "3")
+	a, err := FromEnv(Deployer, WithPath(CosmosPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := hd.Secp256k1.Derive()(devMnemonic, "", "m/44'/118'/0'/0/3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Secret(), want) {
+		t.Fatal("coin type 118 key differs from the Cosmos SDK's derivation")
+	}
+	evm, err := FromEnv(Deployer)
+	if err != nil || bytes.Equal(evm.Secret(), want) {
+		t.Fatalf("default path must stay coin type 60: %v", err)
 	}
 }
 

@@ -8,7 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
+	"strings"
+
+	"github.com/cosmos/cosmos-sdk/types/bech32"
 
 	"github.com/ethereum/go-ethereum/common"
 )
@@ -105,6 +109,32 @@ func hasUpper(s string) bool {
 	return false
 }
 
+// CheckBech32 accepts bech32 account addresses under prefix: 20 bytes (a key's address) or
+// 32 bytes (a contract's), one case throughout (bech32 refuses mixed case), not all zero.
+// It returns the lowercase form the chain itself prints.
+func CheckBech32(prefix string) AddressCheck {
+	return func(addr string) (string, error) {
+		lower := strings.ToLower(addr)
+		if lower != addr && strings.ToUpper(addr) != addr {
+			return "", fmt.Errorf("address %q: bech32 must not mix upper and lower case", addr)
+		}
+		hrp, data, err := bech32.DecodeAndConvert(lower)
+		if err != nil {
+			return "", fmt.Errorf("address %q: not bech32: %v", addr, err)
+		}
+		if hrp != prefix {
+			return "", fmt.Errorf("address %q: prefix %q, this chain's is %q", addr, hrp, prefix)
+		}
+		if len(data) != 20 && len(data) != 32 {
+			return "", fmt.Errorf("address %q: %d bytes, want 20 or 32", addr, len(data))
+		}
+		if !slices.ContainsFunc(data, func(b byte) bool { return b != 0 }) {
+			return "", fmt.Errorf("address %q: the zero address cannot hold a score", addr)
+		}
+		return lower, nil
+	}
+}
+
 // Chunk splits entries into consecutive chunks of at most size entries (one chunk when
 // size is not positive). The chunks share the input's backing array.
 func Chunk(entries []Entry, size int) [][]Entry {
@@ -140,6 +170,39 @@ func Fingerprint(entries []Entry) string {
 // Generate returns n distinct EVM entries (checksummed addresses, scores 1..1,000,000),
 // the same for the same seed: load for tests, benchmarks and the demo.
 func Generate(n int, seed int64) []Entry {
+	return generate(n, seed, func(a []byte) string { return common.BytesToAddress(a).Hex() })
+}
+
+// GenerateBech32 is Generate with 20-byte bech32 addresses under prefix (the same address
+// bytes as Generate for the same seed).
+func GenerateBech32(n int, seed int64, prefix string) []Entry {
+	return generate(n, seed, func(a []byte) string {
+		s, err := bech32.ConvertAndEncode(prefix, a)
+		if err != nil {
+			panic(fmt.Sprintf("bech32 prefix %q: %v", prefix, err))
+		}
+		return s
+	})
+}
+
+// ToBech32 rewrites EVM entries with the bech32 form of the same 20 address bytes.
+func ToBech32(entries []Entry, prefix string) ([]Entry, error) {
+	out := make([]Entry, len(entries))
+	for i, e := range entries {
+		canonical, err := CheckEVMAddress(e.Addr)
+		if err != nil {
+			return nil, fmt.Errorf("entry %d: %w", i+1, err)
+		}
+		b32, err := bech32.ConvertAndEncode(prefix, common.HexToAddress(canonical).Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("entry %d: bech32 prefix %q: %w", i+1, prefix, err)
+		}
+		out[i] = Entry{Addr: b32, Amount: e.Amount}
+	}
+	return out, nil
+}
+
+func generate(n int, seed int64, encode func([]byte) string) []Entry {
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x766970))
 	out := make([]Entry, 0, n)
 	seen := make(map[common.Address]bool, n)
@@ -155,7 +218,7 @@ func Generate(n int, seed int64) []Entry {
 			continue
 		}
 		seen[a] = true
-		out = append(out, Entry{Addr: a.Hex(), Amount: 1 + rng.Uint64N(1_000_000)})
+		out = append(out, Entry{Addr: encode(a[:]), Amount: 1 + rng.Uint64N(1_000_000)})
 	}
 	return out
 }

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/cosmos/cosmos-sdk/types/bech32"
+	"github.com/ethereum/go-ethereum/common"
 )
 
 const (
@@ -37,6 +40,60 @@ func TestCheckEVMAddress(t *testing.T) {
 				t.Fatalf("CheckEVMAddress(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
 			}
 		})
+	}
+}
+
+func TestCheckBech32(t *testing.T) {
+	addr20 := GenerateBech32(1, 1, "wasm")[0].Addr
+	zero, _ := bech32.ConvertAndEncode("wasm", make([]byte, 20))
+	contract, _ := bech32.ConvertAndEncode("wasm", bytes.Repeat([]byte{7}, 32))
+	short, _ := bech32.ConvertAndEncode("wasm", bytes.Repeat([]byte{7}, 19))
+	other, _ := bech32.ConvertAndEncode("init", bytes.Repeat([]byte{7}, 20))
+	mixed := strings.ToUpper(addr20[:6]) + addr20[6:]
+	badChecksum := addr20[:len(addr20)-1] + "q"
+	if strings.HasSuffix(addr20, "q") {
+		badChecksum = addr20[:len(addr20)-1] + "p"
+	}
+	tests := []struct {
+		name, in, want, problem string
+	}{
+		{"account", addr20, addr20, ""},
+		{"upper case", strings.ToUpper(addr20), addr20, ""},
+		{"contract", contract, contract, ""},
+		{"mixed case", mixed, "", "mix upper and lower"},
+		{"bad checksum", badChecksum, "", "not bech32"},
+		{"other prefix", other, "", `this chain's is "wasm"`},
+		{"19 bytes", short, "", "19 bytes"},
+		{"zero", zero, "", "zero address"},
+		{"hex", "0x" + strings.Repeat("1", 40), "", "not bech32"},
+	}
+	check := CheckBech32("wasm")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := check(tt.in)
+			if tt.problem != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.problem) {
+					t.Fatalf("CheckBech32(%q) error = %v, want it to mention %q", tt.in, err, tt.problem)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("CheckBech32(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestGenerateBech32MatchesGenerate(t *testing.T) {
+	evm, b32 := Generate(50, 9), GenerateBech32(50, 9, "init")
+	for i := range evm {
+		_, raw, err := bech32.DecodeAndConvert(b32[i].Addr)
+		if err != nil || common.BytesToAddress(raw).Hex() != evm[i].Addr || b32[i].Amount != evm[i].Amount {
+			t.Fatalf("entry %d: %s (%v) vs %s", i, b32[i].Addr, err, evm[i].Addr)
+		}
+	}
+	if _, err := Validate(b32, CheckBech32("init")); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/e2e/harness"
 )
@@ -39,8 +38,8 @@ var _ = Describe("a node restart in the middle of a push", func() {
 
 				var chunksDone int
 				progress := make(chan int, 1000)
-				scorer, err := env.Scorer(ctx, "", evm.WithChunkSize(100), evm.WithWindow(4),
-					evm.WithProgress(func(done, _ int) { progress <- done }))
+				scorer, err := env.Scorer(ctx, "", harness.ChunkSize(100), harness.Window(4),
+					harness.Progress(func(done, _ int) { progress <- done }))
 				Expect(err).NotTo(HaveOccurred())
 				_, err = scorer.Deploy(ctx, stage)
 				Expect(err).NotTo(HaveOccurred())

@@ -7,11 +7,18 @@ package harness
 import (
 	"context"
 	"crypto/ecdsa"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/cosmos/cosmos-sdk/crypto/keys/secp256k1"
+	"github.com/cosmos/cosmos-sdk/types/bech32"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -20,8 +27,10 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/vipscore"
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/wasm"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/container"
 	"github.com/vipharness/vipharness/localnet/embedded"
@@ -39,6 +48,9 @@ func (t Target) String() string { return fmt.Sprintf("%s/%s", t.VM, t.Engine.Nam
 
 var sweepOnce sync.Once
 
+// harnessVMs are the VMs whose deployer has landed, in run order.
+var harnessVMs = []deployer.VM{deployer.EVM, deployer.Wasm}
+
 // Targets lists the VM/engine pairs to run: E2E_ENGINES (comma list of embedded, process
 // and container; default "embedded") times the VMs each engine offers here. An engine that lacks
 // a node binary is left out with a line on stderr, or fails the run under REQUIRE_NODES=1.
@@ -51,39 +63,111 @@ func Targets() []Target {
 	for _, n := range strings.Split(names, ",") {
 		switch n = strings.TrimSpace(n); n {
 		case "embedded":
-			out = append(out, Target{VM: deployer.EVM, Engine: embedded.Engine{}})
+			for _, vm := range harnessVMs {
+				out = append(out, Target{VM: vm, Engine: embedded.Engine{}})
+			}
 		case "process":
 			e := process.Engine{}
-			if err := e.Available(deployer.EVM); err != nil {
-				if os.Getenv("REQUIRE_NODES") == "1" {
-					panic(fmt.Sprintf("E2E_ENGINES has process and REQUIRE_NODES=1, but: %v", err))
+			for _, vm := range harnessVMs {
+				if err := e.Available(vm); err != nil {
+					if os.Getenv("REQUIRE_NODES") == "1" {
+						panic(fmt.Sprintf("E2E_ENGINES has process and REQUIRE_NODES=1, but: %v", err))
+					}
+					fmt.Fprintf(os.Stderr, "e2e: skipping %s on the process engine: %v\n", vm, err)
+					continue
 				}
-				fmt.Fprintf(os.Stderr, "e2e: skipping the process engine: %v\n", err)
-				continue
+				out = append(out, Target{VM: vm, Engine: e})
 			}
-			out = append(out, Target{VM: deployer.EVM, Engine: e})
 		case "container":
 			e := container.Engine{}
-			if err := e.Available(context.Background(), deployer.EVM); err != nil {
-				if os.Getenv("REQUIRE_DOCKER") == "1" || os.Getenv("REQUIRE_NODES") == "1" {
-					panic(fmt.Sprintf("E2E_ENGINES has container and REQUIRE_DOCKER=1, but: %v", err))
+			for _, vm := range harnessVMs {
+				if err := e.Available(context.Background(), vm); err != nil {
+					if os.Getenv("REQUIRE_DOCKER") == "1" || os.Getenv("REQUIRE_NODES") == "1" {
+						panic(fmt.Sprintf("E2E_ENGINES has container and REQUIRE_DOCKER=1, but: %v", err))
+					}
+					fmt.Fprintf(os.Stderr, "e2e: skipping %s on the container engine: %v\n", vm, err)
+					continue
 				}
-				fmt.Fprintf(os.Stderr, "e2e: skipping the container engine: %v\n", err)
-				continue
+				sweepOnce.Do(func() {
+					if n, err := container.Sweep(context.Background()); err != nil {
+						panic(err)
+					} else if n > 0 {
+						fmt.Fprintf(os.Stderr, "e2e: removed %d containers a previous run left\n", n)
+					}
+				})
+				out = append(out, Target{VM: vm, Engine: e})
 			}
-			sweepOnce.Do(func() {
-				if n, err := container.Sweep(context.Background()); err != nil {
-					panic(err)
-				} else if n > 0 {
-					fmt.Fprintf(os.Stderr, "e2e: removed %d containers a previous run left\n", n)
-				}
-			})
-			out = append(out, Target{VM: deployer.EVM, Engine: e})
 		default:
 			panic(fmt.Sprintf("E2E_ENGINES: unknown engine %q (want embedded, process or container)", n))
 		}
 	}
 	return out
+}
+
+// Env is a running rollup with an L1 stand-in.
+type Env struct {
+	Target Target
+	Rollup localnet.Rollup
+	L1     *l1.Server
+	// JournalDir is where the Scorers of this Env journal.
+	JournalDir string
+	// operator and stranger are funded keys (32-byte secrets); the stranger is never put on
+	// an allow list.
+	operator, stranger []byte
+	// prefix is a Cosmos chain's bech32 account prefix.
+	prefix string
+}
+
+// Start starts the target's rollup and an L1 stand-in at l1Stage.
+func Start(ctx context.Context, t Target, l1Stage uint64, journalDir string) (_ *Env, err error) {
+	r, err := t.Engine.StartRollup(ctx, t.VM)
+	if err != nil {
+		return nil, fmt.Errorf("start %s rollup: %w", t, err)
+	}
+	defer func() {
+		if err != nil {
+			_ = r.Stop(ctx)
+		}
+	}()
+	funded := r.Funded()
+	if len(funded) < 1 {
+		return nil, fmt.Errorf("%s rollup funds no account", t)
+	}
+	e := &Env{Target: t, Rollup: r, JournalDir: journalDir}
+	if e.operator, err = hex.DecodeString(funded[0].PrivateKey); err != nil {
+		return nil, fmt.Errorf("funded key: %w", err)
+	}
+	switch {
+	case len(funded) > 1:
+		e.stranger, err = hex.DecodeString(funded[1].PrivateKey)
+	case t.VM == deployer.EVM:
+		// An EVM call needs no account: a fresh key is refused by the contract alone.
+		var k *ecdsa.PrivateKey
+		if k, err = crypto.GenerateKey(); err == nil {
+			e.stranger = crypto.FromECDSA(k)
+		}
+	default:
+		err = fmt.Errorf("%s rollup funds %d accounts; the stranger needs a second", t, len(funded))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("stranger key: %w", err)
+	}
+	if t.VM == deployer.Wasm {
+		c, err := e.cosmos(ctx)
+		if err != nil {
+			return nil, err
+		}
+		e.prefix = c.Prefix()
+	}
+	if e.L1, err = l1.Start(l1.WithStage(l1Stage)); err != nil {
+		return nil, fmt.Errorf("start L1 stand-in: %w", err)
+	}
+	return e, nil
+}
+
+// Stop stops the rollup and the L1 stand-in.
+func (e *Env) Stop(ctx context.Context) error {
+	return errors.Join(e.L1.Close(), e.Rollup.Stop(ctx))
 }
 
 // Logs returns what the rollup's node printed, when it keeps a log (process and container
@@ -95,89 +179,164 @@ func (e *Env) Logs() string {
 	return ""
 }
 
-// Env is a running rollup with an L1 stand-in.
-type Env struct {
-	Target Target
-	Rollup localnet.Rollup
-	L1     *l1.Server
-	// JournalDir is where the Scorers of this Env journal.
-	JournalDir string
-	operator   *ecdsa.PrivateKey
+type knobs struct {
+	chunkSize, window int
+	progress          func(done, total int)
 }
 
-// Start starts the target's rollup and an L1 stand-in at l1Stage.
-func Start(ctx context.Context, t Target, l1Stage uint64, journalDir string) (*Env, error) {
-	r, err := t.Engine.StartRollup(ctx, t.VM)
-	if err != nil {
-		return nil, fmt.Errorf("start %s rollup: %w", t, err)
-	}
-	srv, err := l1.Start(l1.WithStage(l1Stage))
-	if err != nil {
-		_ = r.Stop(ctx)
-		return nil, fmt.Errorf("start L1 stand-in: %w", err)
-	}
-	key, err := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
-	if err != nil {
-		_ = r.Stop(ctx)
-		_ = srv.Close()
-		return nil, fmt.Errorf("funded key: %w", err)
-	}
-	return &Env{Target: t, Rollup: r, L1: srv, JournalDir: journalDir, operator: key}, nil
-}
+// Knob tunes a Scorer the same way on every VM.
+type Knob func(*knobs)
 
-// Stop stops the rollup and the L1 stand-in.
-func (e *Env) Stop(ctx context.Context) error {
-	return errors.Join(e.L1.Close(), e.Rollup.Stop(ctx))
-}
+// ChunkSize fixes the entries per update tx.
+func ChunkSize(n int) Knob { return func(k *knobs) { k.chunkSize = n } }
+
+// Window sets how many update txs may be in flight.
+func Window(n int) Knob { return func(k *knobs) { k.window = n } }
+
+// Progress reports confirmed entries during an update.
+func Progress(f func(done, total int)) Knob { return func(k *knobs) { k.progress = f } }
 
 // Scorer opens a Scorer signing with the funded operator key, attached to contract if set.
-func (e *Env) Scorer(ctx context.Context, contract string, extra ...evm.Option) (deployer.Scorer, error) {
-	return e.scorerWith(ctx, e.operator, contract, extra...)
+func (e *Env) Scorer(ctx context.Context, contract string, k ...Knob) (deployer.Scorer, error) {
+	return e.scorerWith(ctx, e.operator, contract, k...)
 }
 
-// Stranger opens a Scorer on contract whose key is not on its allow list.
+// Stranger opens a Scorer on contract whose (funded) key is not on its allow list.
 func (e *Env) Stranger(ctx context.Context, contract string) (deployer.Scorer, error) {
-	k, err := crypto.GenerateKey()
-	if err != nil {
-		return nil, err
-	}
-	return e.scorerWith(ctx, k, contract)
+	return e.scorerWith(ctx, e.stranger, contract)
 }
 
-func (e *Env) scorerWith(ctx context.Context, key *ecdsa.PrivateKey, contract string, extra ...evm.Option) (deployer.Scorer, error) {
+func (e *Env) scorerWith(ctx context.Context, secret []byte, contract string, ks ...Knob) (deployer.Scorer, error) {
+	var k knobs
+	for _, f := range ks {
+		f(&k)
+	}
 	switch e.Target.VM {
 	case deployer.EVM:
-		opts := []evm.Option{evm.WithOperatorKey(key), evm.WithJournalDir(e.JournalDir)}
+		key, err := crypto.ToECDSA(secret)
+		if err != nil {
+			return nil, err
+		}
+		opts := []evm.Option{evm.WithOperatorKey(key), evm.WithJournalDir(e.JournalDir), evm.WithChunkSize(k.chunkSize)}
 		if contract != "" {
 			opts = append(opts, evm.WithContract(common.HexToAddress(contract)))
 		}
-		return evm.Dial(ctx, e.Rollup.Endpoints().JSONRPC, append(opts, extra...)...)
+		if k.window > 0 {
+			opts = append(opts, evm.WithWindow(k.window))
+		}
+		if k.progress != nil {
+			opts = append(opts, evm.WithProgress(k.progress))
+		}
+		return evm.Dial(ctx, e.Rollup.Endpoints().JSONRPC, opts...)
+	case deployer.Wasm:
+		opts := []wasm.Option{wasm.WithOperatorKey(&secp256k1.PrivKey{Key: secret}), wasm.WithJournalDir(e.JournalDir), wasm.WithChunkSize(k.chunkSize)}
+		if contract != "" {
+			opts = append(opts, wasm.WithContract(contract))
+		}
+		if k.window > 0 {
+			opts = append(opts, wasm.WithWindow(k.window))
+		}
+		if k.progress != nil {
+			opts = append(opts, wasm.WithProgress(k.progress))
+		}
+		ep := e.Rollup.Endpoints()
+		return wasm.Dial(ctx, ep.CometRPC, ep.REST, opts...)
 	}
 	return nil, fmt.Errorf("no scorer for %s", e.Target)
 }
 
+func (e *Env) cosmos(ctx context.Context) (*cosmostx.Client, error) {
+	ep := e.Rollup.Endpoints()
+	c, err := cosmostx.Dial(ctx, ep.CometRPC, ep.REST)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s rollup: %w", e.Target, err)
+	}
+	return c, nil
+}
+
 // Generate makes n distinct, VM-valid score entries, deterministic in seed.
 func (e *Env) Generate(n int, seed int64) []scores.Entry {
+	if e.Target.VM == deployer.Wasm {
+		return scores.GenerateBech32(n, seed, e.prefix)
+	}
 	return scores.Generate(n, seed)
 }
 
-// ContractError names the contract error behind err ("StageFinalized", "PermissionDenied",
-// ...), or "" when err carries none.
+// ScoreFile is the path of a fixture score file (fixtures/scores/<name>) in the VM's address
+// form: for a Cosmos VM, a copy in dir with every 0x address written as bech32 of the same
+// bytes, and an address with a broken EIP-55 checksum as bech32 with a broken checksum, so
+// each fixture keeps its meaning.
+func (e *Env) ScoreFile(dir, name string) (string, error) {
+	src := filepath.Join(fixturesDir(), "scores", name)
+	if e.Target.VM == deployer.EVM {
+		return src, nil
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return "", err
+	}
+	var convErr error
+	out := hexAddress.ReplaceAllStringFunc(string(data), func(a string) string {
+		raw, err := hex.DecodeString(a[2:])
+		if err != nil {
+			convErr = err
+			return a
+		}
+		b32, err := bech32.ConvertAndEncode(e.prefix, raw)
+		if err != nil {
+			convErr = err
+			return a
+		}
+		if _, err := scores.CheckEVMAddress(a); err != nil && strings.Contains(err.Error(), "checksum") {
+			last := b32[len(b32)-1]
+			b32 = b32[:len(b32)-1] + map[bool]string{true: "p", false: "q"}[last == 'q']
+		}
+		return b32
+	})
+	if convErr != nil {
+		return "", fmt.Errorf("convert %s: %w", name, convErr)
+	}
+	dst := filepath.Join(dir, name)
+	return dst, os.WriteFile(dst, []byte(out), 0o600)
+}
+
+var hexAddress = regexp.MustCompile(`0[xX][0-9a-fA-F]{40}`)
+
+// fixturesDir is the repository's fixtures folder, found from this source file.
+func fixturesDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "fixtures")
+}
+
+// ContractError names the contract error behind err ("StageFinalized" on EVM, "Stage
+// finalized" on Wasm, ...), or "" when err carries none.
 func ContractError(err error) string {
 	var re *evm.RevertError
 	if errors.As(err, &re) {
 		return re.Name
 	}
+	var ce *wasm.ContractError
+	if errors.As(err, &ce) {
+		return ce.Name()
+	}
 	return ""
 }
 
-// Expected maps a failure the suites provoke to the contract error each VM must give.
+// Expected maps a failure the suites provoke to the contract error each VM must give; a
+// failure a VM's messages cannot express has no entry.
 var Expected = map[deployer.VM]map[string]string{
 	deployer.EVM: {
 		"not allowed":     "PermissionDenied",
 		"finalized":       "StageFinalized",
+		"refinalize":      "StageFinalized",
 		"missing stage":   "StageNotFound",
 		"length mismatch": "AddrsAndAmountsLengthMistmatch",
+	},
+	deployer.Wasm: {
+		"not allowed":   wasm.NotAllowed,
+		"finalized":     wasm.StageFinalized,
+		"refinalize":    wasm.StageAlreadyFinalized,
+		"missing stage": wasm.StageNotFound,
 	},
 }
 
@@ -191,7 +350,18 @@ func (e *Env) OperatorSequence(ctx context.Context) (uint64, error) {
 			return 0, err
 		}
 		defer c.Close()
-		return c.PendingNonceAt(ctx, crypto.PubkeyToAddress(e.operator.PublicKey))
+		key, err := crypto.ToECDSA(e.operator)
+		if err != nil {
+			return 0, err
+		}
+		return c.PendingNonceAt(ctx, crypto.PubkeyToAddress(key.PublicKey))
+	case deployer.Wasm:
+		c, err := e.cosmos(ctx)
+		if err != nil {
+			return 0, err
+		}
+		_, seq, err := c.Account(ctx, c.Address((&secp256k1.PrivKey{Key: e.operator}).PubKey()))
+		return seq, err
 	}
 	return 0, fmt.Errorf("no sequence for %s", e.Target)
 }
@@ -206,10 +376,14 @@ func (e *Env) CallMismatched(ctx context.Context, contract string, stage uint64)
 			return err
 		}
 		defer c.Close()
+		key, err := crypto.ToECDSA(e.operator)
+		if err != nil {
+			return err
+		}
 		b := vipscore.NewVipScore()
 		data := b.PackUpdateScores(stage, []common.Address{common.HexToAddress("0x1111111111111111111111111111111111111111"), common.HexToAddress("0x2222222222222222222222222222222222222222")}, []uint64{1})
 		to := common.HexToAddress(contract)
-		_, err = c.CallContract(ctx, ethereum.CallMsg{From: crypto.PubkeyToAddress(e.operator.PublicKey), To: &to, Data: data}, nil)
+		_, err = c.CallContract(ctx, ethereum.CallMsg{From: crypto.PubkeyToAddress(key.PublicKey), To: &to, Data: data}, nil)
 		return evm.DecodeRevert(err)
 	}
 	return fmt.Errorf("no mismatched call for %s", e.Target)

@@ -1,7 +1,6 @@
 package scoring_test
 
 import (
-	"path/filepath"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -11,7 +10,6 @@ import (
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/e2e/harness"
-	"github.com/vipharness/vipharness/fixtures"
 )
 
 const l1Stage = 5
@@ -71,10 +69,9 @@ var _ = Describe("VIP scoring", func() {
 			}, SpecTimeout(time.Minute))
 
 			It("pushes the fixture score set and reads it back", func(ctx SpecContext) {
-				f, err := fixtures.FS.Open("scores/small.csv")
+				path, err := env.ScoreFile(GinkgoT().TempDir(), "small.csv")
 				Expect(err).NotTo(HaveOccurred())
-				entries, err := scores.Parse(f, scores.CSV)
-				f.Close()
+				entries, err := scores.ParseFile(path, "")
 				Expect(err).NotTo(HaveOccurred())
 				canonical, err := scores.Validate(entries, scorer.CheckAddress)
 				Expect(err).NotTo(HaveOccurred())
@@ -128,6 +125,9 @@ var _ = Describe("VIP scoring", func() {
 			}, SpecTimeout(time.Minute))
 
 			It("rejects mismatched address and score lists", func(ctx SpecContext) {
+				if expect["length mismatch"] == "" {
+					Skip(target.String() + ": update_scores takes [address, score] pairs, so the lists cannot differ in length")
+				}
 				err := env.CallMismatched(ctx, contract, l1Stage)
 				Expect(harness.ContractError(err)).To(Equal(expect["length mismatch"]), "%v", err)
 			}, SpecTimeout(time.Minute))
@@ -153,7 +153,8 @@ var _ = Describe("VIP scoring", func() {
 				func(ctx SpecContext, file, problem string) {
 					before, err := env.OperatorSequence(ctx)
 					Expect(err).NotTo(HaveOccurred())
-					path := filepath.Join("..", "..", "fixtures", "scores", file)
+					path, err := env.ScoreFile(GinkgoT().TempDir(), file)
+					Expect(err).NotTo(HaveOccurred())
 					entries, err := scores.ParseFile(path, "")
 					if err == nil {
 						_, err = scorer.UpdateScores(ctx, l1Stage, entries)
@@ -169,7 +170,7 @@ var _ = Describe("VIP scoring", func() {
 				Entry("empty file", "empty.csv", "empty"),
 			)
 
-			It("finalizes the stage, opens the next, and refuses further updates to it", func(ctx SpecContext) {
+			It("finalizes the stage, opens the next, and refuses further updates and a re-finalize", func(ctx SpecContext) {
 				before, err := scorer.Scores(ctx, l1Stage)
 				Expect(err).NotTo(HaveOccurred())
 				_, err = scorer.FinalizeStage(ctx, l1Stage)
@@ -184,8 +185,20 @@ var _ = Describe("VIP scoring", func() {
 
 				_, err = scorer.UpdateScores(ctx, l1Stage, before[:2])
 				Expect(harness.ContractError(err)).To(Equal(expect["finalized"]), "%v", err)
+
+				// Re-finalizing is refused and leaves the next stage as it was.
+				next := env.Generate(2, 11)
+				_, err = scorer.UpdateScores(ctx, l1Stage+1, next)
+				Expect(err).NotTo(HaveOccurred())
+				nextBefore, err := scorer.StageInfo(ctx, l1Stage+1)
+				Expect(err).NotTo(HaveOccurred())
 				_, err = scorer.FinalizeStage(ctx, l1Stage)
-				Expect(harness.ContractError(err)).To(Equal(expect["finalized"]), "%v", err)
+				Expect(harness.ContractError(err)).To(Equal(expect["refinalize"]), "%v", err)
+				nextAfter, err := scorer.StageInfo(ctx, l1Stage+1)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(nextAfter).To(Equal(nextBefore))
+				Expect(nextAfter.TotalScore).To(Equal(next[0].Amount + next[1].Amount))
+
 				after, err := scorer.Scores(ctx, l1Stage)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(after).To(Equal(before), "finalized scores never change")

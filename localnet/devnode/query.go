@@ -17,6 +17,7 @@ import (
 	storetypes "cosmossdk.io/store/types"
 	"github.com/cosmos/cosmos-sdk/client"
 	"github.com/cosmos/cosmos-sdk/client/grpc/cmtservice"
+	nodeservice "github.com/cosmos/cosmos-sdk/client/grpc/node"
 	"github.com/cosmos/cosmos-sdk/codec"
 	codectypes "github.com/cosmos/cosmos-sdk/codec/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
@@ -282,6 +283,14 @@ func (n *Node) coreQueries() []Query {
 				}
 				coin := sdk.NewCoin(req.Denom, getBalance(openCore(c.store, nil), addr, req.Denom))
 				return &banktypes.QueryBalanceResponse{Balance: &coin}, nil
+			},
+		},
+		{
+			Method: "/cosmos.base.node.v1beta1.Service/Config",
+			New:    func() proto.Message { return &nodeservice.ConfigRequest{} },
+			HTTP:   "GET /cosmos/base/node/v1beta1/config",
+			Handle: func(*Context, proto.Message) (proto.Message, error) {
+				return &nodeservice.ConfigResponse{MinimumGasPrice: sdk.NewDecCoinFromDec(n.cfg.denom, n.cfg.gasPrice).String()}, nil
 			},
 		},
 		{

@@ -41,6 +41,7 @@ func (n *Node) rpcHandler() http.Handler {
 		"block":               rpcserver.NewRPCFunc(n.rpcBlock, "height", rpcserver.Cacheable("height")),
 		"block_results":       rpcserver.NewRPCFunc(n.rpcBlockResults, "height", rpcserver.Cacheable("height")),
 		"header":              rpcserver.NewRPCFunc(n.rpcHeader, "height", rpcserver.Cacheable("height")),
+		"consensus_params":    rpcserver.NewRPCFunc(n.rpcConsensusParams, "height", rpcserver.Cacheable("height")),
 	}, cmtlog.NewNopLogger())
 	return mux
 }
@@ -67,6 +68,18 @@ func (n *Node) rpcStatus(*rpctypes.Context) (*ctypes.ResultStatus, error) {
 		},
 		ValidatorInfo: ctypes.ValidatorInfo{Address: n.valKey.PubKey().Address(), PubKey: n.valKey.PubKey(), VotingPower: 10},
 	}, nil
+}
+
+// rpcConsensusParams reports CometBFT's default block limits, with no block gas limit (as
+// wasmd's and the rollups' genesis files set it); the node seals one tx per block, so the
+// limits bound a single tx.
+func (n *Node) rpcConsensusParams(*rpctypes.Context, *int64) (*ctypes.ResultConsensusParams, error) {
+	n.mu.RLock()
+	height := n.blocks[len(n.blocks)-1].block.Height
+	n.mu.RUnlock()
+	p := cmttypes.DefaultConsensusParams()
+	p.Block.MaxGas = -1
+	return &ctypes.ResultConsensusParams{BlockHeight: height, ConsensusParams: *p}, nil
 }
 
 // nodeInfo is the node's CometBFT identity.

@@ -21,17 +21,17 @@ import (
 
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/localnet/devnode"
-	"github.com/vipharness/vipharness/localnet/devnode/devclient"
 	"github.com/vipharness/vipharness/localnet/devnode/wasmexec"
 )
 
 // wasmEnv is a started Wasm rollup with a client built only from its URLs.
 type wasmEnv struct {
 	r        *WasmRollup
-	c        *devclient.Client
-	deployer *devclient.Signer
-	outsider *devclient.Signer
+	c        *cosmostx.Client
+	deployer *cosmostx.Signer
+	outsider *cosmostx.Signer
 }
 
 func startWasm(t testing.TB, opts ...WasmOption) *wasmEnv {
@@ -49,7 +49,7 @@ func startWasm(t testing.TB, opts ...WasmOption) *wasmEnv {
 		t.Fatal(err)
 	}
 	ep := r.Endpoints()
-	c, err := devclient.New(ep.CometRPC, ep.REST, r.ChainID(), enc, sdk.NewDecCoinFromDec("umin", sdkmath.LegacyMustNewDecFromStr("0.15")))
+	c, err := cosmostx.New(ep.CometRPC, ep.REST, r.ChainID(), enc, sdk.NewDecCoinFromDec("umin", sdkmath.LegacyMustNewDecFromStr("0.15")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func startWasm(t testing.TB, opts ...WasmOption) *wasmEnv {
 	return env
 }
 
-func (e *wasmEnv) signer(t testing.TB, keyHex string) *devclient.Signer {
+func (e *wasmEnv) signer(t testing.TB, keyHex string) *cosmostx.Signer {
 	t.Helper()
 	secret, err := hex.DecodeString(keyHex)
 	if err != nil {
@@ -77,7 +77,7 @@ func (e *wasmEnv) signer(t testing.TB, keyHex string) *devclient.Signer {
 }
 
 // send simulates msgs, signs them with 1.3× the simulated gas and broadcasts them.
-func (e *wasmEnv) send(t testing.TB, s *devclient.Signer, msgs ...sdk.Msg) *sdk.TxResponse {
+func (e *wasmEnv) send(t testing.TB, s *cosmostx.Signer, msgs ...sdk.Msg) *sdk.TxResponse {
 	t.Helper()
 	ctx := context.Background()
 	sim, err := e.c.Simulate(ctx, s, msgs...)
@@ -92,7 +92,7 @@ func (e *wasmEnv) send(t testing.TB, s *devclient.Signer, msgs ...sdk.Msg) *sdk.
 }
 
 // sendFixed signs msgs with a fixed gas limit (for txs that are meant to fail) and broadcasts them.
-func (e *wasmEnv) sendFixed(t testing.TB, s *devclient.Signer, gas uint64, msgs ...sdk.Msg) *sdk.TxResponse {
+func (e *wasmEnv) sendFixed(t testing.TB, s *cosmostx.Signer, gas uint64, msgs ...sdk.Msg) *sdk.TxResponse {
 	t.Helper()
 	res, err := e.c.Send(context.Background(), s, gas, msgs...)
 	if err != nil {
@@ -101,7 +101,7 @@ func (e *wasmEnv) sendFixed(t testing.TB, s *devclient.Signer, gas uint64, msgs 
 	return res
 }
 
-func (e *wasmEnv) mustSend(t testing.TB, s *devclient.Signer, msgs ...sdk.Msg) *sdk.TxResponse {
+func (e *wasmEnv) mustSend(t testing.TB, s *cosmostx.Signer, msgs ...sdk.Msg) *sdk.TxResponse {
 	t.Helper()
 	res := e.send(t, s, msgs...)
 	if res.Code != 0 {

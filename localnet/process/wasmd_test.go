@@ -18,9 +18,9 @@ import (
 
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/localnet/devnode"
-	"github.com/vipharness/vipharness/localnet/devnode/devclient"
 	"github.com/vipharness/vipharness/localnet/wasmddev"
 )
 
@@ -55,11 +55,11 @@ func TestWasmdRollupRunsOurContract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := devclient.New(ep.CometRPC, ep.REST, r.ChainID(), enc, sdk.NewDecCoinFromDec(wasmddev.Denom, sdkmath.LegacyMustNewDecFromStr("0.025")))
+	c, err := cosmostx.New(ep.CometRPC, ep.REST, r.ChainID(), enc, sdk.NewDecCoinFromDec(wasmddev.Denom, sdkmath.LegacyMustNewDecFromStr("0.025")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	signer := func(a int) *devclient.Signer {
+	signer := func(a int) *cosmostx.Signer {
 		secret, _ := hex.DecodeString(r.Funded()[a].PrivateKey)
 		s, err := c.Signer(ctx, &secp256k1.PrivKey{Key: secret})
 		if err != nil {
@@ -68,7 +68,7 @@ func TestWasmdRollupRunsOurContract(t *testing.T) {
 		return s
 	}
 	owner, outsider := signer(0), signer(1)
-	send := func(s *devclient.Signer, msgs ...sdk.Msg) *sdk.TxResponse {
+	send := func(s *cosmostx.Signer, msgs ...sdk.Msg) *sdk.TxResponse {
 		t.Helper()
 		sim, err := c.Simulate(ctx, s, msgs...)
 		if err != nil {
@@ -95,7 +95,7 @@ func TestWasmdRollupRunsOurContract(t *testing.T) {
 		}
 		pairs = append(pairs, [2]any{acct.Address, i + 1})
 	}
-	exec := func(s *devclient.Signer, msg any) *sdk.TxResponse {
+	exec := func(s *cosmostx.Signer, msg any) *sdk.TxResponse {
 		b, _ := json.Marshal(msg)
 		return send(s, &wasmtypes.MsgExecuteContract{Sender: s.Address, Contract: contract, Msg: b})
 	}

@@ -23,8 +23,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/localnet/devnode"
-	"github.com/vipharness/vipharness/localnet/devnode/devclient"
 	"github.com/vipharness/vipharness/localnet/devnode/ethsecp256k1"
 	"github.com/vipharness/vipharness/localnet/devnode/wasmexec"
 )
@@ -37,8 +37,8 @@ const (
 
 type testNode struct {
 	node *devnode.Node
-	c    *devclient.Client
-	keys []*devclient.Signer
+	c    *cosmostx.Client
+	keys []*cosmostx.Signer
 }
 
 func start(t testing.TB, opts ...devnode.Option) *testNode {
@@ -61,7 +61,7 @@ func start(t testing.TB, opts ...devnode.Option) *testNode {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := devclient.New(n.RPCURL(), n.RESTURL(), n.ChainID(), enc, sdk.NewDecCoinFromDec(n.FeeDenom(), n.MinGasPrice()))
+	c, err := cosmostx.New(n.RPCURL(), n.RESTURL(), n.ChainID(), enc, sdk.NewDecCoinFromDec(n.FeeDenom(), n.MinGasPrice()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func start(t testing.TB, opts ...devnode.Option) *testNode {
 	return tn
 }
 
-func (tn *testNode) mustSend(t testing.TB, s *devclient.Signer, gas uint64, msgs ...sdk.Msg) *sdk.TxResponse {
+func (tn *testNode) mustSend(t testing.TB, s *cosmostx.Signer, gas uint64, msgs ...sdk.Msg) *sdk.TxResponse {
 	t.Helper()
 	res, err := tn.c.Send(context.Background(), s, gas, msgs...)
 	if err != nil {

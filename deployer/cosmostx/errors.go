@@ -1,0 +1,54 @@
+package cosmostx
+
+import (
+	"fmt"
+
+	sdk "github.com/cosmos/cosmos-sdk/types"
+)
+
+// Phases of a tx's life at which a chain can refuse or fail it.
+const (
+	PhaseSimulate = "simulate" // the node ran it without a signature and it failed
+	PhaseCheck    = "check"    // the node refused it at broadcast (CheckTx)
+	PhaseDeliver  = "deliver"  // it was included in a block and failed
+)
+
+// TxError is a transaction the chain refused or failed, with the chain's own words.
+type TxError struct {
+	Phase     string
+	Hash      string // empty in the simulate phase
+	Height    int64  // set in the deliver phase
+	Codespace string
+	Code      uint32
+	RawLog    string
+}
+
+func (e *TxError) Error() string {
+	switch e.Phase {
+	case PhaseSimulate:
+		return "simulation failed: " + e.RawLog
+	case PhaseCheck:
+		return fmt.Sprintf("tx %s refused by the node: codespace %s code %d: %s", e.Hash, e.Codespace, e.Code, e.RawLog)
+	}
+	return fmt.Sprintf("tx %s failed at height %d: codespace %s code %d: %s", e.Hash, e.Height, e.Codespace, e.Code, e.RawLog)
+}
+
+func txError(phase string, res *sdk.TxResponse) *TxError {
+	return &TxError{Phase: phase, Hash: res.TxHash, Height: res.Height, Codespace: res.Codespace, Code: res.Code, RawLog: res.RawLog}
+}
+
+// Attr lists the values of an event attribute in a tx result, in order.
+func Attr(res *sdk.TxResponse, eventType, key string) []string {
+	var out []string
+	for _, ev := range res.Events {
+		if ev.Type != eventType {
+			continue
+		}
+		for _, a := range ev.Attributes {
+			if a.Key == key {
+				out = append(out, a.Value)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,522 @@
+// Package wasm deploys and operates the VIP score CosmWasm contract (contracts/wasm) on a Wasm
+// rollup through the shared Cosmos tx path (deployer/cosmostx) and the shared push loop.
+// Everything chain-specific (chain id, bech32 prefix, gas price, block limits) is read from
+// the chain or given as options; nothing is assumed.
+package wasm
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	wasmtypes "github.com/CosmWasm/wasmd/x/wasm/types"
+	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+
+	"github.com/vipharness/vipharness/bindings/vipwasm"
+	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/journal"
+	"github.com/vipharness/vipharness/deployer/push"
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+const (
+	// DefaultLabel is the contract label given at instantiation.
+	DefaultLabel = "vip-score"
+	// DefaultMaxChunk caps the entries of one update_scores tx when limits allow more: a
+	// failed chunk then costs little to resend, and blocks stay small.
+	DefaultMaxChunk = 1000
+	// DefaultMaxTxBytes is CometBFT's default mempool max_tx_bytes; a node's own value is not
+	// visible over RPC, so it is an option.
+	DefaultMaxTxBytes = 1 << 20
+	// gasHeadroom (percent) covers the gap between simulated and delivered gas.
+	gasHeadroom = 30
+	// txOverhead bounds the bytes of an update_scores tx besides its score pairs: signer
+	// info, signature, fee, sender and contract addresses and the JSON frame.
+	txOverhead = 1024
+	// pageSize is how many rows one get_scores query reads.
+	pageSize = 1000
+)
+
+// Scorer is the VIP score contract on one Wasm chain.
+type Scorer struct {
+	c        *cosmostx.Client
+	contract string
+	codeID   uint64
+	code     []byte
+	label    string
+	admin    *string
+	allow    []string
+
+	deployerKey cryptotypes.PrivKey
+	operatorKey cryptotypes.PrivKey
+	dialOpts    []cosmostx.Option
+	journalDir  string
+	chunkSize   int
+	maxTxBytes  int
+	window      int
+	poll        time.Duration
+	logger      *slog.Logger
+	progress    func(done, total int)
+}
+
+var _ deployer.Scorer = (*Scorer)(nil)
+
+// Option configures a Scorer.
+type Option func(*Scorer)
+
+// WithDeployerKey sets the key that stores and instantiates the contract (and is on its allow
+// list). Defaults to the operator key.
+func WithDeployerKey(k cryptotypes.PrivKey) Option { return func(s *Scorer) { s.deployerKey = k } }
+
+// WithOperatorKey sets the key that updates scores and finalizes stages.
+func WithOperatorKey(k cryptotypes.PrivKey) Option { return func(s *Scorer) { s.operatorKey = k } }
+
+// WithAllowList adds accounts to the allow list given at instantiation (the deployer and the
+// operator are always on it).
+func WithAllowList(addrs ...string) Option {
+	return func(s *Scorer) { s.allow = append(s.allow, addrs...) }
+}
+
+// WithContract attaches to an instantiated contract.
+func WithContract(addr string) Option { return func(s *Scorer) { s.contract = addr } }
+
+// WithCodeID instantiates already stored code instead of storing the contract again.
+func WithCodeID(id uint64) Option { return func(s *Scorer) { s.codeID = id } }
+
+// WithCode stores other contract code than the embedded artifact.
+func WithCode(wasm []byte) Option { return func(s *Scorer) { s.code = wasm } }
+
+// WithLabel sets the instantiation label (default "vip-score").
+func WithLabel(l string) Option { return func(s *Scorer) { s.label = l } }
+
+// WithAdmin sets the contract admin, who may migrate it; "" instantiates without one.
+// Defaults to the deployer.
+func WithAdmin(addr string) Option { return func(s *Scorer) { s.admin = &addr } }
+
+// WithGasPrice sets the gas price instead of the node's reported minimum.
+func WithGasPrice(p sdk.DecCoin) Option {
+	return func(s *Scorer) { s.dialOpts = append(s.dialOpts, cosmostx.WithGasPrice(p)) }
+}
+
+// WithJournalDir sets where push journals are kept (default ".vipharness/journal").
+func WithJournalDir(dir string) Option { return func(s *Scorer) { s.journalDir = dir } }
+
+// WithChunkSize fixes the entries per update_scores tx; 0 (default) derives it from limits.
+func WithChunkSize(n int) Option { return func(s *Scorer) { s.chunkSize = n } }
+
+// WithMaxTxBytes sets the node's mempool tx size limit (default 1 MiB, CometBFT's default).
+func WithMaxTxBytes(n int) Option { return func(s *Scorer) { s.maxTxBytes = n } }
+
+// WithWindow sets how many chunk txs may be in flight (default 8).
+func WithWindow(n int) Option { return func(s *Scorer) { s.window = n } }
+
+// WithPollInterval sets how often txs are looked up (default 25ms).
+func WithPollInterval(d time.Duration) Option { return func(s *Scorer) { s.poll = d } }
+
+// WithLogger sets the logger.
+func WithLogger(l *slog.Logger) Option { return func(s *Scorer) { s.logger = l } }
+
+// WithProgress reports confirmed entries during UpdateScores.
+func WithProgress(f func(done, total int)) Option { return func(s *Scorer) { s.progress = f } }
+
+// Dial connects to a Wasm rollup's CometBFT RPC and REST faces.
+func Dial(ctx context.Context, cometRPC, rest string, opts ...Option) (*Scorer, error) {
+	s := &Scorer{
+		code: wasmcontract.Code(), label: DefaultLabel,
+		journalDir: filepath.Join(".vipharness", "journal"), maxTxBytes: DefaultMaxTxBytes,
+		window: 8, poll: 25 * time.Millisecond,
+		logger: slog.New(slog.DiscardHandler), progress: func(int, int) {},
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.deployerKey == nil {
+		s.deployerKey = s.operatorKey
+	}
+	c, err := cosmostx.Dial(ctx, cometRPC, rest, append([]cosmostx.Option{
+		cosmostx.WithMessages(wasmtypes.RegisterInterfaces), cosmostx.WithPollInterval(s.poll),
+	}, s.dialOpts...)...)
+	if err != nil {
+		return nil, fmt.Errorf("dial wasm rollup: %w", err)
+	}
+	s.c = c
+	if s.contract != "" {
+		if s.contract, err = s.CheckAddress(s.contract); err != nil {
+			return nil, fmt.Errorf("contract: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// Close releases nothing today; it keeps the Scorer's shape the same as the other VMs'.
+func (s *Scorer) Close() {}
+
+// VM is deployer.Wasm.
+func (s *Scorer) VM() deployer.VM { return deployer.Wasm }
+
+// ChainID is the chain id the node reported.
+func (s *Scorer) ChainID() string { return s.c.ChainID }
+
+// Client is the chain client, for callers that need the chain's prefix or gas price.
+func (s *Scorer) Client() *cosmostx.Client { return s.c }
+
+// Contract is the contract address, or "" before Deploy.
+func (s *Scorer) Contract() string { return s.contract }
+
+// CodeID is the code id stored or given, or 0.
+func (s *Scorer) CodeID() uint64 { return s.codeID }
+
+// CheckAddress validates a bech32 address under the chain's prefix.
+func (s *Scorer) CheckAddress(addr string) (string, error) {
+	return scores.CheckBech32(s.c.Prefix())(addr)
+}
+
+func (s *Scorer) needContract() error {
+	if s.contract == "" {
+		return errors.New("no contract address: deploy first or pass the contract")
+	}
+	return nil
+}
+
+func (s *Scorer) signer(ctx context.Context, k cryptotypes.PrivKey, role string) (*cosmostx.Signer, error) {
+	if k == nil {
+		return nil, fmt.Errorf("no %s key: set PRIVATE_KEY or MNEMONIC", role)
+	}
+	sg, err := s.c.Signer(ctx, k)
+	if err != nil {
+		return nil, fmt.Errorf("%s account: %w", role, err)
+	}
+	return sg, nil
+}
+
+// Deploy stores the contract code (unless a code id was given) and instantiates it with
+// initStage as its open stage and the deployer, the operator and any WithAllowList accounts
+// on its allow list.
+func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deployment, error) {
+	if initStage == 0 {
+		return deployer.Deployment{}, errors.New("deploy: initial stage must be at least 1")
+	}
+	dep, err := s.signer(ctx, s.deployerKey, "deployer")
+	if err != nil {
+		return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
+	}
+	allow := []string{dep.Address}
+	if s.operatorKey != nil {
+		allow = append(allow, s.c.Address(s.operatorKey.PubKey()))
+	}
+	for _, a := range s.allow {
+		canonical, err := s.CheckAddress(a)
+		if err != nil {
+			return deployer.Deployment{}, fmt.Errorf("deploy: allow list: %w", err)
+		}
+		allow = append(allow, canonical)
+	}
+	allow = dedupe(allow)
+	admin := dep.Address
+	if s.admin != nil {
+		admin = *s.admin
+		if admin != "" {
+			if admin, err = s.CheckAddress(admin); err != nil {
+				return deployer.Deployment{}, fmt.Errorf("deploy: admin: %w", err)
+			}
+		}
+	}
+	var gas uint64
+	if s.codeID == 0 {
+		res, err := s.c.Exec(ctx, dep, &wasmtypes.MsgStoreCode{Sender: dep.Address, WASMByteCode: s.code})
+		if err != nil {
+			return deployer.Deployment{}, fmt.Errorf("deploy: store code: %w", decodeContract(err))
+		}
+		id, err := storedCode(res, s.code)
+		if err != nil {
+			return deployer.Deployment{}, fmt.Errorf("deploy: store code (tx %s): %w", res.TxHash, err)
+		}
+		s.codeID, gas = id, uint64(res.GasUsed)
+		s.logger.Info("code stored", "code_id", id, "bytes", len(s.code), "tx", res.TxHash, "gas", res.GasUsed)
+	}
+	init, err := json.Marshal(vipwasm.Instantiate{AllowList: allow, InitStage: initStage})
+	if err != nil {
+		return deployer.Deployment{}, err
+	}
+	res, err := s.c.Exec(ctx, dep, &wasmtypes.MsgInstantiateContract{Sender: dep.Address, Admin: admin, CodeID: s.codeID, Label: s.label, Msg: init})
+	if err != nil {
+		return deployer.Deployment{}, fmt.Errorf("deploy: instantiate code %d at stage %d: %w", s.codeID, initStage, decodeContract(err))
+	}
+	addrs := cosmostx.Attr(res, wasmtypes.EventTypeInstantiate, wasmtypes.AttributeKeyContractAddr)
+	if len(addrs) != 1 {
+		return deployer.Deployment{}, fmt.Errorf("deploy: instantiate tx %s: %d contract addresses in its events, want 1", res.TxHash, len(addrs))
+	}
+	s.contract = addrs[0]
+	gas += uint64(res.GasUsed)
+	s.logger.Info("contract instantiated", "address", s.contract, "stage", initStage, "code_id", s.codeID, "tx", res.TxHash, "gas", res.GasUsed)
+	return deployer.Deployment{
+		VM: deployer.Wasm, ChainID: s.c.ChainID, Contract: s.contract, InitStage: initStage,
+		TxHash: res.TxHash, Deployer: dep.Address, GasUsed: gas, CodeID: s.codeID,
+	}, nil
+}
+
+// storedCode reads the code id from a MsgStoreCode result and checks the stored checksum.
+func storedCode(res *sdk.TxResponse, code []byte) (uint64, error) {
+	ids := cosmostx.Attr(res, wasmtypes.EventTypeStoreCode, wasmtypes.AttributeKeyCodeID)
+	if len(ids) != 1 {
+		return 0, fmt.Errorf("%d code ids in its events, want 1", len(ids))
+	}
+	id, err := strconv.ParseUint(ids[0], 10, 64)
+	if err != nil || id == 0 {
+		return 0, fmt.Errorf("code id %q is not a positive number", ids[0])
+	}
+	sum := sha256.Sum256(code)
+	if got := cosmostx.Attr(res, wasmtypes.EventTypeStoreCode, wasmtypes.AttributeKeyChecksum); len(got) == 1 && !strings.EqualFold(got[0], hex.EncodeToString(sum[:])) {
+		return 0, fmt.Errorf("chain stored checksum %s, the code's is %x", got[0], sum)
+	}
+	return id, nil
+}
+
+func dedupe(in []string) []string {
+	seen := map[string]bool{}
+	out := in[:0]
+	for _, a := range in {
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func updateMsg(sender, contract string, stage uint64, chunk []scores.Entry) (*wasmtypes.MsgExecuteContract, error) {
+	pairs := make([]vipwasm.Score, len(chunk))
+	for i, e := range chunk {
+		pairs[i] = vipwasm.Score{Addr: e.Addr, Score: e.Amount}
+	}
+	return execMsg(sender, contract, vipwasm.Execute{UpdateScores: &vipwasm.UpdateScores{Stage: stage, Scores: pairs}})
+}
+
+func execMsg(sender, contract string, msg vipwasm.Execute) (*wasmtypes.MsgExecuteContract, error) {
+	bz, err := json.Marshal(msg)
+	if err != nil {
+		return nil, fmt.Errorf("encode execute message: %w", err)
+	}
+	return &wasmtypes.MsgExecuteContract{Sender: sender, Contract: contract, Msg: bz}, nil
+}
+
+// measure simulates update_scores with 1 and with n new addresses on the live contract,
+// which also proves the operator may write to stage before anything is sent.
+func (s *Scorer) measure(ctx context.Context, op *cosmostx.Signer, stage uint64) (deployer.GasModel, error) {
+	const n = 50
+	probes := scores.GenerateBech32(n, 0x6761735f70726f62, s.c.Prefix())
+	sim := func(k int) (uint64, error) {
+		msg, err := updateMsg(op.Address, s.contract, stage, probes[:k])
+		if err != nil {
+			return 0, err
+		}
+		res, err := s.c.Simulate(ctx, op, msg)
+		if err != nil {
+			return 0, decodeContract(err)
+		}
+		return res.GasInfo.GasUsed, nil
+	}
+	one, err := sim(1)
+	if err != nil {
+		return deployer.GasModel{}, fmt.Errorf("simulate update_scores stage %d: %w", stage, err)
+	}
+	many, err := sim(n)
+	if err != nil {
+		return deployer.GasModel{}, fmt.Errorf("simulate update_scores stage %d: %w", stage, err)
+	}
+	return deployer.FitGas(one, many, n, gasHeadroom), nil
+}
+
+func (s *Scorer) journalPath(stage uint64, canonical []scores.Entry) string {
+	return journal.Key{ChainID: "wasm-" + s.c.ChainID, Contract: s.contract, Stage: stage,
+		Input: scores.Fingerprint(canonical)}.Path(s.journalDir)
+}
+
+// prepare validates the input and the operator's right to write stage, and sizes chunks by
+// the chain's block gas limit and the tx size limit.
+func (s *Scorer) prepare(ctx context.Context, stage uint64, entries []scores.Entry) ([]scores.Entry, *pushChain, int, error) {
+	if err := s.needContract(); err != nil {
+		return nil, nil, 0, err
+	}
+	canonical, err := scores.Validate(entries, s.CheckAddress)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
+	}
+	op, err := s.signer(ctx, s.operatorKey, "operator")
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
+	}
+	cost, err := s.measure(ctx, op, stage)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	limits, err := s.c.BlockLimits(ctx)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
+	}
+	gasCap := uint64(1 << 62)
+	byGas := DefaultMaxChunk * 1000 // no block gas limit: bytes bound the chunk
+	if limits.MaxBlockGas > 0 {
+		gasCap = uint64(limits.MaxBlockGas)
+		byGas = cost.MaxEntries(gasCap)
+	}
+	txBytes := int64(s.maxTxBytes)
+	if limits.MaxBlockBytes > 0 {
+		txBytes = min(txBytes, limits.MaxBlockBytes)
+	}
+	perEntry := 0
+	for _, e := range canonical {
+		// ["addr",score], in the JSON message
+		perEntry = max(perEntry, len(e.Addr)+len(strconv.FormatUint(e.Amount, 10))+6)
+	}
+	byBytes := int((txBytes - txOverhead) / int64(perEntry))
+	fits := min(byGas, byBytes)
+	size := min(fits, DefaultMaxChunk)
+	if s.chunkSize > 0 {
+		if s.chunkSize > fits {
+			why := fmt.Sprintf("%d-byte tx limit", txBytes)
+			if byGas < byBytes {
+				why = fmt.Sprintf("block gas limit %d (~%d gas per entry)", gasCap, cost.PerEntry)
+			}
+			return nil, nil, 0, fmt.Errorf("update scores stage %d: chunk size %d does not fit the %s: at most %d entries per tx", stage, s.chunkSize, why, fits)
+		}
+		size = s.chunkSize
+	}
+	if size < 1 {
+		return nil, nil, 0, fmt.Errorf("update scores stage %d: one entry needs ~%d gas, over the block gas limit %d", stage, cost.Limit(1, 1<<62), gasCap)
+	}
+	return canonical, &pushChain{s: s, op: op, cost: cost, gasCap: gasCap}, size, nil
+}
+
+// Plan validates entries and the operator's right to write stage, and returns the chunks.
+func (s *Scorer) Plan(ctx context.Context, stage uint64, entries []scores.Entry) (deployer.Plan, error) {
+	canonical, pc, size, err := s.prepare(ctx, stage, entries)
+	if err != nil {
+		return deployer.Plan{}, err
+	}
+	chunks := scores.Chunk(canonical, size)
+	plan := deployer.Plan{Stage: stage, Entries: len(canonical), Chunks: len(chunks), ChunkSize: size,
+		Journal: s.journalPath(stage, canonical)}
+	for _, c := range chunks {
+		plan.EstimatedGas += pc.cost.Limit(len(c), pc.gasCap)
+	}
+	if j, err := journal.Open(plan.Journal); err == nil {
+		for i := range chunks {
+			if j.Chunk(i).Confirmed {
+				plan.AlreadyDone++
+			}
+		}
+		j.Close()
+	}
+	return plan, nil
+}
+
+// UpdateScores validates entries, then pushes them in journaled, pipelined chunks.
+func (s *Scorer) UpdateScores(ctx context.Context, stage uint64, entries []scores.Entry) (push.Result, error) {
+	canonical, pc, size, err := s.prepare(ctx, stage, entries)
+	if err != nil {
+		return push.Result{}, err
+	}
+	return push.Run(ctx, pc, s.journalPath(stage, canonical), stage, canonical, size,
+		push.WithWindow(s.window), push.WithPollInterval(s.poll), push.WithLogger(s.logger), push.WithProgress(s.progress))
+}
+
+// FinalizeStage finalizes stage (opening stage+1).
+func (s *Scorer) FinalizeStage(ctx context.Context, stage uint64) (string, error) {
+	if err := s.needContract(); err != nil {
+		return "", err
+	}
+	op, err := s.signer(ctx, s.operatorKey, "operator")
+	if err != nil {
+		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
+	}
+	msg, err := execMsg(op.Address, s.contract, vipwasm.Execute{FinalizeStage: &vipwasm.Stage{Stage: stage}})
+	if err != nil {
+		return "", err
+	}
+	res, err := s.c.Exec(ctx, op, msg)
+	if err != nil {
+		return "", fmt.Errorf("finalize stage %d: %w", stage, decodeContract(err))
+	}
+	return res.TxHash, nil
+}
+
+func (s *Scorer) query(ctx context.Context, q vipwasm.Query, out any) error {
+	if err := s.needContract(); err != nil {
+		return err
+	}
+	return decodeContract(s.c.Smart(ctx, s.contract, q, out))
+}
+
+// StageInfo reads get_stage_info; a stage the contract does not have is Exists false.
+func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (deployer.StageInfo, error) {
+	var info vipwasm.StageInfo
+	if err := s.query(ctx, vipwasm.Query{GetStageInfo: &vipwasm.Stage{Stage: stage}}, &info); err != nil {
+		var ce *ContractError
+		if errors.As(err, &ce) && ce.Name() == StageNotFound {
+			return deployer.StageInfo{Stage: stage}, nil
+		}
+		return deployer.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
+	}
+	return deployer.StageInfo{Stage: stage, TotalScore: info.TotalScore, Finalized: info.IsFinalized, Exists: true}, nil
+}
+
+// Scores pages through get_scores by start_after, in the contract's address order.
+func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, error) {
+	var all []scores.Entry
+	var after *string
+	for {
+		var page vipwasm.ScoresPage
+		if err := s.query(ctx, vipwasm.Query{GetScores: &vipwasm.GetScores{Stage: stage, Limit: pageSize, StartAfter: after}}, &page); err != nil {
+			return nil, fmt.Errorf("read scores stage %d after %d rows: %w", stage, len(all), err)
+		}
+		for _, r := range page.Scores {
+			all = append(all, scores.Entry{Addr: r.Addr, Amount: r.Score})
+		}
+		if len(page.Scores) < pageSize {
+			return all, nil
+		}
+		last := page.Scores[len(page.Scores)-1].Addr
+		after = &last
+	}
+}
+
+// OpenStage reads the contract's first stage from its storage and walks past the finalized
+// stages.
+func (s *Scorer) OpenStage(ctx context.Context) (uint64, error) {
+	if err := s.needContract(); err != nil {
+		return 0, err
+	}
+	raw, err := s.c.Raw(ctx, s.contract, vipwasm.InitStageKey)
+	if err != nil {
+		return 0, fmt.Errorf("read init_stage of %s: %w", s.contract, err)
+	}
+	st, err := strconv.ParseUint(string(raw), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("read init_stage of %s: %q is not a stage (is it a VIP score contract?)", s.contract, raw)
+	}
+	for {
+		info, err := s.StageInfo(ctx, st)
+		if err != nil {
+			return 0, err
+		}
+		if !info.Exists {
+			return 0, fmt.Errorf("stage %d does not exist on the contract", st)
+		}
+		if !info.Finalized {
+			return st, nil
+		}
+		st++
+	}
+}
