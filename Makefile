@@ -27,10 +27,14 @@ nodes: .cache/nodes/geth-v1.17.8 .cache/nodes/wasmd-v0.61.14
 	cd localnet/nodes/geth && CGO_ENABLED=0 $(GO) build -trimpath -o $(CURDIR)/$@.tmp github.com/ethereum/go-ethereum/cmd/geth
 	mv $@.tmp $@
 
+# The version stamps a release build carries; abci_info reports them (the deployer reads the
+# rollup version from there).
+WASMD_LDFLAGS := -X github.com/cosmos/cosmos-sdk/version.Name=wasm -X github.com/cosmos/cosmos-sdk/version.AppName=wasmd -X github.com/cosmos/cosmos-sdk/version.Version=v0.61.14
+
 # wasmd links libwasmvm (cgo); the module cache holds the library it loads by rpath.
 .cache/nodes/wasmd-v0.61.14: localnet/nodes/wasmd/go.mod localnet/nodes/wasmd/go.sum
 	mkdir -p .cache/nodes
-	cd localnet/nodes/wasmd && $(GO) build -trimpath -o $(CURDIR)/$@.tmp github.com/CosmWasm/wasmd/cmd/wasmd
+	cd localnet/nodes/wasmd && $(GO) build -trimpath -ldflags "$(WASMD_LDFLAGS)" -o $(CURDIR)/$@.tmp github.com/CosmWasm/wasmd/cmd/wasmd
 	mv $@.tmp $@
 
 ## build: the vipctl binary in bin/

@@ -114,6 +114,9 @@ func hasUpper(s string) bool {
 // It returns the lowercase form the chain itself prints.
 func CheckBech32(prefix string) AddressCheck {
 	return func(addr string) (string, error) {
+		if strings.HasPrefix(addr, "0x") || strings.HasPrefix(addr, "0X") {
+			return "", fmt.Errorf("address %q: not bech32 but hex; this chain's addresses start with %q", addr, prefix+"1")
+		}
 		lower := strings.ToLower(addr)
 		if lower != addr && strings.ToUpper(addr) != addr {
 			return "", fmt.Errorf("address %q: bech32 must not mix upper and lower case", addr)
