@@ -5,11 +5,13 @@
 package push
 
 import (
+	"cmp"
 	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/vipharness/vipharness/deployer/journal"
@@ -296,31 +298,58 @@ func (p *pusher) send(ctx context.Context) error {
 		if err := p.wait(ctx, p.cfg.window-1); err != nil {
 			return err
 		}
-		tx, err := p.chain.Sign(ctx, p.stage, chunk, seq)
+		if err := p.sendChunk(ctx, i, chunk, &seq); err != nil {
+			return err
+		}
+	}
+	return p.wait(ctx, 0)
+}
+
+// sendChunk signs, journals and broadcasts chunk i at *seq, advancing it. A node that refuses
+// the tx while earlier ones are in flight may only be missing those (a restarted node lost
+// its pool, and a Cosmos node refuses a sequence gap): the earlier txs are settled first,
+// then the chunk is signed again at the sequence the chain expects, once.
+func (p *pusher) sendChunk(ctx context.Context, i int, chunk []scores.Entry, seq *uint64) error {
+	for attempt := 0; ; attempt++ {
+		tx, err := p.chain.Sign(ctx, p.stage, chunk, *seq)
 		if err != nil {
 			return fmt.Errorf("sign stage %d chunk %d: %w", p.stage, i, err)
 		}
-		rec := journal.Record{Op: journal.OpSigned, Chunk: i, Sequence: seq, Hash: tx.Hash, Raw: hex.EncodeToString(tx.Raw)}
+		rec := journal.Record{Op: journal.OpSigned, Chunk: i, Sequence: *seq, Hash: tx.Hash, Raw: hex.EncodeToString(tx.Raw)}
 		if err := p.j.Append(rec); err != nil {
 			return err
 		}
-		if err := p.chain.Broadcast(ctx, tx); err != nil {
-			if IsRejected(err) {
-				// The node refused it: the sequence is not spent, the chunk is not sent.
-				_ = p.j.Append(journal.Record{Op: journal.OpDropped, Chunk: i, Hash: tx.Hash, Sequence: seq, Error: err.Error()})
+		err = p.chain.Broadcast(ctx, tx)
+		if err != nil && IsRejected(err) {
+			// The node refused it: the sequence is not spent, the chunk is not sent.
+			_ = p.j.Append(journal.Record{Op: journal.OpDropped, Chunk: i, Hash: tx.Hash, Sequence: *seq, Error: err.Error()})
+			if attempt > 0 || len(p.live) == 0 {
 				_ = p.wait(ctx, 0)
 				return fmt.Errorf("broadcast stage %d chunk %d: %w", p.stage, i, err)
 			}
+			p.cfg.logger.Info("node refused a chunk while earlier ones are in flight; settling them, then signing it again", "stage", p.stage, "chunk", i, "err", err)
+			if err := p.wait(ctx, 0); err != nil {
+				return err
+			}
+			if err := p.retry(ctx, "read sender sequence", func() (err error) {
+				*seq, err = p.chain.Sequence(ctx)
+				return err
+			}); err != nil {
+				return fmt.Errorf("update scores stage %d: read sender sequence: %w", p.stage, err)
+			}
+			continue
+		}
+		if err != nil {
 			// Unknown whether the node got it: treat it as sent; wait() looks it up and
 			// hands the same bytes over again if the node never saw it.
 			p.cfg.logger.Warn("broadcast failed; will look the tx up and resend it", "stage", p.stage, "chunk", i, "tx", tx.Hash, "err", err)
 		}
-		p.cfg.logger.Debug("chunk broadcast", "stage", p.stage, "chunk", i, "entries", len(chunk), "tx", tx.Hash, "sequence", seq)
+		p.cfg.logger.Debug("chunk broadcast", "stage", p.stage, "chunk", i, "entries", len(chunk), "tx", tx.Hash, "sequence", *seq)
 		p.live[i] = rec
 		p.sentAt[i] = time.Now()
-		seq++
+		*seq++
+		return nil
 	}
-	return p.wait(ctx, 0)
 }
 
 // wait polls live txs until at most keep remain in flight. A failed chunk stops the push
@@ -329,7 +358,10 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 	var firstErr error
 	for len(p.live) > keep || (firstErr != nil && len(p.live) > 0) {
 		progressed := false
-		for i, rec := range p.live {
+		// In sequence order, so that txs a restarted node lost go back in the order it
+		// accepts them.
+		for _, i := range p.liveBySequence() {
+			rec := p.live[i]
 			out, err := p.lookup(ctx, rec.Hash)
 			if err != nil {
 				return fmt.Errorf("look up stage %d chunk %d tx %s: %w", p.stage, i, rec.Hash, err)
@@ -366,6 +398,16 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 	return firstErr
 }
 
+// liveBySequence lists the live chunks by their txs' sequences.
+func (p *pusher) liveBySequence() []int {
+	idx := make([]int, 0, len(p.live))
+	for i := range p.live {
+		idx = append(idx, i)
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(p.live[a].Sequence, p.live[b].Sequence) })
+	return idx
+}
+
 // resend hands a live tx the node no longer knows (a restarted node loses its pool) over
 // again, byte for byte. If the node now refuses it, its sequence went elsewhere: the
 // attempt is dropped and a re-run re-signs the chunk.
@@ -383,6 +425,15 @@ func (p *pusher) resend(ctx context.Context, i int, rec journal.Record) error {
 			// It may have landed between the lookup and now.
 			if out, lerr := p.lookup(ctx, rec.Hash); lerr == nil && out.Found {
 				return nil
+			}
+			// A lower sequence still in flight may be what the node is waiting for: try
+			// again after it.
+			for j, other := range p.live {
+				if j != i && other.Sequence < rec.Sequence {
+					p.cfg.logger.Info("node refused a resent tx while a lower sequence is in flight; will try again", "stage", p.stage, "chunk", i, "err", err)
+					p.sentAt[i] = time.Now()
+					return nil
+				}
 			}
 			_ = p.j.Append(journal.Record{Op: journal.OpDropped, Chunk: i, Hash: rec.Hash, Sequence: rec.Sequence, Error: err.Error()})
 			delete(p.live, i)

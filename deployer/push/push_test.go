@@ -28,6 +28,13 @@ type fakeChain struct {
 	dropNext int // broadcasts silently lost (a crash right after journaling)
 	failAddr string
 	down     int // the next calls fail as an unreachable node's would
+	// noGaps refuses a sequence other than the next one the pool can take, as a Cosmos
+	// node's CheckTx does; hold keeps txs pooled (unmined) until the pool is lost.
+	noGaps bool
+	hold   bool
+	// loseAt, when the pool holds that many txs, makes the next broadcast find the pool
+	// empty and mining resumed: a node restarted with txs in flight.
+	loseAt int
 }
 
 var errUnreachable = errors.New("dial tcp 127.0.0.1:8545: connect: connection refused")
@@ -97,8 +104,26 @@ func (c *fakeChain) Broadcast(_ context.Context, tx SignedTx) error {
 	if tx.Sequence < c.next {
 		return Rejected(errors.New("nonce too low"))
 	}
+	if c.loseAt > 0 && len(c.pool) == c.loseAt {
+		c.pool, c.loseAt, c.hold = map[uint64]string{}, 0, false
+	}
+	if c.noGaps {
+		want := c.next
+		for {
+			if _, ok := c.pool[want]; !ok {
+				break
+			}
+			want++
+		}
+		if h, ok := c.pool[tx.Sequence]; ok && h == tx.Hash {
+			return nil // already in the pool
+		}
+		if tx.Sequence != want {
+			return Rejected(fmt.Errorf("account sequence mismatch, expected %d, got %d", want, tx.Sequence))
+		}
+	}
 	c.pool[tx.Sequence] = tx.Hash
-	for {
+	for !c.hold {
 		h, ok := c.pool[c.next]
 		if !ok {
 			return nil
@@ -113,6 +138,7 @@ func (c *fakeChain) Broadcast(_ context.Context, tx SignedTx) error {
 		}
 		c.next++
 	}
+	return nil
 }
 
 func (c *fakeChain) failing(h string) bool {
@@ -293,6 +319,23 @@ func TestRunResendsTxsTheNodeLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.Rebroadcast < 2 || res.Confirmed != 5 || c.applied != 5 || len(c.state) != 50 {
+		t.Fatalf("result %+v, applied %d, state %d", res, c.applied, len(c.state))
+	}
+}
+
+// A Cosmos node refuses sequence gaps: after a restart lost three pooled txs, the next chunk
+// is refused; the push settles the lost txs (resending them in order) and signs the chunk
+// again, and every chunk lands once.
+func TestRunRecoversFromALostPoolOnAChainWithoutGaps(t *testing.T) {
+	c := newFakeChain()
+	c.noGaps, c.hold, c.loseAt = true, true, 3
+	in := entries(60)
+	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10,
+		WithPollInterval(time.Millisecond), WithResendAfter(5*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Confirmed != 6 || c.applied != 6 || len(c.state) != 60 || res.Rebroadcast < 3 {
 		t.Fatalf("result %+v, applied %d, state %d", res, c.applied, len(c.state))
 	}
 }
