@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/wasm"
+	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/embedded"
 )
 
@@ -24,11 +26,11 @@ type rollup struct {
 	journal    string
 }
 
-func start(t *testing.T) *rollup {
+func start(t *testing.T, opts ...embedded.WasmOption) *rollup {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	r, err := embedded.StartWasm(ctx)
+	r, err := embedded.StartWasm(ctx, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,5 +169,33 @@ func TestRefusesBeforeSending(t *testing.T) {
 	}
 	if _, err := s.Deploy(ctx, 0); err == nil || !strings.Contains(err.Error(), "at least 1") {
 		t.Fatalf("stage zero: %v", err)
+	}
+}
+
+// A block gas limit bounds the chunk: the deployer sizes chunks under it, and refuses a
+// chunk size above it before sending.
+func TestChunksFitTheBlockGasLimit(t *testing.T) {
+	r := start(t, devnode.WithMaxBlockGas(2_000_000))
+	ctx := context.Background()
+	s := r.dial(t, wasm.WithOperatorKey(r.keyA))
+	if _, err := s.Deploy(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	entries := scores.GenerateBech32(600, 5, "init")
+	plan, err := s.Plan(ctx, 1, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.ChunkSize >= 600 || plan.ChunkSize < 50 || plan.EstimatedGas/uint64(plan.Chunks) > 2_000_000 {
+		t.Fatalf("plan %+v does not fit a 2,000,000-gas block", plan)
+	}
+	res, err := s.UpdateScores(ctx, 1, entries)
+	if err != nil || res.Chunks != plan.Chunks || res.Confirmed != plan.Chunks {
+		t.Fatalf("update %+v, %v (plan %+v)", res, err, plan)
+	}
+	big := r.dial(t, wasm.WithOperatorKey(r.keyA), wasm.WithContract(s.Contract()), wasm.WithChunkSize(600))
+	_, err = big.UpdateScores(ctx, 1, scores.GenerateBech32(600, 6, "init"))
+	if err == nil || !strings.Contains(err.Error(), "block gas limit 2000000") || !strings.Contains(err.Error(), fmt.Sprintf("at most %d entries per tx", plan.ChunkSize)) {
+		t.Fatalf("oversized chunk: %v", err)
 	}
 }

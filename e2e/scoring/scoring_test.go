@@ -10,6 +10,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/e2e/harness"
+	"github.com/vipharness/vipharness/localnet/l1"
 )
 
 const l1Stage = 5
@@ -218,10 +219,10 @@ var _ = Describe("VIP scoring", func() {
 
 			It("reports an unreachable L1 with its URL", func(ctx SpecContext) {
 				url := env.L1.URL()
-				down, err := harness.Start(ctx, target, 1, GinkgoT().TempDir())
+				down, err := l1.Start()
 				Expect(err).NotTo(HaveOccurred())
-				deadURL := down.L1.URL()
-				Expect(down.Stop(ctx)).To(Succeed())
+				deadURL := down.URL()
+				Expect(down.Close()).To(Succeed())
 				_, err = stage.NewReader(deadURL, env.L1.VIPAddress()).Stage(ctx)
 				Expect(err).To(MatchError(ContainSubstring(deadURL)))
 				Expect(url).NotTo(Equal(deadURL))

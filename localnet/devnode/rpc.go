@@ -70,15 +70,18 @@ func (n *Node) rpcStatus(*rpctypes.Context) (*ctypes.ResultStatus, error) {
 	}, nil
 }
 
-// rpcConsensusParams reports CometBFT's default block limits, with no block gas limit (as
-// wasmd's and the rollups' genesis files set it); the node seals one tx per block, so the
-// limits bound a single tx.
+// rpcConsensusParams reports CometBFT's default block byte limit and the node's block gas
+// limit (-1, none, unless WithMaxBlockGas); the node seals one tx per block, so the limits
+// bound a single tx.
 func (n *Node) rpcConsensusParams(*rpctypes.Context, *int64) (*ctypes.ResultConsensusParams, error) {
 	n.mu.RLock()
 	height := n.blocks[len(n.blocks)-1].block.Height
 	n.mu.RUnlock()
 	p := cmttypes.DefaultConsensusParams()
 	p.Block.MaxGas = -1
+	if n.cfg.maxBlockGas > 0 {
+		p.Block.MaxGas = n.cfg.maxBlockGas
+	}
 	return &ctypes.ResultConsensusParams{BlockHeight: height, ConsensusParams: *p}, nil
 }
 
