@@ -6,7 +6,7 @@ GINKGO := $(GO) tool ginkgo
 E2E_FLAGS ?=
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: all setup setup-npm nodes build contracts bindings check-artifacts test unit e2e demo bench lint fmt clean
+.PHONY: all setup setup-npm nodes devnode build contracts bindings check-artifacts test unit e2e demo bench lint fmt clean
 
 all: build
 
@@ -19,8 +19,14 @@ setup-npm: contracts/node_modules/.package-lock.json
 contracts/node_modules/.package-lock.json: contracts/package.json contracts/package-lock.json
 	npm ci --prefix contracts --no-audit --no-fund --loglevel=error
 
-## nodes: real node binaries (geth, wasmd) for the process and container engines, built once into .cache/nodes
-nodes: .cache/nodes/geth-v1.17.8 .cache/nodes/wasmd-v0.61.14
+## nodes: node binaries (geth, wasmd, our dev node) for the process and container engines, in .cache/nodes
+nodes: .cache/nodes/geth-v1.17.8 .cache/nodes/wasmd-v0.61.14 devnode
+
+# The project's own dev node (cmd/devnode) for the process and container engines; go build
+# is incremental, so it is always brought up to date.
+devnode:
+	mkdir -p .cache/nodes
+	$(GO) build -o .cache/nodes/devnode ./cmd/devnode
 
 .cache/nodes/geth-v1.17.8: localnet/nodes/geth/go.mod localnet/nodes/geth/go.sum
 	mkdir -p .cache/nodes

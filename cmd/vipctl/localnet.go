@@ -36,10 +36,14 @@ func engineByName(name string, g *globals) (localnet.Engine, error) {
 		return embedded.Engine{}, nil
 	case "process":
 		return process.Engine{Logger: g.logger}, nil
+	case "process-devnode":
+		return process.Engine{Logger: g.logger, WasmNode: process.DevNode}, nil
 	case "container":
 		return container.Engine{Logger: g.logger}, nil
+	case "container-devnode":
+		return container.Engine{Logger: g.logger, WasmNode: process.DevNode}, nil
 	}
-	return nil, invalid(fmt.Errorf("--engine %q: want embedded, process or container", name))
+	return nil, invalid(fmt.Errorf("--engine %q: want embedded, process, container, or process-devnode / container-devnode (Wasm on our dev node binary)", name))
 }
 
 func startLocalStack(ctx context.Context, g *globals, engineName string, vm deployer.VM, l1Stage uint64) (*localStack, error) {

@@ -28,7 +28,7 @@ var _ = Describe("a node restart in the middle of a push", func() {
 				DeferCleanup(func(ctx SpecContext) { Expect(env.Stop(ctx)).To(Succeed()) }, NodeTimeout(time.Minute))
 				node, ok := env.Rollup.(restarter)
 				if !ok {
-					Skip(target.String() + ": the node runs inside the test process and cannot restart")
+					Skip(target.String() + ": the node keeps its chain in memory (or in the test process) and cannot restart")
 				}
 				DeferCleanup(func() {
 					if CurrentSpecReport().Failed() {

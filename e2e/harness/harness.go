@@ -48,7 +48,8 @@ func (t Target) String() string { return fmt.Sprintf("%s/%s", t.VM, t.Engine.Nam
 
 var sweepOnce sync.Once
 
-// harnessVMs are the VMs whose deployer has landed, in run order.
+// harnessVMs are the VMs whose deployer has landed, in run order (the process and container
+// engines list theirs with the node each runs).
 var harnessVMs = []deployer.VM{deployer.EVM, deployer.Wasm}
 
 // Targets lists the VM/engine pairs to run: E2E_ENGINES (comma list of embedded, process
@@ -67,25 +68,29 @@ func Targets() []Target {
 				out = append(out, Target{VM: vm, Engine: embedded.Engine{}})
 			}
 		case "process":
-			e := process.Engine{}
-			for _, vm := range harnessVMs {
-				if err := e.Available(vm); err != nil {
+			for _, t := range []Target{
+				{deployer.EVM, process.Engine{}}, {deployer.Wasm, process.Engine{}},
+				{deployer.Wasm, process.Engine{WasmNode: process.DevNode}},
+			} {
+				if err := t.Engine.(process.Engine).Available(t.VM); err != nil {
 					if os.Getenv("REQUIRE_NODES") == "1" {
 						panic(fmt.Sprintf("E2E_ENGINES has process and REQUIRE_NODES=1, but: %v", err))
 					}
-					fmt.Fprintf(os.Stderr, "e2e: skipping %s on the process engine: %v\n", vm, err)
+					fmt.Fprintf(os.Stderr, "e2e: skipping %s: %v\n", t, err)
 					continue
 				}
-				out = append(out, Target{VM: vm, Engine: e})
+				out = append(out, t)
 			}
 		case "container":
-			e := container.Engine{}
-			for _, vm := range harnessVMs {
-				if err := e.Available(context.Background(), vm); err != nil {
+			for _, t := range []Target{
+				{deployer.EVM, container.Engine{}}, {deployer.Wasm, container.Engine{}},
+				{deployer.Wasm, container.Engine{WasmNode: process.DevNode}},
+			} {
+				if err := t.Engine.(container.Engine).Available(context.Background(), t.VM); err != nil {
 					if os.Getenv("REQUIRE_DOCKER") == "1" || os.Getenv("REQUIRE_NODES") == "1" {
 						panic(fmt.Sprintf("E2E_ENGINES has container and REQUIRE_DOCKER=1, but: %v", err))
 					}
-					fmt.Fprintf(os.Stderr, "e2e: skipping %s on the container engine: %v\n", vm, err)
+					fmt.Fprintf(os.Stderr, "e2e: skipping %s: %v\n", t, err)
 					continue
 				}
 				sweepOnce.Do(func() {
@@ -95,7 +100,7 @@ func Targets() []Target {
 						fmt.Fprintf(os.Stderr, "e2e: removed %d containers a previous run left\n", n)
 					}
 				})
-				out = append(out, Target{VM: vm, Engine: e})
+				out = append(out, t)
 			}
 		default:
 			panic(fmt.Sprintf("E2E_ENGINES: unknown engine %q (want embedded, process or container)", n))

@@ -43,12 +43,23 @@ type Engine struct {
 	// Images overrides the image or command per VM.
 	Images map[deployer.VM]Image
 	Logger *slog.Logger
+	// WasmNode picks the Wasm node: process.Wasmd (default) or process.DevNode.
+	WasmNode string
 }
 
 var _ localnet.Engine = Engine{}
 
-// Name is "container".
-func (Engine) Name() string { return "container" }
+// Name is "container", or "container-devnode" when the dev node stands in for wasmd.
+func (e Engine) Name() string {
+	if e.WasmNode == process.DevNode {
+		return "container-devnode"
+	}
+	return "container"
+}
+
+func (e Engine) processEngine() process.Engine {
+	return process.Engine{NodesDir: e.NodesDir, WasmNode: e.WasmNode}
+}
 
 func (e Engine) logger() *slog.Logger {
 	if e.Logger != nil {
@@ -78,7 +89,7 @@ func (e Engine) Available(ctx context.Context, vm deployer.VM) error {
 	if e.Images[vm].Name != "" {
 		return nil
 	}
-	return process.Engine{NodesDir: e.NodesDir}.Available(vm)
+	return e.processEngine().Available(vm)
 }
 
 var (
@@ -107,6 +118,9 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 	case deployer.EVM:
 		return e.startGeth(ctx)
 	case deployer.Wasm:
+		if e.WasmNode == process.DevNode {
+			return e.startDevNode(ctx, vm)
+		}
 		return e.startWasmd(ctx)
 	}
 	return nil, fmt.Errorf("container engine: no %s node yet", vm)

@@ -36,10 +36,6 @@ type WasmdRollup struct {
 
 var _ localnet.Rollup = (*WasmdRollup)(nil)
 
-// wasmd is a cgo binary: the image is FROM scratch plus exactly the shared libraries ldd
-// lists (libwasmvm, libc, the loader), at the paths the binary looks for them.
-const wasmdDockerfile = "FROM scratch\nCOPY rootfs/ /\nENTRYPOINT [\"/wasmd\"]\n"
-
 func (e Engine) startWasmd(ctx context.Context) (_ *WasmdRollup, err error) {
 	bin, err := process.Engine{NodesDir: e.NodesDir}.Binary(wasmddev.Binary)
 	if err != nil {
@@ -79,7 +75,7 @@ func (e Engine) startWasmd(ctx context.Context) (_ *WasmdRollup, err error) {
 	if spec.Name != "" {
 		req.Image = spec.Name
 	} else {
-		buildCtx, err := wasmdBuildContext(ctx, bin)
+		buildCtx, err := cgoImageContext(ctx, bin, "wasmd")
 		if err != nil {
 			return nil, err
 		}
@@ -125,17 +121,20 @@ func (r *WasmdRollup) waitREST(ctx context.Context) error {
 	}
 }
 
-// wasmdBuildContext lays out rootfs/ with the binary and the libraries ldd resolves.
-func wasmdBuildContext(ctx context.Context, bin string) (string, error) {
-	dir, err := os.MkdirTemp("", "vipharness-wasmd-image-")
+// cgoImageContext lays out a build context for a cgo binary (wasmd, the dev node, both
+// linking libwasmvm): an image FROM scratch with the binary as /<name> and exactly the shared
+// libraries ldd lists (libwasmvm, libc, the loader) at the paths the binary looks for them.
+func cgoImageContext(ctx context.Context, bin, name string) (string, error) {
+	dir, err := os.MkdirTemp("", "vipharness-"+name+"-image-")
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte(wasmdDockerfile), 0o644); err != nil {
+	dockerfile := fmt.Sprintf("FROM scratch\nCOPY rootfs/ /\nENTRYPOINT [\"/%s\"]\n", name)
+	if err := os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte(dockerfile), 0o644); err != nil {
 		return "", err
 	}
 	root := filepath.Join(dir, "rootfs")
-	if err := place(bin, filepath.Join(root, "wasmd")); err != nil {
+	if err := place(bin, filepath.Join(root, name)); err != nil {
 		return "", err
 	}
 	out, err := exec.CommandContext(ctx, "ldd", bin).Output()

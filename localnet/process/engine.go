@@ -20,12 +20,25 @@ type Engine struct {
 	// module root.
 	NodesDir string
 	Logger   *slog.Logger
+	// WasmNode picks the Wasm node: Wasmd (default) or DevNode, the project's own.
+	WasmNode string
 }
+
+// Wasm nodes the engine can run.
+const (
+	Wasmd   = "wasmd"
+	DevNode = "devnode"
+)
 
 var _ localnet.Engine = Engine{}
 
-// Name is "process".
-func (Engine) Name() string { return "process" }
+// Name is "process", or "process-devnode" when the dev node stands in for wasmd.
+func (e Engine) Name() string {
+	if e.WasmNode == DevNode {
+		return "process-devnode"
+	}
+	return "process"
+}
 
 func (e Engine) nodesDir() string {
 	if e.NodesDir != "" {
@@ -64,7 +77,7 @@ func (e Engine) Available(vm deployer.VM) error {
 		_, err := findBinary(e.nodesDir(), gethdev.Binary)
 		return err
 	case deployer.Wasm:
-		_, err := findBinary(e.nodesDir(), wasmddev.Binary)
+		_, err := findBinary(e.nodesDir(), e.wasmBinary())
 		return err
 	}
 	return fmt.Errorf("process engine: no %s node yet", vm)
@@ -84,11 +97,21 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 		}
 		return StartGeth(ctx, bin, logger)
 	case deployer.Wasm:
-		bin, err := findBinary(e.nodesDir(), wasmddev.Binary)
+		bin, err := findBinary(e.nodesDir(), e.wasmBinary())
 		if err != nil {
 			return nil, fmt.Errorf("process engine: %w", err)
+		}
+		if e.WasmNode == DevNode {
+			return StartDevNode(ctx, bin, vm, logger)
 		}
 		return StartWasmd(ctx, bin, logger)
 	}
 	return nil, fmt.Errorf("process engine: no %s node yet", vm)
+}
+
+func (e Engine) wasmBinary() string {
+	if e.WasmNode == DevNode {
+		return DevNodeBinary
+	}
+	return wasmddev.Binary
 }

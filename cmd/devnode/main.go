@@ -1,0 +1,103 @@
+// Command devnode runs the project's own dev node as a process of its own, so that the
+// process and container engines can drive it like any other node binary: a Wasm rollup on
+// the shared dev node core with wasmvm, serving CometBFT RPC and Cosmos REST on 127.0.0.1.
+// It funds the accounts of the mnemonics in --mnemonics-file (keys never pass through its
+// output), prints one ready line (devnode.ReadyPrefix + JSON) on stdout, and runs until
+// SIGINT or SIGTERM.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/vipharness/vipharness/localnet/devnode"
+	"github.com/vipharness/vipharness/localnet/embedded"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "devnode:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	vm := flag.String("vm", "wasm", "the rollup's VM (wasm)")
+	chainID := flag.String("chain-id", embedded.DefaultWasmChainID, "chain id")
+	prefix := flag.String("prefix", devnode.DefaultBech32Prefix, "bech32 account prefix")
+	denom := flag.String("denom", devnode.DefaultFeeDenom, "fee denom")
+	gasPrice := flag.String("min-gas-price", devnode.DefaultMinGasPrice, "minimum gas price (amount of the fee denom)")
+	maxBlockGas := flag.Int64("max-block-gas", 0, "block gas limit (0: none)")
+	mnemonics := flag.String("mnemonics-file", "", "file of BIP39 mnemonics, one per line, whose first accounts are funded (default: two fresh accounts)")
+	verbose := flag.Bool("v", false, "log every block and refused tx")
+	flag.Parse()
+	if *vm != "wasm" {
+		return fmt.Errorf("--vm %q: this dev node runs wasm rollups", *vm)
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	opts := []devnode.Option{
+		devnode.WithChainID(*chainID), devnode.WithBech32Prefix(*prefix), devnode.WithFeeDenom(*denom),
+		devnode.WithMinGasPrice(*gasPrice), devnode.WithLogger(logger),
+	}
+	if *maxBlockGas > 0 {
+		opts = append(opts, devnode.WithMaxBlockGas(*maxBlockGas))
+	}
+	if *mnemonics != "" {
+		list, err := readMnemonics(*mnemonics)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, devnode.WithFundedMnemonics(list...), devnode.WithGeneratedAccounts(0))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	start, cancel := context.WithTimeout(ctx, time.Minute)
+	r, err := embedded.StartWasm(start, opts...)
+	cancel()
+	if err != nil {
+		return err
+	}
+	ready := devnode.Ready{VM: *vm, ChainID: r.ChainID(), Prefix: *prefix, CometRPC: r.Endpoints().CometRPC, REST: r.Endpoints().REST}
+	for _, a := range r.Funded() {
+		ready.Funded = append(ready.Funded, a.Address)
+	}
+	fmt.Println(ready.Line())
+	<-ctx.Done()
+	logger.Info("stopping")
+	return r.Stop(context.Background())
+}
+
+func readMnemonics(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("mnemonics file: %w", err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := strings.TrimSpace(sc.Text()); line != "" && !strings.HasPrefix(line, "#") {
+			out = append(out, line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("mnemonics file %s: %w", path, err)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("mnemonics file " + path + " holds no mnemonic")
+	}
+	return out, nil
+}

@@ -1,0 +1,138 @@
+package process
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/localnet"
+	"github.com/vipharness/vipharness/localnet/devnode"
+)
+
+// DevNodeBinary is the project's own dev node (cmd/devnode), as `make nodes` builds it.
+const DevNodeBinary = "devnode"
+
+// DevNodeRollup is the project's dev node run as a child process.
+type DevNodeRollup struct {
+	node     *node
+	ready    devnode.Ready
+	accounts []localnet.Account
+}
+
+var _ localnet.Rollup = (*DevNodeRollup)(nil)
+
+// NewDevNodeHome makes a home for a dev node binary with fresh mnemonics in a 0600 file, so
+// the caller knows the funded keys and the node's output never carries them. It returns the
+// mnemonics file and the mnemonics.
+func NewDevNodeHome(home string, accounts int) (string, []string, error) {
+	var list []string
+	for range accounts {
+		m, err := devnode.NewMnemonic()
+		if err != nil {
+			return "", nil, err
+		}
+		list = append(list, m)
+	}
+	path := filepath.Join(home, "mnemonics")
+	if err := os.WriteFile(path, []byte(strings.Join(list, "\n")+"\n"), 0o600); err != nil {
+		return "", nil, fmt.Errorf("dev node mnemonics: %w", err)
+	}
+	return path, list, nil
+}
+
+// DevNodeAccounts derives the funded accounts from their mnemonics and checks them against
+// what the node reports.
+func DevNodeAccounts(ready devnode.Ready, mnemonics []string) ([]localnet.Account, error) {
+	if len(ready.Funded) != len(mnemonics) {
+		return nil, fmt.Errorf("dev node funds %d accounts, want %d", len(ready.Funded), len(mnemonics))
+	}
+	var out []localnet.Account
+	for i, m := range mnemonics {
+		a, err := devnode.DeriveAccount(m, devnode.Secp256k1, ready.Prefix)
+		if err != nil {
+			return nil, err
+		}
+		if a.Address != ready.Funded[i] {
+			return nil, fmt.Errorf("dev node funded %s, the mnemonic derives %s", ready.Funded[i], a.Address)
+		}
+		out = append(out, localnet.Account{Address: a.Address, Mnemonic: m, PrivateKey: a.PrivateKey})
+	}
+	return out, nil
+}
+
+// StartDevNode runs the dev node binary for vm until it prints its ready line.
+func StartDevNode(ctx context.Context, bin string, vm deployer.VM, logger *slog.Logger) (_ *DevNodeRollup, err error) {
+	home, err := os.MkdirTemp("", "vipharness-devnode-")
+	if err != nil {
+		return nil, fmt.Errorf("dev node home: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(home)
+		}
+	}()
+	file, mnemonics, err := NewDevNodeHome(home, devnode.DefaultFundedCount)
+	if err != nil {
+		return nil, err
+	}
+	n, err := start("devnode", bin, home, logger, "--vm", string(vm), "--mnemonics-file", file)
+	if err != nil {
+		return nil, err
+	}
+	r := &DevNodeRollup{node: n}
+	if r.ready, err = r.waitReady(ctx); err == nil {
+		r.accounts, err = DevNodeAccounts(r.ready, mnemonics)
+	}
+	if err != nil {
+		_ = n.stop(5 * time.Second)
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *DevNodeRollup) waitReady(ctx context.Context) (devnode.Ready, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	for {
+		ready, ok, err := devnode.FindReady(r.node.Logs())
+		if err != nil || ok {
+			return ready, err
+		}
+		if exited, werr := r.node.exited(); exited {
+			return devnode.Ready{}, fmt.Errorf("dev node exited before it was ready (%v); last log lines:\n%s", werr, lastLines(r.node.Logs(), 20))
+		}
+		select {
+		case <-ctx.Done():
+			return devnode.Ready{}, fmt.Errorf("dev node not ready: %w; last log lines:\n%s", ctx.Err(), lastLines(r.node.Logs(), 20))
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// VM is the VM the node runs.
+func (r *DevNodeRollup) VM() deployer.VM { return deployer.VM(r.ready.VM) }
+
+// ChainID is the chain id the node reported.
+func (r *DevNodeRollup) ChainID() string { return r.ready.ChainID }
+
+// Endpoints are the node's CometBFT RPC and REST URLs.
+func (r *DevNodeRollup) Endpoints() localnet.Endpoints {
+	return localnet.Endpoints{CometRPC: r.ready.CometRPC, REST: r.ready.REST}
+}
+
+// Funded are the accounts funded at genesis, with the mnemonics this process chose.
+func (r *DevNodeRollup) Funded() []localnet.Account { return r.accounts }
+
+// Logs returns what the node printed.
+func (r *DevNodeRollup) Logs() string { return r.node.Logs() }
+
+// Stop stops the node by its process group and removes its home.
+func (r *DevNodeRollup) Stop(context.Context) error {
+	return errors.Join(r.node.stop(10*time.Second), os.RemoveAll(r.node.home))
+}

@@ -1,0 +1,76 @@
+package process
+
+import (
+	"context"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/localnet/devnode"
+)
+
+// The dev node binary serves on loopback, funds the accounts of the mnemonics this process
+// chose (its output never carries them), and stops with its process group.
+func TestDevNodeBinaryServesAndStops(t *testing.T) {
+	e := Engine{WasmNode: DevNode}
+	requireNode(t, e, deployer.Wasm)
+	if e.Name() != "process-devnode" {
+		t.Fatalf("name %q", e.Name())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r, err := e.StartRollup(ctx, deployer.Wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := r.(*DevNodeRollup)
+	pid := d.node.cmd.Process.Pid
+	ep := r.Endpoints()
+	if !strings.HasPrefix(ep.CometRPC, "http://127.0.0.1:") || !strings.HasPrefix(ep.REST, "http://127.0.0.1:") || ep.JSONRPC != "" {
+		t.Fatalf("endpoints %+v", ep)
+	}
+	c, err := cosmostx.Dial(ctx, ep.CometRPC, ep.REST)
+	if err != nil {
+		_ = r.Stop(ctx)
+		t.Fatal(err)
+	}
+	if c.ChainID != r.ChainID() || r.VM() != deployer.Wasm {
+		t.Errorf("chain %q vs %q, vm %s", c.ChainID, r.ChainID(), r.VM())
+	}
+	for _, a := range r.Funded() {
+		if _, _, err := c.Account(ctx, a.Address); err != nil {
+			t.Errorf("funded %s: %v", a.Address, err)
+		}
+		if strings.Contains(d.Logs(), strings.Join(strings.Fields(a.Mnemonic)[:3], " ")) {
+			t.Error("the node's output carries a mnemonic")
+		}
+	}
+	home := d.node.home
+	if err := r.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Fatalf("dev node pid %d still runs after Stop", pid)
+	}
+	if _, err := os.Stat(home); !os.IsNotExist(err) {
+		t.Fatalf("home %s left behind: %v", home, err)
+	}
+}
+
+func TestFindReady(t *testing.T) {
+	want := devnode.Ready{VM: "wasm", ChainID: "c-1", Prefix: "init", CometRPC: "http://127.0.0.1:1", REST: "http://127.0.0.1:2", Funded: []string{"init1x"}}
+	got, ok, err := devnode.FindReady("time=... level=INFO msg=started\n" + want.Line() + "\nmore\n")
+	if err != nil || !ok || got.ChainID != want.ChainID || got.REST != want.REST || len(got.Funded) != 1 {
+		t.Fatalf("FindReady = %+v %v %v", got, ok, err)
+	}
+	if _, ok, err := devnode.FindReady("nothing yet\n"); ok || err != nil {
+		t.Fatalf("no line: %v %v", ok, err)
+	}
+	if _, _, err := devnode.FindReady(devnode.ReadyPrefix + "{broken\n"); err == nil {
+		t.Fatal("a broken ready line must be an error")
+	}
+}
