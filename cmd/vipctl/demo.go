@@ -59,7 +59,10 @@ func newDemoCmd(g *globals) *cobra.Command {
 				vms = []deployer.VM{vm}
 			}
 			var reps []demoReport
-			for _, vm := range vms {
+			for i, vm := range vms {
+				if i > 0 && !g.jsonOut {
+					fmt.Fprintln(g.out)
+				}
 				rep, err := runDemo(cmd.Context(), g, engineName, vm, l1Stage, generate)
 				if err != nil {
 					return classify(fmt.Errorf("demo %s: %w", vm, err))
