@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
@@ -62,6 +63,26 @@ type Plan struct {
 	EstimatedGas uint64 `json:"estimated_gas"` // upper bound for all chunks
 	AlreadyDone  int    `json:"already_done"`  // chunks a journal already holds as confirmed
 	Journal      string `json:"journal"`
+}
+
+// MakePlan cuts canonical entries into chunks of size and counts the chunks the journal at
+// path already holds as confirmed; gasLimit(n) is the gas limit a chunk of n entries is
+// signed with.
+func MakePlan(stage uint64, canonical []scores.Entry, size int, path string, gasLimit func(n int) uint64) Plan {
+	chunks := scores.Chunk(canonical, size)
+	plan := Plan{Stage: stage, Entries: len(canonical), Chunks: len(chunks), ChunkSize: size, Journal: path}
+	for _, c := range chunks {
+		plan.EstimatedGas += gasLimit(len(c))
+	}
+	if j, err := journal.Open(path); err == nil {
+		for i := range chunks {
+			if j.Chunk(i).Confirmed {
+				plan.AlreadyDone++
+			}
+		}
+		j.Close()
+	}
+	return plan
 }
 
 // Scorer is a scoring contract on one chain, seen through one VM's deployer.

@@ -326,21 +326,8 @@ func (s *Scorer) Plan(ctx context.Context, stage uint64, entries []scores.Entry)
 	if err != nil {
 		return deployer.Plan{}, err
 	}
-	chunks := scores.Chunk(canonical, size)
-	plan := deployer.Plan{Stage: stage, Entries: len(canonical), Chunks: len(chunks), ChunkSize: size,
-		Journal: s.journalPath(stage, canonical)}
-	for _, c := range chunks {
-		plan.EstimatedGas += pc.cost.Limit(len(c), pc.txGasOK)
-	}
-	if j, err := journal.Open(plan.Journal); err == nil {
-		for i := range chunks {
-			if j.Chunk(i).Confirmed {
-				plan.AlreadyDone++
-			}
-		}
-		j.Close()
-	}
-	return plan, nil
+	return deployer.MakePlan(stage, canonical, size, s.journalPath(stage, canonical),
+		func(n int) uint64 { return pc.cost.Limit(n, pc.txGasOK) }), nil
 }
 
 // UpdateScores validates entries, then pushes them in journaled, pipelined chunks.

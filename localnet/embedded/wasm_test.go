@@ -110,21 +110,6 @@ func (e *wasmEnv) mustSend(t testing.TB, s *cosmostx.Signer, msgs ...sdk.Msg) *s
 	return res
 }
 
-func attr(res *sdk.TxResponse, typ, key string) []string {
-	var out []string
-	for _, ev := range res.Events {
-		if ev.Type != typ {
-			continue
-		}
-		for _, a := range ev.Attributes {
-			if a.Key == key {
-				out = append(out, a.Value)
-			}
-		}
-	}
-	return out
-}
-
 func wasmAddrs(n int) []string {
 	out := make([]string, n)
 	for i := range out {
@@ -168,17 +153,17 @@ func (e *wasmEnv) stage(t testing.TB, contract string, stage uint64) stageInfo {
 func (e *wasmEnv) deploy(t testing.TB, initStage uint64) (codeID uint64, contract string) {
 	t.Helper()
 	res := e.mustSend(t, e.deployer, &wasmtypes.MsgStoreCode{Sender: e.deployer.Address, WASMByteCode: wasmcontract.Code()})
-	if got := attr(res, "store_code", "code_checksum"); len(got) != 1 || got[0] != wasmcontract.Checksum() {
+	if got := cosmostx.Attr(res, "store_code", "code_checksum"); len(got) != 1 || got[0] != wasmcontract.Checksum() {
 		t.Fatalf("store_code code_checksum %v, want %s", got, wasmcontract.Checksum())
 	}
-	ids := attr(res, "store_code", "code_id")
+	ids := cosmostx.Attr(res, "store_code", "code_id")
 	if len(ids) != 1 {
 		t.Fatalf("store_code code_id attributes %v", ids)
 	}
 	fmt.Sscan(ids[0], &codeID)
 	init, _ := json.Marshal(map[string]any{"allow_list": []string{e.deployer.Address}, "init_stage": initStage})
 	res = e.mustSend(t, e.deployer, &wasmtypes.MsgInstantiateContract{Sender: e.deployer.Address, Admin: e.deployer.Address, CodeID: codeID, Label: "vip-score", Msg: init})
-	addrs := attr(res, "instantiate", "_contract_address")
+	addrs := cosmostx.Attr(res, "instantiate", "_contract_address")
 	if len(addrs) != 1 {
 		t.Fatalf("instantiate _contract_address %v", addrs)
 	}
@@ -230,13 +215,13 @@ func TestWasmRollupScoringLifecycle(t *testing.T) {
 		total += uint64(i*10 + 1)
 	}
 	res := e.mustSend(t, e.deployer, execMsg(e.deployer.Address, contract, map[string]any{"update_scores": map[string]any{"stage": 3, "scores": pairs}}))
-	if got := attr(res, "execute", "_contract_address"); !slices.Equal(got, []string{contract}) {
+	if got := cosmostx.Attr(res, "execute", "_contract_address"); !slices.Equal(got, []string{contract}) {
 		t.Fatalf("execute event contract %v", got)
 	}
-	if got := attr(res, "message", "action"); !slices.Equal(got, []string{"/cosmwasm.wasm.v1.MsgExecuteContract"}) {
+	if got := cosmostx.Attr(res, "message", "action"); !slices.Equal(got, []string{"/cosmwasm.wasm.v1.MsgExecuteContract"}) {
 		t.Fatalf("message action %v", got)
 	}
-	if got := attr(res, "wasm-update-score", "addr"); len(got) != 100 {
+	if got := cosmostx.Attr(res, "wasm-update-score", "addr"); len(got) != 100 {
 		t.Fatalf("wasm-update-score events: %d, want 100", len(got))
 	}
 	t.Logf("update_scores(100): gas used %d of %d, %d bytes", res.GasUsed, res.GasWanted, len(res.Tx.Value))
@@ -280,7 +265,7 @@ func TestWasmRollupScoringLifecycle(t *testing.T) {
 	}
 
 	res = e.mustSend(t, e.deployer, execMsg(e.deployer.Address, contract, map[string]any{"finalize_stage": map[string]any{"stage": 3}}))
-	if got := attr(res, "wasm-finalize-stage", "stage"); !slices.Equal(got, []string{"3"}) {
+	if got := cosmostx.Attr(res, "wasm-finalize-stage", "stage"); !slices.Equal(got, []string{"3"}) {
 		t.Fatalf("finalize events %v", res.Events)
 	}
 	if si := e.stage(t, contract, 3); !si.IsFinalized || si.TotalScore != total {
@@ -385,7 +370,7 @@ func TestWasmRollupFailedTxWritesNothing(t *testing.T) {
 	if res.Code == 0 {
 		t.Fatal("tx with an invalid address succeeded")
 	}
-	if res.Codespace != "wasm" || res.Code != 5 || len(attr(res, "execute", "_contract_address")) != 0 {
+	if res.Codespace != "wasm" || res.Code != 5 || len(cosmostx.Attr(res, "execute", "_contract_address")) != 0 {
 		t.Fatalf("failed execute: codespace %s code %d events %v", res.Codespace, res.Code, res.Events)
 	}
 	var score userScore
@@ -412,7 +397,7 @@ func TestWasmRollupFailedTxWritesNothing(t *testing.T) {
 	init, _ := json.Marshal(map[string]any{"allow_list": []string{e.deployer.Address}, "init_stage": 1})
 	res = e.mustSend(t, e.deployer, &wasmtypes.MsgInstantiateContract{Sender: e.deployer.Address, CodeID: codeID, Label: "second", Msg: init})
 	want, _ := bech32.ConvertAndEncode("init", wasmexec.ContractAddress(codeID, 2))
-	if got := attr(res, "instantiate", "_contract_address"); !slices.Equal(got, []string{want}) {
+	if got := cosmostx.Attr(res, "instantiate", "_contract_address"); !slices.Equal(got, []string{want}) {
 		t.Fatalf("second contract %v, want %s", got, want)
 	}
 }
