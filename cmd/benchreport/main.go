@@ -32,7 +32,7 @@ var suites = []suite{
 		"Receipt gas on Osaka rules, fresh stage. The official VipScore compiled the same way (solc 0.8.37, optimizer 200, evmVersion osaka) and measured by the same code (`VIPHARNESS_OFFICIAL_BIN` runs both in one go): 51,410 / 51,152 gas per new address at 100 / 200 per call (500 does not fit one tx), 50,895 marginal; overwrite 10,645 per address; finalize 53,772; getScores of 1,000 rows 5,667,764; at most 328 new addresses per 16,777,216-gas tx."},
 	{"Embedded EVM rollup", []string{"./localnet/embedded/..."}, "5x", "Start-to-ready: JSON-RPC served on loopback and auto-mining armed, then stopped."},
 	{"Real nodes: start-to-ready", []string{"./localnet/process/...", "./localnet/container/..."}, "3x",
-		"geth v1.17.8 --dev (genesis, init, start, first JSON-RPC answer, stop) and wasmd v0.61.14 single-validator (init, genesis, gentx, start, first block, REST answer, stop), each as a child process and as a FROM-scratch container through testcontainers-go (image from Docker's layer cache, readiness log line, removal). Skipped without `make nodes` or Docker."},
+		"geth v1.17.8 --dev (genesis, init, start, first JSON-RPC answer, stop), wasmd v0.61.14 single-validator (init, genesis, gentx, start, first block, REST answer, stop) and our dev node binary (ready line with its endpoints, stop), each as a child process and as a FROM-scratch container through testcontainers-go (image from Docker's layer cache, readiness log line, removal). Skipped without `make nodes` or Docker."},
 	{"Deployer throughput (EVM: embedded chain and real geth)", []string{"./deployer/evm/..."}, "1x",
 		"5,000 new addresses through the deployer (validate, gas model, fsynced journal, pipelined nonces, receipt checks) beside raw pre-signed txs of the same chunk size sent back to back on the same chain in the same run (the chain's ceiling); on the embedded chain and on geth v1.17.8 --dev as a child process."},
 	{"Embedded Wasm rollup (dev node + wasmvm)", []string{"./localnet/devnode/..."}, "3x",
@@ -215,33 +215,38 @@ func tail(s string, n int) string {
 // writeEngineFigures times the shared scoring suite on each engine, and a cold build of each
 // node image (the image removed first, so Docker builds it from the binary again).
 func writeEngineFigures(ctx context.Context, md *bytes.Buffer) {
-	md.WriteString("## Scoring suite wall time per engine\n\nThe shared e2e scoring specs (deploy at the L1 stage, fixture and 10,000-address pushes, re-run sends nothing, negative specs, finalize, stage sync), compiled beforehand, one engine at a time.\n\n| engine | wall time | result |\n|---|---|---|\n")
+	md.WriteString("## Scoring suite wall time per engine\n\nThe shared e2e scoring specs (deploy at the L1 stage, fixture and 10,000-address pushes, re-run sends nothing, negative specs, finalize and re-finalize, stage sync), compiled beforehand, one engine at a time, for every VM it runs (embedded, process, container: EVM and Wasm; the -devnode rows: Wasm on our dev node binary).\n\n| engine | wall time | result |\n|---|---|---|\n")
 	bin := filepath.Join(os.TempDir(), "benchreport-scoring.test")
 	if out, err := exec.CommandContext(ctx, "go", "test", "-c", "-o", bin, "./e2e/scoring").CombinedOutput(); err != nil {
 		fmt.Fprintf(md, "| all | - | build failed: %s |\n\n", tail(string(out), 3))
 		return
 	}
 	defer os.Remove(bin)
-	for _, engine := range []string{"embedded", "process", "container"} {
-		cmd := exec.CommandContext(ctx, bin, "-test.count=1")
+	for _, t := range []struct{ engines, label string }{
+		{"embedded", "embedded"}, {"process", "process"}, {"process", "process-devnode"},
+		{"container", "container"}, {"container", "container-devnode"},
+	} {
+		cmd := exec.CommandContext(ctx, bin, "-test.count=1", "-ginkgo.label-filter="+t.label)
 		cmd.Dir = "e2e/scoring"
-		cmd.Env = append(os.Environ(), "E2E_ENGINES="+engine)
+		cmd.Env = append(os.Environ(), "E2E_ENGINES="+t.engines)
 		start := time.Now()
 		out, err := cmd.CombinedOutput()
 		result := "pass"
-		if err != nil {
+		switch {
+		case err != nil:
 			result = "failed: " + strings.ReplaceAll(tail(string(out), 1), "|", "/")
-		} else if strings.Contains(string(out), "skipping the "+engine+" engine") {
+		case strings.Contains(string(out), "Ran 0 of"):
 			result = "skipped (no node binary or Docker)"
 		}
-		fmt.Fprintf(md, "| %s | %s | %s |\n", engine, time.Since(start).Round(10*time.Millisecond), result)
+		fmt.Fprintf(md, "| %s | %s | %s |\n", t.label, time.Since(start).Round(10*time.Millisecond), result)
 	}
 	md.WriteString("\n## Node image cold build\n\nThe container engine's image removed, then one container start (build from the binary and the libraries it needs, create, start, readiness, removal).\n\n| image | cold start incl. build |\n|---|---|\n")
 	for _, img := range []struct{ name, bench string }{
 		{"vipharness/geth:v1.17.8", "BenchmarkStartGethContainer$"},
 		{"vipharness/wasmd:v0.61.14", "BenchmarkStartWasmdContainer$"},
+		{"vipharness/devnode", "BenchmarkStartDevNodeContainer$"},
 	} {
-		_ = exec.CommandContext(ctx, "docker", "rmi", "-f", img.name).Run()
+		removeImages(ctx, img.name)
 		rows, _, err := runBenchFiltered(ctx, []string{"./localnet/container/..."}, "1x", img.bench)
 		switch {
 		case err != nil || len(rows) == 0:
@@ -255,4 +260,16 @@ func writeEngineFigures(ctx context.Context, md *bytes.Buffer) {
 		}
 	}
 	md.WriteString("\n")
+}
+
+// removeImages removes an image, or every tag of a repository named without a tag.
+func removeImages(ctx context.Context, name string) {
+	refs := []string{name}
+	if !strings.Contains(name, ":") {
+		out, _ := exec.CommandContext(ctx, "docker", "images", "-q", name).Output()
+		refs = strings.Fields(string(out))
+	}
+	for _, r := range refs {
+		_ = exec.CommandContext(ctx, "docker", "rmi", "-f", r).Run()
+	}
 }

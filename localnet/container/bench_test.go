@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/localnet/process"
 )
 
 // BenchmarkStartGethContainer is start-to-ready of the geth container (image build from
@@ -31,6 +32,25 @@ func BenchmarkStartGethContainer(b *testing.B) {
 func BenchmarkStartWasmdContainer(b *testing.B) {
 	ctx := context.Background()
 	e := Engine{}
+	if err := e.Available(ctx, deployer.Wasm); err != nil {
+		b.Skip(err)
+	}
+	for b.Loop() {
+		r, err := e.StartRollup(ctx, deployer.Wasm)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := r.Stop(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkStartDevNodeContainer is start-to-ready of our dev node binary in a container
+// (image from the layer cache, ready line) and its removal.
+func BenchmarkStartDevNodeContainer(b *testing.B) {
+	ctx := context.Background()
+	e := Engine{WasmNode: process.DevNode}
 	if err := e.Available(ctx, deployer.Wasm); err != nil {
 		b.Skip(err)
 	}

@@ -44,3 +44,22 @@ func BenchmarkStartWasmd(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStartDevNode is start-to-ready of our dev node binary as a child process (ready
+// line with its endpoints) and its stop.
+func BenchmarkStartDevNode(b *testing.B) {
+	e := Engine{WasmNode: DevNode}
+	if err := e.Available(deployer.Wasm); err != nil {
+		b.Skip(err)
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		r, err := e.StartRollup(ctx, deployer.Wasm)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := r.Stop(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
