@@ -140,4 +140,3 @@ var _ = Describe("a Wasm push killed with SIGKILL", Label("wasm", "embedded", "c
 		}
 	}, SpecTimeout(5*time.Minute))
 })
-

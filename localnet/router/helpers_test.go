@@ -8,7 +8,6 @@ import (
 	"math/big"
 	"net/http"
 	"os"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -245,8 +244,6 @@ func evmSigner(t testing.TB, r *embedded.EVMRollup, key *ecdsa.PrivateKey) *api.
 	}
 	return s
 }
-
-func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
 // memSignerKey is a real EVM signer of key on an in-memory chain.
 func memSignerKey(t testing.TB, chain *memChain, key *ecdsa.PrivateKey) *api.EVMSigner {
