@@ -58,11 +58,23 @@ type Limits struct {
 	MaxBlockBytes int64
 }
 
-// BlockLimits reads the consensus parameters that bound one tx.
+// BlockLimits reads the consensus parameters that bound one tx. CometBFT can answer "latest"
+// in the moment before it has stored the new height's parameters ("could not find
+// consensus params for height #N"), so the height is explicit and the one before is the
+// fallback.
 func (c *Client) BlockLimits(ctx context.Context) (Limits, error) {
-	res, err := c.RPC.ConsensusParams(ctx, nil)
+	st, err := c.RPC.Status(ctx)
 	if err != nil {
-		return Limits{}, fmt.Errorf("read consensus params: %w", err)
+		return Limits{}, fmt.Errorf("read consensus params: status: %w", err)
+	}
+	h := st.SyncInfo.LatestBlockHeight
+	res, err := c.RPC.ConsensusParams(ctx, &h)
+	if err != nil && h > 1 {
+		h--
+		res, err = c.RPC.ConsensusParams(ctx, &h)
+	}
+	if err != nil {
+		return Limits{}, fmt.Errorf("read consensus params at height %d: %w", h, err)
 	}
 	return Limits{MaxBlockGas: res.ConsensusParams.Block.MaxGas, MaxBlockBytes: res.ConsensusParams.Block.MaxBytes}, nil
 }

@@ -73,10 +73,20 @@ func (n *Node) rpcStatus(*rpctypes.Context) (*ctypes.ResultStatus, error) {
 // rpcConsensusParams reports CometBFT's default block byte limit and the node's block gas
 // limit (-1, none, unless WithMaxBlockGas); the node seals one tx per block, so the limits
 // bound a single tx.
-func (n *Node) rpcConsensusParams(*rpctypes.Context, *int64) (*ctypes.ResultConsensusParams, error) {
+func (n *Node) rpcConsensusParams(_ *rpctypes.Context, heightPtr *int64) (*ctypes.ResultConsensusParams, error) {
 	n.mu.RLock()
 	height := n.blocks[len(n.blocks)-1].block.Height
+	first := n.blocks[0].block.Height
 	n.mu.RUnlock()
+	if heightPtr != nil && *heightPtr != 0 {
+		switch h := *heightPtr; {
+		case h > height:
+			return nil, fmt.Errorf("height %d must be less than or equal to the current blockchain height %d", h, height)
+		case h < first:
+			return nil, fmt.Errorf("height %d is not available, lowest height is %d", h, first)
+		}
+		height = *heightPtr
+	}
 	p := cmttypes.DefaultConsensusParams()
 	p.Block.MaxGas = -1
 	if n.cfg.maxBlockGas > 0 {
