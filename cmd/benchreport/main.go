@@ -38,7 +38,7 @@ var suites = []suite{
 	{"Embedded Wasm rollup (dev node + wasmvm)", []string{"./localnet/devnode/..."}, "3x",
 		"The node's own ceiling: signed update_scores txs of our contract broadcast straight to the dev node (CheckTx, block, wasmvm execution, events, tx index)."},
 	{"Wasm deployer: store + instantiate, and throughput (embedded dev node and real wasmd)", []string{"./deployer/wasm/..."}, "1x",
-		"Deploy: store the contract code and instantiate it (simulate, sign, broadcast, wait for each). Push: 5,000 new addresses through the deployer (validation, simulated gas model, fsynced journal, pipelined sequences, result checks) beside raw pre-signed update_scores txs of the same chunk size broadcast back to back on the same chain in the same run (the chain's ceiling); on the embedded dev node and on wasmd v0.61.14 (200 ms blocks) as a child process."},
+		"Deploy: store the contract code and instantiate it (simulate, sign, broadcast, wait for each). Push: 5,000 new addresses through the deployer (validation, simulated gas model, fsynced journal, pipelined sequences, result checks) beside raw pre-signed update_scores txs of the same chunk size broadcast back to back on the same chain in the same run (the chain's ceiling); on the embedded dev node and on wasmd v0.61.14 (200 ms blocks) as a child process. Most of the gap: the deployer reads back every chunk's result (a tx with 1,000 update events each) where the raw run waits for the last tx only."},
 	{"Indexer stand-in", []string{"./localnet/indexer/..."}, "2s",
 		"Page latency with 100,000 indexed txs (p50/p99 over every request of the run), and the indexing rate of a fresh indexer catching up behind a live embedded chain."},
 	{"Router stand-in", []string{"./localnet/router/..."}, "1x",
