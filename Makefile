@@ -6,13 +6,20 @@ GINKGO := $(GO) tool ginkgo
 E2E_FLAGS ?=
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: all setup setup-npm nodes devnode build contracts bindings check-artifacts test unit e2e demo bench lint fmt clean
+.PHONY: all setup setup-npm setup-movevm nodes devnode build contracts bindings check-artifacts test unit e2e demo bench lint fmt clean
 
 all: build
 
-## setup: Go modules and the pinned compiler packages from npm (checksums from package-lock.json)
-setup: setup-npm
+## setup: Go modules, the pinned compiler packages from npm (checksums from package-lock.json),
+## and Initia's Move libraries from npm (sha256 from localnet/movevm/native.sha256)
+setup: setup-npm setup-movevm
 	$(GO) mod download
+
+setup-movevm: .cache/movevm/.verified
+
+.cache/movevm/.verified: localnet/movevm/native.sha256 localnet/movevm/fetch-native.sh
+	bash localnet/movevm/fetch-native.sh
+	touch $@
 
 setup-npm: contracts/node_modules/.package-lock.json
 

@@ -1,0 +1,95 @@
+package movevm
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// Address is a 32-byte Move account address.
+type Address [32]byte
+
+// BuildOptions are the compiler settings of a build.
+type BuildOptions struct {
+	// NamedAddresses fills the package's named addresses (e.g. vip_score = the deployer).
+	NamedAddresses map[string]Address
+	// BytecodeVersion defaults to 7, CompilerVersion and LanguageVersion to "2.1": what
+	// builder.js 0.2.12 and movevm v0.7 use.
+	BytecodeVersion uint32
+	CompilerVersion string
+	LanguageVersion string
+	DevMode         bool
+}
+
+// Compiler is libcompiler.
+type Compiler struct{ lib *library }
+
+// OpenCompiler loads libcompiler from dir (see Dir), checking its pinned sha256.
+func OpenCompiler(dir string) (*Compiler, error) {
+	l, err := open(dir, CompilerLib)
+	if err != nil {
+		return nil, fmt.Errorf("open Move compiler: %w", err)
+	}
+	return &Compiler{lib: l}, nil
+}
+
+// Build compiles the Move package at pkgDir (holding Move.toml) offline; the modules land in
+// pkgDir/build/<package>/bytecode_modules/*.mv. The library writes there itself.
+func (c *Compiler) Build(pkgDir string, opts BuildOptions) error {
+	abs, err := filepath.Abs(pkgDir)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(abs, "Move.toml")); err != nil {
+		return fmt.Errorf("build Move package %s: no Move.toml: %w", pkgDir, err)
+	}
+	if _, err := c.lib.callSlice("build_move_package", compilerArguments(abs, opts)); err != nil {
+		return fmt.Errorf("build Move package %s: %w", pkgDir, err)
+	}
+	return nil
+}
+
+// compilerArguments is the BCS of libcompiler's CompilerArguments { package_path:
+// Option<String>, verbose: bool, build_config: BuildConfig { dev_mode, test_mode,
+// generate_docs, generate_abis: bool, install_dir: Option<String>, force_recompilation,
+// fetch_deps_only, skip_fetch_latest_git_deps: bool, bytecode_version: u32,
+// compiler_version, language_version: String, additional_named_addresses:
+// Vec<(String, [u8; 32])> } }.
+func compilerArguments(pkgDir string, o BuildOptions) []byte {
+	if o.BytecodeVersion == 0 {
+		o.BytecodeVersion = 7
+	}
+	if o.CompilerVersion == "" {
+		o.CompilerVersion = "2.1"
+	}
+	if o.LanguageVersion == "" {
+		o.LanguageVersion = "2.1"
+	}
+	var w bcsWriter
+	w.optionString(&pkgDir)
+	w.bool(false) // verbose
+	w.bool(o.DevMode)
+	w.bool(false)       // test_mode
+	w.bool(false)       // generate_docs
+	w.bool(false)       // generate_abis
+	w.optionString(nil) // install_dir: the package's own build/
+	w.bool(true)        // force_recompilation: a build always reflects the sources
+	w.bool(false)       // fetch_deps_only
+	w.bool(true)        // skip_fetch_latest_git_deps: offline
+	w.u32(o.BytecodeVersion)
+	w.string(o.CompilerVersion)
+	w.string(o.LanguageVersion)
+	names := make([]string, 0, len(o.NamedAddresses))
+	for n := range o.NamedAddresses {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	w.uleb128(uint64(len(names)))
+	for _, n := range names {
+		a := o.NamedAddresses[n]
+		w.string(n)
+		w.buf = append(w.buf, a[:]...)
+	}
+	return w.buf
+}

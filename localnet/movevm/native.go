@@ -1,0 +1,221 @@
+// Package movevm loads Initia's Move libraries at run time: libcompiler (the Move compiler)
+// and libmovevm (the MoveVM), from the pinned npm package @initia/builder.js@0.2.12 that
+// `make setup` installs into .cache/movevm (fetch-native.sh). They are opened with dlopen
+// through a small cgo shim whose declarations are written from the libraries' public C ABI,
+// so `go build ./...` works without them; a missing library, or one whose sha256 differs
+// from native.sha256, is an error that says how to install it.
+package movevm
+
+/*
+#cgo LDFLAGS: -ldl
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+// The libraries' FFI types: a borrowed input slice, and an owned output vector the
+// library allocated (freed with destroy_unmanaged_vector).
+typedef struct { bool is_nil; const uint8_t *ptr; size_t len; } ByteSliceView;
+typedef struct { bool is_none; uint8_t *ptr; size_t len; size_t cap; } UnmanagedVector;
+
+typedef UnmanagedVector (*slice_fn)(UnmanagedVector *errmsg, ByteSliceView arg);
+typedef void (*destroy_fn)(UnmanagedVector v);
+
+static void *vh_open(const char *path, char **err) {
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) *err = dlerror();
+	return h;
+}
+
+static void *vh_sym(void *h, const char *name) { return dlsym(h, name); }
+
+static UnmanagedVector vh_call_slice(void *fn, UnmanagedVector *errmsg, const uint8_t *ptr, size_t len) {
+	ByteSliceView v = { ptr == NULL, ptr, len };
+	return ((slice_fn)fn)(errmsg, v);
+}
+
+static void vh_destroy(void *fn, UnmanagedVector v) { ((destroy_fn)fn)(v); }
+*/
+import "C"
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+//go:embed native.sha256
+var sums []byte
+
+// Library file names of the pinned x86_64 build.
+const (
+	CompilerLib = "libcompiler.x86_64.so"
+	VMLib       = "libmovevm.x86_64.so"
+)
+
+// ErrNotInstalled means a library is missing; run `make setup`.
+var ErrNotInstalled = errors.New("Move library not installed")
+
+// Dir is where the libraries are looked for: $VIPHARNESS_MOVEVM, else .cache/movevm in the
+// module root.
+func Dir() string {
+	if d := os.Getenv("VIPHARNESS_MOVEVM"); d != "" {
+		return d
+	}
+	return filepath.Join(moduleRoot(), ".cache", "movevm")
+}
+
+// moduleRoot is the nearest directory above the working directory holding vipharness's
+// go.mod, else the working directory.
+func moduleRoot() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.Contains(string(b), "module github.com/vipharness/vipharness\n") {
+			return dir
+		}
+		if filepath.Dir(dir) == dir {
+			return wd
+		}
+	}
+}
+
+// pinned is the expected sha256 of a library file.
+func pinned(name string) (string, bool) {
+	sc := bufio.NewScanner(bytes.NewReader(sums))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 2 && f[1] == name {
+			return f[0], true
+		}
+	}
+	return "", false
+}
+
+// library is one opened shared library.
+type library struct {
+	path    string
+	handle  unsafe.Pointer
+	destroy unsafe.Pointer
+	mu      sync.Mutex
+	syms    map[string]unsafe.Pointer
+}
+
+var (
+	openMu sync.Mutex
+	opened = map[string]*library{}
+)
+
+// open verifies and dlopens a library once per process (a library cannot be unloaded
+// safely while Rust threads of it may run).
+func open(dir, name string) (*library, error) {
+	path := filepath.Join(dir, name)
+	openMu.Lock()
+	defer openMu.Unlock()
+	if l, ok := opened[path]; ok {
+		return l, nil
+	}
+	if err := verify(path, name); err != nil {
+		return nil, err
+	}
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	var cerr *C.char
+	h := C.vh_open(cpath, &cerr)
+	if h == nil {
+		return nil, fmt.Errorf("dlopen %s: %s", path, C.GoString(cerr))
+	}
+	l := &library{path: path, handle: h, syms: map[string]unsafe.Pointer{}}
+	d, err := l.sym("destroy_unmanaged_vector")
+	if err != nil {
+		return nil, err
+	}
+	l.destroy = d
+	opened[path] = l
+	return l, nil
+}
+
+func verify(path, name string) error {
+	want, ok := pinned(name)
+	if !ok {
+		return fmt.Errorf("no pinned checksum for %s", name)
+	}
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("%w: %s is missing; `make setup` installs it from npm (@initia/builder.js@0.2.12)", ErrNotInstalled, path)
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return fmt.Errorf("hash %s: %w", path, err)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+		return fmt.Errorf("%s has sha256 %s, pinned %s: remove it and run `make setup`", path, got, want)
+	}
+	return nil
+}
+
+func (l *library) sym(name string) (unsafe.Pointer, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if p, ok := l.syms[name]; ok {
+		return p, nil
+	}
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	p := C.vh_sym(l.handle, cname)
+	if p == nil {
+		return nil, fmt.Errorf("%s has no symbol %s", l.path, name)
+	}
+	l.syms[name] = p
+	return p, nil
+}
+
+// callSlice calls an entry point of the shape
+// UnmanagedVector fn(UnmanagedVector *errmsg, ByteSliceView arg), returning the output bytes
+// or the library's error message; both vectors are freed by the library's own allocator.
+func (l *library) callSlice(name string, arg []byte) ([]byte, error) {
+	fn, err := l.sym(name)
+	if err != nil {
+		return nil, err
+	}
+	var ptr *C.uint8_t
+	if len(arg) > 0 {
+		c := C.CBytes(arg)
+		defer C.free(c)
+		ptr = (*C.uint8_t)(c)
+	}
+	var errmsg C.UnmanagedVector
+	errmsg.is_none = true
+	out := C.vh_call_slice(fn, &errmsg, ptr, C.size_t(len(arg)))
+	res := l.take(out)
+	if msg := l.take(errmsg); msg != nil {
+		return nil, fmt.Errorf("%s: %s", name, msg)
+	}
+	return res, nil
+}
+
+// take copies an UnmanagedVector's bytes (nil when none) and frees it.
+func (l *library) take(v C.UnmanagedVector) []byte {
+	if bool(v.is_none) {
+		return nil
+	}
+	out := C.GoBytes(unsafe.Pointer(v.ptr), C.int(v.len))
+	C.vh_destroy(l.destroy, v)
+	return out
+}
