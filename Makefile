@@ -55,15 +55,16 @@ build:
 	$(GO) build -o bin/vipctl ./cmd/vipctl
 
 ## contracts: rebuild contract artifacts from source with the real compilers
-contracts: setup-npm
+contracts: setup-npm setup-movevm
 	bash contracts/evm/build.sh
+	$(GO) run ./contracts/move/build
 
 ## bindings: regenerate the Go bindings from the committed artifacts
 bindings:
 	$(GO) generate ./bindings/...
 
 ## check-artifacts: fail if a rebuild of the contracts or bindings would change a committed file
-check-artifacts: setup-npm
+check-artifacts: setup-npm setup-movevm
 	VIPHARNESS_CHECK_REBUILD=1 $(GO) test -count=1 ./contracts/... ./bindings/...
 
 ## test: vet, unit tests, reproducibility of artifacts, and the e2e suites on every engine

@@ -1,10 +1,13 @@
 package movevm
 
 import (
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
+	"sync"
 )
 
 // Address is a 32-byte Move account address.
@@ -44,11 +47,25 @@ func (c *Compiler) Build(pkgDir string, opts BuildOptions) error {
 	if _, err := os.Stat(filepath.Join(abs, "Move.toml")); err != nil {
 		return fmt.Errorf("build Move package %s: no Move.toml: %w", pkgDir, err)
 	}
-	if _, err := c.lib.callSlice("build_move_package", compilerArguments(abs, opts)); err != nil {
+	// The compiler changes the process's working directory to the package; calls are
+	// serialized and the directory restored, so relative paths keep their meaning.
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	_, err = c.lib.callSlice("build_move_package", compilerArguments(abs, opts))
+	if cerr := os.Chdir(wd); cerr != nil && err == nil {
+		err = fmt.Errorf("restore working directory %s: %w", wd, cerr)
+	}
+	if err != nil {
 		return fmt.Errorf("build Move package %s: %w", pkgDir, err)
 	}
 	return nil
 }
+
+var buildMu sync.Mutex
 
 // compilerArguments is the BCS of libcompiler's CompilerArguments { package_path:
 // Option<String>, verbose: bool, build_config: BuildConfig { dev_mode, test_mode,
@@ -93,3 +110,33 @@ func compilerArguments(pkgDir string, o BuildOptions) []byte {
 	}
 	return w.buf
 }
+
+// ParseAddress reads a Move address: 0x and up to 64 hex digits, left-padded with zeros.
+func ParseAddress(s string) (Address, error) {
+	h := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(s), "0x"), "0X")
+	if h == "" || len(h) > 64 {
+		return Address{}, fmt.Errorf("move address %q: want 0x and 1 to 64 hex digits", s)
+	}
+	if len(h)%2 == 1 {
+		h = "0" + h
+	}
+	raw, err := hex.DecodeString(h)
+	if err != nil {
+		return Address{}, fmt.Errorf("move address %q: not hex", s)
+	}
+	var a Address
+	copy(a[32-len(raw):], raw)
+	return a, nil
+}
+
+// MustAddress is ParseAddress for constants; it panics on a malformed address.
+func MustAddress(s string) Address {
+	a, err := ParseAddress(s)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+// String is 0x and 64 lowercase hex digits.
+func (a Address) String() string { return "0x" + hex.EncodeToString(a[:]) }

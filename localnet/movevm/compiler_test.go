@@ -33,12 +33,16 @@ func TestCompilerBuildsAPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	pkg := t.TempDir()
+	wd, _ := os.Getwd()
 	write(t, filepath.Join(pkg, "Move.toml"), "[package]\nname = \"probe\"\nversion = \"0.0.1\"\n\n[addresses]\nprobe = \"_\"\n")
 	write(t, filepath.Join(pkg, "sources", "answer.move"), "module probe::answer {\n    public fun get(): u64 { 42 }\n}\n")
 	var addr Address
 	addr[31] = 0x42
 	if err := c.Build(pkg, BuildOptions{NamedAddresses: map[string]Address{"probe": addr}}); err != nil {
 		t.Fatal(err)
+	}
+	if now, _ := os.Getwd(); now != wd {
+		t.Fatalf("working directory moved to %s", now)
 	}
 	mv, err := os.ReadFile(filepath.Join(pkg, "build", "probe", "bytecode_modules", "answer.mv"))
 	if err != nil {

@@ -64,7 +64,7 @@ const (
 )
 
 // ErrNotInstalled means a library is missing; run `make setup`.
-var ErrNotInstalled = errors.New("Move library not installed")
+var ErrNotInstalled = errors.New("the Move library is not installed")
 
 // Dir is where the libraries are looked for: $VIPHARNESS_MOVEVM, else .cache/movevm in the
 // module root.

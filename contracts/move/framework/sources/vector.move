@@ -1,0 +1,30 @@
+/// Vectors: the VM's bytecode instructions behind the same public functions MoveStdlib has.
+module std::vector {
+    #[bytecode_instruction]
+    native public fun empty<Element>(): vector<Element>;
+
+    #[bytecode_instruction]
+    native public fun length<Element>(v: &vector<Element>): u64;
+
+    #[bytecode_instruction]
+    native public fun borrow<Element>(v: &vector<Element>, i: u64): &Element;
+
+    #[bytecode_instruction]
+    native public fun push_back<Element>(v: &mut vector<Element>, e: Element);
+
+    #[bytecode_instruction]
+    native public fun borrow_mut<Element>(v: &mut vector<Element>, i: u64): &mut Element;
+
+    #[bytecode_instruction]
+    native public fun pop_back<Element>(v: &mut vector<Element>): Element;
+
+    #[bytecode_instruction]
+    native public fun destroy_empty<Element>(v: vector<Element>);
+
+    #[bytecode_instruction]
+    native public fun swap<Element>(v: &mut vector<Element>, i: u64, j: u64);
+
+    public fun is_empty<Element>(v: &vector<Element>): bool {
+        length(v) == 0
+    }
+}

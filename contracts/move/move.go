@@ -1,0 +1,130 @@
+// Package movecontract builds the Move VIP score contract (vip_score/) and the minimal 0x1
+// framework it links against (framework/) with Initia's Move compiler, and serves the
+// committed artifacts. The sources are embedded, so the deployer can rebuild the module
+// with its own address as `vip_score` wherever it runs.
+package movecontract
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/vipharness/vipharness/localnet/movevm"
+)
+
+//go:embed framework/Move.toml framework/sources/*.move vip_score/Move.toml vip_score/sources/*.move
+var sources embed.FS
+
+//go:embed artifacts
+var artifacts embed.FS
+
+// DevDeployer is the address the committed artifact is built for: the first account of the
+// well-known development mnemonic on Initia's coin type 60 path.
+var DevDeployer = movevm.MustAddress("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266")
+
+// Build is a compiled package: the vip_score module and the framework modules, by name.
+type Build struct {
+	VipScore  []byte
+	Framework map[string][]byte
+}
+
+// Compile builds vip_score with vipScore as its address, in a temporary copy of the sources.
+func Compile(c *movevm.Compiler, vipScore movevm.Address) (Build, error) {
+	dir, err := os.MkdirTemp("", "vipharness-move-")
+	if err != nil {
+		return Build{}, err
+	}
+	defer os.RemoveAll(dir)
+	if err := fs.WalkDir(sources, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := sources.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, path)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	}); err != nil {
+		return Build{}, fmt.Errorf("copy Move sources: %w", err)
+	}
+	pkg := filepath.Join(dir, "vip_score")
+	if err := c.Build(pkg, movevm.BuildOptions{NamedAddresses: map[string]movevm.Address{"vip_score": vipScore}}); err != nil {
+		return Build{}, err
+	}
+	out := filepath.Join(pkg, "build", "VipScore", "bytecode_modules")
+	b := Build{Framework: map[string][]byte{}}
+	if b.VipScore, err = os.ReadFile(filepath.Join(out, "vip_score.mv")); err != nil {
+		return Build{}, fmt.Errorf("read compiled vip_score: %w", err)
+	}
+	deps, err := filepath.Glob(filepath.Join(out, "dependencies", "VipFramework", "*.mv"))
+	if err != nil || len(deps) == 0 {
+		return Build{}, fmt.Errorf("no compiled framework modules in %s", out)
+	}
+	for _, p := range deps {
+		code, err := os.ReadFile(p)
+		if err != nil {
+			return Build{}, err
+		}
+		b.Framework[strings.TrimSuffix(filepath.Base(p), ".mv")] = code
+	}
+	return b, nil
+}
+
+// Module is the committed vip_score module, built for DevDeployer.
+func Module() []byte { return mustRead("artifacts/vip_score.mv") }
+
+// ABI is the committed JSON description of the vip_score module, as libmovevm decodes it.
+func ABI() []byte { return mustRead("artifacts/vip_score.abi.json") }
+
+// Framework is the committed framework modules (the 0x1 bundle for genesis), by name.
+func Framework() map[string][]byte {
+	out := map[string][]byte{}
+	entries, _ := artifacts.ReadDir("artifacts/framework")
+	for _, e := range entries {
+		out[strings.TrimSuffix(e.Name(), ".mv")] = mustRead("artifacts/framework/" + e.Name())
+	}
+	return out
+}
+
+// FrameworkNames lists the framework modules in name order.
+func FrameworkNames(m map[string][]byte) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// DescribeModule is the module's description as libmovevm decodes it, indented, for review
+// in diffs.
+func DescribeModule(vm *movevm.VM, code []byte) ([]byte, error) {
+	raw, err := vm.DecodeModule(code)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		return nil, err
+	}
+	buf.WriteByte('\n')
+	return buf.Bytes(), nil
+}
+
+func mustRead(path string) []byte {
+	b, err := artifacts.ReadFile(path)
+	if err != nil {
+		panic(fmt.Sprintf("movecontract: committed artifact %s: %v", path, err))
+	}
+	return b
+}
