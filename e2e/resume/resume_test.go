@@ -57,29 +57,11 @@ var _ = Describe("a push killed with SIGKILL", Label("evm", "embedded", "crash")
 		Expect(os.WriteFile(file, csv.Bytes(), 0o644)).To(Succeed())
 		stateDir := filepath.Join(dir, "state")
 
-		run := func(killAfterRecords int) (killed bool, out string) {
-			cmd := exec.CommandContext(ctx, vipctl, "scores", "update", "--file", file, "--stage", fmt.Sprint(stage),
+		env := append(os.Environ(), "PRIVATE_KEY="+devKey)
+		run := func(killAfterRecords int) (bool, string) {
+			return runVipctl(ctx, env, stateDir, killAfterRecords, "scores", "update", "--file", file, "--stage", fmt.Sprint(stage),
 				"--contract", d.Contract, "--rpc", rpcURL, "--state-dir", stateDir, "--chunk-size", fmt.Sprint(chunk),
 				"--window", "4", "--no-progress")
-			cmd.Env = append(os.Environ(), "PRIVATE_KEY="+devKey)
-			var buf bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &buf, &buf
-			Expect(cmd.Start()).To(Succeed())
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
-			for {
-				select {
-				case err := <-exited:
-					Expect(err).NotTo(HaveOccurred(), buf.String())
-					return false, buf.String()
-				case <-time.After(time.Millisecond):
-				}
-				if killAfterRecords > 0 && journalRecords(stateDir) >= killAfterRecords {
-					Expect(cmd.Process.Signal(syscall.SIGKILL)).To(Succeed())
-					<-exited
-					return true, buf.String()
-				}
-			}
 		}
 
 		// 101 records make a whole push: begin, then signed and confirmed per chunk.
@@ -132,6 +114,32 @@ var _ = Describe("a push killed with SIGKILL", Label("evm", "embedded", "crash")
 	}, SpecTimeout(5*time.Minute))
 })
 
+// runVipctl runs vipctl; with killAfterRecords > 0 it kills it with SIGKILL as soon as the
+// journals below stateDir hold that many records. It reports whether it killed the process,
+// and what the process printed.
+func runVipctl(ctx context.Context, env []string, stateDir string, killAfterRecords int, args ...string) (killed bool, out string) {
+	cmd := exec.CommandContext(ctx, vipctl, args...)
+	cmd.Env = env
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	Expect(cmd.Start()).To(Succeed())
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for {
+		select {
+		case err := <-exited:
+			Expect(err).NotTo(HaveOccurred(), buf.String())
+			return false, buf.String()
+		case <-time.After(time.Millisecond):
+		}
+		if killAfterRecords > 0 && journalRecords(stateDir) >= killAfterRecords {
+			Expect(cmd.Process.Signal(syscall.SIGKILL)).To(Succeed())
+			<-exited
+			return true, buf.String()
+		}
+	}
+}
+
 // journalRecords counts the records of the journals below stateDir.
 func journalRecords(stateDir string) int {
 	files, _ := filepath.Glob(filepath.Join(stateDir, "journal", "*", "*", "*.jsonl"))
@@ -152,5 +160,3 @@ func journalRecords(stateDir string) int {
 	}
 	return total
 }
-
-var _ = context.Background

@@ -1,14 +1,12 @@
 package resume_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	wasmtypes "github.com/CosmWasm/wasmd/x/wasm/types"
@@ -57,28 +55,9 @@ var _ = Describe("a Wasm push killed with SIGKILL", Label("wasm", "embedded", "c
 		Expect(scores.Write(f, entries, scores.CSV)).To(Succeed())
 		Expect(f.Close()).To(Succeed())
 
-		run := func(killAfterRecords int) (killed bool, out string) {
-			cmd := exec.CommandContext(ctx, vipctl, "scores", "update", "--file", file, "--stage", fmt.Sprint(stage),
+		run := func(killAfterRecords int) (bool, string) {
+			return runVipctl(ctx, env, stateDir, killAfterRecords, "scores", "update", "--file", file, "--stage", fmt.Sprint(stage),
 				"--state-dir", stateDir, "--chunk-size", fmt.Sprint(chunk), "--window", "4", "--no-progress")
-			cmd.Env = env
-			var buf bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &buf, &buf
-			Expect(cmd.Start()).To(Succeed())
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
-			for {
-				select {
-				case err := <-exited:
-					Expect(err).NotTo(HaveOccurred(), buf.String())
-					return false, buf.String()
-				case <-time.After(time.Millisecond):
-				}
-				if killAfterRecords > 0 && journalRecords(stateDir) >= killAfterRecords {
-					Expect(cmd.Process.Signal(syscall.SIGKILL)).To(Succeed())
-					<-exited
-					return true, buf.String()
-				}
-			}
 		}
 		phrase := strings.Join(strings.Fields(dev.Mnemonic)[:4], " ")
 		for _, at := range []int{2, 17, 48, 80} {

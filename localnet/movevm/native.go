@@ -52,6 +52,8 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/vipharness/vipharness/localnet"
 )
 
 //go:embed native.sha256
@@ -72,24 +74,7 @@ func Dir() string {
 	if d := os.Getenv("VIPHARNESS_MOVEVM"); d != "" {
 		return d
 	}
-	return filepath.Join(moduleRoot(), ".cache", "movevm")
-}
-
-// moduleRoot is the nearest directory above the working directory holding vipharness's
-// go.mod, else the working directory.
-func moduleRoot() string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "."
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.Contains(string(b), "module github.com/vipharness/vipharness\n") {
-			return dir
-		}
-		if filepath.Dir(dir) == dir {
-			return wd
-		}
-	}
+	return localnet.CacheDir("movevm")
 }
 
 // pinned is the expected sha256 of a library file.

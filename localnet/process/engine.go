@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
@@ -47,24 +45,7 @@ func (e Engine) nodesDir() string {
 	if d := os.Getenv("VIPHARNESS_NODES"); d != "" {
 		return d
 	}
-	return filepath.Join(moduleRoot(), ".cache", "nodes")
-}
-
-// moduleRoot is the nearest directory above the working directory holding vipharness's
-// go.mod (tests run in their package directory), else the working directory.
-func moduleRoot() string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "."
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.Contains(string(b), "module github.com/vipharness/vipharness\n") {
-			return dir
-		}
-		if filepath.Dir(dir) == dir {
-			return wd
-		}
-	}
+	return localnet.CacheDir("nodes")
 }
 
 // Binary locates a node binary in NodesDir, else $PATH.
