@@ -119,8 +119,8 @@ type Env struct {
 	// operator and stranger are funded keys (32-byte secrets); the stranger is never put on
 	// an allow list.
 	operator, stranger []byte
-	// prefix is a Cosmos chain's bech32 account prefix.
-	prefix string
+	// chain is a Cosmos rollup's client, dialed once (its prefix names the VM's addresses).
+	chain *cosmostx.Client
 }
 
 // Start starts the target's rollup and an L1 stand-in at l1Stage.
@@ -158,11 +158,10 @@ func Start(ctx context.Context, t Target, l1Stage uint64, journalDir string) (_ 
 		return nil, fmt.Errorf("stranger key: %w", err)
 	}
 	if t.VM == deployer.Wasm {
-		c, err := e.cosmos(ctx)
-		if err != nil {
-			return nil, err
+		ep := r.Endpoints()
+		if e.chain, err = cosmostx.Dial(ctx, ep.CometRPC, ep.REST); err != nil {
+			return nil, fmt.Errorf("dial %s rollup: %w", t, err)
 		}
-		e.prefix = c.Prefix()
 	}
 	if e.L1, err = l1.Start(l1.WithStage(l1Stage)); err != nil {
 		return nil, fmt.Errorf("start L1 stand-in: %w", err)
@@ -250,19 +249,10 @@ func (e *Env) scorerWith(ctx context.Context, secret []byte, contract string, ks
 	return nil, fmt.Errorf("no scorer for %s", e.Target)
 }
 
-func (e *Env) cosmos(ctx context.Context) (*cosmostx.Client, error) {
-	ep := e.Rollup.Endpoints()
-	c, err := cosmostx.Dial(ctx, ep.CometRPC, ep.REST)
-	if err != nil {
-		return nil, fmt.Errorf("dial %s rollup: %w", e.Target, err)
-	}
-	return c, nil
-}
-
 // Generate makes n distinct, VM-valid score entries, deterministic in seed.
 func (e *Env) Generate(n int, seed int64) []scores.Entry {
 	if e.Target.VM == deployer.Wasm {
-		return scores.GenerateBech32(n, seed, e.prefix)
+		return scores.GenerateBech32(n, seed, e.chain.Prefix())
 	}
 	return scores.Generate(n, seed)
 }
@@ -287,7 +277,7 @@ func (e *Env) ScoreFile(dir, name string) (string, error) {
 			convErr = err
 			return a
 		}
-		b32, err := bech32.ConvertAndEncode(e.prefix, raw)
+		b32, err := bech32.ConvertAndEncode(e.chain.Prefix(), raw)
 		if err != nil {
 			convErr = err
 			return a
@@ -361,11 +351,7 @@ func (e *Env) OperatorSequence(ctx context.Context) (uint64, error) {
 		}
 		return c.PendingNonceAt(ctx, crypto.PubkeyToAddress(key.PublicKey))
 	case deployer.Wasm:
-		c, err := e.cosmos(ctx)
-		if err != nil {
-			return 0, err
-		}
-		_, seq, err := c.Account(ctx, c.Address((&secp256k1.PrivKey{Key: e.operator}).PubKey()))
+		_, seq, err := e.chain.Account(ctx, e.chain.Address((&secp256k1.PrivKey{Key: e.operator}).PubKey()))
 		return seq, err
 	}
 	return 0, fmt.Errorf("no sequence for %s", e.Target)

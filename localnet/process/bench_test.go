@@ -9,52 +9,24 @@ import (
 
 // BenchmarkStartGeth is start-to-ready of geth --dev as a child process (genesis, init,
 // start, first JSON-RPC answer) and its stop.
-func BenchmarkStartGeth(b *testing.B) {
-	e := Engine{}
-	if err := e.Available(deployer.EVM); err != nil {
-		b.Skip(err)
-	}
-	ctx := context.Background()
-	for b.Loop() {
-		r, err := e.StartRollup(ctx, deployer.EVM)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := r.Stop(ctx); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkStartGeth(b *testing.B) { benchStart(b, Engine{}, deployer.EVM) }
 
 // BenchmarkStartWasmd is start-to-ready of a single-validator wasmd chain as a child
 // process (init, genesis, gentx, start, first block, REST answer) and its stop.
-func BenchmarkStartWasmd(b *testing.B) {
-	e := Engine{}
-	if err := e.Available(deployer.Wasm); err != nil {
-		b.Skip(err)
-	}
-	ctx := context.Background()
-	for b.Loop() {
-		r, err := e.StartRollup(ctx, deployer.Wasm)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := r.Stop(ctx); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkStartWasmd(b *testing.B) { benchStart(b, Engine{}, deployer.Wasm) }
 
 // BenchmarkStartDevNode is start-to-ready of our dev node binary as a child process (ready
 // line with its endpoints) and its stop.
-func BenchmarkStartDevNode(b *testing.B) {
-	e := Engine{WasmNode: DevNode}
-	if err := e.Available(deployer.Wasm); err != nil {
+func BenchmarkStartDevNode(b *testing.B) { benchStart(b, Engine{WasmNode: DevNode}, deployer.Wasm) }
+
+// benchStart is start-to-ready of vm's node on e, and its stop.
+func benchStart(b *testing.B, e Engine, vm deployer.VM) {
+	if err := e.Available(vm); err != nil {
 		b.Skip(err)
 	}
 	ctx := context.Background()
 	for b.Loop() {
-		r, err := e.StartRollup(ctx, deployer.Wasm)
+		r, err := e.StartRollup(ctx, vm)
 		if err != nil {
 			b.Fatal(err)
 		}
