@@ -66,9 +66,16 @@ func Compile(c *movevm.Compiler, vipScore movevm.Address) (Build, error) {
 	if b.VipScore, err = os.ReadFile(filepath.Join(out, "vip_score.mv")); err != nil {
 		return Build{}, fmt.Errorf("read compiled vip_score: %w", err)
 	}
-	deps, err := filepath.Glob(filepath.Join(out, "dependencies", "VipFramework", "*.mv"))
+	// The framework is built as a package of its own: the compiler writes attribute metadata
+	// (#[view], #[event]) only for the root package's modules.
+	fw := filepath.Join(dir, "framework")
+	if err := c.Build(fw, movevm.BuildOptions{}); err != nil {
+		return Build{}, fmt.Errorf("build framework: %w", err)
+	}
+	fwOut := filepath.Join(fw, "build", "VipFramework", "bytecode_modules")
+	deps, err := filepath.Glob(filepath.Join(fwOut, "*.mv"))
 	if err != nil || len(deps) == 0 {
-		return Build{}, fmt.Errorf("no compiled framework modules in %s", out)
+		return Build{}, fmt.Errorf("no compiled framework modules in %s", fwOut)
 	}
 	for _, p := range deps {
 		code, err := os.ReadFile(p)

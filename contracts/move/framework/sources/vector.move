@@ -27,4 +27,14 @@ module std::vector {
     public fun is_empty<Element>(v: &vector<Element>): bool {
         length(v) == 0
     }
+
+    public fun contains<Element>(v: &vector<Element>, e: &Element): bool {
+        let i = 0;
+        let n = length(v);
+        while (i < n) {
+            if (borrow(v, i) == e) return true;
+            i = i + 1;
+        };
+        false
+    }
 }
