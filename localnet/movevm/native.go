@@ -12,11 +12,7 @@ package movevm
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
-
-// The libraries' FFI types: a borrowed input slice, and an owned output vector the
-// library allocated (freed with destroy_unmanaged_vector).
-typedef struct { bool is_nil; const uint8_t *ptr; size_t len; } ByteSliceView;
-typedef struct { bool is_none; uint8_t *ptr; size_t len; size_t cap; } UnmanagedVector;
+#include "shim.h"
 
 typedef UnmanagedVector (*slice_fn)(UnmanagedVector *errmsg, ByteSliceView arg);
 typedef void (*destroy_fn)(UnmanagedVector v);

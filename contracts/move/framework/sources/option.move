@@ -5,9 +5,16 @@ module std::option {
 
     const EOPTION_IS_SET: u64 = 0x40000;
     const EOPTION_NOT_SET: u64 = 0x40001;
+    const EOPTION_VEC_TOO_LONG: u64 = 0x40002;
 
     struct Option<Element> has copy, drop, store {
         vec: vector<Element>
+    }
+
+    /// The VM builds Option arguments of entry and view functions with this.
+    public fun from_vec<Element>(vec: vector<Element>): Option<Element> {
+        assert!(vector::length(&vec) <= 1, EOPTION_VEC_TOO_LONG);
+        Option { vec }
     }
 
     public fun none<Element>(): Option<Element> {

@@ -1,0 +1,431 @@
+package movevm
+
+/*
+#include <stdlib.h>
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"unsafe"
+
+	storetypes "cosmossdk.io/store/types"
+)
+
+// Env is the block and tx context of one call. TxHash and SessionID must differ between
+// executions: the VM derives new table handles and object addresses from them, so reusing
+// them makes a new table alias an old one.
+type Env struct {
+	BlockHeight       uint64
+	BlockTimestamp    uint64 // seconds
+	NextAccountNumber uint64
+	TxHash            [32]byte
+	SessionID         [32]byte
+}
+
+func (e Env) bcs() []byte {
+	var w bcsWriter
+	w.u64(e.BlockHeight)
+	w.u64(e.BlockTimestamp)
+	w.u64(e.NextAccountNumber)
+	w.buf = append(w.buf, e.TxHash[:]...)
+	w.buf = append(w.buf, e.SessionID[:]...)
+	return w.buf
+}
+
+// ModuleID names a module: address::name.
+type ModuleID struct {
+	Address Address
+	Name    string
+}
+
+func (m ModuleID) String() string { return m.Address.Short() + "::" + m.Name }
+
+// Function is an entry or view function call. Args are the BCS encoding of each argument
+// (signers excluded), or JSON when IsJSON. Type arguments are not supported.
+type Function struct {
+	Module   ModuleID
+	Function string
+	Args     [][]byte
+	IsJSON   bool
+}
+
+func (f Function) bcs() []byte {
+	var w bcsWriter
+	w.buf = append(w.buf, f.Module.Address[:]...)
+	w.string(f.Module.Name)
+	w.string(f.Function)
+	w.uleb128(0) // type arguments
+	w.uleb128(uint64(len(f.Args)))
+	for _, a := range f.Args {
+		w.bytes(a)
+	}
+	w.bool(f.IsJSON)
+	return w.buf
+}
+
+func (f Function) validate() error {
+	if !isIdentifier(f.Module.Name) {
+		return fmt.Errorf("module name %q is not a Move identifier", f.Module.Name)
+	}
+	if !isIdentifier(f.Function) {
+		return fmt.Errorf("function name %q is not a Move identifier", f.Function)
+	}
+	return nil
+}
+
+// isIdentifier is Move's identifier rule; the library would crash the process on a name it
+// cannot decode, so names are checked here first.
+func isIdentifier(s string) bool {
+	if s == "" || s == "_" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_', r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+		case r >= '0' && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Event is a Move event as the VM reports it: the struct's type tag and its JSON.
+type Event struct {
+	TypeTag string
+	Data    string
+}
+
+// NewAccount is an account the execution created (e.g. an object's).
+type NewAccount struct {
+	Address       Address
+	AccountNumber uint64
+	AccountType   uint8
+}
+
+// Result is what a successful execution reports. Its writes have already gone to the store.
+type Result struct {
+	Events         []Event
+	NewAccounts    []NewAccount
+	CosmosMessages int // messages the module asked the chain to dispatch
+	StakingDeltas  int
+	GasUsed        uint64
+}
+
+// ViewResult is a view function's return value as JSON.
+type ViewResult struct {
+	JSON    string
+	Events  []Event
+	GasUsed uint64
+}
+
+// ExecError is a failed execution: the VM's message (which names the abort location and
+// code, or the status), and the gas it used before failing.
+type ExecError struct {
+	Message string
+	GasUsed uint64
+}
+
+func (e *ExecError) Error() string { return e.Message }
+
+// Abort is a Move abort: the aborting module and its code, whose upper bits are the
+// error category (std::error) and lower 16 bits the module's reason.
+type Abort struct {
+	Module string // address::name as the VM prints it
+	Code   uint64
+}
+
+// Category is the std::error category (1 invalid_argument, 5 permission_denied, ...).
+func (a Abort) Category() uint64 { return a.Code >> 16 }
+
+// Reason is the module's own error constant.
+func (a Abort) Reason() uint64 { return a.Code & 0xffff }
+
+// Abort parses a Move abort out of the VM's message
+// ("VM aborted: location=<address>::<module>, code=<n>"), if it is one.
+func (e *ExecError) Abort() (Abort, bool) { return ParseAbort(e.Message) }
+
+// ParseAbort finds a Move abort in a message such as a chain's raw_log.
+func ParseAbort(msg string) (Abort, bool) {
+	_, rest, ok := strings.Cut(msg, "VM aborted: location=")
+	if !ok {
+		return Abort{}, false
+	}
+	loc, rest, ok := strings.Cut(rest, ", code=")
+	if !ok {
+		return Abort{}, false
+	}
+	end := 0
+	for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
+		end++
+	}
+	code, err := strconv.ParseUint(rest[:end], 10, 64)
+	if err != nil {
+		return Abort{}, false
+	}
+	return Abort{Module: loc, Code: code}, true
+}
+
+// Config sizes the VM's caches.
+type Config struct {
+	AllowUnstable       bool
+	ScriptCacheCapacity uint64
+	ModuleCacheCapacity uint64
+}
+
+// DefaultConfig is the library's own default.
+var DefaultConfig = Config{AllowUnstable: true, ScriptCacheCapacity: 100, ModuleCacheCapacity: 500}
+
+// Runtime is one allocated MoveVM with its module and script caches. The library takes the
+// VM mutably for every execution, so calls are serialized.
+type Runtime struct {
+	lib *library
+	mu  sync.Mutex
+	ptr unsafe.Pointer
+}
+
+// NewRuntime allocates a MoveVM. Close releases it.
+func (v *VM) NewRuntime(cfg Config) (*Runtime, error) {
+	fn, err := v.lib.sym("allocate_vm")
+	if err != nil {
+		return nil, err
+	}
+	nv, err := v.lib.sym("new_unmanaged_vector")
+	if err != nil {
+		return nil, err
+	}
+	C.vh_set_new_vector(nv)
+	var w bcsWriter
+	w.bool(cfg.AllowUnstable)
+	w.u64(cfg.ScriptCacheCapacity)
+	w.u64(cfg.ModuleCacheCapacity)
+	c := C.CBytes(w.buf)
+	defer C.free(c)
+	p := C.vh_allocate_vm(fn, (*C.uint8_t)(c), C.size_t(len(w.buf)))
+	if p == nil {
+		return nil, errors.New("allocate MoveVM: the library returned no VM")
+	}
+	return &Runtime{lib: v.lib, ptr: p}, nil
+}
+
+// Close releases the VM.
+func (r *Runtime) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ptr == nil {
+		return
+	}
+	if fn, err := r.lib.sym("release_vm"); err == nil {
+		C.vh_release_vm(fn, r.ptr)
+	}
+	r.ptr = nil
+}
+
+// cslice is a C copy of b, as the view the library reads; free releases it.
+type cslice struct {
+	v C.ByteSliceView
+	p unsafe.Pointer
+}
+
+func newCSlice(b []byte) cslice {
+	s := cslice{}
+	s.v.len = C.size_t(len(b))
+	if len(b) > 0 {
+		s.p = C.CBytes(b)
+		s.v.ptr = (*C.uint8_t)(s.p)
+	}
+	return s
+}
+
+func (s cslice) free() {
+	if s.p != nil {
+		C.free(s.p)
+	}
+}
+
+// call runs one library entry point with the store registered for its callbacks.
+func (r *Runtime) call(store storetypes.KVStore, f func(db C.uintptr_t, errmsg *C.UnmanagedVector) C.UnmanagedVector) ([]byte, error) {
+	if r.ptr == nil {
+		return nil, errors.New("the MoveVM is closed")
+	}
+	id, done := registerCall(store)
+	defer done()
+	var errmsg C.UnmanagedVector
+	errmsg.is_none = true
+	out := f(C.uintptr_t(id), &errmsg)
+	res := r.lib.take(out)
+	if msg := r.lib.take(errmsg); msg != nil {
+		return nil, &ExecError{Message: string(msg)}
+	}
+	return res, nil
+}
+
+// Genesis publishes bundle (the 0x1 framework) into store, runs each module's init_module
+// and 0x1::code::init_genesis with the allowed publishers (none: anyone may publish).
+func (r *Runtime) Genesis(store storetypes.KVStore, env Env, bundle [][]byte, allowed []Address) (Result, error) {
+	fn, err := r.lib.sym("initialize")
+	if err != nil {
+		return Result{}, err
+	}
+	var b, a bcsWriter
+	b.uleb128(uint64(len(bundle)))
+	for _, m := range bundle {
+		b.bytes(m)
+	}
+	a.uleb128(uint64(len(allowed)))
+	for _, p := range allowed {
+		a.buf = append(a.buf, p[:]...)
+	}
+	envS, bundleS, allowedS := newCSlice(env.bcs()), newCSlice(b.buf), newCSlice(a.buf)
+	defer envS.free()
+	defer bundleS.free()
+	defer allowedS.free()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out, err := r.call(store, func(db C.uintptr_t, errmsg *C.UnmanagedVector) C.UnmanagedVector {
+		return C.vh_initialize(fn, r.ptr, db, envS.v, bundleS.v, allowedS.v, errmsg)
+	})
+	if err != nil {
+		return Result{}, fmt.Errorf("genesis: %w", err)
+	}
+	return decodeResult(out)
+}
+
+// Execute runs an entry function signed by senders, with gasLimit gas. Its writes reach
+// store only when it succeeds; a failure is an *ExecError with the gas used.
+func (r *Runtime) Execute(store storetypes.KVStore, env Env, gasLimit uint64, senders []Address, f Function) (Result, error) {
+	if err := f.validate(); err != nil {
+		return Result{}, err
+	}
+	fn, err := r.lib.sym("execute_contract")
+	if err != nil {
+		return Result{}, err
+	}
+	var s bcsWriter
+	s.uleb128(uint64(len(senders)))
+	for _, a := range senders {
+		s.buf = append(s.buf, a[:]...)
+	}
+	envS, sendersS, fnS := newCSlice(env.bcs()), newCSlice(s.buf), newCSlice(f.bcs())
+	defer envS.free()
+	defer sendersS.free()
+	defer fnS.free()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	gas := C.uint64_t(gasLimit)
+	out, err := r.call(store, func(db C.uintptr_t, errmsg *C.UnmanagedVector) C.UnmanagedVector {
+		return C.vh_execute_contract(fn, r.ptr, &gas, db, envS.v, sendersS.v, fnS.v, errmsg)
+	})
+	used := gasLimit - uint64(gas)
+	if err != nil {
+		var ee *ExecError
+		if errors.As(err, &ee) {
+			ee.GasUsed = used
+		}
+		return Result{}, err
+	}
+	res, err := decodeResult(out)
+	res.GasUsed = used
+	return res, err
+}
+
+// View runs a #[view] function and returns its value as JSON. Nothing is written.
+func (r *Runtime) View(store storetypes.KVStore, env Env, gasLimit uint64, f Function) (ViewResult, error) {
+	if err := f.validate(); err != nil {
+		return ViewResult{}, err
+	}
+	fn, err := r.lib.sym("execute_view_function")
+	if err != nil {
+		return ViewResult{}, err
+	}
+	envS, fnS := newCSlice(env.bcs()), newCSlice(f.bcs())
+	defer envS.free()
+	defer fnS.free()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	gas := C.uint64_t(gasLimit)
+	out, err := r.call(readOnly{store}, func(db C.uintptr_t, errmsg *C.UnmanagedVector) C.UnmanagedVector {
+		return C.vh_execute_view(fn, r.ptr, &gas, db, envS.v, fnS.v, errmsg)
+	})
+	used := gasLimit - uint64(gas)
+	if err != nil {
+		var ee *ExecError
+		if errors.As(err, &ee) {
+			ee.GasUsed = used
+		}
+		return ViewResult{}, err
+	}
+	rd := bcsReader{buf: out}
+	v := ViewResult{JSON: rd.string(), Events: rd.events(), GasUsed: used}
+	if err := rd.done(); err != nil {
+		return ViewResult{}, fmt.Errorf("decode view output: %w", err)
+	}
+	return v, nil
+}
+
+// DecodeResource turns a resource's stored bytes into the JSON the Move REST API shows
+// ({"type", "data"}), reading any module it needs from store.
+func (r *Runtime) DecodeResource(store storetypes.KVStore, structTag string, data []byte) ([]byte, error) {
+	tag, err := r.lib.callSlice("parse_struct_tag", []byte(structTag))
+	if err != nil {
+		return nil, fmt.Errorf("struct tag %q: %w", structTag, err)
+	}
+	fn, err := r.lib.sym("decode_move_resource")
+	if err != nil {
+		return nil, err
+	}
+	tagS, dataS := newCSlice(tag), newCSlice(data)
+	defer tagS.free()
+	defer dataS.free()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.call(readOnly{store}, func(db C.uintptr_t, errmsg *C.UnmanagedVector) C.UnmanagedVector {
+		return C.vh_decode_resource(fn, db, tagS.v, dataS.v, errmsg)
+	})
+}
+
+// StructTagKey is the BCS encoding of a struct tag, as the VM keys resources by it.
+func (r *Runtime) StructTagKey(structTag string) ([]byte, error) {
+	return r.lib.callSlice("parse_struct_tag", []byte(structTag))
+}
+
+// readOnly refuses writes: views and decoding must not change state.
+type readOnly struct{ storetypes.KVStore }
+
+func (readOnly) Set(key, _ []byte) { panic("write during a read-only call") }
+func (readOnly) Delete(key []byte) { panic("delete during a read-only call") }
+
+// Storage keys, as the VM's access paths encode them: address, data kind, then the kind's key.
+const (
+	kindCode     = 0
+	kindResource = 2
+)
+
+// ResourceKey is the store key of the resource whose BCS struct tag is tag under addr.
+func ResourceKey(addr Address, tag []byte) []byte {
+	return append(append(append([]byte{}, addr[:]...), kindResource), tag...)
+}
+
+// ModuleKey is the store key of a module's code.
+func ModuleKey(addr Address, name string) []byte {
+	var w bcsWriter
+	w.buf = append(append(w.buf, addr[:]...), kindCode)
+	w.string(name)
+	return w.buf
+}
+
+// Short is the address in Move's short form (0x1, 0xabc...), as module ids print it.
+func (a Address) Short() string {
+	s := strings.TrimLeft(hex.EncodeToString(a[:]), "0")
+	if s == "" {
+		s = "0"
+	}
+	return "0x" + s
+}

@@ -1,0 +1,231 @@
+package movevm_test
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"cosmossdk.io/store/dbadapter"
+	storetypes "cosmossdk.io/store/types"
+	dbm "github.com/cosmos/cosmos-db"
+
+	movecontract "github.com/vipharness/vipharness/contracts/move"
+	"github.com/vipharness/vipharness/localnet/movevm"
+)
+
+func u64(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
+
+func uleb(b []byte, n int) []byte {
+	for n >= 0x80 {
+		b = append(b, byte(n)|0x80)
+		n >>= 7
+	}
+	return append(b, byte(n))
+}
+
+func vecBytes(items ...[]byte) []byte {
+	b := uleb(nil, len(items))
+	for _, it := range items {
+		b = append(uleb(b, len(it)), it...)
+	}
+	return b
+}
+
+func vecAddr(as ...movevm.Address) []byte {
+	b := uleb(nil, len(as))
+	for _, a := range as {
+		b = append(b, a[:]...)
+	}
+	return b
+}
+
+func vecU64(vs ...uint64) []byte {
+	b := uleb(nil, len(vs))
+	for _, v := range vs {
+		b = binary.LittleEndian.AppendUint64(b, v)
+	}
+	return b
+}
+
+// chain is a VM over an in-memory store with our framework at genesis and vip_score
+// published by the development deployer.
+type chain struct {
+	t     *testing.T
+	rt    *movevm.Runtime
+	store storetypes.KVStore
+	env   movevm.Env
+	vs    movevm.ModuleID
+}
+
+func newChain(t *testing.T) *chain {
+	vm, err := movevm.OpenVM(movevm.RequireLibs(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, err := vm.NewRuntime(movevm.DefaultConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(rt.Close)
+	c := &chain{t: t, rt: rt, store: dbadapter.Store{DB: dbm.NewMemDB()}, env: movevm.Env{BlockHeight: 1, BlockTimestamp: 1_700_000_000},
+		vs: movevm.ModuleID{Address: movecontract.DevDeployer, Name: "vip_score"}}
+	fw := movecontract.Framework()
+	var bundle [][]byte
+	for _, n := range movecontract.FrameworkNames(fw) {
+		bundle = append(bundle, fw[n])
+	}
+	if _, err := rt.Genesis(c.store, c.env, bundle, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.exec(movecontract.DevDeployer, movevm.ModuleID{Address: movevm.MustAddress("0x1"), Name: "code"}, "publish_v2",
+		vecBytes(movecontract.Module()), []byte{1})
+	if err != nil {
+		t.Fatalf("publish: %v", err)
+	}
+	if len(res.Events) != 1 || res.Events[0].TypeTag != "0x1::code::ModulePublishedEvent" {
+		t.Fatalf("publish events %+v", res.Events)
+	}
+	return c
+}
+
+func (c *chain) exec(sender movevm.Address, m movevm.ModuleID, fn string, args ...[]byte) (movevm.Result, error) {
+	c.env.SessionID[0]++ // each execution its own session, as on a chain
+	return c.rt.Execute(c.store, c.env, 10_000_000, []movevm.Address{sender}, movevm.Function{Module: m, Function: fn, Args: args})
+}
+
+func (c *chain) view(fn string, out any, args ...[]byte) {
+	c.t.Helper()
+	v, err := c.rt.View(c.store, c.env, 10_000_000, movevm.Function{Module: c.vs, Function: fn, Args: args})
+	if err != nil {
+		c.t.Fatalf("view %s: %v", fn, err)
+	}
+	if err := json.Unmarshal([]byte(v.JSON), out); err != nil {
+		c.t.Fatalf("view %s: %q: %v", fn, v.JSON, err)
+	}
+}
+
+// storeSize counts the keys, to show a failed execution wrote nothing.
+func (c *chain) storeSize() int {
+	it := c.store.Iterator(nil, nil)
+	defer it.Close()
+	n := 0
+	for ; it.Valid(); it.Next() {
+		n++
+	}
+	return n
+}
+
+func wantAbort(t *testing.T, err error, category, reason uint64) {
+	t.Helper()
+	var ee *movevm.ExecError
+	if !errors.As(err, &ee) {
+		t.Fatalf("want a Move abort (%d, %d), got %v", category, reason, err)
+	}
+	a, ok := ee.Abort()
+	if !ok || a.Category() != category || a.Reason() != reason {
+		t.Fatalf("want abort category %d reason %d, got %q", category, reason, ee.Message)
+	}
+	if ee.GasUsed == 0 {
+		t.Fatalf("a failed execution reports no gas used")
+	}
+}
+
+// The whole scoring life cycle on the real MoveVM: deployer, initial stage, scores, views,
+// finalize, and aborts that leave the store untouched.
+func TestVipScoreOnTheMoveVM(t *testing.T) {
+	c := newChain(t)
+	dep := movecontract.DevDeployer
+	op := movevm.MustAddress("0xabc")
+	a, b := movevm.MustAddress("0xa1"), movevm.MustAddress("0xb2")
+
+	before := c.storeSize()
+	_, err := c.exec(op, c.vs, "set_init_stage", u64(3))
+	wantAbort(t, err, 1, 1) // invalid_argument(EUNAUTHORIZED): op is no deployer yet
+	if got := c.storeSize(); got != before {
+		t.Fatalf("a failed execution changed the store: %d keys, was %d", got, before)
+	}
+
+	if _, err := c.exec(dep, c.vs, "add_deployer_script", op[:]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.exec(op, c.vs, "set_init_stage", u64(3)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.exec(op, c.vs, "set_init_stage", u64(4))
+	wantAbort(t, err, 8, 10) // already_exists(EALREADY_SET)
+	_, err = c.exec(op, c.vs, "update_score_script", u64(3), vecAddr(a, b), vecU64(10))
+	wantAbort(t, err, 1, 6) // ENOT_MATCH_LENGTH
+	_, err = c.exec(op, c.vs, "update_score_script", u64(4), vecAddr(a), vecU64(1))
+	wantAbort(t, err, 1, 3) // EINVALID_STAGE
+
+	res, err := c.exec(op, c.vs, "update_score_script", u64(3), vecAddr(a, b), vecU64(10, 20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Events) != 2 || res.GasUsed == 0 {
+		t.Fatalf("update: %+v", res)
+	}
+
+	var score, total string
+	c.view("get_score", &score, a[:], u64(3))
+	c.view("get_total_score", &total, u64(3))
+	if score != "10" || total != "30" {
+		t.Fatalf("score %s total %s, want 10 and 30", score, total)
+	}
+	var page struct {
+		Stage  string `json:"stage"`
+		Scores []struct {
+			Addr  string `json:"addr"`
+			Score string `json:"score"`
+		} `json:"scores"`
+	}
+	c.view("get_scores", &page, u64(3), []byte{10, 0}, []byte{0})
+	if page.Stage != "3" || len(page.Scores) != 2 {
+		t.Fatalf("get_scores: %+v", page)
+	}
+
+	if _, err := c.exec(op, c.vs, "finalize_script", u64(3)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.exec(op, c.vs, "update_score_script", u64(3), vecAddr(a), vecU64(1))
+	wantAbort(t, err, 1, 8) // EFINALIZED_STAGE
+	_, err = c.exec(op, c.vs, "finalize_script", u64(3))
+	wantAbort(t, err, 1, 8)
+	if _, err := c.exec(op, c.vs, "update_score_script", u64(4), vecAddr(a), vecU64(5)); err != nil {
+		t.Fatalf("the next stage is open after finalize: %v", err)
+	}
+}
+
+// Names the library could not decode are refused before the call.
+func TestExecRefusesBadNames(t *testing.T) {
+	c := newChain(t)
+	for _, fn := range []movevm.Function{
+		{Module: movevm.ModuleID{Address: c.vs.Address, Name: "vip-score"}, Function: "get_score"},
+		{Module: c.vs, Function: ""},
+		{Module: c.vs, Function: "9lives"},
+	} {
+		if _, err := c.rt.Execute(c.store, c.env, 1_000_000, nil, fn); err == nil {
+			t.Errorf("%+v: no error", fn)
+		}
+	}
+}
+
+func TestParseAbort(t *testing.T) {
+	for _, tc := range []struct {
+		msg    string
+		ok     bool
+		module string
+		code   uint64
+	}{
+		{"VM aborted: location=0000f39f::vip_score, code=65537", true, "0000f39f::vip_score", 65537},
+		{"failed to execute message; message index: 0: VM aborted: location=0x1::code, code=393224: execute wasm", true, "0x1::code", 393224},
+		{"out of gas", false, "", 0},
+		{"VM aborted: location=x, code=", false, "", 0},
+	} {
+		a, ok := movevm.ParseAbort(tc.msg)
+		if ok != tc.ok || a.Module != tc.module || a.Code != tc.code {
+			t.Errorf("%q: %+v %v", tc.msg, a, ok)
+		}
+	}
+}

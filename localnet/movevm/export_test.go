@@ -1,0 +1,4 @@
+package movevm
+
+// RequireLibs is requireLibs for the external tests.
+var RequireLibs = requireLibs
