@@ -6,7 +6,7 @@ GINKGO := $(GO) tool ginkgo
 E2E_FLAGS ?=
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: all setup setup-npm setup-movevm nodes devnode build contracts bindings check-artifacts test unit e2e demo bench lint fmt clean
+.PHONY: all setup setup-npm setup-movevm nodes devnode build contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
 
 all: build
 
@@ -62,6 +62,20 @@ contracts: setup-npm setup-movevm
 ## bindings: regenerate the Go bindings from the committed artifacts
 bindings:
 	$(GO) generate ./bindings/...
+
+## proto: regenerate the Initia x/move wire types (needs protoc; apt-get install protobuf-compiler)
+GOGOPROTO_VERSION ?= v1.7.2
+COSMOS_SDK_VERSION ?= v0.53.6
+COSMOS_PROTO_VERSION ?= v1.0.0-beta.5
+proto:
+	$(GO) install github.com/cosmos/gogoproto/protoc-gen-gocosmos@$(GOGOPROTO_VERSION)
+	cd bindings/initiamove && M=$$($(GO) env GOMODCACHE) && protoc -I proto \
+		-I $$M/github.com/cosmos/cosmos-sdk@$(COSMOS_SDK_VERSION)/proto \
+		-I $$M/github.com/cosmos/cosmos-proto@$(COSMOS_PROTO_VERSION)/proto \
+		-I $$M/github.com/cosmos/gogoproto@$(GOGOPROTO_VERSION) \
+		--plugin=$$($(GO) env GOPATH)/bin/protoc-gen-gocosmos --gocosmos_out=. --gocosmos_opt=paths=source_relative \
+		proto/initia/move/v1/tx.proto proto/initia/move/v1/query.proto && \
+		mv initia/move/v1/*.pb.go . && rm -rf initia
 
 ## check-artifacts: fail if a rebuild of the contracts or bindings would change a committed file
 check-artifacts: setup-npm setup-movevm

@@ -2,6 +2,7 @@ package devnode
 
 import (
 	"context"
+	"encoding/binary"
 	"net/http"
 	"time"
 
@@ -93,6 +94,21 @@ type Context struct {
 // KVStore opens a module namespace of the state, charging the SDK's KV gas to GasMeter.
 func (c *Context) KVStore(module string) storetypes.KVStore {
 	return gasStore(moduleStore(c.store, module), c.GasMeter)
+}
+
+// KVStoreUnmetered opens a module namespace without the SDK's KV gas, for a VM that meters
+// storage in its own gas schedule (Initia runs the MoveVM under an infinite SDK gas meter and
+// charges the VM's gas instead).
+func (c *Context) KVStoreUnmetered(module string) storetypes.KVStore {
+	return moduleStore(c.store, module)
+}
+
+// NextAccountNumber is the number the next new account gets.
+func (c *Context) NextAccountNumber() uint64 {
+	if bz := openCore(c.store, nil).auth.Get(nextAccountNumberKey); bz != nil {
+		return binary.BigEndian.Uint64(bz)
+	}
+	return 0
 }
 
 // EmitEvent adds an event to the message's events.

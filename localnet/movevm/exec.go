@@ -404,9 +404,20 @@ func (readOnly) Delete(key []byte) { panic("delete during a read-only call") }
 
 // Storage keys, as the VM's access paths encode them: address, data kind, then the kind's key.
 const (
-	kindCode     = 0
-	kindResource = 2
+	kindCode      = 0
+	kindResource  = 2
+	kindTableItem = 3
 )
+
+// TableItemKey is the store key of a table entry; the key parts concatenate to the entry's
+// BCS key.
+func TableItemKey(handle Address, key ...[]byte) []byte {
+	out := append(append([]byte{}, handle[:]...), kindTableItem)
+	for _, k := range key {
+		out = append(out, k...)
+	}
+	return out
+}
 
 // ResourceKey is the store key of the resource whose BCS struct tag is tag under addr.
 func ResourceKey(addr Address, tag []byte) []byte {

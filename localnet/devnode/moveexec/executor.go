@@ -1,0 +1,354 @@
+// Package moveexec is the Move executor of a dev node: Initia's x/move messages (publish,
+// execute, execute JSON) and queries (module, resource, view) run on Initia's MoveVM
+// (libmovevm through localnet/movevm), with our 0x1 framework at genesis. It follows Initia's
+// keeper where it matters to clients: publish goes through 0x1::code::publish_v2; the VM
+// meters its own gas (the SDK meter is charged what the VM used, and a simulation runs under
+// a fixed contract gas limit); events are "execute" plus one "move" event per Move event; a
+// VM failure is the library's message, unwrapped.
+package moveexec
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"github.com/vipharness/vipharness/bindings/initiamove"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	errorsmod "cosmossdk.io/errors"
+	storetypes "cosmossdk.io/store/types"
+	codectypes "github.com/cosmos/cosmos-sdk/codec/types"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+	sdkerrors "github.com/cosmos/cosmos-sdk/types/errors"
+	"github.com/cosmos/gogoproto/proto"
+
+	movecontract "github.com/vipharness/vipharness/contracts/move"
+	"github.com/vipharness/vipharness/localnet/devnode"
+	"github.com/vipharness/vipharness/localnet/movevm"
+)
+
+// ModuleName is x/move's module and store name.
+const ModuleName = "move"
+
+// DefaultSimulationGasLimit is Initia's DefaultContractSimulationGasLimit: a simulated
+// execution gets this much VM gas whatever the tx's gas limit.
+const DefaultSimulationGasLimit = 3_000_000
+
+// x/move's registered errors that the dev node can return (codespace "move").
+var (
+	ErrEmpty                     = errorsmod.Register(ModuleName, 2, "empty")
+	ErrNotSupportedCosmosMessage = errorsmod.Register(ModuleName, 9, "malformed cosmos message")
+	ErrInvalidRequest            = errorsmod.Register(ModuleName, 11, "invalid request")
+)
+
+// executionCounterKey keeps the count of executions, from which session ids are derived.
+// No VM key is a single byte (they start with a 32-byte address).
+var executionCounterKey = []byte{0xff}
+
+type config struct {
+	libDir    string
+	framework [][]byte
+	allowed   []movevm.Address
+	simGas    uint64
+}
+
+// Option configures New.
+type Option func(*config)
+
+// WithLibraryDir loads libmovevm from dir (default movevm.Dir()).
+func WithLibraryDir(dir string) Option { return func(c *config) { c.libDir = dir } }
+
+// WithFramework publishes these modules at 0x1 at genesis (default: our framework,
+// contracts/move).
+func WithFramework(modules [][]byte) Option { return func(c *config) { c.framework = modules } }
+
+// WithAllowedPublishers limits who may publish modules (default: anyone).
+func WithAllowedPublishers(addrs ...movevm.Address) Option {
+	return func(c *config) { c.allowed = addrs }
+}
+
+// WithSimulationGasLimit sets the VM gas of a simulated execution (default 3,000,000).
+func WithSimulationGasLimit(gas uint64) Option { return func(c *config) { c.simGas = gas } }
+
+// Executor runs Move modules for a dev node.
+type Executor struct {
+	vm        *movevm.VM
+	rt        *movevm.Runtime
+	framework [][]byte
+	allowed   []movevm.Address
+	simGas    uint64
+}
+
+var (
+	_ devnode.Executor           = (*Executor)(nil)
+	_ devnode.GenesisInitializer = (*Executor)(nil)
+)
+
+// New loads the MoveVM.
+func New(opts ...Option) (*Executor, error) {
+	cfg := config{libDir: movevm.Dir(), simGas: DefaultSimulationGasLimit}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.framework == nil {
+		fw := movecontract.Framework()
+		for _, name := range movecontract.FrameworkNames(fw) {
+			cfg.framework = append(cfg.framework, fw[name])
+		}
+	}
+	vm, err := movevm.OpenVM(cfg.libDir)
+	if err != nil {
+		return nil, fmt.Errorf("move executor: %w", err)
+	}
+	rt, err := vm.NewRuntime(movevm.DefaultConfig)
+	if err != nil {
+		return nil, fmt.Errorf("move executor: %w", err)
+	}
+	return &Executor{vm: vm, rt: rt, framework: cfg.framework, allowed: cfg.allowed, simGas: cfg.simGas}, nil
+}
+
+// Close releases the VM.
+func (e *Executor) Close() error {
+	e.rt.Close()
+	return nil
+}
+
+// Module is "move".
+func (e *Executor) Module() string { return ModuleName }
+
+// RegisterInterfaces registers the Move messages.
+func (e *Executor) RegisterInterfaces(reg codectypes.InterfaceRegistry) {
+	initiamove.RegisterInterfaces(reg)
+}
+
+// MsgTypeURLs are the messages Execute runs.
+func (e *Executor) MsgTypeURLs() []string {
+	return []string{sdk.MsgTypeURL(&initiamove.MsgPublish{}), sdk.MsgTypeURL(&initiamove.MsgExecute{}), sdk.MsgTypeURL(&initiamove.MsgExecuteJSON{})}
+}
+
+// InitGenesis publishes the framework at 0x1 and runs its initialization.
+func (e *Executor) InitGenesis(ctx *devnode.Context) error {
+	_, err := e.rt.Genesis(e.store(ctx), e.env(ctx, false), e.framework, e.allowed)
+	return err
+}
+
+func (e *Executor) store(ctx *devnode.Context) storetypes.KVStore {
+	return ctx.KVStoreUnmetered(ModuleName)
+}
+
+// env is the VM's view of the block and tx. Each execution gets its own session id (tx hash,
+// message index and a chain-wide execution counter), as new table handles derive from it.
+func (e *Executor) env(ctx *devnode.Context, count bool) movevm.Env {
+	env := movevm.Env{
+		BlockHeight:       uint64(ctx.Height),
+		BlockTimestamp:    uint64(ctx.Time.Unix()),
+		NextAccountNumber: ctx.NextAccountNumber(),
+	}
+	if len(ctx.TxBytes) > 0 {
+		env.TxHash = sha256.Sum256(ctx.TxBytes)
+	}
+	store := e.store(ctx)
+	var n uint64
+	if bz := store.Get(executionCounterKey); bz != nil {
+		n = binary.BigEndian.Uint64(bz)
+	}
+	if count {
+		store.Set(executionCounterKey, binary.BigEndian.AppendUint64(nil, n+1))
+	}
+	var seed []byte
+	seed = append(seed, env.TxHash[:]...)
+	seed = binary.BigEndian.AppendUint64(seed, uint64(ctx.MsgIndex))
+	seed = binary.BigEndian.AppendUint64(seed, n)
+	env.SessionID = sha256.Sum256(seed)
+	return env
+}
+
+// runtimeGas is the VM gas of an execution: what the tx has left, or the simulation limit.
+func (e *Executor) runtimeGas(ctx *devnode.Context) uint64 {
+	gas := ctx.GasMeter.Limit() - ctx.GasMeter.GasConsumedToLimit()
+	if ctx.Simulate && !ctx.Query {
+		gas = e.simGas
+	}
+	// The VM scales gas by 100 internally; larger limits would overflow.
+	return min(gas, math.MaxUint64/100)
+}
+
+// Execute runs one x/move message.
+func (e *Executor) Execute(ctx *devnode.Context, msg sdk.Msg) (proto.Message, error) {
+	switch m := msg.(type) {
+	case *initiamove.MsgPublish:
+		return e.publish(ctx, m)
+	case *initiamove.MsgExecute:
+		fn, err := e.function(ctx, m.ModuleAddress, m.ModuleName, m.FunctionName, m.TypeArgs)
+		if err != nil {
+			return nil, err
+		}
+		fn.Args = m.Args
+		return &initiamove.MsgExecuteResponse{}, e.execute(ctx, m.Sender, fn)
+	case *initiamove.MsgExecuteJSON:
+		fn, err := e.function(ctx, m.ModuleAddress, m.ModuleName, m.FunctionName, m.TypeArgs)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range m.Args {
+			fn.Args = append(fn.Args, []byte(a))
+		}
+		fn.IsJSON = true
+		return &initiamove.MsgExecuteJSONResponse{}, e.execute(ctx, m.Sender, fn)
+	}
+	return nil, errorsmod.Wrapf(sdkerrors.ErrUnknownRequest, "unrecognized move message type: %T", msg)
+}
+
+func (e *Executor) publish(ctx *devnode.Context, m *initiamove.MsgPublish) (proto.Message, error) {
+	if len(m.CodeBytes) == 0 {
+		return nil, errorsmod.Wrap(ErrEmpty, "code bytes")
+	}
+	var w []byte
+	w = uleb(w, len(m.CodeBytes))
+	for _, c := range m.CodeBytes {
+		if len(c) == 0 {
+			return nil, errorsmod.Wrap(ErrEmpty, "module code")
+		}
+		w = append(uleb(w, len(c)), c...)
+	}
+	fn := movevm.Function{
+		Module:   movevm.ModuleID{Address: movevm.MustAddress("0x1"), Name: "code"},
+		Function: "publish_v2",
+		Args:     [][]byte{w, {byte(m.UpgradePolicy)}},
+	}
+	if m.UpgradePolicy < 0 || m.UpgradePolicy > math.MaxUint8 {
+		return nil, errorsmod.Wrapf(ErrInvalidRequest, "upgrade policy %d", m.UpgradePolicy)
+	}
+	return &initiamove.MsgPublishResponse{}, e.execute(ctx, m.Sender, fn)
+}
+
+// function checks the parts of a call that the library cannot be given unchecked.
+func (e *Executor) function(ctx *devnode.Context, addr, module, function string, typeArgs []string) (movevm.Function, error) {
+	a, err := parseAddress(ctx, addr)
+	if err != nil {
+		return movevm.Function{}, errorsmod.Wrapf(sdkerrors.ErrInvalidAddress, "module address: %v", err)
+	}
+	if len(typeArgs) > 0 {
+		return movevm.Function{}, errorsmod.Wrap(ErrInvalidRequest, "type arguments are not supported by the dev node")
+	}
+	return movevm.Function{Module: movevm.ModuleID{Address: a, Name: module}, Function: function}, nil
+}
+
+func (e *Executor) execute(ctx *devnode.Context, sender string, fn movevm.Function) error {
+	from, err := ctx.Addresses.StringToBytes(sender)
+	if err != nil {
+		return errorsmod.Wrapf(sdkerrors.ErrInvalidAddress, "sender: %v", err)
+	}
+	gas := e.runtimeGas(ctx)
+	env := e.env(ctx, true)
+	res, err := e.rt.Execute(e.store(ctx), env, gas, []movevm.Address{VMAddress(from)}, fn)
+	used := res.GasUsed
+	var ee *movevm.ExecError
+	if err != nil && asExecError(err, &ee) {
+		used = ee.GasUsed
+	}
+	ctx.GasMeter.ConsumeGas(used, "move runtime")
+	if err != nil {
+		if ee == nil {
+			return errorsmod.Wrap(ErrInvalidRequest, err.Error())
+		}
+		return err
+	}
+	if res.CosmosMessages > 0 || res.StakingDeltas > 0 {
+		return errorsmod.Wrapf(ErrNotSupportedCosmosMessage, "the dev node does not dispatch Cosmos messages or staking changes from Move (%d messages, %d deltas)", res.CosmosMessages, res.StakingDeltas)
+	}
+	for _, acc := range res.NewAccounts {
+		ctx.EnsureAccount(SDKAddress(acc.Address))
+	}
+	ctx.EmitEvent(sdk.NewEvent("execute",
+		sdk.NewAttribute("sender", VMAddress(from).Short()),
+		sdk.NewAttribute("module_addr", fn.Module.Address.Short()),
+		sdk.NewAttribute("module_name", fn.Module.Name),
+		sdk.NewAttribute("function_name", fn.Function)))
+	for _, ev := range res.Events {
+		ctx.EmitEvent(moveEvent(ev))
+	}
+	return nil
+}
+
+func asExecError(err error, target **movevm.ExecError) bool {
+	ee, ok := err.(*movevm.ExecError)
+	if ok {
+		*target = ee
+	}
+	return ok
+}
+
+// moveEvent is Initia's "move" event: the type tag, the JSON data, and each top-level field
+// of the data as its own attribute.
+func moveEvent(ev movevm.Event) sdk.Event {
+	attrs := []sdk.Attribute{sdk.NewAttribute("type_tag", ev.TypeTag), sdk.NewAttribute("data", ev.Data)}
+	var fields map[string]any
+	if json.Unmarshal([]byte(ev.Data), &fields) == nil {
+		keys := make([]string, 0, len(fields))
+		for k := range fields {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			var v string
+			switch x := fields[k].(type) {
+			case string:
+				v = x
+			case float64:
+				v = strconv.FormatFloat(x, 'f', -1, 64)
+			case bool:
+				v = strconv.FormatBool(x)
+			default:
+				b, _ := json.Marshal(x)
+				v = string(b)
+			}
+			attrs = append(attrs, sdk.NewAttribute(k, v))
+		}
+	}
+	return sdk.NewEvent("move", attrs...)
+}
+
+// VMAddress is the Move address of an account: its address bytes left-padded to 32.
+func VMAddress(addr []byte) movevm.Address {
+	var a movevm.Address
+	copy(a[32-len(addr):], addr)
+	return a
+}
+
+// SDKAddress is the account address of a Move address: 20 bytes when the first 12 are zero
+// (a key's account), else all 32.
+func SDKAddress(a movevm.Address) []byte {
+	for _, b := range a[:12] {
+		if b != 0 {
+			return append([]byte{}, a[:]...)
+		}
+	}
+	return append([]byte{}, a[12:]...)
+}
+
+// parseAddress reads 0x-hex or a bech32 account address.
+func parseAddress(ctx *devnode.Context, s string) (movevm.Address, error) {
+	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
+		return movevm.ParseAddress(s)
+	}
+	bz, err := ctx.Addresses.StringToBytes(s)
+	if err != nil {
+		return movevm.Address{}, err
+	}
+	if len(bz) > 32 {
+		return movevm.Address{}, fmt.Errorf("%s is %d bytes, more than 32", s, len(bz))
+	}
+	return VMAddress(bz), nil
+}
+
+func uleb(b []byte, n int) []byte {
+	for n >= 0x80 {
+		b = append(b, byte(n)|0x80)
+		n >>= 7
+	}
+	return append(b, byte(n))
+}

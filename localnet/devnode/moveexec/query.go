@@ -1,0 +1,188 @@
+package moveexec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"github.com/vipharness/vipharness/bindings/initiamove"
+	"net/http"
+
+	"github.com/cosmos/gogoproto/jsonpb"
+	"github.com/cosmos/gogoproto/proto"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/vipharness/vipharness/localnet/devnode"
+	"github.com/vipharness/vipharness/localnet/movevm"
+)
+
+// Queries are x/move's query methods this node answers, with Initia's REST routes.
+func (e *Executor) Queries() []devnode.Query {
+	return []devnode.Query{
+		{
+			Method: "/initia.move.v1.Query/Resource",
+			New:    func() proto.Message { return &initiamove.QueryResourceRequest{} },
+			HTTP:   "GET /initia/move/v1/accounts/{address}/resources/by_struct_tag",
+			Bind: func(r *http.Request, req proto.Message) error {
+				q := req.(*initiamove.QueryResourceRequest)
+				q.Address, q.StructTag = r.PathValue("address"), r.URL.Query().Get("struct_tag")
+				return nil
+			},
+			Handle: func(c *devnode.Context, r proto.Message) (proto.Message, error) {
+				return e.resource(c, r.(*initiamove.QueryResourceRequest))
+			},
+		},
+		{
+			Method: "/initia.move.v1.Query/Module",
+			New:    func() proto.Message { return &initiamove.QueryModuleRequest{} },
+			HTTP:   "GET /initia/move/v1/accounts/{address}/modules/{module_name}",
+			Bind: func(r *http.Request, req proto.Message) error {
+				q := req.(*initiamove.QueryModuleRequest)
+				q.Address, q.ModuleName = r.PathValue("address"), r.PathValue("module_name")
+				return nil
+			},
+			Handle: func(c *devnode.Context, r proto.Message) (proto.Message, error) {
+				return e.module(c, r.(*initiamove.QueryModuleRequest))
+			},
+		},
+		{
+			Method: "/initia.move.v1.Query/View",
+			New:    func() proto.Message { return &initiamove.QueryViewRequest{} },
+			HTTP:   "POST /initia/move/v1/view",
+			Bind:   bindBody,
+			Handle: func(c *devnode.Context, r proto.Message) (proto.Message, error) {
+				q := r.(*initiamove.QueryViewRequest)
+				data, events, gas, err := e.view(c, q.Address, q.ModuleName, q.FunctionName, q.TypeArgs, q.Args, false)
+				if err != nil {
+					return nil, err
+				}
+				return &initiamove.QueryViewResponse{Data: data, Events: events, GasUsed: gas}, nil
+			},
+		},
+		{
+			Method: "/initia.move.v1.Query/ViewJSON",
+			New:    func() proto.Message { return &initiamove.QueryViewJSONRequest{} },
+			HTTP:   "POST /initia/move/v1/view/json",
+			Bind:   bindBody,
+			Handle: func(c *devnode.Context, r proto.Message) (proto.Message, error) {
+				q := r.(*initiamove.QueryViewJSONRequest)
+				args := make([][]byte, len(q.Args))
+				for i, a := range q.Args {
+					args[i] = []byte(a)
+				}
+				data, events, gas, err := e.view(c, q.Address, q.ModuleName, q.FunctionName, q.TypeArgs, args, true)
+				if err != nil {
+					return nil, err
+				}
+				return &initiamove.QueryViewJSONResponse{Data: data, Events: events, GasUsed: gas}, nil
+			},
+		},
+	}
+}
+
+// bindBody reads a POST body in the gateway's JSON (field names as in the proto or camelCase).
+func bindBody(r *http.Request, req proto.Message) error {
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(http.MaxBytesReader(nil, r.Body, 8<<20)); err != nil {
+		return status.Errorf(codes.InvalidArgument, "read body: %v", err)
+	}
+	if err := (&jsonpb.Unmarshaler{}).Unmarshal(&buf, req); err != nil {
+		return status.Errorf(codes.InvalidArgument, "body: %v", err)
+	}
+	return nil
+}
+
+func (e *Executor) queryAddress(c *devnode.Context, s string) (movevm.Address, error) {
+	a, err := parseAddress(c, s)
+	if err != nil {
+		return a, status.Errorf(codes.InvalidArgument, "address %q: %v", s, err)
+	}
+	return a, nil
+}
+
+func (e *Executor) resource(c *devnode.Context, q *initiamove.QueryResourceRequest) (proto.Message, error) {
+	addr, err := e.queryAddress(c, q.Address)
+	if err != nil {
+		return nil, err
+	}
+	tag, err := e.rt.StructTagKey(q.StructTag)
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "struct tag %q: %v", q.StructTag, err)
+	}
+	store := e.store(c)
+	raw := store.Get(movevm.ResourceKey(addr, tag))
+	if raw == nil {
+		return nil, status.Errorf(codes.NotFound, "resource %s not found at %s", q.StructTag, q.Address)
+	}
+	js, err := e.rt.DecodeResource(store, q.StructTag, raw)
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "decode resource %s: %v", q.StructTag, err)
+	}
+	return &initiamove.QueryResourceResponse{Resource: initiamove.Resource{Address: q.Address, StructTag: q.StructTag, MoveResource: string(js), RawBytes: raw}}, nil
+}
+
+func (e *Executor) module(c *devnode.Context, q *initiamove.QueryModuleRequest) (proto.Message, error) {
+	addr, err := e.queryAddress(c, q.Address)
+	if err != nil {
+		return nil, err
+	}
+	store := e.store(c)
+	code := store.Get(movevm.ModuleKey(addr, q.ModuleName))
+	if code == nil {
+		return nil, status.Errorf(codes.NotFound, "module %s not found at %s", q.ModuleName, q.Address)
+	}
+	abi, err := e.vm.DecodeModule(code)
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "decode module %s: %v", q.ModuleName, err)
+	}
+	policy, err := e.upgradePolicy(store, addr, q.ModuleName)
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "upgrade policy of %s: %v", q.ModuleName, err)
+	}
+	return &initiamove.QueryModuleResponse{Module: initiamove.Module{Address: q.Address, ModuleName: q.ModuleName, Abi: string(abi), RawBytes: code, UpgradePolicy: policy}}, nil
+}
+
+func (e *Executor) view(c *devnode.Context, addr, module, function string, typeArgs []string, args [][]byte, isJSON bool) (string, []initiamove.VMEvent, uint64, error) {
+	fn, err := e.function(c, addr, module, function, typeArgs)
+	if err != nil {
+		return "", nil, 0, status.Error(codes.InvalidArgument, err.Error())
+	}
+	fn.Args, fn.IsJSON = args, isJSON
+	gas := c.GasMeter.Limit() - c.GasMeter.GasConsumedToLimit()
+	res, err := e.rt.View(e.store(c), e.env(c, false), gas, fn)
+	var ee *movevm.ExecError
+	if err != nil {
+		if errors.As(err, &ee) {
+			c.GasMeter.ConsumeGas(ee.GasUsed, "view; move runtime")
+		}
+		return "", nil, 0, status.Error(codes.Unknown, err.Error())
+	}
+	c.GasMeter.ConsumeGas(res.GasUsed, "view; move runtime")
+	events := make([]initiamove.VMEvent, len(res.Events))
+	for i, ev := range res.Events {
+		events[i] = initiamove.VMEvent{TypeTag: ev.TypeTag, Data: ev.Data}
+	}
+	return res.JSON, events, res.GasUsed, nil
+}
+
+// upgradePolicy reads a module's policy where 0x1::code keeps it: the publisher's
+// MetadataStore table, keyed by the module id.
+func (e *Executor) upgradePolicy(store interface{ Get([]byte) []byte }, addr movevm.Address, name string) (initiamove.UpgradePolicy, error) {
+	tag, err := e.rt.StructTagKey("0x1::code::MetadataStore")
+	if err != nil {
+		return 0, err
+	}
+	ms := store.Get(movevm.ResourceKey(addr, tag))
+	if len(ms) < 32 {
+		return initiamove.UNSPECIFIED, fmt.Errorf("no MetadataStore at %s", addr.Short())
+	}
+	var handle movevm.Address
+	copy(handle[:], ms[:32])
+	id := addr.Short() + "::" + name
+	key := movevm.TableItemKey(handle, uleb(nil, len(id)), []byte(id))
+	v := store.Get(key)
+	if len(v) != 1 {
+		return initiamove.UNSPECIFIED, fmt.Errorf("no metadata for %s", id)
+	}
+	return initiamove.UpgradePolicy(v[0]), nil
+}
