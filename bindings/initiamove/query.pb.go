@@ -461,6 +461,124 @@ func (m *QueryViewJSONResponse) XXX_DiscardUnknown() {
 
 var xxx_messageInfo_QueryViewJSONResponse proto.InternalMessageInfo
 
+// TableEntry is one entry of a Move table, as JSON and BCS.
+type TableEntry struct {
+	Address    string `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
+	Key        string `protobuf:"bytes,2,opt,name=key,proto3" json:"key,omitempty"`
+	Value      string `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
+	KeyBytes   []byte `protobuf:"bytes,4,opt,name=key_bytes,json=keyBytes,proto3" json:"key_bytes,omitempty"`
+	ValueBytes []byte `protobuf:"bytes,5,opt,name=value_bytes,json=valueBytes,proto3" json:"value_bytes,omitempty"`
+}
+
+func (m *TableEntry) Reset()         { *m = TableEntry{} }
+func (m *TableEntry) String() string { return proto.CompactTextString(m) }
+func (*TableEntry) ProtoMessage()    {}
+func (*TableEntry) Descriptor() ([]byte, []int) {
+	return fileDescriptor_9396b98b4ea22694, []int{11}
+}
+func (m *TableEntry) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *TableEntry) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_TableEntry.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *TableEntry) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_TableEntry.Merge(m, src)
+}
+func (m *TableEntry) XXX_Size() int {
+	return m.Size()
+}
+func (m *TableEntry) XXX_DiscardUnknown() {
+	xxx_messageInfo_TableEntry.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_TableEntry proto.InternalMessageInfo
+
+// GET /initia/move/v1/tables/{address}/entries/by_key_bytes?key_bytes=<base64>
+type QueryTableEntryRequest struct {
+	Address  string `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
+	KeyBytes []byte `protobuf:"bytes,2,opt,name=key_bytes,json=keyBytes,proto3" json:"key_bytes,omitempty"`
+}
+
+func (m *QueryTableEntryRequest) Reset()         { *m = QueryTableEntryRequest{} }
+func (m *QueryTableEntryRequest) String() string { return proto.CompactTextString(m) }
+func (*QueryTableEntryRequest) ProtoMessage()    {}
+func (*QueryTableEntryRequest) Descriptor() ([]byte, []int) {
+	return fileDescriptor_9396b98b4ea22694, []int{12}
+}
+func (m *QueryTableEntryRequest) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *QueryTableEntryRequest) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_QueryTableEntryRequest.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *QueryTableEntryRequest) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_QueryTableEntryRequest.Merge(m, src)
+}
+func (m *QueryTableEntryRequest) XXX_Size() int {
+	return m.Size()
+}
+func (m *QueryTableEntryRequest) XXX_DiscardUnknown() {
+	xxx_messageInfo_QueryTableEntryRequest.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_QueryTableEntryRequest proto.InternalMessageInfo
+
+type QueryTableEntryResponse struct {
+	TableEntry TableEntry `protobuf:"bytes,1,opt,name=table_entry,json=tableEntry,proto3" json:"table_entry"`
+}
+
+func (m *QueryTableEntryResponse) Reset()         { *m = QueryTableEntryResponse{} }
+func (m *QueryTableEntryResponse) String() string { return proto.CompactTextString(m) }
+func (*QueryTableEntryResponse) ProtoMessage()    {}
+func (*QueryTableEntryResponse) Descriptor() ([]byte, []int) {
+	return fileDescriptor_9396b98b4ea22694, []int{13}
+}
+func (m *QueryTableEntryResponse) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *QueryTableEntryResponse) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_QueryTableEntryResponse.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *QueryTableEntryResponse) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_QueryTableEntryResponse.Merge(m, src)
+}
+func (m *QueryTableEntryResponse) XXX_Size() int {
+	return m.Size()
+}
+func (m *QueryTableEntryResponse) XXX_DiscardUnknown() {
+	xxx_messageInfo_QueryTableEntryResponse.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_QueryTableEntryResponse proto.InternalMessageInfo
+
 func init() {
 	proto.RegisterType((*Module)(nil), "initia.move.v1.Module")
 	proto.RegisterType((*Resource)(nil), "initia.move.v1.Resource")
@@ -473,50 +591,59 @@ func init() {
 	proto.RegisterType((*QueryViewResponse)(nil), "initia.move.v1.QueryViewResponse")
 	proto.RegisterType((*QueryViewJSONRequest)(nil), "initia.move.v1.QueryViewJSONRequest")
 	proto.RegisterType((*QueryViewJSONResponse)(nil), "initia.move.v1.QueryViewJSONResponse")
+	proto.RegisterType((*TableEntry)(nil), "initia.move.v1.TableEntry")
+	proto.RegisterType((*QueryTableEntryRequest)(nil), "initia.move.v1.QueryTableEntryRequest")
+	proto.RegisterType((*QueryTableEntryResponse)(nil), "initia.move.v1.QueryTableEntryResponse")
 }
 
 func init() { proto.RegisterFile("initia/move/v1/query.proto", fileDescriptor_9396b98b4ea22694) }
 
 var fileDescriptor_9396b98b4ea22694 = []byte{
-	// 602 bytes of a gzipped FileDescriptorProto
-	0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xff, 0xcc, 0x54, 0xcd, 0x6e, 0xd3, 0x4c,
-	0x14, 0xcd, 0x34, 0x69, 0x1a, 0xdf, 0xfe, 0xa8, 0xdf, 0x7c, 0x85, 0x9a, 0x56, 0x75, 0x23, 0xb3,
-	0xf1, 0xca, 0x56, 0x4b, 0x91, 0x10, 0x3b, 0x2a, 0xd8, 0x80, 0xda, 0x82, 0x4b, 0xbb, 0x60, 0x63,
-	0x4d, 0xe2, 0xc1, 0xb5, 0xd4, 0xd8, 0xee, 0xcc, 0x38, 0x25, 0x0b, 0x96, 0xec, 0x79, 0x07, 0x16,
-	0xbc, 0x02, 0x8f, 0xd0, 0x65, 0x97, 0xac, 0x10, 0x24, 0x2f, 0x82, 0xe6, 0xc7, 0x69, 0x9a, 0x45,
-	0x58, 0x54, 0x42, 0xec, 0xee, 0xdc, 0x7b, 0x7c, 0xe7, 0xcc, 0x39, 0x47, 0x86, 0x8d, 0x34, 0x4b,
-	0x45, 0x4a, 0x82, 0x5e, 0xde, 0xa7, 0x41, 0x7f, 0x27, 0xb8, 0x28, 0x29, 0x1b, 0xf8, 0x05, 0xcb,
-	0x45, 0x8e, 0x57, 0xf4, 0xcc, 0x97, 0x33, 0xbf, 0xbf, 0xb3, 0xb1, 0x96, 0xe4, 0x49, 0xae, 0x46,
-	0x81, 0xac, 0x34, 0x6a, 0x63, 0x7d, 0x6a, 0x83, 0xf8, 0xa0, 0x07, 0xee, 0x37, 0x04, 0xcd, 0x83,
-	0x3c, 0x2e, 0xcf, 0x29, 0xb6, 0x61, 0x81, 0xc4, 0x31, 0xa3, 0x9c, 0xdb, 0xa8, 0x8d, 0x3c, 0x2b,
-	0xac, 0x8e, 0x78, 0x1b, 0x16, 0x7b, 0x0a, 0x13, 0x65, 0xa4, 0x47, 0xed, 0x39, 0x35, 0x05, 0xdd,
-	0x3a, 0x24, 0x3d, 0x8a, 0x57, 0xa1, 0x4e, 0x3a, 0xa9, 0x5d, 0x57, 0x03, 0x59, 0xe2, 0x4d, 0xb0,
-	0x18, 0xb9, 0x8c, 0x3a, 0x03, 0x41, 0xb9, 0xdd, 0x68, 0x23, 0x6f, 0x29, 0x6c, 0x31, 0x72, 0xb9,
-	0x2f, 0xcf, 0xf8, 0x39, 0xac, 0x94, 0x45, 0xc2, 0x48, 0x4c, 0xa3, 0x22, 0x3f, 0x4f, 0xbb, 0x03,
-	0x7b, 0xbe, 0x8d, 0xbc, 0x95, 0xdd, 0x2d, 0xff, 0xf6, 0x63, 0xfc, 0x13, 0x8d, 0x7a, 0xad, 0x40,
-	0xe1, 0x72, 0x39, 0x79, 0x74, 0x3f, 0x21, 0x68, 0x85, 0x94, 0xe7, 0x25, 0xeb, 0xce, 0x22, 0xbf,
-	0x05, 0xc0, 0x05, 0x2b, 0xbb, 0x22, 0x12, 0x24, 0x31, 0xdc, 0x2d, 0xdd, 0x79, 0x4b, 0x12, 0xfc,
-	0x10, 0x96, 0xe5, 0x6d, 0x11, 0x33, 0x9b, 0xcc, 0x23, 0x96, 0x64, 0x73, 0xbc, 0x7d, 0xd6, 0x6b,
-	0xdc, 0x27, 0xb0, 0x70, 0x7a, 0xf0, 0xa2, 0x4f, 0x33, 0x81, 0x1f, 0x40, 0x4b, 0x0c, 0x0a, 0xaa,
-	0x6e, 0x32, 0x34, 0xe4, 0x59, 0xde, 0x83, 0xa1, 0x11, 0x13, 0x41, 0x0c, 0x01, 0x55, 0xbb, 0x47,
-	0x80, 0xdf, 0x48, 0x2b, 0xb5, 0x01, 0x21, 0xbd, 0x28, 0x29, 0x17, 0x77, 0xf0, 0xc1, 0x7d, 0x05,
-	0xff, 0xdf, 0x5a, 0xc8, 0x8b, 0x3c, 0xe3, 0x14, 0xef, 0x41, 0x53, 0x83, 0xd4, 0xc2, 0xc5, 0xdd,
-	0xfb, 0xd3, 0x3a, 0x6b, 0xfc, 0x7e, 0xe3, 0xea, 0xc7, 0x76, 0x2d, 0x34, 0x58, 0xf7, 0x08, 0xd6,
-	0xd4, 0xb2, 0x4a, 0x85, 0x3f, 0xf3, 0x9b, 0x2d, 0xb5, 0x7b, 0x0c, 0xf7, 0xa6, 0x16, 0x1a, 0x7e,
-	0x4f, 0xa1, 0x35, 0x96, 0x5f, 0x33, 0xb4, 0xa7, 0x19, 0x56, 0xdf, 0x18, 0x8e, 0x63, 0xbc, 0xfb,
-	0x05, 0xc1, 0xaa, 0xda, 0x7a, 0x9a, 0xd2, 0xcb, 0xbb, 0x4b, 0x28, 0xf3, 0xf0, 0xbe, 0xcc, 0xba,
-	0x22, 0xcd, 0x33, 0x0d, 0x31, 0x79, 0xa8, 0x9a, 0x0a, 0xb4, 0x09, 0x96, 0xf2, 0x99, 0xb0, 0x44,
-	0xe6, 0xa1, 0xee, 0x59, 0xa1, 0x32, 0xfe, 0x19, 0x4b, 0xb8, 0x74, 0x5a, 0xf5, 0xe7, 0xdb, 0x75,
-	0x6f, 0x29, 0x54, 0xb5, 0x3b, 0x80, 0xff, 0x26, 0x48, 0x9a, 0x67, 0x57, 0x91, 0x40, 0x37, 0x91,
-	0xc0, 0x8f, 0xa1, 0x49, 0x65, 0x94, 0xb8, 0x3d, 0xd7, 0xae, 0x7b, 0x8b, 0xbb, 0xeb, 0xd3, 0x42,
-	0x98, 0xa8, 0x55, 0x5e, 0x69, 0xb0, 0x0c, 0x5e, 0x42, 0x78, 0x54, 0x72, 0x1a, 0x2b, 0xc2, 0x8d,
-	0x70, 0x21, 0x21, 0xfc, 0x84, 0xd3, 0xd8, 0xfd, 0x8a, 0x8c, 0x8f, 0xf2, 0xee, 0x97, 0xc7, 0x47,
-	0x87, 0xff, 0x9c, 0x48, 0x96, 0x11, 0xe9, 0xa3, 0xc9, 0xc7, 0x0d, 0xd1, 0xbf, 0x29, 0xd4, 0x7e,
-	0x78, 0xf5, 0xcb, 0xa9, 0x5d, 0x0d, 0x1d, 0x74, 0x3d, 0x74, 0xd0, 0xcf, 0xa1, 0x83, 0x3e, 0x8f,
-	0x9c, 0xda, 0xf5, 0xc8, 0xa9, 0x7d, 0x1f, 0x39, 0xb5, 0x77, 0x7b, 0x49, 0x2a, 0xce, 0xca, 0x8e,
-	0xdf, 0xcd, 0x7b, 0x41, 0x3f, 0x2d, 0xce, 0x08, 0xcb, 0x28, 0xe7, 0x93, 0x65, 0x27, 0xcd, 0xe2,
-	0x34, 0x4b, 0x78, 0xa0, 0x89, 0x48, 0x1e, 0x9d, 0xa6, 0xfa, 0xcb, 0x3e, 0xfa, 0x1d, 0x00, 0x00,
-	0xff, 0xff, 0x8e, 0x7b, 0x8c, 0xd8, 0xc2, 0x05, 0x00, 0x00,
+	// 702 bytes of a gzipped FileDescriptorProto
+	0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xff, 0xcc, 0x55, 0xbd, 0x4e, 0x1b, 0x4d,
+	0x14, 0xf5, 0xe0, 0x1f, 0xec, 0x6b, 0x40, 0x7c, 0xf3, 0x11, 0xd8, 0x18, 0xb1, 0x58, 0x9b, 0xc6,
+	0x95, 0x2d, 0x08, 0x91, 0xa2, 0x74, 0xa0, 0xd0, 0x24, 0x02, 0x27, 0xcb, 0x4f, 0x11, 0x45, 0x5a,
+	0x8d, 0xbd, 0x93, 0x65, 0x85, 0xbd, 0x6b, 0x66, 0x66, 0x4d, 0xb6, 0x48, 0x99, 0x2e, 0x45, 0xde,
+	0x21, 0x45, 0x5e, 0x21, 0x8f, 0x40, 0x49, 0x99, 0x2a, 0x4a, 0xe0, 0x45, 0xa2, 0xf9, 0x59, 0x8c,
+	0x1d, 0xc9, 0x14, 0x48, 0x51, 0xba, 0x3b, 0xf7, 0x9e, 0xbd, 0xf7, 0xcc, 0xb9, 0xc7, 0x63, 0xa8,
+	0x85, 0x51, 0x28, 0x42, 0xd2, 0xea, 0xc7, 0x43, 0xda, 0x1a, 0x6e, 0xb4, 0xce, 0x12, 0xca, 0xd2,
+	0xe6, 0x80, 0xc5, 0x22, 0xc6, 0x0b, 0xba, 0xd6, 0x94, 0xb5, 0xe6, 0x70, 0xa3, 0xb6, 0x14, 0xc4,
+	0x41, 0xac, 0x4a, 0x2d, 0x19, 0x69, 0x54, 0x6d, 0x65, 0xa2, 0x83, 0x78, 0xaf, 0x0b, 0xce, 0x37,
+	0x04, 0xa5, 0xbd, 0xd8, 0x4f, 0x7a, 0x14, 0x5b, 0x30, 0x4b, 0x7c, 0x9f, 0x51, 0xce, 0x2d, 0x54,
+	0x47, 0x8d, 0x8a, 0x9b, 0x1d, 0xf1, 0x3a, 0x54, 0xfb, 0x0a, 0xe3, 0x45, 0xa4, 0x4f, 0xad, 0x19,
+	0x55, 0x05, 0x9d, 0xda, 0x27, 0x7d, 0x8a, 0x17, 0x21, 0x4f, 0x3a, 0xa1, 0x95, 0x57, 0x05, 0x19,
+	0xe2, 0x55, 0xa8, 0x30, 0x72, 0xee, 0x75, 0x52, 0x41, 0xb9, 0x55, 0xa8, 0xa3, 0xc6, 0x9c, 0x5b,
+	0x66, 0xe4, 0x7c, 0x47, 0x9e, 0xf1, 0x73, 0x58, 0x48, 0x06, 0x01, 0x23, 0x3e, 0xf5, 0x06, 0x71,
+	0x2f, 0xec, 0xa6, 0x56, 0xb1, 0x8e, 0x1a, 0x0b, 0x9b, 0x6b, 0xcd, 0xf1, 0xcb, 0x34, 0x8f, 0x34,
+	0xea, 0x95, 0x02, 0xb9, 0xf3, 0xc9, 0xed, 0xa3, 0xf3, 0x11, 0x41, 0xd9, 0xa5, 0x3c, 0x4e, 0x58,
+	0x77, 0x1a, 0xf9, 0x35, 0x00, 0x2e, 0x58, 0xd2, 0x15, 0x9e, 0x20, 0x81, 0xe1, 0x5e, 0xd1, 0x99,
+	0x43, 0x12, 0xe0, 0x47, 0x30, 0x2f, 0xa7, 0x79, 0xcc, 0x74, 0x32, 0x97, 0x98, 0x93, 0xc9, 0x9b,
+	0xee, 0xd3, 0x6e, 0xe3, 0x3c, 0x85, 0xd9, 0xe3, 0xbd, 0xdd, 0x21, 0x8d, 0x04, 0x7e, 0x08, 0x65,
+	0x91, 0x0e, 0xa8, 0x9a, 0x64, 0x68, 0xc8, 0xb3, 0x9c, 0x83, 0xa1, 0xe0, 0x13, 0x41, 0x0c, 0x01,
+	0x15, 0x3b, 0x6d, 0xc0, 0xaf, 0xe5, 0x2a, 0xf5, 0x02, 0x5c, 0x7a, 0x96, 0x50, 0x2e, 0xee, 0xb1,
+	0x07, 0xe7, 0x25, 0xfc, 0x3f, 0xd6, 0x90, 0x0f, 0xe2, 0x88, 0x53, 0xbc, 0x05, 0x25, 0x0d, 0x52,
+	0x0d, 0xab, 0x9b, 0xcb, 0x93, 0x3a, 0x6b, 0xfc, 0x4e, 0xe1, 0xe2, 0xc7, 0x7a, 0xce, 0x35, 0x58,
+	0xa7, 0x0d, 0x4b, 0xaa, 0x59, 0xa6, 0xc2, 0xdd, 0xfc, 0xa6, 0x4b, 0xed, 0x1c, 0xc0, 0x83, 0x89,
+	0x86, 0x86, 0xdf, 0x33, 0x28, 0xdf, 0xc8, 0xaf, 0x19, 0x5a, 0x93, 0x0c, 0xb3, 0x6f, 0x0c, 0xc7,
+	0x1b, 0xbc, 0xf3, 0x05, 0xc1, 0xa2, 0xea, 0x7a, 0x1c, 0xd2, 0xf3, 0xfb, 0x4b, 0x28, 0xfd, 0xf0,
+	0x2e, 0x89, 0xba, 0x22, 0x8c, 0x23, 0x0d, 0x31, 0x7e, 0xc8, 0x92, 0x0a, 0xb4, 0x0a, 0x15, 0xb5,
+	0x67, 0xc2, 0x02, 0xe9, 0x87, 0x7c, 0xa3, 0xe2, 0xaa, 0xc5, 0x6f, 0xb3, 0x80, 0xcb, 0x4d, 0xab,
+	0x7c, 0xb1, 0x9e, 0x6f, 0xcc, 0xb9, 0x2a, 0x76, 0x52, 0xf8, 0xef, 0x16, 0x49, 0x73, 0xed, 0xcc,
+	0x12, 0x68, 0x64, 0x09, 0xfc, 0x04, 0x4a, 0x54, 0x5a, 0x89, 0x5b, 0x33, 0xf5, 0x7c, 0xa3, 0xba,
+	0xb9, 0x32, 0x29, 0x84, 0xb1, 0x5a, 0xb6, 0x2b, 0x0d, 0x96, 0xc6, 0x0b, 0x08, 0xf7, 0x12, 0x4e,
+	0x7d, 0x45, 0xb8, 0xe0, 0xce, 0x06, 0x84, 0x1f, 0x71, 0xea, 0x3b, 0x5f, 0x91, 0xd9, 0xa3, 0x9c,
+	0xfd, 0xe2, 0xa0, 0xbd, 0xff, 0xcf, 0x89, 0x54, 0x31, 0x22, 0x7d, 0x30, 0xfe, 0x18, 0x11, 0xfd,
+	0xab, 0x42, 0x7d, 0x42, 0x00, 0x87, 0xa4, 0xd3, 0xa3, 0xbb, 0x91, 0x60, 0xe9, 0x14, 0x79, 0x16,
+	0x21, 0x7f, 0x4a, 0x53, 0x23, 0x8b, 0x0c, 0xf1, 0x12, 0x14, 0x87, 0xa4, 0x97, 0x64, 0x3a, 0xe8,
+	0x83, 0x14, 0xe0, 0x94, 0xa6, 0xe3, 0xaf, 0xc6, 0x29, 0x4d, 0xf5, 0x1b, 0xb8, 0x0e, 0x55, 0x85,
+	0x32, 0xe5, 0xa2, 0x2a, 0x83, 0x4a, 0xe9, 0x67, 0xa5, 0x0d, 0xcb, 0x4a, 0x8d, 0x11, 0xa5, 0xbb,
+	0x17, 0x37, 0x36, 0x71, 0x66, 0x7c, 0xa2, 0xf3, 0x16, 0x56, 0xfe, 0x68, 0x68, 0x04, 0xde, 0x86,
+	0xaa, 0x90, 0x59, 0x8f, 0xca, 0xb4, 0xf9, 0x0d, 0xd6, 0x26, 0x15, 0x1d, 0x7d, 0x68, 0x44, 0x05,
+	0x31, 0xca, 0xb8, 0x17, 0xbf, 0xec, 0xdc, 0xc5, 0x95, 0x8d, 0x2e, 0xaf, 0x6c, 0xf4, 0xf3, 0xca,
+	0x46, 0x9f, 0xaf, 0xed, 0xdc, 0xe5, 0xb5, 0x9d, 0xfb, 0x7e, 0x6d, 0xe7, 0xde, 0x6c, 0x05, 0xa1,
+	0x38, 0x49, 0x3a, 0xcd, 0x6e, 0xdc, 0x6f, 0x0d, 0xc3, 0xc1, 0x09, 0x61, 0x11, 0xe5, 0xfc, 0x76,
+	0xd8, 0x09, 0x23, 0x3f, 0x8c, 0x02, 0xde, 0xd2, 0x43, 0xe5, 0xcc, 0x4e, 0x49, 0xfd, 0x47, 0x3d,
+	0xfe, 0x1d, 0x00, 0x00, 0xff, 0xff, 0xe5, 0xaa, 0xed, 0xe8, 0x00, 0x07, 0x00, 0x00,
 }
 
 func (m *Module) Marshal() (dAtA []byte, err error) {
@@ -1025,6 +1152,134 @@ func (m *QueryViewJSONResponse) MarshalToSizedBuffer(dAtA []byte) (int, error) {
 	return len(dAtA) - i, nil
 }
 
+func (m *TableEntry) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *TableEntry) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *TableEntry) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if len(m.ValueBytes) > 0 {
+		i -= len(m.ValueBytes)
+		copy(dAtA[i:], m.ValueBytes)
+		i = encodeVarintQuery(dAtA, i, uint64(len(m.ValueBytes)))
+		i--
+		dAtA[i] = 0x2a
+	}
+	if len(m.KeyBytes) > 0 {
+		i -= len(m.KeyBytes)
+		copy(dAtA[i:], m.KeyBytes)
+		i = encodeVarintQuery(dAtA, i, uint64(len(m.KeyBytes)))
+		i--
+		dAtA[i] = 0x22
+	}
+	if len(m.Value) > 0 {
+		i -= len(m.Value)
+		copy(dAtA[i:], m.Value)
+		i = encodeVarintQuery(dAtA, i, uint64(len(m.Value)))
+		i--
+		dAtA[i] = 0x1a
+	}
+	if len(m.Key) > 0 {
+		i -= len(m.Key)
+		copy(dAtA[i:], m.Key)
+		i = encodeVarintQuery(dAtA, i, uint64(len(m.Key)))
+		i--
+		dAtA[i] = 0x12
+	}
+	if len(m.Address) > 0 {
+		i -= len(m.Address)
+		copy(dAtA[i:], m.Address)
+		i = encodeVarintQuery(dAtA, i, uint64(len(m.Address)))
+		i--
+		dAtA[i] = 0xa
+	}
+	return len(dAtA) - i, nil
+}
+
+func (m *QueryTableEntryRequest) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *QueryTableEntryRequest) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *QueryTableEntryRequest) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if len(m.KeyBytes) > 0 {
+		i -= len(m.KeyBytes)
+		copy(dAtA[i:], m.KeyBytes)
+		i = encodeVarintQuery(dAtA, i, uint64(len(m.KeyBytes)))
+		i--
+		dAtA[i] = 0x12
+	}
+	if len(m.Address) > 0 {
+		i -= len(m.Address)
+		copy(dAtA[i:], m.Address)
+		i = encodeVarintQuery(dAtA, i, uint64(len(m.Address)))
+		i--
+		dAtA[i] = 0xa
+	}
+	return len(dAtA) - i, nil
+}
+
+func (m *QueryTableEntryResponse) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *QueryTableEntryResponse) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *QueryTableEntryResponse) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	{
+		size, err := m.TableEntry.MarshalToSizedBuffer(dAtA[:i])
+		if err != nil {
+			return 0, err
+		}
+		i -= size
+		i = encodeVarintQuery(dAtA, i, uint64(size))
+	}
+	i--
+	dAtA[i] = 0xa
+	return len(dAtA) - i, nil
+}
+
 func encodeVarintQuery(dAtA []byte, offset int, v uint64) int {
 	offset -= sovQuery(v)
 	base := offset
@@ -1269,6 +1524,63 @@ func (m *QueryViewJSONResponse) Size() (n int) {
 	if m.GasUsed != 0 {
 		n += 1 + sovQuery(uint64(m.GasUsed))
 	}
+	return n
+}
+
+func (m *TableEntry) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	l = len(m.Address)
+	if l > 0 {
+		n += 1 + l + sovQuery(uint64(l))
+	}
+	l = len(m.Key)
+	if l > 0 {
+		n += 1 + l + sovQuery(uint64(l))
+	}
+	l = len(m.Value)
+	if l > 0 {
+		n += 1 + l + sovQuery(uint64(l))
+	}
+	l = len(m.KeyBytes)
+	if l > 0 {
+		n += 1 + l + sovQuery(uint64(l))
+	}
+	l = len(m.ValueBytes)
+	if l > 0 {
+		n += 1 + l + sovQuery(uint64(l))
+	}
+	return n
+}
+
+func (m *QueryTableEntryRequest) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	l = len(m.Address)
+	if l > 0 {
+		n += 1 + l + sovQuery(uint64(l))
+	}
+	l = len(m.KeyBytes)
+	if l > 0 {
+		n += 1 + l + sovQuery(uint64(l))
+	}
+	return n
+}
+
+func (m *QueryTableEntryResponse) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	l = m.TableEntry.Size()
+	n += 1 + l + sovQuery(uint64(l))
 	return n
 }
 
@@ -2834,6 +3146,419 @@ func (m *QueryViewJSONResponse) Unmarshal(dAtA []byte) error {
 					break
 				}
 			}
+		default:
+			iNdEx = preIndex
+			skippy, err := skipQuery(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthQuery
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *TableEntry) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowQuery
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: TableEntry: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: TableEntry: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Address", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowQuery
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthQuery
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthQuery
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Address = string(dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
+		case 2:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Key", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowQuery
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthQuery
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthQuery
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Key = string(dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
+		case 3:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Value", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowQuery
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthQuery
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthQuery
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Value = string(dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
+		case 4:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field KeyBytes", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowQuery
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return ErrInvalidLengthQuery
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return ErrInvalidLengthQuery
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.KeyBytes = append(m.KeyBytes[:0], dAtA[iNdEx:postIndex]...)
+			if m.KeyBytes == nil {
+				m.KeyBytes = []byte{}
+			}
+			iNdEx = postIndex
+		case 5:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ValueBytes", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowQuery
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return ErrInvalidLengthQuery
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return ErrInvalidLengthQuery
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.ValueBytes = append(m.ValueBytes[:0], dAtA[iNdEx:postIndex]...)
+			if m.ValueBytes == nil {
+				m.ValueBytes = []byte{}
+			}
+			iNdEx = postIndex
+		default:
+			iNdEx = preIndex
+			skippy, err := skipQuery(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthQuery
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *QueryTableEntryRequest) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowQuery
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: QueryTableEntryRequest: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: QueryTableEntryRequest: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Address", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowQuery
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthQuery
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthQuery
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Address = string(dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
+		case 2:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field KeyBytes", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowQuery
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return ErrInvalidLengthQuery
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return ErrInvalidLengthQuery
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.KeyBytes = append(m.KeyBytes[:0], dAtA[iNdEx:postIndex]...)
+			if m.KeyBytes == nil {
+				m.KeyBytes = []byte{}
+			}
+			iNdEx = postIndex
+		default:
+			iNdEx = preIndex
+			skippy, err := skipQuery(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthQuery
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *QueryTableEntryResponse) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowQuery
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: QueryTableEntryResponse: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: QueryTableEntryResponse: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field TableEntry", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowQuery
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthQuery
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthQuery
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			if err := m.TableEntry.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			iNdEx = postIndex
 		default:
 			iNdEx = preIndex
 			skippy, err := skipQuery(dAtA[iNdEx:])

@@ -165,3 +165,39 @@ func decodeResult(b []byte) (Result, error) {
 	}
 	return res, nil
 }
+
+// typeTag reads one BCS TypeTag and returns its bytes: 0 bool, 1 u8, 2 u64, 3 u128,
+// 4 address, 5 signer, 6 vector<T>, 7 struct (address, module, name, type arguments),
+// 8 u16, 9 u32, 10 u256.
+func (r *bcsReader) typeTag() []byte {
+	start := r.buf
+	r.skipTypeTag(0)
+	if r.err != nil {
+		return nil
+	}
+	return start[:len(start)-len(r.buf)]
+}
+
+func (r *bcsReader) skipTypeTag(depth int) {
+	if depth > 32 {
+		r.err = errors.New("BCS: type tag nested too deep")
+		return
+	}
+	switch k := r.u8(); k {
+	case 0, 1, 2, 3, 4, 5, 8, 9, 10:
+	case 6:
+		r.skipTypeTag(depth + 1)
+	case 7:
+		r.address()
+		r.string()
+		r.string()
+		n := r.uleb128()
+		for i := uint64(0); i < n && r.err == nil; i++ {
+			r.skipTypeTag(depth + 1)
+		}
+	default:
+		if r.err == nil {
+			r.err = fmt.Errorf("BCS: type tag kind %d", k)
+		}
+	}
+}

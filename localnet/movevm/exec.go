@@ -377,7 +377,20 @@ func (r *Runtime) DecodeResource(store storetypes.KVStore, structTag string, dat
 	if err != nil {
 		return nil, fmt.Errorf("struct tag %q: %w", structTag, err)
 	}
-	fn, err := r.lib.sym("decode_move_resource")
+	return r.decode(store, "decode_move_resource", tag, data)
+}
+
+// DecodeValue turns a value's BCS into JSON, given the BCS of its type tag (as a table's
+// TableInfo holds it).
+func (r *Runtime) DecodeValue(store storetypes.KVStore, typeTag, data []byte) ([]byte, error) {
+	if err := checkTypeTag(typeTag); err != nil {
+		return nil, err
+	}
+	return r.decode(store, "decode_move_value", typeTag, data)
+}
+
+func (r *Runtime) decode(store storetypes.KVStore, name string, tag, data []byte) ([]byte, error) {
+	fn, err := r.lib.sym(name)
 	if err != nil {
 		return nil, err
 	}
@@ -387,8 +400,33 @@ func (r *Runtime) DecodeResource(store storetypes.KVStore, structTag string, dat
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.call(readOnly{store}, func(db C.uintptr_t, errmsg *C.UnmanagedVector) C.UnmanagedVector {
-		return C.vh_decode_resource(fn, db, tagS.v, dataS.v, errmsg)
+		return C.vh_decode(fn, db, tagS.v, dataS.v, errmsg)
 	})
+}
+
+// TableInfo is a table's key and value types, as the BCS of two type tags.
+type TableInfo struct{ KeyType, ValueType []byte }
+
+// ParseTableInfo splits the stored TableInfo of a table.
+func ParseTableInfo(b []byte) (TableInfo, error) {
+	r := bcsReader{buf: b}
+	k := r.typeTag()
+	v := r.typeTag()
+	if err := r.done(); err != nil {
+		return TableInfo{}, fmt.Errorf("table info: %w", err)
+	}
+	return TableInfo{KeyType: k, ValueType: v}, nil
+}
+
+// checkTypeTag makes sure b is exactly one well-formed type tag: the library would abort the
+// process on a malformed one.
+func checkTypeTag(b []byte) error {
+	r := bcsReader{buf: b}
+	r.typeTag()
+	if err := r.done(); err != nil {
+		return fmt.Errorf("type tag: %w", err)
+	}
+	return nil
 }
 
 // StructTagKey is the BCS encoding of a struct tag, as the VM keys resources by it.
@@ -407,7 +445,13 @@ const (
 	kindCode      = 0
 	kindResource  = 2
 	kindTableItem = 3
+	kindTableInfo = 4
 )
+
+// TableInfoKey is the store key of a table's key and value types.
+func TableInfoKey(handle Address) []byte {
+	return append(append([]byte{}, handle[:]...), kindTableInfo)
+}
 
 // TableItemKey is the store key of a table entry; the key parts concatenate to the entry's
 // BCS key.

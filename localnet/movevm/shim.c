@@ -67,6 +67,6 @@ UnmanagedVector vh_execute_view(void *fn, void *vm, uint64_t *gas, uintptr_t db,
 	return ((view_fn)fn)(vm, gas, make_db(db), make_api(), env, view, errmsg);
 }
 
-UnmanagedVector vh_decode_resource(void *fn, uintptr_t db, ByteSliceView tag, ByteSliceView data, UnmanagedVector *errmsg) {
+UnmanagedVector vh_decode(void *fn, uintptr_t db, ByteSliceView tag, ByteSliceView data, UnmanagedVector *errmsg) {
 	return ((decode_resource_fn)fn)(make_db(db), errmsg, tag, data);
 }

@@ -57,7 +57,8 @@ void vh_release_vm(void *fn, void *vm);
 UnmanagedVector vh_initialize(void *fn, void *vm, uintptr_t db, ByteSliceView env, ByteSliceView bundle, ByteSliceView allowed, UnmanagedVector *errmsg);
 UnmanagedVector vh_execute_contract(void *fn, void *vm, uint64_t *gas, uintptr_t db, ByteSliceView env, ByteSliceView senders, ByteSliceView entry, UnmanagedVector *errmsg);
 UnmanagedVector vh_execute_view(void *fn, void *vm, uint64_t *gas, uintptr_t db, ByteSliceView env, ByteSliceView view, UnmanagedVector *errmsg);
-UnmanagedVector vh_decode_resource(void *fn, uintptr_t db, ByteSliceView tag, ByteSliceView data, UnmanagedVector *errmsg);
+// decode_move_resource and decode_move_value share this shape.
+UnmanagedVector vh_decode(void *fn, uintptr_t db, ByteSliceView tag, ByteSliceView data, UnmanagedVector *errmsg);
 
 // Fills a GoIter the library asked scan_db for.
 void vh_set_iter(GoIter *out, uint64_t call_id, uint64_t index);

@@ -2,6 +2,7 @@ package moveexec_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"strings"
@@ -171,6 +172,26 @@ func TestMoveNode(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(r.Resource.MoveResource), &store); err != nil || store.Type != tag || !strings.Contains(string(store.Data), `"init_stage":"2"`) {
 		t.Fatalf("resource %q (%v)", r.Resource.MoveResource, err)
+	}
+	// The stage's row, through the stages table's handle.
+	var ms struct {
+		Stages struct {
+			Handle string `json:"handle"`
+		} `json:"stages"`
+	}
+	if err := json.Unmarshal(store.Data, &ms); err != nil || ms.Stages.Handle == "" {
+		t.Fatalf("ModuleStore data %s (%v)", store.Data, err)
+	}
+	var entry initiamove.QueryTableEntryResponse
+	if err := tn.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+base64.StdEncoding.EncodeToString(u64(2)), &entry); err != nil {
+		t.Fatal(err)
+	}
+	if entry.TableEntry.Key != `"2"` || !strings.Contains(entry.TableEntry.Value, `"total_score":"15"`) || !strings.Contains(entry.TableEntry.Value, `"is_finalized":false`) {
+		t.Fatalf("stage entry %+v", entry.TableEntry)
+	}
+	err = tn.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+base64.StdEncoding.EncodeToString(u64(3)), &entry)
+	if !cosmostx.NotFound(err) {
+		t.Fatalf("missing stage: %v", err)
 	}
 	err = tn.c.Get(ctx, "/initia/move/v1/accounts/"+owner.Short()+"/resources/by_struct_tag?struct_tag=0x1::code::Nope", &r)
 	if !cosmostx.NotFound(err) {

@@ -2,6 +2,7 @@ package moveexec
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"github.com/vipharness/vipharness/bindings/initiamove"
@@ -43,6 +44,24 @@ func (e *Executor) Queries() []devnode.Query {
 			},
 			Handle: func(c *devnode.Context, r proto.Message) (proto.Message, error) {
 				return e.module(c, r.(*initiamove.QueryModuleRequest))
+			},
+		},
+		{
+			Method: "/initia.move.v1.Query/TableEntry",
+			New:    func() proto.Message { return &initiamove.QueryTableEntryRequest{} },
+			HTTP:   "GET /initia/move/v1/tables/{address}/entries/by_key_bytes",
+			Bind: func(r *http.Request, req proto.Message) error {
+				q := req.(*initiamove.QueryTableEntryRequest)
+				q.Address = r.PathValue("address")
+				kb, err := base64.StdEncoding.DecodeString(r.URL.Query().Get("key_bytes"))
+				if err != nil {
+					return status.Errorf(codes.InvalidArgument, "key_bytes: not base64: %v", err)
+				}
+				q.KeyBytes = kb
+				return nil
+			},
+			Handle: func(c *devnode.Context, r proto.Message) (proto.Message, error) {
+				return e.tableEntry(c, r.(*initiamove.QueryTableEntryRequest))
 			},
 		},
 		{
@@ -140,6 +159,37 @@ func (e *Executor) module(c *devnode.Context, q *initiamove.QueryModuleRequest) 
 		return nil, status.Errorf(codes.Internal, "upgrade policy of %s: %v", q.ModuleName, err)
 	}
 	return &initiamove.QueryModuleResponse{Module: initiamove.Module{Address: q.Address, ModuleName: q.ModuleName, Abi: string(abi), RawBytes: code, UpgradePolicy: policy}}, nil
+}
+
+func (e *Executor) tableEntry(c *devnode.Context, q *initiamove.QueryTableEntryRequest) (proto.Message, error) {
+	handle, err := movevm.ParseAddress(q.Address)
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "table handle: %v", err)
+	}
+	store := e.store(c)
+	infoBytes := store.Get(movevm.TableInfoKey(handle))
+	if infoBytes == nil {
+		return nil, status.Errorf(codes.NotFound, "table %s not found", q.Address)
+	}
+	info, err := movevm.ParseTableInfo(infoBytes)
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "table %s: %v", q.Address, err)
+	}
+	value := store.Get(movevm.TableItemKey(handle, q.KeyBytes))
+	if value == nil {
+		return nil, status.Errorf(codes.NotFound, "table %s has no entry for key %x", q.Address, q.KeyBytes)
+	}
+	key, err := e.rt.DecodeValue(store, info.KeyType, q.KeyBytes)
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "table %s key: %v", q.Address, err)
+	}
+	val, err := e.rt.DecodeValue(store, info.ValueType, value)
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "table %s value: %v", q.Address, err)
+	}
+	return &initiamove.QueryTableEntryResponse{TableEntry: initiamove.TableEntry{
+		Address: q.Address, Key: string(key), Value: string(val), KeyBytes: q.KeyBytes, ValueBytes: value,
+	}}, nil
 }
 
 func (e *Executor) view(c *devnode.Context, addr, module, function string, typeArgs []string, args [][]byte, isJSON bool) (string, []initiamove.VMEvent, uint64, error) {
