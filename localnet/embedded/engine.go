@@ -1,5 +1,5 @@
 // Package embedded runs local rollups inside the test process: the EVM rollup on
-// go-ethereum's simulated chain; the Move and Wasm dev nodes join it as they land.
+// go-ethereum's simulated chain, the Wasm and Move rollups on the dev node (wasmvm, libmovevm).
 package embedded
 
 import (
@@ -27,6 +27,8 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 		return StartEVM(ctx, e.EVMOptions...)
 	case deployer.Wasm:
 		return StartWasm(ctx)
+	case deployer.Move:
+		return StartMove(ctx)
 	}
 	return nil, fmt.Errorf("embedded engine: %s rollup is not available yet", vm)
 }

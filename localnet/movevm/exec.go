@@ -484,3 +484,22 @@ func (a Address) Short() string {
 	}
 	return "0x" + s
 }
+
+// AccountAddress is the Move address of a Cosmos account: its address bytes left-padded to
+// 32, as Initia maps them.
+func AccountAddress(addr []byte) Address {
+	var a Address
+	copy(a[32-len(addr):], addr)
+	return a
+}
+
+// AccountBytes is the Cosmos account address of a Move address: 20 bytes when the first 12
+// are zero (a key's account), else all 32 (an object's or a module account's).
+func (a Address) AccountBytes() []byte {
+	for _, b := range a[:12] {
+		if b != 0 {
+			return append([]byte{}, a[:]...)
+		}
+	}
+	return append([]byte{}, a[12:]...)
+}

@@ -244,7 +244,7 @@ func (e *Executor) execute(ctx *devnode.Context, sender string, fn movevm.Functi
 	}
 	gas := e.runtimeGas(ctx)
 	env := e.env(ctx, true)
-	res, err := e.rt.Execute(e.store(ctx), env, gas, []movevm.Address{VMAddress(from)}, fn)
+	res, err := e.rt.Execute(e.store(ctx), env, gas, []movevm.Address{movevm.AccountAddress(from)}, fn)
 	used := res.GasUsed
 	var ee *movevm.ExecError
 	if err != nil && asExecError(err, &ee) {
@@ -261,10 +261,10 @@ func (e *Executor) execute(ctx *devnode.Context, sender string, fn movevm.Functi
 		return errorsmod.Wrapf(ErrNotSupportedCosmosMessage, "the dev node does not dispatch Cosmos messages or staking changes from Move (%d messages, %d deltas)", res.CosmosMessages, res.StakingDeltas)
 	}
 	for _, acc := range res.NewAccounts {
-		ctx.EnsureAccount(SDKAddress(acc.Address))
+		ctx.EnsureAccount(acc.Address.AccountBytes())
 	}
 	ctx.EmitEvent(sdk.NewEvent("execute",
-		sdk.NewAttribute("sender", VMAddress(from).Short()),
+		sdk.NewAttribute("sender", movevm.AccountAddress(from).Short()),
 		sdk.NewAttribute("module_addr", fn.Module.Address.Short()),
 		sdk.NewAttribute("module_name", fn.Module.Name),
 		sdk.NewAttribute("function_name", fn.Function)))
@@ -312,24 +312,6 @@ func moveEvent(ev movevm.Event) sdk.Event {
 	return sdk.NewEvent("move", attrs...)
 }
 
-// VMAddress is the Move address of an account: its address bytes left-padded to 32.
-func VMAddress(addr []byte) movevm.Address {
-	var a movevm.Address
-	copy(a[32-len(addr):], addr)
-	return a
-}
-
-// SDKAddress is the account address of a Move address: 20 bytes when the first 12 are zero
-// (a key's account), else all 32.
-func SDKAddress(a movevm.Address) []byte {
-	for _, b := range a[:12] {
-		if b != 0 {
-			return append([]byte{}, a[:]...)
-		}
-	}
-	return append([]byte{}, a[12:]...)
-}
-
 // parseAddress reads 0x-hex or a bech32 account address.
 func parseAddress(ctx *devnode.Context, s string) (movevm.Address, error) {
 	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
@@ -342,7 +324,7 @@ func parseAddress(ctx *devnode.Context, s string) (movevm.Address, error) {
 	if len(bz) > 32 {
 		return movevm.Address{}, fmt.Errorf("%s is %d bytes, more than 32", s, len(bz))
 	}
-	return VMAddress(bz), nil
+	return movevm.AccountAddress(bz), nil
 }
 
 func uleb(b []byte, n int) []byte {

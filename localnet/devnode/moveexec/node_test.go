@@ -76,7 +76,9 @@ func start(t testing.TB) *testNode {
 
 func u64(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
 
-func vmAddr(s *cosmostx.Signer) movevm.Address { return moveexec.VMAddress(s.Key.PubKey().Address()) }
+func vmAddr(s *cosmostx.Signer) movevm.Address {
+	return movevm.AccountAddress(s.Key.PubKey().Address())
+}
 
 // publish compiles vip_score for the signer's address and publishes it.
 func (tn *testNode) publish(t *testing.T, s *cosmostx.Signer) {

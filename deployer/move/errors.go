@@ -1,0 +1,97 @@
+package move
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/localnet/movevm"
+)
+
+// vip_score's abort reasons (the low 16 bits of an abort code), named as in the module.
+var reasons = map[uint64]string{
+	1:  "EUNAUTHORIZED",
+	2:  "EINSUFFICIENT_SCORE",
+	3:  "EINVALID_STAGE",
+	4:  "EDEPLOYER_ALREADY_ADDED",
+	5:  "EDEPLOYER_NOT_FOUND",
+	6:  "ENOT_MATCH_LENGTH",
+	7:  "EINVALID_SCORE",
+	8:  "EFINALIZED_STAGE",
+	9:  "ESTAGE_ZERO",
+	10: "EALREADY_SET",
+}
+
+// std::error categories (the high bits of an abort code).
+var categories = map[uint64]string{
+	1: "invalid_argument", 2: "out_of_range", 3: "invalid_state", 4: "unauthenticated",
+	5: "permission_denied", 6: "not_found", 7: "aborted", 8: "already_exists",
+	9: "resource_exhausted", 0xA: "cancelled", 0xB: "internal", 0xC: "not_implemented", 0xD: "unavailable",
+}
+
+// AbortError is a Move abort recovered from a failed tx's, simulation's or view's log;
+// Err is the chain's full report.
+type AbortError struct {
+	movevm.Abort
+	Err error
+}
+
+// Name is the abort's reason constant when the module is vip_score (EFINALIZED_STAGE), else
+// "abort <code>".
+func (e *AbortError) Name() string {
+	if strings.HasSuffix(e.Module, "::vip_score") {
+		if n, ok := reasons[e.Reason()]; ok {
+			return n
+		}
+	}
+	return fmt.Sprintf("abort %d", e.Code)
+}
+
+func (e *AbortError) Error() string {
+	cat := categories[e.Category()]
+	if cat == "" {
+		cat = fmt.Sprintf("category %d", e.Category())
+	}
+	msg := fmt.Sprintf("move abort %s (%s, code %d) in %s", e.Name(), cat, e.Code, e.Module)
+	var te *cosmostx.TxError
+	if errors.As(e.Err, &te) {
+		switch te.Phase {
+		case cosmostx.PhaseSimulate:
+			return msg + " (in simulation; nothing was sent)"
+		case cosmostx.PhaseDeliver:
+			return msg + " (tx " + te.Hash + " failed on chain)"
+		}
+	}
+	return msg
+}
+
+func (e *AbortError) Unwrap() error { return e.Err }
+
+// decodeAbort returns err as an *AbortError when its log carries a Move abort, and err
+// unchanged otherwise (out of gas, a node refusal, an unreachable node).
+func decodeAbort(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ae *AbortError
+	if errors.As(err, &ae) {
+		return err
+	}
+	var log string
+	var te *cosmostx.TxError
+	var re *cosmostx.RESTError
+	switch {
+	case errors.As(err, &te):
+		log = te.RawLog
+	case errors.As(err, &re):
+		log = re.Msg
+	default:
+		return err
+	}
+	a, ok := movevm.ParseAbort(log)
+	if !ok {
+		return err
+	}
+	return &AbortError{Abort: a, Err: err}
+}

@@ -1,0 +1,5 @@
+package move_test
+
+import "os"
+
+func requireNodes() bool { return os.Getenv("REQUIRE_NODES") == "1" }

@@ -1,0 +1,561 @@
+// Package move deploys and operates the VIP score Move module (contracts/move) on a Move
+// rollup through the shared Cosmos tx path (deployer/cosmostx) and the shared push loop:
+// x/move's MsgPublish and MsgExecute with BCS arguments, reads through Initia's Move REST
+// routes (view functions, resources, table entries). Everything chain-specific (chain id,
+// bech32 prefix, gas price, block limits) is read from the chain or given as options.
+package move
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+
+	"github.com/vipharness/vipharness/bindings/initiamove"
+	movecontract "github.com/vipharness/vipharness/contracts/move"
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/journal"
+	"github.com/vipharness/vipharness/deployer/push"
+	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/localnet/movevm"
+)
+
+const (
+	// ModuleName is the module every function call goes to.
+	ModuleName = "vip_score"
+	// DefaultMaxChunk caps the entries of one update_score_script tx when limits allow more.
+	DefaultMaxChunk = 1000
+	// DefaultMaxTxBytes is CometBFT's default mempool max_tx_bytes.
+	DefaultMaxTxBytes = 1 << 20
+	// DefaultSimulationGasLimit is Initia's DefaultContractSimulationGasLimit: a chunk is kept
+	// small enough that the chain can still simulate it.
+	DefaultSimulationGasLimit = 3_000_000
+	// MaxArgBytes is x/move's limit on one argument.
+	MaxArgBytes = 1_000_000
+	// gasHeadroom (percent) covers the gap between simulated and delivered gas.
+	gasHeadroom = 30
+	// txOverhead bounds the bytes of an update_score_script tx besides its arguments.
+	txOverhead = 1024
+	// bytesPerEntry is one address (32) and one score (8) in BCS.
+	bytesPerEntry = 40
+	// pageSize is how many rows one get_scores view reads (the module's maximum).
+	pageSize = 1000
+)
+
+// Scorer is the VIP score module on one Move chain.
+type Scorer struct {
+	c      *cosmostx.Client
+	owner  *movevm.Address // the module's address: the deployer's, once deployed or attached
+	optErr error
+	module []byte // compiled for the deployer, if given
+	allow  []string
+
+	deployerKey cryptotypes.PrivKey
+	operatorKey cryptotypes.PrivKey
+	dialOpts    []cosmostx.Option
+	journalDir  string
+	chunkSize   int
+	maxTxBytes  int
+	simGas      uint64
+	window      int
+	poll        time.Duration
+	logger      *slog.Logger
+	progress    func(done, total int)
+}
+
+var _ deployer.Scorer = (*Scorer)(nil)
+
+// Option configures a Scorer.
+type Option func(*Scorer)
+
+// WithDeployerKey sets the key that publishes the module (its address becomes the module's
+// address). Defaults to the operator key.
+func WithDeployerKey(k cryptotypes.PrivKey) Option { return func(s *Scorer) { s.deployerKey = k } }
+
+// WithOperatorKey sets the key that updates scores and finalizes stages.
+func WithOperatorKey(k cryptotypes.PrivKey) Option { return func(s *Scorer) { s.operatorKey = k } }
+
+// WithAllowList adds accounts as deployers (score writers) at deploy time; the deployer and
+// the operator always are.
+func WithAllowList(addrs ...string) Option {
+	return func(s *Scorer) { s.allow = append(s.allow, addrs...) }
+}
+
+// WithModuleAddress attaches to a published vip_score module (0x-hex or bech32 address).
+func WithModuleAddress(addr string) Option {
+	return func(s *Scorer) {
+		if a, err := movevm.ParseAddress(addr); err == nil {
+			s.owner = &a
+		} else if _, bz, err := decodeBech32(addr); err == nil {
+			a := movevm.AccountAddress(bz)
+			s.owner = &a
+		} else {
+			s.optErr = fmt.Errorf("module address %q: neither 0x-hex nor bech32", addr)
+		}
+	}
+}
+
+// WithModule publishes this compiled vip_score instead of compiling it for the deployer.
+func WithModule(code []byte) Option { return func(s *Scorer) { s.module = code } }
+
+// WithGasPrice sets the gas price instead of the node's reported minimum.
+func WithGasPrice(p sdk.DecCoin) Option {
+	return func(s *Scorer) { s.dialOpts = append(s.dialOpts, cosmostx.WithGasPrice(p)) }
+}
+
+// WithJournalDir sets where push journals are kept (default ".vipharness/journal").
+func WithJournalDir(dir string) Option { return func(s *Scorer) { s.journalDir = dir } }
+
+// WithChunkSize fixes the entries per update_score_script tx; 0 (default) derives it.
+func WithChunkSize(n int) Option { return func(s *Scorer) { s.chunkSize = n } }
+
+// WithMaxTxBytes sets the node's mempool tx size limit (default 1 MiB).
+func WithMaxTxBytes(n int) Option { return func(s *Scorer) { s.maxTxBytes = n } }
+
+// WithSimulationGasLimit sets the chain's contract simulation gas limit (default 3,000,000).
+func WithSimulationGasLimit(gas uint64) Option { return func(s *Scorer) { s.simGas = gas } }
+
+// WithWindow sets how many chunk txs may be in flight (default 8).
+func WithWindow(n int) Option { return func(s *Scorer) { s.window = n } }
+
+// WithPollInterval sets how often txs are looked up (default 25ms).
+func WithPollInterval(d time.Duration) Option { return func(s *Scorer) { s.poll = d } }
+
+// WithLogger sets the logger.
+func WithLogger(l *slog.Logger) Option { return func(s *Scorer) { s.logger = l } }
+
+// WithProgress reports confirmed entries during UpdateScores.
+func WithProgress(f func(done, total int)) Option { return func(s *Scorer) { s.progress = f } }
+
+// Dial connects to a Move rollup's CometBFT RPC and REST faces.
+func Dial(ctx context.Context, cometRPC, rest string, opts ...Option) (*Scorer, error) {
+	s := &Scorer{
+		journalDir: filepath.Join(".vipharness", "journal"), maxTxBytes: DefaultMaxTxBytes,
+		simGas: DefaultSimulationGasLimit, window: 8, poll: 25 * time.Millisecond,
+		logger: slog.New(slog.DiscardHandler), progress: func(int, int) {},
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.optErr != nil {
+		return nil, s.optErr
+	}
+	if s.deployerKey == nil {
+		s.deployerKey = s.operatorKey
+	}
+	c, err := cosmostx.Dial(ctx, cometRPC, rest, append([]cosmostx.Option{
+		cosmostx.WithMessages(initiamove.RegisterInterfaces), cosmostx.WithPollInterval(s.poll),
+	}, s.dialOpts...)...)
+	if err != nil {
+		return nil, fmt.Errorf("dial move rollup: %w", err)
+	}
+	s.c = c
+	return s, nil
+}
+
+// Close releases nothing today; it keeps the Scorer's shape the same as the other VMs'.
+func (s *Scorer) Close() {}
+
+// VM is deployer.Move.
+func (s *Scorer) VM() deployer.VM { return deployer.Move }
+
+// ChainID is the chain id the node reported.
+func (s *Scorer) ChainID() string { return s.c.ChainID }
+
+// Client is the chain client.
+func (s *Scorer) Client() *cosmostx.Client { return s.c }
+
+// Contract is the module's address (0x-hex), or "" before Deploy.
+func (s *Scorer) Contract() string {
+	if s.owner == nil {
+		return ""
+	}
+	return s.owner.Short()
+}
+
+// CheckAddress validates a bech32 account address under the chain's prefix.
+func (s *Scorer) CheckAddress(addr string) (string, error) {
+	return scores.CheckBech32(s.c.Prefix())(addr)
+}
+
+func (s *Scorer) needModule() error {
+	if s.owner == nil {
+		return errors.New("no module address: deploy first or pass the module address")
+	}
+	return nil
+}
+
+func (s *Scorer) signer(ctx context.Context, k cryptotypes.PrivKey, role string) (*cosmostx.Signer, error) {
+	if k == nil {
+		return nil, fmt.Errorf("no %s key: set PRIVATE_KEY or MNEMONIC", role)
+	}
+	sg, err := s.c.Signer(ctx, k)
+	if err != nil {
+		return nil, fmt.Errorf("%s account: %w", role, err)
+	}
+	return sg, nil
+}
+
+// accountAddress is the Move address of a bech32 account.
+func (s *Scorer) accountAddress(addr string) (movevm.Address, error) {
+	_, bz, err := decodeBech32(addr)
+	if err != nil {
+		return movevm.Address{}, err
+	}
+	return movevm.AccountAddress(bz), nil
+}
+
+func (s *Scorer) call(sender, fn string, args ...[]byte) *initiamove.MsgExecute {
+	return &initiamove.MsgExecute{Sender: sender, ModuleAddress: s.owner.Short(), ModuleName: ModuleName, FunctionName: fn, Args: args}
+}
+
+// moduleFor is vip_score built for the deployer's address: the committed artifact for the
+// development deployer, else a fresh compile (which needs the Move libraries).
+func (s *Scorer) moduleFor(addr movevm.Address) ([]byte, error) {
+	if s.module != nil {
+		return s.module, nil
+	}
+	if addr == movecontract.DevDeployer {
+		return movecontract.Module(), nil
+	}
+	comp, err := movevm.OpenCompiler(movevm.Dir())
+	if err != nil {
+		return nil, fmt.Errorf("compile vip_score for %s: %w", addr.Short(), err)
+	}
+	b, err := movecontract.Compile(comp, addr)
+	if err != nil {
+		return nil, fmt.Errorf("compile vip_score for %s: %w", addr.Short(), err)
+	}
+	return b.VipScore, nil
+}
+
+// Deploy publishes vip_score under the deployer's address and, in the same tx, makes the
+// deployer, the operator and any WithAllowList accounts deployers and sets initStage as the
+// first stage: the module is never visible half set up.
+func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deployment, error) {
+	if initStage == 0 {
+		return deployer.Deployment{}, errors.New("deploy: initial stage must be at least 1")
+	}
+	dep, err := s.signer(ctx, s.deployerKey, "deployer")
+	if err != nil {
+		return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
+	}
+	owner, err := s.accountAddress(dep.Address)
+	if err != nil {
+		return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
+	}
+	code, err := s.moduleFor(owner)
+	if err != nil {
+		return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
+	}
+	writers := []string{dep.Address}
+	if s.operatorKey != nil {
+		writers = append(writers, s.c.Address(s.operatorKey.PubKey()))
+	}
+	for _, a := range s.allow {
+		canonical, err := s.CheckAddress(a)
+		if err != nil {
+			return deployer.Deployment{}, fmt.Errorf("deploy: allow list: %w", err)
+		}
+		writers = append(writers, canonical)
+	}
+	s.owner = &owner
+	msgs := []sdk.Msg{&initiamove.MsgPublish{Sender: dep.Address, CodeBytes: [][]byte{code}, UpgradePolicy: initiamove.COMPATIBLE}}
+	seen := map[string]bool{}
+	for _, w := range writers {
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		a, err := s.accountAddress(w)
+		if err != nil {
+			return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
+		}
+		msgs = append(msgs, s.call(dep.Address, "add_deployer_script", a[:]))
+	}
+	msgs = append(msgs, s.call(dep.Address, "set_init_stage", argU64(initStage)))
+	res, err := s.c.Exec(ctx, dep, msgs...)
+	if err != nil {
+		s.owner = nil
+		return deployer.Deployment{}, fmt.Errorf("deploy: publish vip_score at %s with stage %d: %w", owner.Short(), initStage, decodeAbort(err))
+	}
+	s.logger.Info("module published", "address", owner.Short(), "stage", initStage, "bytes", len(code), "tx", res.TxHash, "gas", res.GasUsed)
+	return deployer.Deployment{
+		VM: deployer.Move, ChainID: s.c.ChainID, Contract: owner.Short(), InitStage: initStage,
+		TxHash: res.TxHash, Deployer: dep.Address, GasUsed: uint64(res.GasUsed),
+	}, nil
+}
+
+func (s *Scorer) updateMsg(sender string, stage uint64, chunk []scores.Entry) (*initiamove.MsgExecute, error) {
+	addrs := make([]movevm.Address, len(chunk))
+	amounts := make([]uint64, len(chunk))
+	for i, e := range chunk {
+		a, err := s.accountAddress(e.Addr)
+		if err != nil {
+			return nil, fmt.Errorf("entry %d: %w", i, err)
+		}
+		addrs[i], amounts[i] = a, e.Amount
+	}
+	return s.call(sender, "update_score_script", argU64(stage), argAddresses(addrs), argU64s(amounts)), nil
+}
+
+// measure simulates update_score_script with 1 and with n new addresses on the live module,
+// which also proves the operator may write to stage before anything is sent.
+func (s *Scorer) measure(ctx context.Context, op *cosmostx.Signer, stage uint64) (deployer.GasModel, error) {
+	const n = 50
+	probes := scores.GenerateBech32(n, 0x6761735f70726f62, s.c.Prefix())
+	sim := func(k int) (uint64, error) {
+		msg, err := s.updateMsg(op.Address, stage, probes[:k])
+		if err != nil {
+			return 0, err
+		}
+		res, err := s.c.Simulate(ctx, op, msg)
+		if err != nil {
+			return 0, decodeAbort(err)
+		}
+		return res.GasInfo.GasUsed, nil
+	}
+	one, err := sim(1)
+	if err != nil {
+		return deployer.GasModel{}, fmt.Errorf("simulate update_score_script stage %d: %w", stage, err)
+	}
+	many, err := sim(n)
+	if err != nil {
+		return deployer.GasModel{}, fmt.Errorf("simulate update_score_script stage %d: %w", stage, err)
+	}
+	return deployer.FitGas(one, many, n, gasHeadroom), nil
+}
+
+func (s *Scorer) journalPath(stage uint64, canonical []scores.Entry) string {
+	return journal.Key{ChainID: "move-" + s.c.ChainID, Contract: s.owner.Short(), Stage: stage,
+		Input: scores.Fingerprint(canonical)}.Path(s.journalDir)
+}
+
+// prepare validates the input and the operator's right to write stage, and sizes chunks by
+// the block gas limit, the simulation gas limit, the tx size limit and the argument limit.
+func (s *Scorer) prepare(ctx context.Context, stage uint64, entries []scores.Entry) ([]scores.Entry, *pushChain, int, error) {
+	if err := s.needModule(); err != nil {
+		return nil, nil, 0, err
+	}
+	canonical, err := scores.Validate(entries, s.CheckAddress)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
+	}
+	op, err := s.signer(ctx, s.operatorKey, "operator")
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
+	}
+	cost, err := s.measure(ctx, op, stage)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	limits, err := s.c.BlockLimits(ctx)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
+	}
+	gasCap := s.simGas
+	why := fmt.Sprintf("contract simulation gas limit %d (~%d gas per entry)", gasCap, cost.PerEntry)
+	if limits.MaxBlockGas > 0 && uint64(limits.MaxBlockGas) < gasCap {
+		gasCap = uint64(limits.MaxBlockGas)
+		why = fmt.Sprintf("block gas limit %d (~%d gas per entry)", gasCap, cost.PerEntry)
+	}
+	byGas := cost.MaxEntries(gasCap)
+	txBytes := int64(s.maxTxBytes)
+	if limits.MaxBlockBytes > 0 {
+		txBytes = min(txBytes, limits.MaxBlockBytes)
+	}
+	byBytes := min(int((txBytes-txOverhead)/bytesPerEntry), MaxArgBytes/32)
+	fits := min(byGas, byBytes)
+	if byBytes < byGas {
+		why = fmt.Sprintf("%d-byte tx limit", txBytes)
+	}
+	size := min(fits, DefaultMaxChunk)
+	if s.chunkSize > 0 {
+		if s.chunkSize > fits {
+			return nil, nil, 0, fmt.Errorf("update scores stage %d: chunk size %d does not fit the %s: at most %d entries per tx", stage, s.chunkSize, why, fits)
+		}
+		size = s.chunkSize
+	}
+	if size < 1 {
+		return nil, nil, 0, fmt.Errorf("update scores stage %d: one entry needs ~%d gas, over the %s", stage, cost.Limit(1, 1<<62), why)
+	}
+	return canonical, &pushChain{s: s, op: op, cost: cost, gasCap: gasCap}, size, nil
+}
+
+// Plan validates entries and the operator's right to write stage, and returns the chunks.
+func (s *Scorer) Plan(ctx context.Context, stage uint64, entries []scores.Entry) (deployer.Plan, error) {
+	canonical, pc, size, err := s.prepare(ctx, stage, entries)
+	if err != nil {
+		return deployer.Plan{}, err
+	}
+	return deployer.MakePlan(stage, canonical, size, s.journalPath(stage, canonical),
+		func(n int) uint64 { return pc.cost.Limit(n, pc.gasCap) }), nil
+}
+
+// UpdateScores validates entries, then pushes them in journaled, pipelined chunks.
+func (s *Scorer) UpdateScores(ctx context.Context, stage uint64, entries []scores.Entry) (push.Result, error) {
+	canonical, pc, size, err := s.prepare(ctx, stage, entries)
+	if err != nil {
+		return push.Result{}, err
+	}
+	return push.Run(ctx, pc, s.journalPath(stage, canonical), stage, canonical, size,
+		push.WithWindow(s.window), push.WithPollInterval(s.poll), push.WithLogger(s.logger), push.WithProgress(s.progress))
+}
+
+// FinalizeStage finalizes stage (opening stage+1).
+func (s *Scorer) FinalizeStage(ctx context.Context, stage uint64) (string, error) {
+	if err := s.needModule(); err != nil {
+		return "", err
+	}
+	op, err := s.signer(ctx, s.operatorKey, "operator")
+	if err != nil {
+		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
+	}
+	res, err := s.c.Exec(ctx, op, s.call(op.Address, "finalize_script", argU64(stage)))
+	if err != nil {
+		return "", fmt.Errorf("finalize stage %d: %w", stage, decodeAbort(err))
+	}
+	return res.TxHash, nil
+}
+
+// view calls a view function with BCS arguments and decodes its JSON value into out.
+func (s *Scorer) view(ctx context.Context, fn string, out any, args ...[]byte) error {
+	if err := s.needModule(); err != nil {
+		return err
+	}
+	var res initiamove.QueryViewResponse
+	req := &initiamove.QueryViewRequest{Address: s.owner.Short(), ModuleName: ModuleName, FunctionName: fn, Args: args}
+	if err := s.c.Post(ctx, "/initia/move/v1/view", req, &res); err != nil {
+		return fmt.Errorf("view %s: %w", fn, decodeAbort(err))
+	}
+	if err := json.Unmarshal([]byte(res.Data), out); err != nil {
+		return fmt.Errorf("view %s: reply %q: %w", fn, res.Data, err)
+	}
+	return nil
+}
+
+// moduleStore is the module's ModuleStore resource, as JSON.
+type moduleStore struct {
+	InitStage string `json:"init_stage"`
+	Stages    struct {
+		Handle string `json:"handle"`
+	} `json:"stages"`
+}
+
+func (s *Scorer) store(ctx context.Context) (moduleStore, error) {
+	if err := s.needModule(); err != nil {
+		return moduleStore{}, err
+	}
+	tag := s.owner.Short() + "::" + ModuleName + "::ModuleStore"
+	var res initiamove.QueryResourceResponse
+	if err := s.c.Get(ctx, "/initia/move/v1/accounts/"+s.owner.Short()+"/resources/by_struct_tag?struct_tag="+tag, &res); err != nil {
+		return moduleStore{}, fmt.Errorf("read %s: %w", tag, err)
+	}
+	var r struct {
+		Data moduleStore `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(res.Resource.MoveResource), &r); err != nil || r.Data.Stages.Handle == "" {
+		return moduleStore{}, fmt.Errorf("read %s: %q is not a vip_score ModuleStore", tag, res.Resource.MoveResource)
+	}
+	return r.Data, nil
+}
+
+// StageInfo reads the stage's row of the module's stages table; a stage the module does not
+// have is Exists false.
+func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (deployer.StageInfo, error) {
+	ms, err := s.store(ctx)
+	if err != nil {
+		return deployer.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
+	}
+	var res initiamove.QueryTableEntryResponse
+	err = s.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+url.QueryEscape(base64.StdEncoding.EncodeToString(argU64(stage))), &res)
+	if cosmostx.NotFound(err) {
+		return deployer.StageInfo{Stage: stage}, nil
+	}
+	if err != nil {
+		return deployer.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
+	}
+	var row struct {
+		TotalScore  string `json:"total_score"`
+		IsFinalized bool   `json:"is_finalized"`
+	}
+	if err := json.Unmarshal([]byte(res.TableEntry.Value), &row); err != nil {
+		return deployer.StageInfo{}, fmt.Errorf("read stage %d: row %q: %w", stage, res.TableEntry.Value, err)
+	}
+	total, err := strconv.ParseUint(row.TotalScore, 10, 64)
+	if err != nil {
+		return deployer.StageInfo{}, fmt.Errorf("read stage %d: total score %q: %w", stage, row.TotalScore, err)
+	}
+	return deployer.StageInfo{Stage: stage, TotalScore: total, Finalized: row.IsFinalized, Exists: true}, nil
+}
+
+// Scores pages through get_scores by start_after, in the module's order (descending address).
+func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, error) {
+	var all []scores.Entry
+	var after *movevm.Address
+	for {
+		var page struct {
+			Scores []struct {
+				Addr  string `json:"addr"`
+				Score string `json:"score"`
+			} `json:"scores"`
+		}
+		if err := s.view(ctx, "get_scores", &page, argU64(stage), argU16(pageSize), argOptionAddress(after)); err != nil {
+			return nil, fmt.Errorf("read scores stage %d after %d rows: %w", stage, len(all), err)
+		}
+		for _, r := range page.Scores {
+			a, err := movevm.ParseAddress(r.Addr)
+			if err != nil {
+				return nil, fmt.Errorf("read scores stage %d: %w", stage, err)
+			}
+			n, err := strconv.ParseUint(r.Score, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("read scores stage %d: score %q of %s: %w", stage, r.Score, r.Addr, err)
+			}
+			addr, err := encodeBech32(s.c.Prefix(), a.AccountBytes())
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, scores.Entry{Addr: addr, Amount: n})
+			after = &a
+		}
+		if len(page.Scores) < pageSize {
+			return all, nil
+		}
+	}
+}
+
+// OpenStage reads the module's first stage and walks past the finalized stages.
+func (s *Scorer) OpenStage(ctx context.Context) (uint64, error) {
+	ms, err := s.store(ctx)
+	if err != nil {
+		return 0, err
+	}
+	st, err := strconv.ParseUint(ms.InitStage, 10, 64)
+	if err != nil || st == 0 {
+		return 0, fmt.Errorf("module %s has no initial stage set (init_stage %q)", s.owner.Short(), ms.InitStage)
+	}
+	for {
+		info, err := s.StageInfo(ctx, st)
+		if err != nil {
+			return 0, err
+		}
+		if !info.Exists {
+			return 0, fmt.Errorf("stage %d does not exist on the module", st)
+		}
+		if !info.Finalized {
+			return st, nil
+		}
+		st++
+	}
+}
