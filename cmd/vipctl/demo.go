@@ -15,12 +15,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/evm"
+	"github.com/vipharness/vipharness/deployer/move"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/deployer/wasm"
 	"github.com/vipharness/vipharness/fixtures"
 	"github.com/vipharness/vipharness/localnet"
+	"github.com/vipharness/vipharness/localnet/devnode"
 )
 
 // demoReport is what `vipctl demo` prints.
@@ -53,7 +56,7 @@ func newDemoCmd(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// Every VM with a deployer, unless --vm (or VM) picks one.
-			vms := []deployer.VM{deployer.EVM, deployer.Wasm}
+			vms := []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move}
 			if cmd.Flags().Changed("vm") || os.Getenv("VM") != "" {
 				vm, _ := deployer.ParseVM(g.vm)
 				vms = []deployer.VM{vm}
@@ -146,9 +149,9 @@ func runDemo(ctx context.Context, g *globals, engineName string, vm deployer.VM,
 	if err != nil {
 		return rep, fmt.Errorf("parse fixture score set: %w", err)
 	}
-	if vm == deployer.Wasm {
+	if cs, ok := s.(interface{ Client() *cosmostx.Client }); ok {
 		// The fixture's 20-byte addresses, in the chain's bech32 form.
-		prefix := s.(*wasm.Scorer).Client().Prefix()
+		prefix := cs.Client().Prefix()
 		if entries, err = scores.ToBech32(entries, prefix); err != nil {
 			return rep, err
 		}
@@ -208,6 +211,18 @@ func devScorer(ctx context.Context, g *globals, r localnet.Rollup, journalDir st
 	case deployer.Wasm:
 		ep := r.Endpoints()
 		s, err := wasm.Dial(ctx, ep.CometRPC, ep.REST, wasm.WithOperatorKey(&secp256k1.PrivKey{Key: secret}), wasm.WithJournalDir(journalDir), wasm.WithLogger(g.logger))
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, s.Close, nil
+	case deployer.Move:
+		// Move dev nodes fund Initia-style keys (eth_secp256k1).
+		key, err := devnode.PrivKeyFromBytes(secret, devnode.EthSecp256k1)
+		if err != nil {
+			return nil, nil, fmt.Errorf("dev key: %w", err)
+		}
+		ep := r.Endpoints()
+		s, err := move.Dial(ctx, ep.CometRPC, ep.REST, move.WithOperatorKey(key), move.WithJournalDir(journalDir), move.WithLogger(g.logger))
 		if err != nil {
 			return nil, nil, err
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
+	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/spf13/cobra"
@@ -22,6 +23,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/move"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/deployer/wasm"
@@ -76,7 +78,7 @@ func newRoot() *cobra.Command {
 	f.StringVar(&g.cometRPC, "comet-rpc", os.Getenv("COMET_RPC_URL"), "rollup CometBFT RPC URL: abci_info, and Wasm txs (env COMET_RPC_URL)")
 	f.StringVar(&g.rest, "rest", os.Getenv("REST_URL"), "rollup Cosmos REST URL, for Wasm (env REST_URL)")
 	f.StringVar(&g.gasPrice, "gas-price", os.Getenv("GAS_PRICE"), "Wasm gas price such as 0.025stake; default: the node's minimum (env GAS_PRICE)")
-	f.StringVar(&g.keyType, "key-type", envOr("KEY_TYPE", "secp256k1"), "Wasm account key: secp256k1 (coin type 118) or eth_secp256k1 (coin type 60) (env KEY_TYPE)")
+	f.StringVar(&g.keyType, "key-type", envOr("KEY_TYPE", ""), "Cosmos account key: secp256k1 (coin type 118) or eth_secp256k1 (coin type 60); default secp256k1 for Wasm, eth_secp256k1 for Move (Initia's keys) (env KEY_TYPE)")
 	f.StringVar(&g.contract, "contract", os.Getenv("CONTRACT_ADDRESS"), "scoring contract address; default: the one this tool deployed on this chain (env CONTRACT_ADDRESS)")
 	f.StringVar(&g.stateDir, "state-dir", envOr("VIPHARNESS_DIR", ".vipharness"), "where deployments and journals are kept (env VIPHARNESS_DIR)")
 	f.BoolVar(&g.jsonOut, "json", false, "print machine-readable JSON")
@@ -200,8 +202,10 @@ func (g *globals) scorer(ctx context.Context, needContract bool, progress func(d
 		return g.evmScorer(ctx, needContract, progress)
 	case deployer.Wasm:
 		return g.wasmScorer(ctx, needContract, progress)
+	case deployer.Move:
+		return g.moveScorer(ctx, needContract, progress)
 	}
-	return nil, nil, invalid(fmt.Errorf("--vm %s: this build operates EVM and Wasm rollups; the Move deployer is not built yet", vm))
+	return nil, nil, invalid(fmt.Errorf("--vm %q: want evm, move or wasm", g.vm))
 }
 
 // roleKeys reads the deployer and operator keys (either may be absent), deriving mnemonic
@@ -268,43 +272,67 @@ func evmChainID(ctx context.Context, rpcURL string) (string, error) {
 	return id.String(), nil
 }
 
-func (g *globals) wasmScorer(ctx context.Context, needContract bool, progress func(done, total int)) (deployer.Scorer, func(), error) {
+// cosmosKeys reads the gas price and the deployer and operator keys of a Cosmos rollup (Wasm
+// or Move), whose key type defaults to def.
+func (g *globals) cosmosKeys(vm deployer.VM, def devnode.KeyType) (gasPrice *sdk.DecCoin, dep, op cryptotypes.PrivKey, err error) {
 	if g.cometRPC == "" || g.rest == "" {
-		return nil, nil, invalid(errors.New("a Wasm rollup needs its CometBFT RPC and REST URLs: pass --comet-rpc and --rest (or set COMET_RPC_URL and REST_URL)"))
+		return nil, nil, nil, invalid(fmt.Errorf("a %s rollup needs its CometBFT RPC and REST URLs: pass --comet-rpc and --rest (or set COMET_RPC_URL and REST_URL)", vm))
 	}
-	keyType, err := parseKeyType(g.keyType)
-	if err != nil {
-		return nil, nil, invalid(err)
+	keyType := def
+	if g.keyType != "" {
+		if keyType, err = parseKeyType(g.keyType); err != nil {
+			return nil, nil, nil, invalid(err)
+		}
 	}
 	path := keys.CosmosPath
 	if keyType == devnode.EthSecp256k1 {
 		path = keys.EVMPath
 	}
-	opts := []wasm.Option{wasm.WithJournalDir(filepath.Join(g.stateDir, "journal")), wasm.WithLogger(g.logger),
-		wasm.WithChunkSize(g.chunkSize), wasm.WithWindow(g.window), wasm.WithProgress(progress)}
 	if g.gasPrice != "" {
 		p, err := cosmostx.ParseGasPrice(g.gasPrice)
 		if err != nil {
-			return nil, nil, invalid(err)
+			return nil, nil, nil, invalid(err)
 		}
-		opts = append(opts, wasm.WithGasPrice(p))
+		gasPrice = &p
 	}
-	dep, op, err := roleKeys(keys.WithPath(path))
+	depAcct, opAcct, err := roleKeys(keys.WithPath(path))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	priv := func(a *keys.Account) (cryptotypes.PrivKey, error) {
+		if a == nil {
+			return nil, nil
+		}
+		pk, err := devnode.PrivKeyFromBytes(a.Secret(), keyType)
+		if err != nil {
+			return nil, invalid(err)
+		}
+		return pk, nil
+	}
+	if dep, err = priv(depAcct); err != nil {
+		return nil, nil, nil, err
+	}
+	if op, err = priv(opAcct); err != nil {
+		return nil, nil, nil, err
+	}
+	return gasPrice, dep, op, nil
+}
+
+func (g *globals) wasmScorer(ctx context.Context, needContract bool, progress func(done, total int)) (deployer.Scorer, func(), error) {
+	gasPrice, dep, op, err := g.cosmosKeys(deployer.Wasm, devnode.Secp256k1)
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, k := range []struct {
-		acct *keys.Account
-		with func(cryptotypes.PrivKey) wasm.Option
-	}{{op, wasm.WithOperatorKey}, {dep, wasm.WithDeployerKey}} {
-		if k.acct == nil {
-			continue
-		}
-		pk, err := devnode.PrivKeyFromBytes(k.acct.Secret(), keyType)
-		if err != nil {
-			return nil, nil, invalid(err)
-		}
-		opts = append(opts, k.with(pk))
+	opts := []wasm.Option{wasm.WithJournalDir(filepath.Join(g.stateDir, "journal")), wasm.WithLogger(g.logger),
+		wasm.WithChunkSize(g.chunkSize), wasm.WithWindow(g.window), wasm.WithProgress(progress)}
+	if gasPrice != nil {
+		opts = append(opts, wasm.WithGasPrice(*gasPrice))
+	}
+	if op != nil {
+		opts = append(opts, wasm.WithOperatorKey(op))
+	}
+	if dep != nil {
+		opts = append(opts, wasm.WithDeployerKey(dep))
 	}
 	s, err := wasm.Dial(ctx, g.cometRPC, g.rest, opts...)
 	if err != nil {
@@ -319,6 +347,43 @@ func (g *globals) wasmScorer(ctx context.Context, needContract bool, progress fu
 		}
 		if s, err = wasm.Dial(ctx, g.cometRPC, g.rest, append(opts, wasm.WithContract(addr))...); err != nil {
 			if strings.HasPrefix(err.Error(), "contract:") {
+				return nil, nil, invalid(err)
+			}
+			return nil, nil, err
+		}
+	}
+	return s, s.Close, nil
+}
+
+func (g *globals) moveScorer(ctx context.Context, needContract bool, progress func(done, total int)) (deployer.Scorer, func(), error) {
+	gasPrice, dep, op, err := g.cosmosKeys(deployer.Move, devnode.EthSecp256k1)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := []move.Option{move.WithJournalDir(filepath.Join(g.stateDir, "journal")), move.WithLogger(g.logger),
+		move.WithChunkSize(g.chunkSize), move.WithWindow(g.window), move.WithProgress(progress)}
+	if gasPrice != nil {
+		opts = append(opts, move.WithGasPrice(*gasPrice))
+	}
+	if op != nil {
+		opts = append(opts, move.WithOperatorKey(op))
+	}
+	if dep != nil {
+		opts = append(opts, move.WithDeployerKey(dep))
+	}
+	s, err := move.Dial(ctx, g.cometRPC, g.rest, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	if needContract {
+		addr := g.contract
+		if addr == "" {
+			if addr, err = g.loadDeployment(deployer.Move, s.ChainID()); err != nil {
+				return nil, nil, err
+			}
+		}
+		if s, err = move.Dial(ctx, g.cometRPC, g.rest, append(opts, move.WithModuleAddress(addr))...); err != nil {
+			if strings.HasPrefix(err.Error(), "module address") {
 				return nil, nil, invalid(err)
 			}
 			return nil, nil, err
@@ -347,7 +412,8 @@ func classify(err error) error {
 	var re *evm.RevertError
 	var ce *push.ChunkError
 	var we *wasm.ContractError
-	if errors.As(err, &re) || errors.As(err, &ce) || errors.As(err, &we) {
+	var me *move.AbortError
+	if errors.As(err, &re) || errors.As(err, &ce) || errors.As(err, &we) || errors.As(err, &me) {
 		return reverted(err)
 	}
 	return err

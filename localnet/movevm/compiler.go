@@ -1,13 +1,16 @@
 package movevm
 
 import (
+	"bytes"
 	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // Address is a 32-byte Move account address.
@@ -55,7 +58,14 @@ func (c *Compiler) Build(pkgDir string, opts BuildOptions) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.lib.callSlice("build_move_package", compilerArguments(abs, opts))
+	var out []byte
+	out, err = quietStdout(func() error {
+		_, err := c.lib.callSlice("build_move_package", compilerArguments(abs, opts))
+		return err
+	})
+	if err != nil && len(bytes.TrimSpace(out)) > 0 {
+		err = fmt.Errorf("%w\n%s", err, ansi.ReplaceAll(bytes.TrimSpace(out), nil))
+	}
 	if cerr := os.Chdir(wd); cerr != nil && err == nil {
 		err = fmt.Errorf("restore working directory %s: %w", wd, cerr)
 	}
@@ -66,6 +76,38 @@ func (c *Compiler) Build(pkgDir string, opts BuildOptions) error {
 }
 
 var buildMu sync.Mutex
+
+// ansi matches terminal colour codes in the compiler's diagnostics.
+var ansi = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+
+// quietStdout runs f with the process's stdout and stderr (fds 1 and 2) sent to a temporary
+// file and returns what was written there: the compiler prints progress and diagnostics
+// itself, which must not end up in a CLI's output (or its --json). Anything else the
+// process writes to them meanwhile is captured too; builds are short and serialized.
+func quietStdout(f func() error) ([]byte, error) {
+	tmp, err := os.CreateTemp("", "vipharness-movec-")
+	if err != nil {
+		return nil, f()
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	var saved [2]int
+	for i, fd := range []int{1, 2} {
+		if saved[i], err = syscall.Dup(fd); err != nil {
+			return nil, f()
+		}
+		defer syscall.Close(saved[i])
+	}
+	for _, fd := range []int{1, 2} {
+		_ = syscall.Dup3(int(tmp.Fd()), fd, 0)
+	}
+	ferr := f()
+	for i, fd := range []int{1, 2} {
+		_ = syscall.Dup3(saved[i], fd, 0)
+	}
+	out, _ := os.ReadFile(tmp.Name())
+	return out, ferr
+}
 
 // compilerArguments is the BCS of libcompiler's CompilerArguments { package_path:
 // Option<String>, verbose: bool, build_config: BuildConfig { dev_mode, test_mode,
