@@ -51,7 +51,7 @@ func (c *pushChain) Broadcast(ctx context.Context, tx push.SignedTx) error {
 func (c *pushChain) Lookup(ctx context.Context, hash string) (push.Outcome, error) {
 	out, err := c.s.c.Lookup(ctx, hash)
 	if out.Err != nil {
-		out.Err = decodeAbort(out.Err)
+		out.Err = DecodeAbort(out.Err)
 	}
 	return out, err
 }

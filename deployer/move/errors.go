@@ -68,9 +68,9 @@ func (e *AbortError) Error() string {
 
 func (e *AbortError) Unwrap() error { return e.Err }
 
-// decodeAbort returns err as an *AbortError when its log carries a Move abort, and err
+// DecodeAbort returns err as an *AbortError when its log carries a Move abort, and err
 // unchanged otherwise (out of gas, a node refusal, an unreachable node).
-func decodeAbort(err error) error {
+func DecodeAbort(err error) error {
 	if err == nil {
 		return nil
 	}

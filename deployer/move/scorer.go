@@ -287,7 +287,7 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 	res, err := s.c.Exec(ctx, dep, msgs...)
 	if err != nil {
 		s.owner = nil
-		return deployer.Deployment{}, fmt.Errorf("deploy: publish vip_score at %s with stage %d: %w", owner.Short(), initStage, decodeAbort(err))
+		return deployer.Deployment{}, fmt.Errorf("deploy: publish vip_score at %s with stage %d: %w", owner.Short(), initStage, DecodeAbort(err))
 	}
 	s.logger.Info("module published", "address", owner.Short(), "stage", initStage, "bytes", len(code), "tx", res.TxHash, "gas", res.GasUsed)
 	return deployer.Deployment{
@@ -321,7 +321,7 @@ func (s *Scorer) measure(ctx context.Context, op *cosmostx.Signer, stage uint64)
 		}
 		res, err := s.c.Simulate(ctx, op, msg)
 		if err != nil {
-			return 0, decodeAbort(err)
+			return 0, DecodeAbort(err)
 		}
 		return res.GasInfo.GasUsed, nil
 	}
@@ -423,7 +423,7 @@ func (s *Scorer) FinalizeStage(ctx context.Context, stage uint64) (string, error
 	}
 	res, err := s.c.Exec(ctx, op, s.call(op.Address, "finalize_script", argU64(stage)))
 	if err != nil {
-		return "", fmt.Errorf("finalize stage %d: %w", stage, decodeAbort(err))
+		return "", fmt.Errorf("finalize stage %d: %w", stage, DecodeAbort(err))
 	}
 	return res.TxHash, nil
 }
@@ -436,7 +436,7 @@ func (s *Scorer) view(ctx context.Context, fn string, out any, args ...[]byte) e
 	var res initiamove.QueryViewResponse
 	req := &initiamove.QueryViewRequest{Address: s.owner.Short(), ModuleName: ModuleName, FunctionName: fn, Args: args}
 	if err := s.c.Post(ctx, "/initia/move/v1/view", req, &res); err != nil {
-		return fmt.Errorf("view %s: %w", fn, decodeAbort(err))
+		return fmt.Errorf("view %s: %w", fn, DecodeAbort(err))
 	}
 	if err := json.Unmarshal([]byte(res.Data), out); err != nil {
 		return fmt.Errorf("view %s: reply %q: %w", fn, res.Data, err)

@@ -7,6 +7,7 @@ package harness
 import (
 	"context"
 	"crypto/ecdsa"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/cosmos/cosmos-sdk/crypto/keys/secp256k1"
+	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
 	"github.com/ethereum/go-ethereum"
@@ -25,16 +27,20 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/vipscore"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/evm"
+	"github.com/vipharness/vipharness/deployer/move"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/wasm"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/container"
+	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/l1"
+	"github.com/vipharness/vipharness/localnet/movevm"
 	"github.com/vipharness/vipharness/localnet/process"
 )
 
@@ -48,9 +54,9 @@ func (t Target) String() string { return fmt.Sprintf("%s/%s", t.VM, t.Engine.Nam
 
 var sweepOnce sync.Once
 
-// harnessVMs are the VMs whose deployer has landed, in run order (the process and container
+// harnessVMs are the VMs the embedded engine runs, in run order (the process and container
 // engines list theirs with the node each runs).
-var harnessVMs = []deployer.VM{deployer.EVM, deployer.Wasm}
+var harnessVMs = []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move}
 
 // Targets lists the VM/engine pairs to run: E2E_ENGINES (comma list of embedded, process
 // and container; default "embedded") times the VMs each engine offers here. An engine that lacks
@@ -157,9 +163,9 @@ func Start(ctx context.Context, t Target, l1Stage uint64, journalDir string) (_ 
 	if err != nil {
 		return nil, fmt.Errorf("stranger key: %w", err)
 	}
-	if t.VM == deployer.Wasm {
+	if t.VM != deployer.EVM {
 		ep := r.Endpoints()
-		if e.chain, err = cosmostx.Dial(ctx, ep.CometRPC, ep.REST); err != nil {
+		if e.chain, err = cosmostx.Dial(ctx, ep.CometRPC, ep.REST, cosmostx.WithMessages(initiamove.RegisterInterfaces)); err != nil {
 			return nil, fmt.Errorf("dial %s rollup: %w", t, err)
 		}
 	}
@@ -245,13 +251,30 @@ func (e *Env) scorerWith(ctx context.Context, secret []byte, contract string, ks
 		}
 		ep := e.Rollup.Endpoints()
 		return wasm.Dial(ctx, ep.CometRPC, ep.REST, opts...)
+	case deployer.Move:
+		key, err := e.cosmosKey(secret)
+		if err != nil {
+			return nil, err
+		}
+		opts := []move.Option{move.WithOperatorKey(key), move.WithJournalDir(e.JournalDir), move.WithChunkSize(k.chunkSize)}
+		if contract != "" {
+			opts = append(opts, move.WithModuleAddress(contract))
+		}
+		if k.window > 0 {
+			opts = append(opts, move.WithWindow(k.window))
+		}
+		if k.progress != nil {
+			opts = append(opts, move.WithProgress(k.progress))
+		}
+		ep := e.Rollup.Endpoints()
+		return move.Dial(ctx, ep.CometRPC, ep.REST, opts...)
 	}
 	return nil, fmt.Errorf("no scorer for %s", e.Target)
 }
 
 // Generate makes n distinct, VM-valid score entries, deterministic in seed.
 func (e *Env) Generate(n int, seed int64) []scores.Entry {
-	if e.Target.VM == deployer.Wasm {
+	if e.Target.VM != deployer.EVM {
 		return scores.GenerateBech32(n, seed, e.chain.Prefix())
 	}
 	return scores.Generate(n, seed)
@@ -314,6 +337,10 @@ func ContractError(err error) string {
 	if errors.As(err, &ce) {
 		return ce.Name()
 	}
+	var ae *move.AbortError
+	if errors.As(err, &ae) {
+		return ae.Name()
+	}
 	return ""
 }
 
@@ -333,6 +360,22 @@ var Expected = map[deployer.VM]map[string]string{
 		"refinalize":    wasm.StageAlreadyFinalized,
 		"missing stage": wasm.StageNotFound,
 	},
+	deployer.Move: {
+		"not allowed":     "EUNAUTHORIZED",
+		"finalized":       "EFINALIZED_STAGE",
+		"refinalize":      "EFINALIZED_STAGE",
+		"missing stage":   "EINVALID_STAGE",
+		"length mismatch": "ENOT_MATCH_LENGTH",
+	},
+}
+
+// cosmosKey is a funded secret as the rollup's key type: Initia's eth_secp256k1 on a Move
+// rollup, secp256k1 (wasmd's) on a Wasm one.
+func (e *Env) cosmosKey(secret []byte) (cryptotypes.PrivKey, error) {
+	if e.Target.VM == deployer.Move {
+		return devnode.PrivKeyFromBytes(secret, devnode.EthSecp256k1)
+	}
+	return &secp256k1.PrivKey{Key: secret}, nil
 }
 
 // OperatorSequence is how many txs the operator has had included, to prove that a
@@ -350,8 +393,12 @@ func (e *Env) OperatorSequence(ctx context.Context) (uint64, error) {
 			return 0, err
 		}
 		return c.PendingNonceAt(ctx, crypto.PubkeyToAddress(key.PublicKey))
-	case deployer.Wasm:
-		_, seq, err := e.chain.Account(ctx, e.chain.Address((&secp256k1.PrivKey{Key: e.operator}).PubKey()))
+	case deployer.Wasm, deployer.Move:
+		key, err := e.cosmosKey(e.operator)
+		if err != nil {
+			return 0, err
+		}
+		_, seq, err := e.chain.Account(ctx, e.chain.Address(key.PubKey()))
 		return seq, err
 	}
 	return 0, fmt.Errorf("no sequence for %s", e.Target)
@@ -376,6 +423,21 @@ func (e *Env) CallMismatched(ctx context.Context, contract string, stage uint64)
 		to := common.HexToAddress(contract)
 		_, err = c.CallContract(ctx, ethereum.CallMsg{From: crypto.PubkeyToAddress(key.PublicKey), To: &to, Data: data}, nil)
 		return evm.DecodeRevert(err)
+	case deployer.Move:
+		key, err := e.cosmosKey(e.operator)
+		if err != nil {
+			return err
+		}
+		op, err := e.chain.Signer(ctx, key)
+		if err != nil {
+			return err
+		}
+		a, b := movevm.MustAddress("0x1111"), movevm.MustAddress("0x2222")
+		addrs := append([]byte{2}, append(a[:], b[:]...)...)
+		one := append([]byte{1}, binary.LittleEndian.AppendUint64(nil, 1)...)
+		_, err = e.chain.Simulate(ctx, op, &initiamove.MsgExecute{Sender: op.Address, ModuleAddress: contract, ModuleName: move.ModuleName,
+			FunctionName: "update_score_script", Args: [][]byte{binary.LittleEndian.AppendUint64(nil, stage), addrs, one}})
+		return move.DecodeAbort(err)
 	}
 	return fmt.Errorf("no mismatched call for %s", e.Target)
 }
