@@ -18,7 +18,7 @@ import (
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
-//go:embed framework/Move.toml framework/sources/*.move vip_score/Move.toml vip_score/sources/*.move
+//go:embed framework/Move.toml framework/sources/*.move vip_score/Move.toml vip_score/sources/*.move l1vip/Move.toml l1vip/sources/*.move
 var sources embed.FS
 
 //go:embed artifacts
@@ -34,14 +34,13 @@ type Build struct {
 	Framework map[string][]byte
 }
 
-// Compile builds vip_score with vipScore as its address, in a temporary copy of the sources.
-func Compile(c *movevm.Compiler, vipScore movevm.Address) (Build, error) {
-	dir, err := os.MkdirTemp("", "vipharness-move-")
-	if err != nil {
-		return Build{}, err
-	}
-	defer os.RemoveAll(dir)
-	if err := fs.WalkDir(sources, ".", func(path string, d fs.DirEntry, err error) error {
+// L1VIPAddress is the address the committed L1 stand-in module is built for (the stand-in's
+// default vip module address).
+var L1VIPAddress = movevm.MustAddress("0xf1")
+
+// copySources writes the embedded Move packages into dir.
+func copySources(dir string) error {
+	return fs.WalkDir(sources, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -54,7 +53,38 @@ func Compile(c *movevm.Compiler, vipScore movevm.Address) (Build, error) {
 			return err
 		}
 		return os.WriteFile(dst, b, 0o644)
-	}); err != nil {
+	})
+}
+
+// CompileL1VIP builds the L1 stand-in's vip module (l1vip/) with addr as its address.
+func CompileL1VIP(c *movevm.Compiler, addr movevm.Address) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "vipharness-move-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if err := copySources(dir); err != nil {
+		return nil, fmt.Errorf("copy Move sources: %w", err)
+	}
+	pkg := filepath.Join(dir, "l1vip")
+	if err := c.Build(pkg, movevm.BuildOptions{NamedAddresses: map[string]movevm.Address{"vip": addr}}); err != nil {
+		return nil, err
+	}
+	code, err := os.ReadFile(filepath.Join(pkg, "build", "L1Vip", "bytecode_modules", "vip.mv"))
+	if err != nil {
+		return nil, fmt.Errorf("read compiled vip: %w", err)
+	}
+	return code, nil
+}
+
+// Compile builds vip_score with vipScore as its address, in a temporary copy of the sources.
+func Compile(c *movevm.Compiler, vipScore movevm.Address) (Build, error) {
+	dir, err := os.MkdirTemp("", "vipharness-move-")
+	if err != nil {
+		return Build{}, err
+	}
+	defer os.RemoveAll(dir)
+	if err := copySources(dir); err != nil {
 		return Build{}, fmt.Errorf("copy Move sources: %w", err)
 	}
 	pkg := filepath.Join(dir, "vip_score")
@@ -89,6 +119,9 @@ func Compile(c *movevm.Compiler, vipScore movevm.Address) (Build, error) {
 
 // Module is the committed vip_score module, built for DevDeployer.
 func Module() []byte { return mustRead("artifacts/vip_score.mv") }
+
+// L1VIP is the committed L1 stand-in vip module, built for L1VIPAddress.
+func L1VIP() []byte { return mustRead("artifacts/l1_vip.mv") }
 
 // ABI is the committed JSON description of the vip_score module, as libmovevm decodes it.
 func ABI() []byte { return mustRead("artifacts/vip_score.abi.json") }

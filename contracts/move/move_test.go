@@ -236,6 +236,10 @@ func TestArtifactsReproduce(t *testing.T) {
 	if err != nil || !bytes.Equal(abi, ABI()) {
 		t.Errorf("vip_score.abi.json differs from a rebuild (%v)", err)
 	}
+	l1, err := CompileL1VIP(c, L1VIPAddress)
+	if err != nil || !bytes.Equal(l1, L1VIP()) {
+		t.Errorf("l1_vip.mv differs from a rebuild (%v)", err)
+	}
 
 	other := movevm.MustAddress("0x1234")
 	ob, err := Compile(c, other)

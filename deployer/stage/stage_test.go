@@ -22,7 +22,9 @@ func TestStageFromTheL1StandIn(t *testing.T) {
 	if got, err := r.Stage(ctx); err != nil || got != 12 {
 		t.Fatalf("Stage = %d, %v; want 12", got, err)
 	}
-	srv.Advance()
+	if _, err := srv.Advance(ctx); err != nil {
+		t.Fatal(err)
+	}
 	if got, err := r.Stage(ctx); err != nil || got != 13 {
 		t.Fatalf("after Advance: Stage = %d, %v; want 13", got, err)
 	}

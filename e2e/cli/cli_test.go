@@ -142,7 +142,7 @@ var _ = Describe("vipctl against a local rollup", Label("evm", "embedded", "cli"
 	}, SpecTimeout(2*time.Minute))
 
 	It("syncs the contract's stage to the L1 with --yes", func(ctx SpecContext) {
-		l1srv.Set(l1Stage + 3)
+		Expect(l1srv.Set(ctx, l1Stage+3)).To(Succeed())
 		out, code := run(ctx, nil, "stage", "sync", "--yes", "--json")
 		Expect(code).To(Equal(0), out)
 		out, code = run(ctx, nil, "stage", "show", "--json")

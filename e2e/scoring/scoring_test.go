@@ -206,7 +206,7 @@ var _ = Describe("VIP scoring", func() {
 			}, SpecTimeout(time.Minute))
 
 			It("syncs the contract's open stage up to the L1 stage", func(ctx SpecContext) {
-				env.L1.Set(l1Stage + 4)
+				Expect(env.L1.Set(ctx, l1Stage+4)).To(Succeed())
 				target, err := stage.NewReader(env.L1.URL(), env.L1.VIPAddress()).Stage(ctx)
 				Expect(err).NotTo(HaveOccurred())
 				done, err := deployer.SyncStage(ctx, scorer, target, func(from, to uint64) bool { return true })

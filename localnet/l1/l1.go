@@ -1,29 +1,42 @@
-// Package l1 is a stand-in for the Initia L1's REST face as far as VIP deployments read it:
-// the vip module's ModuleStore resource, whose stage a test can set and advance. Unknown
-// accounts, struct tags and paths get the L1's 404 and 400 error bodies.
+// Package l1 is a stand-in for the Initia L1 as far as VIP deployments read it: a Move dev
+// node (localnet/devnode with the MoveVM) whose genesis holds a small vip module at the VIP
+// module address. Its ModuleStore carries the current stage; it is read through the real Move
+// REST route (resources/by_struct_tag) and moved on by the agent's signed MsgExecute txs
+// (advance_stage, set_stage). Unknown accounts, struct tags and paths get the node's gRPC
+// gateway errors.
 package l1
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
-	"net/http"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
+
+	sdk "github.com/cosmos/cosmos-sdk/types"
+
+	"github.com/vipharness/vipharness/bindings/initiamove"
+	movecontract "github.com/vipharness/vipharness/contracts/move"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/localnet/devnode"
+	"github.com/vipharness/vipharness/localnet/devnode/moveexec"
+	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
 // DefaultVIPAddress is the stand-in's vip module address (a 32-byte Move address).
 const DefaultVIPAddress = "0x" + "00000000000000000000000000000000000000000000000000000000000000f1"
 
+// ChainID is the stand-in L1's chain id.
+const ChainID = "vip-l1-1"
+
 type config struct {
-	stage  uint64
-	vip    string
-	logger *slog.Logger
+	stage    uint64
+	vip      string
+	interval time.Duration
+	logger   *slog.Logger
 }
 
 // Option configures a Server.
@@ -32,175 +45,142 @@ type Option func(*config)
 // WithStage sets the starting stage (default 1).
 func WithStage(n uint64) Option { return func(c *config) { c.stage = n } }
 
-// WithVIPAddress sets the vip module's address.
+// WithVIPAddress sets the vip module's address (0x-hex). The module is compiled for it unless
+// it is the default, whose build is committed.
 func WithVIPAddress(addr string) Option { return func(c *config) { c.vip = addr } }
 
-// WithLogger logs requests at debug level.
+// WithStageInterval sets a stage's length (default 14 days, as on Initia).
+func WithStageInterval(d time.Duration) Option { return func(c *config) { c.interval = d } }
+
+// WithLogger sets the node's logger.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
-// Server serves the ModuleStore resource on 127.0.0.1.
+// Server is the stand-in L1.
 type Server struct {
-	url    string
-	vip    string
-	srv    *http.Server
-	logger *slog.Logger
-
-	mu         sync.Mutex
-	stage      uint64
-	stageStart time.Time
+	node  *devnode.Node
+	exec  *moveexec.Executor
+	c     *cosmostx.Client
+	agent *cosmostx.Signer
+	vip   movevm.Address
 }
 
-// Start listens on an ephemeral loopback port.
-func Start(opts ...Option) (*Server, error) {
-	c := config{stage: 1, vip: DefaultVIPAddress, logger: slog.New(slog.DiscardHandler)}
+// Start starts the L1 node on loopback ports, with the vip module at its genesis.
+func Start(opts ...Option) (_ *Server, err error) {
+	c := config{stage: 1, vip: DefaultVIPAddress, interval: 14 * 24 * time.Hour, logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
 		o(&c)
 	}
-	vip, err := normalize(c.vip)
+	if c.stage == 0 {
+		return nil, errors.New("l1 stand-in: stage 0: VIP stages start at 1")
+	}
+	vip, err := movevm.ParseAddress(c.vip)
 	if err != nil {
 		return nil, fmt.Errorf("l1 stand-in vip address: %w", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("l1 stand-in listen: %w", err)
+	code := movecontract.L1VIP()
+	if vip != movecontract.L1VIPAddress {
+		comp, err := movevm.OpenCompiler(movevm.Dir())
+		if err != nil {
+			return nil, fmt.Errorf("l1 stand-in: %w", err)
+		}
+		if code, err = movecontract.CompileL1VIP(comp, vip); err != nil {
+			return nil, fmt.Errorf("l1 stand-in: build vip module for %s: %w", vip.Short(), err)
+		}
 	}
-	s := &Server{url: "http://" + ln.Addr().String(), vip: vip, logger: c.logger, stage: c.stage, stageStart: time.Now()}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /initia/move/v1/accounts/{address}/resources/by_struct_tag", s.resource)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotImplemented, 12, "Not Implemented")
-	})
-	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = s.srv.Serve(ln) }()
+	mnemonic, err := devnode.NewMnemonic()
+	if err != nil {
+		return nil, err
+	}
+	agent, err := devnode.DeriveAccount(mnemonic, devnode.EthSecp256k1, "init")
+	if err != nil {
+		return nil, err
+	}
+	agentAddr := movevm.AccountAddress(agent.Key.PubKey().Address())
+	genesis := time.Now().UTC()
+	u64 := func(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
+	exec, err := moveexec.New(moveexec.WithGenesisPackage(moveexec.GenesisPackage{
+		Owner:   vip,
+		Modules: [][]byte{code},
+		Calls: []movevm.Function{{
+			Module: movevm.ModuleID{Address: vip, Name: "vip"}, Function: "initialize",
+			Args: [][]byte{u64(c.stage), u64(uint64(genesis.Unix())), u64(uint64(c.interval / time.Second)), agentAddr[:]},
+		}},
+	}))
+	if err != nil {
+		return nil, fmt.Errorf("l1 stand-in: %w", err)
+	}
+	ctx := context.Background()
+	node, err := devnode.Start(ctx, exec, devnode.WithChainID(ChainID), devnode.WithKeyType(devnode.EthSecp256k1),
+		devnode.WithFundedMnemonics(mnemonic), devnode.WithGeneratedAccounts(0), devnode.WithGenesisTime(genesis),
+		devnode.WithAppVersion("vipharness-l1-standin", "devnode/movevm-v0.7.0"), devnode.WithLogger(c.logger))
+	if err != nil {
+		_ = exec.Close()
+		return nil, fmt.Errorf("l1 stand-in: %w", err)
+	}
+	s := &Server{node: node, exec: exec, vip: vip}
+	defer func() {
+		if err != nil {
+			_ = s.Close()
+		}
+	}()
+	enc, err := devnode.NewEncoding(node.Encoding().Prefix, initiamove.RegisterInterfaces)
+	if err != nil {
+		return nil, err
+	}
+	if s.c, err = cosmostx.New(node.RPCURL(), node.RESTURL(), node.ChainID(), enc, sdk.NewDecCoinFromDec(node.FeeDenom(), node.MinGasPrice())); err != nil {
+		return nil, err
+	}
+	if s.agent, err = s.c.Signer(ctx, agent.Key); err != nil {
+		return nil, fmt.Errorf("l1 stand-in agent: %w", err)
+	}
 	return s, nil
 }
 
 // URL is the REST base URL.
-func (s *Server) URL() string { return s.url }
+func (s *Server) URL() string { return s.node.RESTURL() }
 
-// VIPAddress is the vip module's address.
-func (s *Server) VIPAddress() string { return s.vip }
+// RPCURL is the CometBFT RPC base URL.
+func (s *Server) RPCURL() string { return s.node.RPCURL() }
 
-// Stage is the current stage.
-func (s *Server) Stage() uint64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stage
+// VIPAddress is the vip module's address, 0x and 64 hex digits.
+func (s *Server) VIPAddress() string { return s.vip.String() }
+
+// Stage reads the current stage through the vip module's get_stage view.
+func (s *Server) Stage(ctx context.Context) (uint64, error) {
+	var res initiamove.QueryViewJSONResponse
+	req := &initiamove.QueryViewJSONRequest{Address: s.vip.Short(), ModuleName: "vip", FunctionName: "get_stage"}
+	if err := s.c.Post(ctx, "/initia/move/v1/view/json", req, &res); err != nil {
+		return 0, fmt.Errorf("read L1 stage: %w", err)
+	}
+	var st string
+	if err := json.Unmarshal([]byte(res.Data), &st); err != nil {
+		return 0, fmt.Errorf("read L1 stage: %q: %w", res.Data, err)
+	}
+	return strconv.ParseUint(st, 10, 64)
 }
 
-// Set moves the L1 to stage n.
-func (s *Server) Set(n uint64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.stage, s.stageStart = n, time.Now()
-}
-
-// Advance moves the L1 to the next stage and returns it.
-func (s *Server) Advance() uint64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.stage++
-	s.stageStart = time.Now()
-	return s.stage
-}
-
-// Close stops serving.
-func (s *Server) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if err := s.srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("stop l1 stand-in: %w", err)
+func (s *Server) exec1(ctx context.Context, fn string, args ...[]byte) error {
+	_, err := s.c.Exec(ctx, s.agent, &initiamove.MsgExecute{Sender: s.agent.Address, ModuleAddress: s.vip.Short(), ModuleName: "vip", FunctionName: fn, Args: args})
+	if err != nil {
+		return fmt.Errorf("l1 stand-in %s: %w", fn, err)
 	}
 	return nil
 }
 
-// normalize reads a Move address (0x + up to 64 hex digits) into its full 32-byte form.
-func normalize(a string) (string, error) {
-	h := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(a)), "0x")
-	if h == "" || len(h) > 64 {
-		return "", fmt.Errorf("address %q: want 0x and 1 to 64 hex digits", a)
-	}
-	for _, c := range h {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return "", fmt.Errorf("address %q: not hex", a)
-		}
-	}
-	return "0x" + strings.Repeat("0", 64-len(h)) + h, nil
+// Set moves the L1 forward to stage n (a signed set_stage tx).
+func (s *Server) Set(ctx context.Context, n uint64) error {
+	return s.exec1(ctx, "set_stage", binary.LittleEndian.AppendUint64(nil, n))
 }
 
-func (s *Server) resource(w http.ResponseWriter, r *http.Request) {
-	addr, err := normalize(r.PathValue("address"))
-	if err != nil {
-		writeError(w, http.StatusBadRequest, 3, "invalid address: "+err.Error())
-		return
+// Advance moves the L1 to the next stage (a signed advance_stage tx) and returns it.
+func (s *Server) Advance(ctx context.Context) (uint64, error) {
+	if err := s.exec1(ctx, "advance_stage"); err != nil {
+		return 0, err
 	}
-	tag := r.URL.Query().Get("struct_tag")
-	if tag == "" {
-		writeError(w, http.StatusBadRequest, 3, "empty struct tag")
-		return
-	}
-	parts := strings.Split(tag, "::")
-	if len(parts) != 3 {
-		writeError(w, http.StatusBadRequest, 3, fmt.Sprintf("invalid struct tag %q", tag))
-		return
-	}
-	tagAddr, err := normalize(parts[0])
-	if err != nil {
-		writeError(w, http.StatusBadRequest, 3, fmt.Sprintf("invalid struct tag %q: %v", tag, err))
-		return
-	}
-	s.logger.Debug("l1 resource", "address", addr, "struct_tag", tag)
-	if addr != s.vip || tagAddr != s.vip || parts[1] != "vip" || parts[2] != "ModuleStore" {
-		writeError(w, http.StatusNotFound, 5, "collections: not found: key 'resource'")
-		return
-	}
-	s.mu.Lock()
-	stage, start := s.stage, s.stageStart
-	s.mu.Unlock()
-	short := shortAddr(s.vip)
-	data := map[string]any{
-		"type": short + "::vip::ModuleStore",
-		"data": map[string]any{
-			"stage":            strconv.FormatUint(stage, 10),
-			"stage_start_time": strconv.FormatInt(start.Unix(), 10),
-			"stage_end_time":   strconv.FormatInt(start.Add(14*24*time.Hour).Unix(), 10),
-			"stage_interval":   strconv.FormatInt(int64(14*24*time.Hour/time.Second), 10),
-		},
-	}
-	moveResource, _ := json.Marshal(data)
-	writeJSON(w, http.StatusOK, map[string]any{"resource": map[string]any{
-		"address":       short,
-		"struct_tag":    short + "::vip::ModuleStore",
-		"move_resource": string(moveResource),
-		"raw_bytes":     rawStage(stage),
-	}})
+	return s.Stage(ctx)
 }
 
-// shortAddr drops leading zeros as the L1 prints addresses.
-func shortAddr(full string) string {
-	h := strings.TrimLeft(strings.TrimPrefix(full, "0x"), "0")
-	if h == "" {
-		h = "0"
-	}
-	return "0x" + h
-}
-
-// rawStage is the little-endian u64 stage as base64, the start of the BCS resource.
-func rawStage(stage uint64) []byte {
-	b := make([]byte, 8)
-	for i := range b {
-		b[i] = byte(stage >> (8 * i))
-	}
-	return b
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-// writeError uses the gRPC-gateway error body that Cosmos REST returns.
-func writeError(w http.ResponseWriter, status, code int, msg string) {
-	writeJSON(w, status, map[string]any{"code": code, "message": msg, "details": []any{}})
+// Close stops the node and releases the VM.
+func (s *Server) Close() error {
+	return errors.Join(s.node.Close(), s.exec.Close())
 }

@@ -1,14 +1,33 @@
 package l1
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"strings"
 	"testing"
+
+	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
+// requireLibs skips without the Move libraries, or fails when REQUIRE_NODES=1 (CI).
+func requireLibs(t *testing.T) {
+	t.Helper()
+	if _, err := movevm.OpenVM(movevm.Dir()); err != nil {
+		if errors.Is(err, movevm.ErrNotInstalled) && os.Getenv("REQUIRE_NODES") != "1" {
+			t.Skipf("%v (set REQUIRE_NODES=1 to fail instead)", err)
+		}
+		t.Fatal(err)
+	}
+}
+
 func TestServesModuleStoreWithSettableStage(t *testing.T) {
+	requireLibs(t)
+	ctx := context.Background()
 	s, err := Start(WithStage(7))
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +52,9 @@ func TestServesModuleStoreWithSettableStage(t *testing.T) {
 		}
 		var store struct {
 			Data struct {
-				Stage string `json:"stage"`
+				Stage     string `json:"stage"`
+				StartTime string `json:"stage_start_time"`
+				EndTime   string `json:"stage_end_time"`
 			} `json:"data"`
 		}
 		if err := json.Unmarshal([]byte(reply.Resource.MoveResource), &store); err != nil {
@@ -44,16 +65,41 @@ func TestServesModuleStoreWithSettableStage(t *testing.T) {
 	if code, st := read(); code != 200 || st != "7" {
 		t.Fatalf("got %d stage %q, want 200 stage 7", code, st)
 	}
-	if n := s.Advance(); n != 8 {
-		t.Fatalf("Advance = %d", n)
+	if n, err := s.Advance(ctx); err != nil || n != 8 {
+		t.Fatalf("Advance = %d, %v", n, err)
 	}
-	s.Set(42)
-	if code, st := read(); code != 200 || st != "42" || s.Stage() != 42 {
+	if err := s.Set(ctx, 42); err != nil {
+		t.Fatal(err)
+	}
+	if code, st := read(); code != 200 || st != "42" {
 		t.Fatalf("got %d stage %q, want 200 stage 42", code, st)
+	}
+	if n, err := s.Stage(ctx); err != nil || n != 42 {
+		t.Fatalf("Stage = %d, %v", n, err)
+	}
+	if err := s.Set(ctx, 41); err == nil || !strings.Contains(err.Error(), "VM aborted") {
+		t.Fatalf("moving the stage back: %v", err)
+	}
+}
+
+// Another vip address gets the module built for it.
+func TestVIPAddressIsConfigurable(t *testing.T) {
+	requireLibs(t)
+	s, err := Start(WithVIPAddress("0x3a886b32a802582f2e446e74d4a24d1d7ed01adf46d2a8f65c5723887e708789"), WithStage(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	if n, err := s.Stage(context.Background()); err != nil || n != 3 {
+		t.Fatalf("Stage = %d, %v", n, err)
+	}
+	if s.VIPAddress() != "0x3a886b32a802582f2e446e74d4a24d1d7ed01adf46d2a8f65c5723887e708789" {
+		t.Fatal(s.VIPAddress())
 	}
 }
 
 func TestRejectsWhatTheL1Rejects(t *testing.T) {
+	requireLibs(t)
 	s, err := Start()
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +116,7 @@ func TestRejectsWhatTheL1Rejects(t *testing.T) {
 		{"no struct tag", base + s.VIPAddress() + "/resources/by_struct_tag", 400},
 		{"bad address", base + "0xzz/resources/by_struct_tag?struct_tag=0x1::vip::ModuleStore", 400},
 		{"bad tag", base + s.VIPAddress() + "/resources/by_struct_tag?struct_tag=vip", 400},
-		{"other path", s.URL() + "/cosmos/base/tendermint/v1beta1/node_info", 501},
+		{"other path", s.URL() + "/initia/mstaking/v1/validators", 404},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

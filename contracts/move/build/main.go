@@ -34,6 +34,10 @@ func run(out string) error {
 	if err != nil {
 		return err
 	}
+	l1vip, err := movecontract.CompileL1VIP(c, movecontract.L1VIPAddress)
+	if err != nil {
+		return err
+	}
 	abi, err := movecontract.DescribeModule(vm, b.VipScore)
 	if err != nil {
 		return err
@@ -41,7 +45,7 @@ func run(out string) error {
 	if err := os.MkdirAll(filepath.Join(out, "framework"), 0o755); err != nil {
 		return err
 	}
-	files := map[string][]byte{"vip_score.mv": b.VipScore, "vip_score.abi.json": abi}
+	files := map[string][]byte{"vip_score.mv": b.VipScore, "vip_score.abi.json": abi, "l1_vip.mv": l1vip}
 	for name, code := range b.Framework {
 		files[filepath.Join("framework", name+".mv")] = code
 	}

@@ -53,6 +53,21 @@ type config struct {
 	framework [][]byte
 	allowed   []movevm.Address
 	simGas    uint64
+	packages  []GenesisPackage
+}
+
+// GenesisPackage is a package a chain starts with beside the framework (as the L1 starts with
+// its vip module): published under Owner, then Calls run signed by Owner.
+type GenesisPackage struct {
+	Owner   movevm.Address
+	Modules [][]byte
+	Calls   []movevm.Function
+}
+
+// WithGenesisPackage publishes a package at genesis under any address: the node, not a key,
+// signs for it.
+func WithGenesisPackage(p GenesisPackage) Option {
+	return func(c *config) { c.packages = append(c.packages, p) }
 }
 
 // Option configures New.
@@ -80,6 +95,7 @@ type Executor struct {
 	framework [][]byte
 	allowed   []movevm.Address
 	simGas    uint64
+	packages  []GenesisPackage
 }
 
 var (
@@ -107,7 +123,7 @@ func New(opts ...Option) (*Executor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("move executor: %w", err)
 	}
-	return &Executor{vm: vm, rt: rt, framework: cfg.framework, allowed: cfg.allowed, simGas: cfg.simGas}, nil
+	return &Executor{vm: vm, rt: rt, framework: cfg.framework, allowed: cfg.allowed, simGas: cfg.simGas, packages: cfg.packages}, nil
 }
 
 // Close releases the VM.
@@ -129,10 +145,38 @@ func (e *Executor) MsgTypeURLs() []string {
 	return []string{sdk.MsgTypeURL(&initiamove.MsgPublish{}), sdk.MsgTypeURL(&initiamove.MsgExecute{}), sdk.MsgTypeURL(&initiamove.MsgExecuteJSON{})}
 }
 
-// InitGenesis publishes the framework at 0x1 and runs its initialization.
+// InitGenesis publishes the framework at 0x1 and runs its initialization, then publishes and
+// sets up the genesis packages.
 func (e *Executor) InitGenesis(ctx *devnode.Context) error {
-	_, err := e.rt.Genesis(e.store(ctx), e.env(ctx, false), e.framework, e.allowed)
-	return err
+	if _, err := e.rt.Genesis(e.store(ctx), e.env(ctx, false), e.framework, e.allowed); err != nil {
+		return err
+	}
+	const gas = 1 << 40
+	for _, p := range e.packages {
+		if _, err := e.rt.Execute(e.store(ctx), e.env(ctx, true), gas, []movevm.Address{p.Owner}, publishCall(p.Modules, initiamove.COMPATIBLE)); err != nil {
+			return fmt.Errorf("publish genesis package at %s: %w", p.Owner.Short(), err)
+		}
+		for _, f := range p.Calls {
+			if _, err := e.rt.Execute(e.store(ctx), e.env(ctx, true), gas, []movevm.Address{p.Owner}, f); err != nil {
+				return fmt.Errorf("genesis call %s::%s: %w", f.Module, f.Function, err)
+			}
+		}
+	}
+	return nil
+}
+
+// publishCall is 0x1::code::publish_v2(code, policy), as x/move runs a MsgPublish.
+func publishCall(modules [][]byte, policy initiamove.UpgradePolicy) movevm.Function {
+	var w []byte
+	w = uleb(w, len(modules))
+	for _, c := range modules {
+		w = append(uleb(w, len(c)), c...)
+	}
+	return movevm.Function{
+		Module:   movevm.ModuleID{Address: movevm.MustAddress("0x1"), Name: "code"},
+		Function: "publish_v2",
+		Args:     [][]byte{w, {byte(policy)}},
+	}
 }
 
 func (e *Executor) store(ctx *devnode.Context) storetypes.KVStore {
@@ -206,23 +250,15 @@ func (e *Executor) publish(ctx *devnode.Context, m *initiamove.MsgPublish) (prot
 	if len(m.CodeBytes) == 0 {
 		return nil, errorsmod.Wrap(ErrEmpty, "code bytes")
 	}
-	var w []byte
-	w = uleb(w, len(m.CodeBytes))
 	for _, c := range m.CodeBytes {
 		if len(c) == 0 {
 			return nil, errorsmod.Wrap(ErrEmpty, "module code")
 		}
-		w = append(uleb(w, len(c)), c...)
-	}
-	fn := movevm.Function{
-		Module:   movevm.ModuleID{Address: movevm.MustAddress("0x1"), Name: "code"},
-		Function: "publish_v2",
-		Args:     [][]byte{w, {byte(m.UpgradePolicy)}},
 	}
 	if m.UpgradePolicy < 0 || m.UpgradePolicy > math.MaxUint8 {
 		return nil, errorsmod.Wrapf(ErrInvalidRequest, "upgrade policy %d", m.UpgradePolicy)
 	}
-	return &initiamove.MsgPublishResponse{}, e.execute(ctx, m.Sender, fn)
+	return &initiamove.MsgPublishResponse{}, e.execute(ctx, m.Sender, publishCall(m.CodeBytes, m.UpgradePolicy))
 }
 
 // function checks the parts of a call that the library cannot be given unchecked.
