@@ -18,6 +18,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/l1"
 )
@@ -151,112 +152,127 @@ var _ = Describe("vipctl against a local rollup", Label("evm", "embedded", "cli"
 	}, SpecTimeout(time.Minute))
 })
 
-// The same pipeline on a Wasm rollup: CometBFT RPC and REST endpoints, a BIP39 mnemonic on the
-// Cosmos path, bech32 score files.
-var _ = Describe("vipctl --vm wasm against a local rollup", Label("wasm", "embedded", "cli"), Ordered, func() {
-	const l1Stage = 4
-	var (
-		env             []string
-		mnemonic, small string
-		stateDir        string
-		sequence        func(context.Context) uint64
-	)
+// The same pipeline on the Cosmos rollups (Wasm and Move): CometBFT RPC and REST endpoints, a
+// BIP39 mnemonic on the VM's key path (coin type 118 for Wasm, Initia's 60 for Move), bech32
+// score files.
+type cosmosCLI struct {
+	vm             string
+	start          func(context.Context) (localnet.Rollup, error)
+	contractPrefix string
+	finalized      string // what a write to a finalized stage reports
+}
 
-	BeforeAll(func(ctx SpecContext) {
-		r, err := embedded.StartWasm(ctx)
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(func(ctx SpecContext) { Expect(r.Stop(ctx)).To(Succeed()) })
-		l1srv, err := l1.Start(l1.WithStage(l1Stage))
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(l1srv.Close)
-		dev := r.Funded()[0]
-		mnemonic = dev.Mnemonic
-		ep := r.Endpoints()
-		env = []string{"VM=wasm", "COMET_RPC_URL=" + ep.CometRPC, "REST_URL=" + ep.REST, "MNEMONIC=" + mnemonic,
-			"L1_REST_URL=" + l1srv.URL(), "VIP_MODULE_ADDRESS=" + l1srv.VIPAddress(), "JSON_RPC_URL=", "PRIVATE_KEY="}
-		c, err := cosmostx.Dial(ctx, ep.CometRPC, ep.REST)
-		Expect(err).NotTo(HaveOccurred())
-		sequence = func(ctx context.Context) uint64 {
-			_, seq, err := c.Account(ctx, dev.Address)
+var _ = cosmosCLISpecs(cosmosCLI{vm: "wasm", contractPrefix: "init1", finalized: "Stage finalized",
+	start: func(ctx context.Context) (localnet.Rollup, error) { return embedded.StartWasm(ctx) }})
+
+var _ = cosmosCLISpecs(cosmosCLI{vm: "move", contractPrefix: "0x", finalized: "EFINALIZED_STAGE",
+	start: func(ctx context.Context) (localnet.Rollup, error) { return embedded.StartMove(ctx) }})
+
+func cosmosCLISpecs(t cosmosCLI) bool {
+	return Describe("vipctl --vm "+t.vm+" against a local rollup", Label(t.vm, "embedded", "cli"), Ordered, func() {
+		const l1Stage = 4
+		var (
+			env             []string
+			mnemonic, small string
+			stateDir        string
+			sequence        func(context.Context) uint64
+		)
+
+		BeforeAll(func(ctx SpecContext) {
+			r, err := t.start(ctx)
 			Expect(err).NotTo(HaveOccurred())
-			return seq
+			DeferCleanup(func(ctx SpecContext) { Expect(r.Stop(ctx)).To(Succeed()) })
+			l1srv, err := l1.Start(l1.WithStage(l1Stage))
+			Expect(err).NotTo(HaveOccurred())
+			DeferCleanup(l1srv.Close)
+			dev := r.Funded()[0]
+			mnemonic = dev.Mnemonic
+			ep := r.Endpoints()
+			env = []string{"VM=" + t.vm, "COMET_RPC_URL=" + ep.CometRPC, "REST_URL=" + ep.REST, "MNEMONIC=" + mnemonic,
+				"L1_REST_URL=" + l1srv.URL(), "VIP_MODULE_ADDRESS=" + l1srv.VIPAddress(), "JSON_RPC_URL=", "PRIVATE_KEY=", "KEY_TYPE="}
+			c, err := cosmostx.Dial(ctx, ep.CometRPC, ep.REST)
+			Expect(err).NotTo(HaveOccurred())
+			sequence = func(ctx context.Context) uint64 {
+				_, seq, err := c.Account(ctx, dev.Address)
+				Expect(err).NotTo(HaveOccurred())
+				return seq
+			}
+			stateDir = GinkgoT().TempDir()
+			// The fixture's addresses as bech32 of this chain.
+			entries, err := scores.ParseFile(filepath.Join("..", "..", "fixtures", "scores", "small.csv"), "")
+			Expect(err).NotTo(HaveOccurred())
+			entries, err = scores.ToBech32(entries, c.Prefix())
+			Expect(err).NotTo(HaveOccurred())
+			small = filepath.Join(stateDir, "small-bech32.csv")
+			f, err := os.Create(small)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(scores.Write(f, entries, scores.CSV)).To(Succeed())
+			Expect(f.Close()).To(Succeed())
+		})
+
+		run := func(ctx context.Context, args ...string) (string, int) {
+			cmd := exec.CommandContext(ctx, vipctl, append([]string{"--state-dir", stateDir, "--no-progress"}, args...)...)
+			cmd.Env = append(os.Environ(), env...)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else {
+				Expect(err).NotTo(HaveOccurred())
+			}
+			Expect(out.String()).NotTo(ContainSubstring(strings.Join(strings.Fields(mnemonic)[:4], " ")), "the mnemonic must never be printed")
+			return out.String(), code
 		}
-		stateDir = GinkgoT().TempDir()
-		// The fixture's addresses as bech32 of this chain.
-		entries, err := scores.ParseFile(filepath.Join("..", "..", "fixtures", "scores", "small.csv"), "")
-		Expect(err).NotTo(HaveOccurred())
-		entries, err = scores.ToBech32(entries, c.Prefix())
-		Expect(err).NotTo(HaveOccurred())
-		small = filepath.Join(stateDir, "small-bech32.csv")
-		f, err := os.Create(small)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(scores.Write(f, entries, scores.CSV)).To(Succeed())
-		Expect(f.Close()).To(Succeed())
+
+		It("deploys, pushes, verifies, finalizes, and refuses a finalized stage with exit 3", func(ctx SpecContext) {
+			out, code := run(ctx, "deploy", "--json")
+			Expect(code).To(Equal(0), out)
+			var d struct {
+				VM        string `json:"vm"`
+				Contract  string `json:"contract"`
+				InitStage uint64 `json:"init_stage"`
+				Deployer  string `json:"deployer"`
+			}
+			Expect(json.Unmarshal([]byte(out), &d)).To(Succeed(), out)
+			Expect(d.VM).To(Equal(t.vm))
+			Expect(d.Contract).To(HavePrefix(t.contractPrefix))
+			Expect(d.InitStage).To(BeEquivalentTo(l1Stage))
+
+			before := sequence(ctx)
+			out, code = run(ctx, "scores", "update", "--file", small, "--dry-run", "--json")
+			Expect(code).To(Equal(0), out)
+			Expect(out).To(ContainSubstring(`"chunks": 1`))
+			Expect(sequence(ctx)).To(Equal(before))
+
+			out, code = run(ctx, "scores", "update", "--file", filepath.Join("..", "..", "fixtures", "scores", "small.csv"))
+			Expect(code).To(Equal(2), out)
+			Expect(out).To(ContainSubstring("not bech32"))
+			Expect(sequence(ctx)).To(Equal(before))
+
+			out, code = run(ctx, "scores", "update", "--file", small)
+			Expect(code).To(Equal(0), out)
+			Expect(sequence(ctx)).To(Equal(before + 1))
+			out, code = run(ctx, "verify", "--file", small, "--stage", fmt.Sprint(l1Stage))
+			Expect(code).To(Equal(0), out)
+
+			out, code = run(ctx, "stage", "finalize", "--stage", fmt.Sprint(l1Stage))
+			Expect(code).To(Equal(0), out)
+			out, code = run(ctx, "stage", "show", "--json")
+			Expect(code).To(Equal(0), out)
+			Expect(out).To(ContainSubstring(fmt.Sprintf(`"open_stage": %d`, l1Stage+1)))
+			out, code = run(ctx, "scores", "update", "--file", small, "--stage", fmt.Sprint(l1Stage))
+			Expect(code).To(Equal(3), out)
+			Expect(out).To(ContainSubstring(t.finalized))
+		}, SpecTimeout(2*time.Minute))
+
+		It("names what a "+t.vm+" rollup needs when an endpoint is missing", func(ctx SpecContext) {
+			env = append(env, "REST_URL=")
+			DeferCleanup(func() { env = env[:len(env)-1] })
+			out, code := run(ctx, "stage", "show")
+			Expect(code).To(Equal(2), out)
+			Expect(out).To(ContainSubstring("--rest"))
+		}, SpecTimeout(time.Minute))
 	})
-
-	run := func(ctx context.Context, args ...string) (string, int) {
-		cmd := exec.CommandContext(ctx, vipctl, append([]string{"--state-dir", stateDir, "--no-progress"}, args...)...)
-		cmd.Env = append(os.Environ(), env...)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else {
-			Expect(err).NotTo(HaveOccurred())
-		}
-		Expect(out.String()).NotTo(ContainSubstring(strings.Join(strings.Fields(mnemonic)[:4], " ")), "the mnemonic must never be printed")
-		return out.String(), code
-	}
-
-	It("deploys, pushes, verifies, finalizes, and refuses a finalized stage with exit 3", func(ctx SpecContext) {
-		out, code := run(ctx, "deploy", "--json")
-		Expect(code).To(Equal(0), out)
-		var d struct {
-			VM        string `json:"vm"`
-			Contract  string `json:"contract"`
-			InitStage uint64 `json:"init_stage"`
-			CodeID    uint64 `json:"code_id"`
-		}
-		Expect(json.Unmarshal([]byte(out), &d)).To(Succeed(), out)
-		Expect(d.VM).To(Equal("wasm"))
-		Expect(d.Contract).To(HavePrefix("init1"))
-		Expect(d.InitStage).To(BeEquivalentTo(l1Stage))
-		Expect(d.CodeID).NotTo(BeZero())
-
-		before := sequence(ctx)
-		out, code = run(ctx, "scores", "update", "--file", small, "--dry-run", "--json")
-		Expect(code).To(Equal(0), out)
-		Expect(out).To(ContainSubstring(`"chunks": 1`))
-		Expect(sequence(ctx)).To(Equal(before))
-
-		out, code = run(ctx, "scores", "update", "--file", filepath.Join("..", "..", "fixtures", "scores", "small.csv"))
-		Expect(code).To(Equal(2), out)
-		Expect(out).To(ContainSubstring("not bech32"))
-		Expect(sequence(ctx)).To(Equal(before))
-
-		out, code = run(ctx, "scores", "update", "--file", small)
-		Expect(code).To(Equal(0), out)
-		Expect(sequence(ctx)).To(Equal(before + 1))
-		out, code = run(ctx, "verify", "--file", small, "--stage", fmt.Sprint(l1Stage))
-		Expect(code).To(Equal(0), out)
-
-		out, code = run(ctx, "stage", "finalize", "--stage", fmt.Sprint(l1Stage))
-		Expect(code).To(Equal(0), out)
-		out, code = run(ctx, "stage", "show", "--json")
-		Expect(code).To(Equal(0), out)
-		Expect(out).To(ContainSubstring(fmt.Sprintf(`"open_stage": %d`, l1Stage+1)))
-		out, code = run(ctx, "scores", "update", "--file", small, "--stage", fmt.Sprint(l1Stage))
-		Expect(code).To(Equal(3), out)
-		Expect(out).To(ContainSubstring("Stage finalized"))
-	}, SpecTimeout(2*time.Minute))
-
-	It("names what a Wasm rollup needs when an endpoint is missing", func(ctx SpecContext) {
-		env = append(env, "REST_URL=")
-		DeferCleanup(func() { env = env[:len(env)-1] })
-		out, code := run(ctx, "stage", "show")
-		Expect(code).To(Equal(2), out)
-		Expect(out).To(ContainSubstring("--rest"))
-	}, SpecTimeout(time.Minute))
-})
+}
