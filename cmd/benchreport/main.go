@@ -30,7 +30,7 @@ type suite struct {
 var suites = []suite{
 	{"EVM contract gas (ours beside the official VipScore)", []string{"./contracts/evm/..."}, "1x",
 		"Receipt gas on Osaka rules, fresh stage. The official VipScore compiled the same way (solc 0.8.37, optimizer 200, evmVersion osaka) and measured by the same code (`VIPHARNESS_OFFICIAL_BIN` runs both in one go): 51,410 / 51,152 gas per new address at 100 / 200 per call (500 does not fit one tx), 50,895 marginal; overwrite 10,645 per address; finalize 53,772; getScores of 1,000 rows 5,667,764; at most 328 new addresses per 16,777,216-gas tx."},
-	{"Embedded EVM rollup", []string{"./localnet/embedded/..."}, "5x", "Start-to-ready: JSON-RPC served on loopback and auto-mining armed, then stopped."},
+	{"Embedded rollups: start-to-ready", []string{"./localnet/embedded/..."}, "5x", "EVM: JSON-RPC served on loopback and auto-mining armed, then stopped. Move: MoveVM allocated, framework genesis (9 modules published at 0x1, init_genesis), CometBFT RPC and REST serving, then stopped."},
 	{"Real nodes: start-to-ready", []string{"./localnet/process/...", "./localnet/container/..."}, "3x",
 		"geth v1.17.8 --dev (genesis, init, start, first JSON-RPC answer, stop), wasmd v0.61.14 single-validator (init, genesis, gentx, start, first block, REST answer, stop) and our dev node binary (ready line with its endpoints, stop), each as a child process and as a FROM-scratch container through testcontainers-go (image from Docker's layer cache, readiness log line, removal). Skipped without `make nodes` or Docker."},
 	{"Deployer throughput (EVM: embedded chain and real geth)", []string{"./deployer/evm/..."}, "1x",
@@ -39,6 +39,8 @@ var suites = []suite{
 		"The node's own ceiling: signed update_scores txs of our contract broadcast straight to the dev node (CheckTx, block, wasmvm execution, events, tx index)."},
 	{"Wasm deployer: store + instantiate, and throughput (embedded dev node and real wasmd)", []string{"./deployer/wasm/..."}, "1x",
 		"Deploy: store the contract code and instantiate it (simulate, sign, broadcast, wait for each). Push: 5,000 new addresses through the deployer (validation, simulated gas model, fsynced journal, pipelined sequences, result checks) beside raw pre-signed update_scores txs of the same chunk size broadcast back to back on the same chain in the same run (the chain's ceiling); on the embedded dev node and on wasmd v0.61.14 (200 ms blocks) as a child process. Most of the gap: the deployer reads back every chunk's result (a tx with 1,000 update events each) where the raw run waits for the last tx only."},
+	{"Move deployer: publish and throughput (embedded dev node + libmovevm)", []string{"./deployer/move/..."}, "1x",
+		"Publish: one tx that publishes vip_score (prebuilt for the key), adds the deployer and sets the initial stage (simulate, sign, broadcast, wait). Push: 5,000 new addresses through the deployer (validation, simulated gas model, fsynced journal, pipelined sequences, result checks) beside raw pre-signed update_score_script txs of the same chunk size broadcast back to back on the same chain in the same run (the node's own ceiling). Chunks are capped so the chain can still simulate them (Initia's 3,000,000-gas contract simulation limit)."},
 	{"Indexer stand-in", []string{"./localnet/indexer/..."}, "2s",
 		"Page latency with 100,000 indexed txs (p50/p99 over every request of the run), and the indexing rate of a fresh indexer catching up behind a live embedded chain."},
 	{"Router stand-in", []string{"./localnet/router/..."}, "1x",
@@ -83,8 +85,8 @@ func main() {
 		writeRows(&md, rows)
 	}
 	writeEngineFigures(ctx, &md)
-	fmt.Fprintf(&md, "## `make demo`\n\nWall time of `vipctl demo --vm <vm>` (embedded rollup and L1 stand-in start, stage read, deploy, 2,020 scores, finalize, read back), binary prebuilt, median of %d; `make demo` runs both.\n\n| VM | median | runs |\n|---|---|---|\n", *demoRuns)
-	for _, vm := range []string{"evm", "wasm"} {
+	fmt.Fprintf(&md, "## `make demo`\n\nWall time of `vipctl demo --vm <vm>` (embedded rollup and L1 stand-in start, stage read, deploy, 2,020 scores, finalize, read back), binary prebuilt, median of %d; `make demo` runs all three.\n\n| VM | median | runs |\n|---|---|---|\n", *demoRuns)
+	for _, vm := range []string{"evm", "wasm", "move"} {
 		wall, err := timeDemo(ctx, vm, *demoRuns)
 		if err != nil {
 			fmt.Fprintf(&md, "| %s | **failed:** %v | |\n", vm, err)
@@ -215,7 +217,7 @@ func tail(s string, n int) string {
 // writeEngineFigures times the shared scoring suite on each engine, and a cold build of each
 // node image (the image removed first, so Docker builds it from the binary again).
 func writeEngineFigures(ctx context.Context, md *bytes.Buffer) {
-	md.WriteString("## Scoring suite wall time per engine\n\nThe shared e2e scoring specs (deploy at the L1 stage, fixture and 10,000-address pushes, re-run sends nothing, negative specs, finalize and re-finalize, stage sync), compiled beforehand, one engine at a time, for every VM it runs (embedded, process, container: EVM and Wasm; the -devnode rows: Wasm on our dev node binary).\n\n| engine | wall time | result |\n|---|---|---|\n")
+	md.WriteString("## Scoring suite wall time per engine\n\nThe shared e2e scoring specs (deploy at the L1 stage, fixture and 10,000-address pushes, re-run sends nothing, negative specs, finalize and re-finalize, stage sync), compiled beforehand, one engine at a time, for every VM it runs (embedded: EVM, Wasm and Move; process, container: EVM and Wasm; the -devnode rows: Wasm on our dev node binary).\n\n| engine | wall time | result |\n|---|---|---|\n")
 	bin := filepath.Join(os.TempDir(), "benchreport-scoring.test")
 	if out, err := exec.CommandContext(ctx, "go", "test", "-c", "-o", bin, "./e2e/scoring").CombinedOutput(); err != nil {
 		fmt.Fprintf(md, "| all | - | build failed: %s |\n\n", tail(string(out), 3))

@@ -19,3 +19,18 @@ func BenchmarkStartEVM(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStartMove measures start-to-ready of the embedded Move rollup (MoveVM allocated,
+// framework genesis, RPC and REST serving) and its stop.
+func BenchmarkStartMove(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		r, err := StartMove(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := r.Stop(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,179 @@
+package move_test
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"testing"
+	"time"
+
+	cmttypes "github.com/cometbft/cometbft/types"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+
+	"github.com/vipharness/vipharness/bindings/initiamove"
+	movecontract "github.com/vipharness/vipharness/contracts/move"
+	"github.com/vipharness/vipharness/deployer/move"
+	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/localnet/devnode"
+	"github.com/vipharness/vipharness/localnet/embedded"
+	"github.com/vipharness/vipharness/localnet/movevm"
+)
+
+func benchRollup(b *testing.B) (*embedded.MoveRollup, func(opts ...move.Option) *move.Scorer) {
+	b.Helper()
+	ctx := context.Background()
+	r, err := embedded.StartMove(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = r.Stop(ctx) })
+	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
+	key, err := devnode.PrivKeyFromBytes(secret, devnode.EthSecp256k1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dial := func(opts ...move.Option) *move.Scorer {
+		ep := r.Endpoints()
+		s, err := move.Dial(ctx, ep.CometRPC, ep.REST, append([]move.Option{
+			move.WithOperatorKey(key), move.WithJournalDir(b.TempDir()), move.WithPollInterval(5 * time.Millisecond)}, opts...)...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	}
+	return r, dial
+}
+
+// BenchmarkPublish deploys vip_score on the embedded Move rollup: one tx that publishes the
+// module (prebuilt for the key), adds the deployer and sets the initial stage.
+func BenchmarkPublish(b *testing.B) {
+	r, dial := benchRollup(b)
+	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
+	key, _ := devnode.PrivKeyFromBytes(secret, devnode.EthSecp256k1)
+	comp, err := movevm.OpenCompiler(movevm.Dir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	built, err := movecontract.Compile(comp, movevm.AccountAddress(key.PubKey().Address()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var gas uint64
+	for i := 0; b.Loop(); i++ {
+		// A module is published once per address; each round uses a fresh funded chain.
+		if i > 0 {
+			b.StopTimer()
+			r, dial = benchRollup(b)
+			b.StartTimer()
+		}
+		d, err := dial(move.WithModule(built.VipScore)).Deploy(context.Background(), 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		gas = d.GasUsed
+	}
+	b.ReportMetric(float64(gas), "gas")
+	b.ReportMetric(float64(len(built.VipScore)), "module-bytes")
+}
+
+// BenchmarkPushThroughput pushes the same number of new addresses twice on one chain in one
+// run: through the deployer (validation, simulated gas model, fsynced journal, pipelined
+// sequences, result checks), and as raw pre-signed update_score_script txs of the same chunks
+// broadcast back to back (the node's own ceiling). The ratio is the deployer's overhead.
+func BenchmarkPushThroughput(b *testing.B) {
+	const n = 5000
+	ctx := context.Background()
+	r, dial := benchRollup(b)
+	s := dial()
+	if _, err := s.Deploy(ctx, 1); err != nil {
+		b.Fatal(err)
+	}
+	prefix := s.Client().Prefix()
+	var deployerRate, rawRate float64
+	var chunkSize int
+	var gasPerAddr uint64
+	for i := 0; b.Loop(); i++ {
+		entries := scores.GenerateBech32(n, int64(1000+2*i), prefix)
+		start := time.Now()
+		res, err := s.UpdateScores(ctx, 1, entries)
+		if err != nil {
+			b.Fatal(err)
+		}
+		deployerRate = n / time.Since(start).Seconds()
+		chunkSize = (n + res.Chunks - 1) / res.Chunks
+		gasPerAddr = res.GasUsed / n
+
+		raw := scores.GenerateBech32(n, int64(1001+2*i), prefix)
+		start = time.Now()
+		if err := sendRaw(ctx, s, r, raw, chunkSize); err != nil {
+			b.Fatal(err)
+		}
+		rawRate = n / time.Since(start).Seconds()
+	}
+	b.ReportMetric(deployerRate, "deployer-addr/s")
+	b.ReportMetric(rawRate, "raw-addr/s")
+	b.ReportMetric(deployerRate/rawRate, "deployer/raw")
+	b.ReportMetric(float64(chunkSize), "addrs/tx")
+	b.ReportMetric(float64(gasPerAddr), "gas/addr")
+}
+
+// sendRaw signs every chunk up front (gas from one simulation), broadcasts them back to back
+// and waits for the last; the clock includes signing, as the deployer's does.
+func sendRaw(ctx context.Context, s *move.Scorer, r *embedded.MoveRollup, entries []scores.Entry, size int) error {
+	c := s.Client()
+	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
+	key, err := devnode.PrivKeyFromBytes(secret, devnode.EthSecp256k1)
+	if err != nil {
+		return err
+	}
+	signer, err := c.Signer(ctx, key)
+	if err != nil {
+		return err
+	}
+	chunks := scores.Chunk(entries, size)
+	msgs := make([]sdk.Msg, len(chunks))
+	for i, ch := range chunks {
+		addrs := make([]byte, 0, 3+32*len(ch))
+		amounts := make([]byte, 0, 3+8*len(ch))
+		addrs, amounts = uleb(addrs, len(ch)), uleb(amounts, len(ch))
+		for _, e := range ch {
+			a, err := bech32Account(e.Addr)
+			if err != nil {
+				return err
+			}
+			addrs = append(addrs, a[:]...)
+			amounts = append(amounts, le64(e.Amount)...)
+		}
+		msgs[i] = &initiamove.MsgExecute{Sender: signer.Address, ModuleAddress: s.Contract(), ModuleName: move.ModuleName,
+			FunctionName: "update_score_script", Args: [][]byte{le64(1), addrs, amounts}}
+	}
+	sim, err := c.Simulate(ctx, signer, msgs[0])
+	if err != nil {
+		return err
+	}
+	gas := c.GasLimit(sim.GasInfo.GasUsed)
+	var last string
+	for i, m := range msgs {
+		raw, err := c.SignAt(ctx, signer, signer.Sequence+uint64(i), gas, m)
+		if err != nil {
+			return err
+		}
+		if err := c.BroadcastSigned(ctx, raw); err != nil {
+			return fmt.Errorf("raw chunk %d: %w", i, err)
+		}
+		last = fmt.Sprintf("%X", cmttypes.Tx(raw).Hash())
+	}
+	for {
+		out, err := c.Lookup(ctx, last)
+		if err != nil {
+			return err
+		}
+		if out.Found {
+			if !out.Success {
+				return out.Err
+			}
+			return nil
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

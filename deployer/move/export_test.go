@@ -1,5 +1,0 @@
-package move_test
-
-import "os"
-
-func requireNodes() bool { return os.Getenv("REQUIRE_NODES") == "1" }
