@@ -1,6 +1,7 @@
 // Command devnode runs the project's own dev node as a process of its own, so that the
-// process and container engines can drive it like any other node binary: a Wasm rollup on
-// the shared dev node core with wasmvm, serving CometBFT RPC and Cosmos REST on 127.0.0.1.
+// process and container engines can drive it like any other node binary: a Wasm rollup
+// (wasmvm) or a Move rollup (Initia's libmovevm, from --movevm-dir) on the shared dev node
+// core, serving CometBFT RPC, Cosmos REST (and Move REST) on 127.0.0.1.
 // It funds the accounts of the mnemonics in --mnemonics-file (keys never pass through its
 // output), prints one ready line (devnode.ReadyPrefix + JSON) on stdout, and runs until
 // SIGINT or SIGTERM.
@@ -19,8 +20,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/embedded"
+	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
 func main() {
@@ -31,8 +34,9 @@ func main() {
 }
 
 func run() error {
-	vm := flag.String("vm", "wasm", "the rollup's VM (wasm)")
-	chainID := flag.String("chain-id", embedded.DefaultWasmChainID, "chain id")
+	vm := flag.String("vm", "wasm", "the rollup's VM: wasm or move")
+	chainID := flag.String("chain-id", "", "chain id (default "+embedded.DefaultWasmChainID+" or "+embedded.DefaultMoveChainID+")")
+	movevmDir := flag.String("movevm-dir", movevm.Dir(), "folder of Initia's Move libraries (move; `make setup` installs them)")
 	prefix := flag.String("prefix", devnode.DefaultBech32Prefix, "bech32 account prefix")
 	denom := flag.String("denom", devnode.DefaultFeeDenom, "fee denom")
 	gasPrice := flag.String("min-gas-price", devnode.DefaultMinGasPrice, "minimum gas price (amount of the fee denom)")
@@ -40,8 +44,11 @@ func run() error {
 	mnemonics := flag.String("mnemonics-file", "", "file of BIP39 mnemonics, one per line, whose first accounts are funded (default: two fresh accounts)")
 	verbose := flag.Bool("v", false, "log every block and refused tx")
 	flag.Parse()
-	if *vm != "wasm" {
-		return fmt.Errorf("--vm %q: this dev node runs wasm rollups", *vm)
+	if *vm != "wasm" && *vm != "move" {
+		return fmt.Errorf("--vm %q: this dev node runs wasm or move rollups", *vm)
+	}
+	if *chainID == "" {
+		*chainID = map[string]string{"wasm": embedded.DefaultWasmChainID, "move": embedded.DefaultMoveChainID}[*vm]
 	}
 	level := slog.LevelInfo
 	if *verbose {
@@ -64,13 +71,27 @@ func run() error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	keyType := devnode.Secp256k1
+	if *vm == "move" {
+		// The executor finds the libraries through the environment.
+		if err := os.Setenv("VIPHARNESS_MOVEVM", *movevmDir); err != nil {
+			return err
+		}
+		keyType = devnode.EthSecp256k1
+	}
 	start, cancel := context.WithTimeout(ctx, time.Minute)
-	r, err := embedded.StartWasm(start, opts...)
+	var r localnet.Rollup
+	var err error
+	if *vm == "move" {
+		r, err = embedded.StartMove(start, opts...)
+	} else {
+		r, err = embedded.StartWasm(start, opts...)
+	}
 	cancel()
 	if err != nil {
 		return err
 	}
-	ready := devnode.Ready{VM: *vm, ChainID: r.ChainID(), Prefix: *prefix, CometRPC: r.Endpoints().CometRPC, REST: r.Endpoints().REST}
+	ready := devnode.Ready{VM: *vm, ChainID: r.ChainID(), Prefix: *prefix, CometRPC: r.Endpoints().CometRPC, REST: r.Endpoints().REST, KeyType: keyType}
 	for _, a := range r.Funded() {
 		ready.Funded = append(ready.Funded, a.Address)
 	}

@@ -76,7 +76,7 @@ func Targets() []Target {
 		case "process":
 			for _, t := range []Target{
 				{deployer.EVM, process.Engine{}}, {deployer.Wasm, process.Engine{}},
-				{deployer.Wasm, process.Engine{WasmNode: process.DevNode}},
+				{deployer.Wasm, process.Engine{WasmNode: process.DevNode}}, {deployer.Move, process.Engine{}},
 			} {
 				if err := t.Engine.(process.Engine).Available(t.VM); err != nil {
 					if os.Getenv("REQUIRE_NODES") == "1" {
@@ -90,7 +90,7 @@ func Targets() []Target {
 		case "container":
 			for _, t := range []Target{
 				{deployer.EVM, container.Engine{}}, {deployer.Wasm, container.Engine{}},
-				{deployer.Wasm, container.Engine{WasmNode: process.DevNode}},
+				{deployer.Wasm, container.Engine{WasmNode: process.DevNode}}, {deployer.Move, container.Engine{}},
 			} {
 				if err := t.Engine.(container.Engine).Available(context.Background(), t.VM); err != nil {
 					if os.Getenv("REQUIRE_DOCKER") == "1" || os.Getenv("REQUIRE_NODES") == "1" {

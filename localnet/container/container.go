@@ -83,7 +83,7 @@ func (e Engine) Available(ctx context.Context, vm deployer.VM) error {
 	if err := dockerAvailable(ctx); err != nil {
 		return err
 	}
-	if vm != deployer.EVM && vm != deployer.Wasm {
+	if vm != deployer.EVM && vm != deployer.Wasm && vm != deployer.Move {
 		return fmt.Errorf("container engine: no %s node yet", vm)
 	}
 	if e.Images[vm].Name != "" {
@@ -122,6 +122,9 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 			return e.startDevNode(ctx, vm)
 		}
 		return e.startWasmd(ctx)
+	case deployer.Move:
+		// The dev node binary with the MoveVM is the Move node here (no minimove image).
+		return e.startDevNode(ctx, vm)
 	}
 	return nil, fmt.Errorf("container engine: no %s node yet", vm)
 }

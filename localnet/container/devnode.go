@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/moby/moby/api/types/container"
@@ -18,6 +19,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/devnode"
+	"github.com/vipharness/vipharness/localnet/movevm"
 	"github.com/vipharness/vipharness/localnet/process"
 )
 
@@ -54,7 +56,22 @@ func (e Engine) startDevNode(ctx context.Context, vm deployer.VM) (_ *DevNodeRol
 	if err != nil {
 		return nil, err
 	}
-	buildCtx, err := cgoImageContext(ctx, bin, "devnode")
+	cmd := []string{"--vm", string(vm), "--mnemonics-file", "/home/mnemonics"}
+	binds := []string{home + ":/home:ro"}
+	var libDeps []string
+	if vm == deployer.Move {
+		// Initia's libraries are mounted, never baked into an image; the image carries what
+		// libmovevm links against.
+		lib := filepath.Join(movevm.Dir(), movevm.VMLib)
+		if _, err := movevm.OpenVM(movevm.Dir()); err != nil {
+			return nil, fmt.Errorf("container engine: %w", err)
+		}
+		libDeps = append(libDeps, lib)
+		binds = append(binds, movevm.Dir()+":/movevm:ro")
+		cmd = append(cmd, "--movevm-dir", "/movevm")
+		tag += "-move"
+	}
+	buildCtx, err := cgoImageContext(ctx, bin, "devnode", libDeps...)
 	if err != nil {
 		return nil, err
 	}
@@ -64,13 +81,13 @@ func (e Engine) startDevNode(ctx context.Context, vm deployer.VM) (_ *DevNodeRol
 			Context: buildCtx, Repo: "vipharness/devnode", Tag: tag, KeepImage: true,
 			BuildOptionsModifier: func(o *client.ImageBuildOptions) { o.Labels = map[string]string{Label: "image"} },
 		},
-		Cmd:    []string{"--vm", string(vm), "--mnemonics-file", "/home/mnemonics"},
+		Cmd:    cmd,
 		Labels: map[string]string{Label: "container", ownerLabel: owner, "org.vipharness.vm": string(vm)},
 		// wasmvm keeps its code cache in a temp dir, which a scratch image lacks.
 		Tmpfs: map[string]string{"/tmp": "rw,mode=1777"},
 		HostConfigModifier: func(hc *container.HostConfig) {
 			hc.NetworkMode = "host"
-			hc.Binds = []string{home + ":/home:ro"}
+			hc.Binds = binds
 		},
 		WaitingFor: wait.ForLog(devnode.ReadyPrefix).WithStartupTimeout(60 * time.Second),
 	}

@@ -124,7 +124,7 @@ func (r *WasmdRollup) waitREST(ctx context.Context) error {
 // cgoImageContext lays out a build context for a cgo binary (wasmd, the dev node, both
 // linking libwasmvm): an image FROM scratch with the binary as /<name> and exactly the shared
 // libraries ldd lists (libwasmvm, libc, the loader) at the paths the binary looks for them.
-func cgoImageContext(ctx context.Context, bin, name string) (string, error) {
+func cgoImageContext(ctx context.Context, bin, name string, libDeps ...string) (string, error) {
 	dir, err := os.MkdirTemp("", "vipharness-"+name+"-image-")
 	if err != nil {
 		return "", err
@@ -137,26 +137,33 @@ func cgoImageContext(ctx context.Context, bin, name string) (string, error) {
 	if err := place(bin, filepath.Join(root, name)); err != nil {
 		return "", err
 	}
-	out, err := exec.CommandContext(ctx, "ldd", bin).Output()
-	if err != nil {
-		return "", fmt.Errorf("ldd %s: %w", bin, err)
-	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		// "libx.so => /path/libx.so (0x...)" or "/lib64/ld-linux-x86-64.so.2 (0x...)"
-		f := strings.Fields(sc.Text())
-		var lib string
-		switch {
-		case len(f) >= 3 && f[1] == "=>":
-			lib = f[2]
-		case len(f) >= 1 && strings.HasPrefix(f[0], "/"):
-			lib = f[0]
+	// The binary's shared libraries, and those of libraries it opens at run time (libDeps,
+	// which themselves stay out of the image).
+	for _, file := range append([]string{bin}, libDeps...) {
+		out, err := exec.CommandContext(ctx, "ldd", file).Output()
+		if err != nil {
+			return "", fmt.Errorf("ldd %s: %w", file, err)
 		}
-		if lib == "" || !strings.HasPrefix(lib, "/") {
-			continue // the vdso
-		}
-		if err := place(lib, filepath.Join(root, lib)); err != nil {
-			return "", err
+		sc := bufio.NewScanner(bytes.NewReader(out))
+		for sc.Scan() {
+			// "libx.so => /path/libx.so (0x...)" or "/lib64/ld-linux-x86-64.so.2 (0x...)"
+			f := strings.Fields(sc.Text())
+			var lib string
+			switch {
+			case len(f) >= 3 && f[1] == "=>":
+				lib = f[2]
+			case len(f) >= 1 && strings.HasPrefix(f[0], "/"):
+				lib = f[0]
+			}
+			if lib == "" || !strings.HasPrefix(lib, "/") {
+				continue // the vdso
+			}
+			if _, err := os.Stat(filepath.Join(root, lib)); err == nil {
+				continue
+			}
+			if err := place(lib, filepath.Join(root, lib)); err != nil {
+				return "", err
+			}
 		}
 	}
 	return dir, nil

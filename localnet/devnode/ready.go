@@ -19,6 +19,8 @@ type Ready struct {
 	CometRPC string   `json:"comet_rpc"`
 	REST     string   `json:"rest"`
 	Funded   []string `json:"funded"` // addresses only; keys stay with whoever chose the mnemonics
+	// KeyType is the funded accounts' key kind (empty: secp256k1).
+	KeyType KeyType `json:"key_type,omitempty"`
 }
 
 // Line is the ready line, without a newline.

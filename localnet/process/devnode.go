@@ -13,6 +13,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/devnode"
+	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
 // DevNodeBinary is the project's own dev node (cmd/devnode), as `make nodes` builds it.
@@ -54,7 +55,11 @@ func DevNodeAccounts(ready devnode.Ready, mnemonics []string) ([]localnet.Accoun
 	}
 	var out []localnet.Account
 	for i, m := range mnemonics {
-		a, err := devnode.DeriveAccount(m, devnode.Secp256k1, ready.Prefix)
+		kind := ready.KeyType
+		if kind == "" {
+			kind = devnode.Secp256k1
+		}
+		a, err := devnode.DeriveAccount(m, kind, ready.Prefix)
 		if err != nil {
 			return nil, err
 		}
@@ -81,7 +86,11 @@ func StartDevNode(ctx context.Context, bin string, vm deployer.VM, logger *slog.
 	if err != nil {
 		return nil, err
 	}
-	n, err := start("devnode", bin, home, logger, "--vm", string(vm), "--mnemonics-file", file)
+	args := []string{"--vm", string(vm), "--mnemonics-file", file}
+	if vm == deployer.Move {
+		args = append(args, "--movevm-dir", movevm.Dir())
+	}
+	n, err := start("devnode", bin, home, logger, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/gethdev"
+	"github.com/vipharness/vipharness/localnet/movevm"
 	"github.com/vipharness/vipharness/localnet/wasmddev"
 )
 
@@ -60,6 +61,12 @@ func (e Engine) Available(vm deployer.VM) error {
 	case deployer.Wasm:
 		_, err := findBinary(e.nodesDir(), e.wasmBinary())
 		return err
+	case deployer.Move:
+		if _, err := findBinary(e.nodesDir(), DevNodeBinary); err != nil {
+			return err
+		}
+		_, err := movevm.OpenVM(movevm.Dir())
+		return err
 	}
 	return fmt.Errorf("process engine: no %s node yet", vm)
 }
@@ -86,6 +93,13 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 			return StartDevNode(ctx, bin, vm, logger)
 		}
 		return StartWasmd(ctx, bin, logger)
+	case deployer.Move:
+		// The dev node binary with the MoveVM is the Move node here (no minimove binary).
+		bin, err := findBinary(e.nodesDir(), DevNodeBinary)
+		if err != nil {
+			return nil, fmt.Errorf("process engine: %w", err)
+		}
+		return StartDevNode(ctx, bin, vm, logger)
 	}
 	return nil, fmt.Errorf("process engine: no %s node yet", vm)
 }
