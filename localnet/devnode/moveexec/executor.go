@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"math"
@@ -283,7 +284,7 @@ func (e *Executor) execute(ctx *devnode.Context, sender string, fn movevm.Functi
 	res, err := e.rt.Execute(e.store(ctx), env, gas, []movevm.Address{movevm.AccountAddress(from)}, fn)
 	used := res.GasUsed
 	var ee *movevm.ExecError
-	if err != nil && asExecError(err, &ee) {
+	if errors.As(err, &ee) {
 		used = ee.GasUsed
 	}
 	ctx.GasMeter.ConsumeGas(used, "move runtime")
@@ -308,14 +309,6 @@ func (e *Executor) execute(ctx *devnode.Context, sender string, fn movevm.Functi
 		ctx.EmitEvent(moveEvent(ev))
 	}
 	return nil
-}
-
-func asExecError(err error, target **movevm.ExecError) bool {
-	ee, ok := err.(*movevm.ExecError)
-	if ok {
-		*target = ee
-	}
-	return ok
 }
 
 // moveEvent is Initia's "move" event: the type tag, the JSON data, and each top-level field
