@@ -100,6 +100,7 @@ type config struct {
 	poll        time.Duration
 	outage      time.Duration
 	rebroadcast time.Duration
+	indexLag    time.Duration // how long a tx whose sequence is spent is looked for
 	logger      *slog.Logger
 	progress    func(done, total int)
 }
@@ -131,7 +132,7 @@ func WithProgress(f func(done, total int)) Option { return func(c *config) { c.p
 // journaled at path. If the journal already has a plan, its chunk size wins, so a resumed
 // push cuts the input exactly as the first run did.
 func Run(ctx context.Context, chain Chain, path string, stage uint64, entries []scores.Entry, chunkSize int, opts ...Option) (Result, error) {
-	cfg := config{window: 8, poll: 25 * time.Millisecond, outage: 2 * time.Minute, rebroadcast: 3 * time.Second,
+	cfg := config{window: 8, poll: 25 * time.Millisecond, outage: 2 * time.Minute, rebroadcast: 3 * time.Second, indexLag: 30 * time.Second,
 		logger: slog.New(slog.DiscardHandler), progress: func(int, int) {}}
 	for _, o := range opts {
 		o(&cfg)
@@ -422,9 +423,11 @@ func (p *pusher) resend(ctx context.Context, i int, rec journal.Record) error {
 	})
 	if err != nil {
 		if IsRejected(err) {
-			// It may have landed between the lookup and now.
-			if out, lerr := p.lookup(ctx, rec.Hash); lerr == nil && out.Found {
-				return nil
+			// It may have landed between the lookup and now, or long ago on a node whose tx
+			// index has not caught up since its restart: while the chain has spent its
+			// sequence, look for it before giving it up.
+			if found, lerr := p.awaitIndexed(ctx, rec); lerr != nil || found {
+				return lerr
 			}
 			// A lower sequence still in flight may be what the node is waiting for: try
 			// again after it.
@@ -444,6 +447,38 @@ func (p *pusher) resend(ctx context.Context, i int, rec journal.Record) error {
 	p.res.Rebroadcast++
 	p.sentAt[i] = time.Now()
 	return nil
+}
+
+// awaitIndexed looks a refused tx up until it is found, once; when the chain has already
+// spent its sequence it keeps looking for up to indexLag, since the tx that spent it is most
+// likely this one.
+func (p *pusher) awaitIndexed(ctx context.Context, rec journal.Record) (bool, error) {
+	deadline := time.Now()
+	var committed uint64
+	if err := p.retry(ctx, "read sender sequence", func() (err error) {
+		committed, err = p.chain.Committed(ctx)
+		return err
+	}); err == nil && committed > rec.Sequence {
+		deadline = deadline.Add(p.cfg.indexLag)
+		p.cfg.logger.Info("the chain spent a resent tx's sequence; waiting for its tx index", "stage", p.stage, "tx", rec.Hash)
+	}
+	for {
+		out, err := p.lookup(ctx, rec.Hash)
+		if err != nil {
+			return false, err
+		}
+		if out.Found {
+			return true, nil
+		}
+		if !time.Now().Before(deadline) {
+			return false, nil
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(4 * p.cfg.poll):
+		}
+	}
 }
 
 // lookup is Chain.Lookup riding out node outages.

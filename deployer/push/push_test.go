@@ -35,6 +35,10 @@ type fakeChain struct {
 	// loseAt, when the pool holds that many txs, makes the next broadcast find the pool
 	// empty and mining resumed: a node restarted with txs in flight.
 	loseAt int
+	// indexLag hides a mined tx from its first indexLag lookups, as the tx index of a node
+	// that just restarted lags its blocks.
+	indexLag int
+	lookups  map[string]int
 }
 
 var errUnreachable = errors.New("dial tcp 127.0.0.1:8545: connect: connection refused")
@@ -54,7 +58,7 @@ type fakeTx struct {
 }
 
 func newFakeChain() *fakeChain {
-	return &fakeChain{pool: map[uint64]string{}, txs: map[string]fakeTx{}, mined: map[string]bool{}, state: map[string]uint64{}}
+	return &fakeChain{pool: map[uint64]string{}, txs: map[string]fakeTx{}, mined: map[string]bool{}, state: map[string]uint64{}, lookups: map[string]int{}}
 }
 
 func (c *fakeChain) Sequence(context.Context) (uint64, error) {
@@ -155,6 +159,10 @@ func (c *fakeChain) Lookup(_ context.Context, hash string) (Outcome, error) {
 	defer c.mu.Unlock()
 	if c.unreachable() {
 		return Outcome{}, errUnreachable
+	}
+	if c.mined[hash] && c.lookups[hash] < c.indexLag {
+		c.lookups[hash]++
+		return Outcome{}, nil
 	}
 	if c.mined[hash] {
 		if c.failing(hash) {
@@ -336,6 +344,23 @@ func TestRunRecoversFromALostPoolOnAChainWithoutGaps(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.Confirmed != 6 || c.applied != 6 || len(c.state) != 60 || res.Rebroadcast < 3 {
+		t.Fatalf("result %+v, applied %d, state %d", res, c.applied, len(c.state))
+	}
+}
+
+// A restarted node's tx index can lag its blocks: a tx it mined is not found for a while,
+// so the push resends it and the node refuses the spent sequence. The push waits for the
+// index instead of dropping the chunk, and every chunk lands once (CI saw this on wasmd).
+func TestRunWaitsForALaggingTxIndex(t *testing.T) {
+	c := newFakeChain()
+	c.indexLag = 40
+	in := entries(30)
+	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10,
+		WithPollInterval(time.Millisecond), WithResendAfter(2*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Confirmed != 3 || c.applied != 3 || len(c.state) != 30 {
 		t.Fatalf("result %+v, applied %d, state %d", res, c.applied, len(c.state))
 	}
 }
