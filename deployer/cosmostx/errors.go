@@ -1,6 +1,7 @@
 package cosmostx
 
 import (
+	"errors"
 	"fmt"
 
 	sdk "github.com/cosmos/cosmos-sdk/types"
@@ -51,4 +52,18 @@ func Attr(res *sdk.TxResponse, eventType, key string) []string {
 		}
 	}
 	return out
+}
+
+// Log is the chain's own wording of a failure: a tx's raw log, or a REST error's message
+// (a query's or a view's); false for anything else (an unreachable node).
+func Log(err error) (string, bool) {
+	var te *TxError
+	var re *RESTError
+	switch {
+	case errors.As(err, &te):
+		return te.RawLog, true
+	case errors.As(err, &re):
+		return re.Msg, true
+	}
+	return "", false
 }

@@ -7,8 +7,11 @@ import (
 	"strings"
 
 	rpctypes "github.com/cometbft/cometbft/rpc/jsonrpc/types"
+	cmttypes "github.com/cometbft/cometbft/types"
+	sdk "github.com/cosmos/cosmos-sdk/types"
 
 	"github.com/vipharness/vipharness/deployer/push"
+	"github.com/vipharness/vipharness/deployer/scores"
 )
 
 // The push loop's view of a Cosmos chain: broadcasts whose refusals are push.Rejected, and
@@ -77,4 +80,54 @@ func (c *Client) BlockLimits(ctx context.Context) (Limits, error) {
 		return Limits{}, fmt.Errorf("read consensus params at height %d: %w", h, err)
 	}
 	return Limits{MaxBlockGas: res.ConsensusParams.Block.MaxGas, MaxBlockBytes: res.ConsensusParams.Block.MaxBytes}, nil
+}
+
+// PushChain is a push.Chain for one signer of a Cosmos chain: chunk txs built by Msg, signed
+// at explicit sequences with the gas limit Gas gives for a chunk's size; Decode, when set,
+// turns a failed tx's error into the VM's own (a contract error, a Move abort).
+type PushChain struct {
+	C      *Client
+	Signer *Signer
+	Msg    func(stage uint64, chunk []scores.Entry) (sdk.Msg, error)
+	Gas    func(n int) uint64
+	Decode func(error) error
+}
+
+var _ push.Chain = (*PushChain)(nil)
+
+// Sequence is the account's committed sequence: the REST face cannot see the mempool, and
+// the push loop starts past any tx it still has in flight.
+func (p *PushChain) Sequence(ctx context.Context) (uint64, error) { return p.Committed(ctx) }
+
+// Committed is the account's sequence as the last block left it.
+func (p *PushChain) Committed(ctx context.Context) (uint64, error) {
+	_, seq, err := p.C.Account(ctx, p.Signer.Address)
+	return seq, err
+}
+
+// Sign signs the chunk's message at seq.
+func (p *PushChain) Sign(ctx context.Context, stage uint64, chunk []scores.Entry, seq uint64) (push.SignedTx, error) {
+	msg, err := p.Msg(stage, chunk)
+	if err != nil {
+		return push.SignedTx{}, err
+	}
+	raw, err := p.C.SignAt(ctx, p.Signer, seq, p.Gas(len(chunk)), msg)
+	if err != nil {
+		return push.SignedTx{}, fmt.Errorf("sign %s: %w", sdk.MsgTypeURL(msg), err)
+	}
+	return push.SignedTx{Hash: fmt.Sprintf("%X", cmttypes.Tx(raw).Hash()), Raw: raw, Sequence: seq}, nil
+}
+
+// Broadcast is BroadcastSigned.
+func (p *PushChain) Broadcast(ctx context.Context, tx push.SignedTx) error {
+	return p.C.BroadcastSigned(ctx, tx.Raw)
+}
+
+// Lookup is Client.Lookup with the failure decoded.
+func (p *PushChain) Lookup(ctx context.Context, hash string) (push.Outcome, error) {
+	out, err := p.C.Lookup(ctx, hash)
+	if out.Err != nil && p.Decode != nil {
+		out.Err = p.Decode(out.Err)
+	}
+	return out, err
 }

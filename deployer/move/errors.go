@@ -78,15 +78,8 @@ func DecodeAbort(err error) error {
 	if errors.As(err, &ae) {
 		return err
 	}
-	var log string
-	var te *cosmostx.TxError
-	var re *cosmostx.RESTError
-	switch {
-	case errors.As(err, &te):
-		log = te.RawLog
-	case errors.As(err, &re):
-		log = re.Msg
-	default:
+	log, ok := cosmostx.Log(err)
+	if !ok {
 		return err
 	}
 	a, ok := movevm.ParseAbort(log)

@@ -62,15 +62,8 @@ func decodeContract(err error) error {
 	if errors.As(err, &ce) {
 		return err
 	}
-	var log string
-	var te *cosmostx.TxError
-	var re *cosmostx.RESTError
-	switch {
-	case errors.As(err, &te):
-		log = te.RawLog
-	case errors.As(err, &re):
-		log = re.Msg
-	default:
+	log, ok := cosmostx.Log(err)
+	if !ok {
 		return err
 	}
 	if m := queryFailure.FindStringSubmatch(log); m != nil {

@@ -345,7 +345,7 @@ func (s *Scorer) journalPath(stage uint64, canonical []scores.Entry) string {
 
 // prepare validates the input and the operator's right to write stage, and sizes chunks by
 // the chain's block gas limit and the tx size limit.
-func (s *Scorer) prepare(ctx context.Context, stage uint64, entries []scores.Entry) ([]scores.Entry, *pushChain, int, error) {
+func (s *Scorer) prepare(ctx context.Context, stage uint64, entries []scores.Entry) ([]scores.Entry, *cosmostx.PushChain, int, error) {
 	if err := s.needContract(); err != nil {
 		return nil, nil, 0, err
 	}
@@ -396,7 +396,11 @@ func (s *Scorer) prepare(ctx context.Context, stage uint64, entries []scores.Ent
 	if size < 1 {
 		return nil, nil, 0, fmt.Errorf("update scores stage %d: one entry needs ~%d gas, over the block gas limit %d", stage, cost.Limit(1, 1<<62), gasCap)
 	}
-	return canonical, &pushChain{s: s, op: op, cost: cost, gasCap: gasCap}, size, nil
+	return canonical, &cosmostx.PushChain{C: s.c, Signer: op, Decode: decodeContract,
+		Msg: func(stage uint64, chunk []scores.Entry) (sdk.Msg, error) {
+			return updateMsg(op.Address, s.contract, stage, chunk)
+		},
+		Gas: func(n int) uint64 { return cost.Limit(n, gasCap) }}, size, nil
 }
 
 // Plan validates entries and the operator's right to write stage, and returns the chunks.
@@ -406,7 +410,7 @@ func (s *Scorer) Plan(ctx context.Context, stage uint64, entries []scores.Entry)
 		return deployer.Plan{}, err
 	}
 	return deployer.MakePlan(stage, canonical, size, s.journalPath(stage, canonical),
-		func(n int) uint64 { return pc.cost.Limit(n, pc.gasCap) }), nil
+		pc.Gas), nil
 }
 
 // UpdateScores validates entries, then pushes them in journaled, pipelined chunks.
