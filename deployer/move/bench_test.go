@@ -19,10 +19,10 @@ import (
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
-func benchRollup(b *testing.B) (*embedded.MoveRollup, func(opts ...move.Option) *move.Scorer) {
+func benchRollup(b *testing.B, nodeOpts ...embedded.MoveOption) (*embedded.MoveRollup, func(opts ...move.Option) *move.Scorer) {
 	b.Helper()
 	ctx := context.Background()
-	r, err := embedded.StartMove(ctx)
+	r, err := embedded.StartMove(ctx, nodeOpts...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -47,26 +47,31 @@ func benchRollup(b *testing.B) (*embedded.MoveRollup, func(opts ...move.Option) 
 // BenchmarkPublish deploys vip_score on the embedded Move rollup: one tx that publishes the
 // module (prebuilt for the key), adds the deployer and sets the initial stage.
 func BenchmarkPublish(b *testing.B) {
-	r, dial := benchRollup(b)
-	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
-	key, _ := devnode.PrivKeyFromBytes(secret, devnode.EthSecp256k1)
+	// One key for every round: a module is published once per address, so each round gets a
+	// fresh chain funding the same account.
+	mnemonic, err := devnode.NewMnemonic()
+	if err != nil {
+		b.Fatal(err)
+	}
+	acct, err := devnode.DeriveAccount(mnemonic, devnode.EthSecp256k1, "init")
+	if err != nil {
+		b.Fatal(err)
+	}
 	comp, err := movevm.OpenCompiler(movevm.Dir())
 	if err != nil {
 		b.Fatal(err)
 	}
-	built, err := movecontract.Compile(comp, movevm.AccountAddress(key.PubKey().Address()))
+	built, err := movecontract.Compile(comp, movevm.AccountAddress(acct.Key.PubKey().Address()))
 	if err != nil {
 		b.Fatal(err)
 	}
 	var gas uint64
-	for i := 0; b.Loop(); i++ {
-		// A module is published once per address; each round uses a fresh funded chain.
-		if i > 0 {
-			b.StopTimer()
-			r, dial = benchRollup(b)
-			b.StartTimer()
-		}
-		d, err := dial(move.WithModule(built.VipScore)).Deploy(context.Background(), 1)
+	for b.Loop() {
+		b.StopTimer()
+		_, dial := benchRollup(b, devnode.WithFundedMnemonics(mnemonic), devnode.WithGeneratedAccounts(0))
+		s := dial(move.WithModule(built.VipScore))
+		b.StartTimer()
+		d, err := s.Deploy(context.Background(), 1)
 		if err != nil {
 			b.Fatal(err)
 		}
