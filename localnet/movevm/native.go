@@ -135,7 +135,7 @@ func verify(path, name string) error {
 	}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("%w: %s is missing; `make setup` installs it from npm (@initia/builder.js@0.2.12)", ErrNotInstalled, path)
+		return fmt.Errorf("%w: %s is missing; `make setup` installs it from npm (@initia/builder.js@0.2.12) into the repository's .cache/movevm; outside the repository set VIPHARNESS_MOVEVM to that folder", ErrNotInstalled, path)
 	}
 	if err != nil {
 		return err
