@@ -86,7 +86,7 @@ func main() {
 		writeRows(&md, rows)
 	}
 	writeEngineFigures(ctx, &md)
-	fmt.Fprintf(&md, "## `make demo`\n\nWall time of `vipctl demo --vm <vm>` (embedded rollup and L1 stand-in start, stage read, deploy, 2,020 scores, finalize, read back), binary prebuilt, run outside the repository (its own state dir; `VIPHARNESS_MOVEVM` names the Move libraries), median of %d; `make demo` runs all three. Every VM's demo starts the L1 stand-in, a Move dev node: the first Cosmos node or client of a process builds the SDK's merged proto registry once (~0.5 s with wasmd's types linked in), which the EVM demo now pays too.\n\n| VM | median | runs |\n|---|---|---|\n", *demoRuns)
+	fmt.Fprintf(&md, "## `make demo`\n\nWall time of `vipctl demo --vm <vm>` (embedded rollup and L1 stand-in start, stage read, deploy, 2,020 scores, finalize, read back), binary prebuilt, run outside the repository (its own state dir; `VIPHARNESS_MOVEVM` names the Move libraries), median of %d; `make demo` runs all three. Every VM's demo starts the L1 stand-in, a Move dev node (its MoveVM genesis takes a few ms).\n\n| VM | median | runs |\n|---|---|---|\n", *demoRuns)
 	for _, vm := range []string{"evm", "wasm", "move"} {
 		wall, err := timeDemo(ctx, vm, *demoRuns)
 		if err != nil {

@@ -25,6 +25,9 @@ static void *vh_open(const char *path, char **err) {
 
 static void *vh_sym(void *h, const char *name) { return dlsym(h, name); }
 
+// The libraries read their environment through libc.
+static void vh_setenv_default(const char *k, const char *v) { setenv(k, v, 0); }
+
 static UnmanagedVector vh_call_slice(void *fn, UnmanagedVector *errmsg, const uint8_t *ptr, size_t len) {
 	ByteSliceView v = { ptr == NULL, ptr, len };
 	return ((slice_fn)fn)(errmsg, v);
@@ -111,6 +114,7 @@ func open(dir, name string) (*library, error) {
 	if err := verify(path, name); err != nil {
 		return nil, err
 	}
+	quietBacktraces()
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
 	var cerr *C.char
@@ -126,6 +130,20 @@ func open(dir, name string) (*library, error) {
 	l.destroy = d
 	opened[path] = l
 	return l, nil
+}
+
+// quietBacktraces stops the libraries' Rust code from capturing a backtrace with each
+// internal error (the VM makes and drops such errors during normal publishing): resolving
+// the first one reads the whole process's symbols, ~0.5 s in a large binary, and the
+// backtraces only clutter error messages. RUST_BACKTRACE (often set for panics) would turn
+// them on; RUST_LIB_BACKTRACE, which Rust lets override it for this, is left as the user set it.
+func quietBacktraces() {
+	if _, set := os.LookupEnv("RUST_LIB_BACKTRACE"); !set {
+		k, v := C.CString("RUST_LIB_BACKTRACE"), C.CString("0")
+		defer C.free(unsafe.Pointer(k))
+		defer C.free(unsafe.Pointer(v))
+		C.vh_setenv_default(k, v)
+	}
 }
 
 func verify(path, name string) error {
