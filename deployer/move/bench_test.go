@@ -9,6 +9,7 @@ import (
 
 	cmttypes "github.com/cometbft/cometbft/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
+	"github.com/cosmos/cosmos-sdk/types/bech32"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
@@ -138,19 +139,17 @@ func sendRaw(ctx context.Context, s *move.Scorer, r *embedded.MoveRollup, entrie
 	chunks := scores.Chunk(entries, size)
 	msgs := make([]sdk.Msg, len(chunks))
 	for i, ch := range chunks {
-		addrs := make([]byte, 0, 3+32*len(ch))
-		amounts := make([]byte, 0, 3+8*len(ch))
-		addrs, amounts = uleb(addrs, len(ch)), uleb(amounts, len(ch))
-		for _, e := range ch {
-			a, err := bech32Account(e.Addr)
+		addrs := make([]movevm.Address, len(ch))
+		amounts := make([]uint64, len(ch))
+		for j, e := range ch {
+			_, bz, err := bech32.DecodeAndConvert(e.Addr)
 			if err != nil {
 				return err
 			}
-			addrs = append(addrs, a[:]...)
-			amounts = append(amounts, le64(e.Amount)...)
+			addrs[j], amounts[j] = movevm.AccountAddress(bz), e.Amount
 		}
 		msgs[i] = &initiamove.MsgExecute{Sender: signer.Address, ModuleAddress: s.Contract(), ModuleName: move.ModuleName,
-			FunctionName: "update_score_script", Args: [][]byte{le64(1), addrs, amounts}}
+			FunctionName: "update_score_script", Args: [][]byte{movevm.ArgU64(1), movevm.ArgAddresses(addrs), movevm.ArgU64s(amounts)}}
 	}
 	sim, err := c.Simulate(ctx, signer, msgs[0])
 	if err != nil {

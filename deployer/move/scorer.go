@@ -19,6 +19,7 @@ import (
 
 	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
+	"github.com/cosmos/cosmos-sdk/types/bech32"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
@@ -96,7 +97,7 @@ func WithModuleAddress(addr string) Option {
 	return func(s *Scorer) {
 		if a, err := movevm.ParseAddress(addr); err == nil {
 			s.owner = &a
-		} else if _, bz, err := decodeBech32(addr); err == nil {
+		} else if _, bz, err := bech32.DecodeAndConvert(addr); err == nil {
 			a := movevm.AccountAddress(bz)
 			s.owner = &a
 		} else {
@@ -208,7 +209,7 @@ func (s *Scorer) signer(ctx context.Context, k cryptotypes.PrivKey, role string)
 
 // accountAddress is the Move address of a bech32 account.
 func (s *Scorer) accountAddress(addr string) (movevm.Address, error) {
-	_, bz, err := decodeBech32(addr)
+	_, bz, err := bech32.DecodeAndConvert(addr)
 	if err != nil {
 		return movevm.Address{}, err
 	}
@@ -283,7 +284,7 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 		}
 		msgs = append(msgs, s.call(dep.Address, "add_deployer_script", a[:]))
 	}
-	msgs = append(msgs, s.call(dep.Address, "set_init_stage", argU64(initStage)))
+	msgs = append(msgs, s.call(dep.Address, "set_init_stage", movevm.ArgU64(initStage)))
 	res, err := s.c.Exec(ctx, dep, msgs...)
 	if err != nil {
 		s.owner = nil
@@ -306,7 +307,7 @@ func (s *Scorer) updateMsg(sender string, stage uint64, chunk []scores.Entry) (*
 		}
 		addrs[i], amounts[i] = a, e.Amount
 	}
-	return s.call(sender, "update_score_script", argU64(stage), argAddresses(addrs), argU64s(amounts)), nil
+	return s.call(sender, "update_score_script", movevm.ArgU64(stage), movevm.ArgAddresses(addrs), movevm.ArgU64s(amounts)), nil
 }
 
 // measure simulates update_score_script with 1 and with n new addresses on the live module,
@@ -425,7 +426,7 @@ func (s *Scorer) FinalizeStage(ctx context.Context, stage uint64) (string, error
 	if err != nil {
 		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
 	}
-	res, err := s.c.Exec(ctx, op, s.call(op.Address, "finalize_script", argU64(stage)))
+	res, err := s.c.Exec(ctx, op, s.call(op.Address, "finalize_script", movevm.ArgU64(stage)))
 	if err != nil {
 		return "", fmt.Errorf("finalize stage %d: %w", stage, DecodeAbort(err))
 	}
@@ -482,7 +483,7 @@ func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (deployer.StageInf
 		return deployer.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
 	}
 	var res initiamove.QueryTableEntryResponse
-	err = s.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+url.QueryEscape(base64.StdEncoding.EncodeToString(argU64(stage))), &res)
+	err = s.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+url.QueryEscape(base64.StdEncoding.EncodeToString(movevm.ArgU64(stage))), &res)
 	if cosmostx.NotFound(err) {
 		return deployer.StageInfo{Stage: stage}, nil
 	}
@@ -514,7 +515,7 @@ func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, erro
 				Score string `json:"score"`
 			} `json:"scores"`
 		}
-		if err := s.view(ctx, "get_scores", &page, argU64(stage), argU16(pageSize), argOptionAddress(after)); err != nil {
+		if err := s.view(ctx, "get_scores", &page, movevm.ArgU64(stage), movevm.ArgU16(pageSize), movevm.ArgOptionAddress(after)); err != nil {
 			return nil, fmt.Errorf("read scores stage %d after %d rows: %w", stage, len(all), err)
 		}
 		for _, r := range page.Scores {
@@ -526,7 +527,7 @@ func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, erro
 			if err != nil {
 				return nil, fmt.Errorf("read scores stage %d: score %q of %s: %w", stage, r.Score, r.Addr, err)
 			}
-			addr, err := encodeBech32(s.c.Prefix(), a.AccountBytes())
+			addr, err := bech32.ConvertAndEncode(s.c.Prefix(), a.AccountBytes())
 			if err != nil {
 				return nil, err
 			}

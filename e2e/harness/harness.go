@@ -7,7 +7,6 @@ package harness
 import (
 	"context"
 	"crypto/ecdsa"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -432,11 +431,9 @@ func (e *Env) CallMismatched(ctx context.Context, contract string, stage uint64)
 		if err != nil {
 			return err
 		}
-		a, b := movevm.MustAddress("0x1111"), movevm.MustAddress("0x2222")
-		addrs := append([]byte{2}, append(a[:], b[:]...)...)
-		one := append([]byte{1}, binary.LittleEndian.AppendUint64(nil, 1)...)
+		addrs := movevm.ArgAddresses([]movevm.Address{movevm.MustAddress("0x1111"), movevm.MustAddress("0x2222")})
 		_, err = e.chain.Simulate(ctx, op, &initiamove.MsgExecute{Sender: op.Address, ModuleAddress: contract, ModuleName: move.ModuleName,
-			FunctionName: "update_score_script", Args: [][]byte{binary.LittleEndian.AppendUint64(nil, stage), addrs, one}})
+			FunctionName: "update_score_script", Args: [][]byte{movevm.ArgU64(stage), addrs, movevm.ArgU64s([]uint64{1})}})
 		return move.DecodeAbort(err)
 	}
 	return fmt.Errorf("no mismatched call for %s", e.Target)

@@ -81,22 +81,11 @@ var _ = cosmosCrashSpec(cosmosCrash{
 		if !ok || exec.ModuleAddress != contract || exec.FunctionName != "update_score_script" {
 			return nil, false
 		}
-		// args: stage, vector<address> (ULEB128 length, 32 bytes each), vector<u64>
-		raw := exec.Args[1]
-		n, off := 0, 0
-		for shift := 0; ; shift += 7 {
-			b := raw[off]
-			off++
-			n |= int(b&0x7f) << shift
-			if b < 0x80 {
-				break
-			}
-		}
-		Expect(raw).To(HaveLen(off + 32*n))
+		// args: stage, vector<address>, vector<u64>
+		addrs, err := movevm.ParseArgAddresses(exec.Args[1])
+		Expect(err).NotTo(HaveOccurred())
 		var out []string
-		for i := range n {
-			var a movevm.Address
-			copy(a[:], raw[off+32*i:])
+		for _, a := range addrs {
 			s, err := bech32.ConvertAndEncode(prefix, a.AccountBytes())
 			Expect(err).NotTo(HaveOccurred())
 			out = append(out, s)

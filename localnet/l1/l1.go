@@ -8,7 +8,6 @@ package l1
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -97,13 +96,12 @@ func Start(opts ...Option) (_ *Server, err error) {
 	}
 	agentAddr := movevm.AccountAddress(agent.Key.PubKey().Address())
 	genesis := time.Now().UTC()
-	u64 := func(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
 	exec, err := moveexec.New(moveexec.WithGenesisPackage(moveexec.GenesisPackage{
 		Owner:   vip,
 		Modules: [][]byte{code},
 		Calls: []movevm.Function{{
 			Module: movevm.ModuleID{Address: vip, Name: "vip"}, Function: "initialize",
-			Args: [][]byte{u64(c.stage), u64(uint64(genesis.Unix())), u64(uint64(c.interval / time.Second)), agentAddr[:]},
+			Args: [][]byte{movevm.ArgU64(c.stage), movevm.ArgU64(uint64(genesis.Unix())), movevm.ArgU64(uint64(c.interval / time.Second)), agentAddr[:]},
 		}},
 	}))
 	if err != nil {
@@ -159,7 +157,8 @@ func (s *Server) Stage(ctx context.Context) (uint64, error) {
 	return strconv.ParseUint(st, 10, 64)
 }
 
-func (s *Server) exec1(ctx context.Context, fn string, args ...[]byte) error {
+// call sends a signed MsgExecute of the vip module from the agent.
+func (s *Server) call(ctx context.Context, fn string, args ...[]byte) error {
 	_, err := s.c.Exec(ctx, s.agent, &initiamove.MsgExecute{Sender: s.agent.Address, ModuleAddress: s.vip.Short(), ModuleName: "vip", FunctionName: fn, Args: args})
 	if err != nil {
 		return fmt.Errorf("l1 stand-in %s: %w", fn, err)
@@ -169,12 +168,12 @@ func (s *Server) exec1(ctx context.Context, fn string, args ...[]byte) error {
 
 // Set moves the L1 forward to stage n (a signed set_stage tx).
 func (s *Server) Set(ctx context.Context, n uint64) error {
-	return s.exec1(ctx, "set_stage", binary.LittleEndian.AppendUint64(nil, n))
+	return s.call(ctx, "set_stage", movevm.ArgU64(n))
 }
 
 // Advance moves the L1 to the next stage (a signed advance_stage tx) and returns it.
 func (s *Server) Advance(ctx context.Context) (uint64, error) {
-	if err := s.exec1(ctx, "advance_stage"); err != nil {
+	if err := s.call(ctx, "advance_stage"); err != nil {
 		return 0, err
 	}
 	return s.Stage(ctx)

@@ -35,7 +35,7 @@ func TestPayloadEncodings(t *testing.T) {
 			strings.Repeat("00", 31) + "ab" + "016d" + "0166" + "00" + "02" + "0101" + "00" + "01"},
 		{"resource key", ResourceKey(a, []byte{9}), strings.Repeat("00", 31) + "ab" + "02" + "09"},
 		{"module key", ModuleKey(a, "vip"), strings.Repeat("00", 31) + "ab" + "00" + "03766970"},
-		{"table item key", TableItemKey(a, []byte{1}, []byte{2}), strings.Repeat("00", 31) + "ab" + "03" + "0102"},
+		{"table item key", TableItemKey(a, []byte{1, 2}), strings.Repeat("00", 31) + "ab" + "03" + "0102"},
 	}
 	for _, tt := range tests {
 		if hex.EncodeToString(tt.got) != tt.want {

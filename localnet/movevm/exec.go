@@ -371,12 +371,9 @@ func (r *Runtime) View(store storetypes.KVStore, env Env, gasLimit uint64, f Fun
 }
 
 // DecodeResource turns a resource's stored bytes into the JSON the Move REST API shows
-// ({"type", "data"}), reading any module it needs from store.
-func (r *Runtime) DecodeResource(store storetypes.KVStore, structTag string, data []byte) ([]byte, error) {
-	tag, err := r.lib.callSlice("parse_struct_tag", []byte(structTag))
-	if err != nil {
-		return nil, fmt.Errorf("struct tag %q: %w", structTag, err)
-	}
+// ({"type", "data"}), reading any module it needs from store; tag is the struct tag's BCS, as
+// StructTagKey gives it.
+func (r *Runtime) DecodeResource(store storetypes.KVStore, tag, data []byte) ([]byte, error) {
 	return r.decode(store, "decode_move_resource", tag, data)
 }
 
@@ -453,14 +450,9 @@ func TableInfoKey(handle Address) []byte {
 	return append(append([]byte{}, handle[:]...), kindTableInfo)
 }
 
-// TableItemKey is the store key of a table entry; the key parts concatenate to the entry's
-// BCS key.
-func TableItemKey(handle Address, key ...[]byte) []byte {
-	out := append(append([]byte{}, handle[:]...), kindTableItem)
-	for _, k := range key {
-		out = append(out, k...)
-	}
-	return out
+// TableItemKey is the store key of a table entry whose key's BCS is key.
+func TableItemKey(handle Address, key []byte) []byte {
+	return append(append(append([]byte{}, handle[:]...), kindTableItem), key...)
 }
 
 // ResourceKey is the store key of the resource whose BCS struct tag is tag under addr.

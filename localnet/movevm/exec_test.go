@@ -1,7 +1,6 @@
 package movevm_test
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -13,40 +12,6 @@ import (
 	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
-
-func u64(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
-
-func uleb(b []byte, n int) []byte {
-	for n >= 0x80 {
-		b = append(b, byte(n)|0x80)
-		n >>= 7
-	}
-	return append(b, byte(n))
-}
-
-func vecBytes(items ...[]byte) []byte {
-	b := uleb(nil, len(items))
-	for _, it := range items {
-		b = append(uleb(b, len(it)), it...)
-	}
-	return b
-}
-
-func vecAddr(as ...movevm.Address) []byte {
-	b := uleb(nil, len(as))
-	for _, a := range as {
-		b = append(b, a[:]...)
-	}
-	return b
-}
-
-func vecU64(vs ...uint64) []byte {
-	b := uleb(nil, len(vs))
-	for _, v := range vs {
-		b = binary.LittleEndian.AppendUint64(b, v)
-	}
-	return b
-}
 
 // chain is a VM over an in-memory store with our framework at genesis and vip_score
 // published by the development deployer.
@@ -79,7 +44,7 @@ func newChain(t *testing.T) *chain {
 		t.Fatal(err)
 	}
 	res, err := c.exec(movecontract.DevDeployer, movevm.ModuleID{Address: movevm.MustAddress("0x1"), Name: "code"}, "publish_v2",
-		vecBytes(movecontract.Module()), []byte{1})
+		movevm.ArgBytesVec([][]byte{movecontract.Module()}), []byte{1})
 	if err != nil {
 		t.Fatalf("publish: %v", err)
 	}
@@ -140,7 +105,7 @@ func TestVipScoreOnTheMoveVM(t *testing.T) {
 	a, b := movevm.MustAddress("0xa1"), movevm.MustAddress("0xb2")
 
 	before := c.storeSize()
-	_, err := c.exec(op, c.vs, "set_init_stage", u64(3))
+	_, err := c.exec(op, c.vs, "set_init_stage", movevm.ArgU64(3))
 	wantAbort(t, err, 1, 1) // invalid_argument(EUNAUTHORIZED): op is no deployer yet
 	if got := c.storeSize(); got != before {
 		t.Fatalf("a failed execution changed the store: %d keys, was %d", got, before)
@@ -149,17 +114,17 @@ func TestVipScoreOnTheMoveVM(t *testing.T) {
 	if _, err := c.exec(dep, c.vs, "add_deployer_script", op[:]); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.exec(op, c.vs, "set_init_stage", u64(3)); err != nil {
+	if _, err := c.exec(op, c.vs, "set_init_stage", movevm.ArgU64(3)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.exec(op, c.vs, "set_init_stage", u64(4))
+	_, err = c.exec(op, c.vs, "set_init_stage", movevm.ArgU64(4))
 	wantAbort(t, err, 8, 10) // already_exists(EALREADY_SET)
-	_, err = c.exec(op, c.vs, "update_score_script", u64(3), vecAddr(a, b), vecU64(10))
+	_, err = c.exec(op, c.vs, "update_score_script", movevm.ArgU64(3), movevm.ArgAddresses([]movevm.Address{a, b}), movevm.ArgU64s([]uint64{10}))
 	wantAbort(t, err, 1, 6) // ENOT_MATCH_LENGTH
-	_, err = c.exec(op, c.vs, "update_score_script", u64(4), vecAddr(a), vecU64(1))
+	_, err = c.exec(op, c.vs, "update_score_script", movevm.ArgU64(4), movevm.ArgAddresses([]movevm.Address{a}), movevm.ArgU64s([]uint64{1}))
 	wantAbort(t, err, 1, 3) // EINVALID_STAGE
 
-	res, err := c.exec(op, c.vs, "update_score_script", u64(3), vecAddr(a, b), vecU64(10, 20))
+	res, err := c.exec(op, c.vs, "update_score_script", movevm.ArgU64(3), movevm.ArgAddresses([]movevm.Address{a, b}), movevm.ArgU64s([]uint64{10, 20}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,8 +133,8 @@ func TestVipScoreOnTheMoveVM(t *testing.T) {
 	}
 
 	var score, total string
-	c.view("get_score", &score, a[:], u64(3))
-	c.view("get_total_score", &total, u64(3))
+	c.view("get_score", &score, a[:], movevm.ArgU64(3))
+	c.view("get_total_score", &total, movevm.ArgU64(3))
 	if score != "10" || total != "30" {
 		t.Fatalf("score %s total %s, want 10 and 30", score, total)
 	}
@@ -180,19 +145,19 @@ func TestVipScoreOnTheMoveVM(t *testing.T) {
 			Score string `json:"score"`
 		} `json:"scores"`
 	}
-	c.view("get_scores", &page, u64(3), []byte{10, 0}, []byte{0})
+	c.view("get_scores", &page, movevm.ArgU64(3), []byte{10, 0}, []byte{0})
 	if page.Stage != "3" || len(page.Scores) != 2 {
 		t.Fatalf("get_scores: %+v", page)
 	}
 
-	if _, err := c.exec(op, c.vs, "finalize_script", u64(3)); err != nil {
+	if _, err := c.exec(op, c.vs, "finalize_script", movevm.ArgU64(3)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.exec(op, c.vs, "update_score_script", u64(3), vecAddr(a), vecU64(1))
+	_, err = c.exec(op, c.vs, "update_score_script", movevm.ArgU64(3), movevm.ArgAddresses([]movevm.Address{a}), movevm.ArgU64s([]uint64{1}))
 	wantAbort(t, err, 1, 8) // EFINALIZED_STAGE
-	_, err = c.exec(op, c.vs, "finalize_script", u64(3))
+	_, err = c.exec(op, c.vs, "finalize_script", movevm.ArgU64(3))
 	wantAbort(t, err, 1, 8)
-	if _, err := c.exec(op, c.vs, "update_score_script", u64(4), vecAddr(a), vecU64(5)); err != nil {
+	if _, err := c.exec(op, c.vs, "update_score_script", movevm.ArgU64(4), movevm.ArgAddresses([]movevm.Address{a}), movevm.ArgU64s([]uint64{5})); err != nil {
 		t.Fatalf("the next stage is open after finalize: %v", err)
 	}
 }

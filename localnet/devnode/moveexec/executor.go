@@ -168,15 +168,10 @@ func (e *Executor) InitGenesis(ctx *devnode.Context) error {
 
 // publishCall is 0x1::code::publish_v2(code, policy), as x/move runs a MsgPublish.
 func publishCall(modules [][]byte, policy initiamove.UpgradePolicy) movevm.Function {
-	var w []byte
-	w = uleb(w, len(modules))
-	for _, c := range modules {
-		w = append(uleb(w, len(c)), c...)
-	}
 	return movevm.Function{
 		Module:   movevm.ModuleID{Address: movevm.MustAddress("0x1"), Name: "code"},
 		Function: "publish_v2",
-		Args:     [][]byte{w, {byte(policy)}},
+		Args:     [][]byte{movevm.ArgBytesVec(modules), {byte(policy)}},
 	}
 }
 
@@ -354,12 +349,4 @@ func parseAddress(ctx *devnode.Context, s string) (movevm.Address, error) {
 		return movevm.Address{}, fmt.Errorf("%s is %d bytes, more than 32", s, len(bz))
 	}
 	return movevm.AccountAddress(bz), nil
-}
-
-func uleb(b []byte, n int) []byte {
-	for n >= 0x80 {
-		b = append(b, byte(n)|0x80)
-		n >>= 7
-	}
-	return append(b, byte(n))
 }

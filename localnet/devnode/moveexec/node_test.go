@@ -3,7 +3,6 @@ package moveexec_test
 import (
 	"context"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -74,8 +73,6 @@ func start(t testing.TB) *testNode {
 	return tn
 }
 
-func u64(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
-
 func vmAddr(s *cosmostx.Signer) movevm.Address {
 	return movevm.AccountAddress(s.Key.PubKey().Address())
 }
@@ -130,7 +127,7 @@ func TestMoveNode(t *testing.T) {
 	}
 
 	// A failing execution: the VM's abort in raw_log, gas charged, nothing written.
-	_, err := tn.exec(op, owner, "set_init_stage", u64(2))
+	_, err := tn.exec(op, owner, "set_init_stage", movevm.ArgU64(2))
 	te, ok := err.(*cosmostx.TxError)
 	if !ok {
 		t.Fatalf("want a TxError, got %v", err)
@@ -143,13 +140,13 @@ func TestMoveNode(t *testing.T) {
 	if _, err := tn.exec(pub, owner, "add_deployer_script", opAddr[:]); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tn.exec(op, owner, "set_init_stage", u64(2)); err != nil {
+	if _, err := tn.exec(op, owner, "set_init_stage", movevm.ArgU64(2)); err != nil {
 		t.Fatal(err)
 	}
 	a, b := movevm.MustAddress("0xa"), movevm.MustAddress("0xb")
-	addrs := append([]byte{2}, append(a[:], b[:]...)...)
-	scores := append([]byte{2}, append(u64(7), u64(8)...)...)
-	res, err := tn.exec(op, owner, "update_score_script", u64(2), addrs, scores)
+	addrs := movevm.ArgAddresses([]movevm.Address{a, b})
+	scores := movevm.ArgU64s([]uint64{7, 8})
+	res, err := tn.exec(op, owner, "update_score_script", movevm.ArgU64(2), addrs, scores)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,13 +182,13 @@ func TestMoveNode(t *testing.T) {
 		t.Fatalf("ModuleStore data %s (%v)", store.Data, err)
 	}
 	var entry initiamove.QueryTableEntryResponse
-	if err := tn.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+base64.StdEncoding.EncodeToString(u64(2)), &entry); err != nil {
+	if err := tn.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+base64.StdEncoding.EncodeToString(movevm.ArgU64(2)), &entry); err != nil {
 		t.Fatal(err)
 	}
 	if entry.TableEntry.Key != `"2"` || !strings.Contains(entry.TableEntry.Value, `"total_score":"15"`) || !strings.Contains(entry.TableEntry.Value, `"is_finalized":false`) {
 		t.Fatalf("stage entry %+v", entry.TableEntry)
 	}
-	err = tn.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+base64.StdEncoding.EncodeToString(u64(3)), &entry)
+	err = tn.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+base64.StdEncoding.EncodeToString(movevm.ArgU64(3)), &entry)
 	if !cosmostx.NotFound(err) {
 		t.Fatalf("missing stage: %v", err)
 	}

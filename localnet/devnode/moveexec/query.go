@@ -133,7 +133,7 @@ func (e *Executor) resource(c *devnode.Context, q *initiamove.QueryResourceReque
 	if raw == nil {
 		return nil, status.Errorf(codes.NotFound, "resource %s not found at %s", q.StructTag, q.Address)
 	}
-	js, err := e.rt.DecodeResource(store, q.StructTag, raw)
+	js, err := e.rt.DecodeResource(store, tag, raw)
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "decode resource %s: %v", q.StructTag, err)
 	}
@@ -229,7 +229,7 @@ func (e *Executor) upgradePolicy(store interface{ Get([]byte) []byte }, addr mov
 	var handle movevm.Address
 	copy(handle[:], ms[:32])
 	id := addr.Short() + "::" + name
-	key := movevm.TableItemKey(handle, uleb(nil, len(id)), []byte(id))
+	key := movevm.TableItemKey(handle, movevm.ArgString(id))
 	v := store.Get(key)
 	if len(v) != 1 {
 		return initiamove.UNSPECIFIED, fmt.Errorf("no metadata for %s", id)
