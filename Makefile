@@ -6,19 +6,29 @@ GINKGO := $(GO) tool ginkgo
 E2E_FLAGS ?=
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: all setup setup-npm setup-movevm nodes devnode build contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
+.PHONY: all setup setup-demo setup-system setup-npm setup-movevm nodes devnode build contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
 
 all: build
 
-## setup: Go modules, the pinned compiler packages from npm (checksums from package-lock.json),
-## and Initia's Move libraries from npm (sha256 from localnet/movevm/native.sha256)
-setup: setup-npm setup-movevm
+## setup: everything `make test` needs, through one path that .ci/run shares: Debian packages
+## (localnet/setup/system.sh: apt-get as root or through sudo, else one line per missing piece),
+## Go modules, the pinned compiler packages from npm (checksums from package-lock.json), and
+## Initia's Move libraries from npm (`vipctl setup`: sha256 from localnet/movevm/native.sha256)
+setup: setup-system setup-npm setup-movevm
 	$(GO) mod download
+
+## setup-demo: what `make demo` needs (Node and npm, the Move libraries)
+setup-demo:
+	bash localnet/setup/system.sh demo
+	$(MAKE) --no-print-directory setup-movevm
+
+setup-system:
+	bash localnet/setup/system.sh test
 
 setup-movevm: .cache/movevm/.verified
 
-.cache/movevm/.verified: localnet/movevm/native.sha256 localnet/movevm/fetch-native.sh
-	bash localnet/movevm/fetch-native.sh
+.cache/movevm/.verified: localnet/movevm/native.sha256 localnet/movevm/install.go
+	$(GO) run ./cmd/vipctl setup --movevm-dir .cache/movevm
 	touch $@
 
 setup-npm: contracts/node_modules/.package-lock.json
@@ -98,7 +108,7 @@ e2e: setup nodes
 	E2E_ENGINES=$(E2E_ENGINES) $(GINKGO) -r --keep-going --junit-report=junit.xml --output-dir=.cache/reports $(E2E_FLAGS) ./e2e
 
 ## demo: the main job on the embedded default (L1 stage -> deploy -> scores -> finalize -> verify)
-demo: setup
+demo: setup-demo
 	$(GO) run ./cmd/vipctl demo
 
 ## bench: benchmarks; writes BENCHMARKS.md

@@ -90,7 +90,7 @@ func newRoot() *cobra.Command {
 	f.IntVar(&g.window, "window", 8, "chunk txs in flight at once")
 	f.BoolVar(&g.noProgress, "no-progress", false, "no progress bar")
 
-	root.AddCommand(newDeployCmd(g), newScoresCmd(g), newStageCmd(g), newVerifyCmd(g), newLocalnetCmd(g), newDemoCmd(g), newKeysCmd(g), newIndexerCmd(g), newRouterCmd(g))
+	root.AddCommand(newDeployCmd(g), newScoresCmd(g), newStageCmd(g), newVerifyCmd(g), newLocalnetCmd(g), newDemoCmd(g), newKeysCmd(g), newIndexerCmd(g), newRouterCmd(g), newSetupCmd(g))
 	return root
 }
 

@@ -120,17 +120,22 @@ func TestInterfaceMatchesOfficial(t *testing.T) {
 }
 
 // TestRebuildReproducesArtifacts rebuilds with the pinned solc and compares byte for byte;
-// it runs under VIPHARNESS_CHECK_REBUILD=1 (make test, CI), where a missing toolchain fails.
+// it runs under VIPHARNESS_CHECK_REBUILD=1 (make test, CI); a missing toolchain skips it,
+// or fails it under REQUIRE_TOOLCHAIN=1 or CI=true.
 func TestRebuildReproducesArtifacts(t *testing.T) {
 	if os.Getenv("VIPHARNESS_CHECK_REBUILD") != "1" {
 		t.Skip("set VIPHARNESS_CHECK_REBUILD=1 to rebuild with solc and compare")
 	}
+	missing := t.Skipf
+	if os.Getenv("REQUIRE_TOOLCHAIN") == "1" || os.Getenv("CI") == "true" {
+		missing = t.Fatalf
+	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Fatal("VIPHARNESS_CHECK_REBUILD=1 needs node: ", err)
+		missing("the rebuild needs node (apt-get install -y nodejs npm): %v", err)
 	}
 	if _, err := os.Stat("../node_modules/solc"); err != nil {
-		t.Fatal("VIPHARNESS_CHECK_REBUILD=1 needs the pinned solc: run make setup: ", err)
+		missing("the rebuild needs the pinned solc (make setup installs it from npm): %v", err)
 	}
 	out, err := exec.Command(node, filepath.Join(".", "build.js"), "--check").CombinedOutput()
 	if err != nil {

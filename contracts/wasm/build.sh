@@ -23,16 +23,18 @@ fi
 out_dir="${1:-$here/artifacts}"
 
 die() { echo "build.sh: $*" >&2; exit 1; }
+# A missing tool exits 3, so callers (the rebuild test) can tell it from a failed build.
+missing() { echo "build.sh: $*" >&2; exit 3; }
 
 # rustup's newer rustc may come first in PATH and lacks the wasm32 target:
 # use Debian's tools only, with a clean environment.
 tool_path=/usr/bin:/bin
 for t in rustc cargo wasm-opt wasm2wat wasm-validate sha256sum; do
   PATH=$tool_path command -v "$t" >/dev/null 2>&1 ||
-    die "missing $t; install: apt-get install -y rustc cargo libstd-rust-dev-wasm32 lld binaryen wabt"
+    missing "missing $t; install: apt-get install -y rustc cargo libstd-rust-dev-wasm32 lld binaryen wabt"
 done
 [ -d "$(/usr/bin/rustc --print sysroot)/lib/rustlib/wasm32-unknown-unknown" ] ||
-  die "rustc has no wasm32-unknown-unknown std; install libstd-rust-dev-wasm32"
+  missing "rustc has no wasm32-unknown-unknown std; install: apt-get install -y libstd-rust-dev-wasm32"
 rustc_v="$(/usr/bin/rustc --version)"
 opt_v="$(PATH=$tool_path wasm-opt --version)"
 if [ "${VIP_WASM_ANY_TOOLCHAIN:-0}" != 1 ]; then

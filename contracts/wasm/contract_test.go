@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"flag"
 	"maps"
 	"os"
@@ -400,7 +401,13 @@ func TestRebuildReproducesArtifact(t *testing.T) {
 	cmd := exec.CommandContext(ctx, "bash", "build.sh", "--test", out)
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Run(); err != nil {
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 3 && !toolchainRequired() {
+		// build.sh's exit 3: a tool is missing (`make setup` installs it as root).
+		t.Skipf("%s(set REQUIRE_TOOLCHAIN=1 or CI=true to fail instead)", log.String())
+	}
+	if err != nil {
 		t.Fatalf("build.sh: %v\n%s", err, log.String())
 	}
 	for _, name := range []string{"vip_score.wasm", "vip_score.wasm.sha256"} {
@@ -416,6 +423,11 @@ func TestRebuildReproducesArtifact(t *testing.T) {
 			t.Errorf("rebuilt %s differs from the committed one (%d vs %d bytes); rerun build.sh and commit, or find the nondeterminism", name, len(got), len(want))
 		}
 	}
+}
+
+// toolchainRequired: in CI a missing compiler is a failure, on a laptop a skip.
+func toolchainRequired() bool {
+	return os.Getenv("REQUIRE_TOOLCHAIN") == "1" || os.Getenv("CI") == "true"
 }
 
 func expectErr(t *testing.T, what, got, want string) {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -121,15 +122,22 @@ func (r *WasmdRollup) waitREST(ctx context.Context) error {
 	}
 }
 
+// imageLibDir is where an image of a cgo binary keeps its shared libraries: a fixed folder
+// on the loader's path (LD_LIBRARY_PATH in the image), so no mount can hide them. The paths
+// ldd reports on the host cannot be used: libwasmvm sits in the Go module cache, which may
+// be under /tmp, where the containers mount a tmpfs.
+const imageLibDir = "/usr/lib/vipharness"
+
 // cgoImageContext lays out a build context for a cgo binary (wasmd, the dev node, both
-// linking libwasmvm): an image FROM scratch with the binary as /<name> and exactly the shared
-// libraries ldd lists (libwasmvm, libc, the loader) at the paths the binary looks for them.
+// linking libwasmvm): an image FROM scratch with the binary as /<name>, the program loader
+// at the path the binary names, and every other shared library ldd lists (libwasmvm, libc,
+// ...) in imageLibDir under the name the binary asks for.
 func cgoImageContext(ctx context.Context, bin, name string, libDeps ...string) (string, error) {
 	dir, err := os.MkdirTemp("", "vipharness-"+name+"-image-")
 	if err != nil {
 		return "", err
 	}
-	dockerfile := fmt.Sprintf("FROM scratch\nCOPY rootfs/ /\nENTRYPOINT [\"/%s\"]\n", name)
+	dockerfile := fmt.Sprintf("FROM scratch\nCOPY rootfs/ /\nENV LD_LIBRARY_PATH=%s\nENTRYPOINT [\"/%s\"]\n", imageLibDir, name)
 	if err := os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte(dockerfile), 0o644); err != nil {
 		return "", err
 	}
@@ -144,29 +152,41 @@ func cgoImageContext(ctx context.Context, bin, name string, libDeps ...string) (
 		if err != nil {
 			return "", fmt.Errorf("ldd %s: %w", file, err)
 		}
-		sc := bufio.NewScanner(bytes.NewReader(out))
-		for sc.Scan() {
-			// "libx.so => /path/libx.so (0x...)" or "/lib64/ld-linux-x86-64.so.2 (0x...)"
-			f := strings.Fields(sc.Text())
-			var lib string
-			switch {
-			case len(f) >= 3 && f[1] == "=>":
-				lib = f[2]
-			case len(f) >= 1 && strings.HasPrefix(f[0], "/"):
-				lib = f[0]
-			}
-			if lib == "" || !strings.HasPrefix(lib, "/") {
-				continue // the vdso
-			}
-			if _, err := os.Stat(filepath.Join(root, lib)); err == nil {
+		libs, err := parseLdd(out)
+		if err != nil {
+			return "", fmt.Errorf("ldd %s: %w", file, err)
+		}
+		for dst, src := range libs {
+			if _, err := os.Stat(filepath.Join(root, dst)); err == nil {
 				continue
 			}
-			if err := place(lib, filepath.Join(root, lib)); err != nil {
+			if err := place(src, filepath.Join(root, dst)); err != nil {
 				return "", err
 			}
 		}
 	}
 	return dir, nil
+}
+
+// parseLdd maps each library in ldd's output to its path inside the image (key) and on the
+// host (value): "libx.so.1 => /host/path/libx.so.1 (0x...)" goes to imageLibDir/libx.so.1;
+// the loader, "/lib64/ld-linux-x86-64.so.2 (0x...)", keeps its path, which the binary names.
+func parseLdd(out []byte) (map[string]string, error) {
+	libs := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		switch {
+		case len(f) >= 3 && f[1] == "=>" && f[2] == "not":
+			return nil, fmt.Errorf("%s not found on this machine", f[0])
+		case len(f) >= 3 && f[1] == "=>" && strings.HasPrefix(f[2], "/"):
+			libs[path.Join(imageLibDir, f[0])] = f[2]
+		case len(f) >= 1 && strings.HasPrefix(f[0], "/"):
+			libs[f[0]] = f[0]
+		}
+		// Anything else is the vdso, which the kernel provides.
+	}
+	return libs, sc.Err()
 }
 
 // place copies a file (following links) to dst, creating its directory.

@@ -1,6 +1,6 @@
 // Package movevm loads Initia's Move libraries at run time: libcompiler (the Move compiler)
 // and libmovevm (the MoveVM), from the pinned npm package @initia/builder.js@0.2.12 that
-// `make setup` installs into .cache/movevm (fetch-native.sh). They are opened with dlopen
+// `vipctl setup` (or `make setup`) installs (Install). They are opened with dlopen
 // through a small cgo shim whose declarations are written from the libraries' public C ABI,
 // so `go build ./...` works without them; a missing library, or one whose sha256 differs
 // from native.sha256, is an error that says how to install it.
@@ -64,16 +64,32 @@ const (
 	VMLib       = "libmovevm.x86_64.so"
 )
 
-// ErrNotInstalled means a library is missing; run `make setup`.
+// ErrNotInstalled means a library is missing; `vipctl setup` or `make setup` installs it.
 var ErrNotInstalled = errors.New("the Move library is not installed")
 
-// Dir is where the libraries are looked for: $VIPHARNESS_MOVEVM, else .cache/movevm in the
-// module root.
+// Dir is where the libraries are looked for: $VIPHARNESS_MOVEVM, else the first of the
+// checkout's .cache/movevm (`make setup`) and the user cache directory's vipharness/movevm
+// (`vipctl setup`) that holds both, else the first of those (where set-up would put them).
 func Dir() string {
 	if d := os.Getenv("VIPHARNESS_MOVEVM"); d != "" {
 		return d
 	}
-	return localnet.CacheDir("movevm")
+	dirs := localnet.CacheDirs("movevm")
+	for _, d := range dirs {
+		if present(d) {
+			return d
+		}
+	}
+	return dirs[0]
+}
+
+func present(dir string) bool {
+	for _, name := range []string{CompilerLib, VMLib} {
+		if st, err := os.Stat(filepath.Join(dir, name)); err != nil || st.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // pinned is the expected sha256 of a library file.
@@ -153,7 +169,7 @@ func verify(path, name string) error {
 	}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("%w: %s is missing; `make setup` installs it from npm (@initia/builder.js@0.2.12) into the repository's .cache/movevm; outside the repository set VIPHARNESS_MOVEVM to that folder", ErrNotInstalled, path)
+		return fmt.Errorf("%w: %s is missing; `vipctl setup` (or `make setup` in a checkout) installs it from npm (%s), or set VIPHARNESS_MOVEVM to a folder that holds it", ErrNotInstalled, path, Package)
 	}
 	if err != nil {
 		return err
@@ -164,7 +180,7 @@ func verify(path, name string) error {
 		return fmt.Errorf("hash %s: %w", path, err)
 	}
 	if got := hex.EncodeToString(h.Sum(nil)); got != want {
-		return fmt.Errorf("%s has sha256 %s, pinned %s: remove it and run `make setup`", path, got, want)
+		return fmt.Errorf("%s has sha256 %s, pinned %s: remove it and run `vipctl setup` (or `make setup`)", path, got, want)
 	}
 	return nil
 }

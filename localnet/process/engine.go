@@ -16,7 +16,7 @@ import (
 // Engine starts rollups as child processes from the binaries `make nodes` builds.
 type Engine struct {
 	// NodesDir holds the node binaries; default $VIPHARNESS_NODES, else .cache/nodes in the
-	// module root.
+	// checkout, then <user cache dir>/vipharness/nodes (localnet.CacheDirs).
 	NodesDir string
 	Logger   *slog.Logger
 	// WasmNode picks the Wasm node: Wasmd (default) or DevNode, the project's own.
@@ -39,30 +39,31 @@ func (e Engine) Name() string {
 	return "process"
 }
 
-func (e Engine) nodesDir() string {
+// nodesDirs are the folders searched for node binaries, in order.
+func (e Engine) nodesDirs() []string {
 	if e.NodesDir != "" {
-		return e.NodesDir
+		return []string{e.NodesDir}
 	}
 	if d := os.Getenv("VIPHARNESS_NODES"); d != "" {
-		return d
+		return []string{d}
 	}
-	return localnet.CacheDir("nodes")
+	return localnet.CacheDirs("nodes")
 }
 
 // Binary locates a node binary in NodesDir, else $PATH.
-func (e Engine) Binary(name string) (string, error) { return findBinary(e.nodesDir(), name) }
+func (e Engine) Binary(name string) (string, error) { return findBinary(e.nodesDirs(), name) }
 
 // Available reports whether the engine can run vm here, and why not.
 func (e Engine) Available(vm deployer.VM) error {
 	switch vm {
 	case deployer.EVM:
-		_, err := findBinary(e.nodesDir(), gethdev.Binary)
+		_, err := findBinary(e.nodesDirs(), gethdev.Binary)
 		return err
 	case deployer.Wasm:
-		_, err := findBinary(e.nodesDir(), e.wasmBinary())
+		_, err := findBinary(e.nodesDirs(), e.wasmBinary())
 		return err
 	case deployer.Move:
-		if _, err := findBinary(e.nodesDir(), DevNodeBinary); err != nil {
+		if _, err := findBinary(e.nodesDirs(), DevNodeBinary); err != nil {
 			return err
 		}
 		_, err := movevm.OpenVM(movevm.Dir())
@@ -79,13 +80,13 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 	}
 	switch vm {
 	case deployer.EVM:
-		bin, err := findBinary(e.nodesDir(), gethdev.Binary)
+		bin, err := findBinary(e.nodesDirs(), gethdev.Binary)
 		if err != nil {
 			return nil, fmt.Errorf("process engine: %w", err)
 		}
 		return StartGeth(ctx, bin, logger)
 	case deployer.Wasm:
-		bin, err := findBinary(e.nodesDir(), e.wasmBinary())
+		bin, err := findBinary(e.nodesDirs(), e.wasmBinary())
 		if err != nil {
 			return nil, fmt.Errorf("process engine: %w", err)
 		}
@@ -95,7 +96,7 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 		return StartWasmd(ctx, bin, logger)
 	case deployer.Move:
 		// The dev node binary with the MoveVM is the Move node here (no minimove binary).
-		bin, err := findBinary(e.nodesDir(), DevNodeBinary)
+		bin, err := findBinary(e.nodesDirs(), DevNodeBinary)
 		if err != nil {
 			return nil, fmt.Errorf("process engine: %w", err)
 		}

@@ -11,9 +11,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/vipharness/vipharness/localnet"
 )
 
 // node is one running child process.
@@ -129,9 +132,9 @@ func (m multi) Write(p []byte) (int, error) {
 
 var errNoBinary = errors.New("node binary not found")
 
-// findBinary locates a node binary: dir/name, then $PATH.
-func findBinary(dir, name string) (string, error) {
-	if dir != "" {
+// findBinary locates a node binary in dirs, then $PATH; the error says how to get it.
+func findBinary(dirs []string, name string) (string, error) {
+	for _, dir := range dirs {
 		p := filepath.Join(dir, name)
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
 			return p, nil
@@ -140,5 +143,9 @@ func findBinary(dir, name string) (string, error) {
 	if p, err := exec.LookPath(name); err == nil {
 		return p, nil
 	}
-	return "", fmt.Errorf("%w: %s in %s or $PATH: run `make nodes`", errNoBinary, name, dir)
+	how := "run `make nodes` in a vipharness checkout"
+	if _, ok := localnet.ModuleRoot(); !ok {
+		how += fmt.Sprintf(" (it builds them into its .cache/nodes) and copy them to %s, or set VIPHARNESS_NODES to that .cache/nodes", dirs[len(dirs)-1])
+	}
+	return "", fmt.Errorf("%w: %s not in %s or $PATH: %s", errNoBinary, name, strings.Join(dirs, ", "), how)
 }

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vipharness/vipharness/localnet/gethdev"
+	"github.com/vipharness/vipharness/localnet/movevm"
+	"github.com/vipharness/vipharness/localnet/process"
+	"github.com/vipharness/vipharness/localnet/wasmddev"
+)
+
+// setupReport is what `vipctl setup` found and did.
+type setupReport struct {
+	MoveLibraries string            `json:"move_libraries"` // folder holding the verified libraries
+	Installed     bool              `json:"installed"`      // fetched by this run
+	Nodes         map[string]string `json:"nodes"`          // binary -> path, or how to get it
+}
+
+func newSetupCmd(g *globals) *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "setup",
+		Short: "Install Initia's Move libraries (pinned npm package, sha256-checked) and report the node binaries",
+		Long: "Installs Initia's Move compiler and VM libraries, which the Move rollups and the L1 stand-in\n" +
+			"need, from the npm package " + movevm.Package + " (through npm), checked against the pinned\n" +
+			"sha256 before anything is written: into .cache/movevm in a vipharness checkout, else into the\n" +
+			"user cache directory (or --movevm-dir, or $VIPHARNESS_MOVEVM), where every vipctl command finds\n" +
+			"them. Then reports the node binaries the process and container engines run.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if dir == "" {
+				dir = movevm.Dir()
+			}
+			rep := setupReport{MoveLibraries: dir, Nodes: map[string]string{}}
+			if movevm.Installed(dir) != nil {
+				if !g.jsonOut {
+					fmt.Fprintf(g.errOut, "setup: fetching %s with npm into %s\n", movevm.Package, dir)
+				}
+				if err := movevm.Install(cmd.Context(), dir); err != nil {
+					return err
+				}
+				rep.Installed = true
+			}
+			human := fmt.Sprintf("Move libraries: verified in %s", dir)
+			for _, name := range []string{gethdev.Binary, wasmddev.Binary, process.DevNodeBinary} {
+				path, err := process.Engine{}.Binary(name)
+				if err != nil {
+					path = err.Error()
+				}
+				rep.Nodes[name] = path
+				human += fmt.Sprintf("\nnode %s: %s", name, path)
+			}
+			human += "\nThe embedded engine (vipctl demo, vipctl localnet up) needs nothing more; the process and container engines need the node binaries."
+			return g.printResult(rep, human)
+		},
+	}
+	cmd.Flags().StringVar(&dir, "movevm-dir", "", "install the Move libraries here (default: $VIPHARNESS_MOVEVM, else .cache/movevm in a checkout, else the user cache directory)")
+	return cmd
+}
