@@ -1,5 +1,6 @@
 // Package initiamove holds the wire types of Initia's x/move that vipharness speaks: the
-// messages MsgPublish, MsgExecute and MsgExecuteJSON and the module, resource and view
+// messages MsgPublish, MsgExecute, MsgExecuteJSON and MsgGovExecute (a governance
+// proposal's entry function call) and the module, resource and view
 // queries, with Initia's proto package, names and field numbers (written from the public
 // proto definitions; generated with protoc-gen-gocosmos by `make proto`).
 package initiamove
@@ -13,6 +14,6 @@ import (
 // RegisterInterfaces registers the messages as sdk.Msg implementations and their responses
 // (which travel in a tx result's data).
 func RegisterInterfaces(reg codectypes.InterfaceRegistry) {
-	reg.RegisterImplementations((*sdk.Msg)(nil), &MsgPublish{}, &MsgExecute{}, &MsgExecuteJSON{})
-	reg.RegisterImplementations((*tx.MsgResponse)(nil), &MsgPublishResponse{}, &MsgExecuteResponse{}, &MsgExecuteJSONResponse{})
+	reg.RegisterImplementations((*sdk.Msg)(nil), &MsgPublish{}, &MsgExecute{}, &MsgExecuteJSON{}, &MsgGovExecute{})
+	reg.RegisterImplementations((*tx.MsgResponse)(nil), &MsgPublishResponse{}, &MsgExecuteResponse{}, &MsgExecuteJSONResponse{}, &MsgGovExecuteResponse{})
 }

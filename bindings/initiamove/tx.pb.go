@@ -295,6 +295,87 @@ func (m *MsgExecuteJSONResponse) XXX_DiscardUnknown() {
 
 var xxx_messageInfo_MsgExecuteJSONResponse proto.InternalMessageInfo
 
+// MsgGovExecute calls an entry function through governance: the gov module (authority) runs
+// it with sender as the signer, when the proposal holding it passes. args as in MsgExecute.
+type MsgGovExecute struct {
+	Authority     string   `protobuf:"bytes,1,opt,name=authority,proto3" json:"authority,omitempty"`
+	Sender        string   `protobuf:"bytes,2,opt,name=sender,proto3" json:"sender,omitempty"`
+	ModuleAddress string   `protobuf:"bytes,3,opt,name=module_address,json=moduleAddress,proto3" json:"module_address,omitempty"`
+	ModuleName    string   `protobuf:"bytes,4,opt,name=module_name,json=moduleName,proto3" json:"module_name,omitempty"`
+	FunctionName  string   `protobuf:"bytes,5,opt,name=function_name,json=functionName,proto3" json:"function_name,omitempty"`
+	TypeArgs      []string `protobuf:"bytes,6,rep,name=type_args,json=typeArgs,proto3" json:"type_args,omitempty"`
+	Args          [][]byte `protobuf:"bytes,7,rep,name=args,proto3" json:"args,omitempty"`
+}
+
+func (m *MsgGovExecute) Reset()         { *m = MsgGovExecute{} }
+func (m *MsgGovExecute) String() string { return proto.CompactTextString(m) }
+func (*MsgGovExecute) ProtoMessage()    {}
+func (*MsgGovExecute) Descriptor() ([]byte, []int) {
+	return fileDescriptor_0fc2f2cef57f41a3, []int{6}
+}
+func (m *MsgGovExecute) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *MsgGovExecute) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_MsgGovExecute.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *MsgGovExecute) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_MsgGovExecute.Merge(m, src)
+}
+func (m *MsgGovExecute) XXX_Size() int {
+	return m.Size()
+}
+func (m *MsgGovExecute) XXX_DiscardUnknown() {
+	xxx_messageInfo_MsgGovExecute.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_MsgGovExecute proto.InternalMessageInfo
+
+type MsgGovExecuteResponse struct {
+}
+
+func (m *MsgGovExecuteResponse) Reset()         { *m = MsgGovExecuteResponse{} }
+func (m *MsgGovExecuteResponse) String() string { return proto.CompactTextString(m) }
+func (*MsgGovExecuteResponse) ProtoMessage()    {}
+func (*MsgGovExecuteResponse) Descriptor() ([]byte, []int) {
+	return fileDescriptor_0fc2f2cef57f41a3, []int{7}
+}
+func (m *MsgGovExecuteResponse) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *MsgGovExecuteResponse) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_MsgGovExecuteResponse.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *MsgGovExecuteResponse) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_MsgGovExecuteResponse.Merge(m, src)
+}
+func (m *MsgGovExecuteResponse) XXX_Size() int {
+	return m.Size()
+}
+func (m *MsgGovExecuteResponse) XXX_DiscardUnknown() {
+	xxx_messageInfo_MsgGovExecuteResponse.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_MsgGovExecuteResponse proto.InternalMessageInfo
+
 func init() {
 	proto.RegisterEnum("initia.move.v1.UpgradePolicy", UpgradePolicy_name, UpgradePolicy_value)
 	proto.RegisterType((*MsgPublish)(nil), "initia.move.v1.MsgPublish")
@@ -303,44 +384,50 @@ func init() {
 	proto.RegisterType((*MsgExecuteResponse)(nil), "initia.move.v1.MsgExecuteResponse")
 	proto.RegisterType((*MsgExecuteJSON)(nil), "initia.move.v1.MsgExecuteJSON")
 	proto.RegisterType((*MsgExecuteJSONResponse)(nil), "initia.move.v1.MsgExecuteJSONResponse")
+	proto.RegisterType((*MsgGovExecute)(nil), "initia.move.v1.MsgGovExecute")
+	proto.RegisterType((*MsgGovExecuteResponse)(nil), "initia.move.v1.MsgGovExecuteResponse")
 }
 
 func init() { proto.RegisterFile("initia/move/v1/tx.proto", fileDescriptor_0fc2f2cef57f41a3) }
 
 var fileDescriptor_0fc2f2cef57f41a3 = []byte{
-	// 510 bytes of a gzipped FileDescriptorProto
-	0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xff, 0xdc, 0x93, 0x3f, 0x6f, 0xd3, 0x40,
-	0x18, 0xc6, 0xed, 0x24, 0x44, 0xf8, 0x4d, 0x63, 0xaa, 0x53, 0x44, 0x4d, 0x50, 0x4d, 0x14, 0x84,
-	0x14, 0x55, 0xc2, 0xa6, 0xc0, 0xc4, 0x96, 0xb4, 0x41, 0x0a, 0x22, 0x69, 0xe4, 0x34, 0x0b, 0x4b,
-	0xe4, 0x3f, 0xc7, 0xe5, 0xa4, 0xf8, 0xce, 0xf2, 0xd9, 0x51, 0xb3, 0x32, 0x31, 0xf2, 0x1d, 0xf8,
-	0x02, 0x1d, 0xf8, 0x10, 0x1d, 0x2b, 0x26, 0x46, 0x48, 0x06, 0xc4, 0xc0, 0x77, 0x40, 0xf6, 0xb9,
-	0xb4, 0x91, 0x3a, 0x31, 0xb2, 0xdd, 0xfb, 0x7b, 0x9e, 0xb3, 0xfd, 0x3c, 0x7a, 0x0d, 0x7b, 0x94,
-	0xd1, 0x84, 0xba, 0x76, 0xc8, 0x97, 0xd8, 0x5e, 0x1e, 0xda, 0xc9, 0x99, 0x15, 0xc5, 0x3c, 0xe1,
-	0x48, 0x97, 0x82, 0x95, 0x09, 0xd6, 0xf2, 0xb0, 0xb9, 0xe7, 0x73, 0x11, 0x72, 0x61, 0x87, 0x82,
-	0x64, 0xbe, 0x50, 0x10, 0x69, 0x6c, 0x3e, 0x90, 0xc2, 0x2c, 0x9f, 0x6c, 0x39, 0x14, 0x52, 0x83,
-	0x70, 0xc2, 0x25, 0xcf, 0x4e, 0x92, 0xb6, 0xcf, 0x55, 0x80, 0xa1, 0x20, 0xe3, 0xd4, 0x5b, 0x50,
-	0x31, 0x47, 0xcf, 0xa0, 0x2a, 0x30, 0x0b, 0x70, 0x6c, 0xa8, 0x2d, 0xb5, 0xa3, 0xf5, 0x8c, 0xaf,
-	0x5f, 0x9e, 0x36, 0x8a, 0xc7, 0x74, 0x83, 0x20, 0xc6, 0x42, 0x4c, 0x92, 0x98, 0x32, 0xe2, 0x14,
-	0x3e, 0xb4, 0x0f, 0xe0, 0xf3, 0x00, 0xcf, 0xbc, 0x55, 0x82, 0x85, 0x51, 0x6a, 0x95, 0x3b, 0x3b,
-	0x8e, 0x96, 0x91, 0x5e, 0x06, 0xd0, 0x31, 0xe8, 0x69, 0x44, 0x62, 0x37, 0xc0, 0xb3, 0x88, 0x2f,
-	0xa8, 0xbf, 0x32, 0xca, 0x2d, 0xb5, 0xa3, 0x3f, 0xdf, 0xb7, 0xb6, 0x23, 0x59, 0x53, 0xe9, 0x1a,
-	0xe7, 0x26, 0xa7, 0x9e, 0xde, 0x1c, 0x5f, 0xd5, 0x3e, 0xfc, 0x3c, 0x3f, 0x28, 0xde, 0xd8, 0x6e,
-	0x00, 0xba, 0xfe, 0x62, 0x07, 0x8b, 0x88, 0x33, 0x81, 0xdb, 0xbf, 0x64, 0x90, 0xfe, 0x19, 0xf6,
-	0xd3, 0x04, 0xff, 0x43, 0x90, 0x27, 0xa0, 0x87, 0x3c, 0x48, 0x17, 0x78, 0xe6, 0x4a, 0xdd, 0x28,
-	0x65, 0x37, 0x9d, 0xba, 0xa4, 0xc5, 0x25, 0xf4, 0x08, 0x6a, 0x85, 0x8d, 0xb9, 0x21, 0xce, 0xd3,
-	0x68, 0x0e, 0x48, 0x34, 0x72, 0x43, 0x8c, 0x1e, 0x43, 0xfd, 0x7d, 0xca, 0xfc, 0x84, 0x72, 0x26,
-	0x2d, 0x95, 0xdc, 0xb2, 0x73, 0x05, 0x73, 0xd3, 0x43, 0xd0, 0x92, 0x55, 0x84, 0x67, 0x6e, 0x4c,
-	0x84, 0x71, 0xa7, 0x55, 0xee, 0x68, 0xce, 0xdd, 0x0c, 0x74, 0x63, 0x22, 0x10, 0x82, 0x4a, 0xce,
-	0xab, 0x79, 0x99, 0xf9, 0xf9, 0xb6, 0x06, 0x8a, 0xa8, 0x7f, 0x1b, 0xf8, 0xad, 0x82, 0x7e, 0x8d,
-	0xdf, 0x4c, 0x4e, 0x46, 0xff, 0x4d, 0x0b, 0xda, 0x6d, 0x2d, 0x18, 0x70, 0x7f, 0x3b, 0xee, 0x55,
-	0x13, 0x07, 0x7d, 0xa8, 0x6f, 0xad, 0x13, 0xba, 0x07, 0xb5, 0xe9, 0x68, 0x32, 0xee, 0x1f, 0x0d,
-	0x5e, 0x0f, 0xfa, 0xc7, 0xbb, 0x0a, 0xd2, 0x01, 0x8e, 0x4e, 0x86, 0xe3, 0xee, 0xe9, 0xa0, 0xf7,
-	0xb6, 0xbf, 0xab, 0xa2, 0x3a, 0x68, 0x83, 0xe1, 0x70, 0x7a, 0xda, 0xcd, 0xc6, 0x52, 0xb3, 0xf2,
-	0xf1, 0xb3, 0xa9, 0xf4, 0x9c, 0x8b, 0x1f, 0xa6, 0x72, 0xb1, 0x36, 0xd5, 0xcb, 0xb5, 0xa9, 0x7e,
-	0x5f, 0x9b, 0xea, 0xa7, 0x8d, 0xa9, 0x5c, 0x6e, 0x4c, 0xe5, 0xdb, 0xc6, 0x54, 0xde, 0xbd, 0x24,
-	0x34, 0x99, 0xa7, 0x9e, 0xe5, 0xf3, 0xd0, 0x5e, 0xd2, 0x68, 0xee, 0xc6, 0x0c, 0x0b, 0x71, 0xf3,
-	0xe8, 0x51, 0x16, 0x50, 0x46, 0x84, 0x2d, 0x57, 0x3d, 0xdb, 0x74, 0xaf, 0x9a, 0xff, 0x76, 0x2f,
-	0xfe, 0x04, 0x00, 0x00, 0xff, 0xff, 0x9b, 0x5a, 0xa1, 0x47, 0xeb, 0x03, 0x00, 0x00,
+	// 574 bytes of a gzipped FileDescriptorProto
+	0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xff, 0xdc, 0x94, 0x31, 0x6f, 0xd3, 0x40,
+	0x14, 0xc7, 0xed, 0x24, 0x0d, 0xf8, 0xb5, 0x36, 0xd5, 0xa9, 0x50, 0x53, 0x54, 0x13, 0x05, 0x21,
+	0x45, 0x95, 0xb0, 0x29, 0x20, 0x06, 0xb6, 0xa4, 0x0d, 0x28, 0x88, 0xb4, 0x91, 0xdb, 0x2e, 0x2c,
+	0x91, 0x63, 0x1f, 0x97, 0x93, 0x62, 0x9f, 0xe5, 0xb3, 0xa3, 0x66, 0x65, 0x62, 0xe4, 0x3b, 0x30,
+	0xb0, 0x76, 0xe0, 0x43, 0x74, 0xac, 0x98, 0x18, 0x21, 0x19, 0x10, 0x03, 0xdf, 0x01, 0xd9, 0xe7,
+	0x34, 0x89, 0x54, 0x14, 0xd4, 0x91, 0xed, 0xbd, 0xff, 0xfb, 0x9f, 0xed, 0xff, 0x4f, 0xe7, 0x07,
+	0x9b, 0x34, 0xa0, 0x31, 0x75, 0x2c, 0x9f, 0x0d, 0xb1, 0x35, 0xdc, 0xb5, 0xe2, 0x53, 0x33, 0x8c,
+	0x58, 0xcc, 0x90, 0x26, 0x06, 0x66, 0x3a, 0x30, 0x87, 0xbb, 0x5b, 0x9b, 0x2e, 0xe3, 0x3e, 0xe3,
+	0x96, 0xcf, 0x49, 0xea, 0xf3, 0x39, 0x11, 0xc6, 0xad, 0xbb, 0x62, 0xd0, 0xcd, 0x3a, 0x4b, 0x34,
+	0xf9, 0x68, 0x83, 0x30, 0xc2, 0x84, 0x9e, 0x56, 0x42, 0xad, 0x9e, 0xc9, 0x00, 0x6d, 0x4e, 0x3a,
+	0x49, 0x6f, 0x40, 0x79, 0x1f, 0x3d, 0x86, 0x32, 0xc7, 0x81, 0x87, 0x23, 0x5d, 0xae, 0xc8, 0x35,
+	0xa5, 0xa1, 0x7f, 0xfd, 0xf2, 0x68, 0x23, 0x7f, 0x4c, 0xdd, 0xf3, 0x22, 0xcc, 0xf9, 0x51, 0x1c,
+	0xd1, 0x80, 0xd8, 0xb9, 0x0f, 0x6d, 0x03, 0xb8, 0xcc, 0xc3, 0xdd, 0xde, 0x28, 0xc6, 0x5c, 0x2f,
+	0x54, 0x8a, 0xb5, 0x35, 0x5b, 0x49, 0x95, 0x46, 0x2a, 0xa0, 0x7d, 0xd0, 0x92, 0x90, 0x44, 0x8e,
+	0x87, 0xbb, 0x21, 0x1b, 0x50, 0x77, 0xa4, 0x17, 0x2b, 0x72, 0x4d, 0x7b, 0xb2, 0x6d, 0x2e, 0x46,
+	0x32, 0x4f, 0x84, 0xab, 0x93, 0x99, 0x6c, 0x35, 0x99, 0x6f, 0x5f, 0xac, 0xbe, 0xff, 0x79, 0xb6,
+	0x93, 0xbf, 0xb1, 0xba, 0x01, 0x68, 0xf6, 0xc5, 0x36, 0xe6, 0x21, 0x0b, 0x38, 0xae, 0xfe, 0x12,
+	0x41, 0x9a, 0xa7, 0xd8, 0x4d, 0x62, 0x7c, 0x8d, 0x20, 0x0f, 0x41, 0xf3, 0x99, 0x97, 0x0c, 0x70,
+	0xd7, 0x11, 0x73, 0xbd, 0x90, 0x9e, 0xb4, 0x55, 0xa1, 0xe6, 0x87, 0xd0, 0x7d, 0x58, 0xcd, 0x6d,
+	0x81, 0xe3, 0xe3, 0x2c, 0x8d, 0x62, 0x83, 0x90, 0x0e, 0x1c, 0x1f, 0xa3, 0x07, 0xa0, 0xbe, 0x4b,
+	0x02, 0x37, 0xa6, 0x2c, 0x10, 0x96, 0x52, 0x66, 0x59, 0x9b, 0x8a, 0x99, 0xe9, 0x1e, 0x28, 0xf1,
+	0x28, 0xc4, 0x5d, 0x27, 0x22, 0x5c, 0x5f, 0xa9, 0x14, 0x6b, 0x8a, 0x7d, 0x33, 0x15, 0xea, 0x11,
+	0xe1, 0x08, 0x41, 0x29, 0xd3, 0xcb, 0x19, 0xcc, 0xac, 0xbe, 0x8a, 0x40, 0x1e, 0xf5, 0x92, 0xc0,
+	0x6f, 0x19, 0xb4, 0x99, 0xfc, 0xfa, 0xe8, 0xf0, 0xe0, 0xbf, 0xa1, 0xa0, 0x5c, 0x45, 0x41, 0x87,
+	0x3b, 0x8b, 0x71, 0x2f, 0x49, 0x7c, 0x2e, 0x80, 0xda, 0xe6, 0xe4, 0x15, 0x1b, 0x4e, 0xaf, 0xc3,
+	0x73, 0x50, 0x9c, 0x24, 0xee, 0xb3, 0x88, 0xc6, 0xa3, 0xa5, 0x2c, 0x66, 0xd6, 0x39, 0x80, 0x85,
+	0x6b, 0x03, 0x2c, 0xfe, 0x03, 0xc0, 0xd2, 0x72, 0x80, 0x2b, 0xcb, 0x00, 0x96, 0xff, 0x02, 0xf0,
+	0xc6, 0xdc, 0x35, 0xd2, 0x52, 0x80, 0xb3, 0x7c, 0xd5, 0x4d, 0xb8, 0xbd, 0x00, 0x6a, 0x8a, 0x70,
+	0xa7, 0x09, 0xea, 0xc2, 0x1f, 0x89, 0x6e, 0xc1, 0xea, 0xc9, 0xc1, 0x51, 0xa7, 0xb9, 0xd7, 0x7a,
+	0xd9, 0x6a, 0xee, 0xaf, 0x4b, 0x48, 0x03, 0xd8, 0x3b, 0x6c, 0x77, 0xea, 0xc7, 0xad, 0xc6, 0x9b,
+	0xe6, 0xba, 0x8c, 0x54, 0x50, 0x5a, 0xed, 0xf6, 0xc9, 0x71, 0x3d, 0x6d, 0x0b, 0x5b, 0xa5, 0x0f,
+	0x9f, 0x0c, 0xa9, 0x61, 0x9f, 0xff, 0x30, 0xa4, 0xf3, 0xb1, 0x21, 0x5f, 0x8c, 0x0d, 0xf9, 0xfb,
+	0xd8, 0x90, 0x3f, 0x4e, 0x0c, 0xe9, 0x62, 0x62, 0x48, 0xdf, 0x26, 0x86, 0xf4, 0xf6, 0x19, 0xa1,
+	0x71, 0x3f, 0xe9, 0x99, 0x2e, 0xf3, 0xad, 0x21, 0x0d, 0xfb, 0x4e, 0x14, 0x60, 0xce, 0xe7, 0xcb,
+	0x1e, 0x0d, 0x3c, 0x1a, 0x10, 0x6e, 0x89, 0x6d, 0x91, 0x2e, 0x8b, 0x5e, 0x39, 0xdb, 0x5c, 0x4f,
+	0xff, 0x04, 0x00, 0x00, 0xff, 0xff, 0x05, 0x08, 0xb5, 0xa4, 0x2e, 0x05, 0x00, 0x00,
 }
 
 func (m *MsgPublish) Marshal() (dAtA []byte, err error) {
@@ -594,6 +681,105 @@ func (m *MsgExecuteJSONResponse) MarshalToSizedBuffer(dAtA []byte) (int, error) 
 	return len(dAtA) - i, nil
 }
 
+func (m *MsgGovExecute) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *MsgGovExecute) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *MsgGovExecute) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if len(m.Args) > 0 {
+		for iNdEx := len(m.Args) - 1; iNdEx >= 0; iNdEx-- {
+			i -= len(m.Args[iNdEx])
+			copy(dAtA[i:], m.Args[iNdEx])
+			i = encodeVarintTx(dAtA, i, uint64(len(m.Args[iNdEx])))
+			i--
+			dAtA[i] = 0x3a
+		}
+	}
+	if len(m.TypeArgs) > 0 {
+		for iNdEx := len(m.TypeArgs) - 1; iNdEx >= 0; iNdEx-- {
+			i -= len(m.TypeArgs[iNdEx])
+			copy(dAtA[i:], m.TypeArgs[iNdEx])
+			i = encodeVarintTx(dAtA, i, uint64(len(m.TypeArgs[iNdEx])))
+			i--
+			dAtA[i] = 0x32
+		}
+	}
+	if len(m.FunctionName) > 0 {
+		i -= len(m.FunctionName)
+		copy(dAtA[i:], m.FunctionName)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.FunctionName)))
+		i--
+		dAtA[i] = 0x2a
+	}
+	if len(m.ModuleName) > 0 {
+		i -= len(m.ModuleName)
+		copy(dAtA[i:], m.ModuleName)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.ModuleName)))
+		i--
+		dAtA[i] = 0x22
+	}
+	if len(m.ModuleAddress) > 0 {
+		i -= len(m.ModuleAddress)
+		copy(dAtA[i:], m.ModuleAddress)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.ModuleAddress)))
+		i--
+		dAtA[i] = 0x1a
+	}
+	if len(m.Sender) > 0 {
+		i -= len(m.Sender)
+		copy(dAtA[i:], m.Sender)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.Sender)))
+		i--
+		dAtA[i] = 0x12
+	}
+	if len(m.Authority) > 0 {
+		i -= len(m.Authority)
+		copy(dAtA[i:], m.Authority)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.Authority)))
+		i--
+		dAtA[i] = 0xa
+	}
+	return len(dAtA) - i, nil
+}
+
+func (m *MsgGovExecuteResponse) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *MsgGovExecuteResponse) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *MsgGovExecuteResponse) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	return len(dAtA) - i, nil
+}
+
 func encodeVarintTx(dAtA []byte, offset int, v uint64) int {
 	offset -= sovTx(v)
 	base := offset
@@ -720,6 +906,56 @@ func (m *MsgExecuteJSON) Size() (n int) {
 }
 
 func (m *MsgExecuteJSONResponse) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	return n
+}
+
+func (m *MsgGovExecute) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	l = len(m.Authority)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	l = len(m.Sender)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	l = len(m.ModuleAddress)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	l = len(m.ModuleName)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	l = len(m.FunctionName)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	if len(m.TypeArgs) > 0 {
+		for _, s := range m.TypeArgs {
+			l = len(s)
+			n += 1 + l + sovTx(uint64(l))
+		}
+	}
+	if len(m.Args) > 0 {
+		for _, b := range m.Args {
+			l = len(b)
+			n += 1 + l + sovTx(uint64(l))
+		}
+	}
+	return n
+}
+
+func (m *MsgGovExecuteResponse) Size() (n int) {
 	if m == nil {
 		return 0
 	}
@@ -1478,6 +1714,330 @@ func (m *MsgExecuteJSONResponse) Unmarshal(dAtA []byte) error {
 		}
 		if fieldNum <= 0 {
 			return fmt.Errorf("proto: MsgExecuteJSONResponse: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		default:
+			iNdEx = preIndex
+			skippy, err := skipTx(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthTx
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *MsgGovExecute) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowTx
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: MsgGovExecute: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: MsgGovExecute: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Authority", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Authority = string(dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
+		case 2:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Sender", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Sender = string(dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
+		case 3:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ModuleAddress", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.ModuleAddress = string(dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
+		case 4:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ModuleName", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.ModuleName = string(dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
+		case 5:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field FunctionName", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.FunctionName = string(dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
+		case 6:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field TypeArgs", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.TypeArgs = append(m.TypeArgs, string(dAtA[iNdEx:postIndex]))
+			iNdEx = postIndex
+		case 7:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Args", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Args = append(m.Args, make([]byte, postIndex-iNdEx))
+			copy(m.Args[len(m.Args)-1], dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
+		default:
+			iNdEx = preIndex
+			skippy, err := skipTx(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthTx
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *MsgGovExecuteResponse) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowTx
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: MsgGovExecuteResponse: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: MsgGovExecuteResponse: illegal tag %d (wire type %d)", fieldNum, wire)
 		}
 		switch fieldNum {
 		default:
