@@ -91,6 +91,8 @@ func newRoot() *cobra.Command {
 	f.BoolVar(&g.noProgress, "no-progress", false, "no progress bar")
 
 	root.AddCommand(newDeployCmd(g), newScoresCmd(g), newStageCmd(g), newVerifyCmd(g), newLocalnetCmd(g), newDemoCmd(g), newKeysCmd(g), newIndexerCmd(g), newRouterCmd(g), newSetupCmd(g))
+	// Registration (steps 2, 6 and 7 of the program).
+	root.AddCommand(newWhitelistCmd(g))
 	return root
 }
 

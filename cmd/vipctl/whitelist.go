@@ -1,0 +1,168 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/stage"
+	"github.com/vipharness/vipharness/deployer/whitelist"
+)
+
+func newWhitelistCmd(g *globals) *cobra.Command {
+	var (
+		r                            whitelist.Request
+		policyFile, outDir, proposer string
+		tldr, background, rationale  string
+	)
+	cmd := &cobra.Command{
+		Use:   "whitelist --network mainnet|testnet --out DIR ...",
+		Short: "Prepare the VIP whitelisting: forum post and governance proposal (mainnet), or the note for the maintainers (testnet)",
+		Long: `Writes into --out:
+  mainnet: forum-post.md (the forum template's sections), proposal.json (for
+           initiad tx gov submit-proposal), and with --proposer-address also
+           msg-submit-proposal.json (the MsgSubmitProposal itself);
+  testnet: testnet-note.md (what to send to the Initia maintainers).
+The proposal's MsgGovExecute calls vip::register on the L1 VIP module with its
+arguments BCS-encoded. Text flags take the text, or @FILE to read it from a file.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			vm, _ := deployer.ParseVM(g.vm)
+			r.VM = vm
+			r.Network = g.network
+			r.ScoreContract = g.contract
+			r.VIPAddress = g.vipAddr
+			if r.VIPAddress == "" && g.network != "" {
+				if p, err := stage.Preset(g.network); err == nil {
+					r.VIPAddress = p.VIPAddress
+				}
+			}
+			var errs []error
+			for _, t := range []struct {
+				flag string
+				in   string
+				out  *string
+			}{{"tldr", tldr, &r.TLDR}, {"background", background, &r.Background}, {"rationale", rationale, &r.Rationale}, {"scoring-policy", "@" + policyFile, &r.ScoringPolicy}} {
+				if t.flag == "scoring-policy" && policyFile == "" {
+					continue
+				}
+				v, err := textFlag(t.in)
+				if err != nil {
+					errs = append(errs, fmt.Errorf("--%s: %w", t.flag, err))
+				}
+				*t.out = v
+			}
+			if outDir == "" {
+				errs = append(errs, errors.New("--out: empty: the folder to write the files into"))
+			}
+			if len(errs) > 0 {
+				return invalid(fmt.Errorf("whitelist: %w", errors.Join(errs...)))
+			}
+			c, err := r.Check()
+			if err != nil {
+				return invalid(fmt.Errorf("whitelist: %w", flagNames(err)))
+			}
+			files := map[string][]byte{}
+			if c.Mainnet() {
+				files["forum-post.md"] = []byte(c.ForumPost())
+				if files["proposal.json"], err = c.ProposalFile(); err != nil {
+					return err
+				}
+				if proposer != "" {
+					if files["msg-submit-proposal.json"], err = c.SubmitProposalJSON(proposer); err != nil {
+						return invalid(fmt.Errorf("whitelist: %w", flagNames(err)))
+					}
+				}
+			} else {
+				files["testnet-note.md"] = []byte(c.TestnetNote())
+			}
+			if err := os.MkdirAll(outDir, 0o755); err != nil {
+				return fmt.Errorf("whitelist: %w", err)
+			}
+			var written []string
+			for _, name := range []string{"forum-post.md", "proposal.json", "msg-submit-proposal.json", "testnet-note.md"} {
+				b, ok := files[name]
+				if !ok {
+					continue
+				}
+				path := filepath.Join(outDir, name)
+				if err := os.WriteFile(path, b, 0o644); err != nil {
+					return fmt.Errorf("whitelist: write %s: %w", path, err)
+				}
+				written = append(written, path)
+			}
+			next := "send testnet-note.md to the Initia maintainers"
+			if c.Mainnet() {
+				next = "post forum-post.md on the Initia forum; after the discussion, submit: initiad tx gov submit-proposal " + filepath.Join(outDir, "proposal.json") + " --from <proposer>"
+			}
+			return g.printResult(map[string]any{"files": written, "next": next},
+				"wrote "+strings.Join(written, ", ")+"\nnext: "+next)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&outDir, "out", "whitelist", "folder to write the files into")
+	f.StringVar(&r.Name, "name", "", "the rollup's pretty name")
+	f.StringVar(&r.ChainID, "chain-id", "", "the rollup's chain id")
+	f.StringVar(&r.Operator, "operator", "", "L1 address that receives the operator commission (init1... or 0x)")
+	f.Uint64Var(&r.BridgeID, "bridge-id", 0, "the rollup's OPinit bridge id on the L1")
+	f.StringVar(&r.BridgeAddress, "bridge-address", "", "the bridge's L1 address (init1... or 0x)")
+	f.StringVar(&r.MaxRate, "max-rate", "", "operator commission max rate, a decimal in [0, 1] such as 0.2")
+	f.StringVar(&r.MaxChangeRate, "max-change-rate", "", "operator commission max change per stage, in [0, 1]")
+	f.StringVar(&r.Rate, "rate", "", "operator commission rate, in [0, max-rate]")
+	f.StringVar(&r.Sender, "sender", "", "who signs register inside the proposal: the VIP module address (default) or 0x1")
+	f.StringVar(&proposer, "proposer-address", "", "L1 address submitting the proposal; also writes msg-submit-proposal.json")
+	f.StringVar(&r.Proposer, "proposer", "", "forum post: who proposes (team, contact)")
+	f.StringVar(&tldr, "tldr", "", "forum post: TL;DR (text or @FILE)")
+	f.StringVar(&background, "background", "", "forum post: background (text or @FILE; default: derived)")
+	f.StringVar(&rationale, "rationale", "", "forum post: rationale and impact (text or @FILE)")
+	f.StringVar(&policyFile, "scoring-policy", "", "forum post: markdown FILE with the scoring policy and formulas")
+	f.StringVar(&r.Deposit, "deposit", "", "proposal deposit such as 100000000uinit (the L1's min deposit)")
+	f.StringVar(&r.Title, "title", "", "proposal title (default: derived)")
+	f.StringVar(&r.Summary, "summary", "", "proposal summary (default: derived)")
+	f.StringVar(&r.Metadata, "metadata", "", "proposal metadata, e.g. the forum post's URL")
+	return cmd
+}
+
+// textFlag is the flag's text, or a file's content for @FILE.
+func textFlag(v string) (string, error) {
+	path, ok := strings.CutPrefix(v, "@")
+	if !ok {
+		return v, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// flagNames says which flag (or global flag) each whitelist field comes from.
+func flagNames(err error) error {
+	global := map[string]string{"network": "--network", "vm": "--vm", "score-contract": "--contract", "vip-address": "--vip-address (or --network)"}
+	var out []error
+	for _, e := range unjoin(err) {
+		var fe *whitelist.FieldError
+		if errors.As(e, &fe) {
+			name := "--" + fe.Field
+			if n, ok := global[fe.Field]; ok {
+				name = n
+			}
+			out = append(out, fmt.Errorf("%s: %w", name, fe.Err))
+			continue
+		}
+		out = append(out, e)
+	}
+	return errors.Join(out...)
+}
+
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
