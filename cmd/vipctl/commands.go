@@ -1,16 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/guard"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
 
@@ -93,8 +92,12 @@ func newScoresCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if st == 0 {
-				if st, err = s.OpenStage(ctx); err != nil {
-					return classify(err)
+				l1, err := g.optionalL1()
+				if err != nil {
+					return err
+				}
+				if st, err = guard.UpdateStage(ctx, s, l1); err != nil {
+					return guarded(err)
 				}
 			}
 			if dryRun {
@@ -115,7 +118,7 @@ func newScoresCmd(g *globals) *cobra.Command {
 	}
 	update.Flags().StringVar(&file, "file", "", "score file (.csv or .json)")
 	update.Flags().StringVar(&format, "format", "", "csv or json; default from the file extension")
-	update.Flags().Uint64Var(&st, "stage", 0, "stage to write; default the contract's open stage")
+	update.Flags().Uint64Var(&st, "stage", 0, "stage to write; default the L1's stage, when it is the contract's open stage")
 	update.Flags().BoolVar(&dryRun, "dry-run", false, "validate and print the plan; send nothing")
 
 	var getStage uint64
@@ -198,23 +201,21 @@ func newStageCmd(g *globals) *cobra.Command {
 	show.Flags().Uint64Var(&st, "stage", 0, "stage; default the open stage")
 
 	var finStage uint64
+	var allowEmpty, force, yes bool
 	finalize := &cobra.Command{
 		Use:   "finalize",
-		Short: "Finalize a stage (default the open one); this opens the next stage",
+		Short: "Finalize a stage: --stage N, or the open stage once the L1 has moved past it; a retry reports the earlier tx",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return g.withStage(cmd, finStage, func(ctx context.Context, s deployer.Scorer, finStage uint64) error {
-				hash, err := s.FinalizeStage(ctx, finStage)
-				if err != nil {
-					return classify(err)
-				}
-				return g.printResult(map[string]any{"stage": finStage, "tx_hash": hash}, fmt.Sprintf("finalized stage %d (tx %s)", finStage, hash))
+			return g.withScorer(cmd, func(ctx context.Context, s deployer.Scorer) error {
+				return g.finalizeStage(ctx, s, guard.FinalizeRequest{Stage: finStage, AllowEmpty: allowEmpty, Force: force}, yes)
 			})
 		},
 	}
-	finalize.Flags().Uint64Var(&finStage, "stage", 0, "stage; default the open stage")
+	finalize.Flags().Uint64Var(&finStage, "stage", 0, "stage to finalize; default the open stage, only when the L1 has moved past it")
+	finalize.Flags().BoolVar(&allowEmpty, "allow-empty", false, "finalize a stage whose total score is 0 (it stays empty for good)")
+	finalize.Flags().BoolVar(&force, "force", false, "finalize a stage the L1 has not moved past (or with no L1 configured)")
 
-	var yes bool
 	var target uint64
 	sync := &cobra.Command{
 		Use:   "sync",
@@ -231,15 +232,16 @@ func newStageCmd(g *globals) *cobra.Command {
 						return fmt.Errorf("read L1 stage: %w", err)
 					}
 				}
+				var refused error
 				confirm := func(from, to uint64) bool {
-					if yes {
-						return true
-					}
-					fmt.Fprintf(g.errOut, "finalize stages %d..%d to reach L1 stage %d? [y/N] ", from, to, target)
-					line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
-					return strings.EqualFold(strings.TrimSpace(line), "y") || strings.EqualFold(strings.TrimSpace(line), "yes")
+					refused = g.confirm(yes, os.Stdin, fmt.Sprintf("finalize stages %d..%d to reach the L1 stage %d", from, to, target))
+					return refused == nil
 				}
+				s, _ = g.recorded(s)
 				done, err := deployer.SyncStage(ctx, s, target, confirm)
+				if refused != nil {
+					return refused
+				}
 				if err != nil {
 					return classify(err)
 				}
@@ -247,8 +249,8 @@ func newStageCmd(g *globals) *cobra.Command {
 			})
 		},
 	}
-	sync.Flags().BoolVar(&yes, "yes", false, "do not ask")
 	sync.Flags().Uint64Var(&target, "to", 0, "target stage; default the L1's current stage")
+	cmd.PersistentFlags().BoolVar(&yes, "yes", false, "confirm what a stage command would otherwise ask on a terminal (required without one)")
 	cmd.AddCommand(show, finalize, sync)
 	return cmd
 }
@@ -257,17 +259,22 @@ func newVerifyCmd(g *globals) *cobra.Command {
 	var file, format string
 	var st uint64
 	cmd := &cobra.Command{
-		Use:   "verify --file scores.csv --stage N",
-		Short: "Read a stage back and compare it with a score file",
+		Use:   "verify --file scores.csv [--stage N]",
+		Short: "Read a stage back and compare it with a score file (default: the stage the file was last pushed to, else the open stage)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if file == "" || st == 0 {
-				return invalid(fmt.Errorf("--file and --stage are required"))
+			if file == "" {
+				return invalid(fmt.Errorf("--file is required"))
 			}
 			return g.withScorer(cmd, func(ctx context.Context, s deployer.Scorer) error {
 				entries, err := loadScores(file, format, s.CheckAddress)
 				if err != nil {
 					return err
+				}
+				if st == 0 {
+					if st, err = g.lastPushedStage(ctx, s, entries); err != nil {
+						return err
+					}
 				}
 				rep, err := deployer.Verify(ctx, s, st, entries)
 				if err != nil {
@@ -286,7 +293,7 @@ func newVerifyCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&file, "file", "", "score file")
 	cmd.Flags().StringVar(&format, "format", "", "csv or json")
-	cmd.Flags().Uint64Var(&st, "stage", 0, "stage")
+	cmd.Flags().Uint64Var(&st, "stage", 0, "stage; default the stage this file was last pushed to (from the journal), else the open stage")
 	return cmd
 }
 

@@ -135,6 +135,7 @@ var _ = Describe("vipctl against a local rollup", Label("evm", "embedded", "cli"
 		out, code = run(ctx, nil, "verify", "--file", changed, "--stage", fmt.Sprint(l1Stage))
 		Expect(code).To(Equal(4), out)
 
+		Expect(l1srv.Set(ctx, l1Stage+1)).To(Succeed())
 		out, code = run(ctx, nil, "stage", "finalize", "--stage", fmt.Sprint(l1Stage))
 		Expect(code).To(Equal(0), out)
 		out, code = run(ctx, nil, "scores", "update", "--file", small, "--stage", fmt.Sprint(l1Stage))
@@ -257,7 +258,7 @@ func cosmosCLISpecs(t cosmosCLI) bool {
 			out, code = run(ctx, "verify", "--file", small, "--stage", fmt.Sprint(l1Stage))
 			Expect(code).To(Equal(0), out)
 
-			out, code = run(ctx, "stage", "finalize", "--stage", fmt.Sprint(l1Stage))
+			out, code = run(ctx, "stage", "finalize", "--stage", fmt.Sprint(l1Stage), "--force", "--yes")
 			Expect(code).To(Equal(0), out)
 			out, code = run(ctx, "stage", "show", "--json")
 			Expect(code).To(Equal(0), out)

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/term"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/guard"
+	"github.com/vipharness/vipharness/deployer/journal"
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+// optionalL1 is the configured L1, or nil when none is: the guards then refuse what needs it.
+func (g *globals) optionalL1() (guard.L1, error) {
+	if g.l1REST == "" && g.vipAddr == "" && g.network == "" {
+		return nil, nil
+	}
+	return g.l1Reader()
+}
+
+func (g *globals) journalDir() string { return filepath.Join(g.stateDir, "journal") }
+
+// recorded wraps s so its finalizes are recorded in the state dir.
+func (g *globals) recorded(s deployer.Scorer) (deployer.Scorer, *guard.Records) {
+	recs := guard.NewRecords(g.journalDir(), s.Contract())
+	return guard.Recorded(s, recs), recs
+}
+
+// stdinIsTerminal reports whether a person can answer a prompt.
+func stdinIsTerminal() bool { return term.IsTerminal(int(os.Stdin.Fd())) }
+
+// confirm asks on a terminal; without one it refuses unless --yes was given.
+func (g *globals) confirm(yes bool, in io.Reader, question string) error {
+	if yes {
+		return nil
+	}
+	if !stdinIsTerminal() {
+		return invalid(fmt.Errorf("%s: needs confirmation and there is no terminal to ask; pass --yes to confirm", question))
+	}
+	fmt.Fprintf(g.errOut, "%s? [y/N] ", question)
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return nil
+	}
+	return invalid(fmt.Errorf("%s: not confirmed; nothing was sent", question))
+}
+
+// guarded maps a guard's refusal to the invalid-input exit code (nothing was sent).
+func guarded(err error) error {
+	var r *guard.RefusedError
+	if errors.As(err, &r) {
+		return invalid(err)
+	}
+	return classify(err)
+}
+
+// finalizeStage runs a guarded, recorded finalize.
+func (g *globals) finalizeStage(ctx context.Context, s deployer.Scorer, req guard.FinalizeRequest, yes bool) error {
+	l1, err := g.optionalL1()
+	if err != nil {
+		return err
+	}
+	s, recs := g.recorded(s)
+	d, err := guard.DecideFinalize(ctx, s, l1, req)
+	if err != nil {
+		return guarded(err)
+	}
+	type result struct {
+		guard.FinalizeDecision
+		TxHash string `json:"tx_hash"`
+	}
+	if d.Done {
+		hash, err := recs.FinalizeTx(ctx, s, d.Stage)
+		if err != nil {
+			g.logger.Warn("finalize tx lookup failed", "stage", d.Stage, "err", err)
+		}
+		shown := hash
+		if shown == "" {
+			shown = "not recorded here and not found in the chain's events"
+		}
+		return g.printResult(result{d, hash}, fmt.Sprintf("stage %d already finalized (tx %s); nothing sent", d.Stage, shown))
+	}
+	if len(d.Risks) > 0 {
+		if err := g.confirm(yes, os.Stdin, fmt.Sprintf("finalize stage %d although %s", d.Stage, guard.Describe(d.Risks))); err != nil {
+			return err
+		}
+	}
+	hash, err := s.FinalizeStage(ctx, d.Stage)
+	if err != nil {
+		return classify(err)
+	}
+	return g.printResult(result{d, hash}, fmt.Sprintf("finalized stage %d (tx %s); stage %d is open", d.Stage, hash, d.Stage+1))
+}
+
+// lastPushedStage is the stage the score set was last pushed to by this state dir, else the
+// contract's open stage.
+func (g *globals) lastPushedStage(ctx context.Context, s deployer.Scorer, canonical []scores.Entry) (uint64, error) {
+	pushes, err := journal.FindPushes(g.journalDir(), s.Contract(), scores.Fingerprint(canonical))
+	if err != nil {
+		return 0, err
+	}
+	if len(pushes) > 0 {
+		g.logger.Debug("verify: stage from the journal", "stage", pushes[0].Begin.Stage, "journal", pushes[0].Path)
+		return pushes[0].Begin.Stage, nil
+	}
+	open, err := s.OpenStage(ctx)
+	if err != nil {
+		return 0, classify(err)
+	}
+	return open, nil
+}

@@ -1,0 +1,182 @@
+package guard
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/vipharness/vipharness/deployer/scorertest"
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+// contractAt is a contract whose open stage is open, with stages before it finalized, and
+// the open stage holding total points.
+func contractAt(t *testing.T, open uint64, total uint64) *scorertest.Scorer {
+	t.Helper()
+	ctx := context.Background()
+	s := scorertest.New(open - 1)
+	if _, err := s.UpdateScores(ctx, open-1, scores.Generate(1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.FinalizeStage(ctx, open-1); err != nil {
+		t.Fatal(err)
+	}
+	if total > 0 {
+		e := scores.Generate(1, 2)
+		e[0].Amount = total
+		if _, err := s.UpdateScores(ctx, open, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+func TestDecideFinalize(t *testing.T) {
+	tests := []struct {
+		name  string
+		open  uint64
+		total uint64
+		l1    uint64 // 0: no L1 configured
+		req   FinalizeRequest
+		stage uint64 // the decided stage
+		done  bool
+		risks int
+		// refusal is a fragment of the refusal; "" means no refusal.
+		refusal []string
+	}{
+		{name: "open stage once the L1 moved past it", open: 5, total: 10, l1: 6, stage: 5},
+		{name: "open stage when the L1 skipped ahead", open: 5, total: 10, l1: 9, stage: 5},
+		{name: "no stage while the L1 is at the open stage", open: 5, total: 10, l1: 5,
+			refusal: []string{"open stage is 5", "L1 is at stage 5", "--force"}},
+		{name: "no stage while the contract is ahead of the L1 (the issue's retry)", open: 6, total: 0, l1: 5,
+			refusal: []string{"open stage is 6", "L1 is at stage 5"}},
+		{name: "no stage and no L1", open: 5, total: 10, refusal: []string{"which stage", "--stage 5"}},
+		{name: "explicit stage already finalized", open: 6, total: 0, l1: 5, req: FinalizeRequest{Stage: 5}, stage: 5, done: true},
+		{name: "explicit stage already finalized, no L1", open: 6, req: FinalizeRequest{Stage: 5}, stage: 5, done: true},
+		{name: "explicit open stage the L1 moved past", open: 5, total: 10, l1: 6, req: FinalizeRequest{Stage: 5}, stage: 5},
+		{name: "explicit open stage the L1 has not moved past", open: 5, total: 10, l1: 5, req: FinalizeRequest{Stage: 5},
+			refusal: []string{"L1 is at stage 5", "has not moved past stage 5", "--force"}},
+		{name: "explicit open stage the L1 has not moved past, forced", open: 5, total: 10, l1: 5,
+			req: FinalizeRequest{Stage: 5, Force: true}, stage: 5, risks: 1},
+		{name: "explicit stage with no L1", open: 5, total: 10, req: FinalizeRequest{Stage: 5}, refusal: []string{"no L1", "--force"}},
+		{name: "explicit stage with no L1, forced", open: 5, total: 10, req: FinalizeRequest{Stage: 5, Force: true}, stage: 5, risks: 1},
+		{name: "future stage", open: 5, total: 10, l1: 9, req: FinalizeRequest{Stage: 7}, refusal: []string{"stage 7 is not open", "open stage is 5"}},
+		{name: "empty stage", open: 5, l1: 6, refusal: []string{"stage 5 is empty", "--allow-empty"}},
+		{name: "empty stage allowed", open: 5, l1: 6, req: FinalizeRequest{AllowEmpty: true}, stage: 5, risks: 1},
+		{name: "empty stage not passed, both consents", open: 5, l1: 5, req: FinalizeRequest{Stage: 5, AllowEmpty: true, Force: true}, stage: 5, risks: 2},
+		{name: "empty stage not passed, only allow-empty", open: 5, l1: 5, req: FinalizeRequest{Stage: 5, AllowEmpty: true}, refusal: []string{"--force"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := contractAt(t, tc.open, tc.total)
+			var l1 L1
+			if tc.l1 != 0 {
+				l1 = scorertest.NewL1(tc.l1)
+			}
+			before := s.Finalizes
+			d, err := DecideFinalize(context.Background(), s, l1, tc.req)
+			if s.Finalizes != before {
+				t.Fatal("a decision sent a finalize")
+			}
+			if len(tc.refusal) > 0 {
+				var r *RefusedError
+				if !errors.As(err, &r) {
+					t.Fatalf("err = %v, want a refusal", err)
+				}
+				for _, frag := range tc.refusal {
+					if !strings.Contains(err.Error(), frag) {
+						t.Errorf("refusal %q does not name %q", err, frag)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Stage != tc.stage || d.Done != tc.done || len(d.Risks) != tc.risks {
+				t.Fatalf("decision = %+v, want stage %d done %v %d risks", d, tc.stage, tc.done, tc.risks)
+			}
+		})
+	}
+}
+
+func TestDecideFinalizeReportsL1Errors(t *testing.T) {
+	s := contractAt(t, 5, 10)
+	l1 := scorertest.NewL1(6)
+	l1.Err = errors.New("connection refused")
+	_, err := DecideFinalize(context.Background(), s, l1, FinalizeRequest{})
+	var r *RefusedError
+	if err == nil || errors.As(err, &r) || !strings.Contains(err.Error(), "connection refused") {
+		t.Fatalf("err = %v, want the L1's error, not a refusal", err)
+	}
+}
+
+func TestUpdateStage(t *testing.T) {
+	tests := []struct {
+		name    string
+		open    uint64
+		l1      uint64
+		want    uint64
+		refusal []string
+	}{
+		{name: "L1 and contract agree", open: 5, l1: 5, want: 5},
+		{name: "L1 moved on", open: 5, l1: 6, refusal: []string{"L1 is at stage 6", "open stage is 5", "stage sync"}},
+		{name: "contract ahead of the L1", open: 6, l1: 5, refusal: []string{"open stage is 6", "L1 at stage 5", "stage sync"}},
+		{name: "no L1", open: 5, refusal: []string{"--stage"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := contractAt(t, tc.open, 1)
+			var l1 L1
+			if tc.l1 != 0 {
+				l1 = scorertest.NewL1(tc.l1)
+			}
+			got, err := UpdateStage(context.Background(), s, l1)
+			if len(tc.refusal) > 0 {
+				var r *RefusedError
+				if !errors.As(err, &r) {
+					t.Fatalf("err = %v, want a refusal", err)
+				}
+				for _, frag := range tc.refusal {
+					if !strings.Contains(err.Error(), frag) {
+						t.Errorf("refusal %q does not name %q", err, frag)
+					}
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("UpdateStage = %d, %v; want %d", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestFinalizeRecordsTheTx(t *testing.T) {
+	ctx := context.Background()
+	s := contractAt(t, 5, 10)
+	recs := NewRecords(t.TempDir(), s.Contract())
+	if hash, err := recs.FinalizeTx(ctx, nil, 5); err != nil || hash != "" {
+		t.Fatalf("before finalize: %q, %v", hash, err)
+	}
+	hash, err := recs.Finalize(ctx, s, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := recs.FinalizeTx(ctx, nil, 5)
+	if err != nil || got != hash {
+		t.Fatalf("recorded tx = %q, %v; want %q", got, err, hash)
+	}
+	// A record lost (a crash after the broadcast): the chain's events still name the tx.
+	other := NewRecords(t.TempDir(), s.Contract())
+	if got, err := other.FinalizeTx(ctx, s, 5); err != nil || got != hash {
+		t.Fatalf("tx from events = %q, %v; want %q", got, err, hash)
+	}
+	// A second finalize is refused by the contract and records the failure, not a tx.
+	if _, err := recs.Finalize(ctx, s, 5); !errors.Is(err, scorertest.ErrFinalized) {
+		t.Fatalf("second finalize: %v", err)
+	}
+	if got, _ := recs.FinalizeTx(ctx, nil, 5); got != hash {
+		t.Fatalf("after a refused retry the record names %q, want %q", got, hash)
+	}
+}
