@@ -1,0 +1,221 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/evm"
+	"github.com/vipharness/vipharness/deployer/push"
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+// fakeContract is an in-memory scoring contract with the official rules, plus switches for
+// the faults the checks must catch. Refusals are *evm.RevertError values, as the EVM
+// deployer reports them.
+type fakeContract struct {
+	deployed   bool
+	open       uint64
+	stages     map[uint64]map[string]uint64
+	finalized  map[uint64]bool
+	allowed    bool // the sender is on the allow list
+	chunk      int
+	txs        int
+	refinalize string // "", "reset" (wipes the next stage), "reopen" (opens stage+2)
+	panics     bool   // refusals come back as Panic instead of a named error
+	noTotal    bool   // StageInfo reports a total that ignores overwrites
+}
+
+func newFake() *fakeContract {
+	return &fakeContract{stages: map[uint64]map[string]uint64{}, finalized: map[uint64]bool{}, allowed: true, chunk: 50}
+}
+
+// fakeScorer is one sender's view of a fakeContract.
+type fakeScorer struct {
+	c       *fakeContract
+	allowed bool
+}
+
+func (f *fakeScorer) refuse(name string) error {
+	if f.c.panics {
+		return &evm.RevertError{Name: "Panic"}
+	}
+	return &evm.RevertError{Name: name}
+}
+
+func (f *fakeScorer) VM() deployer.VM                           { return deployer.EVM }
+func (f *fakeScorer) Contract() string                          { return "0xc0ffee" }
+func (f *fakeScorer) CheckAddress(a string) (string, error)     { return a, nil }
+func (f *fakeScorer) OpenStage(context.Context) (uint64, error) { return f.c.open, nil }
+
+func (f *fakeScorer) Deploy(_ context.Context, stage uint64) (deployer.Deployment, error) {
+	f.c.deployed, f.c.open = true, stage
+	f.c.stages[stage] = map[string]uint64{}
+	return deployer.Deployment{Contract: f.Contract(), InitStage: stage}, nil
+}
+
+func (f *fakeScorer) Plan(_ context.Context, stage uint64, e []scores.Entry) (deployer.Plan, error) {
+	return deployer.Plan{Stage: stage, Entries: len(e), ChunkSize: f.c.chunk, Chunks: (len(e) + f.c.chunk - 1) / f.c.chunk}, nil
+}
+
+func (f *fakeScorer) UpdateScores(_ context.Context, stage uint64, e []scores.Entry) (push.Result, error) {
+	switch {
+	case !f.allowed:
+		return push.Result{}, f.refuse("PermissionDenied")
+	case f.c.stages[stage] == nil:
+		return push.Result{}, f.refuse("StageNotFound")
+	case f.c.finalized[stage]:
+		return push.Result{}, f.refuse("StageFinalized")
+	}
+	for _, x := range e {
+		f.c.stages[stage][x.Addr] = x.Amount
+	}
+	n := (len(e) + f.c.chunk - 1) / f.c.chunk
+	f.c.txs += n
+	hashes := make([]string, n)
+	for i := range hashes {
+		hashes[i] = fmt.Sprintf("0x%x", f.c.txs-n+i)
+	}
+	return push.Result{Stage: stage, Chunks: n, Confirmed: n, Hashes: hashes}, nil
+}
+
+func (f *fakeScorer) FinalizeStage(_ context.Context, stage uint64) (string, error) {
+	switch {
+	case !f.allowed:
+		return "", f.refuse("PermissionDenied")
+	case f.c.stages[stage] == nil:
+		return "", f.refuse("StageNotFound")
+	case f.c.finalized[stage]:
+		switch f.c.refinalize {
+		case "reset":
+			f.c.stages[stage+1] = map[string]uint64{}
+			return "0xre", nil
+		case "reopen":
+			f.c.open = stage + 2
+			f.c.stages[stage+2] = map[string]uint64{}
+			return "0xre", nil
+		}
+		return "", f.refuse("StageFinalized")
+	}
+	f.c.finalized[stage] = true
+	f.c.open = stage + 1
+	f.c.stages[stage+1] = map[string]uint64{}
+	return "0xfin", nil
+}
+
+func (f *fakeScorer) StageInfo(_ context.Context, stage uint64) (deployer.StageInfo, error) {
+	rows, ok := f.c.stages[stage]
+	info := deployer.StageInfo{Stage: stage, Exists: ok, Finalized: f.c.finalized[stage]}
+	for _, a := range rows {
+		info.TotalScore += a
+	}
+	if f.c.noTotal && info.TotalScore > 0 {
+		info.TotalScore += 1_000 // a total that counted an overwrite twice
+	}
+	return info, nil
+}
+
+func (f *fakeScorer) Scores(_ context.Context, stage uint64) ([]scores.Entry, error) {
+	var out []scores.Entry
+	for a, v := range f.c.stages[stage] {
+		out = append(out, scores.Entry{Addr: a, Amount: v})
+	}
+	slices.SortFunc(out, func(a, b scores.Entry) int { return strings.Compare(a.Addr, b.Addr) })
+	return out, nil
+}
+
+func subjectOf(c *fakeContract) Subject {
+	return Subject{
+		Scorer: &fakeScorer{c: c, allowed: true},
+		Stranger: func(context.Context, string) (deployer.Scorer, error) {
+			return &fakeScorer{c: c, allowed: false}, nil
+		},
+		Generate: scores.Generate,
+		Events: func(_ context.Context, tx string) ([]string, error) {
+			if tx == "0xfin" {
+				return []string{"FinalizeStage", "CreateStage"}, nil
+			}
+			return []string{"UpdateScore"}, nil
+		},
+	}
+}
+
+func statusOf(r Report) map[string]Status {
+	m := map[string]Status{}
+	for _, c := range r.Checks {
+		m[c.Name] = c.Status
+	}
+	return m
+}
+
+func TestRunNamesTheFailingChecks(t *testing.T) {
+	tests := []struct {
+		name  string
+		fault func(*fakeContract)
+		fail  []string // exactly these checks fail
+	}{
+		{name: "conforming contract", fault: func(*fakeContract) {}},
+		{name: "re-finalize wipes the next stage", fault: func(c *fakeContract) { c.refinalize = "reset" }, fail: []string{"re-finalize changes nothing"}},
+		{name: "re-finalize reopens a stage", fault: func(c *fakeContract) { c.refinalize = "reopen" }, fail: []string{"re-finalize changes nothing"}},
+		{
+			name:  "panics instead of refusing",
+			fault: func(c *fakeContract) { c.panics = true },
+			fail: []string{"refuse an unauthorized sender", "refuse a missing stage", "refuse stage zero",
+				"refuse updates to a finalized stage", "re-finalize changes nothing"},
+		},
+		{name: "total off after overwrites", fault: func(c *fakeContract) { c.noTotal = true }, fail: []string{"stage total", "finalize the stage"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newFake()
+			tt.fault(c)
+			rep := Run(context.Background(), subjectOf(c), 5)
+			var failed []string
+			for _, ch := range rep.Checks {
+				if ch.Status == Fail {
+					failed = append(failed, ch.Name)
+				}
+			}
+			if !slices.Equal(failed, tt.fail) {
+				t.Fatalf("failed checks %q, want %q\n%+v", failed, tt.fail, rep.Checks)
+			}
+			if rep.OK() != (len(tt.fail) == 0) {
+				t.Fatalf("OK() = %t with %d failures", rep.OK(), len(failed))
+			}
+			// Without a Mismatch probe the length check is skipped with its reason, never passed.
+			if st := statusOf(rep)["refuse mismatched lengths"]; st != Skip {
+				t.Fatalf("mismatched lengths: %s, want skip", st)
+			}
+		})
+	}
+}
+
+func TestRefinalizeNotes(t *testing.T) {
+	c := newFake()
+	rep := Run(context.Background(), subjectOf(c), 3)
+	for _, ch := range rep.Checks {
+		if ch.Name == "re-finalize changes nothing" && ch.Detail != "refused: StageFinalized" {
+			t.Fatalf("re-finalize detail %q", ch.Detail)
+		}
+	}
+}
+
+func TestFailedDeploySkipsTheRest(t *testing.T) {
+	sub := subjectOf(newFake())
+	sub.Scorer = failingDeploy{sub.Scorer}
+	rep := Run(context.Background(), sub, 1)
+	p, f, s := rep.Counts()
+	if p != 0 || f != 1 || s != len(rep.Checks)-1 || rep.OK() {
+		t.Fatalf("pass %d fail %d skip %d of %d", p, f, s, len(rep.Checks))
+	}
+}
+
+type failingDeploy struct{ deployer.Scorer }
+
+func (failingDeploy) Deploy(context.Context, uint64) (deployer.Deployment, error) {
+	return deployer.Deployment{}, errors.New("out of gas")
+}

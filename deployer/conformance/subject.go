@@ -1,0 +1,37 @@
+package conformance
+
+import (
+	"context"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+// Probes a VM's Scorer may offer beyond deployer.Scorer.
+type (
+	mismatchProber interface {
+		SimulateMismatch(ctx context.Context, stage uint64) error
+	}
+	eventReader interface {
+		TxEventNames(ctx context.Context, txHash string) ([]string, error)
+	}
+	cosmosClient interface{ Client() *cosmostx.Client }
+)
+
+// SubjectFor is the Subject of a VM's Scorer: its address generator (0x addresses, or bech32
+// of the chain's prefix) and the probes the Scorer offers. stranger may be nil.
+func SubjectFor(s deployer.Scorer, stranger func(ctx context.Context, contract string) (deployer.Scorer, error)) Subject {
+	sub := Subject{Scorer: s, Stranger: stranger, Generate: scores.Generate}
+	if c, ok := s.(cosmosClient); ok {
+		prefix := c.Client().Prefix()
+		sub.Generate = func(n int, seed int64) []scores.Entry { return scores.GenerateBech32(n, seed, prefix) }
+	}
+	if m, ok := s.(mismatchProber); ok {
+		sub.Mismatch = m.SimulateMismatch
+	}
+	if e, ok := s.(eventReader); ok {
+		sub.Events = e.TxEventNames
+	}
+	return sub
+}
