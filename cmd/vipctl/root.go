@@ -51,7 +51,12 @@ type globals struct {
 	errOut     io.Writer
 	logger     *slog.Logger
 	noProgress bool
+	// code, when set, is the contract build to deploy instead of ours (vipctl check --artifact).
+	code []byte
 }
+
+// journalDir is where every command journals its txs.
+func (g *globals) journalDir() string { return filepath.Join(g.stateDir, "journal") }
 
 func newRoot() *cobra.Command {
 	g := &globals{out: os.Stdout, errOut: os.Stderr}
@@ -91,6 +96,8 @@ func newRoot() *cobra.Command {
 	f.BoolVar(&g.noProgress, "no-progress", false, "no progress bar")
 
 	root.AddCommand(newDeployCmd(g), newScoresCmd(g), newStageCmd(g), newVerifyCmd(g), newLocalnetCmd(g), newDemoCmd(g), newKeysCmd(g), newIndexerCmd(g), newRouterCmd(g), newSetupCmd(g))
+	// Before registration: does the rollup and its contract conform.
+	root.AddCommand(newCheckCmd(g))
 	// Registration (steps 2, 6 and 7 of the program).
 	root.AddCommand(newWhitelistCmd(g))
 	return root
@@ -235,6 +242,9 @@ func (g *globals) evmScorer(ctx context.Context, needContract bool, progress fun
 	if op != nil {
 		opts = append(opts, evm.WithOperatorKey(op.PrivateKey()))
 	}
+	if g.code != nil {
+		opts = append(opts, evm.WithCreationCode(g.code))
+	}
 	if dep != nil {
 		opts = append(opts, evm.WithDeployerKey(dep.PrivateKey()))
 	}
@@ -333,6 +343,9 @@ func (g *globals) wasmScorer(ctx context.Context, needContract bool, progress fu
 	if op != nil {
 		opts = append(opts, wasm.WithOperatorKey(op))
 	}
+	if g.code != nil {
+		opts = append(opts, wasm.WithCode(g.code))
+	}
 	if dep != nil {
 		opts = append(opts, wasm.WithDeployerKey(dep))
 	}
@@ -369,6 +382,9 @@ func (g *globals) moveScorer(ctx context.Context, needContract bool, progress fu
 	}
 	if op != nil {
 		opts = append(opts, move.WithOperatorKey(op))
+	}
+	if g.code != nil {
+		opts = append(opts, move.WithModule(g.code))
 	}
 	if dep != nil {
 		opts = append(opts, move.WithDeployerKey(dep))

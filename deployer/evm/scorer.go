@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"math/big"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -42,6 +43,7 @@ type Scorer struct {
 	binding  *vipscore.VipScore
 	abi      *abi.ABI
 	contract common.Address
+	code     []byte // creation code to deploy instead of the embedded build (WithCreationCode)
 
 	deployerKey *ecdsa.PrivateKey
 	operatorKey *ecdsa.PrivateKey
@@ -57,6 +59,10 @@ var _ deployer.Scorer = (*Scorer)(nil)
 
 // Option configures a Scorer.
 type Option func(*Scorer)
+
+// WithCreationCode deploys bin (a team's own build of the contract, with the official
+// constructor(uint64 initStage) and interface) instead of the embedded build.
+func WithCreationCode(bin []byte) Option { return func(s *Scorer) { s.code = bin } }
 
 // WithDeployerKey sets the key that deploys the contract (and becomes its first allow-listed
 // account). Defaults to the operator key.
@@ -158,7 +164,11 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 	if err := s.needKey(s.deployerKey, "deployer"); err != nil {
 		return deployer.Deployment{}, err
 	}
-	code := append(common.FromHex(vipscore.VipScoreMetaData.Bin), s.binding.PackConstructor(initStage)...)
+	creation := common.FromHex(vipscore.VipScoreMetaData.Bin)
+	if s.code != nil {
+		creation = s.code
+	}
+	code := append(slices.Clip(creation), s.binding.PackConstructor(initStage)...)
 	tx, rc, err := s.sendAndWait(ctx, s.deployerKey, nil, code)
 	if err != nil {
 		return deployer.Deployment{}, fmt.Errorf("deploy at stage %d: %w", initStage, err)

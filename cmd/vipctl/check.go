@@ -1,0 +1,251 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/spf13/cobra"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/conformance"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/evm"
+	"github.com/vipharness/vipharness/deployer/move"
+	"github.com/vipharness/vipharness/deployer/stage"
+	"github.com/vipharness/vipharness/deployer/wasm"
+	"github.com/vipharness/vipharness/localnet/devnode"
+)
+
+func newCheckCmd(g *globals) *cobra.Command {
+	var (
+		artifact, junit string
+		st              uint64
+	)
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "Check that a rollup and a scoring contract conform: deploy a fresh one and run the named checks",
+		Long: "Deploys a fresh scoring contract (ours, or your own build with --artifact: the creation code\n" +
+			"(.bin, hex) for EVM, the compiled module (.mv) for Move, the .wasm for Wasm) at a stage (--stage,\n" +
+			"else the L1's current stage, else 1) on the rollup given by the usual endpoint flags, and runs\n" +
+			"the conformance checks: updates of one, many and a full chunk, overwrites, totals, paged\n" +
+			"read-back, finalize, the next stage opened and untouched, the refusals and events the official\n" +
+			"interface defines. The VM is detected from the rollup unless --vm (or VM) names it.\n" +
+			"Exit 0 only when no check fails; --json and --junit FILE for pipelines.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			if !cmd.Flags().Changed("vm") && os.Getenv("VM") == "" {
+				vm, err := detectVM(ctx, g)
+				if err != nil {
+					return err
+				}
+				g.vm = string(vm)
+			}
+			vm, _ := deployer.ParseVM(g.vm)
+			if artifact != "" {
+				code, err := readArtifact(vm, artifact)
+				if err != nil {
+					return invalid(err)
+				}
+				g.code = code
+			}
+			if st == 0 {
+				st = 1
+				if r, err := g.l1Reader(); err == nil {
+					if st, err = r.Stage(ctx); err != nil {
+						return fmt.Errorf("read L1 stage: %w", err)
+					}
+				}
+			}
+			// A fresh contract every run: never the one remembered for this chain.
+			g.contract = ""
+			s, closeFn, err := g.scorer(ctx, false, nil)
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			rep := conformance.Run(ctx, conformance.SubjectFor(s, g.strangerFor(vm, s)), st)
+			if junit != "" {
+				if err := writeJUnit(junit, rep); err != nil {
+					return err
+				}
+			}
+			if err := g.printResult(rep, checkTable(rep)); err != nil {
+				return err
+			}
+			if !rep.OK() {
+				_, fail, _ := rep.Counts()
+				return &exitError{exitMismatch, fmt.Errorf("%d conformance check(s) failed", fail)}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&artifact, "artifact", "", "deploy this build instead of ours: .bin (hex creation code) for EVM, .mv for Move, .wasm for Wasm")
+	cmd.Flags().Uint64Var(&st, "stage", 0, "stage to deploy at (default: the L1's current stage, else 1)")
+	cmd.Flags().StringVar(&junit, "junit", "", "also write the checks as a JUnit XML report to this file")
+	return cmd
+}
+
+// detectVM names the rollup's VM: an Initia rollup's node_info says minievm, minimove or
+// miniwasm (wasmd says wasmd); a rollup with only a JSON-RPC face is EVM.
+func detectVM(ctx context.Context, g *globals) (deployer.VM, error) {
+	if g.rest != "" {
+		info, err := stage.ReadNodeInfo(ctx, g.rest)
+		if err != nil {
+			return "", fmt.Errorf("detect the VM: %w", err)
+		}
+		if vm, ok := info.VM(); ok {
+			return vm, nil
+		}
+		return "", invalid(fmt.Errorf("detect the VM: node_info names application %q (%s), not minievm, minimove or miniwasm: pass --vm", info.AppName, info.Name))
+	}
+	if g.rpc != "" {
+		return deployer.EVM, nil
+	}
+	return "", invalid(errors.New("no rollup to check: pass --rpc (EVM JSON-RPC), or --comet-rpc and --rest (or set JSON_RPC_URL, or COMET_RPC_URL and REST_URL)"))
+}
+
+// readArtifact reads a contract build for vm: hex creation code for EVM, raw bytes else.
+func readArtifact(vm deployer.VM, path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--artifact: %w", err)
+	}
+	switch vm {
+	case deployer.EVM:
+		code, err := hex.DecodeString(strings.TrimPrefix(strings.TrimSpace(string(b)), "0x"))
+		if err != nil || len(code) == 0 {
+			return nil, fmt.Errorf("--artifact %s: want the creation code as hex (solc's .bin)", path)
+		}
+		return code, nil
+	case deployer.Wasm:
+		if len(b) < 4 || string(b[:4]) != "\x00asm" {
+			return nil, fmt.Errorf("--artifact %s is not a Wasm module (no \\0asm header)", path)
+		}
+	case deployer.Move:
+		// A compiled Move module starts with the magic a1 1c eb 0b.
+		if len(b) < 4 || hex.EncodeToString(b[:4]) != "a11ceb0b" {
+			return nil, fmt.Errorf("--artifact %s is not a compiled Move module (.mv)", path)
+		}
+	}
+	return b, nil
+}
+
+// strangerFor opens Scorers with a fresh key that is on no allow list. EVM calls need no
+// account; on a Cosmos rollup the chain simulates only for an existing account, so the
+// deployer funds the stranger with what a few simulations cost.
+func (g *globals) strangerFor(vm deployer.VM, s deployer.Scorer) func(ctx context.Context, contract string) (deployer.Scorer, error) {
+	return func(ctx context.Context, contract string) (deployer.Scorer, error) {
+		switch vm {
+		case deployer.EVM:
+			key, err := crypto.GenerateKey()
+			if err != nil {
+				return nil, err
+			}
+			return evm.Dial(ctx, g.rpc, evm.WithOperatorKey(key), evm.WithContract(common.HexToAddress(contract)), evm.WithJournalDir(g.journalDir()))
+		case deployer.Wasm, deployer.Move:
+			c := s.(interface{ Client() *cosmostx.Client }).Client()
+			keyType := devnode.Secp256k1
+			if vm == deployer.Move {
+				keyType = devnode.EthSecp256k1
+			}
+			if g.keyType != "" {
+				var err error
+				if keyType, err = parseKeyType(g.keyType); err != nil {
+					return nil, invalid(err)
+				}
+			}
+			secret := make([]byte, 32)
+			if _, err := rand.Read(secret); err != nil {
+				return nil, err
+			}
+			key, err := devnode.PrivKeyFromBytes(secret, keyType)
+			if err != nil {
+				return nil, err
+			}
+			_, dep, op, err := g.cosmosKeys(vm, keyType)
+			if err != nil {
+				return nil, err
+			}
+			if dep == nil {
+				dep = op
+			}
+			from, err := c.Signer(ctx, dep)
+			if err != nil {
+				return nil, fmt.Errorf("deployer account: %w", err)
+			}
+			if err := c.Fund(ctx, from, c.Address(key.PubKey()), c.FeeFunds(2_000_000)); err != nil {
+				return nil, err
+			}
+			if vm == deployer.Wasm {
+				return wasm.Dial(ctx, g.cometRPC, g.rest, wasm.WithOperatorKey(key), wasm.WithContract(contract), wasm.WithGasPrice(c.GasPrice), wasm.WithJournalDir(g.journalDir()))
+			}
+			return move.Dial(ctx, g.cometRPC, g.rest, move.WithOperatorKey(key), move.WithModuleAddress(contract), move.WithGasPrice(c.GasPrice), move.WithJournalDir(g.journalDir()))
+		}
+		return nil, fmt.Errorf("no stranger for %s", vm)
+	}
+}
+
+func checkTable(rep conformance.Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s contract %s, stage %d\n", rep.VM, rep.Contract, rep.Stage)
+	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	for _, c := range rep.Checks {
+		fmt.Fprintf(w, "%s\t%s\t%.2fs\t%s\n", strings.ToUpper(string(c.Status)), c.Name, c.Seconds, c.Detail)
+	}
+	w.Flush()
+	p, f, s := rep.Counts()
+	fmt.Fprintf(&b, "%d passed, %d failed, %d skipped", p, f, s)
+	return b.String()
+}
+
+// writeJUnit writes the checks as one JUnit test suite.
+func writeJUnit(path string, rep conformance.Report) error {
+	type failure struct {
+		Message string `xml:"message,attr"`
+	}
+	type testcase struct {
+		Name      string   `xml:"name,attr"`
+		Classname string   `xml:"classname,attr"`
+		Time      float64  `xml:"time,attr"`
+		Failure   *failure `xml:"failure,omitempty"`
+		Skipped   *failure `xml:"skipped,omitempty"`
+	}
+	type suite struct {
+		XMLName  xml.Name   `xml:"testsuite"`
+		Name     string     `xml:"name,attr"`
+		Tests    int        `xml:"tests,attr"`
+		Failures int        `xml:"failures,attr"`
+		Skipped  int        `xml:"skipped,attr"`
+		Cases    []testcase `xml:"testcase"`
+	}
+	p, f, s := rep.Counts()
+	out := suite{Name: fmt.Sprintf("vipctl check %s %s", rep.VM, rep.Contract), Tests: p + f + s, Failures: f, Skipped: s}
+	for _, c := range rep.Checks {
+		tc := testcase{Name: c.Name, Classname: "conformance." + string(rep.VM), Time: c.Seconds}
+		switch c.Status {
+		case conformance.Fail:
+			tc.Failure = &failure{Message: c.Detail}
+		case conformance.Skip:
+			tc.Skipped = &failure{Message: c.Detail}
+		}
+		out.Cases = append(out.Cases, tc)
+	}
+	b, err := xml.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return fmt.Errorf("junit report: %w", err)
+	}
+	if err := os.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644); err != nil {
+		return fmt.Errorf("junit report: %w", err)
+	}
+	return nil
+}
