@@ -55,9 +55,6 @@ type globals struct {
 	code []byte
 }
 
-// journalDir is where every command journals its txs.
-func (g *globals) journalDir() string { return filepath.Join(g.stateDir, "journal") }
-
 func newRoot() *cobra.Command {
 	g := &globals{out: os.Stdout, errOut: os.Stderr}
 	root := &cobra.Command{
