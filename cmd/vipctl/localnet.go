@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,6 +81,7 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "localnet", Short: "Run local rollups and the L1 stand-in"}
 	var l1Stage uint64
 	var envFile, engineName string
+	var l1Every time.Duration
 	up := &cobra.Command{
 		Use:   "up",
 		Short: "Start a rollup for --vm (embedded dev chain, or geth/wasmd as a process or container) and the L1 stand-in; print endpoints; run until interrupted",
@@ -128,10 +130,14 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 			if err := g.printResult(info, human); err != nil {
 				return err
 			}
+			if l1Every > 0 {
+				go advanceL1(ctx, st.l1, l1Every, g.errOut)
+			}
 			<-ctx.Done()
 			return nil
 		},
 	}
+	up.Flags().DurationVar(&l1Every, "l1-advance-every", 0, "move the L1 stand-in to the next stage at this interval (its agent's signed tx), to rehearse `vipctl operate`; 0: never")
 	up.Flags().Uint64Var(&l1Stage, "l1-stage", 1, "stage the L1 stand-in reports")
 	up.Flags().StringVar(&engineName, "engine", "embedded", "embedded (in-process), process (geth from `make nodes`) or container (Docker)")
 	up.Flags().StringVar(&envFile, "env-file", filepath.Join(".vipharness", "localnet.env"), "where to write the endpoints and dev key")
@@ -144,4 +150,25 @@ func orNone(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// advanceL1 moves the L1 stand-in on by one stage every interval until ctx ends.
+func advanceL1(ctx context.Context, srv *l1.Server, every time.Duration, out io.Writer) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			st, err := srv.Advance(ctx)
+			if err != nil {
+				if ctx.Err() == nil {
+					fmt.Fprintln(out, "L1 stand-in:", err)
+				}
+				continue
+			}
+			fmt.Fprintf(out, "L1 stand-in: stage %d\n", st)
+		}
+	}
 }

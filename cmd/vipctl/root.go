@@ -95,6 +95,8 @@ func newRoot() *cobra.Command {
 	root.AddCommand(newDeployCmd(g), newScoresCmd(g), newStageCmd(g), newVerifyCmd(g), newLocalnetCmd(g), newDemoCmd(g), newKeysCmd(g), newIndexerCmd(g), newRouterCmd(g), newSetupCmd(g))
 	// Before registration: does the rollup and its contract conform.
 	root.AddCommand(newCheckCmd(g))
+	// Step 8, every stage: follow the L1.
+	root.AddCommand(newOperateCmd(g))
 	// Registration (steps 2, 6 and 7 of the program).
 	root.AddCommand(newWhitelistCmd(g))
 	return root

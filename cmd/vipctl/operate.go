@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vipharness/vipharness/deployer/operate"
+)
+
+func newOperateCmd(g *globals) *cobra.Command {
+	var (
+		file, format, command, listen  string
+		every, poll, maxBackoff, srcTO time.Duration
+		once, allowEmpty               bool
+	)
+	cmd := &cobra.Command{
+		Use:   "operate (--file scores.csv | --command 'query ...')",
+		Short: "Follow the L1 stage: push changed scores, and finalize each stage the L1 moves past with its final scores",
+		Long: `operate is the recurring job of every stage. It polls the L1 stage; reads the open stage's
+scores from a file (re-read when it changes) or a command (run every --every, printing CSV or
+JSON, with VIP_STAGE in its environment and {stage} replaced in the command); and pushes only
+the entries that differ from the contract's. When the L1 moves past stage N it pushes N's
+final scores, reads them back, finalizes N and opens N+1; stages the L1 skipped are finalized
+in order, each with its own scores. A failing or malformed source is logged and counted and
+never leads to a push or a finalize; a stage is not finalized empty without --allow-empty.
+One operator per contract (a lock in the state dir); SIGINT/SIGTERM stop it between writes.
+--once runs one pass and exits (for cron and CI), 1 on any failure.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var src operate.Source
+			switch {
+			case file != "" && command != "":
+				return invalid(errors.New("pass one score source: --file or --command, not both"))
+			case file != "":
+				src = &operate.FileSource{Path: file, Format: format}
+			case command != "":
+				src = &operate.CommandSource{Argv: []string{"sh", "-c", command}, Format: format, Timeout: srcTO}
+			default:
+				return invalid(errors.New("no score source: pass --file (may hold {stage}) or --command"))
+			}
+			if every <= 0 || poll <= 0 || maxBackoff < poll {
+				return invalid(fmt.Errorf("--every and --poll must be positive and --max-backoff at least --poll"))
+			}
+			if listen != "" {
+				if err := checkListen(listen); err != nil {
+					return invalid(err)
+				}
+			}
+			l1, err := g.l1Reader()
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			logger := operateLogger(g)
+			g.logger = logger // the scorer's push logs too
+			s, closeFn, err := g.scorer(ctx, true, nil)
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			lock, err := operate.Acquire(operate.LockPath(g.stateDir, s.Contract()))
+			if err != nil {
+				if errors.Is(err, operate.ErrLocked) {
+					return invalid(fmt.Errorf("another vipctl operate runs for contract %s: %w", s.Contract(), err))
+				}
+				return err
+			}
+			defer lock.Release()
+
+			metrics := operate.NewMetrics()
+			op := operate.New(s, l1, src, g.stateDir, operate.WithEvery(every), operate.WithPoll(poll),
+				operate.WithMaxBackoff(maxBackoff), operate.WithAllowEmpty(allowEmpty), operate.WithLogger(logger),
+				operate.WithMetrics(metrics))
+			if once {
+				if err := op.Once(ctx); err != nil {
+					logger.Error("pass failed", "err", err)
+					return classify(err)
+				}
+				logger.Info("pass complete")
+				return nil
+			}
+			if listen != "" {
+				stop, err := serveMetrics(listen, metrics.Handler(max(3*every, 3*poll, 2*maxBackoff)), logger)
+				if err != nil {
+					return err
+				}
+				defer stop()
+			}
+			return op.Run(ctx)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&file, "file", "", "score file (.csv or .json), re-read when it changes; {stage} in the path is the stage")
+	f.StringVar(&command, "command", "", "shell command that prints the stage's scores (CSV or JSON); VIP_STAGE and {stage} carry the stage")
+	f.StringVar(&format, "format", "", "csv or json; default: the file's extension, or told from the command's output")
+	f.DurationVar(&every, "every", time.Minute, "how often the command is run (a file is re-read as soon as it changes)")
+	f.DurationVar(&poll, "poll", 15*time.Second, "how often the L1 stage is read")
+	f.DurationVar(&maxBackoff, "max-backoff", 5*time.Minute, "longest wait after repeated failures")
+	f.DurationVar(&srcTO, "source-timeout", 5*time.Minute, "how long the command may run")
+	f.BoolVar(&once, "once", false, "run one pass and exit (cron, CI); exit 1 on any failure")
+	f.BoolVar(&allowEmpty, "allow-empty", false, "finalize a stage the source gives no scores for")
+	f.StringVar(&listen, "listen", "127.0.0.1:9464", "address of /metrics and /healthz (loopback by default; empty: none)")
+	return cmd
+}
+
+// operateLogger logs at info (debug with -v) on stderr, as JSON with --json.
+func operateLogger(g *globals) *slog.Logger {
+	level := slog.LevelInfo
+	if g.verbose {
+		level = slog.LevelDebug
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if g.jsonOut {
+		return slog.New(slog.NewJSONHandler(g.errOut, opts))
+	}
+	return slog.New(slog.NewTextHandler(g.errOut, opts))
+}
+
+// checkListen accepts host:port; a host other than loopback is allowed, but must be named.
+func checkListen(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--listen %q: %w", addr, err)
+	}
+	if host == "" {
+		return fmt.Errorf("--listen %q: name the interface (127.0.0.1 keeps the endpoint local)", addr)
+	}
+	return nil
+}
+
+// serveMetrics serves h on addr until stop is called.
+func serveMetrics(addr string, h http.Handler, logger *slog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen for metrics on %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logger.Error("metrics server", "err", err)
+		}
+	}()
+	logger.Info("metrics and health", "url", "http://"+ln.Addr().String()+"/metrics", "health", "http://"+ln.Addr().String()+"/healthz")
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	}, nil
+}

@@ -1,0 +1,420 @@
+package operate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/vipharness/vipharness/deployer/scorertest"
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+// memSource answers per stage; a stage with an error set fails.
+type memSource struct {
+	mu    sync.Mutex
+	sets  map[uint64][]scores.Entry
+	fail  map[uint64]error
+	reads int
+}
+
+func newSource() *memSource {
+	return &memSource{sets: map[uint64][]scores.Entry{}, fail: map[uint64]error{}}
+}
+
+func (m *memSource) set(stage uint64, e []scores.Entry) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sets[stage] = e
+}
+
+func (m *memSource) Scores(_ context.Context, stage uint64) ([]scores.Entry, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.reads++
+	if err := m.fail[stage]; err != nil {
+		return nil, err
+	}
+	return append([]scores.Entry(nil), m.sets[stage]...), nil
+}
+func (m *memSource) Changed(uint64) bool { return true }
+func (m *memSource) String() string      { return "memory" }
+
+func onChain(t *testing.T, s *scorertest.Scorer, stage uint64) map[string]uint64 {
+	t.Helper()
+	rows, err := s.Scores(context.Background(), stage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]uint64{}
+	for _, r := range rows {
+		out[r.Addr] = r.Amount
+	}
+	return out
+}
+
+func asMap(e []scores.Entry) map[string]uint64 {
+	out := map[string]uint64{}
+	for _, x := range e {
+		out[x.Addr] = x.Amount
+	}
+	return out
+}
+
+func equal(a, b map[string]uint64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+func setup(t *testing.T, stage uint64, opts ...Option) (*Operator, *scorertest.Scorer, *scorertest.L1, *memSource) {
+	s := scorertest.New(stage)
+	l1 := scorertest.NewL1(stage)
+	src := newSource()
+	return New(s, l1, src, t.TempDir(), opts...), s, l1, src
+}
+
+func TestOncePushesOnlyWhatChanged(t *testing.T) {
+	ctx := context.Background()
+	op, s, _, src := setup(t, 5)
+	first := scores.Generate(50, 1)
+	src.set(5, first)
+	if err := op.Once(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !equal(onChain(t, s, 5), asMap(first)) || s.Written != 50 {
+		t.Fatalf("after the first pass: %d written", s.Written)
+	}
+	// Nothing changed: nothing is sent.
+	if err := op.Once(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if s.Updates != 1 {
+		t.Fatalf("an unchanged source sent %d updates", s.Updates-1)
+	}
+	// Three scores change, one address is dropped (zeroed), two are new.
+	next := append([]scores.Entry(nil), first[1:]...)
+	for i := range 3 {
+		next[i].Amount += 7
+	}
+	next = append(next, scores.Generate(52, 1)[50:]...)
+	src.set(5, next)
+	if err := op.Once(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Written - 50; got != 6 {
+		t.Fatalf("the diff wrote %d entries, want 6 (3 changed, 1 dropped, 2 new)", got)
+	}
+	want := asMap(next)
+	want[first[0].Addr] = 0
+	if !equal(onChain(t, s, 5), want) {
+		t.Fatal("stage 5 does not hold the source's scores")
+	}
+	if s.Finalizes != 0 {
+		t.Fatal("finalized a stage the L1 has not moved past")
+	}
+	if got := value(op.metrics.entriesPushed); got != 56 {
+		t.Fatalf("entries_pushed_total = %v", got)
+	}
+}
+
+func TestFinalizesEveryStageTheL1MovedPastInOrder(t *testing.T) {
+	ctx := context.Background()
+	op, s, l1, src := setup(t, 5)
+	sets := map[uint64][]scores.Entry{}
+	for st := uint64(5); st <= 8; st++ {
+		sets[st] = scores.Generate(10+int(st), int64(st))
+		src.set(st, sets[st])
+	}
+	if err := op.Once(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The source changes before the L1 moves: stage 5 closes with its final scores.
+	sets[5] = scores.Generate(9, 55)
+	src.set(5, sets[5])
+	l1.Set(8) // stages 6 and 7 skipped by the L1
+	if err := op.Once(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for st := uint64(5); st <= 7; st++ {
+		if !s.Finalized(st) {
+			t.Fatalf("stage %d not finalized", st)
+		}
+		want := asMap(sets[st])
+		if st == 5 { // the addresses of the first set that the final one dropped are zero
+			for _, e := range scores.Generate(15, 5) {
+				if _, ok := want[e.Addr]; !ok {
+					want[e.Addr] = 0
+				}
+			}
+		}
+		if !equal(onChain(t, s, st), want) {
+			t.Fatalf("stage %d does not hold its final scores", st)
+		}
+	}
+	if s.Finalized(8) || !equal(onChain(t, s, 8), asMap(sets[8])) {
+		t.Fatal("stage 8 must be open, holding the source's scores")
+	}
+	if s.Finalizes != 3 {
+		t.Fatalf("%d finalizes, want 3", s.Finalizes)
+	}
+	// A retried pass changes nothing.
+	before := s.Updates
+	if err := op.Once(ctx); err != nil || s.Finalizes != 3 || s.Updates != before {
+		t.Fatalf("retry: err %v, finalizes %d, updates %d -> %d", err, s.Finalizes, before, s.Updates)
+	}
+	if got := value(op.metrics.finalizedStage); got != 7 {
+		t.Fatalf("finalized_stage = %v", got)
+	}
+}
+
+func TestNeverFinalizesOnAFailingOrEmptySource(t *testing.T) {
+	tests := []struct {
+		name       string
+		answer     []scores.Entry
+		fail       error
+		allowEmpty bool
+		finalized  bool
+		sourceErrs float64
+	}{
+		{name: "command failed", answer: scores.Generate(3, 9), fail: errors.New("exit status 1"), sourceErrs: 1},
+		{name: "malformed output", answer: []scores.Entry{{Addr: "0xnot-an-address", Amount: 1}}, sourceErrs: 1},
+		{name: "empty answer", sourceErrs: 1},
+		{name: "empty answer, allowed", allowEmpty: true, finalized: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			op, s, l1, src := setup(t, 5, WithAllowEmpty(tc.allowEmpty))
+			good := scores.Generate(4, 3)
+			src.set(5, good)
+			if err := op.Once(ctx); err != nil {
+				t.Fatal(err)
+			}
+			updates := s.Updates
+			src.set(5, tc.answer)
+			src.fail[5] = tc.fail
+			l1.Set(6)
+			err := op.Once(ctx)
+			if tc.finalized {
+				if err != nil || !s.Finalized(5) {
+					t.Fatalf("err %v, finalized %v", err, s.Finalized(5))
+				}
+				if got := onChain(t, s, 5); got[good[0].Addr] != 0 {
+					t.Fatal("a stage the source says is empty is finalized with its earlier scores")
+				}
+				return
+			}
+			var se *SourceError
+			if !errors.As(err, &se) || se.Stage != 5 {
+				t.Fatalf("err = %v, want the source's", err)
+			}
+			if s.Finalized(5) || s.Updates != updates {
+				t.Fatalf("a failing source led to a write: finalized %v, updates %d -> %d", s.Finalized(5), updates, s.Updates)
+			}
+			if got := value(op.metrics.sourceErrors); got != tc.sourceErrs {
+				t.Fatalf("source_errors_total = %v", got)
+			}
+		})
+	}
+}
+
+func TestAFailedPushIsResumedWithTheSameEntries(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := scorertest.New(5)
+	l1 := scorertest.NewL1(5)
+	src := newSource()
+	first := scores.Generate(8, 4)
+	src.set(5, first)
+	op := New(s, l1, src, dir)
+	s.FailNext = errors.New("node unreachable")
+	if err := op.Once(ctx); err == nil {
+		t.Fatal("want the push error")
+	}
+	p, err := op.pending.load()
+	if err != nil || p == nil || len(p.Entries) != 8 {
+		t.Fatalf("pending push = %+v, %v", p, err)
+	}
+	// A new process (a restart) resumes the pending push before reading the source again.
+	src.set(5, scores.Generate(3, 4))
+	again := New(s, l1, src, dir)
+	if err := again.Once(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := again.pending.load(); p != nil {
+		t.Fatal("pending push not cleared")
+	}
+	want := asMap(scores.Generate(3, 4))
+	for _, e := range first[3:] {
+		want[e.Addr] = 0
+	}
+	if !equal(onChain(t, s, 5), want) {
+		t.Fatal("the stage does not hold the source's latest scores")
+	}
+	if got := value(again.metrics.chainErrors.WithLabelValues("push")); got != 0 {
+		t.Fatalf("chain errors on the new operator: %v", got)
+	}
+}
+
+func TestContractAheadOfTheL1SendsNothing(t *testing.T) {
+	ctx := context.Background()
+	op, s, l1, src := setup(t, 5)
+	src.set(5, scores.Generate(2, 1))
+	src.set(6, scores.Generate(2, 2))
+	if err := op.Once(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.FinalizeStage(ctx, 5); err != nil { // by hand, ahead of the L1
+		t.Fatal(err)
+	}
+	updates := s.Updates
+	l1.Set(5)
+	err := op.Once(ctx)
+	if err == nil || !strings.Contains(err.Error(), "ahead of the L1") {
+		t.Fatalf("err = %v", err)
+	}
+	if s.Updates != updates || s.Finalizes != 1 {
+		t.Fatal("sent something while the contract was ahead of the L1")
+	}
+}
+
+func TestRunStopsBetweenWrites(t *testing.T) {
+	op, s, _, src := setup(t, 5, WithPoll(5*time.Millisecond), WithEvery(5*time.Millisecond))
+	src.set(5, scores.Generate(3, 1))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- op.Run(ctx) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for s.Updates == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not stop")
+	}
+	if s.Updates != 1 {
+		t.Fatalf("%d updates", s.Updates)
+	}
+}
+
+func TestLockIsExclusive(t *testing.T) {
+	path := LockPath(t.TempDir(), "0xABC")
+	l, err := Acquire(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Acquire(path); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), fmt.Sprint(os.Getpid())) {
+		t.Fatalf("second lock: %v", err)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	l2, err := Acquire(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l2.Release()
+}
+
+func TestCommandSource(t *testing.T) {
+	good := "0x" + strings.Repeat("ab", 20)
+	tests := []struct {
+		name   string
+		script string
+		want   int
+		err    string
+	}{
+		{name: "csv with the stage from the environment", script: `echo "address,score"; echo "` + good + `,$VIP_STAGE"`, want: 1},
+		{name: "json told from the output", script: `echo '[{"address":"` + good + `","score":"{stage}"}]'`, want: 1},
+		{name: "empty output is an empty set", script: `true`, want: 0},
+		{name: "exit 1", script: `echo boom >&2; exit 1`, err: "boom"},
+		{name: "malformed", script: `echo "` + good + `,notanumber"`, err: "malformed"},
+		{name: "truncated json", script: `echo '[{"address":"` + good + `"'`, err: "malformed"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := &CommandSource{Argv: []string{"sh", "-c", tc.script}, Timeout: 10 * time.Second}
+			got, err := src.Scores(context.Background(), 7)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || len(got) != tc.want {
+				t.Fatalf("got %v, %v", got, err)
+			}
+			if tc.want > 0 && got[0].Amount != 7 {
+				t.Fatalf("stage not passed: %+v", got[0])
+			}
+		})
+	}
+}
+
+func TestFileSourceRereadsOnChange(t *testing.T) {
+	dir := t.TempDir()
+	src := &FileSource{Path: filepath.Join(dir, "stage-{stage}.csv")}
+	path := filepath.Join(dir, "stage-3.csv")
+	write := func(body string, mod time.Time) {
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := "0x" + strings.Repeat("cd", 20)
+	t0 := time.Now().Add(-time.Hour)
+	write(a+",1\n", t0)
+	if !src.Changed(3) {
+		t.Fatal("an unread file must count as changed")
+	}
+	got, err := src.Scores(context.Background(), 3)
+	if err != nil || len(got) != 1 || got[0].Amount != 1 {
+		t.Fatalf("got %v, %v", got, err)
+	}
+	if src.Changed(3) {
+		t.Fatal("unchanged file reported as changed")
+	}
+	write(a+",22\n", t0.Add(time.Second))
+	if !src.Changed(3) {
+		t.Fatal("a rewritten file is not reported")
+	}
+	if _, err := src.Scores(context.Background(), 4); err == nil {
+		t.Fatal("a missing stage file must be an error")
+	}
+}
+
+// value reads a single-sample gauge or counter.
+func value(c prometheus.Collector) float64 {
+	ch := make(chan prometheus.Metric, 1)
+	c.Collect(ch)
+	var d dto.Metric
+	if err := (<-ch).Write(&d); err != nil {
+		panic(err)
+	}
+	if d.Counter != nil {
+		return d.Counter.GetValue()
+	}
+	return d.Gauge.GetValue()
+}

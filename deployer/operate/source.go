@@ -1,0 +1,157 @@
+package operate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+// Source yields the scores of a stage. An error means the source failed: the operator then
+// pushes nothing and finalizes nothing for that stage until it answers again.
+type Source interface {
+	// Scores returns the complete score set of stage (possibly empty: the source says the
+	// stage has no scores). Addresses are validated by the operator.
+	Scores(ctx context.Context, stage uint64) ([]scores.Entry, error)
+	// Changed reports whether a new read may give a different answer than the last one
+	// (a file that changed since); sources that cannot tell return true.
+	Changed(stage uint64) bool
+	// String names the source in logs.
+	String() string
+}
+
+// StagePlaceholder in a file path or command argument is replaced by the stage number.
+const StagePlaceholder = "{stage}"
+
+func expand(s string, stage uint64) string {
+	return strings.ReplaceAll(s, StagePlaceholder, strconv.FormatUint(stage, 10))
+}
+
+// FileSource reads a CSV or JSON score file, re-read when it changes. The path may hold
+// {stage}; without it the one file holds the scores of whichever stage is being worked on.
+// Write the file atomically (write elsewhere, then rename): a file that changes while it is
+// read is not used.
+type FileSource struct {
+	Path   string
+	Format string // csv or json; default from the extension
+
+	seen map[string]fileStamp
+}
+
+type fileStamp struct {
+	size int64
+	mod  time.Time
+}
+
+func stamp(path string) (fileStamp, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}, err
+	}
+	return fileStamp{size: fi.Size(), mod: fi.ModTime()}, nil
+}
+
+func (f *FileSource) String() string { return "file " + f.Path }
+
+// Changed reports whether the stage's file differs (size or time) from the last read.
+func (f *FileSource) Changed(stage uint64) bool {
+	path := expand(f.Path, stage)
+	st, err := stamp(path)
+	if err != nil {
+		return true // let the read report it
+	}
+	last, ok := f.seen[path]
+	return !ok || last != st
+}
+
+// Scores parses the stage's file.
+func (f *FileSource) Scores(_ context.Context, stage uint64) ([]scores.Entry, error) {
+	path := expand(f.Path, stage)
+	before, err := stamp(path)
+	if err != nil {
+		return nil, fmt.Errorf("score file for stage %d: %w", stage, err)
+	}
+	entries, err := scores.ParseFile(path, f.Format)
+	if err != nil {
+		return nil, err
+	}
+	after, err := stamp(path)
+	if err != nil || after != before {
+		return nil, fmt.Errorf("score file %s changed while it was read; write it atomically (to a temporary file, then rename)", path)
+	}
+	if f.seen == nil {
+		f.seen = map[string]fileStamp{}
+	}
+	f.seen[path] = after
+	return entries, nil
+}
+
+// CommandSource runs a command that prints the stage's scores as CSV or JSON on stdout; the
+// stage is in its environment as VIP_STAGE and replaces {stage} in its arguments. A
+// non-zero exit, a timeout or output that does not parse is a failure of the source.
+type CommandSource struct {
+	Argv    []string
+	Format  string // csv, json, or "" to tell from the output ('[' starts JSON)
+	Timeout time.Duration
+}
+
+func (c *CommandSource) String() string { return "command " + strings.Join(c.Argv, " ") }
+
+// Changed is always true: a command is run every interval.
+func (c *CommandSource) Changed(uint64) bool { return true }
+
+// maxStderr bounds how much of a failing command's stderr an error quotes.
+const maxStderr = 512
+
+// Scores runs the command and parses what it printed.
+func (c *CommandSource) Scores(ctx context.Context, stage uint64) ([]scores.Entry, error) {
+	if len(c.Argv) == 0 {
+		return nil, errors.New("score command: empty")
+	}
+	if c.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
+		defer cancel()
+	}
+	args := make([]string, len(c.Argv))
+	for i, a := range c.Argv {
+		args[i] = expand(a, stage)
+	}
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Env = append(os.Environ(), "VIP_STAGE="+strconv.FormatUint(stage, 10))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if len(msg) > maxStderr {
+			msg = msg[:maxStderr] + "..."
+		}
+		if ctx.Err() != nil {
+			err = fmt.Errorf("%w (%v)", err, ctx.Err())
+		}
+		return nil, fmt.Errorf("score command for stage %d: %w: %s", stage, err, msg)
+	}
+	format := c.Format
+	if format == "" {
+		format = string(scores.CSV)
+		if t := bytes.TrimSpace(stdout.Bytes()); len(t) > 0 && t[0] == '[' {
+			format = string(scores.JSON)
+		}
+	}
+	f, err := scores.ParseFormat(format)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := scores.Parse(&stdout, f)
+	if err != nil {
+		return nil, fmt.Errorf("score command for stage %d printed malformed %s: %w", stage, f, err)
+	}
+	return entries, nil
+}
