@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/embedded"
@@ -71,13 +72,13 @@ func run() error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	keyType := devnode.Secp256k1
+	keyType := keys.Secp256k1
 	if *vm == "move" {
 		// The executor finds the libraries through the environment.
 		if err := os.Setenv("VIPHARNESS_MOVEVM", *movevmDir); err != nil {
 			return err
 		}
-		keyType = devnode.EthSecp256k1
+		keyType = keys.EthSecp256k1
 	}
 	start, cancel := context.WithTimeout(ctx, time.Minute)
 	var r localnet.Rollup

@@ -17,13 +17,13 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/evm"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/move"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/deployer/wasm"
 	"github.com/vipharness/vipharness/fixtures"
 	"github.com/vipharness/vipharness/localnet"
-	"github.com/vipharness/vipharness/localnet/devnode"
 )
 
 // demoReport is what `vipctl demo` prints.
@@ -217,7 +217,7 @@ func devScorer(ctx context.Context, g *globals, r localnet.Rollup, journalDir st
 		return s, s.Close, nil
 	case deployer.Move:
 		// Move dev nodes fund Initia-style keys (eth_secp256k1).
-		key, err := devnode.PrivKeyFromBytes(secret, devnode.EthSecp256k1)
+		key, err := keys.PrivKeyFromBytes(secret, keys.EthSecp256k1)
 		if err != nil {
 			return nil, nil, fmt.Errorf("dev key: %w", err)
 		}

@@ -27,7 +27,6 @@ import (
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/deployer/wasm"
-	"github.com/vipharness/vipharness/localnet/devnode"
 )
 
 // globals are the flags every command shares.
@@ -285,7 +284,7 @@ func evmChainID(ctx context.Context, rpcURL string) (string, error) {
 
 // cosmosKeys reads the gas price and the deployer and operator keys of a Cosmos rollup (Wasm
 // or Move), whose key type defaults to def.
-func (g *globals) cosmosKeys(vm deployer.VM, def devnode.KeyType) (gasPrice *sdk.DecCoin, dep, op cryptotypes.PrivKey, err error) {
+func (g *globals) cosmosKeys(vm deployer.VM, def keys.KeyType) (gasPrice *sdk.DecCoin, dep, op cryptotypes.PrivKey, err error) {
 	if g.cometRPC == "" || g.rest == "" {
 		return nil, nil, nil, invalid(fmt.Errorf("a %s rollup needs its CometBFT RPC and REST URLs: pass --comet-rpc and --rest (or set COMET_RPC_URL and REST_URL)", vm))
 	}
@@ -296,7 +295,7 @@ func (g *globals) cosmosKeys(vm deployer.VM, def devnode.KeyType) (gasPrice *sdk
 		}
 	}
 	path := keys.CosmosPath
-	if keyType == devnode.EthSecp256k1 {
+	if keyType == keys.EthSecp256k1 {
 		path = keys.EVMPath
 	}
 	if g.gasPrice != "" {
@@ -314,7 +313,7 @@ func (g *globals) cosmosKeys(vm deployer.VM, def devnode.KeyType) (gasPrice *sdk
 		if a == nil {
 			return nil, nil
 		}
-		pk, err := devnode.PrivKeyFromBytes(a.Secret(), keyType)
+		pk, err := keys.PrivKeyFromBytes(a.Secret(), keyType)
 		if err != nil {
 			return nil, invalid(err)
 		}
@@ -330,7 +329,7 @@ func (g *globals) cosmosKeys(vm deployer.VM, def devnode.KeyType) (gasPrice *sdk
 }
 
 func (g *globals) wasmScorer(ctx context.Context, needContract bool, progress func(done, total int)) (deployer.Scorer, func(), error) {
-	gasPrice, dep, op, err := g.cosmosKeys(deployer.Wasm, devnode.Secp256k1)
+	gasPrice, dep, op, err := g.cosmosKeys(deployer.Wasm, keys.Secp256k1)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -370,7 +369,7 @@ func (g *globals) wasmScorer(ctx context.Context, needContract bool, progress fu
 }
 
 func (g *globals) moveScorer(ctx context.Context, needContract bool, progress func(done, total int)) (deployer.Scorer, func(), error) {
-	gasPrice, dep, op, err := g.cosmosKeys(deployer.Move, devnode.EthSecp256k1)
+	gasPrice, dep, op, err := g.cosmosKeys(deployer.Move, keys.EthSecp256k1)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -409,9 +408,9 @@ func (g *globals) moveScorer(ctx context.Context, needContract bool, progress fu
 	return s, s.Close, nil
 }
 
-func parseKeyType(s string) (devnode.KeyType, error) {
-	switch k := devnode.KeyType(strings.ToLower(strings.TrimSpace(s))); k {
-	case devnode.Secp256k1, devnode.EthSecp256k1:
+func parseKeyType(s string) (keys.KeyType, error) {
+	switch k := keys.KeyType(strings.ToLower(strings.TrimSpace(s))); k {
+	case keys.Secp256k1, keys.EthSecp256k1:
 		return k, nil
 	}
 	return "", fmt.Errorf("--key-type %q: want secp256k1 (coin type 118) or eth_secp256k1 (coin type 60)", s)

@@ -30,12 +30,11 @@ import (
 	authtypes "github.com/cosmos/cosmos-sdk/x/auth/types"
 	"github.com/cosmos/gogoproto/proto"
 
-	"github.com/vipharness/vipharness/localnet/devnode"
 )
 
 // Client talks to one chain.
 type Client struct {
-	Enc      *devnode.Encoding
+	Enc      *Encoding
 	ChainID  string
 	RPC      *rpchttp.HTTP
 	REST     string
@@ -48,7 +47,7 @@ type Client struct {
 }
 
 // New connects to a chain whose id, encoding and gas price the caller already knows.
-func New(rpcURL, restURL, chainID string, enc *devnode.Encoding, gasPrice sdk.DecCoin) (*Client, error) {
+func New(rpcURL, restURL, chainID string, enc *Encoding, gasPrice sdk.DecCoin) (*Client, error) {
 	rpc, err := rpchttp.New(rpcURL, "/websocket")
 	if err != nil {
 		return nil, fmt.Errorf("cometbft rpc client %s: %w", rpcURL, err)
@@ -111,7 +110,7 @@ func Dial(ctx context.Context, rpcURL, restURL string, opts ...Option) (*Client,
 	if prefix.Bech32Prefix == "" {
 		return nil, fmt.Errorf("read bech32 prefix from %s: the chain reports none", restURL)
 	}
-	if c.Enc, err = devnode.NewEncoding(prefix.Bech32Prefix, cfg.register...); err != nil {
+	if c.Enc, err = NewEncoding(prefix.Bech32Prefix, cfg.register...); err != nil {
 		return nil, err
 	}
 	if cfg.gasPrice != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/move"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/localnet/devnode"
@@ -29,7 +30,7 @@ func benchRollup(b *testing.B, nodeOpts ...embedded.MoveOption) (*embedded.MoveR
 	}
 	b.Cleanup(func() { _ = r.Stop(ctx) })
 	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
-	key, err := devnode.PrivKeyFromBytes(secret, devnode.EthSecp256k1)
+	key, err := keys.PrivKeyFromBytes(secret, keys.EthSecp256k1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func BenchmarkPublish(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	acct, err := devnode.DeriveAccount(mnemonic, devnode.EthSecp256k1, "init")
+	acct, err := devnode.DeriveAccount(mnemonic, keys.EthSecp256k1, "init")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -128,7 +129,7 @@ func BenchmarkPushThroughput(b *testing.B) {
 func sendRaw(ctx context.Context, s *move.Scorer, r *embedded.MoveRollup, entries []scores.Entry, size int) error {
 	c := s.Client()
 	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
-	key, err := devnode.PrivKeyFromBytes(secret, devnode.EthSecp256k1)
+	key, err := keys.PrivKeyFromBytes(secret, keys.EthSecp256k1)
 	if err != nil {
 		return err
 	}

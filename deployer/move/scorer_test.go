@@ -13,6 +13,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/move"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/localnet/devnode"
@@ -40,7 +41,7 @@ func start(t *testing.T, opts ...embedded.MoveOption) *rollup {
 	t.Cleanup(func() { _ = r.Stop(context.Background()) })
 	key := func(i int) cryptotypes.PrivKey {
 		b, _ := hex.DecodeString(r.Funded()[i].PrivateKey)
-		k, err := devnode.PrivKeyFromBytes(b, devnode.EthSecp256k1)
+		k, err := keys.PrivKeyFromBytes(b, keys.EthSecp256k1)
 		if err != nil {
 			t.Fatal(err)
 		}

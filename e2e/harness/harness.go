@@ -31,12 +31,12 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/evm"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/move"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/wasm"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/container"
-	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/l1"
 	"github.com/vipharness/vipharness/localnet/movevm"
@@ -372,7 +372,7 @@ var Expected = map[deployer.VM]map[string]string{
 // rollup, secp256k1 (wasmd's) on a Wasm one.
 func (e *Env) cosmosKey(secret []byte) (cryptotypes.PrivKey, error) {
 	if e.Target.VM == deployer.Move {
-		return devnode.PrivKeyFromBytes(secret, devnode.EthSecp256k1)
+		return keys.PrivKeyFromBytes(secret, keys.EthSecp256k1)
 	}
 	return &secp256k1.PrivKey{Key: secret}, nil
 }

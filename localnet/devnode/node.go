@@ -34,6 +34,9 @@ import (
 	cmtversion "github.com/cometbft/cometbft/version"
 	dbm "github.com/cosmos/cosmos-db"
 	sdk "github.com/cosmos/cosmos-sdk/types"
+
+	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/keys"
 )
 
 // Defaults of a dev node.
@@ -59,7 +62,7 @@ type config struct {
 	balance       sdkmath.Int
 	mnemonics     []string
 	generate      int
-	keyType       KeyType
+	keyType       keys.KeyType
 	maxBlockGas   int64
 	maxTxBytes    int
 	queryGasLimit uint64
@@ -100,7 +103,7 @@ func WithFundedMnemonics(mnemonics ...string) Option {
 func WithGeneratedAccounts(n int) Option { return func(c *config) { c.generate = n } }
 
 // WithKeyType sets the kind of the funded accounts' keys (default Secp256k1, coin type 118).
-func WithKeyType(k KeyType) Option { return func(c *config) { c.keyType = k } }
+func WithKeyType(k keys.KeyType) Option { return func(c *config) { c.keyType = k } }
 
 // WithMaxBlockGas sets the block gas limit; a tx asking for more is refused (default: none).
 func WithMaxBlockGas(gas int64) Option { return func(c *config) { c.maxBlockGas = gas } }
@@ -142,7 +145,7 @@ type txRecord struct {
 // Node is a running dev node.
 type Node struct {
 	cfg      config
-	enc      *Encoding
+	enc      *cosmostx.Encoding
 	exec     Executor
 	msgTypes map[string]bool
 	queries  map[string]Query
@@ -172,7 +175,7 @@ func Start(ctx context.Context, exec Executor, opts ...Option) (*Node, error) {
 		minGasPrice:   DefaultMinGasPrice,
 		balance:       DefaultGenesisBalance,
 		generate:      DefaultFundedCount,
-		keyType:       Secp256k1,
+		keyType:       keys.Secp256k1,
 		maxTxBytes:    DefaultMaxTxBytes,
 		queryGasLimit: DefaultQueryGasLimit,
 		appName:       DefaultAppName,
@@ -193,7 +196,7 @@ func Start(ctx context.Context, exec Executor, opts ...Option) (*Node, error) {
 	if err := sdk.ValidateDenom(cfg.denom); err != nil {
 		return nil, fmt.Errorf("devnode: fee denom: %w", err)
 	}
-	enc, err := NewEncoding(cfg.prefix, exec.RegisterInterfaces)
+	enc, err := cosmostx.NewEncoding(cfg.prefix, exec.RegisterInterfaces)
 	if err != nil {
 		return nil, err
 	}
@@ -424,7 +427,7 @@ func (n *Node) AppHash() []byte {
 func (n *Node) ChainID() string { return n.cfg.chainID }
 
 // Encoding is the chain's codec and tx config; clients sign with it.
-func (n *Node) Encoding() *Encoding { return n.enc }
+func (n *Node) Encoding() *cosmostx.Encoding { return n.enc }
 
 // FeeDenom is the fee denom.
 func (n *Node) FeeDenom() string { return n.cfg.denom }

@@ -182,13 +182,13 @@ func httpStatus(c codes.Code) int {
 	return http.StatusInternalServerError
 }
 
-// BindJSONBody decodes the request body as the gateway does (protobuf JSON, Any resolved).
-func (e *Encoding) BindJSONBody(r *http.Request, req proto.Message) error {
+// bindJSONBody decodes the request body as the gateway does (protobuf JSON, Any resolved).
+func (n *Node) bindJSONBody(r *http.Request, req proto.Message) error {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 	if err != nil {
 		return status.Error(codes.InvalidArgument, err.Error())
 	}
-	if err := e.Codec.UnmarshalJSON(body, req); err != nil {
+	if err := n.enc.Codec.UnmarshalJSON(body, req); err != nil {
 		return status.Error(codes.InvalidArgument, err.Error())
 	}
 	return nil
@@ -311,7 +311,7 @@ func (n *Node) coreQueries() []Query {
 			Method: "/cosmos.tx.v1beta1.Service/Simulate",
 			New:    func() proto.Message { return &txtypes.SimulateRequest{} },
 			HTTP:   "POST /cosmos/tx/v1beta1/simulate",
-			Bind:   n.enc.BindJSONBody,
+			Bind:   n.bindJSONBody,
 			Handle: func(c *Context, r proto.Message) (proto.Message, error) {
 				req := r.(*txtypes.SimulateRequest)
 				txBytes := req.TxBytes
@@ -335,7 +335,7 @@ func (n *Node) coreQueries() []Query {
 			Method: "/cosmos.tx.v1beta1.Service/BroadcastTx",
 			New:    func() proto.Message { return &txtypes.BroadcastTxRequest{} },
 			HTTP:   "POST /cosmos/tx/v1beta1/txs",
-			Bind:   n.enc.BindJSONBody,
+			Bind:   n.bindJSONBody,
 			Handle: func(c *Context, r proto.Message) (proto.Message, error) {
 				req := r.(*txtypes.BroadcastTxRequest)
 				if req.TxBytes == nil {

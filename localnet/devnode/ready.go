@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/vipharness/vipharness/deployer/keys"
 )
 
 // ReadyPrefix starts the one line a dev node binary (cmd/devnode) prints on stdout once it
@@ -20,7 +22,7 @@ type Ready struct {
 	REST     string   `json:"rest"`
 	Funded   []string `json:"funded"` // addresses only; keys stay with whoever chose the mnemonics
 	// KeyType is the funded accounts' key kind (empty: secp256k1).
-	KeyType KeyType `json:"key_type,omitempty"`
+	KeyType keys.KeyType `json:"key_type,omitempty"`
 }
 
 // Line is the ready line, without a newline.

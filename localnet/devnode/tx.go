@@ -28,7 +28,7 @@ import (
 	"github.com/cosmos/gogoproto/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 
-	"github.com/vipharness/vipharness/localnet/devnode/ethsecp256k1"
+	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
 )
 
 // The SDK's x/auth parameter defaults, which the ante checks use.

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/devnode/moveexec"
 )
@@ -26,7 +27,7 @@ func StartMove(ctx context.Context, opts ...MoveOption) (*MoveRollup, error) {
 	}
 	base := []devnode.Option{
 		devnode.WithChainID(DefaultMoveChainID),
-		devnode.WithKeyType(devnode.EthSecp256k1),
+		devnode.WithKeyType(keys.EthSecp256k1),
 		devnode.WithAppVersion("vipharness-embedded-move", "devnode/movevm-v0.7.0"),
 	}
 	return startDev(ctx, deployer.Move, exec, append(base, opts...))

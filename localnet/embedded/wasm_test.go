@@ -22,6 +22,7 @@ import (
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/devnode/wasmexec"
 )
@@ -44,7 +45,7 @@ func startWasm(t testing.TB, opts ...WasmOption) *wasmEnv {
 	}
 	t.Cleanup(func() { _ = r.Stop(context.Background()) })
 	// The client has its own encoding, as an outside client would.
-	enc, err := devnode.NewEncoding("init", wasmtypes.RegisterInterfaces)
+	enc, err := cosmostx.NewEncoding("init", wasmtypes.RegisterInterfaces)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,7 @@ func TestWasmRollupScoringLifecycle(t *testing.T) {
 	}
 
 	// The funded account derives from its mnemonic (coin type 118).
-	acc, err := devnode.DeriveAccount(e.r.Funded()[0].Mnemonic, devnode.Secp256k1, "init")
+	acc, err := devnode.DeriveAccount(e.r.Funded()[0].Mnemonic, keys.Secp256k1, "init")
 	if err != nil || acc.Address != e.deployer.Address || acc.PrivateKey != e.r.Funded()[0].PrivateKey {
 		t.Fatalf("mnemonic derives %s (%v), want %s", acc.Address, err, e.deployer.Address)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/devnode/moveexec"
 	"github.com/vipharness/vipharness/localnet/movevm"
@@ -90,7 +91,7 @@ func Start(opts ...Option) (_ *Server, err error) {
 	if err != nil {
 		return nil, err
 	}
-	agent, err := devnode.DeriveAccount(mnemonic, devnode.EthSecp256k1, "init")
+	agent, err := devnode.DeriveAccount(mnemonic, keys.EthSecp256k1, "init")
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +109,7 @@ func Start(opts ...Option) (_ *Server, err error) {
 		return nil, fmt.Errorf("l1 stand-in: %w", err)
 	}
 	ctx := context.Background()
-	node, err := devnode.Start(ctx, exec, devnode.WithChainID(ChainID), devnode.WithKeyType(devnode.EthSecp256k1),
+	node, err := devnode.Start(ctx, exec, devnode.WithChainID(ChainID), devnode.WithKeyType(keys.EthSecp256k1),
 		devnode.WithFundedMnemonics(mnemonic), devnode.WithGeneratedAccounts(0), devnode.WithGenesisTime(genesis),
 		devnode.WithAppVersion("vipharness-l1-standin", "devnode/movevm-v0.7.0"), devnode.WithLogger(c.logger))
 	if err != nil {
@@ -121,7 +122,7 @@ func Start(opts ...Option) (_ *Server, err error) {
 			_ = s.Close()
 		}
 	}()
-	enc, err := devnode.NewEncoding(node.Encoding().Prefix, initiamove.RegisterInterfaces)
+	enc, err := cosmostx.NewEncoding(node.Encoding().Prefix, initiamove.RegisterInterfaces)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/movevm"
@@ -57,7 +58,7 @@ func DevNodeAccounts(ready devnode.Ready, mnemonics []string) ([]localnet.Accoun
 	for i, m := range mnemonics {
 		kind := ready.KeyType
 		if kind == "" {
-			kind = devnode.Secp256k1
+			kind = keys.Secp256k1
 		}
 		a, err := devnode.DeriveAccount(m, kind, ready.Prefix)
 		if err != nil {

@@ -19,6 +19,7 @@ import (
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/wasmddev"
@@ -51,7 +52,7 @@ func TestWasmdRollupRunsOurContract(t *testing.T) {
 		t.Fatalf("abci_info %+v, %v", ver, err)
 	}
 
-	enc, err := devnode.NewEncoding(wasmddev.Prefix, wasmtypes.RegisterInterfaces)
+	enc, err := cosmostx.NewEncoding(wasmddev.Prefix, wasmtypes.RegisterInterfaces)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestWasmdRollupRunsOurContract(t *testing.T) {
 
 	var pairs [][2]any
 	for i := range 50 {
-		acct, err := devnode.DeriveAccount(mustMnemonic(t), devnode.Secp256k1, wasmddev.Prefix)
+		acct, err := devnode.DeriveAccount(mustMnemonic(t), keys.Secp256k1, wasmddev.Prefix)
 		if err != nil {
 			t.Fatal(err)
 		}

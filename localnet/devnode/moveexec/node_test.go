@@ -54,7 +54,7 @@ func start(t testing.TB) *testNode {
 		_ = n.Close()
 		_ = exec.Close()
 	})
-	enc, err := devnode.NewEncoding(n.Encoding().Prefix, initiamove.RegisterInterfaces)
+	enc, err := cosmostx.NewEncoding(n.Encoding().Prefix, initiamove.RegisterInterfaces)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,8 +24,9 @@ import (
 
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
 	"github.com/vipharness/vipharness/localnet/devnode"
-	"github.com/vipharness/vipharness/localnet/devnode/ethsecp256k1"
 	"github.com/vipharness/vipharness/localnet/devnode/wasmexec"
 )
 
@@ -57,7 +58,7 @@ func start(t testing.TB, opts ...devnode.Option) *testNode {
 		_ = n.Close()
 		_ = exec.Close()
 	})
-	enc, err := devnode.NewEncoding(n.Encoding().Prefix, wasmtypes.RegisterInterfaces)
+	enc, err := cosmostx.NewEncoding(n.Encoding().Prefix, wasmtypes.RegisterInterfaces)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func addrs(seed, n int) []string {
 }
 
 func TestEthSecp256k1Accounts(t *testing.T) {
-	tn := start(t, devnode.WithKeyType(devnode.EthSecp256k1))
+	tn := start(t, devnode.WithKeyType(keys.EthSecp256k1))
 	s := tn.keys[0]
 	// The address is the Ethereum address of the coin-type-60 key.
 	priv, err := crypto.HexToECDSA(tn.node.Funded()[0].PrivateKey)

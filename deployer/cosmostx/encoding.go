@@ -1,4 +1,4 @@
-package devnode
+package cosmostx
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 	"github.com/cosmos/gogoproto/proto"
 
-	"github.com/vipharness/vipharness/localnet/devnode/ethsecp256k1"
+	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
 )
 
 // Encoding is the chain's protobuf world: the interface registry (std, auth, bank,

@@ -7,7 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/vipharness/vipharness/localnet/devnode/ethsecp256k1"
+	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
 )
 
 func TestKeyMatchesEthereum(t *testing.T) {
