@@ -67,7 +67,7 @@ build:
 ## contracts: rebuild contract artifacts from source with the real compilers
 contracts: setup-npm setup-movevm
 	bash contracts/evm/build.sh
-	$(GO) run ./contracts/move/build
+	$(GO) run ./cmd/buildmove
 
 ## bindings: regenerate the Go bindings from the committed artifacts
 bindings:

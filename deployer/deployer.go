@@ -6,6 +6,7 @@ package deployer
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/vipharness/vipharness/deployer/journal"
@@ -107,4 +108,17 @@ type Scorer interface {
 	Scores(ctx context.Context, stage uint64) ([]scores.Entry, error)
 	// OpenStage is the stage that accepts updates now.
 	OpenStage(ctx context.Context) (uint64, error)
+}
+
+// JournalDir is the folder a Scorer journals in: dir made absolute (so a later change of
+// working directory cannot move it), or journal.DefaultDir() when dir is "".
+func JournalDir(dir string) (string, error) {
+	if dir == "" {
+		return journal.DefaultDir()
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("journal folder %q: %w", dir, err)
+	}
+	return abs, nil
 }

@@ -19,10 +19,10 @@ import (
 	"github.com/vipharness/vipharness/deployer/conformance"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/evm"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/move"
 	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/deployer/wasm"
-	"github.com/vipharness/vipharness/localnet/devnode"
 )
 
 func newCheckCmd(g *globals) *cobra.Command {
@@ -154,9 +154,9 @@ func (g *globals) strangerFor(vm deployer.VM, s deployer.Scorer) func(ctx contex
 			return evm.Dial(ctx, g.rpc, evm.WithOperatorKey(key), evm.WithContract(common.HexToAddress(contract)), evm.WithJournalDir(g.journalDir()))
 		case deployer.Wasm, deployer.Move:
 			c := s.(interface{ Client() *cosmostx.Client }).Client()
-			keyType := devnode.Secp256k1
+			keyType := keys.Secp256k1
 			if vm == deployer.Move {
-				keyType = devnode.EthSecp256k1
+				keyType = keys.EthSecp256k1
 			}
 			if g.keyType != "" {
 				var err error
@@ -168,7 +168,7 @@ func (g *globals) strangerFor(vm deployer.VM, s deployer.Scorer) func(ctx contex
 			if _, err := rand.Read(secret); err != nil {
 				return nil, err
 			}
-			key, err := devnode.PrivKeyFromBytes(secret, keyType)
+			key, err := keys.PrivKeyFromBytes(secret, keyType)
 			if err != nil {
 				return nil, err
 			}

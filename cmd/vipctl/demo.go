@@ -221,8 +221,12 @@ func devScorer(ctx context.Context, g *globals, r localnet.Rollup, journalDir st
 		if err != nil {
 			return nil, nil, fmt.Errorf("dev key: %w", err)
 		}
+		comp, err := moveCompiler()
+		if err != nil {
+			return nil, nil, err
+		}
 		ep := r.Endpoints()
-		s, err := move.Dial(ctx, ep.CometRPC, ep.REST, move.WithOperatorKey(key), move.WithJournalDir(journalDir), move.WithLogger(g.logger))
+		s, err := move.Dial(ctx, ep.CometRPC, ep.REST, move.WithOperatorKey(key), move.WithJournalDir(journalDir), move.WithLogger(g.logger), move.WithCompiler(comp))
 		if err != nil {
 			return nil, nil, err
 		}

@@ -56,7 +56,7 @@ func startLocalStack(ctx context.Context, g *globals, engineName string, vm depl
 	if err != nil {
 		return nil, fmt.Errorf("start %s %s rollup: %w", engine.Name(), vm, err)
 	}
-	srv, err := l1.Start(l1.WithStage(l1Stage))
+	srv, err := l1.Start(ctx, l1.WithStage(l1Stage))
 	if err != nil {
 		_ = r.Stop(ctx)
 		return nil, fmt.Errorf("start L1 stand-in: %w", err)

@@ -70,6 +70,12 @@ func newRoot() *cobra.Command {
 			if _, err := deployer.ParseVM(g.vm); err != nil {
 				return invalid(err)
 			}
+			// Journals and deployments are found again on a re-run by this path: pin it now.
+			dir, err := filepath.Abs(g.stateDir)
+			if err != nil {
+				return invalid(fmt.Errorf("--state-dir %q: %w", g.stateDir, err))
+			}
+			g.stateDir = dir
 			return nil
 		},
 	}
@@ -81,7 +87,7 @@ func newRoot() *cobra.Command {
 	f.StringVar(&g.gasPrice, "gas-price", os.Getenv("GAS_PRICE"), "Wasm gas price such as 0.025stake; default: the node's minimum (env GAS_PRICE)")
 	f.StringVar(&g.keyType, "key-type", envOr("KEY_TYPE", ""), "Cosmos account key: secp256k1 (coin type 118) or eth_secp256k1 (coin type 60); default secp256k1 for Wasm, eth_secp256k1 for Move (Initia's keys) (env KEY_TYPE)")
 	f.StringVar(&g.contract, "contract", os.Getenv("CONTRACT_ADDRESS"), "scoring contract address; default: the one this tool deployed on this chain (env CONTRACT_ADDRESS)")
-	f.StringVar(&g.stateDir, "state-dir", envOr("VIPHARNESS_DIR", ".vipharness"), "where deployments and journals are kept (env VIPHARNESS_DIR)")
+	f.StringVar(&g.stateDir, "state-dir", envOr("VIPHARNESS_DIR", ".vipharness"), "where deployments and journals are kept; relative to the working directory (env VIPHARNESS_DIR)")
 	f.BoolVar(&g.jsonOut, "json", false, "print machine-readable JSON")
 	f.BoolVarP(&g.verbose, "verbose", "v", false, "debug logs on stderr")
 	f.StringVar(&g.network, "network", os.Getenv("NETWORK"), "L1 preset: mainnet or testnet (env NETWORK)")
@@ -98,6 +104,7 @@ func newRoot() *cobra.Command {
 	root.AddCommand(newOperateCmd(g))
 	// Registration (steps 2, 6 and 7 of the program).
 	root.AddCommand(newWhitelistCmd(g))
+	root.AddCommand(newMoveBuildCmd())
 	return root
 }
 
@@ -387,6 +394,11 @@ func (g *globals) moveScorer(ctx context.Context, needContract bool, progress fu
 	if dep != nil {
 		opts = append(opts, move.WithDeployerKey(dep))
 	}
+	comp, err := moveCompiler()
+	if err != nil {
+		return nil, nil, err
+	}
+	opts = append(opts, move.WithCompiler(comp))
 	s, err := move.Dial(ctx, g.cometRPC, g.rest, opts...)
 	if err != nil {
 		return nil, nil, err

@@ -1,11 +1,14 @@
 // Package movecontract builds the Move VIP score contract (vip_score/) and the minimal 0x1
-// framework it links against (framework/) with Initia's Move compiler, and serves the
+// framework it links against (framework/) with a Move compiler it is given, and serves the
 // committed artifacts. The sources are embedded, so the deployer can rebuild the module
-// with its own address as `vip_score` wherever it runs.
+// with its own address as `vip_score` wherever it runs. The compiler is a dependency
+// (Compiler): Initia's native one is reached only by build tooling and localnet/movevm, and a
+// program that must not be disturbed by it runs it in a child process (CommandCompiler).
 package movecontract
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -15,8 +18,19 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/vipharness/vipharness/localnet/movevm"
+	"github.com/vipharness/vipharness/bindings/movebcs"
 )
+
+// Compiler builds the Move package at pkgDir (holding Move.toml) with its named addresses
+// filled in; the modules land in pkgDir/build/<package>/bytecode_modules/*.mv.
+type Compiler interface {
+	Build(ctx context.Context, pkgDir string, named map[string]movebcs.Address) error
+}
+
+// ModuleDecoder describes compiled module bytes as JSON (libmovevm's decode_module_bytes).
+type ModuleDecoder interface {
+	DecodeModule(code []byte) (json.RawMessage, error)
+}
 
 //go:embed framework/Move.toml framework/sources/*.move vip_score/Move.toml vip_score/sources/*.move l1vip/Move.toml l1vip/sources/*.move
 var sources embed.FS
@@ -26,7 +40,7 @@ var artifacts embed.FS
 
 // DevDeployer is the address the committed artifact is built for: the first account of the
 // well-known development mnemonic on Initia's coin type 60 path.
-var DevDeployer = movevm.MustAddress("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266")
+var DevDeployer = movebcs.MustAddress("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266")
 
 // Build is a compiled package: the vip_score module and the framework modules, by name.
 type Build struct {
@@ -36,7 +50,7 @@ type Build struct {
 
 // L1VIPAddress is the address the committed L1 stand-in module is built for (the stand-in's
 // default vip module address).
-var L1VIPAddress = movevm.MustAddress("0xf1")
+var L1VIPAddress = movebcs.MustAddress("0xf1")
 
 // copySources writes the embedded Move packages into dir.
 func copySources(dir string) error {
@@ -57,7 +71,7 @@ func copySources(dir string) error {
 }
 
 // CompileL1VIP builds the L1 stand-in's vip module (l1vip/) with addr as its address.
-func CompileL1VIP(c *movevm.Compiler, addr movevm.Address) ([]byte, error) {
+func CompileL1VIP(ctx context.Context, c Compiler, addr movebcs.Address) ([]byte, error) {
 	dir, err := os.MkdirTemp("", "vipharness-move-")
 	if err != nil {
 		return nil, err
@@ -67,7 +81,7 @@ func CompileL1VIP(c *movevm.Compiler, addr movevm.Address) ([]byte, error) {
 		return nil, fmt.Errorf("copy Move sources: %w", err)
 	}
 	pkg := filepath.Join(dir, "l1vip")
-	if err := c.Build(pkg, movevm.BuildOptions{NamedAddresses: map[string]movevm.Address{"vip": addr}}); err != nil {
+	if err := c.Build(ctx, pkg, map[string]movebcs.Address{"vip": addr}); err != nil {
 		return nil, err
 	}
 	code, err := os.ReadFile(filepath.Join(pkg, "build", "L1Vip", "bytecode_modules", "vip.mv"))
@@ -78,7 +92,7 @@ func CompileL1VIP(c *movevm.Compiler, addr movevm.Address) ([]byte, error) {
 }
 
 // Compile builds vip_score with vipScore as its address, in a temporary copy of the sources.
-func Compile(c *movevm.Compiler, vipScore movevm.Address) (Build, error) {
+func Compile(ctx context.Context, c Compiler, vipScore movebcs.Address) (Build, error) {
 	dir, err := os.MkdirTemp("", "vipharness-move-")
 	if err != nil {
 		return Build{}, err
@@ -88,7 +102,7 @@ func Compile(c *movevm.Compiler, vipScore movevm.Address) (Build, error) {
 		return Build{}, fmt.Errorf("copy Move sources: %w", err)
 	}
 	pkg := filepath.Join(dir, "vip_score")
-	if err := c.Build(pkg, movevm.BuildOptions{NamedAddresses: map[string]movevm.Address{"vip_score": vipScore}}); err != nil {
+	if err := c.Build(ctx, pkg, map[string]movebcs.Address{"vip_score": vipScore}); err != nil {
 		return Build{}, err
 	}
 	out := filepath.Join(pkg, "build", "VipScore", "bytecode_modules")
@@ -99,7 +113,7 @@ func Compile(c *movevm.Compiler, vipScore movevm.Address) (Build, error) {
 	// The framework is built as a package of its own: the compiler writes attribute metadata
 	// (#[view], #[event]) only for the root package's modules.
 	fw := filepath.Join(dir, "framework")
-	if err := c.Build(fw, movevm.BuildOptions{}); err != nil {
+	if err := c.Build(ctx, fw, nil); err != nil {
 		return Build{}, fmt.Errorf("build framework: %w", err)
 	}
 	fwOut := filepath.Join(fw, "build", "VipFramework", "bytecode_modules")
@@ -148,8 +162,8 @@ func FrameworkNames(m map[string][]byte) []string {
 
 // DescribeModule is the module's description as libmovevm decodes it, indented, for review
 // in diffs.
-func DescribeModule(vm *movevm.VM, code []byte) ([]byte, error) {
-	raw, err := vm.DecodeModule(code)
+func DescribeModule(d ModuleDecoder, code []byte) ([]byte, error) {
+	raw, err := d.DecodeModule(code)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package movecontract
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
@@ -216,7 +218,7 @@ func TestArtifactsReproduce(t *testing.T) {
 		t.Skip("set VIPHARNESS_CHECK_REBUILD=1 (make test does) to rebuild the Move artifacts")
 	}
 	c, vm := requireLibs(t)
-	b, err := Compile(c, DevDeployer)
+	b, err := Compile(context.Background(), c, DevDeployer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,13 +238,13 @@ func TestArtifactsReproduce(t *testing.T) {
 	if err != nil || !bytes.Equal(abi, ABI()) {
 		t.Errorf("vip_score.abi.json differs from a rebuild (%v)", err)
 	}
-	l1, err := CompileL1VIP(c, L1VIPAddress)
+	l1, err := CompileL1VIP(context.Background(), c, L1VIPAddress)
 	if err != nil || !bytes.Equal(l1, L1VIP()) {
 		t.Errorf("l1_vip.mv differs from a rebuild (%v)", err)
 	}
 
-	other := movevm.MustAddress("0x1234")
-	ob, err := Compile(c, other)
+	other := movebcs.MustAddress("0x1234")
+	ob, err := Compile(context.Background(), c, other)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -74,7 +73,8 @@ func WithOperatorKey(k *ecdsa.PrivateKey) Option { return func(s *Scorer) { s.op
 // WithContract attaches to an already deployed contract.
 func WithContract(addr common.Address) Option { return func(s *Scorer) { s.contract = addr } }
 
-// WithJournalDir sets where push journals are kept (default ".vipharness/journal").
+// WithJournalDir sets where push journals are kept (default journal.DefaultDir(), under the
+// user's state directory); a relative dir is resolved against the working directory at Dial.
 func WithJournalDir(dir string) Option { return func(s *Scorer) { s.journalDir = dir } }
 
 // WithChunkSize fixes the entries per updateScores tx; 0 (default) derives it from gas.
@@ -107,14 +107,18 @@ func Dial(ctx context.Context, rpcURL string, opts ...Option) (*Scorer, error) {
 	parsed := b.GetABI()
 	s := &Scorer{
 		client: client, chainID: chainID, binding: b, abi: &parsed,
-		journalDir: filepath.Join(".vipharness", "journal"),
-		window:     8, poll: 25 * time.Millisecond,
+		window: 8, poll: 25 * time.Millisecond,
 		logger:   slog.New(slog.DiscardHandler),
 		progress: func(int, int) {},
 	}
 	for _, o := range opts {
 		o(s)
 	}
+	dir, err := deployer.JournalDir(s.journalDir)
+	if err != nil {
+		return nil, err
+	}
+	s.journalDir = dir
 	if s.deployerKey == nil {
 		s.deployerKey = s.operatorKey
 	}

@@ -242,3 +242,19 @@ func (j *Journal) Close() error {
 	j.f = nil
 	return err
 }
+
+// DefaultDir is where journals are kept when the caller names no folder: vipharness/journal
+// under the user's state directory ($XDG_STATE_HOME, else ~/.local/state). It is absolute on
+// purpose: a re-run must find the journal of the run it resumes whatever directory it starts
+// in. It fails only when neither variable nor a home directory is known.
+func DefaultDir() (string, error) {
+	base := os.Getenv("XDG_STATE_HOME")
+	if !filepath.IsAbs(base) { // the XDG spec ignores a relative value
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("no journal folder: name one (WithJournalDir), or set XDG_STATE_HOME or HOME: %w", err)
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(base, "vipharness", "journal"), nil
+}

@@ -116,3 +116,23 @@ func TestKeyPathIsSafe(t *testing.T) {
 		t.Fatalf("path %s", p)
 	}
 }
+
+func TestDefaultDirIsAbsolute(t *testing.T) {
+	for _, tc := range []struct{ state, home, want string }{
+		{"/var/state", "/home/u", "/var/state/vipharness/journal"},
+		{"", "/home/u", "/home/u/.local/state/vipharness/journal"},
+		{"relative", "/home/u", "/home/u/.local/state/vipharness/journal"},
+	} {
+		t.Setenv("XDG_STATE_HOME", tc.state)
+		t.Setenv("HOME", tc.home)
+		got, err := DefaultDir()
+		if err != nil || got != tc.want {
+			t.Errorf("XDG_STATE_HOME=%q HOME=%q: %q %v, want %q", tc.state, tc.home, got, err, tc.want)
+		}
+	}
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "")
+	if _, err := DefaultDir(); err == nil {
+		t.Error("no state home and no home gives a folder")
+	}
+}

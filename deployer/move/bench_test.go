@@ -12,6 +12,7 @@ import (
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/movebcs"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/move"
@@ -63,7 +64,7 @@ func BenchmarkPublish(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	built, err := movecontract.Compile(comp, movevm.AccountAddress(acct.Key.PubKey().Address()))
+	built, err := movecontract.Compile(context.Background(), comp, movebcs.AccountAddress(acct.Key.PubKey().Address()))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -140,17 +141,17 @@ func sendRaw(ctx context.Context, s *move.Scorer, r *embedded.MoveRollup, entrie
 	chunks := scores.Chunk(entries, size)
 	msgs := make([]sdk.Msg, len(chunks))
 	for i, ch := range chunks {
-		addrs := make([]movevm.Address, len(ch))
+		addrs := make([]movebcs.Address, len(ch))
 		amounts := make([]uint64, len(ch))
 		for j, e := range ch {
 			_, bz, err := bech32.DecodeAndConvert(e.Addr)
 			if err != nil {
 				return err
 			}
-			addrs[j], amounts[j] = movevm.AccountAddress(bz), e.Amount
+			addrs[j], amounts[j] = movebcs.AccountAddress(bz), e.Amount
 		}
 		msgs[i] = &initiamove.MsgExecute{Sender: signer.Address, ModuleAddress: s.Contract(), ModuleName: move.ModuleName,
-			FunctionName: "update_score_script", Args: [][]byte{movevm.ArgU64(1), movevm.ArgAddresses(addrs), movevm.ArgU64s(amounts)}}
+			FunctionName: "update_score_script", Args: [][]byte{movebcs.ArgU64(1), movebcs.ArgAddresses(addrs), movebcs.ArgU64s(amounts)}}
 	}
 	sim, err := c.Simulate(ctx, signer, msgs[0])
 	if err != nil {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
-	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
 // vip_score's abort reasons (the low 16 bits of an abort code), named as in the module.
@@ -33,7 +33,7 @@ var categories = map[uint64]string{
 // AbortError is a Move abort recovered from a failed tx's, simulation's or view's log;
 // Err is the chain's full report.
 type AbortError struct {
-	movevm.Abort
+	movebcs.Abort
 	Err error
 }
 
@@ -82,7 +82,7 @@ func DecodeAbort(err error) error {
 	if !ok {
 		return err
 	}
-	a, ok := movevm.ParseAbort(log)
+	a, ok := movebcs.ParseAbort(log)
 	if !ok {
 		return err
 	}

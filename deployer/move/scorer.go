@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -22,13 +21,13 @@ import (
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/movebcs"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
-	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
 const (
@@ -55,11 +54,12 @@ const (
 
 // Scorer is the VIP score module on one Move chain.
 type Scorer struct {
-	c      *cosmostx.Client
-	owner  *movevm.Address // the module's address: the deployer's, once deployed or attached
-	optErr error
-	module []byte // compiled for the deployer, if given
-	allow  []string
+	c        *cosmostx.Client
+	owner    *movebcs.Address // the module's address: the deployer's, once deployed or attached
+	optErr   error
+	module   []byte // compiled for the deployer, if given
+	compiler movecontract.Compiler
+	allow    []string
 
 	deployerKey cryptotypes.PrivKey
 	operatorKey cryptotypes.PrivKey
@@ -95,10 +95,10 @@ func WithAllowList(addrs ...string) Option {
 // WithModuleAddress attaches to a published vip_score module (0x-hex or bech32 address).
 func WithModuleAddress(addr string) Option {
 	return func(s *Scorer) {
-		if a, err := movevm.ParseAddress(addr); err == nil {
+		if a, err := movebcs.ParseAddress(addr); err == nil {
 			s.owner = &a
 		} else if _, bz, err := bech32.DecodeAndConvert(addr); err == nil {
-			a := movevm.AccountAddress(bz)
+			a := movebcs.AccountAddress(bz)
 			s.owner = &a
 		} else {
 			s.optErr = fmt.Errorf("module address %q: neither 0x-hex nor bech32", addr)
@@ -109,12 +109,19 @@ func WithModuleAddress(addr string) Option {
 // WithModule publishes this compiled vip_score instead of compiling it for the deployer.
 func WithModule(code []byte) Option { return func(s *Scorer) { s.module = code } }
 
+// WithCompiler compiles vip_score for a deployer other than the development one (the Move
+// module carries its address). Without it (and without WithModule) only the committed
+// artifact, built for movecontract.DevDeployer, can be deployed. vipctl passes a
+// movecontract.CommandCompiler, which keeps the native compiler out of its process.
+func WithCompiler(c movecontract.Compiler) Option { return func(s *Scorer) { s.compiler = c } }
+
 // WithGasPrice sets the gas price instead of the node's reported minimum.
 func WithGasPrice(p sdk.DecCoin) Option {
 	return func(s *Scorer) { s.dialOpts = append(s.dialOpts, cosmostx.WithGasPrice(p)) }
 }
 
-// WithJournalDir sets where push journals are kept (default ".vipharness/journal").
+// WithJournalDir sets where push journals are kept (default journal.DefaultDir(), under the
+// user's state directory); a relative dir is resolved against the working directory at Dial.
 func WithJournalDir(dir string) Option { return func(s *Scorer) { s.journalDir = dir } }
 
 // WithChunkSize fixes the entries per update_score_script tx; 0 (default) derives it.
@@ -141,13 +148,18 @@ func WithProgress(f func(done, total int)) Option { return func(s *Scorer) { s.p
 // Dial connects to a Move rollup's CometBFT RPC and REST faces.
 func Dial(ctx context.Context, cometRPC, rest string, opts ...Option) (*Scorer, error) {
 	s := &Scorer{
-		journalDir: filepath.Join(".vipharness", "journal"), maxTxBytes: DefaultMaxTxBytes,
-		simGas: DefaultSimulationGasLimit, window: 8, poll: 25 * time.Millisecond,
+		maxTxBytes: DefaultMaxTxBytes,
+		simGas:     DefaultSimulationGasLimit, window: 8, poll: 25 * time.Millisecond,
 		logger: slog.New(slog.DiscardHandler), progress: func(int, int) {},
 	}
 	for _, o := range opts {
 		o(s)
 	}
+	dir, err := deployer.JournalDir(s.journalDir)
+	if err != nil {
+		return nil, err
+	}
+	s.journalDir = dir
 	if s.optErr != nil {
 		return nil, s.optErr
 	}
@@ -208,32 +220,31 @@ func (s *Scorer) signer(ctx context.Context, k cryptotypes.PrivKey, role string)
 }
 
 // accountAddress is the Move address of a bech32 account.
-func (s *Scorer) accountAddress(addr string) (movevm.Address, error) {
+func (s *Scorer) accountAddress(addr string) (movebcs.Address, error) {
 	_, bz, err := bech32.DecodeAndConvert(addr)
 	if err != nil {
-		return movevm.Address{}, err
+		return movebcs.Address{}, err
 	}
-	return movevm.AccountAddress(bz), nil
+	return movebcs.AccountAddress(bz), nil
 }
 
 func (s *Scorer) call(sender, fn string, args ...[]byte) *initiamove.MsgExecute {
 	return &initiamove.MsgExecute{Sender: sender, ModuleAddress: s.owner.Short(), ModuleName: ModuleName, FunctionName: fn, Args: args}
 }
 
-// moduleFor is vip_score built for the deployer's address: the committed artifact for the
-// development deployer, else a fresh compile (which needs the Move libraries).
-func (s *Scorer) moduleFor(addr movevm.Address) ([]byte, error) {
+// moduleFor is vip_score built for the deployer's address: WithModule's, the committed
+// artifact for the development deployer, else a fresh compile with WithCompiler's compiler.
+func (s *Scorer) moduleFor(ctx context.Context, addr movebcs.Address) ([]byte, error) {
 	if s.module != nil {
 		return s.module, nil
 	}
 	if addr == movecontract.DevDeployer {
 		return movecontract.Module(), nil
 	}
-	comp, err := movevm.OpenCompiler(movevm.Dir())
-	if err != nil {
-		return nil, fmt.Errorf("compile vip_score for %s: %w", addr.Short(), err)
+	if s.compiler == nil {
+		return nil, fmt.Errorf("vip_score must be compiled for the deployer %s (the committed module is built for %s): give a Move compiler (WithCompiler) or the compiled module (WithModule)", addr.Short(), movecontract.DevDeployer.Short())
 	}
-	b, err := movecontract.Compile(comp, addr)
+	b, err := movecontract.Compile(ctx, s.compiler, addr)
 	if err != nil {
 		return nil, fmt.Errorf("compile vip_score for %s: %w", addr.Short(), err)
 	}
@@ -255,7 +266,7 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 	if err != nil {
 		return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
 	}
-	code, err := s.moduleFor(owner)
+	code, err := s.moduleFor(ctx, owner)
 	if err != nil {
 		return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
 	}
@@ -284,7 +295,7 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 		}
 		msgs = append(msgs, s.call(dep.Address, "add_deployer_script", a[:]))
 	}
-	msgs = append(msgs, s.call(dep.Address, "set_init_stage", movevm.ArgU64(initStage)))
+	msgs = append(msgs, s.call(dep.Address, "set_init_stage", movebcs.ArgU64(initStage)))
 	res, err := s.c.Exec(ctx, dep, msgs...)
 	if err != nil {
 		s.owner = nil
@@ -298,7 +309,7 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 }
 
 func (s *Scorer) updateMsg(sender string, stage uint64, chunk []scores.Entry) (*initiamove.MsgExecute, error) {
-	addrs := make([]movevm.Address, len(chunk))
+	addrs := make([]movebcs.Address, len(chunk))
 	amounts := make([]uint64, len(chunk))
 	for i, e := range chunk {
 		a, err := s.accountAddress(e.Addr)
@@ -307,7 +318,7 @@ func (s *Scorer) updateMsg(sender string, stage uint64, chunk []scores.Entry) (*
 		}
 		addrs[i], amounts[i] = a, e.Amount
 	}
-	return s.call(sender, "update_score_script", movevm.ArgU64(stage), movevm.ArgAddresses(addrs), movevm.ArgU64s(amounts)), nil
+	return s.call(sender, "update_score_script", movebcs.ArgU64(stage), movebcs.ArgAddresses(addrs), movebcs.ArgU64s(amounts)), nil
 }
 
 // measure simulates update_score_script with 1 and with n new addresses on the live module,
@@ -426,7 +437,7 @@ func (s *Scorer) FinalizeStage(ctx context.Context, stage uint64) (string, error
 	if err != nil {
 		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
 	}
-	res, err := s.c.Exec(ctx, op, s.call(op.Address, "finalize_script", movevm.ArgU64(stage)))
+	res, err := s.c.Exec(ctx, op, s.call(op.Address, "finalize_script", movebcs.ArgU64(stage)))
 	if err != nil {
 		return "", fmt.Errorf("finalize stage %d: %w", stage, DecodeAbort(err))
 	}
@@ -483,7 +494,7 @@ func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (deployer.StageInf
 		return deployer.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
 	}
 	var res initiamove.QueryTableEntryResponse
-	err = s.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+url.QueryEscape(base64.StdEncoding.EncodeToString(movevm.ArgU64(stage))), &res)
+	err = s.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+url.QueryEscape(base64.StdEncoding.EncodeToString(movebcs.ArgU64(stage))), &res)
 	if cosmostx.NotFound(err) {
 		return deployer.StageInfo{Stage: stage}, nil
 	}
@@ -507,7 +518,7 @@ func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (deployer.StageInf
 // Scores pages through get_scores by start_after, in the module's order (descending address).
 func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, error) {
 	var all []scores.Entry
-	var after *movevm.Address
+	var after *movebcs.Address
 	for {
 		var page struct {
 			Scores []struct {
@@ -515,11 +526,11 @@ func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, erro
 				Score string `json:"score"`
 			} `json:"scores"`
 		}
-		if err := s.view(ctx, "get_scores", &page, movevm.ArgU64(stage), movevm.ArgU16(pageSize), movevm.ArgOptionAddress(after)); err != nil {
+		if err := s.view(ctx, "get_scores", &page, movebcs.ArgU64(stage), movebcs.ArgU16(pageSize), movebcs.ArgOptionAddress(after)); err != nil {
 			return nil, fmt.Errorf("read scores stage %d after %d rows: %w", stage, len(all), err)
 		}
 		for _, r := range page.Scores {
-			a, err := movevm.ParseAddress(r.Addr)
+			a, err := movebcs.ParseAddress(r.Addr)
 			if err != nil {
 				return nil, fmt.Errorf("read scores stage %d: %w", stage, err)
 			}

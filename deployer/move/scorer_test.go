@@ -11,6 +11,7 @@ import (
 
 	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 
+	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
@@ -25,6 +26,9 @@ type rollup struct {
 	r          *embedded.MoveRollup
 	keyA, keyB cryptotypes.PrivKey
 	journal    string
+	// comp builds vip_score for the rollup's funded accounts (the committed module is built
+	// for the well-known development account only).
+	comp *movevm.Compiler
 }
 
 func start(t *testing.T, opts ...embedded.MoveOption) *rollup {
@@ -47,13 +51,17 @@ func start(t *testing.T, opts ...embedded.MoveOption) *rollup {
 		}
 		return k
 	}
-	return &rollup{r: r, keyA: key(0), keyB: key(1), journal: t.TempDir()}
+	comp, err := movevm.OpenCompiler(movevm.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &rollup{r: r, keyA: key(0), keyB: key(1), journal: t.TempDir(), comp: comp}
 }
 
 func (r *rollup) dial(t *testing.T, opts ...move.Option) *move.Scorer {
 	t.Helper()
 	ep := r.r.Endpoints()
-	s, err := move.Dial(context.Background(), ep.CometRPC, ep.REST, append([]move.Option{move.WithJournalDir(r.journal)}, opts...)...)
+	s, err := move.Dial(context.Background(), ep.CometRPC, ep.REST, append([]move.Option{move.WithJournalDir(r.journal), move.WithCompiler(r.comp)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,4 +230,35 @@ func TestChunksFitTheGasLimits(t *testing.T) {
 		t.Fatalf("plan %+v (%v) does not fit the simulation gas limit", plan, err)
 	}
 	t.Logf("chunk %d under the simulation gas limit", plan.ChunkSize)
+}
+
+// A deployer other than the development one needs vip_score compiled for its address: with
+// no compiler the deploy is refused before anything is sent; with one, the module is built
+// for that address and published there.
+func TestDeployFromAnotherAccountCompilesForIt(t *testing.T) {
+	r := start(t)
+	ctx := context.Background()
+	seq := r.sequence(t, r.dial(t), r.r.Funded()[1].Address)
+	ep := r.r.Endpoints()
+	bare, err := move.Dial(ctx, ep.CometRPC, ep.REST, move.WithJournalDir(r.journal), move.WithOperatorKey(r.keyB))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bare.Deploy(ctx, 2); err == nil || !strings.Contains(err.Error(), "WithCompiler") {
+		t.Fatalf("deploy without a compiler: %v", err)
+	}
+	if now := r.sequence(t, r.dial(t), r.r.Funded()[1].Address); now != seq {
+		t.Fatalf("a refused deploy sent a tx: sequence %d -> %d", seq, now)
+	}
+	s := r.dial(t, move.WithOperatorKey(r.keyB))
+	d, err := s.Deploy(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := movebcs.AccountAddress(r.keyB.PubKey().Address()).Short(); d.Contract != want {
+		t.Fatalf("module at %s, want the deployer's address %s", d.Contract, want)
+	}
+	if open, err := s.OpenStage(ctx); err != nil || open != 2 {
+		t.Fatalf("open stage %d, %v", open, err)
+	}
 }

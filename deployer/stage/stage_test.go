@@ -12,7 +12,7 @@ import (
 )
 
 func TestStageFromTheL1StandIn(t *testing.T) {
-	srv, err := l1.Start(l1.WithStage(12))
+	srv, err := l1.Start(context.Background(), l1.WithStage(12))
 	if err != nil {
 		t.Fatal(err)
 	}

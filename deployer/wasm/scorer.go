@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -109,7 +108,8 @@ func WithGasPrice(p sdk.DecCoin) Option {
 	return func(s *Scorer) { s.dialOpts = append(s.dialOpts, cosmostx.WithGasPrice(p)) }
 }
 
-// WithJournalDir sets where push journals are kept (default ".vipharness/journal").
+// WithJournalDir sets where push journals are kept (default journal.DefaultDir(), under the
+// user's state directory); a relative dir is resolved against the working directory at Dial.
 func WithJournalDir(dir string) Option { return func(s *Scorer) { s.journalDir = dir } }
 
 // WithChunkSize fixes the entries per update_scores tx; 0 (default) derives it from limits.
@@ -134,13 +134,18 @@ func WithProgress(f func(done, total int)) Option { return func(s *Scorer) { s.p
 func Dial(ctx context.Context, cometRPC, rest string, opts ...Option) (*Scorer, error) {
 	s := &Scorer{
 		code: wasmcontract.Code(), label: DefaultLabel,
-		journalDir: filepath.Join(".vipharness", "journal"), maxTxBytes: DefaultMaxTxBytes,
-		window: 8, poll: 25 * time.Millisecond,
+		maxTxBytes: DefaultMaxTxBytes,
+		window:     8, poll: 25 * time.Millisecond,
 		logger: slog.New(slog.DiscardHandler), progress: func(int, int) {},
 	}
 	for _, o := range opts {
 		o(s)
 	}
+	dir, err := deployer.JournalDir(s.journalDir)
+	if err != nil {
+		return nil, err
+	}
+	s.journalDir = dir
 	if s.deployerKey == nil {
 		s.deployerKey = s.operatorKey
 	}

@@ -36,7 +36,7 @@ var _ = Describe("vipctl against a local rollup", Label("evm", "embedded", "cli"
 		r, err := embedded.StartEVM(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func(ctx SpecContext) { Expect(r.Stop(ctx)).To(Succeed()) })
-		l1srv, err = l1.Start(l1.WithStage(l1Stage))
+		l1srv, err = l1.Start(ctx, l1.WithStage(l1Stage))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(l1srv.Close)
 		rpcURL, devKey = r.Endpoints().JSONRPC, r.Funded()[0].PrivateKey
@@ -183,7 +183,7 @@ func cosmosCLISpecs(t cosmosCLI) bool {
 			r, err := t.start(ctx)
 			Expect(err).NotTo(HaveOccurred())
 			DeferCleanup(func(ctx SpecContext) { Expect(r.Stop(ctx)).To(Succeed()) })
-			l1srv, err := l1.Start(l1.WithStage(l1Stage))
+			l1srv, err := l1.Start(ctx, l1.WithStage(l1Stage))
 			Expect(err).NotTo(HaveOccurred())
 			DeferCleanup(l1srv.Close)
 			dev := r.Funded()[0]

@@ -27,6 +27,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/bindings/vipscore"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
@@ -168,7 +169,7 @@ func Start(ctx context.Context, t Target, l1Stage uint64, journalDir string) (_ 
 			return nil, fmt.Errorf("dial %s rollup: %w", t, err)
 		}
 	}
-	if e.L1, err = l1.Start(l1.WithStage(l1Stage)); err != nil {
+	if e.L1, err = l1.Start(ctx, l1.WithStage(l1Stage)); err != nil {
 		return nil, fmt.Errorf("start L1 stand-in: %w", err)
 	}
 	return e, nil
@@ -255,7 +256,12 @@ func (e *Env) scorerWith(ctx context.Context, secret []byte, contract string, ks
 		if err != nil {
 			return nil, err
 		}
-		opts := []move.Option{move.WithOperatorKey(key), move.WithJournalDir(e.JournalDir), move.WithChunkSize(k.chunkSize)}
+		// The rollups fund fresh accounts, so vip_score is compiled for the deployer's address.
+		comp, err := movevm.OpenCompiler(movevm.Dir())
+		if err != nil {
+			return nil, err
+		}
+		opts := []move.Option{move.WithOperatorKey(key), move.WithJournalDir(e.JournalDir), move.WithChunkSize(k.chunkSize), move.WithCompiler(comp)}
 		if contract != "" {
 			opts = append(opts, move.WithModuleAddress(contract))
 		}
@@ -431,9 +437,9 @@ func (e *Env) CallMismatched(ctx context.Context, contract string, stage uint64)
 		if err != nil {
 			return err
 		}
-		addrs := movevm.ArgAddresses([]movevm.Address{movevm.MustAddress("0x1111"), movevm.MustAddress("0x2222")})
+		addrs := movebcs.ArgAddresses([]movebcs.Address{movebcs.MustAddress("0x1111"), movebcs.MustAddress("0x2222")})
 		_, err = e.chain.Simulate(ctx, op, &initiamove.MsgExecute{Sender: op.Address, ModuleAddress: contract, ModuleName: move.ModuleName,
-			FunctionName: "update_score_script", Args: [][]byte{movevm.ArgU64(stage), addrs, movevm.ArgU64s([]uint64{1})}})
+			FunctionName: "update_score_script", Args: [][]byte{movebcs.ArgU64(stage), addrs, movebcs.ArgU64s([]uint64{1})}})
 		return move.DecodeAbort(err)
 	}
 	return fmt.Errorf("no mismatched call for %s", e.Target)

@@ -19,6 +19,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/bindings/vipwasm"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
@@ -28,7 +29,6 @@ import (
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/embedded"
-	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
 // devRollup is an embedded Cosmos rollup whose blocks the spec reads back.
@@ -82,7 +82,7 @@ var _ = cosmosCrashSpec(cosmosCrash{
 			return nil, false
 		}
 		// args: stage, vector<address>, vector<u64>
-		addrs, err := movevm.ParseArgAddresses(exec.Args[1])
+		addrs, err := movebcs.ParseArgAddresses(exec.Args[1])
 		Expect(err).NotTo(HaveOccurred())
 		var out []string
 		for _, a := range addrs {

@@ -219,7 +219,7 @@ var _ = Describe("VIP scoring", func() {
 
 			It("reports an unreachable L1 with its URL", func(ctx SpecContext) {
 				url := env.L1.URL()
-				down, err := l1.Start()
+				down, err := l1.Start(ctx)
 				Expect(err).NotTo(HaveOccurred())
 				deadURL := down.URL()
 				Expect(down.Close()).To(Succeed())

@@ -18,6 +18,7 @@ import (
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/movebcs"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
@@ -61,11 +62,12 @@ type Server struct {
 	exec  *moveexec.Executor
 	c     *cosmostx.Client
 	agent *cosmostx.Signer
-	vip   movevm.Address
+	vip   movebcs.Address
 }
 
-// Start starts the L1 node on loopback ports, with the vip module at its genesis.
-func Start(opts ...Option) (_ *Server, err error) {
+// Start starts the L1 node on loopback ports, with the vip module at its genesis; ctx bounds
+// the start, not the node's life (Close ends it).
+func Start(ctx context.Context, opts ...Option) (_ *Server, err error) {
 	c := config{stage: 1, vip: DefaultVIPAddress, interval: 14 * 24 * time.Hour, logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
 		o(&c)
@@ -73,7 +75,7 @@ func Start(opts ...Option) (_ *Server, err error) {
 	if c.stage == 0 {
 		return nil, errors.New("l1 stand-in: stage 0: VIP stages start at 1")
 	}
-	vip, err := movevm.ParseAddress(c.vip)
+	vip, err := movebcs.ParseAddress(c.vip)
 	if err != nil {
 		return nil, fmt.Errorf("l1 stand-in vip address: %w", err)
 	}
@@ -83,7 +85,7 @@ func Start(opts ...Option) (_ *Server, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("l1 stand-in: %w", err)
 		}
-		if code, err = movecontract.CompileL1VIP(comp, vip); err != nil {
+		if code, err = movecontract.CompileL1VIP(ctx, comp, vip); err != nil {
 			return nil, fmt.Errorf("l1 stand-in: build vip module for %s: %w", vip.Short(), err)
 		}
 	}
@@ -95,20 +97,19 @@ func Start(opts ...Option) (_ *Server, err error) {
 	if err != nil {
 		return nil, err
 	}
-	agentAddr := movevm.AccountAddress(agent.Key.PubKey().Address())
+	agentAddr := movebcs.AccountAddress(agent.Key.PubKey().Address())
 	genesis := time.Now().UTC()
 	exec, err := moveexec.New(moveexec.WithGenesisPackage(moveexec.GenesisPackage{
 		Owner:   vip,
 		Modules: [][]byte{code},
 		Calls: []movevm.Function{{
 			Module: movevm.ModuleID{Address: vip, Name: "vip"}, Function: "initialize",
-			Args: [][]byte{movevm.ArgU64(c.stage), movevm.ArgU64(uint64(genesis.Unix())), movevm.ArgU64(uint64(c.interval / time.Second)), agentAddr[:]},
+			Args: [][]byte{movebcs.ArgU64(c.stage), movebcs.ArgU64(uint64(genesis.Unix())), movebcs.ArgU64(uint64(c.interval / time.Second)), agentAddr[:]},
 		}},
 	}))
 	if err != nil {
 		return nil, fmt.Errorf("l1 stand-in: %w", err)
 	}
-	ctx := context.Background()
 	node, err := devnode.Start(ctx, exec, devnode.WithChainID(ChainID), devnode.WithKeyType(keys.EthSecp256k1),
 		devnode.WithFundedMnemonics(mnemonic), devnode.WithGeneratedAccounts(0), devnode.WithGenesisTime(genesis),
 		devnode.WithAppVersion("vipharness-l1-standin", "devnode/movevm-v0.7.0"), devnode.WithLogger(c.logger))
@@ -169,7 +170,7 @@ func (s *Server) call(ctx context.Context, fn string, args ...[]byte) error {
 
 // Set moves the L1 forward to stage n (a signed set_stage tx).
 func (s *Server) Set(ctx context.Context, n uint64) error {
-	return s.call(ctx, "set_stage", movevm.ArgU64(n))
+	return s.call(ctx, "set_stage", movebcs.ArgU64(n))
 }
 
 // Advance moves the L1 to the next stage (a signed advance_stage tx) and returns it.

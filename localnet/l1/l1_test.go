@@ -28,7 +28,7 @@ func requireLibs(t *testing.T) {
 func TestServesModuleStoreWithSettableStage(t *testing.T) {
 	requireLibs(t)
 	ctx := context.Background()
-	s, err := Start(WithStage(7))
+	s, err := Start(context.Background(), WithStage(7))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestServesModuleStoreWithSettableStage(t *testing.T) {
 // Another vip address gets the module built for it.
 func TestVIPAddressIsConfigurable(t *testing.T) {
 	requireLibs(t)
-	s, err := Start(WithVIPAddress("0x3a886b32a802582f2e446e74d4a24d1d7ed01adf46d2a8f65c5723887e708789"), WithStage(3))
+	s, err := Start(context.Background(), WithVIPAddress("0x3a886b32a802582f2e446e74d4a24d1d7ed01adf46d2a8f65c5723887e708789"), WithStage(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestVIPAddressIsConfigurable(t *testing.T) {
 
 func TestRejectsWhatTheL1Rejects(t *testing.T) {
 	requireLibs(t)
-	s, err := Start()
+	s, err := Start(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

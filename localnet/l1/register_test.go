@@ -12,6 +12,7 @@ import (
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/movebcs"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/whitelist"
@@ -26,7 +27,7 @@ type govChain struct {
 	rt    *movevm.Runtime
 	store storetypes.KVStore
 	env   movevm.Env
-	vip   movevm.Address
+	vip   movebcs.Address
 }
 
 func newGovChain(t *testing.T) *govChain {
@@ -49,19 +50,19 @@ func newGovChain(t *testing.T) *govChain {
 	if _, err := rt.Genesis(c.store, c.env, bundle, nil); err != nil {
 		t.Fatal(err)
 	}
-	zero := movevm.Address{}
-	c.exec(c.vip, movevm.MustAddress("0x1"), "code", "publish_v2", movevm.ArgBytesVec([][]byte{movecontract.L1VIP()}), []byte{1})
-	c.exec(c.vip, c.vip, "vip", "initialize", movevm.ArgU64(7), movevm.ArgU64(1_700_000_000), movevm.ArgU64(1209600), zero[:])
+	zero := movebcs.Address{}
+	c.exec(c.vip, movebcs.MustAddress("0x1"), "code", "publish_v2", movebcs.ArgBytesVec([][]byte{movecontract.L1VIP()}), []byte{1})
+	c.exec(c.vip, c.vip, "vip", "initialize", movebcs.ArgU64(7), movebcs.ArgU64(1_700_000_000), movebcs.ArgU64(1209600), zero[:])
 	return c
 }
 
-func (c *govChain) run(sender, module movevm.Address, name, fn string, args ...[]byte) error {
+func (c *govChain) run(sender, module movebcs.Address, name, fn string, args ...[]byte) error {
 	c.env.SessionID[0]++
-	_, err := c.rt.Execute(c.store, c.env, 10_000_000, []movevm.Address{sender}, movevm.Function{Module: movevm.ModuleID{Address: module, Name: name}, Function: fn, Args: args})
+	_, err := c.rt.Execute(c.store, c.env, 10_000_000, []movebcs.Address{sender}, movevm.Function{Module: movevm.ModuleID{Address: module, Name: name}, Function: fn, Args: args})
 	return err
 }
 
-func (c *govChain) exec(sender, module movevm.Address, name, fn string, args ...[]byte) {
+func (c *govChain) exec(sender, module movebcs.Address, name, fn string, args ...[]byte) {
 	c.t.Helper()
 	if err := c.run(sender, module, name, fn, args...); err != nil {
 		c.t.Fatalf("%s::%s: %v", name, fn, err)
@@ -77,14 +78,14 @@ func (c *govChain) govExecute(m *initiamove.MsgGovExecute) error {
 	if err != nil {
 		return err
 	}
-	module, err := movevm.ParseAddress(m.ModuleAddress)
+	module, err := movebcs.ParseAddress(m.ModuleAddress)
 	if err != nil {
 		return err
 	}
 	if len(m.TypeArgs) != 0 {
 		return errors.New("register takes no type arguments")
 	}
-	return c.run(movevm.AccountAddress(sender), module, m.ModuleName, m.FunctionName, m.Args...)
+	return c.run(movebcs.AccountAddress(sender), module, m.ModuleName, m.FunctionName, m.Args...)
 }
 
 type bridgeInfo struct {
@@ -100,7 +101,7 @@ type bridgeInfo struct {
 }
 
 func (c *govChain) bridge(id uint64) (bridgeInfo, error) {
-	v, err := c.rt.View(c.store, c.env, 10_000_000, movevm.Function{Module: movevm.ModuleID{Address: c.vip, Name: "vip"}, Function: "get_bridge_info", Args: [][]byte{movevm.ArgU64(id)}})
+	v, err := c.rt.View(c.store, c.env, 10_000_000, movevm.Function{Module: movevm.ModuleID{Address: c.vip, Name: "vip"}, Function: "get_bridge_info", Args: [][]byte{movebcs.ArgU64(id)}})
 	if err != nil {
 		return bridgeInfo{}, err
 	}
@@ -204,7 +205,7 @@ func TestRegisterRefusesWhatCheckRefuses(t *testing.T) {
 
 	badVM := *m
 	badVM.Args = append([][]byte(nil), m.Args...)
-	badVM.Args[7] = movevm.ArgU64(3)
+	badVM.Args[7] = movebcs.ArgU64(3)
 	wantAbort(t, c.govExecute(&badVM), 0xd, 26)
 
 	if _, err := c.bridge(29); err == nil || !strings.Contains(err.Error(), "VM aborted") {

@@ -2,24 +2,22 @@ package movevm
 
 import (
 	"bytes"
-	"encoding/hex"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strings"
 	"sync"
 	"syscall"
-)
 
-// Address is a 32-byte Move account address.
-type Address [32]byte
+	"github.com/vipharness/vipharness/bindings/movebcs"
+)
 
 // BuildOptions are the compiler settings of a build.
 type BuildOptions struct {
 	// NamedAddresses fills the package's named addresses (e.g. vip_score = the deployer).
-	NamedAddresses map[string]Address
+	NamedAddresses map[string]movebcs.Address
 	// BytecodeVersion defaults to 7, CompilerVersion and LanguageVersion to "2.1": what
 	// builder.js 0.2.12 and movevm v0.7 use.
 	BytecodeVersion uint32
@@ -40,9 +38,16 @@ func OpenCompiler(dir string) (*Compiler, error) {
 	return &Compiler{lib: l}, nil
 }
 
-// Build compiles the Move package at pkgDir (holding Move.toml) offline; the modules land in
-// pkgDir/build/<package>/bytecode_modules/*.mv. The library writes there itself.
-func (c *Compiler) Build(pkgDir string, opts BuildOptions) error {
+// Build compiles the Move package at pkgDir (holding Move.toml) offline with the named
+// addresses filled in; the modules land in pkgDir/build/<package>/bytecode_modules/*.mv. The
+// library writes there itself.
+//
+// The library changes the process's working directory and prints to fds 1 and 2 while it
+// runs: Build restores the one and captures the others, but anything else the process does
+// meanwhile sees both. A program that must not be disturbed runs it in a child process (see
+// contracts/move.CommandCompiler). ctx is not consulted: the library cannot be interrupted.
+func (c *Compiler) Build(_ context.Context, pkgDir string, named map[string]movebcs.Address) error {
+	opts := BuildOptions{NamedAddresses: named}
 	abs, err := filepath.Abs(pkgDir)
 	if err != nil {
 		return err
@@ -125,60 +130,30 @@ func compilerArguments(pkgDir string, o BuildOptions) []byte {
 	if o.LanguageVersion == "" {
 		o.LanguageVersion = "2.1"
 	}
-	var w bcsWriter
-	w.optionString(&pkgDir)
-	w.bool(false) // verbose
-	w.bool(o.DevMode)
-	w.bool(false)       // test_mode
-	w.bool(false)       // generate_docs
-	w.bool(false)       // generate_abis
-	w.optionString(nil) // install_dir: the package's own build/
-	w.bool(true)        // force_recompilation: a build always reflects the sources
-	w.bool(false)       // fetch_deps_only
-	w.bool(true)        // skip_fetch_latest_git_deps: offline
-	w.u32(o.BytecodeVersion)
-	w.string(o.CompilerVersion)
-	w.string(o.LanguageVersion)
+	var w movebcs.Writer
+	w.OptionStr(&pkgDir)
+	w.Bool(false) // verbose
+	w.Bool(o.DevMode)
+	w.Bool(false)    // test_mode
+	w.Bool(false)    // generate_docs
+	w.Bool(false)    // generate_abis
+	w.OptionStr(nil) // install_dir: the package's own build/
+	w.Bool(true)     // force_recompilation: a build always reflects the sources
+	w.Bool(false)    // fetch_deps_only
+	w.Bool(true)     // skip_fetch_latest_git_deps: offline
+	w.U32(o.BytecodeVersion)
+	w.Str(o.CompilerVersion)
+	w.Str(o.LanguageVersion)
 	names := make([]string, 0, len(o.NamedAddresses))
 	for n := range o.NamedAddresses {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	w.uleb128(uint64(len(names)))
+	w.ULEB128(uint64(len(names)))
 	for _, n := range names {
 		a := o.NamedAddresses[n]
-		w.string(n)
-		w.buf = append(w.buf, a[:]...)
+		w.Str(n)
+		w.Address(a)
 	}
-	return w.buf
+	return w.Out()
 }
-
-// ParseAddress reads a Move address: 0x and up to 64 hex digits, left-padded with zeros.
-func ParseAddress(s string) (Address, error) {
-	h := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(s), "0x"), "0X")
-	if h == "" || len(h) > 64 {
-		return Address{}, fmt.Errorf("move address %q: want 0x and 1 to 64 hex digits", s)
-	}
-	if len(h)%2 == 1 {
-		h = "0" + h
-	}
-	raw, err := hex.DecodeString(h)
-	if err != nil {
-		return Address{}, fmt.Errorf("move address %q: not hex", s)
-	}
-	var a Address
-	copy(a[32-len(raw):], raw)
-	return a, nil
-}
-
-// MustAddress is ParseAddress for constants; it panics on a malformed address.
-func MustAddress(s string) Address {
-	a, err := ParseAddress(s)
-	if err != nil {
-		panic(err)
-	}
-	return a
-}
-
-// String is 0x and 64 lowercase hex digits.
-func (a Address) String() string { return "0x" + hex.EncodeToString(a[:]) }

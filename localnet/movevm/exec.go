@@ -7,15 +7,14 @@ package movevm
 import "C"
 
 import (
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"sync"
 	"unsafe"
 
 	storetypes "cosmossdk.io/store/types"
+
+	"github.com/vipharness/vipharness/bindings/movebcs"
 )
 
 // Env is the block and tx context of one call. TxHash and SessionID must differ between
@@ -30,18 +29,18 @@ type Env struct {
 }
 
 func (e Env) bcs() []byte {
-	var w bcsWriter
-	w.u64(e.BlockHeight)
-	w.u64(e.BlockTimestamp)
-	w.u64(e.NextAccountNumber)
-	w.buf = append(w.buf, e.TxHash[:]...)
-	w.buf = append(w.buf, e.SessionID[:]...)
-	return w.buf
+	w := movebcs.NewWriter(88)
+	w.U64(e.BlockHeight)
+	w.U64(e.BlockTimestamp)
+	w.U64(e.NextAccountNumber)
+	w.Raw(e.TxHash[:])
+	w.Raw(e.SessionID[:])
+	return w.Out()
 }
 
 // ModuleID names a module: address::name.
 type ModuleID struct {
-	Address Address
+	Address movebcs.Address
 	Name    string
 }
 
@@ -57,17 +56,17 @@ type Function struct {
 }
 
 func (f Function) bcs() []byte {
-	var w bcsWriter
-	w.buf = append(w.buf, f.Module.Address[:]...)
-	w.string(f.Module.Name)
-	w.string(f.Function)
-	w.uleb128(0) // type arguments
-	w.uleb128(uint64(len(f.Args)))
+	var w movebcs.Writer
+	w.Address(f.Module.Address)
+	w.Str(f.Module.Name)
+	w.Str(f.Function)
+	w.ULEB128(0) // type arguments
+	w.ULEB128(uint64(len(f.Args)))
 	for _, a := range f.Args {
-		w.bytes(a)
+		w.Bytes(a)
 	}
-	w.bool(f.IsJSON)
-	return w.buf
+	w.Bool(f.IsJSON)
+	return w.Out()
 }
 
 func (f Function) validate() error {
@@ -105,7 +104,7 @@ type Event struct {
 
 // NewAccount is an account the execution created (e.g. an object's).
 type NewAccount struct {
-	Address       Address
+	Address       movebcs.Address
 	AccountNumber uint64
 	AccountType   uint8
 }
@@ -135,43 +134,9 @@ type ExecError struct {
 
 func (e *ExecError) Error() string { return e.Message }
 
-// Abort is a Move abort: the aborting module and its code, whose upper bits are the
-// error category (std::error) and lower 16 bits the module's reason.
-type Abort struct {
-	Module string // address::name as the VM prints it
-	Code   uint64
-}
-
-// Category is the std::error category (1 invalid_argument, 5 permission_denied, ...).
-func (a Abort) Category() uint64 { return a.Code >> 16 }
-
-// Reason is the module's own error constant.
-func (a Abort) Reason() uint64 { return a.Code & 0xffff }
-
 // Abort parses a Move abort out of the VM's message
 // ("VM aborted: location=<address>::<module>, code=<n>"), if it is one.
-func (e *ExecError) Abort() (Abort, bool) { return ParseAbort(e.Message) }
-
-// ParseAbort finds a Move abort in a message such as a chain's raw_log.
-func ParseAbort(msg string) (Abort, bool) {
-	_, rest, ok := strings.Cut(msg, "VM aborted: location=")
-	if !ok {
-		return Abort{}, false
-	}
-	loc, rest, ok := strings.Cut(rest, ", code=")
-	if !ok {
-		return Abort{}, false
-	}
-	end := 0
-	for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
-		end++
-	}
-	code, err := strconv.ParseUint(rest[:end], 10, 64)
-	if err != nil {
-		return Abort{}, false
-	}
-	return Abort{Module: loc, Code: code}, true
-}
+func (e *ExecError) Abort() (movebcs.Abort, bool) { return movebcs.ParseAbort(e.Message) }
 
 // Config sizes the VM's caches.
 type Config struct {
@@ -202,13 +167,13 @@ func (v *VM) NewRuntime(cfg Config) (*Runtime, error) {
 		return nil, err
 	}
 	C.vh_set_new_vector(nv)
-	var w bcsWriter
-	w.bool(cfg.AllowUnstable)
-	w.u64(cfg.ScriptCacheCapacity)
-	w.u64(cfg.ModuleCacheCapacity)
-	c := C.CBytes(w.buf)
+	var w movebcs.Writer
+	w.Bool(cfg.AllowUnstable)
+	w.U64(cfg.ScriptCacheCapacity)
+	w.U64(cfg.ModuleCacheCapacity)
+	c := C.CBytes(w.Out())
 	defer C.free(c)
-	p := C.vh_allocate_vm(fn, (*C.uint8_t)(c), C.size_t(len(w.buf)))
+	p := C.vh_allocate_vm(fn, (*C.uint8_t)(c), C.size_t(len(w.Out())))
 	if p == nil {
 		return nil, errors.New("allocate MoveVM: the library returned no VM")
 	}
@@ -269,21 +234,12 @@ func (r *Runtime) call(store storetypes.KVStore, f func(db C.uintptr_t, errmsg *
 
 // Genesis publishes bundle (the 0x1 framework) into store, runs each module's init_module
 // and 0x1::code::init_genesis with the allowed publishers (none: anyone may publish).
-func (r *Runtime) Genesis(store storetypes.KVStore, env Env, bundle [][]byte, allowed []Address) (Result, error) {
+func (r *Runtime) Genesis(store storetypes.KVStore, env Env, bundle [][]byte, allowed []movebcs.Address) (Result, error) {
 	fn, err := r.lib.sym("initialize")
 	if err != nil {
 		return Result{}, err
 	}
-	var b, a bcsWriter
-	b.uleb128(uint64(len(bundle)))
-	for _, m := range bundle {
-		b.bytes(m)
-	}
-	a.uleb128(uint64(len(allowed)))
-	for _, p := range allowed {
-		a.buf = append(a.buf, p[:]...)
-	}
-	envS, bundleS, allowedS := newCSlice(env.bcs()), newCSlice(b.buf), newCSlice(a.buf)
+	envS, bundleS, allowedS := newCSlice(env.bcs()), newCSlice(movebcs.ArgBytesVec(bundle)), newCSlice(movebcs.ArgAddresses(allowed))
 	defer envS.free()
 	defer bundleS.free()
 	defer allowedS.free()
@@ -300,7 +256,7 @@ func (r *Runtime) Genesis(store storetypes.KVStore, env Env, bundle [][]byte, al
 
 // Execute runs an entry function signed by senders, with gasLimit gas. Its writes reach
 // store only when it succeeds; a failure is an *ExecError with the gas used.
-func (r *Runtime) Execute(store storetypes.KVStore, env Env, gasLimit uint64, senders []Address, f Function) (Result, error) {
+func (r *Runtime) Execute(store storetypes.KVStore, env Env, gasLimit uint64, senders []movebcs.Address, f Function) (Result, error) {
 	if err := f.validate(); err != nil {
 		return Result{}, err
 	}
@@ -308,12 +264,7 @@ func (r *Runtime) Execute(store storetypes.KVStore, env Env, gasLimit uint64, se
 	if err != nil {
 		return Result{}, err
 	}
-	var s bcsWriter
-	s.uleb128(uint64(len(senders)))
-	for _, a := range senders {
-		s.buf = append(s.buf, a[:]...)
-	}
-	envS, sendersS, fnS := newCSlice(env.bcs()), newCSlice(s.buf), newCSlice(f.bcs())
+	envS, sendersS, fnS := newCSlice(env.bcs()), newCSlice(movebcs.ArgAddresses(senders)), newCSlice(f.bcs())
 	defer envS.free()
 	defer sendersS.free()
 	defer fnS.free()
@@ -362,9 +313,9 @@ func (r *Runtime) View(store storetypes.KVStore, env Env, gasLimit uint64, f Fun
 		}
 		return ViewResult{}, err
 	}
-	rd := bcsReader{buf: out}
-	v := ViewResult{JSON: rd.string(), Events: rd.events(), GasUsed: used}
-	if err := rd.done(); err != nil {
+	rd := movebcs.NewReader(out)
+	v := ViewResult{JSON: rd.Str(), Events: readEvents(rd), GasUsed: used}
+	if err := rd.Done(); err != nil {
 		return ViewResult{}, fmt.Errorf("decode view output: %w", err)
 	}
 	return v, nil
@@ -380,7 +331,7 @@ func (r *Runtime) DecodeResource(store storetypes.KVStore, tag, data []byte) ([]
 // DecodeValue turns a value's BCS into JSON, given the BCS of its type tag (as a table's
 // TableInfo holds it).
 func (r *Runtime) DecodeValue(store storetypes.KVStore, typeTag, data []byte) ([]byte, error) {
-	if err := checkTypeTag(typeTag); err != nil {
+	if err := movebcs.CheckTypeTag(typeTag); err != nil {
 		return nil, err
 	}
 	return r.decode(store, "decode_move_value", typeTag, data)
@@ -401,31 +352,6 @@ func (r *Runtime) decode(store storetypes.KVStore, name string, tag, data []byte
 	})
 }
 
-// TableInfo is a table's key and value types, as the BCS of two type tags.
-type TableInfo struct{ KeyType, ValueType []byte }
-
-// ParseTableInfo splits the stored TableInfo of a table.
-func ParseTableInfo(b []byte) (TableInfo, error) {
-	r := bcsReader{buf: b}
-	k := r.typeTag()
-	v := r.typeTag()
-	if err := r.done(); err != nil {
-		return TableInfo{}, fmt.Errorf("table info: %w", err)
-	}
-	return TableInfo{KeyType: k, ValueType: v}, nil
-}
-
-// checkTypeTag makes sure b is exactly one well-formed type tag: the library would abort the
-// process on a malformed one.
-func checkTypeTag(b []byte) error {
-	r := bcsReader{buf: b}
-	r.typeTag()
-	if err := r.done(); err != nil {
-		return fmt.Errorf("type tag: %w", err)
-	}
-	return nil
-}
-
 // StructTagKey is the BCS encoding of a struct tag, as the VM keys resources by it.
 func (r *Runtime) StructTagKey(structTag string) ([]byte, error) {
 	return r.lib.callSlice("parse_struct_tag", []byte(structTag))
@@ -436,62 +362,3 @@ type readOnly struct{ storetypes.KVStore }
 
 func (readOnly) Set(key, _ []byte) { panic("write during a read-only call") }
 func (readOnly) Delete(key []byte) { panic("delete during a read-only call") }
-
-// Storage keys, as the VM's access paths encode them: address, data kind, then the kind's key.
-const (
-	kindCode      = 0
-	kindResource  = 2
-	kindTableItem = 3
-	kindTableInfo = 4
-)
-
-// TableInfoKey is the store key of a table's key and value types.
-func TableInfoKey(handle Address) []byte {
-	return append(append([]byte{}, handle[:]...), kindTableInfo)
-}
-
-// TableItemKey is the store key of a table entry whose key's BCS is key.
-func TableItemKey(handle Address, key []byte) []byte {
-	return append(append(append([]byte{}, handle[:]...), kindTableItem), key...)
-}
-
-// ResourceKey is the store key of the resource whose BCS struct tag is tag under addr.
-func ResourceKey(addr Address, tag []byte) []byte {
-	return append(append(append([]byte{}, addr[:]...), kindResource), tag...)
-}
-
-// ModuleKey is the store key of a module's code.
-func ModuleKey(addr Address, name string) []byte {
-	var w bcsWriter
-	w.buf = append(append(w.buf, addr[:]...), kindCode)
-	w.string(name)
-	return w.buf
-}
-
-// Short is the address in Move's short form (0x1, 0xabc...), as module ids print it.
-func (a Address) Short() string {
-	s := strings.TrimLeft(hex.EncodeToString(a[:]), "0")
-	if s == "" {
-		s = "0"
-	}
-	return "0x" + s
-}
-
-// AccountAddress is the Move address of a Cosmos account: its address bytes left-padded to
-// 32, as Initia maps them.
-func AccountAddress(addr []byte) Address {
-	var a Address
-	copy(a[32-len(addr):], addr)
-	return a
-}
-
-// AccountBytes is the Cosmos account address of a Move address: 20 bytes when the first 12
-// are zero (a key's account), else all 32 (an object's or a module account's).
-func (a Address) AccountBytes() []byte {
-	for _, b := range a[:12] {
-		if b != 0 {
-			return append([]byte{}, a[:]...)
-		}
-	}
-	return append([]byte{}, a[12:]...)
-}

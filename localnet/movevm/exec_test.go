@@ -9,6 +9,7 @@ import (
 	storetypes "cosmossdk.io/store/types"
 	dbm "github.com/cosmos/cosmos-db"
 
+	"github.com/vipharness/vipharness/bindings/movebcs"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
@@ -43,8 +44,8 @@ func newChain(t *testing.T) *chain {
 	if _, err := rt.Genesis(c.store, c.env, bundle, nil); err != nil {
 		t.Fatal(err)
 	}
-	res, err := c.exec(movecontract.DevDeployer, movevm.ModuleID{Address: movevm.MustAddress("0x1"), Name: "code"}, "publish_v2",
-		movevm.ArgBytesVec([][]byte{movecontract.Module()}), []byte{1})
+	res, err := c.exec(movecontract.DevDeployer, movevm.ModuleID{Address: movebcs.MustAddress("0x1"), Name: "code"}, "publish_v2",
+		movebcs.ArgBytesVec([][]byte{movecontract.Module()}), []byte{1})
 	if err != nil {
 		t.Fatalf("publish: %v", err)
 	}
@@ -54,9 +55,9 @@ func newChain(t *testing.T) *chain {
 	return c
 }
 
-func (c *chain) exec(sender movevm.Address, m movevm.ModuleID, fn string, args ...[]byte) (movevm.Result, error) {
+func (c *chain) exec(sender movebcs.Address, m movevm.ModuleID, fn string, args ...[]byte) (movevm.Result, error) {
 	c.env.SessionID[0]++ // each execution its own session, as on a chain
-	return c.rt.Execute(c.store, c.env, 10_000_000, []movevm.Address{sender}, movevm.Function{Module: m, Function: fn, Args: args})
+	return c.rt.Execute(c.store, c.env, 10_000_000, []movebcs.Address{sender}, movevm.Function{Module: m, Function: fn, Args: args})
 }
 
 func (c *chain) view(fn string, out any, args ...[]byte) {
@@ -101,11 +102,11 @@ func wantAbort(t *testing.T, err error, category, reason uint64) {
 func TestVipScoreOnTheMoveVM(t *testing.T) {
 	c := newChain(t)
 	dep := movecontract.DevDeployer
-	op := movevm.MustAddress("0xabc")
-	a, b := movevm.MustAddress("0xa1"), movevm.MustAddress("0xb2")
+	op := movebcs.MustAddress("0xabc")
+	a, b := movebcs.MustAddress("0xa1"), movebcs.MustAddress("0xb2")
 
 	before := c.storeSize()
-	_, err := c.exec(op, c.vs, "set_init_stage", movevm.ArgU64(3))
+	_, err := c.exec(op, c.vs, "set_init_stage", movebcs.ArgU64(3))
 	wantAbort(t, err, 1, 1) // invalid_argument(EUNAUTHORIZED): op is no deployer yet
 	if got := c.storeSize(); got != before {
 		t.Fatalf("a failed execution changed the store: %d keys, was %d", got, before)
@@ -114,17 +115,17 @@ func TestVipScoreOnTheMoveVM(t *testing.T) {
 	if _, err := c.exec(dep, c.vs, "add_deployer_script", op[:]); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.exec(op, c.vs, "set_init_stage", movevm.ArgU64(3)); err != nil {
+	if _, err := c.exec(op, c.vs, "set_init_stage", movebcs.ArgU64(3)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.exec(op, c.vs, "set_init_stage", movevm.ArgU64(4))
+	_, err = c.exec(op, c.vs, "set_init_stage", movebcs.ArgU64(4))
 	wantAbort(t, err, 8, 10) // already_exists(EALREADY_SET)
-	_, err = c.exec(op, c.vs, "update_score_script", movevm.ArgU64(3), movevm.ArgAddresses([]movevm.Address{a, b}), movevm.ArgU64s([]uint64{10}))
+	_, err = c.exec(op, c.vs, "update_score_script", movebcs.ArgU64(3), movebcs.ArgAddresses([]movebcs.Address{a, b}), movebcs.ArgU64s([]uint64{10}))
 	wantAbort(t, err, 1, 6) // ENOT_MATCH_LENGTH
-	_, err = c.exec(op, c.vs, "update_score_script", movevm.ArgU64(4), movevm.ArgAddresses([]movevm.Address{a}), movevm.ArgU64s([]uint64{1}))
+	_, err = c.exec(op, c.vs, "update_score_script", movebcs.ArgU64(4), movebcs.ArgAddresses([]movebcs.Address{a}), movebcs.ArgU64s([]uint64{1}))
 	wantAbort(t, err, 1, 3) // EINVALID_STAGE
 
-	res, err := c.exec(op, c.vs, "update_score_script", movevm.ArgU64(3), movevm.ArgAddresses([]movevm.Address{a, b}), movevm.ArgU64s([]uint64{10, 20}))
+	res, err := c.exec(op, c.vs, "update_score_script", movebcs.ArgU64(3), movebcs.ArgAddresses([]movebcs.Address{a, b}), movebcs.ArgU64s([]uint64{10, 20}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,8 +134,8 @@ func TestVipScoreOnTheMoveVM(t *testing.T) {
 	}
 
 	var score, total string
-	c.view("get_score", &score, a[:], movevm.ArgU64(3))
-	c.view("get_total_score", &total, movevm.ArgU64(3))
+	c.view("get_score", &score, a[:], movebcs.ArgU64(3))
+	c.view("get_total_score", &total, movebcs.ArgU64(3))
 	if score != "10" || total != "30" {
 		t.Fatalf("score %s total %s, want 10 and 30", score, total)
 	}
@@ -145,19 +146,19 @@ func TestVipScoreOnTheMoveVM(t *testing.T) {
 			Score string `json:"score"`
 		} `json:"scores"`
 	}
-	c.view("get_scores", &page, movevm.ArgU64(3), []byte{10, 0}, []byte{0})
+	c.view("get_scores", &page, movebcs.ArgU64(3), []byte{10, 0}, []byte{0})
 	if page.Stage != "3" || len(page.Scores) != 2 {
 		t.Fatalf("get_scores: %+v", page)
 	}
 
-	if _, err := c.exec(op, c.vs, "finalize_script", movevm.ArgU64(3)); err != nil {
+	if _, err := c.exec(op, c.vs, "finalize_script", movebcs.ArgU64(3)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.exec(op, c.vs, "update_score_script", movevm.ArgU64(3), movevm.ArgAddresses([]movevm.Address{a}), movevm.ArgU64s([]uint64{1}))
+	_, err = c.exec(op, c.vs, "update_score_script", movebcs.ArgU64(3), movebcs.ArgAddresses([]movebcs.Address{a}), movebcs.ArgU64s([]uint64{1}))
 	wantAbort(t, err, 1, 8) // EFINALIZED_STAGE
-	_, err = c.exec(op, c.vs, "finalize_script", movevm.ArgU64(3))
+	_, err = c.exec(op, c.vs, "finalize_script", movebcs.ArgU64(3))
 	wantAbort(t, err, 1, 8)
-	if _, err := c.exec(op, c.vs, "update_score_script", movevm.ArgU64(4), movevm.ArgAddresses([]movevm.Address{a}), movevm.ArgU64s([]uint64{5})); err != nil {
+	if _, err := c.exec(op, c.vs, "update_score_script", movebcs.ArgU64(4), movebcs.ArgAddresses([]movebcs.Address{a}), movebcs.ArgU64s([]uint64{5})); err != nil {
 		t.Fatalf("the next stage is open after finalize: %v", err)
 	}
 }
@@ -172,25 +173,6 @@ func TestExecRefusesBadNames(t *testing.T) {
 	} {
 		if _, err := c.rt.Execute(c.store, c.env, 1_000_000, nil, fn); err == nil {
 			t.Errorf("%+v: no error", fn)
-		}
-	}
-}
-
-func TestParseAbort(t *testing.T) {
-	for _, tc := range []struct {
-		msg    string
-		ok     bool
-		module string
-		code   uint64
-	}{
-		{"VM aborted: location=0000f39f::vip_score, code=65537", true, "0000f39f::vip_score", 65537},
-		{"failed to execute message; message index: 0: VM aborted: location=0x1::code, code=393224: execute wasm", true, "0x1::code", 393224},
-		{"out of gas", false, "", 0},
-		{"VM aborted: location=x, code=", false, "", 0},
-	} {
-		a, ok := movevm.ParseAbort(tc.msg)
-		if ok != tc.ok || a.Module != tc.module || a.Code != tc.code {
-			t.Errorf("%q: %+v %v", tc.msg, a, ok)
 		}
 	}
 }

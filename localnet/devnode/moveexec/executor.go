@@ -13,11 +13,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/vipharness/vipharness/bindings/initiamove"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/movebcs"
 
 	errorsmod "cosmossdk.io/errors"
 	storetypes "cosmossdk.io/store/types"
@@ -52,7 +54,7 @@ var executionCounterKey = []byte{0xff}
 type config struct {
 	libDir    string
 	framework [][]byte
-	allowed   []movevm.Address
+	allowed   []movebcs.Address
 	simGas    uint64
 	packages  []GenesisPackage
 }
@@ -60,7 +62,7 @@ type config struct {
 // GenesisPackage is a package a chain starts with beside the framework (as the L1 starts with
 // its vip module): published under Owner, then Calls run signed by Owner.
 type GenesisPackage struct {
-	Owner   movevm.Address
+	Owner   movebcs.Address
 	Modules [][]byte
 	Calls   []movevm.Function
 }
@@ -82,7 +84,7 @@ func WithLibraryDir(dir string) Option { return func(c *config) { c.libDir = dir
 func WithFramework(modules [][]byte) Option { return func(c *config) { c.framework = modules } }
 
 // WithAllowedPublishers limits who may publish modules (default: anyone).
-func WithAllowedPublishers(addrs ...movevm.Address) Option {
+func WithAllowedPublishers(addrs ...movebcs.Address) Option {
 	return func(c *config) { c.allowed = addrs }
 }
 
@@ -94,7 +96,7 @@ type Executor struct {
 	vm        *movevm.VM
 	rt        *movevm.Runtime
 	framework [][]byte
-	allowed   []movevm.Address
+	allowed   []movebcs.Address
 	simGas    uint64
 	packages  []GenesisPackage
 }
@@ -154,11 +156,11 @@ func (e *Executor) InitGenesis(ctx *devnode.Context) error {
 	}
 	const gas = 1 << 40
 	for _, p := range e.packages {
-		if _, err := e.rt.Execute(e.store(ctx), e.env(ctx, true), gas, []movevm.Address{p.Owner}, publishCall(p.Modules, initiamove.COMPATIBLE)); err != nil {
+		if _, err := e.rt.Execute(e.store(ctx), e.env(ctx, true), gas, []movebcs.Address{p.Owner}, publishCall(p.Modules, initiamove.COMPATIBLE)); err != nil {
 			return fmt.Errorf("publish genesis package at %s: %w", p.Owner.Short(), err)
 		}
 		for _, f := range p.Calls {
-			if _, err := e.rt.Execute(e.store(ctx), e.env(ctx, true), gas, []movevm.Address{p.Owner}, f); err != nil {
+			if _, err := e.rt.Execute(e.store(ctx), e.env(ctx, true), gas, []movebcs.Address{p.Owner}, f); err != nil {
 				return fmt.Errorf("genesis call %s::%s: %w", f.Module, f.Function, err)
 			}
 		}
@@ -169,9 +171,9 @@ func (e *Executor) InitGenesis(ctx *devnode.Context) error {
 // publishCall is 0x1::code::publish_v2(code, policy), as x/move runs a MsgPublish.
 func publishCall(modules [][]byte, policy initiamove.UpgradePolicy) movevm.Function {
 	return movevm.Function{
-		Module:   movevm.ModuleID{Address: movevm.MustAddress("0x1"), Name: "code"},
+		Module:   movevm.ModuleID{Address: movebcs.MustAddress("0x1"), Name: "code"},
 		Function: "publish_v2",
-		Args:     [][]byte{movevm.ArgBytesVec(modules), {byte(policy)}},
+		Args:     [][]byte{movebcs.ArgBytesVec(modules), {byte(policy)}},
 	}
 }
 
@@ -276,7 +278,7 @@ func (e *Executor) execute(ctx *devnode.Context, sender string, fn movevm.Functi
 	}
 	gas := e.runtimeGas(ctx)
 	env := e.env(ctx, true)
-	res, err := e.rt.Execute(e.store(ctx), env, gas, []movevm.Address{movevm.AccountAddress(from)}, fn)
+	res, err := e.rt.Execute(e.store(ctx), env, gas, []movebcs.Address{movebcs.AccountAddress(from)}, fn)
 	used := res.GasUsed
 	var ee *movevm.ExecError
 	if errors.As(err, &ee) {
@@ -296,7 +298,7 @@ func (e *Executor) execute(ctx *devnode.Context, sender string, fn movevm.Functi
 		ctx.EnsureAccount(acc.Address.AccountBytes())
 	}
 	ctx.EmitEvent(sdk.NewEvent("execute",
-		sdk.NewAttribute("sender", movevm.AccountAddress(from).Short()),
+		sdk.NewAttribute("sender", movebcs.AccountAddress(from).Short()),
 		sdk.NewAttribute("module_addr", fn.Module.Address.Short()),
 		sdk.NewAttribute("module_name", fn.Module.Name),
 		sdk.NewAttribute("function_name", fn.Function)))
@@ -337,16 +339,16 @@ func moveEvent(ev movevm.Event) sdk.Event {
 }
 
 // parseAddress reads 0x-hex or a bech32 account address.
-func parseAddress(ctx *devnode.Context, s string) (movevm.Address, error) {
+func parseAddress(ctx *devnode.Context, s string) (movebcs.Address, error) {
 	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
-		return movevm.ParseAddress(s)
+		return movebcs.ParseAddress(s)
 	}
 	bz, err := ctx.Addresses.StringToBytes(s)
 	if err != nil {
-		return movevm.Address{}, err
+		return movebcs.Address{}, err
 	}
 	if len(bz) > 32 {
-		return movevm.Address{}, fmt.Errorf("%s is %d bytes, more than 32", s, len(bz))
+		return movebcs.Address{}, fmt.Errorf("%s is %d bytes, more than 32", s, len(bz))
 	}
-	return movevm.AccountAddress(bz), nil
+	return movebcs.AccountAddress(bz), nil
 }

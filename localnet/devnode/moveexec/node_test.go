@@ -10,6 +10,7 @@ import (
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/movebcs"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/localnet/devnode"
@@ -73,8 +74,8 @@ func start(t testing.TB) *testNode {
 	return tn
 }
 
-func vmAddr(s *cosmostx.Signer) movevm.Address {
-	return movevm.AccountAddress(s.Key.PubKey().Address())
+func vmAddr(s *cosmostx.Signer) movebcs.Address {
+	return movebcs.AccountAddress(s.Key.PubKey().Address())
 }
 
 // publish compiles vip_score for the signer's address and publishes it.
@@ -84,7 +85,7 @@ func (tn *testNode) publish(t *testing.T, s *cosmostx.Signer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := movecontract.Compile(comp, vmAddr(s))
+	b, err := movecontract.Compile(context.Background(), comp, vmAddr(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,11 +98,11 @@ func (tn *testNode) publish(t *testing.T, s *cosmostx.Signer) {
 	}
 }
 
-func (tn *testNode) exec(s *cosmostx.Signer, owner movevm.Address, fn string, args ...[]byte) (*sdk.TxResponse, error) {
+func (tn *testNode) exec(s *cosmostx.Signer, owner movebcs.Address, fn string, args ...[]byte) (*sdk.TxResponse, error) {
 	return tn.c.Exec(context.Background(), s, &initiamove.MsgExecute{Sender: s.Address, ModuleAddress: owner.Short(), ModuleName: "vip_score", FunctionName: fn, Args: args})
 }
 
-func (tn *testNode) viewJSON(t *testing.T, owner movevm.Address, fn string, args ...string) string {
+func (tn *testNode) viewJSON(t *testing.T, owner movebcs.Address, fn string, args ...string) string {
 	t.Helper()
 	var out initiamove.QueryViewJSONResponse
 	if err := tn.c.Post(context.Background(), "/initia/move/v1/view/json", &initiamove.QueryViewJSONRequest{Address: owner.Short(), ModuleName: "vip_score", FunctionName: fn, Args: args}, &out); err != nil {
@@ -127,12 +128,12 @@ func TestMoveNode(t *testing.T) {
 	}
 
 	// A failing execution: the VM's abort in raw_log, gas charged, nothing written.
-	_, err := tn.exec(op, owner, "set_init_stage", movevm.ArgU64(2))
+	_, err := tn.exec(op, owner, "set_init_stage", movebcs.ArgU64(2))
 	te, ok := err.(*cosmostx.TxError)
 	if !ok {
 		t.Fatalf("want a TxError, got %v", err)
 	}
-	if a, ok := movevm.ParseAbort(te.RawLog); !ok || a.Reason() != 1 {
+	if a, ok := movebcs.ParseAbort(te.RawLog); !ok || a.Reason() != 1 {
 		t.Fatalf("want the EUNAUTHORIZED abort, got %s: %s", te.Phase, te.RawLog)
 	}
 
@@ -140,13 +141,13 @@ func TestMoveNode(t *testing.T) {
 	if _, err := tn.exec(pub, owner, "add_deployer_script", opAddr[:]); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tn.exec(op, owner, "set_init_stage", movevm.ArgU64(2)); err != nil {
+	if _, err := tn.exec(op, owner, "set_init_stage", movebcs.ArgU64(2)); err != nil {
 		t.Fatal(err)
 	}
-	a, b := movevm.MustAddress("0xa"), movevm.MustAddress("0xb")
-	addrs := movevm.ArgAddresses([]movevm.Address{a, b})
-	scores := movevm.ArgU64s([]uint64{7, 8})
-	res, err := tn.exec(op, owner, "update_score_script", movevm.ArgU64(2), addrs, scores)
+	a, b := movebcs.MustAddress("0xa"), movebcs.MustAddress("0xb")
+	addrs := movebcs.ArgAddresses([]movebcs.Address{a, b})
+	scores := movebcs.ArgU64s([]uint64{7, 8})
+	res, err := tn.exec(op, owner, "update_score_script", movebcs.ArgU64(2), addrs, scores)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,13 +183,13 @@ func TestMoveNode(t *testing.T) {
 		t.Fatalf("ModuleStore data %s (%v)", store.Data, err)
 	}
 	var entry initiamove.QueryTableEntryResponse
-	if err := tn.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+base64.StdEncoding.EncodeToString(movevm.ArgU64(2)), &entry); err != nil {
+	if err := tn.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+base64.StdEncoding.EncodeToString(movebcs.ArgU64(2)), &entry); err != nil {
 		t.Fatal(err)
 	}
 	if entry.TableEntry.Key != `"2"` || !strings.Contains(entry.TableEntry.Value, `"total_score":"15"`) || !strings.Contains(entry.TableEntry.Value, `"is_finalized":false`) {
 		t.Fatalf("stage entry %+v", entry.TableEntry)
 	}
-	err = tn.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+base64.StdEncoding.EncodeToString(movevm.ArgU64(3)), &entry)
+	err = tn.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+base64.StdEncoding.EncodeToString(movebcs.ArgU64(3)), &entry)
 	if !cosmostx.NotFound(err) {
 		t.Fatalf("missing stage: %v", err)
 	}

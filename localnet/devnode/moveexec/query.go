@@ -5,8 +5,10 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"github.com/vipharness/vipharness/bindings/initiamove"
 	"net/http"
+
+	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/movebcs"
 
 	"github.com/cosmos/gogoproto/jsonpb"
 	"github.com/cosmos/gogoproto/proto"
@@ -111,7 +113,7 @@ func bindBody(r *http.Request, req proto.Message) error {
 	return nil
 }
 
-func (e *Executor) queryAddress(c *devnode.Context, s string) (movevm.Address, error) {
+func (e *Executor) queryAddress(c *devnode.Context, s string) (movebcs.Address, error) {
 	a, err := parseAddress(c, s)
 	if err != nil {
 		return a, status.Errorf(codes.InvalidArgument, "address %q: %v", s, err)
@@ -129,7 +131,7 @@ func (e *Executor) resource(c *devnode.Context, q *initiamove.QueryResourceReque
 		return nil, status.Errorf(codes.InvalidArgument, "struct tag %q: %v", q.StructTag, err)
 	}
 	store := e.store(c)
-	raw := store.Get(movevm.ResourceKey(addr, tag))
+	raw := store.Get(movebcs.ResourceKey(addr, tag))
 	if raw == nil {
 		return nil, status.Errorf(codes.NotFound, "resource %s not found at %s", q.StructTag, q.Address)
 	}
@@ -146,7 +148,7 @@ func (e *Executor) module(c *devnode.Context, q *initiamove.QueryModuleRequest) 
 		return nil, err
 	}
 	store := e.store(c)
-	code := store.Get(movevm.ModuleKey(addr, q.ModuleName))
+	code := store.Get(movebcs.ModuleKey(addr, q.ModuleName))
 	if code == nil {
 		return nil, status.Errorf(codes.NotFound, "module %s not found at %s", q.ModuleName, q.Address)
 	}
@@ -162,20 +164,20 @@ func (e *Executor) module(c *devnode.Context, q *initiamove.QueryModuleRequest) 
 }
 
 func (e *Executor) tableEntry(c *devnode.Context, q *initiamove.QueryTableEntryRequest) (proto.Message, error) {
-	handle, err := movevm.ParseAddress(q.Address)
+	handle, err := movebcs.ParseAddress(q.Address)
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "table handle: %v", err)
 	}
 	store := e.store(c)
-	infoBytes := store.Get(movevm.TableInfoKey(handle))
+	infoBytes := store.Get(movebcs.TableInfoKey(handle))
 	if infoBytes == nil {
 		return nil, status.Errorf(codes.NotFound, "table %s not found", q.Address)
 	}
-	info, err := movevm.ParseTableInfo(infoBytes)
+	info, err := movebcs.ParseTableInfo(infoBytes)
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "table %s: %v", q.Address, err)
 	}
-	value := store.Get(movevm.TableItemKey(handle, q.KeyBytes))
+	value := store.Get(movebcs.TableItemKey(handle, q.KeyBytes))
 	if value == nil {
 		return nil, status.Errorf(codes.NotFound, "table %s has no entry for key %x", q.Address, q.KeyBytes)
 	}
@@ -217,19 +219,19 @@ func (e *Executor) view(c *devnode.Context, addr, module, function string, typeA
 
 // upgradePolicy reads a module's policy where 0x1::code keeps it: the publisher's
 // MetadataStore table, keyed by the module id.
-func (e *Executor) upgradePolicy(store interface{ Get([]byte) []byte }, addr movevm.Address, name string) (initiamove.UpgradePolicy, error) {
+func (e *Executor) upgradePolicy(store interface{ Get([]byte) []byte }, addr movebcs.Address, name string) (initiamove.UpgradePolicy, error) {
 	tag, err := e.rt.StructTagKey("0x1::code::MetadataStore")
 	if err != nil {
 		return 0, err
 	}
-	ms := store.Get(movevm.ResourceKey(addr, tag))
+	ms := store.Get(movebcs.ResourceKey(addr, tag))
 	if len(ms) < 32 {
 		return initiamove.UNSPECIFIED, fmt.Errorf("no MetadataStore at %s", addr.Short())
 	}
-	var handle movevm.Address
+	var handle movebcs.Address
 	copy(handle[:], ms[:32])
 	id := addr.Short() + "::" + name
-	key := movevm.TableItemKey(handle, movevm.ArgString(id))
+	key := movebcs.TableItemKey(handle, movebcs.ArgString(id))
 	v := store.Get(key)
 	if len(v) != 1 {
 		return initiamove.UNSPECIFIED, fmt.Errorf("no metadata for %s", id)

@@ -1,4 +1,4 @@
-package movevm
+package movebcs
 
 import "fmt"
 
@@ -6,42 +6,46 @@ import "fmt"
 
 // ArgU64 is a u64 argument.
 func ArgU64(v uint64) []byte {
-	var w bcsWriter
-	w.u64(v)
-	return w.buf
+	w := NewWriter(8)
+	w.U64(v)
+	return w.Out()
 }
 
 // ArgU16 is a u16 argument.
-func ArgU16(v uint16) []byte { return []byte{byte(v), byte(v >> 8)} }
+func ArgU16(v uint16) []byte {
+	w := NewWriter(2)
+	w.U16(v)
+	return w.Out()
+}
 
 // ArgAddresses is a vector<address> argument.
 func ArgAddresses(as []Address) []byte {
-	w := bcsWriter{buf: make([]byte, 0, 5+32*len(as))}
-	w.uleb128(uint64(len(as)))
+	w := NewWriter(5 + 32*len(as))
+	w.ULEB128(uint64(len(as)))
 	for _, a := range as {
-		w.buf = append(w.buf, a[:]...)
+		w.Address(a)
 	}
-	return w.buf
+	return w.Out()
 }
 
 // ArgU64s is a vector<u64> argument.
 func ArgU64s(vs []uint64) []byte {
-	w := bcsWriter{buf: make([]byte, 0, 5+8*len(vs))}
-	w.uleb128(uint64(len(vs)))
+	w := NewWriter(5 + 8*len(vs))
+	w.ULEB128(uint64(len(vs)))
 	for _, v := range vs {
-		w.u64(v)
+		w.U64(v)
 	}
-	return w.buf
+	return w.Out()
 }
 
 // ArgBytesVec is a vector<vector<u8>> argument (a module bundle for publish_v2).
 func ArgBytesVec(bs [][]byte) []byte {
-	var w bcsWriter
-	w.uleb128(uint64(len(bs)))
+	var w Writer
+	w.ULEB128(uint64(len(bs)))
 	for _, b := range bs {
-		w.bytes(b)
+		w.Bytes(b)
 	}
-	return w.buf
+	return w.Out()
 }
 
 // ArgOptionAddress is an Option<address> argument; nil is none.
@@ -52,26 +56,26 @@ func ArgOptionAddress(a *Address) []byte {
 	return append([]byte{1}, a[:]...)
 }
 
+// ArgString is a String argument (also a String table key).
+func ArgString(s string) []byte {
+	var w Writer
+	w.Str(s)
+	return w.Out()
+}
+
 // ParseArgAddresses reads a vector<address> argument.
 func ParseArgAddresses(b []byte) ([]Address, error) {
-	r := bcsReader{buf: b}
-	n := r.uleb128()
-	if r.err == nil && n > uint64(len(r.buf))/32 {
-		return nil, fmt.Errorf("vector<address> of %d addresses in %d bytes", n, len(r.buf))
+	r := NewReader(b)
+	n := r.ULEB128()
+	if r.Err() == nil && n > uint64(r.Len())/32 {
+		return nil, fmt.Errorf("vector<address> of %d addresses in %d bytes", n, r.Len())
 	}
 	out := make([]Address, 0, n)
-	for i := uint64(0); i < n && r.err == nil; i++ {
-		out = append(out, r.address())
+	for i := uint64(0); i < n && r.Err() == nil; i++ {
+		out = append(out, r.Address())
 	}
-	if err := r.done(); err != nil {
+	if err := r.Done(); err != nil {
 		return nil, fmt.Errorf("vector<address>: %w", err)
 	}
 	return out, nil
-}
-
-// ArgString is a String argument (also a String table key).
-func ArgString(s string) []byte {
-	var w bcsWriter
-	w.string(s)
-	return w.buf
 }

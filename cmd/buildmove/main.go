@@ -1,8 +1,11 @@
-// Command build compiles the Move VIP score contract and its framework with Initia's
-// compiler (installed by `make setup`) and writes the committed artifacts: `make contracts`.
+// Command buildmove compiles the Move VIP score contract and its framework with Initia's
+// compiler (installed by `make setup`) and writes the committed artifacts in
+// contracts/move/artifacts: `make contracts`. It is build tooling, so it may load the native
+// compiler in its own process; the product (contracts/, deployer/) never does.
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -16,7 +19,7 @@ func main() {
 	out := flag.String("out", filepath.Join("contracts", "move", "artifacts"), "artifact folder")
 	flag.Parse()
 	if err := run(*out); err != nil {
-		fmt.Fprintln(os.Stderr, "build move:", err)
+		fmt.Fprintln(os.Stderr, "buildmove:", err)
 		os.Exit(1)
 	}
 }
@@ -30,11 +33,12 @@ func run(out string) error {
 	if err != nil {
 		return err
 	}
-	b, err := movecontract.Compile(c, movecontract.DevDeployer)
+	ctx := context.Background()
+	b, err := movecontract.Compile(ctx, c, movecontract.DevDeployer)
 	if err != nil {
 		return err
 	}
-	l1vip, err := movecontract.CompileL1VIP(c, movecontract.L1VIPAddress)
+	l1vip, err := movecontract.CompileL1VIP(ctx, c, movecontract.L1VIPAddress)
 	if err != nil {
 		return err
 	}
