@@ -188,10 +188,10 @@ var _ = Describe("vipctl operate", func() {
 				src.set(firstStage, fresh(120))
 				op := start()
 				Eventually(func() error { return holds(ctx, firstStage, src.get(firstStage)) }).WithContext(ctx).
-					WithTimeout(time.Minute).WithPolling(200 * time.Millisecond).Should(Succeed(), func() string { return op.out.String() })
+					WithTimeout(time.Minute).WithPolling(200*time.Millisecond).Should(Succeed(), func() string { return op.out.String() })
 				src.set(firstStage, mutate(src.get(firstStage), fresh(15), 11))
 				Eventually(func() error { return holds(ctx, firstStage, src.get(firstStage)) }).WithContext(ctx).
-					WithTimeout(time.Minute).WithPolling(200 * time.Millisecond).Should(Succeed(), func() string { return op.out.String() })
+					WithTimeout(time.Minute).WithPolling(200*time.Millisecond).Should(Succeed(), func() string { return op.out.String() })
 				Expect(openStage(ctx)).To(BeEquivalentTo(firstStage), "nothing is finalized while the L1 stays")
 				op.stop()
 			}, SpecTimeout(3*time.Minute))
