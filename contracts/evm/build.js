@@ -2,6 +2,10 @@
 // standard-JSON input, writing artifacts/VipScore.{abi.json,bin,bin-runtime}.
 //   node build.js          write the artifacts
 //   node build.js --check  exit 1 if a rebuild would change a committed artifact
+//   node build.js --variant SRC OUT_DIR
+//                          compile SRC (a variant of VipScore.sol, such as the known-bad
+//                          contracts the conformance tests build) with the same settings into
+//                          OUT_DIR; the committed artifacts are left alone
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -9,6 +13,12 @@ const solc = require(path.join(__dirname, '..', 'node_modules', 'solc'));
 
 const here = __dirname;
 const check = process.argv.includes('--check');
+const variantAt = process.argv.indexOf('--variant');
+const variant = variantAt >= 0 ? { src: process.argv[variantAt + 1], out: process.argv[variantAt + 2] } : null;
+if (variant && (!variant.src || !variant.out)) {
+  process.stderr.write('contracts/evm: --variant needs SRC and OUT_DIR\n');
+  process.exit(2);
+}
 // The installed compiler must be the one package.json pins (npm ci from the lockfile).
 const pinned = require(path.join(here, '..', 'package.json')).devDependencies.solc;
 if (!solc.version().startsWith(pinned + '+')) {
@@ -19,7 +29,8 @@ const input = JSON.parse(fs.readFileSync(path.join(here, 'input.json'), 'utf8'))
 // Inline the sources named by url, so the compiler sees exactly the committed files.
 for (const [name, src] of Object.entries(input.sources)) {
   if (src.urls) {
-    input.sources[name] = { content: fs.readFileSync(path.join(here, src.urls[0]), 'utf8') };
+    const file = variant ? variant.src : path.join(here, src.urls[0]);
+    input.sources[name] = { content: fs.readFileSync(file, 'utf8') };
   }
 }
 const out = JSON.parse(solc.compile(JSON.stringify(input)));
@@ -36,7 +47,7 @@ const artifacts = {
   'VipScore.bin': c.evm.bytecode.object + '\n',
   'VipScore.bin-runtime': c.evm.deployedBytecode.object + '\n',
 };
-const dir = path.join(here, 'artifacts');
+const dir = variant ? variant.out : path.join(here, 'artifacts');
 let stale = [];
 for (const [file, text] of Object.entries(artifacts)) {
   const p = path.join(dir, file);

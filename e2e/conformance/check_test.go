@@ -1,0 +1,257 @@
+package conformance_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/conformance"
+	"github.com/vipharness/vipharness/localnet/process"
+)
+
+// A chain the test starts itself, as a separate process (`vipctl localnet up`), the way a
+// team starts one with its own tooling: the checks then meet it only through its endpoints.
+type chain struct {
+	vm     deployer.VM
+	engine string // vipctl localnet up --engine
+}
+
+func chains() []chain {
+	var out []chain
+	engines := os.Getenv("E2E_ENGINES")
+	if engines == "" {
+		engines = "embedded"
+	}
+	for _, e := range strings.Split(engines, ",") {
+		switch e = strings.TrimSpace(e); e {
+		case "embedded":
+			for _, vm := range []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move} {
+				out = append(out, chain{vm, "embedded"})
+			}
+		case "process":
+			// geth, wasmd, and the dev node binary with the MoveVM.
+			for _, vm := range []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move} {
+				out = append(out, chain{vm, "process"})
+			}
+		}
+	}
+	return out
+}
+
+// startChain runs `vipctl localnet up` in its own process group until the spec tree ends,
+// and returns the environment it wrote (endpoints, L1 stand-in, dev key).
+func startChain(ctx context.Context, c chain, l1Stage uint64) []string {
+	if c.engine == "process" {
+		if err := (process.Engine{}).Available(c.vm); err != nil {
+			if os.Getenv("REQUIRE_NODES") == "1" || os.Getenv("CI") == "true" {
+				Fail(fmt.Sprintf("REQUIRE_NODES=1 or CI=true: %v", err))
+			}
+			Skip(err.Error())
+		}
+	}
+	dir := GinkgoT().TempDir()
+	envFile := filepath.Join(dir, "localnet.env")
+	cmd := exec.Command(vipctl, "localnet", "up", "--vm", string(c.vm), "--engine", c.engine,
+		"--l1-stage", strconv.FormatUint(l1Stage, 10), "--env-file", envFile, "--state-dir", dir)
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	Expect(cmd.Start()).To(Succeed())
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	DeferCleanup(func() {
+		// Ctrl-C, as a user stops it; then the whole group, by its PID.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+		if CurrentSpecReport().Failed() {
+			AddReportEntry("localnet log", log.String())
+		}
+	})
+	Eventually(func() error {
+		select {
+		case err := <-done:
+			return StopTrying(fmt.Sprintf("vipctl localnet up exited (%v):\n%s", err, log.String()))
+		default:
+		}
+		_, err := os.Stat(envFile)
+		return err
+	}).WithContext(ctx).WithTimeout(3 * time.Minute).WithPolling(100 * time.Millisecond).Should(Succeed())
+	env, err := readEnvFile(envFile)
+	Expect(err).NotTo(HaveOccurred())
+	return env
+}
+
+// readEnvFile reads `export K=V` lines (V possibly Go-quoted).
+func readEnvFile(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var env []string
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		line := strings.TrimPrefix(strings.TrimSpace(sc.Text()), "export ")
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		if strings.HasPrefix(v, `"`) {
+			if v, err = strconv.Unquote(v); err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", path, k, err)
+			}
+		}
+		env = append(env, k+"="+v)
+	}
+	return env, sc.Err()
+}
+
+// check runs vipctl check with env and returns its JSON report and exit code.
+func check(ctx context.Context, env []string, args ...string) (conformance.Report, int, string) {
+	cmd := exec.CommandContext(ctx, vipctl, append([]string{"check", "--json", "--no-progress", "--state-dir", GinkgoT().TempDir()}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else {
+		Expect(err).NotTo(HaveOccurred())
+	}
+	var rep conformance.Report
+	Expect(json.Unmarshal(stdout.Bytes(), &rep)).To(Succeed(), "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	for _, kv := range env {
+		if k, v, _ := strings.Cut(kv, "="); (k == "PRIVATE_KEY" || k == "MNEMONIC") && v != "" {
+			Expect(stdout.String() + stderr.String()).NotTo(ContainSubstring(v), "a secret was printed")
+		}
+	}
+	return rep, code, stderr.String()
+}
+
+func failed(rep conformance.Report) []string {
+	var out []string
+	for _, c := range rep.Checks {
+		if c.Status == conformance.Fail {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+func detail(rep conformance.Report, name string) string {
+	for _, c := range rep.Checks {
+		if c.Name == name {
+			return c.Detail
+		}
+	}
+	return ""
+}
+
+// toolchain skips a spec whose compiler is missing, or fails it in CI.
+func toolchain(err error) {
+	if err == nil {
+		return
+	}
+	if os.Getenv("REQUIRE_TOOLCHAIN") == "1" || os.Getenv("CI") == "true" {
+		Fail(err.Error())
+	}
+	Skip(err.Error())
+}
+
+var _ = Describe("vipctl check", Label("conformance"), func() {
+	for _, c := range chains() {
+		Context(fmt.Sprintf("%s on a %s chain", c.vm, c.engine), Label(string(c.vm), c.engine), Ordered, func() {
+			var env []string
+			BeforeAll(func(ctx SpecContext) {
+				env = startChain(ctx, c, 5)
+			}, NodeTimeout(4*time.Minute))
+
+			It("passes every check with our contract, and writes them as JUnit", func(ctx SpecContext) {
+				junit := filepath.Join(GinkgoT().TempDir(), "check.xml")
+				rep, code, stderr := check(ctx, env, "--junit", junit)
+				Expect(failed(rep)).To(BeEmpty(), "%+v\n%s", rep.Checks, stderr)
+				Expect(code).To(Equal(0))
+				Expect(rep.Stage).To(BeEquivalentTo(5), "deployed at the L1 stand-in's stage")
+				Expect(rep.Checks).To(HaveLen(18))
+				for _, ch := range rep.Checks {
+					if ch.Status == conformance.Skip {
+						// Only what the VM cannot express is skipped.
+						Expect(ch.Name).To(Equal("refuse mismatched lengths"))
+						Expect(c.vm).To(Equal(deployer.Wasm))
+					}
+				}
+				var suite struct {
+					Tests    int `xml:"tests,attr"`
+					Failures int `xml:"failures,attr"`
+					Cases    []struct {
+						Name string `xml:"name,attr"`
+					} `xml:"testcase"`
+				}
+				b, err := os.ReadFile(junit)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(xml.Unmarshal(b, &suite)).To(Succeed())
+				Expect(suite.Tests).To(Equal(len(rep.Checks)))
+				Expect(suite.Failures).To(BeZero())
+				Expect(suite.Cases[0].Name).To(Equal("deploy at the stage"))
+			}, SpecTimeout(3*time.Minute))
+
+			switch {
+			case c.vm == deployer.EVM && c.engine == "embedded":
+				It("names the re-finalize check for a contract whose re-finalize wipes the next stage", func(ctx SpecContext) {
+					toolchain(solcMissing())
+					bin, err := buildEVM(ctx, evmWipesNext, GinkgoT().TempDir())
+					Expect(err).NotTo(HaveOccurred())
+					rep, code, _ := check(ctx, env, "--artifact", bin)
+					Expect(failed(rep)).To(Equal([]string{"re-finalize changes nothing"}), "%+v", rep.Checks)
+					Expect(detail(rep, "re-finalize changes nothing")).To(ContainSubstring("changed stage 6"))
+					Expect(code).To(Equal(4))
+				}, SpecTimeout(3*time.Minute))
+
+				It("passes a contract that accepts a re-finalize and changes nothing, saying so", func(ctx SpecContext) {
+					toolchain(solcMissing())
+					bin, err := buildEVM(ctx, evmAcceptsRefinalize, GinkgoT().TempDir())
+					Expect(err).NotTo(HaveOccurred())
+					rep, code, _ := check(ctx, env, "--artifact", bin)
+					Expect(failed(rep)).To(BeEmpty(), "%+v", rep.Checks)
+					Expect(code).To(Equal(0))
+					Expect(detail(rep, "re-finalize changes nothing")).To(ContainSubstring("accepted and changed nothing"))
+				}, SpecTimeout(3*time.Minute))
+
+			case c.vm == deployer.Wasm && c.engine == "embedded":
+				It("names the checks the official Wasm contract's faults fail", func(ctx SpecContext) {
+					wasmFile, err := buildWasm(ctx, wasmOfficialFaults, GinkgoT().TempDir())
+					if err != nil && strings.Contains(err.Error(), "exit status 3") {
+						toolchain(err) // build.sh: a tool is missing
+					}
+					Expect(err).NotTo(HaveOccurred())
+					rep, code, _ := check(ctx, env, "--artifact", wasmFile)
+					got := failed(rep)
+					slices.Sort(got)
+					Expect(got).To(Equal([]string{"re-finalize changes nothing", "refuse a missing stage", "refuse stage zero"}), "%+v", rep.Checks)
+					Expect(detail(rep, "refuse a missing stage")).To(ContainSubstring("without a contract error"))
+					Expect(code).To(Equal(4))
+				}, SpecTimeout(5*time.Minute))
+			}
+		})
+	}
+})
