@@ -142,7 +142,7 @@ func check(ctx context.Context, env []string, args ...string) (conformance.Repor
 	Expect(json.Unmarshal(stdout.Bytes(), &rep)).To(Succeed(), "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
 	for _, kv := range env {
 		if k, v, _ := strings.Cut(kv, "="); (k == "PRIVATE_KEY" || k == "MNEMONIC") && v != "" {
-			Expect(stdout.String() + stderr.String()).NotTo(ContainSubstring(v), "a secret was printed")
+			Expect(stdout.String()+stderr.String()).NotTo(ContainSubstring(v), "a secret was printed")
 		}
 	}
 	return rep, code, stderr.String()
