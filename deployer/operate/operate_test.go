@@ -45,7 +45,7 @@ func (m *memSource) Scores(_ context.Context, stage uint64) ([]scores.Entry, err
 	}
 	return append([]scores.Entry(nil), m.sets[stage]...), nil
 }
-func (m *memSource) Changed(uint64) bool { return true }
+func (m *memSource) Changed(uint64) bool { return false }
 func (m *memSource) String() string      { return "memory" }
 
 func onChain(t *testing.T, s *scorertest.Scorer, stage uint64) map[string]uint64 {
@@ -314,6 +314,19 @@ func TestRunStopsBetweenWrites(t *testing.T) {
 	}
 	if s.Updates != 1 {
 		t.Fatalf("%d updates", s.Updates)
+	}
+}
+
+func TestACommandIsRunEveryIntervalNotEveryPoll(t *testing.T) {
+	op, _, _, src := setup(t, 5, WithPoll(2*time.Millisecond), WithEvery(time.Hour))
+	src.set(5, scores.Generate(3, 1))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := op.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if src.reads != 1 {
+		t.Fatalf("the source was read %d times within one interval", src.reads)
 	}
 }
 

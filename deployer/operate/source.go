@@ -20,8 +20,9 @@ type Source interface {
 	// Scores returns the complete score set of stage (possibly empty: the source says the
 	// stage has no scores). Addresses are validated by the operator.
 	Scores(ctx context.Context, stage uint64) ([]scores.Entry, error)
-	// Changed reports whether a new read may give a different answer than the last one
-	// (a file that changed since); sources that cannot tell return true.
+	// Changed reports whether the source is known to have changed since its last read (a
+	// file rewritten since), so it is read before the next interval; sources that cannot
+	// tell return false and are read every interval.
 	Changed(stage uint64) bool
 	// String names the source in logs.
 	String() string
@@ -104,8 +105,8 @@ type CommandSource struct {
 
 func (c *CommandSource) String() string { return "command " + strings.Join(c.Argv, " ") }
 
-// Changed is always true: a command is run every interval.
-func (c *CommandSource) Changed(uint64) bool { return true }
+// Changed is always false: a command cannot tell, so it is run every interval.
+func (c *CommandSource) Changed(uint64) bool { return false }
 
 // maxStderr bounds how much of a failing command's stderr an error quotes.
 const maxStderr = 512
