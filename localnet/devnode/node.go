@@ -48,7 +48,10 @@ const (
 	DefaultFundedCount   = 2
 	DefaultMaxTxBytes    = 1 << 20 // CometBFT mempool max_tx_bytes
 	DefaultQueryGasLimit = 3_000_000
-	DefaultAppName       = "devnode"
+	// DefaultAppName is what abci_info's data says: "minitia", as every Initia rollup's does.
+	DefaultAppName = "minitia"
+	// DefaultBinaryName is node_info's application_version.app_name, as minitiad reports it.
+	DefaultBinaryName = "minitiad"
 )
 
 // DefaultGenesisBalance is each funded account's balance in the fee denom.
@@ -68,6 +71,8 @@ type config struct {
 	queryGasLimit uint64
 	appName       string
 	appVersion    string
+	nodeName      string // node_info application_version.name; default "mini" + the executor's module
+	binaryName    string // node_info application_version.app_name
 	logger        *slog.Logger
 	genesisTime   time.Time
 
@@ -117,6 +122,13 @@ func WithQueryGasLimit(gas uint64) Option { return func(c *config) { c.queryGasL
 // WithAppVersion sets the application name and version that abci_info reports.
 func WithAppVersion(name, version string) Option {
 	return func(c *config) { c.appName, c.appVersion = name, version }
+}
+
+// WithApplication sets what node_info's application_version names: the application
+// (default "mini" + the executor's module, as minimove and miniwasm report) and the binary
+// (default minitiad).
+func WithApplication(name, binary string) Option {
+	return func(c *config) { c.nodeName, c.binaryName = name, binary }
 }
 
 // WithLogger sets the logger (blocks, rejected txs).
@@ -180,6 +192,7 @@ func Start(ctx context.Context, exec Executor, opts ...Option) (*Node, error) {
 		queryGasLimit: DefaultQueryGasLimit,
 		appName:       DefaultAppName,
 		appVersion:    "v0.0.0-dev",
+		binaryName:    DefaultBinaryName,
 		logger:        slog.New(slog.DiscardHandler),
 	}
 	for _, o := range opts {
@@ -187,6 +200,9 @@ func Start(ctx context.Context, exec Executor, opts ...Option) (*Node, error) {
 	}
 	if exec == nil {
 		return nil, errors.New("devnode: no executor")
+	}
+	if cfg.nodeName == "" {
+		cfg.nodeName = "mini" + exec.Module()
 	}
 	price, err := sdkmath.LegacyNewDecFromStr(cfg.minGasPrice)
 	if err != nil || price.IsNegative() {

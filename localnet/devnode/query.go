@@ -301,7 +301,7 @@ func (n *Node) coreQueries() []Query {
 				return &cmtservice.GetNodeInfoResponse{
 					DefaultNodeInfo: n.nodeInfo().ToProto(),
 					ApplicationVersion: &cmtservice.VersionInfo{
-						Name: n.cfg.appName, AppName: n.cfg.appName, Version: n.cfg.appVersion,
+						Name: n.cfg.nodeName, AppName: n.cfg.binaryName, Version: n.cfg.appVersion,
 						GoVersion: runtime.Version(), CosmosSdkVersion: "v0.53.6",
 					},
 				}, nil

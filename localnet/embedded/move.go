@@ -28,7 +28,7 @@ func StartMove(ctx context.Context, opts ...MoveOption) (*MoveRollup, error) {
 	base := []devnode.Option{
 		devnode.WithChainID(DefaultMoveChainID),
 		devnode.WithKeyType(keys.EthSecp256k1),
-		devnode.WithAppVersion("vipharness-embedded-move", "devnode/movevm-v0.7.0"),
+		devnode.WithAppVersion(devnode.DefaultAppName, "v0.0.0-devnode+movevm.v0.7.0"),
 	}
 	return startDev(ctx, deployer.Move, exec, append(base, opts...))
 }

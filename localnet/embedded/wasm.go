@@ -25,7 +25,7 @@ func StartWasm(ctx context.Context, opts ...WasmOption) (*WasmRollup, error) {
 	}
 	base := []devnode.Option{
 		devnode.WithChainID(DefaultWasmChainID),
-		devnode.WithAppVersion("vipharness-embedded-wasm", "devnode/wasmvm-v3.0.7"),
+		devnode.WithAppVersion(devnode.DefaultAppName, "v0.0.0-devnode+wasmvm.v3.0.7"),
 	}
 	return startDev(ctx, deployer.Wasm, exec, append(base, opts...))
 }

@@ -112,7 +112,8 @@ func Start(ctx context.Context, opts ...Option) (_ *Server, err error) {
 	}
 	node, err := devnode.Start(ctx, exec, devnode.WithChainID(ChainID), devnode.WithKeyType(keys.EthSecp256k1),
 		devnode.WithFundedMnemonics(mnemonic), devnode.WithGeneratedAccounts(0), devnode.WithGenesisTime(genesis),
-		devnode.WithAppVersion("vipharness-l1-standin", "devnode/movevm-v0.7.0"), devnode.WithLogger(c.logger))
+		devnode.WithAppVersion("vipharness-l1-standin", "devnode/movevm-v0.7.0"),
+		devnode.WithApplication("initia", "initiad"), devnode.WithLogger(c.logger))
 	if err != nil {
 		_ = exec.Close()
 		return nil, fmt.Errorf("l1 stand-in: %w", err)
