@@ -200,6 +200,10 @@ func (o *Operator) pass(stopCtx context.Context, force bool) error {
 	case force || o.lastRead != open || !time.Now().Before(o.nextRead) || o.src.Changed(open):
 		o.nextRead, o.lastRead = time.Now().Add(o.every), open
 		entries, err := o.read(ctx, open)
+		if errors.Is(err, ErrMissing) {
+			o.logger.Info("the source has nothing for the open stage yet", "stage", open, "reason", err)
+			break
+		}
 		if err != nil {
 			return o.fail(err)
 		}

@@ -399,6 +399,9 @@ func TestFileSourceRereadsOnChange(t *testing.T) {
 	a := "0x" + strings.Repeat("cd", 20)
 	t0 := time.Now().Add(-time.Hour)
 	write(a+",1\n", t0)
+	if src.Changed(4) {
+		t.Fatal("a missing file is read at the interval, not at every poll")
+	}
 	if !src.Changed(3) {
 		t.Fatal("an unread file must count as changed")
 	}
@@ -430,4 +433,36 @@ func value(c prometheus.Collector) float64 {
 		return d.Counter.GetValue()
 	}
 	return d.Gauge.GetValue()
+}
+
+func TestAStageFileNotWrittenYet(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := scorertest.New(5)
+	l1 := scorertest.NewL1(5)
+	src := &FileSource{Path: filepath.Join(dir, "stage-{stage}.csv")}
+	op := New(s, l1, src, t.TempDir())
+	// The open stage's file is not there yet: nothing to do, and not a failure.
+	if err := op.Once(ctx); err != nil {
+		t.Fatalf("open stage without a file: %v", err)
+	}
+	if got := value(op.metrics.sourceErrors); got != 0 {
+		t.Fatalf("source_errors_total = %v", got)
+	}
+	// The L1 moved past it and the file is still missing: the stage is not finalized.
+	l1.Set(6)
+	err := op.Once(ctx)
+	if !errors.Is(err, ErrMissing) || s.Finalizes != 0 || s.Updates != 0 {
+		t.Fatalf("err %v, finalizes %d, updates %d", err, s.Finalizes, s.Updates)
+	}
+	var b strings.Builder
+	if err := scores.Write(&b, scores.Generate(4, 1), scores.CSV); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "stage-5.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := op.Once(ctx); err != nil || !s.Finalized(5) {
+		t.Fatalf("err %v, finalized %v", err, s.Finalized(5))
+	}
 }

@@ -28,6 +28,10 @@ type Source interface {
 	String() string
 }
 
+// ErrMissing is a source that has nothing for a stage yet (a stage file not written yet).
+// For the open stage that is normal; a stage the L1 has moved past is not finalized without it.
+var ErrMissing = errors.New("no scores written for this stage yet")
+
 // StagePlaceholder in a file path or command argument is replaced by the stage number.
 const StagePlaceholder = "{stage}"
 
@@ -66,7 +70,7 @@ func (f *FileSource) Changed(stage uint64) bool {
 	path := expand(f.Path, stage)
 	st, err := stamp(path)
 	if err != nil {
-		return true // let the read report it
+		return false // not there (yet): the interval's read reports it
 	}
 	last, ok := f.seen[path]
 	return !ok || last != st
@@ -76,6 +80,9 @@ func (f *FileSource) Changed(stage uint64) bool {
 func (f *FileSource) Scores(_ context.Context, stage uint64) ([]scores.Entry, error) {
 	path := expand(f.Path, stage)
 	before, err := stamp(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("score file %s: %w", path, ErrMissing)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("score file for stage %d: %w", stage, err)
 	}
