@@ -19,6 +19,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet"
@@ -196,6 +197,26 @@ var _ = Describe("vipctl operate", func() {
 				op.stop()
 			}, SpecTimeout(3*time.Minute))
 
+			It("stops on SIGTERM between writes, leaving no chunk half-sent", func(ctx SpecContext) {
+				src.set(firstStage, mutate(src.get(firstStage), fresh(1200), 3))
+				base := journalRecords(stateDir)
+				op := start()
+				deadline := time.Now().Add(30 * time.Second)
+				for journalRecords(stateDir) < base+3 && time.Now().Before(deadline) {
+					time.Sleep(2 * time.Millisecond)
+				}
+				atSignal := journalRecords(stateDir)
+				op.stop()
+				Expect(journalRecords(stateDir)).To(BeNumerically(">", atSignal), "the signal came mid-push, and the push went on to its end")
+				Expect(halfSent(stateDir)).To(BeEmpty())
+				_, err := os.Stat(filepath.Join(stateDir, "operate"))
+				Expect(err).NotTo(HaveOccurred())
+				pendings, err := filepath.Glob(filepath.Join(stateDir, "operate", "*.pending.json"))
+				Expect(err).NotTo(HaveOccurred())
+				Expect(pendings).To(BeEmpty(), "the push in progress finished before the exit")
+				Expect(holds(ctx, firstStage, src.get(firstStage))).To(Succeed())
+			}, SpecTimeout(3*time.Minute))
+
 			It("finalizes every stage exactly once with its final scores across SIGKILLs, while the L1 moves", func(ctx SpecContext) {
 				// Each round: the source changes, the L1 sometimes moves (by 2 once, skipping a
 				// stage), and the operator is killed once its journals (pushes and finalizes)
@@ -321,6 +342,31 @@ func journalRecords(stateDir string) int {
 		return nil
 	})
 	return n
+}
+
+// halfSent lists the journaled chunks whose tx was signed (and may have been sent) but never
+// confirmed.
+func halfSent(stateDir string) []string {
+	var out []string
+	_ = filepath.WalkDir(filepath.Join(stateDir, "journal"), func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".jsonl") {
+			return nil
+		}
+		j, err := journal.Open(path)
+		Expect(err).NotTo(HaveOccurred())
+		defer j.Close()
+		b, ok := j.Begin()
+		if !ok {
+			return nil
+		}
+		for i := range b.Chunks {
+			if c := j.Chunk(i); len(c.Attempts) > 0 && !c.Confirmed {
+				out = append(out, fmt.Sprintf("%s chunk %d", path, i))
+			}
+		}
+		return nil
+	})
+	return out
 }
 
 // vipctlRun runs vipctl to completion with the Env's operator environment.
