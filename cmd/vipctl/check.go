@@ -11,18 +11,14 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/conformance"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
-	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/move"
+	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/stage"
-	"github.com/vipharness/vipharness/deployer/wasm"
 )
 
 func newCheckCmd(g *globals) *cobra.Command {
@@ -143,55 +139,42 @@ func readArtifact(vm deployer.VM, path string) ([]byte, error) {
 // strangerFor opens Scorers with a fresh key that is on no allow list. EVM calls need no
 // account; on a Cosmos rollup the chain simulates only for an existing account, so the
 // deployer funds the stranger with what a few simulations cost.
-func (g *globals) strangerFor(vm deployer.VM, s deployer.Scorer) func(ctx context.Context, contract string) (deployer.Scorer, error) {
+func (g *globals) strangerFor(vm deployer.VM, s scorers.Scorer) func(ctx context.Context, contract string) (deployer.Scorer, error) {
 	return func(ctx context.Context, contract string) (deployer.Scorer, error) {
-		switch vm {
-		case deployer.EVM:
-			key, err := crypto.GenerateKey()
-			if err != nil {
-				return nil, err
-			}
-			return evm.Dial(ctx, g.rpc, evm.WithOperatorKey(key), evm.WithContract(common.HexToAddress(contract)), evm.WithJournalDir(g.journalDir()))
-		case deployer.Wasm, deployer.Move:
+		cfg, err := g.scorerConfig(vm)
+		if err != nil {
+			return nil, err
+		}
+		secret := make([]byte, 32)
+		if _, err := rand.Read(secret); err != nil {
+			return nil, err
+		}
+		if vm != deployer.EVM {
 			c := s.(interface{ Client() *cosmostx.Client }).Client()
-			keyType := keys.Secp256k1
-			if vm == deployer.Move {
-				keyType = keys.EthSecp256k1
+			funder := cfg.Deployer
+			if funder == nil {
+				funder = cfg.Operator
 			}
-			if g.keyType != "" {
-				var err error
-				if keyType, err = parseKeyType(g.keyType); err != nil {
-					return nil, invalid(err)
-				}
-			}
-			secret := make([]byte, 32)
-			if _, err := rand.Read(secret); err != nil {
-				return nil, err
-			}
-			key, err := keys.PrivKeyFromBytes(secret, keyType)
-			if err != nil {
-				return nil, err
-			}
-			_, dep, op, err := g.cosmosKeys(vm, keyType)
-			if err != nil {
-				return nil, err
-			}
-			if dep == nil {
-				dep = op
-			}
-			from, err := c.Signer(ctx, dep)
+			from, err := keys.PrivKeyFromBytes(funder, cfg.KeyType)
 			if err != nil {
 				return nil, fmt.Errorf("deployer account: %w", err)
 			}
-			if err := c.Fund(ctx, from, c.Address(key.PubKey()), c.FeeFunds(2_000_000)); err != nil {
+			key, err := keys.PrivKeyFromBytes(secret, cfg.KeyType)
+			if err != nil {
 				return nil, err
 			}
-			if vm == deployer.Wasm {
-				return wasm.Dial(ctx, g.cometRPC, g.rest, wasm.WithOperatorKey(key), wasm.WithContract(contract), wasm.WithGasPrice(c.GasPrice), wasm.WithJournalDir(g.journalDir()))
+			sg, err := c.Signer(ctx, from)
+			if err != nil {
+				return nil, fmt.Errorf("deployer account: %w", err)
 			}
-			return move.Dial(ctx, g.cometRPC, g.rest, move.WithOperatorKey(key), move.WithModuleAddress(contract), move.WithGasPrice(c.GasPrice), move.WithJournalDir(g.journalDir()))
+			if err := c.Fund(ctx, sg, c.Address(key.PubKey()), c.FeeFunds(2_000_000)); err != nil {
+				return nil, err
+			}
+			cfg.GasPrice = &c.GasPrice
 		}
-		return nil, fmt.Errorf("no stranger for %s", vm)
+		cfg.Operator, cfg.Deployer, cfg.Contract, cfg.Logger = secret, nil, contract, nil
+		cfg.ChunkSize, cfg.Window = 0, 0
+		return scorers.Open(ctx, cfg)
 	}
 }
 

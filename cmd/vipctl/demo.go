@@ -10,18 +10,12 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/cosmos/cosmos-sdk/crypto/keys/secp256k1"
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/cosmostx"
-	"github.com/vipharness/vipharness/deployer/evm"
-	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/move"
+	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/stage"
-	"github.com/vipharness/vipharness/deployer/wasm"
 	"github.com/vipharness/vipharness/fixtures"
 	"github.com/vipharness/vipharness/localnet"
 )
@@ -149,9 +143,8 @@ func runDemo(ctx context.Context, g *globals, engineName string, vm deployer.VM,
 	if err != nil {
 		return rep, fmt.Errorf("parse fixture score set: %w", err)
 	}
-	if cs, ok := s.(interface{ Client() *cosmostx.Client }); ok {
+	if prefix := s.Bech32Prefix(); prefix != "" {
 		// The fixture's 20-byte addresses, in the chain's bech32 form.
-		prefix := cs.Client().Prefix()
 		if entries, err = scores.ToBech32(entries, prefix); err != nil {
 			return rep, err
 		}
@@ -192,45 +185,23 @@ func runDemo(ctx context.Context, g *globals, engineName string, vm deployer.VM,
 }
 
 // devScorer opens a Scorer for the rollup's VM signing with its first funded dev account.
-func devScorer(ctx context.Context, g *globals, r localnet.Rollup, journalDir string) (deployer.Scorer, func(), error) {
+func devScorer(ctx context.Context, g *globals, r localnet.Rollup, journalDir string) (scorers.Scorer, func(), error) {
 	secret, err := hex.DecodeString(r.Funded()[0].PrivateKey)
 	if err != nil {
 		return nil, nil, fmt.Errorf("dev key: %w", err)
 	}
-	switch r.VM() {
-	case deployer.EVM:
-		key, err := crypto.ToECDSA(secret)
-		if err != nil {
-			return nil, nil, fmt.Errorf("dev key: %w", err)
-		}
-		s, err := evm.Dial(ctx, r.Endpoints().JSONRPC, evm.WithOperatorKey(key), evm.WithJournalDir(journalDir), evm.WithLogger(g.logger))
-		if err != nil {
+	ep := r.Endpoints()
+	cfg := scorers.Config{VM: r.VM(), JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST,
+		Operator: secret, JournalDir: journalDir, Logger: g.logger}
+	if r.VM() == deployer.Move {
+		// The dev rollups fund fresh accounts: vip_score is compiled for the deployer.
+		if cfg.MoveCompiler, err = moveCompiler(); err != nil {
 			return nil, nil, err
 		}
-		return s, s.Close, nil
-	case deployer.Wasm:
-		ep := r.Endpoints()
-		s, err := wasm.Dial(ctx, ep.CometRPC, ep.REST, wasm.WithOperatorKey(&secp256k1.PrivKey{Key: secret}), wasm.WithJournalDir(journalDir), wasm.WithLogger(g.logger))
-		if err != nil {
-			return nil, nil, err
-		}
-		return s, s.Close, nil
-	case deployer.Move:
-		// Move dev nodes fund Initia-style keys (eth_secp256k1).
-		key, err := keys.PrivKeyFromBytes(secret, keys.EthSecp256k1)
-		if err != nil {
-			return nil, nil, fmt.Errorf("dev key: %w", err)
-		}
-		comp, err := moveCompiler()
-		if err != nil {
-			return nil, nil, err
-		}
-		ep := r.Endpoints()
-		s, err := move.Dial(ctx, ep.CometRPC, ep.REST, move.WithOperatorKey(key), move.WithJournalDir(journalDir), move.WithLogger(g.logger), move.WithCompiler(comp))
-		if err != nil {
-			return nil, nil, err
-		}
-		return s, s.Close, nil
 	}
-	return nil, nil, fmt.Errorf("demo: no deployer for %s yet", r.VM())
+	s, err := scorers.Open(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, s.Close, nil
 }

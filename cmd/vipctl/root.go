@@ -10,23 +10,16 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
-	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
-	sdk "github.com/cosmos/cosmos-sdk/types"
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
-	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/move"
 	"github.com/vipharness/vipharness/deployer/push"
+	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/stage"
-	"github.com/vipharness/vipharness/deployer/wasm"
 )
 
 // globals are the flags every command shares.
@@ -206,20 +199,77 @@ func (g *globals) loadDeployment(vm deployer.VM, chainID string) (string, error)
 
 // scorer opens the Scorer for --vm, with keys from the environment, attached to the
 // contract (--contract, or the one this tool deployed on the chain) when needContract.
-func (g *globals) scorer(ctx context.Context, needContract bool, progress func(done, total int)) (deployer.Scorer, func(), error) {
-	vm, _ := deployer.ParseVM(g.vm)
-	if progress == nil {
-		progress = func(int, int) {}
+func (g *globals) scorer(ctx context.Context, needContract bool, progress func(done, total int)) (scorers.Scorer, func(), error) {
+	vm, err := deployer.ParseVM(g.vm)
+	if err != nil {
+		return nil, nil, invalid(err)
 	}
-	switch vm {
-	case deployer.EVM:
-		return g.evmScorer(ctx, needContract, progress)
-	case deployer.Wasm:
-		return g.wasmScorer(ctx, needContract, progress)
-	case deployer.Move:
-		return g.moveScorer(ctx, needContract, progress)
+	cfg, err := g.scorerConfig(vm)
+	if err != nil {
+		return nil, nil, err
 	}
-	return nil, nil, invalid(fmt.Errorf("--vm %q: want evm, move or wasm", g.vm))
+	cfg.Progress = progress
+	if needContract {
+		cfg.Contract = g.contract
+		cfg.ContractFor = func(chainID string) (string, error) { return g.loadDeployment(vm, chainID) }
+	}
+	s, err := scorers.Open(ctx, cfg)
+	if err != nil {
+		if errors.Is(err, deployer.ErrBadAddress) {
+			return nil, nil, invalid(err)
+		}
+		return nil, nil, err
+	}
+	return s, s.Close, nil
+}
+
+// scorerConfig is the rollup's endpoints, the deployer and operator keys from the
+// environment (either may be absent), the gas price and the push's knobs.
+func (g *globals) scorerConfig(vm deployer.VM) (scorers.Config, error) {
+	cfg := scorers.Config{
+		VM: vm, JSONRPC: g.rpc, CometRPC: g.cometRPC, REST: g.rest, Code: g.code,
+		JournalDir: g.journalDir(), ChunkSize: g.chunkSize, Window: g.window, Logger: g.logger,
+	}
+	var keyOpts []keys.EnvOption
+	if vm == deployer.EVM {
+		if g.rpc == "" {
+			return cfg, invalid(errors.New("no rollup RPC: pass --rpc or set JSON_RPC_URL"))
+		}
+	} else {
+		if g.cometRPC == "" || g.rest == "" {
+			return cfg, invalid(fmt.Errorf("a %s rollup needs its CometBFT RPC and REST URLs: pass --comet-rpc and --rest (or set COMET_RPC_URL and REST_URL)", vm))
+		}
+		var err error
+		if cfg.KeyType, err = g.cosmosKeyType(vm); err != nil {
+			return cfg, err
+		}
+		keyOpts = append(keyOpts, keys.WithPath(cfg.KeyType.Path))
+		if g.gasPrice != "" {
+			p, err := cosmostx.ParseGasPrice(g.gasPrice)
+			if err != nil {
+				return cfg, invalid(err)
+			}
+			cfg.GasPrice = &p
+		}
+	}
+	if vm == deployer.Move {
+		comp, err := moveCompiler()
+		if err != nil {
+			return cfg, err
+		}
+		cfg.MoveCompiler = comp
+	}
+	dep, op, err := roleKeys(keyOpts...)
+	if err != nil {
+		return cfg, err
+	}
+	if op != nil {
+		cfg.Operator = op.Secret()
+	}
+	if dep != nil {
+		cfg.Deployer = dep.Secret()
+	}
+	return cfg, nil
 }
 
 // roleKeys reads the deployer and operator keys (either may be absent), deriving mnemonic
@@ -234,198 +284,16 @@ func roleKeys(opts ...keys.EnvOption) (dep, op *keys.Account, err error) {
 	return dep, op, nil
 }
 
-func (g *globals) evmScorer(ctx context.Context, needContract bool, progress func(done, total int)) (deployer.Scorer, func(), error) {
-	if g.rpc == "" {
-		return nil, nil, invalid(errors.New("no rollup RPC: pass --rpc or set JSON_RPC_URL"))
+// cosmosKeyType is --key-type, else the VM's key type.
+func (g *globals) cosmosKeyType(vm deployer.VM) (keys.KeyType, error) {
+	if g.keyType == "" {
+		return scorers.DefaultKeyType(vm), nil
 	}
-	opts := []evm.Option{evm.WithJournalDir(filepath.Join(g.stateDir, "journal")), evm.WithLogger(g.logger),
-		evm.WithChunkSize(g.chunkSize), evm.WithWindow(g.window), evm.WithProgress(progress)}
-	dep, op, err := roleKeys()
+	k, err := keys.ParseKeyType(g.keyType)
 	if err != nil {
-		return nil, nil, err
+		return "", invalid(fmt.Errorf("--key-type: %w", err))
 	}
-	if op != nil {
-		opts = append(opts, evm.WithOperatorKey(op.PrivateKey()))
-	}
-	if g.code != nil {
-		opts = append(opts, evm.WithCreationCode(g.code))
-	}
-	if dep != nil {
-		opts = append(opts, evm.WithDeployerKey(dep.PrivateKey()))
-	}
-	if needContract {
-		addr := g.contract
-		if addr == "" {
-			chainID, err := evmChainID(ctx, g.rpc)
-			if err != nil {
-				return nil, nil, err
-			}
-			if addr, err = g.loadDeployment(deployer.EVM, chainID); err != nil {
-				return nil, nil, err
-			}
-		}
-		if !common.IsHexAddress(addr) {
-			return nil, nil, invalid(fmt.Errorf("contract address %q is not a 0x address", addr))
-		}
-		opts = append(opts, evm.WithContract(common.HexToAddress(addr)))
-	}
-	s, err := evm.Dial(ctx, g.rpc, opts...)
-	if err != nil {
-		return nil, nil, err
-	}
-	return s, s.Close, nil
-}
-
-func evmChainID(ctx context.Context, rpcURL string) (string, error) {
-	c, err := ethclient.DialContext(ctx, rpcURL)
-	if err != nil {
-		return "", fmt.Errorf("dial evm rpc %s: %w", rpcURL, err)
-	}
-	defer c.Close()
-	id, err := c.ChainID(ctx)
-	if err != nil {
-		return "", fmt.Errorf("read chain id from %s: %w", rpcURL, err)
-	}
-	return id.String(), nil
-}
-
-// cosmosKeys reads the gas price and the deployer and operator keys of a Cosmos rollup (Wasm
-// or Move), whose key type defaults to def.
-func (g *globals) cosmosKeys(vm deployer.VM, def keys.KeyType) (gasPrice *sdk.DecCoin, dep, op cryptotypes.PrivKey, err error) {
-	if g.cometRPC == "" || g.rest == "" {
-		return nil, nil, nil, invalid(fmt.Errorf("a %s rollup needs its CometBFT RPC and REST URLs: pass --comet-rpc and --rest (or set COMET_RPC_URL and REST_URL)", vm))
-	}
-	keyType := def
-	if g.keyType != "" {
-		if keyType, err = parseKeyType(g.keyType); err != nil {
-			return nil, nil, nil, invalid(err)
-		}
-	}
-	path := keys.CosmosPath
-	if keyType == keys.EthSecp256k1 {
-		path = keys.EVMPath
-	}
-	if g.gasPrice != "" {
-		p, err := cosmostx.ParseGasPrice(g.gasPrice)
-		if err != nil {
-			return nil, nil, nil, invalid(err)
-		}
-		gasPrice = &p
-	}
-	depAcct, opAcct, err := roleKeys(keys.WithPath(path))
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	priv := func(a *keys.Account) (cryptotypes.PrivKey, error) {
-		if a == nil {
-			return nil, nil
-		}
-		pk, err := keys.PrivKeyFromBytes(a.Secret(), keyType)
-		if err != nil {
-			return nil, invalid(err)
-		}
-		return pk, nil
-	}
-	if dep, err = priv(depAcct); err != nil {
-		return nil, nil, nil, err
-	}
-	if op, err = priv(opAcct); err != nil {
-		return nil, nil, nil, err
-	}
-	return gasPrice, dep, op, nil
-}
-
-func (g *globals) wasmScorer(ctx context.Context, needContract bool, progress func(done, total int)) (deployer.Scorer, func(), error) {
-	gasPrice, dep, op, err := g.cosmosKeys(deployer.Wasm, keys.Secp256k1)
-	if err != nil {
-		return nil, nil, err
-	}
-	opts := []wasm.Option{wasm.WithJournalDir(filepath.Join(g.stateDir, "journal")), wasm.WithLogger(g.logger),
-		wasm.WithChunkSize(g.chunkSize), wasm.WithWindow(g.window), wasm.WithProgress(progress)}
-	if gasPrice != nil {
-		opts = append(opts, wasm.WithGasPrice(*gasPrice))
-	}
-	if op != nil {
-		opts = append(opts, wasm.WithOperatorKey(op))
-	}
-	if g.code != nil {
-		opts = append(opts, wasm.WithCode(g.code))
-	}
-	if dep != nil {
-		opts = append(opts, wasm.WithDeployerKey(dep))
-	}
-	s, err := wasm.Dial(ctx, g.cometRPC, g.rest, opts...)
-	if err != nil {
-		return nil, nil, err
-	}
-	if needContract {
-		addr := g.contract
-		if addr == "" {
-			if addr, err = g.loadDeployment(deployer.Wasm, s.ChainID()); err != nil {
-				return nil, nil, err
-			}
-		}
-		if s, err = wasm.Dial(ctx, g.cometRPC, g.rest, append(opts, wasm.WithContract(addr))...); err != nil {
-			if strings.HasPrefix(err.Error(), "contract:") {
-				return nil, nil, invalid(err)
-			}
-			return nil, nil, err
-		}
-	}
-	return s, s.Close, nil
-}
-
-func (g *globals) moveScorer(ctx context.Context, needContract bool, progress func(done, total int)) (deployer.Scorer, func(), error) {
-	gasPrice, dep, op, err := g.cosmosKeys(deployer.Move, keys.EthSecp256k1)
-	if err != nil {
-		return nil, nil, err
-	}
-	opts := []move.Option{move.WithJournalDir(filepath.Join(g.stateDir, "journal")), move.WithLogger(g.logger),
-		move.WithChunkSize(g.chunkSize), move.WithWindow(g.window), move.WithProgress(progress)}
-	if gasPrice != nil {
-		opts = append(opts, move.WithGasPrice(*gasPrice))
-	}
-	if op != nil {
-		opts = append(opts, move.WithOperatorKey(op))
-	}
-	if g.code != nil {
-		opts = append(opts, move.WithModule(g.code))
-	}
-	if dep != nil {
-		opts = append(opts, move.WithDeployerKey(dep))
-	}
-	comp, err := moveCompiler()
-	if err != nil {
-		return nil, nil, err
-	}
-	opts = append(opts, move.WithCompiler(comp))
-	s, err := move.Dial(ctx, g.cometRPC, g.rest, opts...)
-	if err != nil {
-		return nil, nil, err
-	}
-	if needContract {
-		addr := g.contract
-		if addr == "" {
-			if addr, err = g.loadDeployment(deployer.Move, s.ChainID()); err != nil {
-				return nil, nil, err
-			}
-		}
-		if s, err = move.Dial(ctx, g.cometRPC, g.rest, append(opts, move.WithModuleAddress(addr))...); err != nil {
-			if strings.HasPrefix(err.Error(), "module address") {
-				return nil, nil, invalid(err)
-			}
-			return nil, nil, err
-		}
-	}
-	return s, s.Close, nil
-}
-
-func parseKeyType(s string) (keys.KeyType, error) {
-	switch k := keys.KeyType(strings.ToLower(strings.TrimSpace(s))); k {
-	case keys.Secp256k1, keys.EthSecp256k1:
-		return k, nil
-	}
-	return "", fmt.Errorf("--key-type %q: want secp256k1 (coin type 118) or eth_secp256k1 (coin type 60)", s)
+	return k, nil
 }
 
 // classify maps errors to exit codes.
@@ -437,12 +305,12 @@ func classify(err error) error {
 	if errors.As(err, &ee) {
 		return err
 	}
-	var re *evm.RevertError
 	var ce *push.ChunkError
-	var we *wasm.ContractError
-	var me *move.AbortError
-	if errors.As(err, &re) || errors.As(err, &ce) || errors.As(err, &we) || errors.As(err, &me) {
+	if _, ok := deployer.AsContractError(err); ok || errors.As(err, &ce) {
 		return reverted(err)
+	}
+	if errors.Is(err, deployer.ErrBadAddress) {
+		return invalid(err)
 	}
 	return err
 }

@@ -1,11 +1,7 @@
 package conformance
 
 import (
-	"errors"
-
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/evm"
-	"github.com/vipharness/vipharness/deployer/move"
 	"github.com/vipharness/vipharness/deployer/wasm"
 )
 
@@ -13,25 +9,11 @@ import (
 // on Wasm, "EFINALIZED_STAGE" on Move), or "" when err carries none: a chain error, or a
 // contract that panicked instead of refusing.
 func Reason(err error) string {
-	var re *evm.RevertError
-	if errors.As(err, &re) {
-		if re.Name == "Panic" {
-			return ""
-		}
-		return re.Name
+	ce, ok := deployer.AsContractError(err)
+	if !ok || ce.Trapped() {
+		return ""
 	}
-	var ce *wasm.ContractError
-	if errors.As(err, &ce) {
-		if ce.Panicked() {
-			return ""
-		}
-		return ce.Name()
-	}
-	var ae *move.AbortError
-	if errors.As(err, &ae) {
-		return ae.Name()
-	}
-	return ""
+	return ce.Reason()
 }
 
 // Reasons maps each refusal the checks provoke to the name the official interface gives it

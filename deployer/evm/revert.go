@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/vipharness/vipharness/bindings/vipscore"
+	"github.com/vipharness/vipharness/deployer"
 )
 
 // RevertError is a contract revert decoded against the contract's ABI: a custom error
@@ -19,6 +20,15 @@ type RevertError struct {
 	Args []any
 	Data []byte // the raw revert data
 }
+
+var _ deployer.ContractError = (*RevertError)(nil)
+
+// Reason is the custom error's name ("StageFinalized"), "Error" for a reason string, "Panic"
+// for a panic code, or "" when the revert data is not the contract's.
+func (e *RevertError) Reason() string { return e.Name }
+
+// Trapped reports a Solidity panic (an assert, an overflow): a crash, not a refusal.
+func (e *RevertError) Trapped() bool { return e.Name == "Panic" }
 
 func (e *RevertError) Error() string {
 	if e.Name == "" {

@@ -131,8 +131,20 @@ func (s *Scorer) Close() { s.client.Close() }
 // VM is deployer.EVM.
 func (s *Scorer) VM() deployer.VM { return deployer.EVM }
 
-// ChainID is the chain id the RPC reported.
-func (s *Scorer) ChainID() *big.Int { return new(big.Int).Set(s.chainID) }
+// ChainID is the chain id the RPC reported, in decimal (as Deployment.ChainID).
+func (s *Scorer) ChainID() string { return s.chainID.String() }
+
+// Bech32Prefix is "": an EVM rollup's accounts are 0x addresses.
+func (s *Scorer) Bech32Prefix() string { return "" }
+
+// Attach makes addr (a 0x address) the contract later calls go to.
+func (s *Scorer) Attach(addr string) error {
+	if !common.IsHexAddress(addr) {
+		return fmt.Errorf("contract %q: %w: not a 0x address", addr, deployer.ErrBadAddress)
+	}
+	s.contract = common.HexToAddress(addr)
+	return nil
+}
 
 // Contract is the contract address, or "" before Deploy.
 func (s *Scorer) Contract() string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vipharness/vipharness/bindings/movebcs"
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 )
 
@@ -33,27 +34,33 @@ var categories = map[uint64]string{
 // AbortError is a Move abort recovered from a failed tx's, simulation's or view's log;
 // Err is the chain's full report.
 type AbortError struct {
-	movebcs.Abort
-	Err error
+	Abort movebcs.Abort
+	Err   error
 }
 
-// Name is the abort's reason constant when the module is vip_score (EFINALIZED_STAGE), else
-// "abort <code>".
-func (e *AbortError) Name() string {
-	if strings.HasSuffix(e.Module, "::vip_score") {
-		if n, ok := reasons[e.Reason()]; ok {
+var _ deployer.ContractError = (*AbortError)(nil)
+
+// Reason is the abort's reason constant when the module is vip_score (EFINALIZED_STAGE),
+// else "abort <code>".
+func (e *AbortError) Reason() string {
+	if strings.HasSuffix(e.Abort.Module, "::vip_score") {
+		if n, ok := reasons[e.Abort.Reason()]; ok {
 			return n
 		}
 	}
-	return fmt.Sprintf("abort %d", e.Code)
+	return fmt.Sprintf("abort %d", e.Abort.Code)
 }
 
+// Trapped is false: an abort is the module's own refusal (a VM failure such as an arithmetic
+// error is not parsed as an abort).
+func (e *AbortError) Trapped() bool { return false }
+
 func (e *AbortError) Error() string {
-	cat := categories[e.Category()]
+	cat := categories[e.Abort.Category()]
 	if cat == "" {
-		cat = fmt.Sprintf("category %d", e.Category())
+		cat = fmt.Sprintf("category %d", e.Abort.Category())
 	}
-	msg := fmt.Sprintf("move abort %s (%s, code %d) in %s", e.Name(), cat, e.Code, e.Module)
+	msg := fmt.Sprintf("move abort %s (%s, code %d) in %s", e.Reason(), cat, e.Abort.Code, e.Abort.Module)
 	var te *cosmostx.TxError
 	if errors.As(e.Err, &te) {
 		switch te.Phase {

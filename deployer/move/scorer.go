@@ -54,12 +54,12 @@ const (
 
 // Scorer is the VIP score module on one Move chain.
 type Scorer struct {
-	c        *cosmostx.Client
-	owner    *movebcs.Address // the module's address: the deployer's, once deployed or attached
-	optErr   error
-	module   []byte // compiled for the deployer, if given
-	compiler movecontract.Compiler
-	allow    []string
+	c          *cosmostx.Client
+	owner      *movebcs.Address // the module's address: the deployer's, once deployed or attached
+	moduleAddr string           // WithModuleAddress's, read at Dial
+	module     []byte           // compiled for the deployer, if given
+	compiler   movecontract.Compiler
+	allow      []string
 
 	deployerKey cryptotypes.PrivKey
 	operatorKey cryptotypes.PrivKey
@@ -93,18 +93,7 @@ func WithAllowList(addrs ...string) Option {
 }
 
 // WithModuleAddress attaches to a published vip_score module (0x-hex or bech32 address).
-func WithModuleAddress(addr string) Option {
-	return func(s *Scorer) {
-		if a, err := movebcs.ParseAddress(addr); err == nil {
-			s.owner = &a
-		} else if _, bz, err := bech32.DecodeAndConvert(addr); err == nil {
-			a := movebcs.AccountAddress(bz)
-			s.owner = &a
-		} else {
-			s.optErr = fmt.Errorf("module address %q: neither 0x-hex nor bech32", addr)
-		}
-	}
-}
+func WithModuleAddress(addr string) Option { return func(s *Scorer) { s.moduleAddr = addr } }
 
 // WithModule publishes this compiled vip_score instead of compiling it for the deployer.
 func WithModule(code []byte) Option { return func(s *Scorer) { s.module = code } }
@@ -160,9 +149,6 @@ func Dial(ctx context.Context, cometRPC, rest string, opts ...Option) (*Scorer, 
 		return nil, err
 	}
 	s.journalDir = dir
-	if s.optErr != nil {
-		return nil, s.optErr
-	}
 	if s.deployerKey == nil {
 		s.deployerKey = s.operatorKey
 	}
@@ -173,8 +159,31 @@ func Dial(ctx context.Context, cometRPC, rest string, opts ...Option) (*Scorer, 
 		return nil, fmt.Errorf("dial move rollup: %w", err)
 	}
 	s.c = c
+	if s.moduleAddr != "" {
+		if err := s.Attach(s.moduleAddr); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
+
+// Attach makes addr (0x-hex, or a bech32 account) the module later
+// calls go to.
+func (s *Scorer) Attach(addr string) error {
+	if a, err := movebcs.ParseAddress(addr); err == nil {
+		s.owner = &a
+		return nil
+	}
+	a, err := s.accountAddress(addr)
+	if err != nil {
+		return fmt.Errorf("module address %q: %w: neither 0x-hex nor bech32", addr, deployer.ErrBadAddress)
+	}
+	s.owner = &a
+	return nil
+}
+
+// Bech32Prefix is the chain's account address prefix.
+func (s *Scorer) Bech32Prefix() string { return s.c.Prefix() }
 
 // Close releases nothing today; it keeps the Scorer's shape the same as the other VMs'.
 func (s *Scorer) Close() {}

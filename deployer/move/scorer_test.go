@@ -80,7 +80,7 @@ func (r *rollup) sequence(t *testing.T, s *move.Scorer, addr string) uint64 {
 func wantAbort(t *testing.T, err error, name string) *move.AbortError {
 	t.Helper()
 	var ae *move.AbortError
-	if !errors.As(err, &ae) || ae.Name() != name {
+	if !errors.As(err, &ae) || ae.Reason() != name {
 		t.Fatalf("want abort %s, got %v", name, err)
 	}
 	return ae

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 )
 
@@ -23,8 +24,10 @@ type ContractError struct {
 	Err     error
 }
 
-// Name is the contract's reason without its details ("Stage finalized").
-func (e *ContractError) Name() string {
+var _ deployer.ContractError = (*ContractError)(nil)
+
+// Reason is the contract's message without its details ("Stage finalized").
+func (e *ContractError) Reason() string {
 	name, _, _ := strings.Cut(e.Message, ":")
 	return name
 }

@@ -41,8 +41,8 @@ func TestDecodeContract(t *testing.T) {
 			if !errors.As(err, &ce) {
 				t.Fatalf("decodeContract(%v) = %v, want a ContractError", tt.err, err)
 			}
-			if ce.Name() != tt.wantName || ce.Message != tt.wantMsg {
-				t.Fatalf("name %q message %q, want %q %q", ce.Name(), ce.Message, tt.wantName, tt.wantMsg)
+			if ce.Reason() != tt.wantName || ce.Message != tt.wantMsg {
+				t.Fatalf("name %q message %q, want %q %q", ce.Reason(), ce.Message, tt.wantName, tt.wantMsg)
 			}
 			if !errors.Is(err, tt.err) && !errors.As(err, new(*cosmostx.RESTError)) {
 				t.Fatal("the chain's report must stay reachable through Unwrap")

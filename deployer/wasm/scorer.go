@@ -157,8 +157,8 @@ func Dial(ctx context.Context, cometRPC, rest string, opts ...Option) (*Scorer, 
 	}
 	s.c = c
 	if s.contract != "" {
-		if s.contract, err = s.CheckAddress(s.contract); err != nil {
-			return nil, fmt.Errorf("contract: %w", err)
+		if err := s.Attach(s.contract); err != nil {
+			return nil, err
 		}
 	}
 	return s, nil
@@ -178,6 +178,20 @@ func (s *Scorer) Client() *cosmostx.Client { return s.c }
 
 // Contract is the contract address, or "" before Deploy.
 func (s *Scorer) Contract() string { return s.contract }
+
+// Bech32Prefix is the chain's account address prefix.
+func (s *Scorer) Bech32Prefix() string { return s.c.Prefix() }
+
+// Attach makes addr (a bech32 contract address under the chain's prefix) the contract later
+// calls go to.
+func (s *Scorer) Attach(addr string) error {
+	canonical, err := s.CheckAddress(addr)
+	if err != nil {
+		return fmt.Errorf("contract: %w: %w", deployer.ErrBadAddress, err)
+	}
+	s.contract = canonical
+	return nil
+}
 
 // CodeID is the code id stored or given, or 0.
 func (s *Scorer) CodeID() uint64 { return s.codeID }
@@ -460,7 +474,7 @@ func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (deployer.StageInf
 	var info vipwasm.StageInfo
 	if err := s.query(ctx, vipwasm.Query{GetStageInfo: &vipwasm.Stage{Stage: stage}}, &info); err != nil {
 		var ce *ContractError
-		if errors.As(err, &ce) && ce.Name() == StageNotFound {
+		if errors.As(err, &ce) && ce.Reason() == StageNotFound {
 			return deployer.StageInfo{Stage: stage}, nil
 		}
 		return deployer.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)

@@ -104,7 +104,7 @@ func TestDeployUpdateFinalize(t *testing.T) {
 	}
 	_, err = s.FinalizeStage(ctx, 6)
 	var ce *wasm.ContractError
-	if !errors.As(err, &ce) || ce.Name() != wasm.StageAlreadyFinalized {
+	if !errors.As(err, &ce) || ce.Reason() != wasm.StageAlreadyFinalized {
 		t.Fatalf("re-finalize: %v", err)
 	}
 	info, err := s.StageInfo(ctx, 7)
@@ -115,7 +115,7 @@ func TestDeployUpdateFinalize(t *testing.T) {
 		t.Fatalf("stage 99 %+v, %v", info, err)
 	}
 	_, err = s.UpdateScores(ctx, 6, entries[:2])
-	if !errors.As(err, &ce) || ce.Name() != wasm.StageFinalized || !strings.Contains(err.Error(), "nothing was sent") {
+	if !errors.As(err, &ce) || ce.Reason() != wasm.StageFinalized || !strings.Contains(err.Error(), "nothing was sent") {
 		t.Fatalf("update of a finalized stage: %v", err)
 	}
 }
@@ -152,7 +152,7 @@ func TestRefusesBeforeSending(t *testing.T) {
 	stranger := r.dial(t, wasm.WithOperatorKey(r.keyB), wasm.WithContract(s.Contract()))
 	_, err = stranger.UpdateScores(ctx, 1, entries[:3])
 	var ce *wasm.ContractError
-	if !errors.As(err, &ce) || ce.Name() != wasm.NotAllowed {
+	if !errors.As(err, &ce) || ce.Reason() != wasm.NotAllowed {
 		t.Fatalf("stranger: %v", err)
 	}
 	var te *cosmostx.TxError

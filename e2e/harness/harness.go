@@ -17,7 +17,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cosmos/cosmos-sdk/crypto/keys/secp256k1"
 	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
@@ -34,6 +33,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/move"
+	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/wasm"
 	"github.com/vipharness/vipharness/localnet"
@@ -221,60 +221,21 @@ func (e *Env) scorerWith(ctx context.Context, secret []byte, contract string, ks
 	for _, f := range ks {
 		f(&k)
 	}
-	switch e.Target.VM {
-	case deployer.EVM:
-		key, err := crypto.ToECDSA(secret)
-		if err != nil {
-			return nil, err
-		}
-		opts := []evm.Option{evm.WithOperatorKey(key), evm.WithJournalDir(e.JournalDir), evm.WithChunkSize(k.chunkSize)}
-		if contract != "" {
-			opts = append(opts, evm.WithContract(common.HexToAddress(contract)))
-		}
-		if k.window > 0 {
-			opts = append(opts, evm.WithWindow(k.window))
-		}
-		if k.progress != nil {
-			opts = append(opts, evm.WithProgress(k.progress))
-		}
-		return evm.Dial(ctx, e.Rollup.Endpoints().JSONRPC, opts...)
-	case deployer.Wasm:
-		opts := []wasm.Option{wasm.WithOperatorKey(&secp256k1.PrivKey{Key: secret}), wasm.WithJournalDir(e.JournalDir), wasm.WithChunkSize(k.chunkSize)}
-		if contract != "" {
-			opts = append(opts, wasm.WithContract(contract))
-		}
-		if k.window > 0 {
-			opts = append(opts, wasm.WithWindow(k.window))
-		}
-		if k.progress != nil {
-			opts = append(opts, wasm.WithProgress(k.progress))
-		}
-		ep := e.Rollup.Endpoints()
-		return wasm.Dial(ctx, ep.CometRPC, ep.REST, opts...)
-	case deployer.Move:
-		key, err := e.cosmosKey(secret)
-		if err != nil {
-			return nil, err
-		}
+	ep := e.Rollup.Endpoints()
+	cfg := scorers.Config{
+		VM: e.Target.VM, JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST,
+		Operator: secret, Contract: contract, JournalDir: e.JournalDir,
+		ChunkSize: k.chunkSize, Window: k.window, Progress: k.progress,
+	}
+	if e.Target.VM == deployer.Move {
 		// The rollups fund fresh accounts, so vip_score is compiled for the deployer's address.
 		comp, err := movevm.OpenCompiler(movevm.Dir())
 		if err != nil {
 			return nil, err
 		}
-		opts := []move.Option{move.WithOperatorKey(key), move.WithJournalDir(e.JournalDir), move.WithChunkSize(k.chunkSize), move.WithCompiler(comp)}
-		if contract != "" {
-			opts = append(opts, move.WithModuleAddress(contract))
-		}
-		if k.window > 0 {
-			opts = append(opts, move.WithWindow(k.window))
-		}
-		if k.progress != nil {
-			opts = append(opts, move.WithProgress(k.progress))
-		}
-		ep := e.Rollup.Endpoints()
-		return move.Dial(ctx, ep.CometRPC, ep.REST, opts...)
+		cfg.MoveCompiler = comp
 	}
-	return nil, fmt.Errorf("no scorer for %s", e.Target)
+	return scorers.Open(ctx, cfg)
 }
 
 // Generate makes n distinct, VM-valid score entries, deterministic in seed.
@@ -333,21 +294,7 @@ func fixturesDir() string {
 
 // ContractError names the contract error behind err ("StageFinalized" on EVM, "Stage
 // finalized" on Wasm, ...), or "" when err carries none.
-func ContractError(err error) string {
-	var re *evm.RevertError
-	if errors.As(err, &re) {
-		return re.Name
-	}
-	var ce *wasm.ContractError
-	if errors.As(err, &ce) {
-		return ce.Name()
-	}
-	var ae *move.AbortError
-	if errors.As(err, &ae) {
-		return ae.Name()
-	}
-	return ""
-}
+func ContractError(err error) string { return deployer.Reason(err) }
 
 // Expected maps a failure the suites provoke to the contract error each VM must give; a
 // failure a VM's messages cannot express has no entry.
@@ -377,10 +324,7 @@ var Expected = map[deployer.VM]map[string]string{
 // cosmosKey is a funded secret as the rollup's key type: Initia's eth_secp256k1 on a Move
 // rollup, secp256k1 (wasmd's) on a Wasm one.
 func (e *Env) cosmosKey(secret []byte) (cryptotypes.PrivKey, error) {
-	if e.Target.VM == deployer.Move {
-		return keys.PrivKeyFromBytes(secret, keys.EthSecp256k1)
-	}
-	return &secp256k1.PrivKey{Key: secret}, nil
+	return keys.PrivKeyFromBytes(secret, scorers.DefaultKeyType(e.Target.VM))
 }
 
 // OperatorSequence is how many txs the operator has had included, to prove that a

@@ -1,0 +1,260 @@
+// Package scorers opens the Scorer of a rollup's VM from one Config. The choices that differ
+// per VM (which client to dial, which endpoints it needs, which key type signs, how a
+// contract address is written) are made here once, for vipctl, its demo and the e2e
+// harness alike; callers then hold a Scorer and never switch on the VM.
+package scorers
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/ethereum/go-ethereum/crypto"
+
+	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+
+	movecontract "github.com/vipharness/vipharness/contracts/move"
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/evm"
+	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/move"
+	"github.com/vipharness/vipharness/deployer/wasm"
+)
+
+// Scorer is a deployer.Scorer with what a caller needs besides, on every VM.
+type Scorer interface {
+	deployer.Scorer
+	// ChainID is the chain id the node reported (decimal on EVM).
+	ChainID() string
+	// Bech32Prefix is the chain's account prefix, or "" where accounts are 0x addresses (EVM).
+	Bech32Prefix() string
+	// Attach makes addr the contract later calls go to; a malformed address is
+	// deployer.ErrBadAddress.
+	Attach(addr string) error
+	Close()
+}
+
+var (
+	_ Scorer = (*evm.Scorer)(nil)
+	_ Scorer = (*move.Scorer)(nil)
+	_ Scorer = (*wasm.Scorer)(nil)
+)
+
+// Config is what opening a Scorer takes. It holds secrets: it prints them as [secret].
+type Config struct {
+	VM deployer.VM
+	// JSONRPC is an EVM rollup's JSON-RPC URL; CometRPC and REST are a Move or Wasm
+	// rollup's CometBFT RPC and Cosmos REST URLs.
+	JSONRPC, CometRPC, REST string
+	// Operator signs updates and finalizations, Deployer the deployment (default: the
+	// operator): 32-byte secp256k1 secrets; either may be nil for read-only use.
+	Operator, Deployer Secret
+	// KeyType is the Cosmos key kind of the secrets; "" is the VM's (DefaultKeyType).
+	KeyType keys.KeyType
+	// Contract attaches to a deployed contract. When it is "" and ContractFor is set, the
+	// contract is looked up by the chain id the node reports (one dial, no second).
+	Contract    string
+	ContractFor func(chainID string) (string, error)
+	// Code deploys other contract code than the committed artifact (EVM creation code,
+	// Wasm code, a Move module built for the deployer).
+	Code []byte
+	// GasPrice overrides a Cosmos node's minimum gas price.
+	GasPrice *sdk.DecCoin
+	// MoveCompiler builds vip_score for a Move deployer other than the development one.
+	MoveCompiler movecontract.Compiler
+	// JournalDir, ChunkSize, Window, Logger and Progress are the push's knobs; zero values
+	// keep each deployer's default.
+	JournalDir string
+	ChunkSize  int
+	Window     int
+	Logger     *slog.Logger
+	Progress   func(done, total int)
+}
+
+// Secret is a private key's bytes; it never prints.
+type Secret []byte
+
+func (Secret) String() string               { return "[secret]" }
+func (Secret) GoString() string             { return "[secret]" }
+func (Secret) LogValue() slog.Value         { return slog.StringValue("[secret]") }
+func (Secret) MarshalText() ([]byte, error) { return []byte("[secret]"), nil }
+
+// DefaultKeyType is the key kind a VM's rollups use: Initia's eth_secp256k1 on Move,
+// secp256k1 (coin type 118) on Wasm, and none on EVM (Ethereum keys).
+func DefaultKeyType(vm deployer.VM) keys.KeyType {
+	switch vm {
+	case deployer.Move:
+		return keys.EthSecp256k1
+	case deployer.Wasm:
+		return keys.Secp256k1
+	}
+	return ""
+}
+
+// Open dials the rollup of cfg.VM and returns its Scorer, attached to the configured
+// contract if any.
+func Open(ctx context.Context, cfg Config) (Scorer, error) {
+	var (
+		s   Scorer
+		err error
+	)
+	switch cfg.VM {
+	case deployer.EVM:
+		s, err = openEVM(ctx, cfg)
+	case deployer.Wasm:
+		s, err = openWasm(ctx, cfg)
+	case deployer.Move:
+		s, err = openMove(ctx, cfg)
+	default:
+		return nil, fmt.Errorf("no deployer for vm %q: want evm, move or wasm", cfg.VM)
+	}
+	if err != nil {
+		return nil, err
+	}
+	contract := cfg.Contract
+	if contract == "" && cfg.ContractFor != nil {
+		if contract, err = cfg.ContractFor(s.ChainID()); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	if contract != "" {
+		if err := s.Attach(contract); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func openEVM(ctx context.Context, cfg Config) (Scorer, error) {
+	if cfg.JSONRPC == "" {
+		return nil, errors.New("an EVM rollup needs its JSON-RPC URL")
+	}
+	opts := []evm.Option{evm.WithJournalDir(cfg.JournalDir), evm.WithChunkSize(cfg.ChunkSize)}
+	for _, k := range []struct {
+		secret Secret
+		with   func(*ecdsa.PrivateKey) evm.Option
+		role   string
+	}{{cfg.Operator, evm.WithOperatorKey, "operator"}, {cfg.Deployer, evm.WithDeployerKey, "deployer"}} {
+		if k.secret == nil {
+			continue
+		}
+		key, err := crypto.ToECDSA(k.secret)
+		if err != nil {
+			return nil, fmt.Errorf("%s key: %w", k.role, err)
+		}
+		opts = append(opts, k.with(key))
+	}
+	if cfg.Code != nil {
+		opts = append(opts, evm.WithCreationCode(cfg.Code))
+	}
+	if cfg.Window > 0 {
+		opts = append(opts, evm.WithWindow(cfg.Window))
+	}
+	if cfg.Logger != nil {
+		opts = append(opts, evm.WithLogger(cfg.Logger))
+	}
+	if cfg.Progress != nil {
+		opts = append(opts, evm.WithProgress(cfg.Progress))
+	}
+	return evm.Dial(ctx, cfg.JSONRPC, opts...)
+}
+
+// cosmosKeys are the operator and deployer keys of a Move or Wasm rollup.
+func cosmosKeys(cfg Config) (op, dep cryptotypes.PrivKey, err error) {
+	kind := cfg.KeyType
+	if kind == "" {
+		kind = DefaultKeyType(cfg.VM)
+	}
+	if cfg.Operator != nil {
+		if op, err = keys.PrivKeyFromBytes(cfg.Operator, kind); err != nil {
+			return nil, nil, fmt.Errorf("operator key: %w", err)
+		}
+	}
+	if cfg.Deployer != nil {
+		if dep, err = keys.PrivKeyFromBytes(cfg.Deployer, kind); err != nil {
+			return nil, nil, fmt.Errorf("deployer key: %w", err)
+		}
+	}
+	return op, dep, nil
+}
+
+func needCosmos(cfg Config) error {
+	if cfg.CometRPC == "" || cfg.REST == "" {
+		return fmt.Errorf("a %s rollup needs its CometBFT RPC and REST URLs", cfg.VM)
+	}
+	return nil
+}
+
+func openWasm(ctx context.Context, cfg Config) (Scorer, error) {
+	if err := needCosmos(cfg); err != nil {
+		return nil, err
+	}
+	op, dep, err := cosmosKeys(cfg)
+	if err != nil {
+		return nil, err
+	}
+	opts := []wasm.Option{wasm.WithJournalDir(cfg.JournalDir), wasm.WithChunkSize(cfg.ChunkSize)}
+	if op != nil {
+		opts = append(opts, wasm.WithOperatorKey(op))
+	}
+	if dep != nil {
+		opts = append(opts, wasm.WithDeployerKey(dep))
+	}
+	if cfg.Code != nil {
+		opts = append(opts, wasm.WithCode(cfg.Code))
+	}
+	if cfg.GasPrice != nil {
+		opts = append(opts, wasm.WithGasPrice(*cfg.GasPrice))
+	}
+	if cfg.Window > 0 {
+		opts = append(opts, wasm.WithWindow(cfg.Window))
+	}
+	if cfg.Logger != nil {
+		opts = append(opts, wasm.WithLogger(cfg.Logger))
+	}
+	if cfg.Progress != nil {
+		opts = append(opts, wasm.WithProgress(cfg.Progress))
+	}
+	return wasm.Dial(ctx, cfg.CometRPC, cfg.REST, opts...)
+}
+
+func openMove(ctx context.Context, cfg Config) (Scorer, error) {
+	if err := needCosmos(cfg); err != nil {
+		return nil, err
+	}
+	op, dep, err := cosmosKeys(cfg)
+	if err != nil {
+		return nil, err
+	}
+	opts := []move.Option{move.WithJournalDir(cfg.JournalDir), move.WithChunkSize(cfg.ChunkSize)}
+	if op != nil {
+		opts = append(opts, move.WithOperatorKey(op))
+	}
+	if dep != nil {
+		opts = append(opts, move.WithDeployerKey(dep))
+	}
+	if cfg.Code != nil {
+		opts = append(opts, move.WithModule(cfg.Code))
+	}
+	if cfg.MoveCompiler != nil {
+		opts = append(opts, move.WithCompiler(cfg.MoveCompiler))
+	}
+	if cfg.GasPrice != nil {
+		opts = append(opts, move.WithGasPrice(*cfg.GasPrice))
+	}
+	if cfg.Window > 0 {
+		opts = append(opts, move.WithWindow(cfg.Window))
+	}
+	if cfg.Logger != nil {
+		opts = append(opts, move.WithLogger(cfg.Logger))
+	}
+	if cfg.Progress != nil {
+		opts = append(opts, move.WithProgress(cfg.Progress))
+	}
+	return move.Dial(ctx, cfg.CometRPC, cfg.REST, opts...)
+}
