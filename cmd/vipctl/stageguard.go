@@ -80,11 +80,11 @@ func (g *globals) finalizeStage(ctx context.Context, s deployer.Scorer, req guar
 	}
 	if d.Done {
 		hash, err := recs.FinalizeTx(ctx, s, d.Stage)
-		if err != nil {
-			g.logger.Warn("finalize tx lookup failed", "stage", d.Stage, "err", err)
-		}
 		shown := hash
-		if shown == "" {
+		switch {
+		case err != nil:
+			shown = "unknown: " + err.Error()
+		case hash == "":
 			shown = "not recorded here and not found in the chain's events"
 		}
 		return g.printResult(result{d, hash}, fmt.Sprintf("stage %d already finalized (tx %s); nothing sent", d.Stage, shown))
