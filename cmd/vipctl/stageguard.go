@@ -35,7 +35,8 @@ func (g *globals) recorded(s deployer.Scorer) (deployer.Scorer, *guard.Records) 
 }
 
 // stdinIsTerminal reports whether a person can answer a prompt.
-func stdinIsTerminal() bool { return term.IsTerminal(int(os.Stdin.Fd())) }
+// (a variable so tests can stand in for a person at a terminal)
+var stdinIsTerminal = func() bool { return term.IsTerminal(int(os.Stdin.Fd())) }
 
 // confirm asks on a terminal; without one it refuses unless --yes was given.
 func (g *globals) confirm(yes bool, in io.Reader, question string) error {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -464,5 +466,57 @@ func TestAStageFileNotWrittenYet(t *testing.T) {
 	}
 	if err := op.Once(ctx); err != nil || !s.Finalized(5) {
 		t.Fatalf("err %v, finalized %v", err, s.Finalized(5))
+	}
+}
+
+func TestAnUnreachableL1IsCountedAndSendsNothing(t *testing.T) {
+	ctx := context.Background()
+	op, s, l1, src := setup(t, 5)
+	src.set(5, scores.Generate(3, 1))
+	l1.Err = errors.New("dial tcp: connection refused")
+	err := op.Once(ctx)
+	var ce *ChainError
+	if !errors.As(err, &ce) || ce.Op != "l1" || s.Updates != 0 || src.reads != 0 {
+		t.Fatalf("err %v, updates %d, source reads %d", err, s.Updates, src.reads)
+	}
+	if got := value(op.metrics.chainErrors.WithLabelValues("l1")); got != 1 {
+		t.Fatalf("chain_errors_total{op=l1} = %v", got)
+	}
+}
+
+func TestHealthAndMetricsEndpoints(t *testing.T) {
+	op, _, l1, src := setup(t, 5)
+	src.set(5, scores.Generate(3, 1))
+	h := op.metrics.Handler(time.Minute)
+	get := func(path string) (int, string) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		return rec.Code, rec.Body.String()
+	}
+	if code, body := get("/healthz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "starting") {
+		t.Fatalf("before the first pass: %d %s", code, body)
+	}
+	if err := op.Once(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := get("/healthz"); code != http.StatusOK || !strings.Contains(body, `"open_stage":5`) {
+		t.Fatalf("after a pass: %d %s", code, body)
+	}
+	l1.Err = errors.New("connection refused")
+	_ = op.Once(context.Background())
+	if code, body := get("/healthz"); code != http.StatusOK || !strings.Contains(body, "connection refused") {
+		t.Fatalf("a recent success with a failing pass after it: %d %s", code, body)
+	}
+	code, body := get("/metrics")
+	for _, want := range []string{"vipctl_operate_l1_stage 5", "vipctl_operate_entries_pushed_total 3", `vipctl_operate_chain_errors_total{op="l1"} 1`} {
+		if code != http.StatusOK || !strings.Contains(body, want) {
+			t.Fatalf("/metrics lacks %q", want)
+		}
+	}
+	// Past the staleness window the last success no longer counts.
+	rec := httptest.NewRecorder()
+	op.metrics.Handler(time.Nanosecond).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	if rec.Code != http.StatusServiceUnavailable {
+		t.Fatalf("stale: %d", rec.Code)
 	}
 }
