@@ -96,7 +96,7 @@ func newRoot() *cobra.Command {
 	// Step 8, every stage: follow the L1.
 	root.AddCommand(newOperateCmd(g))
 	// Registration (steps 2, 6 and 7 of the program).
-	root.AddCommand(newRegistryCmd(g), newWhitelistCmd(g))
+	root.AddCommand(newPreflightCmd(g), newRegistryCmd(g), newWhitelistCmd(g))
 	root.AddCommand(newMoveBuildCmd())
 	return root
 }

@@ -21,6 +21,8 @@ import (
 	sdkmath "cosmossdk.io/math"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	"golang.org/x/crypto/sha3"
+
+	"github.com/vipharness/vipharness/deployer/stage"
 )
 
 const maxBody = 4 << 20
@@ -39,42 +41,12 @@ func (c *Client) http() *http.Client {
 	return &http.Client{Timeout: 10 * time.Second}
 }
 
-// NodeInfo is the REST node_info as minitiad answers it.
-type NodeInfo struct {
-	Network     string // the chain id
-	Name        string // application_version.name: minievm, minimove, miniwasm
-	AppName     string // application_version.app_name: minitiad
-	Version     string // application_version.version: the release tag
-	BuildTags   string
-	CosmosSDK   string
-	NodeMoniker string
-}
-
 // NodeInfo reads GET {rest}/cosmos/base/tendermint/v1beta1/node_info.
-func (c *Client) NodeInfo(ctx context.Context) (NodeInfo, error) {
-	var reply struct {
-		DefaultNodeInfo *struct {
-			Network string `json:"network"`
-			Moniker string `json:"moniker"`
-		} `json:"default_node_info"`
-		ApplicationVersion *struct {
-			Name             string `json:"name"`
-			AppName          string `json:"app_name"`
-			Version          string `json:"version"`
-			BuildTags        string `json:"build_tags"`
-			CosmosSDKVersion string `json:"cosmos_sdk_version"`
-		} `json:"application_version"`
+func (c *Client) NodeInfo(ctx context.Context) (stage.NodeInfo, error) {
+	if c.REST == "" {
+		return stage.NodeInfo{}, errors.New("no REST URL")
 	}
-	u := c.rest("/cosmos/base/tendermint/v1beta1/node_info")
-	if err := c.getJSON(ctx, u, &reply); err != nil {
-		return NodeInfo{}, err
-	}
-	if reply.DefaultNodeInfo == nil || reply.ApplicationVersion == nil {
-		return NodeInfo{}, fmt.Errorf("GET %s: no default_node_info or application_version in the reply", u)
-	}
-	a := reply.ApplicationVersion
-	return NodeInfo{Network: reply.DefaultNodeInfo.Network, Name: a.Name, AppName: a.AppName, Version: a.Version,
-		BuildTags: a.BuildTags, CosmosSDK: a.CosmosSDKVersion, NodeMoniker: reply.DefaultNodeInfo.Moniker}, nil
+	return stage.ReadNodeInfo(ctx, c.REST)
 }
 
 // Bech32Prefix reads GET {rest}/cosmos/auth/v1beta1/bech32.
@@ -163,6 +135,36 @@ func (c *Client) EVMCode(ctx context.Context, address string) ([]byte, error) {
 		return nil, err
 	}
 	return decodeHex(out)
+}
+
+// EVMGasPrice is eth_gasPrice, in wei.
+func (c *Client) EVMGasPrice(ctx context.Context) (*big.Int, error) {
+	var out string
+	if err := c.rpc(ctx, "eth_gasPrice", &out); err != nil {
+		return nil, err
+	}
+	n, ok := new(big.Int).SetString(strings.TrimPrefix(out, "0x"), 16)
+	if !ok {
+		return nil, fmt.Errorf("eth_gasPrice at %s: %q is not a number", c.JSONRPC, out)
+	}
+	return n, nil
+}
+
+// EVMEstimateGas is eth_estimateGas of a call (to "" creates a contract).
+func (c *Client) EVMEstimateGas(ctx context.Context, from, to string, data []byte) (uint64, error) {
+	var out string
+	call := map[string]string{"from": from, "data": "0x" + hex.EncodeToString(data)}
+	if to != "" {
+		call["to"] = to
+	}
+	if err := c.rpc(ctx, "eth_estimateGas", &out, call); err != nil {
+		return 0, err
+	}
+	n, ok := new(big.Int).SetString(strings.TrimPrefix(out, "0x"), 16)
+	if !ok || !n.IsUint64() {
+		return 0, fmt.Errorf("eth_estimateGas at %s: %q is not a gas amount", c.JSONRPC, out)
+	}
+	return n.Uint64(), nil
 }
 
 // EVMCall is eth_call at the latest block.
@@ -284,4 +286,24 @@ func DeriveEVMChainID(chainID string) uint64 {
 	sum := h.Sum(nil)
 	v := new(big.Int).SetBytes(sum[:8])
 	return v.Mod(v, big.NewInt(metamaskMax)).Uint64()
+}
+
+// CometNetwork reads the chain id the CometBFT RPC reports: GET {rpc}/status,
+// result.node_info.network.
+func (c *Client) CometNetwork(ctx context.Context, cometRPC string) (string, error) {
+	var reply struct {
+		Result *struct {
+			NodeInfo struct {
+				Network string `json:"network"`
+			} `json:"node_info"`
+		} `json:"result"`
+	}
+	u := strings.TrimRight(cometRPC, "/") + "/status"
+	if err := c.getJSON(ctx, u, &reply); err != nil {
+		return "", err
+	}
+	if reply.Result == nil || reply.Result.NodeInfo.Network == "" {
+		return "", fmt.Errorf("GET %s: no result.node_info.network", u)
+	}
+	return reply.Result.NodeInfo.Network, nil
 }

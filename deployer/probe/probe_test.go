@@ -74,7 +74,7 @@ func TestClientReadsTheFaces(t *testing.T) {
 	ctx := context.Background()
 	c := &Client{REST: srv.URL, JSONRPC: srv.URL + "/rpc"}
 	ni, err := c.NodeInfo(ctx)
-	if err != nil || ni.Network != "rollup-1" || ni.Name != "minimove" || ni.AppName != "minitiad" || ni.Version != "v1.0.2" {
+	if err != nil || ni.Network != "rollup-1" || ni.Name != "minimove" || ni.AppName != "minitiad" || ni.Version != "v1.0.2" || ni.BuildTags != "netgo" {
 		t.Fatalf("%+v %v", ni, err)
 	}
 	if p, err := c.Bech32Prefix(ctx); err != nil || p != "init" {
@@ -91,7 +91,7 @@ func TestClientReadsTheFaces(t *testing.T) {
 	}
 	bad := &Client{REST: srv.URL + "/nothing"}
 	var he *HTTPError
-	if _, err := bad.NodeInfo(ctx); !errors.As(err, &he) || he.Status != 404 {
+	if _, err := bad.Bech32Prefix(ctx); !errors.As(err, &he) || he.Status != 404 {
 		t.Fatalf("404: %v", err)
 	}
 }

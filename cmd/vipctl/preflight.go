@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/cosmos/cosmos-sdk/types/bech32"
+	"github.com/spf13/cobra"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/preflight"
+	"github.com/vipharness/vipharness/deployer/probe"
+)
+
+func newPreflightCmd(g *globals) *cobra.Command {
+	var firstPush int
+	cmd := &cobra.Command{
+		Use:   "preflight",
+		Short: "Check a rollup, the L1 and the accounts before a deploy; every finding says what to do",
+		Long: "Checks the rollup's faces (--comet-rpc, --rest, and --rpc on EVM), its VM, version and chain\n" +
+			"id, names the minitiad release that matches its version for this OS and architecture, reads\n" +
+			"the L1's VIP stage (--network, or --l1-rest and --vip-address), checks that the deployer and\n" +
+			"operator keys in the environment hold enough for the estimated deploy and first push, and on\n" +
+			"minievm that the EVM chain id is the one Initia derives from the chain id. With --contract it\n" +
+			"checks the contract exists, has the official interface and keeps up with the L1 stage.\n" +
+			"Exit 0 when nothing fails (warnings allowed), 1 when a check fails; --json for pipelines.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			cfg := preflight.Config{CometRPC: g.cometRPC, REST: g.rest, JSONRPC: g.rpc, FirstPush: firstPush,
+				GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, ContractAddress: g.contract, Client: &probe.Client{}}
+			if cmd.Flags().Changed("vm") || os.Getenv("VM") != "" {
+				cfg.VM, _ = deployer.ParseVM(g.vm)
+			} else if g.rest == "" && g.rpc != "" {
+				cfg.VM = deployer.EVM
+			}
+			if g.network != "" || g.l1REST != "" {
+				r, err := g.l1Reader()
+				if err != nil {
+					return err
+				}
+				cfg.L1 = r
+			}
+			vm := cfg.VM
+			if vm == "" && g.rest != "" {
+				if ni, err := cfg.Client.NodeInfo(ctx); err == nil {
+					vm, _ = ni.VM()
+				}
+			}
+			var err error
+			if cfg.Accounts, err = preflightAccounts(g, vm, firstPush); err != nil {
+				return err
+			}
+			if vm == deployer.EVM {
+				if cfg.EVMCreationCode, err = preflight.EVMCreationCode(1); err != nil {
+					return err
+				}
+			}
+			if g.contract != "" && vm != "" {
+				c := &probe.Client{REST: g.rest, JSONRPC: g.rpc}
+				open := func(ctx2 context.Context) (uint64, error) {
+					g.vm = string(vm)
+					s, closeFn, err := g.scorer(ctx2, true, nil)
+					if err != nil {
+						return 0, err
+					}
+					defer closeFn()
+					return s.OpenStage(ctx2)
+				}
+				switch vm {
+				case deployer.EVM:
+					cfg.Contract = preflight.EVMContract(c, g.contract, open)
+				case deployer.Move:
+					cfg.Contract = preflight.MoveContract(c, g.contract, open)
+				case deployer.Wasm:
+					cfg.Contract = preflight.WasmContract(c, g.contract, open)
+				}
+			}
+			rep := preflight.Run(ctx, cfg)
+			if err := g.printResult(rep, preflightTable(rep)); err != nil {
+				return err
+			}
+			if !rep.OK {
+				return &exitError{exitFailure, fmt.Errorf("preflight: %d check(s) failed", rep.Count(preflight.Fail))}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&firstPush, "first-push", 1000, "addresses the first score push is estimated for")
+	return cmd
+}
+
+// preflightAccounts are the environment's deployer and operator (the operator defaults to
+// the deployer, which then pays for both) with the gas each is expected to spend.
+func preflightAccounts(g *globals, vm deployer.VM, firstPush int) ([]preflight.Account, error) {
+	if vm == "" {
+		return nil, nil
+	}
+	var dep, op string
+	switch vm {
+	case deployer.EVM:
+		d, o, err := roleKeys()
+		if err != nil {
+			return nil, err
+		}
+		if d != nil {
+			dep = d.Address().Hex()
+		}
+		if o != nil {
+			op = o.Address().Hex()
+		}
+	default:
+		def := keys.Secp256k1
+		if vm == deployer.Move {
+			def = keys.EthSecp256k1
+		}
+		if g.cometRPC == "" || g.rest == "" {
+			return nil, nil // the findings say the endpoints are missing
+		}
+		_, d, o, err := g.cosmosKeys(vm, def)
+		if err != nil {
+			return nil, err
+		}
+		if d != nil {
+			if dep, err = bech32.ConvertAndEncode("init", d.PubKey().Address()); err != nil {
+				return nil, err
+			}
+		}
+		if o != nil {
+			if op, err = bech32.ConvertAndEncode("init", o.PubKey().Address()); err != nil {
+				return nil, err
+			}
+		}
+	}
+	switch {
+	case dep == "" && op == "":
+		return nil, nil
+	case op == "" || op == dep:
+		return []preflight.Account{{Role: "deployer (and operator)", Address: dep, Deploys: true, Pushes: true}}, nil
+	case dep == "":
+		return []preflight.Account{{Role: "operator", Address: op, Pushes: true}}, nil
+	}
+	return []preflight.Account{{Role: "deployer", Address: dep, Deploys: true}, {Role: "operator", Address: op, Pushes: true}}, nil
+}
+
+func preflightTable(rep preflight.Report) string {
+	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "CHECK\tSTATUS\tDETAIL")
+	for _, f := range rep.Findings {
+		fmt.Fprintf(w, "%s\t%s\t%s\n", f.Check, strings.ToUpper(string(f.Status)), f.Detail)
+		if f.Fix != "" && f.Status != preflight.OK {
+			fmt.Fprintf(w, "\t\t-> %s\n", f.Fix)
+		}
+	}
+	_ = w.Flush()
+	fmt.Fprintf(&b, "%d ok, %d warn, %d fail, %d skipped", rep.Count(preflight.OK), rep.Count(preflight.Warn), rep.Count(preflight.Fail), rep.Count(preflight.Skip))
+	return b.String()
+}
