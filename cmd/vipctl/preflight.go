@@ -53,7 +53,7 @@ func newPreflightCmd(g *globals) *cobra.Command {
 				}
 			}
 			var err error
-			if cfg.Accounts, err = preflightAccounts(g, vm, firstPush); err != nil {
+			if cfg.Accounts, err = preflightAccounts(ctx, g, vm); err != nil {
 				return err
 			}
 			if vm == deployer.EVM {
@@ -97,7 +97,7 @@ func newPreflightCmd(g *globals) *cobra.Command {
 
 // preflightAccounts are the environment's deployer and operator (the operator defaults to
 // the deployer, which then pays for both) with the gas each is expected to spend.
-func preflightAccounts(g *globals, vm deployer.VM, firstPush int) ([]preflight.Account, error) {
+func preflightAccounts(ctx context.Context, g *globals, vm deployer.VM) ([]preflight.Account, error) {
 	if vm == "" {
 		return nil, nil
 	}
@@ -115,26 +115,36 @@ func preflightAccounts(g *globals, vm deployer.VM, firstPush int) ([]preflight.A
 			op = o.Address().Hex()
 		}
 	default:
-		def := keys.Secp256k1
-		if vm == deployer.Move {
-			def = keys.EthSecp256k1
-		}
 		if g.cometRPC == "" || g.rest == "" {
 			return nil, nil // the findings say the endpoints are missing
 		}
-		_, d, o, err := g.cosmosKeys(vm, def)
+		keyType, err := g.cosmosKeyType(vm)
 		if err != nil {
 			return nil, err
 		}
-		if d != nil {
-			if dep, err = bech32.ConvertAndEncode("init", d.PubKey().Address()); err != nil {
-				return nil, err
-			}
+		d, o, err := roleKeys(keys.WithPath(keyType.Path))
+		if err != nil {
+			return nil, err
 		}
-		if o != nil {
-			if op, err = bech32.ConvertAndEncode("init", o.PubKey().Address()); err != nil {
-				return nil, err
+		prefix, err := (&probe.Client{REST: g.rest}).Bech32Prefix(ctx)
+		if err != nil {
+			prefix = "init" // the REST finding says why it did not answer
+		}
+		addr := func(a *keys.Account) (string, error) {
+			if a == nil {
+				return "", nil
 			}
+			pk, err := keys.PrivKeyFromBytes(a.Secret(), keyType)
+			if err != nil {
+				return "", invalid(err)
+			}
+			return bech32.ConvertAndEncode(prefix, pk.PubKey().Address())
+		}
+		if dep, err = addr(d); err != nil {
+			return nil, err
+		}
+		if op, err = addr(o); err != nil {
+			return nil, err
 		}
 	}
 	switch {

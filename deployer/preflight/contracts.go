@@ -158,8 +158,8 @@ func (w *wasmContract) Exists(ctx context.Context) (bool, error) {
 }
 
 // Interface asks each official query: a contract without it answers that it does not know
-// the message (serde's "unknown variant"); any other answer, even an error about the stage,
-// means the query exists.
+// the message (serde's "unknown variant", our contract's "unknown message"); any other
+// answer, even an error about the stage, means the query exists.
 func (w *wasmContract) Interface(ctx context.Context) ([]string, error) {
 	var missing []string
 	for name, msg := range map[string]string{
@@ -170,7 +170,7 @@ func (w *wasmContract) Interface(ctx context.Context) ([]string, error) {
 		q := base64.StdEncoding.EncodeToString([]byte(msg))
 		var reply json.RawMessage
 		err := w.c.GetJSON(ctx, "/cosmwasm/wasm/v1/contract/"+url.PathEscape(w.addr)+"/smart/"+url.PathEscape(q), &reply)
-		if err != nil && strings.Contains(err.Error(), "unknown variant") {
+		if err != nil && (strings.Contains(err.Error(), "unknown variant") || strings.Contains(err.Error(), "unknown message")) {
 			missing = append(missing, name)
 		}
 	}

@@ -84,6 +84,10 @@ func TestWasmContractAsksEachQuery(t *testing.T) {
 				http.Error(w, `{"code":2,"message":"Error parsing into type QueryMsg: unknown variant get_scores"}`, 500)
 				return
 			}
+			if strings.Contains(q, "get_stage_info") {
+				http.Error(w, `{"code":2,"message":"query message: unknown message \"get_stage_info\""}`, 500)
+				return
+			}
 			http.Error(w, `{"code":2,"message":"stage 1 not found"}`, 500)
 		default:
 			http.Error(w, `{"code":5,"message":"not found"}`, 404)
@@ -95,7 +99,7 @@ func TestWasmContractAsksEachQuery(t *testing.T) {
 	if ok, err := c.Exists(ctx); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
-	if missing, err := c.Interface(ctx); err != nil || !slices.Equal(missing, []string{"get_scores"}) {
+	if missing, err := c.Interface(ctx); err != nil || !slices.Equal(missing, []string{"get_scores", "get_stage_info"}) {
 		t.Fatalf("%v %v", missing, err)
 	}
 	if ok, err := WasmContract(&probe.Client{REST: srv.URL}, "init1none", noOpen).Exists(ctx); ok || err != nil {
