@@ -34,7 +34,10 @@ func newCheckCmd(g *globals) *cobra.Command {
 			"else the L1's current stage, else 1) on the rollup given by the usual endpoint flags, and runs\n" +
 			"the conformance checks: updates of one, many and a full chunk, overwrites, totals, paged\n" +
 			"read-back, finalize, the next stage opened and untouched, the refusals and events the official\n" +
-			"interface defines. The VM is detected from the rollup unless --vm (or VM) names it.\n" +
+			"interface defines. With --contract ADDR (or CONTRACT_ADDRESS), checks an existing deployment\n" +
+			"read-only instead: its interface (EVM selectors, the Move module's ABI, the Wasm query shapes),\n" +
+			"its open stage beside the L1's, its totals. The VM is detected from the rollup unless --vm (or VM)\n" +
+			"names it.\n" +
 			"Exit 0 only when no check fails; --json and --junit FILE for pipelines.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -54,22 +57,35 @@ func newCheckCmd(g *globals) *cobra.Command {
 				}
 				g.code = code
 			}
-			if st == 0 {
-				st = 1
-				if r, err := g.l1Reader(); err == nil {
-					if st, err = r.Stage(ctx); err != nil {
-						return fmt.Errorf("read L1 stage: %w", err)
-					}
+			var l1Stage uint64
+			if r, err := g.l1Reader(); err == nil {
+				if l1Stage, err = r.Stage(ctx); err != nil {
+					return fmt.Errorf("read L1 stage: %w", err)
 				}
 			}
-			// A fresh contract every run: never the one remembered for this chain.
-			g.contract = ""
-			s, closeFn, err := g.scorer(ctx, false, nil)
-			if err != nil {
-				return err
+			var rep conformance.Report
+			if g.contract != "" {
+				// An existing deployment: read-only checks, nothing is sent.
+				if artifact != "" || st != 0 {
+					return invalid(errors.New("--contract checks an existing deployment read-only; --artifact and --stage are for a fresh deploy"))
+				}
+				s, closeFn, err := g.scorer(ctx, true, nil)
+				if err != nil {
+					return err
+				}
+				defer closeFn()
+				rep = conformance.Inspect(ctx, s, l1Stage)
+			} else {
+				if st == 0 {
+					st = max(l1Stage, 1)
+				}
+				s, closeFn, err := g.scorer(ctx, false, nil)
+				if err != nil {
+					return err
+				}
+				defer closeFn()
+				rep = conformance.Run(ctx, conformance.SubjectFor(s, g.strangerFor(vm, s)), st)
 			}
-			defer closeFn()
-			rep := conformance.Run(ctx, conformance.SubjectFor(s, g.strangerFor(vm, s)), st)
 			if junit != "" {
 				if err := writeJUnit(junit, rep); err != nil {
 					return err
@@ -180,7 +196,7 @@ func (g *globals) strangerFor(vm deployer.VM, s scorers.Scorer) func(ctx context
 
 func checkTable(rep conformance.Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s contract %s, stage %d\n", rep.VM, rep.Contract, rep.Stage)
+	fmt.Fprintf(&b, "%s contract %s, stage %d\n", rep.VM, orNone(rep.Contract), rep.Stage)
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, c := range rep.Checks {
 		fmt.Fprintf(w, "%s\t%s\t%.2fs\t%s\n", strings.ToUpper(string(c.Status)), c.Name, c.Seconds, c.Detail)

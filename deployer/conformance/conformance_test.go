@@ -219,3 +219,36 @@ type failingDeploy struct{ deployer.Scorer }
 func (failingDeploy) Deploy(context.Context, uint64) (deployer.Deployment, error) {
 	return deployer.Deployment{}, errors.New("out of gas")
 }
+
+func TestInspectPlacesTheOpenStageBesideTheL1(t *testing.T) {
+	tests := []struct {
+		name    string
+		l1      uint64
+		status  Status
+		details string
+	}{
+		{"in step", 5, Pass, "both at stage 5"},
+		{"behind the L1", 7, Fail, "vipctl stage sync"},
+		{"ahead of the L1", 4, Fail, "ahead"},
+		{"no L1", 0, Skip, "no L1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newFake()
+			s := &fakeScorer{c: c, allowed: true}
+			if _, err := s.Deploy(context.Background(), 5); err != nil {
+				t.Fatal(err)
+			}
+			rep := Inspect(context.Background(), s, tt.l1)
+			for _, ch := range rep.Checks {
+				if ch.Name == "open stage beside the L1 stage" {
+					if ch.Status != tt.status || !strings.Contains(ch.Detail, tt.details) {
+						t.Fatalf("%s: %q, want %s containing %q", ch.Status, ch.Detail, tt.status, tt.details)
+					}
+					return
+				}
+			}
+			t.Fatal("no open-stage check")
+		})
+	}
+}

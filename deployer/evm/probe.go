@@ -1,8 +1,11 @@
 package evm
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -46,4 +49,30 @@ func (s *Scorer) TxEventNames(ctx context.Context, txHash string) ([]string, err
 		}
 	}
 	return names, nil
+}
+
+// CheckInterface reads the contract's runtime code and checks that it dispatches every
+// function of the official interface (each 4-byte selector is pushed by the dispatcher).
+func (s *Scorer) CheckInterface(ctx context.Context) (string, error) {
+	if err := s.needContract(); err != nil {
+		return "", err
+	}
+	code, err := s.client.CodeAt(ctx, s.contract, nil)
+	if err != nil {
+		return "", fmt.Errorf("read the code at %s: %w", s.contract.Hex(), err)
+	}
+	if len(code) == 0 {
+		return "", fmt.Errorf("no contract code at %s", s.contract.Hex())
+	}
+	var missing []string
+	for _, m := range s.abi.Methods {
+		if !bytes.Contains(code, append([]byte{0x63}, m.ID...)) { // PUSH4 selector
+			missing = append(missing, m.Sig)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		return "", fmt.Errorf("the code at %s does not dispatch %s", s.contract.Hex(), strings.Join(missing, ", "))
+	}
+	return fmt.Sprintf("%d functions of the official interface dispatched", len(s.abi.Methods)), nil
 }

@@ -215,6 +215,29 @@ var _ = Describe("vipctl check", Label("conformance"), func() {
 				Expect(suite.Cases[0].Name).To(Equal("deploy at the stage"))
 			}, SpecTimeout(3*time.Minute))
 
+			It("checks a deployment read-only: in step with the L1 it passes, behind it names stage sync", func(ctx SpecContext) {
+				state := GinkgoT().TempDir()
+				deploy := func(stage string) string {
+					cmd := exec.CommandContext(ctx, vipctl, "deploy", "--json", "--state-dir", state, "--stage", stage)
+					cmd.Env = append(os.Environ(), env...)
+					out, err := cmd.Output()
+					Expect(err).NotTo(HaveOccurred(), "%s", out)
+					var d deployer.Deployment
+					Expect(json.Unmarshal(out, &d)).To(Succeed())
+					return d.Contract
+				}
+				rep, code, stderr := check(ctx, env, "--contract", deploy("5"))
+				Expect(failed(rep)).To(BeEmpty(), "%+v\n%s", rep.Checks, stderr)
+				Expect(code).To(Equal(0))
+				Expect(rep.Checks[0].Name).To(Equal("interface"))
+				Expect(rep.Checks[0].Status).To(Equal(conformance.Pass))
+
+				rep, code, _ = check(ctx, env, "--contract", deploy("3"))
+				Expect(failed(rep)).To(Equal([]string{"open stage beside the L1 stage"}))
+				Expect(detail(rep, "open stage beside the L1 stage")).To(ContainSubstring("vipctl stage sync"))
+				Expect(code).To(Equal(4))
+			}, SpecTimeout(2*time.Minute))
+
 			switch {
 			case c.vm == deployer.EVM && c.engine == "embedded":
 				It("names the re-finalize check for a contract whose re-finalize wipes the next stage", func(ctx SpecContext) {
