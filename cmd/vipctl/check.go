@@ -17,8 +17,8 @@ import (
 	"github.com/vipharness/vipharness/deployer/conformance"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/probe"
 	"github.com/vipharness/vipharness/deployer/scorers"
-	"github.com/vipharness/vipharness/deployer/stage"
 )
 
 func newCheckCmd(g *globals) *cobra.Command {
@@ -84,6 +84,17 @@ func newCheckCmd(g *globals) *cobra.Command {
 					return err
 				}
 				defer closeFn()
+				if vm == deployer.Move && artifact == "" {
+					// An account holds one vip_score module: a fresh publisher, funded by the
+					// deployer, lets check run again and again on one chain. (A team's own .mv
+					// is built for its deployer's address, so --artifact publishes from there.)
+					fresh, err := g.freshAccount(ctx, vm, s, "", 40_000_000)
+					if err != nil {
+						return fmt.Errorf("a fresh Move publisher: %w", err)
+					}
+					defer fresh.Close()
+					s = fresh
+				}
 				rep = conformance.Run(ctx, conformance.SubjectFor(s, g.strangerFor(vm, s)), st)
 			}
 			if junit != "" {
@@ -111,7 +122,7 @@ func newCheckCmd(g *globals) *cobra.Command {
 // miniwasm (wasmd says wasmd); a rollup with only a JSON-RPC face is EVM.
 func detectVM(ctx context.Context, g *globals) (deployer.VM, error) {
 	if g.rest != "" {
-		info, err := stage.ReadNodeInfo(ctx, g.rest)
+		info, err := (&probe.Client{REST: g.rest}).NodeInfo(ctx)
 		if err != nil {
 			return "", fmt.Errorf("detect the VM: %w", err)
 		}
@@ -157,41 +168,47 @@ func readArtifact(vm deployer.VM, path string) ([]byte, error) {
 // deployer funds the stranger with what a few simulations cost.
 func (g *globals) strangerFor(vm deployer.VM, s scorers.Scorer) func(ctx context.Context, contract string) (deployer.Scorer, error) {
 	return func(ctx context.Context, contract string) (deployer.Scorer, error) {
-		cfg, err := g.scorerConfig(vm)
+		return g.freshAccount(ctx, vm, s, contract, 2_000_000)
+	}
+}
+
+// freshAccount opens a Scorer whose deployer and operator is a new key, attached to contract
+// if set. On a Cosmos rollup the environment's deployer first funds it with the fees of gas.
+func (g *globals) freshAccount(ctx context.Context, vm deployer.VM, s scorers.Scorer, contract string, gas uint64) (scorers.Scorer, error) {
+	cfg, err := g.scorerConfig(vm)
+	if err != nil {
+		return nil, err
+	}
+	secret := make([]byte, 32)
+	if _, err := rand.Read(secret); err != nil {
+		return nil, err
+	}
+	if vm != deployer.EVM {
+		c := s.(interface{ Client() *cosmostx.Client }).Client()
+		funder := cfg.Deployer
+		if funder == nil {
+			funder = cfg.Operator
+		}
+		from, err := keys.PrivKeyFromBytes(funder, cfg.KeyType)
+		if err != nil {
+			return nil, fmt.Errorf("deployer account: %w", err)
+		}
+		key, err := keys.PrivKeyFromBytes(secret, cfg.KeyType)
 		if err != nil {
 			return nil, err
 		}
-		secret := make([]byte, 32)
-		if _, err := rand.Read(secret); err != nil {
+		sg, err := c.Signer(ctx, from)
+		if err != nil {
+			return nil, fmt.Errorf("deployer account: %w", err)
+		}
+		if err := c.Fund(ctx, sg, c.Address(key.PubKey()), c.FeeFunds(gas)); err != nil {
 			return nil, err
 		}
-		if vm != deployer.EVM {
-			c := s.(interface{ Client() *cosmostx.Client }).Client()
-			funder := cfg.Deployer
-			if funder == nil {
-				funder = cfg.Operator
-			}
-			from, err := keys.PrivKeyFromBytes(funder, cfg.KeyType)
-			if err != nil {
-				return nil, fmt.Errorf("deployer account: %w", err)
-			}
-			key, err := keys.PrivKeyFromBytes(secret, cfg.KeyType)
-			if err != nil {
-				return nil, err
-			}
-			sg, err := c.Signer(ctx, from)
-			if err != nil {
-				return nil, fmt.Errorf("deployer account: %w", err)
-			}
-			if err := c.Fund(ctx, sg, c.Address(key.PubKey()), c.FeeFunds(2_000_000)); err != nil {
-				return nil, err
-			}
-			cfg.GasPrice = &c.GasPrice
-		}
-		cfg.Operator, cfg.Deployer, cfg.Contract, cfg.Logger = secret, nil, contract, nil
-		cfg.ChunkSize, cfg.Window = 0, 0
-		return scorers.Open(ctx, cfg)
+		cfg.GasPrice = &c.GasPrice
 	}
+	cfg.Operator, cfg.Deployer, cfg.Contract, cfg.Logger = secret, nil, contract, nil
+	cfg.ChunkSize, cfg.Window = 0, 0
+	return scorers.Open(ctx, cfg)
 }
 
 func checkTable(rep conformance.Report) string {
