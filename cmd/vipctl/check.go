@@ -17,8 +17,8 @@ import (
 	"github.com/vipharness/vipharness/deployer/conformance"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/probe"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/stage"
 )
 
 func newCheckCmd(g *globals) *cobra.Command {
@@ -122,7 +122,7 @@ func newCheckCmd(g *globals) *cobra.Command {
 // miniwasm (wasmd says wasmd); a rollup with only a JSON-RPC face is EVM.
 func detectVM(ctx context.Context, g *globals) (deployer.VM, error) {
 	if g.rest != "" {
-		info, err := (&probe.Client{REST: g.rest}).NodeInfo(ctx)
+		info, err := stage.ReadNodeInfo(ctx, g.rest)
 		if err != nil {
 			return "", fmt.Errorf("detect the VM: %w", err)
 		}

@@ -25,7 +25,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/probe"
+	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/localnet"
 )
 
@@ -57,7 +57,7 @@ func (e Engine) VMs(ctx context.Context) ([]deployer.VM, error) {
 	case ep.JSONRPC != "":
 		return []deployer.VM{deployer.EVM}, nil
 	case ep.REST != "":
-		info, err := (&probe.Client{REST: ep.REST}).NodeInfo(ctx)
+		info, err := stage.ReadNodeInfo(ctx, ep.REST)
 		if err != nil {
 			return nil, fmt.Errorf("external engine: %w", err)
 		}
@@ -128,7 +128,7 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 		r.funded.Address = key.Address().Hex()
 		return r, nil
 	}
-	info, err := (&probe.Client{REST: r.ep.REST}).NodeInfo(ctx)
+	info, err := stage.ReadNodeInfo(ctx, r.ep.REST)
 	if err != nil {
 		return nil, fmt.Errorf("external engine: %w", err)
 	}
