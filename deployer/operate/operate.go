@@ -181,6 +181,9 @@ func (o *Operator) pass(stopCtx context.Context, force bool) error {
 	if err := o.resume(ctx, open); err != nil {
 		return o.fail(err)
 	}
+	if open+1 < l1Stage && !o.src.PerStage() {
+		return o.fail(&SourceError{Stage: open, Err: fmt.Errorf("the L1 is at stage %d, so stages %d..%d are to be closed, but %s gives every stage the same scores: put {stage} in the path (one file per stage), or close them by hand (vipctl scores update --stage N, vipctl stage finalize --stage N)", l1Stage, open, l1Stage-1, o.src)})
+	}
 	for open < l1Stage {
 		if stopped() {
 			return nil

@@ -48,6 +48,7 @@ func (m *memSource) Scores(_ context.Context, stage uint64) ([]scores.Entry, err
 	return append([]scores.Entry(nil), m.sets[stage]...), nil
 }
 func (m *memSource) Changed(uint64) bool { return false }
+func (m *memSource) PerStage() bool      { return true }
 func (m *memSource) String() string      { return "memory" }
 
 func onChain(t *testing.T, s *scorertest.Scorer, stage uint64) map[string]uint64 {
@@ -518,5 +519,34 @@ func TestHealthAndMetricsEndpoints(t *testing.T) {
 	op.metrics.Handler(time.Nanosecond).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
 	if rec.Code != http.StatusServiceUnavailable {
 		t.Fatalf("stale: %d", rec.Code)
+	}
+}
+
+func TestASourceWithoutStagesClosesOneStageOnly(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "scores.csv")
+	var b strings.Builder
+	if err := scores.Write(&b, scores.Generate(4, 1), scores.CSV); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := scorertest.New(5)
+	l1 := scorertest.NewL1(5)
+	op := New(s, l1, &FileSource{Path: path}, t.TempDir())
+	if err := op.Once(ctx); err != nil {
+		t.Fatal(err)
+	}
+	l1.Set(6) // one stage to close: the file holds its final scores
+	if err := op.Once(ctx); err != nil || !s.Finalized(5) {
+		t.Fatalf("err %v, finalized %v", err, s.Finalized(5))
+	}
+	l1.Set(8) // two stages would get the same set: refused
+	err := op.Once(ctx)
+	var se *SourceError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "{stage}") || s.Finalized(6) {
+		t.Fatalf("err %v, finalized 6: %v", err, s.Finalized(6))
 	}
 }

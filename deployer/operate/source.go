@@ -24,6 +24,10 @@ type Source interface {
 	// file rewritten since), so it is read before the next interval; sources that cannot
 	// tell return false and are read every interval.
 	Changed(stage uint64) bool
+	// PerStage reports whether the source answers each stage with that stage's scores (a
+	// path or command with {stage}, a command reading VIP_STAGE). A source that gives every
+	// stage the same answer cannot close several stages at once: each would get one set.
+	PerStage() bool
 	// String names the source in logs.
 	String() string
 }
@@ -64,6 +68,9 @@ func stamp(path string) (fileStamp, error) {
 }
 
 func (f *FileSource) String() string { return "file " + f.Path }
+
+// PerStage is true when the path holds {stage}.
+func (f *FileSource) PerStage() bool { return strings.Contains(f.Path, StagePlaceholder) }
 
 // Changed reports whether the stage's file differs (size or time) from the last read.
 func (f *FileSource) Changed(stage uint64) bool {
@@ -111,6 +118,9 @@ type CommandSource struct {
 }
 
 func (c *CommandSource) String() string { return "command " + strings.Join(c.Argv, " ") }
+
+// PerStage is true: the command is told the stage (VIP_STAGE, {stage}).
+func (c *CommandSource) PerStage() bool { return true }
 
 // Changed is always false: a command cannot tell, so it is run every interval.
 func (c *CommandSource) Changed(uint64) bool { return false }
