@@ -37,9 +37,13 @@ type Rollup interface {
 	Stop(ctx context.Context) error
 }
 
-// Engine starts rollups of one kind (embedded, process, container).
+// Engine starts rollups of one kind (embedded, process, container, external).
 type Engine interface {
 	Name() string
+	// Available reports whether the engine can run vm here, and if not, why (a node binary,
+	// a native library or a Docker engine missing): callers skip or fail on it before
+	// starting anything.
+	Available(ctx context.Context, vm deployer.VM) error
 	StartRollup(ctx context.Context, vm deployer.VM) (Rollup, error)
 }
 

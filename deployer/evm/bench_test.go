@@ -29,7 +29,7 @@ import (
 // It runs on the embedded chain and, after `make nodes`, on a real geth child process.
 func BenchmarkPushThroughput(b *testing.B) {
 	engines := []localnet.Engine{embedded.Engine{}}
-	if p := (process.Engine{}); p.Available(deployer.EVM) == nil {
+	if p := (process.Engine{}); p.Available(context.Background(), deployer.EVM) == nil {
 		engines = append(engines, p)
 	}
 	for _, e := range engines {

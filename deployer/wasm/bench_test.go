@@ -25,7 +25,7 @@ import (
 
 func wasmEngines() []localnet.Engine {
 	engines := []localnet.Engine{embedded.Engine{}}
-	if p := (process.Engine{}); p.Available(deployer.Wasm) == nil {
+	if p := (process.Engine{}); p.Available(context.Background(), deployer.Wasm) == nil {
 		engines = append(engines, p)
 	}
 	return engines

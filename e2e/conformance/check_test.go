@@ -57,7 +57,7 @@ func chains() []chain {
 // and returns the environment it wrote (endpoints, L1 stand-in, dev key).
 func startChain(ctx context.Context, c chain, l1Stage uint64) []string {
 	if c.engine == "process" {
-		if err := (process.Engine{}).Available(c.vm); err != nil {
+		if err := (process.Engine{}).Available(context.Background(), c.vm); err != nil {
 			if os.Getenv("REQUIRE_NODES") == "1" || os.Getenv("CI") == "true" {
 				Fail(fmt.Sprintf("REQUIRE_NODES=1 or CI=true: %v", err))
 			}

@@ -24,6 +24,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/onsi/ginkgo/v2"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
@@ -52,19 +53,35 @@ type Target struct {
 
 func (t Target) String() string { return fmt.Sprintf("%s/%s", t.VM, t.Engine.Name()) }
 
-var sweepOnce sync.Once
-
 // harnessVMs are the VMs the embedded engine runs, in run order (the process and container
 // engines list theirs with the node each runs).
 var harnessVMs = []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move}
 
-// Targets lists the VM/engine pairs to run: E2E_ENGINES (comma list of embedded, process
-// and container; default "embedded") times the VMs each engine offers here. An engine that lacks
-// a node binary is left out with a line on stderr, or fails the run under REQUIRE_NODES=1.
+// engineNames are the engines Targets knows.
+var engineNames = []string{"embedded", "process", "container"}
+
+// Targets lists the VM/engine pairs to build specs for: the engines named in E2E_ENGINES
+// (comma list of embedded, process and container), else the engines the Ginkgo label
+// filter names (so `--label-filter=process` alone selects the process engine), else
+// embedded; times the VMs each engine offers. It only builds the list: whether a target can
+// run here is decided when its specs start (Start skips, or fails under REQUIRE_*), so a
+// missing node binary never breaks the building of the spec tree, and each target keeps
+// its labels.
 func Targets() []Target {
 	names := os.Getenv("E2E_ENGINES")
 	if names == "" {
 		names = "embedded"
+		if filter := ginkgo.GinkgoLabelFilter(); filter != "" {
+			var named []string
+			for _, n := range engineNames {
+				if strings.Contains(filter, n) && !strings.Contains(filter, "!"+n) {
+					named = append(named, n)
+				}
+			}
+			if len(named) > 0 {
+				names = strings.Join(named, ",")
+			}
+		}
 	}
 	var out []Target
 	for _, n := range strings.Split(names, ",") {
@@ -74,45 +91,71 @@ func Targets() []Target {
 				out = append(out, Target{VM: vm, Engine: embedded.Engine{}})
 			}
 		case "process":
-			for _, t := range []Target{
-				{deployer.EVM, process.Engine{}}, {deployer.Wasm, process.Engine{}},
-				{deployer.Wasm, process.Engine{WasmNode: process.DevNode}}, {deployer.Move, process.Engine{}},
-			} {
-				if err := t.Engine.(process.Engine).Available(t.VM); err != nil {
-					if os.Getenv("REQUIRE_NODES") == "1" {
-						panic(fmt.Sprintf("E2E_ENGINES has process and REQUIRE_NODES=1, but: %v", err))
-					}
-					fmt.Fprintf(os.Stderr, "e2e: skipping %s: %v\n", t, err)
-					continue
-				}
-				out = append(out, t)
-			}
+			out = append(out, Target{deployer.EVM, process.Engine{}}, Target{deployer.Wasm, process.Engine{}},
+				Target{deployer.Wasm, process.Engine{WasmNode: process.DevNode}}, Target{deployer.Move, process.Engine{}})
 		case "container":
-			for _, t := range []Target{
-				{deployer.EVM, container.Engine{}}, {deployer.Wasm, container.Engine{}},
-				{deployer.Wasm, container.Engine{WasmNode: process.DevNode}}, {deployer.Move, container.Engine{}},
-			} {
-				if err := t.Engine.(container.Engine).Available(context.Background(), t.VM); err != nil {
-					if os.Getenv("REQUIRE_DOCKER") == "1" || os.Getenv("REQUIRE_NODES") == "1" {
-						panic(fmt.Sprintf("E2E_ENGINES has container and REQUIRE_DOCKER=1, but: %v", err))
-					}
-					fmt.Fprintf(os.Stderr, "e2e: skipping %s: %v\n", t, err)
-					continue
-				}
-				sweepOnce.Do(func() {
-					if n, err := container.Sweep(context.Background()); err != nil {
-						panic(err)
-					} else if n > 0 {
-						fmt.Fprintf(os.Stderr, "e2e: removed %d containers a previous run left\n", n)
-					}
-				})
-				out = append(out, t)
-			}
+			out = append(out, Target{deployer.EVM, container.Engine{}}, Target{deployer.Wasm, container.Engine{}},
+				Target{deployer.Wasm, container.Engine{WasmNode: process.DevNode}}, Target{deployer.Move, container.Engine{}})
 		default:
-			panic(fmt.Sprintf("E2E_ENGINES: unknown engine %q (want embedded, process or container)", n))
+			// Reported when its specs start, not here: building the tree must not panic.
+			out = append(out, Target{VM: deployer.EVM, Engine: unknownEngine(n)})
 		}
 	}
 	return out
+}
+
+// unknownEngine is an E2E_ENGINES entry that names no engine; its specs fail.
+type unknownEngine string
+
+func (e unknownEngine) Name() string { return string(e) }
+func (e unknownEngine) Available(context.Context, deployer.VM) error {
+	return fmt.Errorf("E2E_ENGINES: unknown engine %q (want %s)", string(e), strings.Join(engineNames, ", "))
+}
+func (e unknownEngine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollup, error) {
+	return nil, e.Available(ctx, vm)
+}
+
+// required reports whether the environment demands the engine run (REQUIRE_NODES=1 for the
+// process and container engines, REQUIRE_DOCKER=1 for the container engine), so that a
+// missing prerequisite fails instead of skipping.
+func required(engine string) bool {
+	nodes := os.Getenv("REQUIRE_NODES") == "1" || os.Getenv("CI") == "true"
+	switch {
+	case strings.HasPrefix(engine, "process"):
+		return nodes
+	case strings.HasPrefix(engine, "container"):
+		return nodes || os.Getenv("REQUIRE_DOCKER") == "1"
+	}
+	// The embedded engine (its Move rollup needs Initia's library) and an unknown engine
+	// always fail, as before.
+	return true
+}
+
+var sweepOnce sync.Once
+
+// ensure skips the running spec (or its Ordered container, from BeforeAll) when the target
+// cannot run here, or fails it when required; for the container engine it first removes
+// what earlier runs left behind.
+func ensure(ctx context.Context, t Target) error {
+	if err := t.Engine.Available(ctx, t.VM); err != nil {
+		if required(t.Engine.Name()) {
+			return fmt.Errorf("%s cannot run here and is required: %w", t, err)
+		}
+		ginkgo.Skip(fmt.Sprintf("%s: %v", t, err))
+	}
+	if _, ok := t.Engine.(container.Engine); ok {
+		var err error
+		sweepOnce.Do(func() {
+			var n int
+			if n, err = container.Sweep(ctx); n > 0 {
+				fmt.Fprintf(ginkgo.GinkgoWriter, "e2e: removed %d containers a previous run left\n", n)
+			}
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Env is a running rollup with an L1 stand-in.
@@ -129,8 +172,13 @@ type Env struct {
 	chain *cosmostx.Client
 }
 
-// Start starts the target's rollup and an L1 stand-in at l1Stage.
+// Start starts the target's rollup and an L1 stand-in at l1Stage. Called from a spec or
+// BeforeAll, it skips them when the target cannot run here (Engine.Available), or fails them
+// when the environment requires the engine (REQUIRE_NODES=1, REQUIRE_DOCKER=1).
 func Start(ctx context.Context, t Target, l1Stage uint64, journalDir string) (_ *Env, err error) {
+	if err := ensure(ctx, t); err != nil {
+		return nil, err
+	}
 	r, err := t.Engine.StartRollup(ctx, t.VM)
 	if err != nil {
 		return nil, fmt.Errorf("start %s rollup: %w", t, err)

@@ -68,18 +68,26 @@ func (e Engine) logger() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-func init() {
-	// The reaper image cannot be pulled without a registry; the engine removes its own
-	// containers (Stop, and Sweep at suite start).
-	if os.Getenv("TESTCONTAINERS_RYUK_DISABLED") == "" {
-		os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
-	}
-	// testcontainers narrates every step on stderr; the engine logs through slog instead.
-	tclog.SetDefault(tclog.NewNoopLogger())
+// quietOnce configures testcontainers the first time the engine is used, not when the
+// package is imported: a binary that links the engine but never runs a container (vipctl)
+// keeps its environment and testcontainers' logger untouched.
+var quietOnce sync.Once
+
+func quiet() {
+	quietOnce.Do(func() {
+		// The reaper image cannot be pulled without a registry; the engine removes its own
+		// containers (Stop, and Sweep at suite start).
+		if os.Getenv("TESTCONTAINERS_RYUK_DISABLED") == "" {
+			_ = os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
+		}
+		// testcontainers narrates every step on stderr; the engine logs through slog instead.
+		tclog.SetDefault(tclog.NewNoopLogger())
+	})
 }
 
 // Available reports whether a Docker engine answers and the VM's node binary exists.
 func (e Engine) Available(ctx context.Context, vm deployer.VM) error {
+	quiet()
 	if err := dockerAvailable(ctx); err != nil {
 		return err
 	}
@@ -89,7 +97,7 @@ func (e Engine) Available(ctx context.Context, vm deployer.VM) error {
 	if e.Images[vm].Name != "" {
 		return nil
 	}
-	return e.processEngine().Available(vm)
+	return e.processEngine().Available(ctx, vm)
 }
 
 var (
@@ -114,6 +122,7 @@ func dockerAvailable(ctx context.Context) error {
 
 // StartRollup starts vm's node in a container.
 func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollup, error) {
+	quiet()
 	switch vm {
 	case deployer.EVM:
 		return e.startGeth(ctx)
@@ -168,6 +177,7 @@ func alive(label string) bool {
 // Sweep removes containers that runs which are no longer alive left behind (a crashed
 // suite cannot run its cleanups, and there is no reaper); containers of live runs stay.
 func Sweep(ctx context.Context) (int, error) {
+	quiet()
 	c, err := testcontainers.NewDockerClientWithOpts(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("sweep containers: %w", err)

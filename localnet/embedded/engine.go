@@ -8,6 +8,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
+	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
 // Engine starts in-process rollups.
@@ -19,6 +20,18 @@ var _ localnet.Engine = Engine{}
 
 // Name is "embedded".
 func (Engine) Name() string { return "embedded" }
+
+// Available is nil for EVM and Wasm (linked in); Move needs Initia's MoveVM library.
+func (Engine) Available(_ context.Context, vm deployer.VM) error {
+	switch vm {
+	case deployer.EVM, deployer.Wasm:
+		return nil
+	case deployer.Move:
+		_, err := movevm.OpenVM(movevm.Dir())
+		return err
+	}
+	return fmt.Errorf("embedded engine: no %s rollup", vm)
+}
 
 // StartRollup starts an in-process rollup of the given VM.
 func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollup, error) {

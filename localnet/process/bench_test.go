@@ -21,7 +21,7 @@ func BenchmarkStartDevNode(b *testing.B) { benchStart(b, Engine{WasmNode: DevNod
 
 // benchStart is start-to-ready of vm's node on e, and its stop.
 func benchStart(b *testing.B, e Engine, vm deployer.VM) {
-	if err := e.Available(vm); err != nil {
+	if err := e.Available(context.Background(), vm); err != nil {
 		b.Skip(err)
 	}
 	ctx := context.Background()

@@ -54,7 +54,7 @@ func (e Engine) nodesDirs() []string {
 func (e Engine) Binary(name string) (string, error) { return findBinary(e.nodesDirs(), name) }
 
 // Available reports whether the engine can run vm here, and why not.
-func (e Engine) Available(vm deployer.VM) error {
+func (e Engine) Available(_ context.Context, vm deployer.VM) error {
 	switch vm {
 	case deployer.EVM:
 		_, err := findBinary(e.nodesDirs(), gethdev.Binary)

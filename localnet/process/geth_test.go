@@ -23,7 +23,7 @@ import (
 // requireNode skips without the binary, unless REQUIRE_NODES=1 (CI) makes that a failure.
 func requireNode(t *testing.T, e Engine, vm deployer.VM) {
 	t.Helper()
-	if err := e.Available(vm); err != nil {
+	if err := e.Available(context.Background(), vm); err != nil {
 		if os.Getenv("REQUIRE_NODES") == "1" || os.Getenv("CI") == "true" {
 			t.Fatalf("REQUIRE_NODES=1: %v", err)
 		}
