@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -234,7 +233,7 @@ func newStageCmd(g *globals) *cobra.Command {
 				}
 				var refused error
 				confirm := func(from, to uint64) bool {
-					refused = g.confirm(yes, os.Stdin, fmt.Sprintf("finalize stages %d..%d to reach the L1 stage %d", from, to, target))
+					refused = g.confirm(yes, g.in, fmt.Sprintf("finalize stages %d..%d to reach the L1 stage %d", from, to, target))
 					return refused == nil
 				}
 				s, _ = g.recorded(s)

@@ -39,6 +39,7 @@ type globals struct {
 	network    string
 	chunkSize  int
 	window     int
+	in         io.Reader // the command's input: prompts are read from it
 	out        io.Writer
 	errOut     io.Writer
 	logger     *slog.Logger
@@ -48,13 +49,14 @@ type globals struct {
 }
 
 func newRoot() *cobra.Command {
-	g := &globals{out: os.Stdout, errOut: os.Stderr}
+	g := &globals{in: os.Stdin, out: os.Stdout, errOut: os.Stderr}
 	root := &cobra.Command{
 		Use:           "vipctl",
 		Short:         "Deploy, operate and verify the VIP scoring contract of a rollup",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			g.in = cmd.InOrStdin()
 			level := slog.LevelWarn
 			if g.verbose {
 				level = slog.LevelDebug
@@ -178,7 +180,10 @@ func (g *globals) saveDeployment(d deployer.Deployment) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("save deployment: %w", err)
 	}
-	b, _ := json.MarshalIndent(deployment{Deployment: d, Time: time.Now().UTC()}, "", "  ")
+	b, err := json.MarshalIndent(deployment{Deployment: d, Time: time.Now().UTC()}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("save deployment: %w", err)
+	}
 	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 

@@ -34,16 +34,19 @@ func (g *globals) recorded(s deployer.Scorer) (deployer.Scorer, *guard.Records) 
 	return guard.Recorded(s, recs), recs
 }
 
-// stdinIsTerminal reports whether a person can answer a prompt.
+// stdinIsTerminal reports whether a person can answer a prompt read from in: a terminal.
 // (a variable so tests can stand in for a person at a terminal)
-var stdinIsTerminal = func() bool { return term.IsTerminal(int(os.Stdin.Fd())) }
+var stdinIsTerminal = func(in io.Reader) bool {
+	f, ok := in.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
 
 // confirm asks on a terminal; without one it refuses unless --yes was given.
 func (g *globals) confirm(yes bool, in io.Reader, question string) error {
 	if yes {
 		return nil
 	}
-	if !stdinIsTerminal() {
+	if !stdinIsTerminal(in) {
 		return invalid(fmt.Errorf("%s: needs confirmation and there is no terminal to ask; pass --yes to confirm", question))
 	}
 	fmt.Fprintf(g.errOut, "%s? [y/N] ", question)
@@ -91,7 +94,7 @@ func (g *globals) finalizeStage(ctx context.Context, s deployer.Scorer, req guar
 		return g.printResult(result{d, hash}, fmt.Sprintf("stage %d already finalized (tx %s); nothing sent", d.Stage, shown))
 	}
 	if len(d.Risks) > 0 {
-		if err := g.confirm(yes, os.Stdin, fmt.Sprintf("finalize stage %d although %s", d.Stage, guard.Describe(d.Risks))); err != nil {
+		if err := g.confirm(yes, g.in, fmt.Sprintf("finalize stage %d although %s", d.Stage, guard.Describe(d.Risks))); err != nil {
 			return err
 		}
 	}

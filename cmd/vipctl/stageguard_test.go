@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 )
@@ -26,7 +27,7 @@ func TestConfirm(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			was := stdinIsTerminal
-			stdinIsTerminal = func() bool { return tc.terminal }
+			stdinIsTerminal = func(io.Reader) bool { return tc.terminal }
 			defer func() { stdinIsTerminal = was }()
 			var prompt bytes.Buffer
 			g := &globals{errOut: &prompt}

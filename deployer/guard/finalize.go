@@ -55,7 +55,9 @@ func (r *Records) Finalize(ctx context.Context, f Finalizer, stage uint64) (stri
 	}
 	hash, err := f.FinalizeStage(ctx, stage)
 	if err != nil {
-		_ = j.Append(journal.Record{Op: journal.OpFailed, Stage: stage, Error: err.Error()})
+		if jerr := j.Append(journal.Record{Op: journal.OpFailed, Stage: stage, Error: err.Error()}); jerr != nil {
+			return "", fmt.Errorf("%w (and recording the failure failed: %w)", err, jerr)
+		}
 		return "", err
 	}
 	if err := j.Append(journal.Record{Op: journal.OpConfirmed, Stage: stage, Hash: hash}); err != nil {

@@ -323,7 +323,9 @@ func (p *pusher) sendChunk(ctx context.Context, i int, chunk []scores.Entry, seq
 		err = p.chain.Broadcast(ctx, tx)
 		if err != nil && IsRejected(err) {
 			// The node refused it: the sequence is not spent, the chunk is not sent.
-			_ = p.j.Append(journal.Record{Op: journal.OpDropped, Chunk: i, Hash: tx.Hash, Sequence: *seq, Error: err.Error()})
+			if jerr := p.j.Append(journal.Record{Op: journal.OpDropped, Chunk: i, Hash: tx.Hash, Sequence: *seq, Error: err.Error()}); jerr != nil {
+				return fmt.Errorf("broadcast stage %d chunk %d: %w (and journaling the refusal failed: %w)", p.stage, i, err, jerr)
+			}
 			if attempt > 0 || len(p.live) == 0 {
 				_ = p.wait(ctx, 0)
 				return fmt.Errorf("broadcast stage %d chunk %d: %w", p.stage, i, err)
@@ -438,7 +440,9 @@ func (p *pusher) resend(ctx context.Context, i int, rec journal.Record) error {
 					return nil
 				}
 			}
-			_ = p.j.Append(journal.Record{Op: journal.OpDropped, Chunk: i, Hash: rec.Hash, Sequence: rec.Sequence, Error: err.Error()})
+			if jerr := p.j.Append(journal.Record{Op: journal.OpDropped, Chunk: i, Hash: rec.Hash, Sequence: rec.Sequence, Error: err.Error()}); jerr != nil {
+				return fmt.Errorf("resend stage %d chunk %d tx %s: %w (and journaling the refusal failed: %w)", p.stage, i, rec.Hash, err, jerr)
+			}
 			delete(p.live, i)
 			delete(p.sentAt, i)
 		}
