@@ -5,7 +5,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/scorertest"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
@@ -179,4 +181,56 @@ func TestFinalizeRecordsTheTx(t *testing.T) {
 	if got, _ := recs.FinalizeTx(ctx, nil, 5); got != hash {
 		t.Fatalf("after a refused retry the record names %q, want %q", got, hash)
 	}
+}
+
+func TestAnInterruptedFinalizeIsGivenTimeToLand(t *testing.T) {
+	ctx := context.Background()
+	interrupted := func(t *testing.T, dir string) {
+		// What a run killed between its record and the tx's result leaves.
+		j, err := journal.Open(NewRecords(dir, scorertest.New(5).Contract()).path(5))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer j.Close()
+		for _, r := range []journal.Record{{Op: journal.OpBegin, Stage: 5, Chunks: 1}, {Op: journal.OpSigned, Stage: 5}} {
+			if err := j.Append(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Run("its tx lands: nothing is sent again", func(t *testing.T) {
+		dir := t.TempDir()
+		interrupted(t, dir)
+		s := contractAt(t, 5, 10)
+		landed := make(chan string, 1)
+		go func() {
+			time.Sleep(30 * time.Millisecond)
+			hash, _ := s.FinalizeStage(ctx, 5) // the earlier run's tx
+			landed <- hash
+		}()
+		recs := NewRecords(dir, s.Contract(), WithSettle(5*time.Second))
+		hash, err := recs.Finalize(ctx, s, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := <-landed; hash != want || s.Finalizes != 2 { // stage 4's and the earlier run's
+			t.Fatalf("hash %q (want %q), %d finalizes", hash, want, s.Finalizes)
+		}
+		if got, _ := recs.Lookup(5); got != hash {
+			t.Fatalf("record names %q", got)
+		}
+	})
+	t.Run("it never lands: one finalize after the settle time", func(t *testing.T) {
+		dir := t.TempDir()
+		interrupted(t, dir)
+		s := contractAt(t, 5, 10)
+		start := time.Now()
+		hash, err := NewRecords(dir, s.Contract(), WithSettle(100*time.Millisecond)).Finalize(ctx, s, 5)
+		if err != nil || hash == "" || s.Finalizes != 2 { // stage 4's and this one
+			t.Fatalf("hash %q, err %v, %d finalizes", hash, err, s.Finalizes)
+		}
+		if waited := time.Since(start); waited < 50*time.Millisecond {
+			t.Fatalf("sent after %s, before the settle time", waited)
+		}
+	})
 }
