@@ -15,6 +15,7 @@ import (
 	govv1 "github.com/cosmos/cosmos-sdk/x/gov/types/v1"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/movebcs"
 )
 
 // The call a whitelisting proposal makes.
@@ -48,15 +49,20 @@ func checkCoins(s string) error {
 // vip_l2_score_contract String, operator_commission_max_rate, _max_change_rate and _rate
 // BigDecimal, vm_type u64.
 func (c *Checked) RegisterArgs() [][]byte {
+	address := func(a [32]byte) []byte {
+		w := movebcs.NewWriter(32)
+		w.Address(movebcs.Address(a))
+		return w.Out()
+	}
 	return [][]byte{
-		bcsAddress(c.operator),
-		bcsU64(c.BridgeID),
-		bcsAddress(c.bridge),
-		bcsString(strings.TrimSpace(c.ScoreContract)),
+		address(c.operator),
+		movebcs.ArgU64(c.BridgeID),
+		address(c.bridge),
+		movebcs.ArgString(strings.TrimSpace(c.ScoreContract)),
 		c.maxRate.BCS(),
 		c.maxChangeRate.BCS(),
 		c.rate.BCS(),
-		bcsU64(c.vmType),
+		movebcs.ArgU64(c.vmType),
 	}
 }
 
