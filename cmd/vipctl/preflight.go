@@ -33,7 +33,7 @@ func newPreflightCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			cfg := preflight.Config{CometRPC: g.cometRPC, REST: g.rest, JSONRPC: g.rpc, FirstPush: firstPush,
-				GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, ContractAddress: g.contract, Client: &probe.Client{}}
+				GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, ContractAddress: g.contract, Client: &probe.Client{REST: g.rest, JSONRPC: g.rpc}}
 			if cmd.Flags().Changed("vm") || os.Getenv("VM") != "" {
 				cfg.VM, _ = deployer.ParseVM(g.vm)
 			} else if g.rest == "" && g.rpc != "" {
