@@ -18,9 +18,9 @@ import (
 	"strings"
 	"time"
 
+	txsigning "cosmossdk.io/x/tx/signing"
 	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
 	ctypes "github.com/cometbft/cometbft/rpc/core/types"
-	clienttx "github.com/cosmos/cosmos-sdk/client/tx"
 	codectypes "github.com/cosmos/cosmos-sdk/codec/types"
 	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
@@ -29,6 +29,9 @@ import (
 	authsigning "github.com/cosmos/cosmos-sdk/x/auth/signing"
 	authtypes "github.com/cosmos/cosmos-sdk/x/auth/types"
 	"github.com/cosmos/gogoproto/proto"
+	"google.golang.org/protobuf/types/known/anypb"
+
+	"github.com/vipharness/vipharness/deployer/keys"
 )
 
 // Client talks to one chain.
@@ -147,7 +150,7 @@ func (c *Client) Address(key cryptotypes.PubKey) string { return c.Enc.MustAddr(
 
 // Signer is an account that signs txs; Sequence is the next sequence to use.
 type Signer struct {
-	Key      cryptotypes.PrivKey
+	Key      keys.Signer
 	Address  string
 	Number   uint64
 	Sequence uint64
@@ -156,8 +159,17 @@ type Signer struct {
 // String shows the address only, never the key.
 func (s *Signer) String() string { return s.Address }
 
-// Signer loads the account of key from the chain.
+// Signer loads the account of a private key from the chain.
 func (c *Client) Signer(ctx context.Context, key cryptotypes.PrivKey) (*Signer, error) {
+	k, err := keys.FromPrivKey(key, "key")
+	if err != nil {
+		return nil, err
+	}
+	return c.SignerOf(ctx, k)
+}
+
+// SignerOf loads the account of a signer (a software key, a keyring key, a Ledger) from the chain.
+func (c *Client) SignerOf(ctx context.Context, key keys.Signer) (*Signer, error) {
 	addr := c.Address(key.PubKey())
 	num, seq, err := c.Account(ctx, addr)
 	if err != nil {
@@ -202,7 +214,8 @@ func (c *Client) SignTx(ctx context.Context, s *Signer, gas uint64, msgs ...sdk.
 	return c.SignAt(ctx, s, s.Sequence, gas, msgs...)
 }
 
-// SignAt builds and signs a tx at sequence seq with a gas limit and its fee.
+// SignAt builds and signs a tx at sequence seq with a gas limit and its fee, in the signer's
+// sign mode (SIGN_MODE_DIRECT, or SIGN_MODE_EIP_191 for a Ledger).
 func (c *Client) SignAt(ctx context.Context, s *Signer, seq, gas uint64, msgs ...sdk.Msg) ([]byte, error) {
 	b := c.Enc.TxConfig.NewTxBuilder()
 	if err := b.SetMsgs(msgs...); err != nil {
@@ -210,18 +223,27 @@ func (c *Client) SignAt(ctx context.Context, s *Signer, seq, gas uint64, msgs ..
 	}
 	b.SetGasLimit(gas)
 	b.SetFeeAmount(c.Fee(gas))
-	pub := s.Key.PubKey()
+	pub, mode := s.Key.PubKey(), s.Key.CosmosSignMode()
 	// The signer info (public key, mode, sequence) is part of the signed bytes.
-	if err := b.SetSignatures(signing.SignatureV2{PubKey: pub, Data: &signing.SingleSignatureData{SignMode: signing.SignMode_SIGN_MODE_DIRECT}, Sequence: seq}); err != nil {
+	if err := b.SetSignatures(signing.SignatureV2{PubKey: pub, Data: &signing.SingleSignatureData{SignMode: mode}, Sequence: seq}); err != nil {
 		return nil, fmt.Errorf("build tx: %w", err)
 	}
-	sig, err := clienttx.SignWithPrivKey(ctx, signing.SignMode_SIGN_MODE_DIRECT, authsigning.SignerData{
-		ChainID: c.ChainID, AccountNumber: s.Number, Sequence: seq, Address: s.Address, PubKey: pub,
-	}, b, s.Key, c.Enc.TxConfig, seq)
+	anyPub, err := codectypes.NewAnyWithValue(pub)
 	if err != nil {
-		return nil, fmt.Errorf("sign tx: %w", err)
+		return nil, fmt.Errorf("build tx: %w", err)
 	}
-	if err := b.SetSignatures(sig); err != nil {
+	signBytes, err := c.Enc.SignBytes(ctx, mode, txsigning.SignerData{
+		Address: s.Address, ChainID: c.ChainID, AccountNumber: s.Number, Sequence: seq,
+		PubKey: &anypb.Any{TypeUrl: anyPub.TypeUrl, Value: anyPub.Value},
+	}, b.GetTx().(authsigning.V2AdaptableTx).GetSigningTxData())
+	if err != nil {
+		return nil, fmt.Errorf("sign bytes: %w", err)
+	}
+	sig, err := s.Key.SignCosmos(ctx, signBytes)
+	if err != nil {
+		return nil, fmt.Errorf("sign tx at sequence %d with %s: %w", seq, s.Key.Source(), err)
+	}
+	if err := b.SetSignatures(signing.SignatureV2{PubKey: pub, Data: &signing.SingleSignatureData{SignMode: mode, Signature: sig}, Sequence: seq}); err != nil {
 		return nil, fmt.Errorf("build tx: %w", err)
 	}
 	return c.Enc.TxConfig.TxEncoder()(b.GetTx())
@@ -236,7 +258,7 @@ func (c *Client) Simulate(ctx context.Context, s *Signer, msgs ...sdk.Msg) (*txt
 		return nil, err
 	}
 	b.SetFeeAmount(c.Fee(200_000))
-	if err := b.SetSignatures(signing.SignatureV2{PubKey: s.Key.PubKey(), Data: &signing.SingleSignatureData{SignMode: signing.SignMode_SIGN_MODE_DIRECT}, Sequence: s.Sequence}); err != nil {
+	if err := b.SetSignatures(signing.SignatureV2{PubKey: s.Key.PubKey(), Data: &signing.SingleSignatureData{SignMode: s.Key.CosmosSignMode()}, Sequence: s.Sequence}); err != nil {
 		return nil, err
 	}
 	bz, err := c.Enc.TxConfig.TxEncoder()(b.GetTx())

@@ -5,6 +5,7 @@ import (
 
 	"cosmossdk.io/core/address"
 	"cosmossdk.io/x/tx/signing"
+	"cosmossdk.io/x/tx/signing/aminojson"
 	"github.com/cosmos/cosmos-sdk/client"
 	"github.com/cosmos/cosmos-sdk/codec"
 	addresscodec "github.com/cosmos/cosmos-sdk/codec/address"
@@ -15,13 +16,14 @@ import (
 	authtypes "github.com/cosmos/cosmos-sdk/x/auth/types"
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 	"github.com/cosmos/gogoproto/proto"
+	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
 )
 
 // Encoding is the chain's protobuf world: the interface registry (std, auth, bank,
 // Initia's eth_secp256k1 key and the executor's messages), its codec, the bech32 address
-// codec and a tx config signing in SIGN_MODE_DIRECT. A client builds and signs txs with the
+// codec and a tx config signing in SIGN_MODE_DIRECT and Initia's SIGN_MODE_EIP_191. A client builds and signs txs with the
 // same Encoding the node decodes them with.
 type Encoding struct {
 	Registry codectypes.InterfaceRegistry
@@ -55,6 +57,8 @@ func NewEncoding(prefix string, register ...func(codectypes.InterfaceRegistry)) 
 	cdc := codec.NewProtoCodec(reg)
 	txCfg, err := authtx.NewTxConfigWithOptions(cdc, authtx.ConfigOptions{
 		EnabledSignModes: []signingtypes.SignMode{signingtypes.SignMode_SIGN_MODE_DIRECT},
+		CustomSignModes: []signing.SignModeHandler{newEIP191Handler(aminojson.SignModeHandlerOptions{
+			FileResolver: reg, TypeResolver: protoregistry.GlobalTypes})},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("tx config: %w", err)

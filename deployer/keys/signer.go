@@ -16,6 +16,7 @@ import (
 	"github.com/cosmos/cosmos-sdk/types/tx/signing"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 )
 
 // Signer is an account the deployer signs with, wherever its key lives: the environment, a
@@ -171,4 +172,19 @@ func describe(s Signer) string {
 
 func logValue(s Signer) slog.Value {
 	return slog.GroupValue(slog.String("address", s.Address().Hex()), slog.String("key_type", string(s.KeyType())), slog.String("source", s.Source()))
+}
+
+// FromPrivKey is the signer of a Cosmos private key (secp256k1 or Initia's eth_secp256k1).
+func FromPrivKey(pk cryptotypes.PrivKey, source string) (*Software, error) {
+	kind := Secp256k1
+	if pk.Type() == string(EthSecp256k1) {
+		kind = EthSecp256k1
+	} else if pk.Type() != string(Secp256k1) {
+		return nil, fmt.Errorf("%s keys cannot sign here (want eth_secp256k1 or secp256k1)", pk.Type())
+	}
+	k, err := crypto.ToECDSA(pk.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("%s key: %w", kind, err)
+	}
+	return NewSoftware(&Account{key: k, addr: crypto.PubkeyToAddress(k.PublicKey), source: source}, kind, source)
 }

@@ -365,8 +365,14 @@ func (n *Node) ante(tx sdk.Tx, txBytes []byte, simulate bool, blk blockInfo, kv 
 	return nil
 }
 
-// verify checks one SIGN_MODE_DIRECT signature.
+// verify checks one signature in SIGN_MODE_DIRECT or, as Initia chains accept it,
+// SIGN_MODE_EIP_191 (the EIP-191-prefixed amino-JSON sign doc, what a Ledger's Ethereum app
+// signs); any other mode is refused.
 func (n *Node) verify(tx sdk.Tx, pk cryptotypes.PubKey, signer string, accNum uint64, sig signing.SignatureV2) error {
+	single, ok := sig.Data.(*signing.SingleSignatureData)
+	if !ok {
+		return fmt.Errorf("unexpected signature data %T", sig.Data)
+	}
 	anyPk, err := codectypes.NewAnyWithValue(pk)
 	if err != nil {
 		return err
@@ -382,7 +388,14 @@ func (n *Node) verify(tx sdk.Tx, pk cryptotypes.PubKey, signer string, accNum ui
 	if !ok {
 		return fmt.Errorf("expected tx to implement V2AdaptableTx, got %T", tx)
 	}
-	return authsigning.VerifySignature(context.Background(), pk, signerData, sig.Data, n.enc.TxConfig.SignModeHandler(), adaptable.GetSigningTxData())
+	signBytes, err := n.enc.SignBytes(context.Background(), single.SignMode, signerData, adaptable.GetSigningTxData())
+	if err != nil {
+		return err
+	}
+	if !pk.VerifySignature(signBytes, single.Signature) {
+		return fmt.Errorf("unable to verify single signer signature (%s)", single.SignMode)
+	}
+	return nil
 }
 
 func incomplete(data signing.SignatureData) bool {

@@ -18,7 +18,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/big"
-	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -358,7 +357,7 @@ func (d *Device) signTx(req *request) ([]byte, uint16) {
 func (d *Device) signMessage(req *request) ([]byte, uint16) {
 	shown := "Message hash: " + hex.EncodeToString(crypto.Keccak256(req.data))
 	if utf8.Valid(req.data) && !bytes.ContainsFunc(req.data, func(r rune) bool { return r < 0x20 && r != '\n' }) {
-		shown = "Message: " + abbreviate(string(req.data), 120)
+		shown = "Message: " + string(req.data) // the device pages through all of it
 	}
 	if !d.confirm("message", req.path, []string{"Sign message", shown}) {
 		return nil, app.SWRejected
@@ -389,12 +388,4 @@ func (d *Device) confirm(kind string, path []uint32, screens []string) bool {
 	d.rejectNext = false
 	d.log = append(d.log, Confirmation{Kind: kind, Path: keys.Path(path).String(), Screens: screens, Approved: ok, At: time.Now()})
 	return ok
-}
-
-func abbreviate(s string, n int) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	if len(s) <= n {
-		return s
-	}
-	return s[:n/2] + "..." + s[len(s)-n/2:]
 }

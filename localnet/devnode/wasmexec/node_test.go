@@ -139,8 +139,8 @@ func TestEthSecp256k1Accounts(t *testing.T) {
 	if s.Address != want {
 		t.Fatalf("eth account address %s, want %s", s.Address, want)
 	}
-	if _, ok := s.Key.(*ethsecp256k1.PrivKey); !ok {
-		t.Fatalf("funded key is %T", s.Key)
+	if _, ok := s.Key.PubKey().(*ethsecp256k1.PubKey); !ok || s.Key.KeyType() != keys.EthSecp256k1 {
+		t.Fatalf("funded key is %s", s.Key.KeyType())
 	}
 	contract := tn.deploy(t, 1)
 	tn.mustSend(t, s, 1_000_000, scoresMsg(s.Address, contract, 1, addrs(1, 10)))
