@@ -35,7 +35,7 @@ type EVMBackend interface {
 // through an EVM chain's JSON-RPC and waits for their receipts. It signs OP hooks with the
 // same key (OPHookEnvelope). It is safe for concurrent use: nonces are handed out in order.
 type EVMSigner struct {
-	key     *ecdsa.PrivateKey
+	key     KeySigner
 	addr    common.Address
 	backend EVMBackend
 	chainID *big.Int
@@ -73,6 +73,28 @@ func WithGasMultiplier(m float64) EVMSignerOption {
 	}
 }
 
+// KeySigner holds the key of an EVM signer: an in-memory key, or any signer the caller has
+// (deployer/keys' keyring, keystore and Ledger signers satisfy it). The key never leaves it.
+type KeySigner interface {
+	Address() common.Address
+	SignEVMTx(ctx context.Context, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error)
+	// SignPersonal is an EIP-191 personal-message signature, R || S || V.
+	SignPersonal(ctx context.Context, msg []byte) ([]byte, error)
+}
+
+// ecdsaKey is a KeySigner of a key in memory.
+type ecdsaKey struct{ k *ecdsa.PrivateKey }
+
+func (e ecdsaKey) Address() common.Address { return crypto.PubkeyToAddress(e.k.PublicKey) }
+
+func (e ecdsaKey) SignEVMTx(_ context.Context, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
+	return types.SignTx(tx, types.LatestSignerForChainID(chainID), e.k)
+}
+
+func (e ecdsaKey) SignPersonal(_ context.Context, msg []byte) ([]byte, error) {
+	return crypto.Sign(accounts.TextHash(msg), e.k)
+}
+
 // NewEVMSigner returns a signer for the chain behind backend with the private key in hex
 // (with or without 0x). It asks the chain for its id once.
 func NewEVMSigner(ctx context.Context, backend EVMBackend, privateKeyHex string, opts ...EVMSignerOption) (*EVMSigner, error) {
@@ -80,11 +102,16 @@ func NewEVMSigner(ctx context.Context, backend EVMBackend, privateKeyHex string,
 	if err != nil {
 		return nil, fmt.Errorf("evm signer: private key: %w", err)
 	}
+	return NewEVMSignerWith(ctx, backend, ecdsaKey{key}, opts...)
+}
+
+// NewEVMSignerWith returns a signer for the chain behind backend that signs with key.
+func NewEVMSignerWith(ctx context.Context, backend EVMBackend, key KeySigner, opts ...EVMSignerOption) (*EVMSigner, error) {
 	id, err := backend.ChainID(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("evm signer: chain id: %w", err)
 	}
-	s := &EVMSigner{key: key, addr: crypto.PubkeyToAddress(key.PublicKey), backend: backend, chainID: id,
+	s := &EVMSigner{key: key, addr: key.Address(), backend: backend, chainID: id,
 		prefix: "init", poll: 50 * time.Millisecond, gasMul: 1.25}
 	for _, o := range opts {
 		o(s)
@@ -106,12 +133,12 @@ func (s *EVMSigner) CosmosAddress() string {
 
 // SignOPHook signs the hook as an OPHookEnvelope: EIP-191 over OPHookSignDoc, with the
 // signer's bech32 address as signer.
-func (s *EVMSigner) SignOPHook(_ context.Context, hook OPHookResponse) (SignedOPHook, error) {
+func (s *EVMSigner) SignOPHook(ctx context.Context, hook OPHookResponse) (SignedOPHook, error) {
 	if hook.ChainID == "" || len(hook.Hook) == 0 {
 		return SignedOPHook{}, errors.New("evm signer: empty op hook")
 	}
 	signer := s.CosmosAddress()
-	sig, err := crypto.Sign(accounts.TextHash(OPHookSignDoc(hook.ChainID, signer, hook.Hook)), s.key)
+	sig, err := s.key.SignPersonal(ctx, OPHookSignDoc(hook.ChainID, signer, hook.Hook))
 	if err != nil {
 		return SignedOPHook{}, fmt.Errorf("evm signer: sign op hook: %w", err)
 	}
@@ -192,9 +219,9 @@ func (s *EVMSigner) send(ctx context.Context, to common.Address, value *big.Int,
 		}
 		s.nonce, s.haveNonce = n, true
 	}
-	signed, err := types.SignNewTx(s.key, types.LatestSignerForChainID(s.chainID), &types.DynamicFeeTx{
+	signed, err := s.key.SignEVMTx(ctx, types.NewTx(&types.DynamicFeeTx{
 		ChainID: s.chainID, Nonce: s.nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &to, Value: value, Data: data,
-	})
+	}), s.chainID)
 	if err == nil {
 		if err = s.backend.SendTransaction(ctx, signed); err == nil {
 			s.nonce++

@@ -2,7 +2,6 @@ package evm
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"math/big"
@@ -15,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
@@ -23,12 +23,11 @@ import (
 // operator with explicit nonces and a gas limit from the measured cost model.
 type pushChain struct {
 	s       *Scorer
-	key     *ecdsa.PrivateKey
+	key     keys.Signer
 	from    common.Address
 	cost    deployer.GasModel
 	tip     *big.Int
 	feeCap  *big.Int
-	signer  types.Signer
 	txGasOK uint64
 }
 
@@ -49,7 +48,7 @@ func (c *pushChain) Sign(ctx context.Context, stage uint64, chunk []scores.Entry
 		return push.SignedTx{}, fmt.Errorf("pack updateScores: %w", err)
 	}
 	to := c.s.contract
-	tx, err := types.SignNewTx(c.key, c.signer, &types.DynamicFeeTx{
+	tx, err := c.key.SignEVMTx(ctx, types.NewTx(&types.DynamicFeeTx{
 		ChainID:   c.s.chainID,
 		Nonce:     seq,
 		GasTipCap: c.tip,
@@ -57,9 +56,9 @@ func (c *pushChain) Sign(ctx context.Context, stage uint64, chunk []scores.Entry
 		Gas:       c.cost.Limit(len(chunk), c.txGasOK),
 		To:        &to,
 		Data:      data,
-	})
+	}), c.s.chainID)
 	if err != nil {
-		return push.SignedTx{}, fmt.Errorf("sign updateScores: %w", err)
+		return push.SignedTx{}, fmt.Errorf("sign updateScores chunk at nonce %d: %w", seq, err)
 	}
 	raw, err := tx.MarshalBinary()
 	if err != nil {

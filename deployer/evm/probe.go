@@ -9,7 +9,6 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 )
 
 // SimulateMismatch calls updateScores with two addresses and one score from the operator
@@ -25,7 +24,7 @@ func (s *Scorer) SimulateMismatch(ctx context.Context, stage uint64) error {
 	addrs := []common.Address{common.HexToAddress("0x1111111111111111111111111111111111111111"), common.HexToAddress("0x2222222222222222222222222222222222222222")}
 	data := s.binding.PackUpdateScores(stage, addrs, []uint64{1})
 	to := s.contract
-	_, err := s.client.CallContract(ctx, ethereum.CallMsg{From: crypto.PubkeyToAddress(s.operatorKey.PublicKey), To: &to, Data: data}, nil)
+	_, err := s.client.CallContract(ctx, ethereum.CallMsg{From: s.operatorKey.Address(), To: &to, Data: data}, nil)
 	if err == nil {
 		return nil
 	}

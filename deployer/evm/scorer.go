@@ -16,12 +16,12 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/vipharness/vipharness/bindings/vipscore"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/journal"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
@@ -44,8 +44,8 @@ type Scorer struct {
 	contract common.Address
 	code     []byte // creation code to deploy instead of the embedded build (WithCreationCode)
 
-	deployerKey *ecdsa.PrivateKey
-	operatorKey *ecdsa.PrivateKey
+	deployerKey keys.Signer
+	operatorKey keys.Signer
 	journalDir  string
 	chunkSize   int
 	window      int
@@ -65,10 +65,20 @@ func WithCreationCode(bin []byte) Option { return func(s *Scorer) { s.code = bin
 
 // WithDeployerKey sets the key that deploys the contract (and becomes its first allow-listed
 // account). Defaults to the operator key.
-func WithDeployerKey(k *ecdsa.PrivateKey) Option { return func(s *Scorer) { s.deployerKey = k } }
+func WithDeployerKey(k *ecdsa.PrivateKey) Option {
+	return func(s *Scorer) { s.deployerKey = keys.FromECDSA(k, "deployer key") }
+}
+
+// WithDeployerSigner sets the deployer's signer (a keyring or keystore key, a Ledger).
+func WithDeployerSigner(k keys.Signer) Option { return func(s *Scorer) { s.deployerKey = k } }
 
 // WithOperatorKey sets the key that updates scores and finalizes stages.
-func WithOperatorKey(k *ecdsa.PrivateKey) Option { return func(s *Scorer) { s.operatorKey = k } }
+func WithOperatorKey(k *ecdsa.PrivateKey) Option {
+	return func(s *Scorer) { s.operatorKey = keys.FromECDSA(k, "operator key") }
+}
+
+// WithOperatorSigner sets the operator's signer (a keyring or keystore key, a Ledger).
+func WithOperatorSigner(k keys.Signer) Option { return func(s *Scorer) { s.operatorKey = k } }
 
 // WithContract attaches to an already deployed contract.
 func WithContract(addr common.Address) Option { return func(s *Scorer) { s.contract = addr } }
@@ -164,7 +174,7 @@ func (s *Scorer) needContract() error {
 	return nil
 }
 
-func (s *Scorer) needKey(k *ecdsa.PrivateKey, role string) error {
+func (s *Scorer) needKey(k keys.Signer, role string) error {
 	if k == nil {
 		return fmt.Errorf("no %s key: set PRIVATE_KEY or MNEMONIC", role)
 	}
@@ -193,14 +203,14 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 	s.logger.Info("contract deployed", "address", s.contract.Hex(), "stage", initStage, "tx", tx.Hash().Hex(), "gas", rc.GasUsed)
 	return deployer.Deployment{
 		VM: deployer.EVM, ChainID: s.chainID.String(), Contract: s.contract.Hex(), InitStage: initStage,
-		TxHash: tx.Hash().Hex(), Deployer: crypto.PubkeyToAddress(s.deployerKey.PublicKey).Hex(), GasUsed: rc.GasUsed,
+		TxHash: tx.Hash().Hex(), Deployer: s.deployerKey.Address().Hex(), GasUsed: rc.GasUsed,
 	}, nil
 }
 
 // sendAndWait signs, simulates, sends and waits for one tx; a revert in simulation is
 // returned decoded, and nothing is sent.
-func (s *Scorer) sendAndWait(ctx context.Context, key *ecdsa.PrivateKey, to *common.Address, data []byte) (*types.Transaction, *types.Receipt, error) {
-	from := crypto.PubkeyToAddress(key.PublicKey)
+func (s *Scorer) sendAndWait(ctx context.Context, key keys.Signer, to *common.Address, data []byte) (*types.Transaction, *types.Receipt, error) {
+	from := key.Address()
 	gas, err := s.client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: to, Data: data})
 	if err != nil {
 		return nil, nil, decodeRevert(s.abi, err)
@@ -213,10 +223,10 @@ func (s *Scorer) sendAndWait(ctx context.Context, key *ecdsa.PrivateKey, to *com
 	if err != nil {
 		return nil, nil, err
 	}
-	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(s.chainID), &types.DynamicFeeTx{
+	tx, err := key.SignEVMTx(ctx, types.NewTx(&types.DynamicFeeTx{
 		ChainID: s.chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
 		Gas: min(gas*6/5, MaxTxGas), To: to, Data: data,
-	})
+	}), s.chainID)
 	if err != nil {
 		return nil, nil, fmt.Errorf("sign: %w", err)
 	}
@@ -318,7 +328,7 @@ func (s *Scorer) prepare(ctx context.Context, stage uint64, entries []scores.Ent
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
 	}
-	from := crypto.PubkeyToAddress(s.operatorKey.PublicKey)
+	from := s.operatorKey.Address()
 	cost, err := s.measure(ctx, from, stage)
 	if err != nil {
 		return nil, nil, 0, err
@@ -342,7 +352,7 @@ func (s *Scorer) prepare(ctx context.Context, stage uint64, entries []scores.Ent
 		return nil, nil, 0, err
 	}
 	pc := &pushChain{s: s, key: s.operatorKey, from: from, cost: cost, tip: tip, feeCap: feeCap,
-		signer: types.LatestSignerForChainID(s.chainID), txGasOK: txCap}
+		txGasOK: txCap}
 	return canonical, pc, size, nil
 }
 

@@ -76,6 +76,11 @@ func (l *Ledger) SignEVMTx(ctx context.Context, tx *types.Transaction, chainID *
 	return l.app.SignTx(ctx, l.path, tx, chainID, l.addr)
 }
 
+// SignPersonal has the user confirm and sign msg as a personal message.
+func (l *Ledger) SignPersonal(ctx context.Context, msg []byte) ([]byte, error) {
+	return l.app.SignPersonal(ctx, l.path, msg, l.addr)
+}
+
 // CosmosSignMode is SIGN_MODE_EIP_191.
 func (l *Ledger) CosmosSignMode() signing.SignMode { return signing.SignMode_SIGN_MODE_EIP_191 }
 

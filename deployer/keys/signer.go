@@ -33,6 +33,9 @@ type Signer interface {
 	Address() common.Address
 	// SignEVMTx signs a transaction for chainID; only eth_secp256k1 signers can.
 	SignEVMTx(ctx context.Context, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error)
+	// SignPersonal is an EIP-191 personal-message signature (R || S || V, V in {0, 1}) by
+	// the Ethereum address; only eth_secp256k1 signers can.
+	SignPersonal(ctx context.Context, msg []byte) ([]byte, error)
 	// CosmosSignMode is the sign mode SignCosmos signs in: SIGN_MODE_DIRECT for software
 	// keys, SIGN_MODE_EIP_191 for a Ledger's Ethereum app.
 	CosmosSignMode() signing.SignMode
@@ -146,6 +149,14 @@ func (s *Software) SignEVMTx(_ context.Context, tx *types.Transaction, chainID *
 	return types.SignTx(tx, types.LatestSignerForChainID(chainID), s.key)
 }
 
+// SignPersonal signs keccak256 of the EIP-191 message.
+func (s *Software) SignPersonal(_ context.Context, msg []byte) ([]byte, error) {
+	if s.kind != EthSecp256k1 {
+		return nil, fmt.Errorf("%s is a %s key: personal messages need an eth_secp256k1 key", s.source, s.kind)
+	}
+	return crypto.Sign(crypto.Keccak256(FormatEIP191(msg)), s.key)
+}
+
 // CosmosSignMode is SIGN_MODE_DIRECT.
 func (s *Software) CosmosSignMode() signing.SignMode { return signing.SignMode_SIGN_MODE_DIRECT }
 
@@ -187,4 +198,13 @@ func FromPrivKey(pk cryptotypes.PrivKey, source string) (*Software, error) {
 		return nil, fmt.Errorf("%s key: %w", kind, err)
 	}
 	return NewSoftware(&Account{key: k, addr: crypto.PubkeyToAddress(k.PublicKey), source: source}, kind, source)
+}
+
+// FromECDSA is the eth_secp256k1 signer of a go-ethereum key.
+func FromECDSA(k *ecdsa.PrivateKey, source string) *Software {
+	s, err := NewSoftware(&Account{key: k, addr: crypto.PubkeyToAddress(k.PublicKey), source: source}, EthSecp256k1, source)
+	if err != nil {
+		panic(err) // a valid ecdsa key is a valid 32-byte secret
+	}
+	return s
 }

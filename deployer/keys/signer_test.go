@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/vipharness/vipharness/bindings/router"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
 	"github.com/vipharness/vipharness/deployer/keys/ledger"
@@ -308,3 +309,32 @@ func TestOpen(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// Both kinds of signer satisfy what the router's EVM signer needs.
+var _ interface {
+	SignPersonal(ctx context.Context, msg []byte) ([]byte, error)
+} = keys.Signer(nil)
+
+func TestSignPersonalAgrees(t *testing.T) {
+	srv, err := standin.Start(testMnemonic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx := context.Background()
+	l, err := keys.Open(ctx, keys.Deployer, keys.Spec{Ledger: true, LedgerSpeculos: srv.Addr()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := keys.FromMnemonic(testMnemonic, keys.EVMPath(0))
+	s, _ := a.Signer(keys.EthSecp256k1)
+	msg := []byte("op hook sign doc")
+	x, err1 := l.SignPersonal(ctx, msg)
+	y, err2 := s.SignPersonal(ctx, msg)
+	if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
+		t.Fatalf("ledger %x (%v), software %x (%v)", x, err1, y, err2)
+	}
+}
+
+// The router's EVM signer takes any of these signers.
+var _ router.KeySigner = keys.Signer(nil)

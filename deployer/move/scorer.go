@@ -26,6 +26,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/journal"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
@@ -61,8 +62,8 @@ type Scorer struct {
 	compiler   movecontract.Compiler
 	allow      []string
 
-	deployerKey cryptotypes.PrivKey
-	operatorKey cryptotypes.PrivKey
+	deployerKey keys.Signer
+	operatorKey keys.Signer
 	dialOpts    []cosmostx.Option
 	journalDir  string
 	chunkSize   int
@@ -81,10 +82,33 @@ type Option func(*Scorer)
 
 // WithDeployerKey sets the key that publishes the module (its address becomes the module's
 // address). Defaults to the operator key.
-func WithDeployerKey(k cryptotypes.PrivKey) Option { return func(s *Scorer) { s.deployerKey = k } }
+func WithDeployerKey(k cryptotypes.PrivKey) Option {
+	return func(s *Scorer) { s.deployerKey = softKey(k, "deployer key") }
+}
+
+// WithDeployerSigner sets the deployer's signer (a keyring or keystore key, a Ledger).
+func WithDeployerSigner(k keys.Signer) Option { return func(s *Scorer) { s.deployerKey = k } }
 
 // WithOperatorKey sets the key that updates scores and finalizes stages.
-func WithOperatorKey(k cryptotypes.PrivKey) Option { return func(s *Scorer) { s.operatorKey = k } }
+func WithOperatorKey(k cryptotypes.PrivKey) Option {
+	return func(s *Scorer) { s.operatorKey = softKey(k, "operator key") }
+}
+
+// WithOperatorSigner sets the operator's signer (a keyring or keystore key, a Ledger).
+func WithOperatorSigner(k keys.Signer) Option { return func(s *Scorer) { s.operatorKey = k } }
+
+// softKey wraps a Cosmos private key; a key of an unknown kind becomes nil (no key) and is
+// refused where it is needed.
+func softKey(k cryptotypes.PrivKey, source string) keys.Signer {
+	if k == nil {
+		return nil
+	}
+	sk, err := keys.FromPrivKey(k, source)
+	if err != nil {
+		return nil
+	}
+	return sk
+}
 
 // WithAllowList adds accounts as deployers (score writers) at deploy time; the deployer and
 // the operator always are.
@@ -217,11 +241,11 @@ func (s *Scorer) needModule() error {
 	return nil
 }
 
-func (s *Scorer) signer(ctx context.Context, k cryptotypes.PrivKey, role string) (*cosmostx.Signer, error) {
+func (s *Scorer) signer(ctx context.Context, k keys.Signer, role string) (*cosmostx.Signer, error) {
 	if k == nil {
 		return nil, fmt.Errorf("no %s key: set PRIVATE_KEY or MNEMONIC", role)
 	}
-	sg, err := s.c.Signer(ctx, k)
+	sg, err := s.c.SignerOf(ctx, k)
 	if err != nil {
 		return nil, fmt.Errorf("%s account: %w", role, err)
 	}
