@@ -175,7 +175,7 @@ func (g *globals) strangerFor(vm deployer.VM, s scorers.Scorer) func(ctx context
 // freshAccount opens a Scorer whose deployer and operator is a new key, attached to contract
 // if set. On a Cosmos rollup the environment's deployer first funds it with the fees of gas.
 func (g *globals) freshAccount(ctx context.Context, vm deployer.VM, s scorers.Scorer, contract string, gas uint64) (scorers.Scorer, error) {
-	cfg, err := g.scorerConfig(vm)
+	cfg, err := g.scorerConfig(ctx, vm)
 	if err != nil {
 		return nil, err
 	}
@@ -185,19 +185,18 @@ func (g *globals) freshAccount(ctx context.Context, vm deployer.VM, s scorers.Sc
 	}
 	if vm != deployer.EVM {
 		c := s.(interface{ Client() *cosmostx.Client }).Client()
-		funder := cfg.Deployer
+		funder := cfg.DeployerSigner
 		if funder == nil {
-			funder = cfg.Operator
+			funder = cfg.OperatorSigner
 		}
-		from, err := keys.PrivKeyFromBytes(funder, cfg.KeyType)
-		if err != nil {
-			return nil, fmt.Errorf("deployer account: %w", err)
+		if funder == nil {
+			return nil, invalid(errors.New("no deployer key to fund a fresh account with: set PRIVATE_KEY or MNEMONIC, or pass --from, --keystore or --ledger"))
 		}
 		key, err := keys.PrivKeyFromBytes(secret, cfg.KeyType)
 		if err != nil {
 			return nil, err
 		}
-		sg, err := c.Signer(ctx, from)
+		sg, err := c.SignerOf(ctx, funder)
 		if err != nil {
 			return nil, fmt.Errorf("deployer account: %w", err)
 		}
@@ -207,6 +206,7 @@ func (g *globals) freshAccount(ctx context.Context, vm deployer.VM, s scorers.Sc
 		cfg.GasPrice = &c.GasPrice
 	}
 	cfg.Operator, cfg.Deployer, cfg.Contract, cfg.Logger = secret, nil, contract, nil
+	cfg.OperatorSigner, cfg.DeployerSigner = nil, nil
 	cfg.ChunkSize, cfg.Window = 0, 0
 	return scorers.Open(ctx, cfg)
 }

@@ -141,7 +141,7 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 	up.Flags().Uint64Var(&l1Stage, "l1-stage", 1, "stage the L1 stand-in reports")
 	up.Flags().StringVar(&engineName, "engine", "embedded", "embedded (in-process), process (geth from `make nodes`) or container (Docker)")
 	up.Flags().StringVar(&envFile, "env-file", filepath.Join(".vipharness", "localnet.env"), "where to write the endpoints and dev key")
-	cmd.AddCommand(up)
+	cmd.AddCommand(up, newLedgerStandInCmd(g))
 	return cmd
 }
 

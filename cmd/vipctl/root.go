@@ -44,6 +44,7 @@ type globals struct {
 	errOut     io.Writer
 	logger     *slog.Logger
 	noProgress bool
+	signer     signerFlags
 	// code, when set, is the contract build to deploy instead of ours (vipctl check --artifact).
 	code []byte
 }
@@ -91,6 +92,7 @@ func newRoot() *cobra.Command {
 	f.IntVar(&g.chunkSize, "chunk-size", 0, "entries per tx; 0 derives it from the chain's gas limits")
 	f.IntVar(&g.window, "window", 8, "chunk txs in flight at once")
 	f.BoolVar(&g.noProgress, "no-progress", false, "no progress bar")
+	g.signer.register(f)
 
 	root.AddCommand(newDeployCmd(g), newScoresCmd(g), newStageCmd(g), newVerifyCmd(g), newLocalnetCmd(g), newDemoCmd(g), newKeysCmd(g), newIndexerCmd(g), newRouterCmd(g), newSetupCmd(g))
 	// Before registration: does the rollup and its contract conform.
@@ -209,7 +211,7 @@ func (g *globals) scorer(ctx context.Context, needContract bool, progress func(d
 	if err != nil {
 		return nil, nil, invalid(err)
 	}
-	cfg, err := g.scorerConfig(vm)
+	cfg, err := g.scorerConfig(ctx, vm)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -228,14 +230,14 @@ func (g *globals) scorer(ctx context.Context, needContract bool, progress func(d
 	return s, s.Close, nil
 }
 
-// scorerConfig is the rollup's endpoints, the deployer and operator keys from the
-// environment (either may be absent), the gas price and the push's knobs.
-func (g *globals) scorerConfig(vm deployer.VM) (scorers.Config, error) {
+// scorerConfig is the rollup's endpoints, the deployer's and operator's signers (the signer
+// flags' one, else the environment's keys; either may be absent), the gas price and the
+// push's knobs.
+func (g *globals) scorerConfig(ctx context.Context, vm deployer.VM) (scorers.Config, error) {
 	cfg := scorers.Config{
 		VM: vm, JSONRPC: g.rpc, CometRPC: g.cometRPC, REST: g.rest, Code: g.code,
 		JournalDir: g.journalDir(), ChunkSize: g.chunkSize, Window: g.window, Logger: g.logger,
 	}
-	var keyOpts []keys.EnvOption
 	if vm == deployer.EVM {
 		if g.rpc == "" {
 			return cfg, invalid(errors.New("no rollup RPC: pass --rpc or set JSON_RPC_URL"))
@@ -248,7 +250,6 @@ func (g *globals) scorerConfig(vm deployer.VM) (scorers.Config, error) {
 		if cfg.KeyType, err = g.cosmosKeyType(vm); err != nil {
 			return cfg, err
 		}
-		keyOpts = append(keyOpts, keys.WithPath(cfg.KeyType.Path))
 		if g.gasPrice != "" {
 			p, err := cosmostx.ParseGasPrice(g.gasPrice)
 			if err != nil {
@@ -264,29 +265,12 @@ func (g *globals) scorerConfig(vm deployer.VM) (scorers.Config, error) {
 		}
 		cfg.MoveCompiler = comp
 	}
-	dep, op, err := roleKeys(keyOpts...)
+	dep, op, err := g.signers(ctx, vm)
 	if err != nil {
 		return cfg, err
 	}
-	if op != nil {
-		cfg.Operator = op.Secret()
-	}
-	if dep != nil {
-		cfg.Deployer = dep.Secret()
-	}
+	cfg.OperatorSigner, cfg.DeployerSigner = op, dep
 	return cfg, nil
-}
-
-// roleKeys reads the deployer and operator keys (either may be absent), deriving mnemonic
-// keys on path.
-func roleKeys(opts ...keys.EnvOption) (dep, op *keys.Account, err error) {
-	if op, err = keys.FromEnv(keys.Operator, opts...); err != nil && !errors.Is(err, keys.ErrNoKey) {
-		return nil, nil, invalid(err)
-	}
-	if dep, err = keys.FromEnv(keys.Deployer, opts...); err != nil && !errors.Is(err, keys.ErrNoKey) {
-		return nil, nil, invalid(err)
-	}
-	return dep, op, nil
 }
 
 // cosmosKeyType is --key-type, else the VM's key type.

@@ -2,6 +2,7 @@ package keys
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -45,6 +46,7 @@ func DefaultKeyringDir() string {
 // Initia's eth_secp256k1 (coin type 60) and Cosmos secp256k1 (coin type 118) kinds, and Ledger
 // records that name a device path.
 type Keyring struct {
+	db      keyring.Keyring
 	kr      cosmoskeyring.Keyring
 	backend string
 	dir     string
@@ -117,7 +119,7 @@ func OpenKeyring(backend, dir string, password PasswordFunc) (*Keyring, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s keyring in %s: %w", backend, dir, err)
 	}
-	return &Keyring{kr: cosmoskeyring.NewInMemoryWithKeyring(db, keyringCodec(), keyringOptions), backend: backend, dir: dir}, nil
+	return &Keyring{db: db, kr: cosmoskeyring.NewInMemoryWithKeyring(db, keyringCodec(), keyringOptions), backend: backend, dir: dir}, nil
 }
 
 // filePassword asks for the passphrase of the encrypted keyring in dir and checks it against
@@ -276,6 +278,35 @@ func (k *Keyring) Import(name string, a *Account, kind KeyType) error {
 	}
 	if err := k.kr.ImportPrivKeyHex(name, fmt.Sprintf("%x", a.Secret()), algo); err != nil {
 		return fmt.Errorf("%s: import: %w", k.where(name), err)
+	}
+	return nil
+}
+
+// AddLedger records the device account of l as key name, as minitiad keys add --ledger does:
+// the public key and the BIP44 path, no secret.
+func (k *Keyring) AddLedger(name string, l *Ledger) error {
+	if _, err := k.kr.Key(name); err == nil {
+		return fmt.Errorf("%s exists: refusing to replace a key", k.where(name))
+	}
+	p := l.Path()
+	if len(p) != 5 || p[0] != 44|hardened || p[1]&hardened == 0 || p[2]&hardened == 0 || p[3] > 1 || p[4]&hardened != 0 {
+		return fmt.Errorf("a keyring records Ledger keys on m/44'/coin'/account'/change/index paths, not %s", p)
+	}
+	params := hd.NewParams(44, p[1]&^hardened, p[2]&^hardened, p[3] == 1, p[4])
+	rec, err := cosmoskeyring.NewLedgerRecord(name, l.PubKey(), params)
+	if err != nil {
+		return err
+	}
+	bz, err := keyringCodec().Marshal(rec)
+	if err != nil {
+		return err
+	}
+	// The SDK's layout: the record under NAME.info, and HEXADDR.address naming it.
+	if err := k.db.Set(keyring.Item{Key: name + ".info", Data: bz}); err != nil {
+		return fmt.Errorf("%s: %w", k.where(name), err)
+	}
+	if err := k.db.Set(keyring.Item{Key: hex.EncodeToString(l.PubKey().Address()) + ".address", Data: []byte(name + ".info")}); err != nil {
+		return fmt.Errorf("%s: %w", k.where(name), err)
 	}
 	return nil
 }

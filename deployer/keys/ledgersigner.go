@@ -76,6 +76,18 @@ func (l *Ledger) SignEVMTx(ctx context.Context, tx *types.Transaction, chainID *
 	return l.app.SignTx(ctx, l.path, tx, chainID, l.addr)
 }
 
+// Confirm shows the address on the device and waits for the user to confirm it.
+func (l *Ledger) Confirm(ctx context.Context) error {
+	_, addr, err := l.app.ConfirmAddress(ctx, l.path)
+	if err != nil {
+		return err
+	}
+	if addr != l.addr {
+		return fmt.Errorf("the device shows %s at %s, not %s", addr.Hex(), l.path, l.addr.Hex())
+	}
+	return nil
+}
+
 // SignPersonal has the user confirm and sign msg as a personal message.
 func (l *Ledger) SignPersonal(ctx context.Context, msg []byte) ([]byte, error) {
 	return l.app.SignPersonal(ctx, l.path, msg, l.addr)

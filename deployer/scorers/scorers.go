@@ -52,6 +52,9 @@ type Config struct {
 	// Operator signs updates and finalizations, Deployer the deployment (default: the
 	// operator): 32-byte secp256k1 secrets; either may be nil for read-only use.
 	Operator, Deployer Secret
+	// OperatorSigner and DeployerSigner sign instead of the secrets: a keyring or keystore
+	// key, a Ledger (see deployer/keys). The deployer defaults to the operator.
+	OperatorSigner, DeployerSigner keys.Signer
 	// KeyType is the Cosmos key kind of the secrets; "" is the VM's (DefaultKeyType).
 	KeyType keys.KeyType
 	// Contract attaches to a deployed contract. When it is "" and ContractFor is set, the
@@ -149,6 +152,12 @@ func openEVM(ctx context.Context, cfg Config) (Scorer, error) {
 		}
 		opts = append(opts, k.with(key))
 	}
+	if cfg.OperatorSigner != nil {
+		opts = append(opts, evm.WithOperatorSigner(cfg.OperatorSigner))
+	}
+	if cfg.DeployerSigner != nil {
+		opts = append(opts, evm.WithDeployerSigner(cfg.DeployerSigner))
+	}
 	if cfg.Code != nil {
 		opts = append(opts, evm.WithCreationCode(cfg.Code))
 	}
@@ -205,6 +214,12 @@ func openWasm(ctx context.Context, cfg Config) (Scorer, error) {
 	if dep != nil {
 		opts = append(opts, wasm.WithDeployerKey(dep))
 	}
+	if cfg.OperatorSigner != nil {
+		opts = append(opts, wasm.WithOperatorSigner(cfg.OperatorSigner))
+	}
+	if cfg.DeployerSigner != nil {
+		opts = append(opts, wasm.WithDeployerSigner(cfg.DeployerSigner))
+	}
 	if cfg.Code != nil {
 		opts = append(opts, wasm.WithCode(cfg.Code))
 	}
@@ -237,6 +252,12 @@ func openMove(ctx context.Context, cfg Config) (Scorer, error) {
 	}
 	if dep != nil {
 		opts = append(opts, move.WithDeployerKey(dep))
+	}
+	if cfg.OperatorSigner != nil {
+		opts = append(opts, move.WithOperatorSigner(cfg.OperatorSigner))
+	}
+	if cfg.DeployerSigner != nil {
+		opts = append(opts, move.WithDeployerSigner(cfg.DeployerSigner))
 	}
 	if cfg.Code != nil {
 		opts = append(opts, move.WithModule(cfg.Code))

@@ -92,12 +92,22 @@ func (a *App) Version(ctx context.Context) (string, error) {
 // Address reads the public key and address at path without asking the user (P1 00). The
 // address the device reports must be the one of its public key.
 func (a *App) Address(ctx context.Context, path []uint32) (*ecdsa.PublicKey, common.Address, error) {
+	return a.address(ctx, path, 0x00)
+}
+
+// ConfirmAddress shows the address at path on the device and returns it once the user
+// confirms it there (P1 01), so the user can check it against the one on the screen.
+func (a *App) ConfirmAddress(ctx context.Context, path []uint32) (*ecdsa.PublicKey, common.Address, error) {
+	return a.address(ctx, path, 0x01)
+}
+
+func (a *App) address(ctx context.Context, path []uint32, p1 byte) (*ecdsa.PublicKey, common.Address, error) {
 	p, err := EncodePath(path)
 	if err != nil {
 		return nil, common.Address{}, err
 	}
 	a.mu.Lock()
-	reply, err := a.exchange(ctx, "get address", INSGetAddress, 0x00, p)
+	reply, err := a.exchange(ctx, "get address", INSGetAddress, p1, p)
 	a.mu.Unlock()
 	if err != nil {
 		return nil, common.Address{}, err

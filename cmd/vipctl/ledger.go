@@ -1,0 +1,79 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/localnet/ledger"
+)
+
+// newLedgerStandInCmd serves the Ledger stand-in (the Ethereum app emulated at the APDU
+// level) on a Speculos port, to rehearse --ledger flows without a device.
+func newLedgerStandInCmd(g *globals) *cobra.Command {
+	var mnemonicFile string
+	var fromEnv bool
+	var delay time.Duration
+	cmd := &cobra.Command{
+		Use:   "ledger",
+		Short: "Serve a Ledger stand-in (Ethereum app, Speculos APDU protocol on 127.0.0.1) for --ledger --ledger-speculos",
+		Long: `Serve a stand-in for a Ledger device running the Ethereum app, on Speculos' TCP APDU
+protocol on 127.0.0.1. Its keys derive from the mnemonic in --mnemonic-file (default: the
+public development mnemonic "test ... junk", never for real funds). Every request the user
+would confirm on the device is printed; it approves them all. Ctrl-C stops.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			mnemonic := "test test test test test test test test test test test junk"
+			if mnemonicFile != "" {
+				b, err := os.ReadFile(mnemonicFile)
+				if err != nil {
+					return invalid(fmt.Errorf("--mnemonic-file: %w", err))
+				}
+				mnemonic = strings.TrimSpace(string(b))
+			}
+			if fromEnv {
+				if mnemonic = os.Getenv("MNEMONIC"); mnemonic == "" {
+					return invalid(errors.New("--mnemonic-from-env: MNEMONIC is not set (source the localnet env file)"))
+				}
+			}
+			srv, err := ledger.Start(mnemonic, ledger.WithConfirmDelay(delay))
+			if err != nil {
+				return invalid(errors.New("--mnemonic-file: not a valid BIP39 mnemonic"))
+			}
+			defer srv.Close()
+			addr0, _ := srv.Address(keys.EVMPath(0))
+			if err := g.printResult(map[string]string{"speculos": srv.Addr(), "account_0": addr0.Hex()},
+				fmt.Sprintf("Ledger stand-in (Ethereum app) on %s; account 0 %s\nuse --ledger --ledger-speculos %s; Ctrl-C stops", srv.Addr(), addr0.Hex(), srv.Addr())); err != nil {
+				return err
+			}
+			seen := 0
+			tick := time.NewTicker(200 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-cmd.Context().Done():
+					return nil
+				case <-tick.C:
+					log := srv.Confirmations()
+					for _, c := range log[seen:] {
+						shown := strings.Join(c.Screens, " | ")
+						if len(shown) > 240 {
+							shown = shown[:240] + "..."
+						}
+						fmt.Fprintf(g.errOut, "device: %s %s: %s\n", c.Kind, c.Path, shown)
+					}
+					seen = len(log)
+				}
+			}
+		},
+	}
+	cmd.Flags().StringVar(&mnemonicFile, "mnemonic-file", "", "file holding the stand-in's mnemonic (default: the public test mnemonic)")
+	cmd.Flags().BoolVar(&fromEnv, "mnemonic-from-env", false, "take the mnemonic from MNEMONIC (the funded account `vipctl localnet up` writes to its env file)")
+	cmd.Flags().DurationVar(&delay, "confirm-delay", 0, "time the simulated user takes to confirm each request")
+	return cmd
+}
