@@ -73,6 +73,7 @@ type Device struct {
 	locked     bool
 	app        string
 	rejectNext bool
+	rejectIn   int // > 0: the user refuses the rejectIn-th request from now
 	pending    *request
 	log        []Confirmation
 	stats      Stats
@@ -103,6 +104,14 @@ func NewDevice(mnemonic string, opts ...Option) (*Device, error) {
 func (d *Device) RejectNext() {
 	d.mu.Lock()
 	d.rejectNext = true
+	d.mu.Unlock()
+}
+
+// RejectNth makes the user approve n-1 more requests and refuse the n-th (n >= 1), such as
+// the third chunk of a push.
+func (d *Device) RejectNth(n int) {
+	d.mu.Lock()
+	d.rejectIn = n
 	d.mu.Unlock()
 }
 
@@ -386,6 +395,10 @@ func (d *Device) confirm(kind string, path []uint32, screens []string) bool {
 	}
 	ok := !d.rejectNext
 	d.rejectNext = false
+	if d.rejectIn > 0 {
+		d.rejectIn--
+		ok = ok && d.rejectIn != 0
+	}
 	d.log = append(d.log, Confirmation{Kind: kind, Path: keys.Path(path).String(), Screens: screens, Approved: ok, At: time.Now()})
 	return ok
 }

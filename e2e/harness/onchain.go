@@ -1,0 +1,179 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+
+	wasmtypes "github.com/CosmWasm/wasmd/x/wasm/types"
+	cmttypes "github.com/cometbft/cometbft/types"
+	"github.com/cosmos/cosmos-sdk/types/bech32"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/vipscore"
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/localnet/movevm"
+)
+
+// Height is the chain's latest block height.
+func (e *Env) Height(ctx context.Context) (uint64, error) {
+	if e.Target.VM == deployer.EVM {
+		c, err := ethclient.DialContext(ctx, e.Rollup.Endpoints().JSONRPC)
+		if err != nil {
+			return 0, err
+		}
+		defer c.Close()
+		return c.BlockNumber(ctx)
+	}
+	st, err := e.chain.RPC.Status(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return uint64(st.SyncInfo.LatestBlockHeight), nil
+}
+
+// AddrKey is an account's 20 address bytes in hex, whichever way the address is written
+// (0x hex, bech32, a 32-byte Move address).
+func AddrKey(a string) string {
+	if _, bz, err := bech32.DecodeAndConvert(a); err == nil {
+		return fmt.Sprintf("%x", bz)
+	}
+	b := common.FromHex(a)
+	if len(b) > 20 {
+		b = b[len(b)-20:]
+	}
+	return fmt.Sprintf("%x", common.LeftPadBytes(b, 20))
+}
+
+// Updates scans the blocks after height for successful score-update txs to contract and
+// returns how often each address (AddrKey) was sent and how many such txs there were.
+func (e *Env) Updates(ctx context.Context, contract string, after uint64) (map[string]int, int, error) {
+	sent, txs := map[string]int{}, 0
+	head, err := e.Height(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	if e.Target.VM == deployer.EVM {
+		c, err := ethclient.DialContext(ctx, e.Rollup.Endpoints().JSONRPC)
+		if err != nil {
+			return nil, 0, err
+		}
+		defer c.Close()
+		method := vipscore.NewVipScore().GetABI().Methods["updateScores"]
+		for h := after + 1; h <= head; h++ {
+			b, err := c.BlockByNumber(ctx, new(big.Int).SetUint64(h))
+			if err != nil {
+				return nil, 0, err
+			}
+			for _, tx := range b.Transactions() {
+				if tx.To() == nil || *tx.To() != common.HexToAddress(contract) || !bytes.HasPrefix(tx.Data(), method.ID) {
+					continue
+				}
+				rc, err := c.TransactionReceipt(ctx, tx.Hash())
+				if err != nil {
+					return nil, 0, err
+				}
+				if rc.Status != types.ReceiptStatusSuccessful {
+					continue
+				}
+				args, err := method.Inputs.Unpack(tx.Data()[4:])
+				if err != nil {
+					return nil, 0, err
+				}
+				txs++
+				for _, a := range args[1].([]common.Address) {
+					sent[AddrKey(a.Hex())]++
+				}
+			}
+		}
+		return sent, txs, nil
+	}
+	// A client that decodes both VMs' messages (the Env's own knows its VM's only).
+	ep := e.Rollup.Endpoints()
+	c, err := cosmostx.Dial(ctx, ep.CometRPC, ep.REST, cosmostx.WithMessages(wasmtypes.RegisterInterfaces, initiamove.RegisterInterfaces))
+	if err != nil {
+		return nil, 0, err
+	}
+	decode := c.Enc.TxConfig.TxDecoder()
+	for h := after + 1; h <= head; h++ {
+		height := int64(h)
+		b, err := c.RPC.Block(ctx, &height)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, raw := range b.Block.Txs {
+			tx, err := decode(raw)
+			if err != nil {
+				return nil, 0, err
+			}
+			out, err := c.Lookup(ctx, fmt.Sprintf("%X", cmttypes.Tx(raw).Hash()))
+			if err != nil {
+				return nil, 0, err
+			}
+			if !out.Success {
+				continue
+			}
+			for _, m := range tx.GetMsgs() {
+				addrs, ok, err := e.updated(m, contract)
+				if err != nil {
+					return nil, 0, err
+				}
+				if !ok {
+					continue
+				}
+				txs++
+				for _, a := range addrs {
+					sent[AddrKey(a)]++
+				}
+			}
+		}
+	}
+	return sent, txs, nil
+}
+
+// updated returns the addresses a score-update message sends to contract.
+func (e *Env) updated(m any, contract string) ([]string, bool, error) {
+	switch msg := m.(type) {
+	case *wasmtypes.MsgExecuteContract:
+		if msg.Contract != contract {
+			return nil, false, nil
+		}
+		var body struct {
+			UpdateScores *struct {
+				Scores [][2]json.RawMessage `json:"scores"`
+			} `json:"update_scores"`
+		}
+		if err := json.Unmarshal(msg.Msg, &body); err != nil || body.UpdateScores == nil {
+			return nil, false, nil
+		}
+		var out []string
+		for _, pair := range body.UpdateScores.Scores {
+			var a string
+			if err := json.Unmarshal(pair[0], &a); err != nil {
+				return nil, false, err
+			}
+			out = append(out, a)
+		}
+		return out, true, nil
+	case *initiamove.MsgExecute:
+		if msg.ModuleName != "vip_score" || msg.FunctionName != "update_score_script" || len(msg.Args) < 2 {
+			return nil, false, nil
+		}
+		addrs, err := movevm.ParseArgAddresses(msg.Args[1])
+		if err != nil {
+			return nil, false, err
+		}
+		var out []string
+		for _, a := range addrs {
+			out = append(out, fmt.Sprintf("0x%x", a[:]))
+		}
+		return out, true, nil
+	}
+	return nil, false, nil
+}
