@@ -23,7 +23,6 @@ func newEIP191Handler(opts aminojson.SignModeHandlerOptions) eip191Handler {
 
 // Mode is SIGN_MODE_EIP_191.
 func (eip191Handler) Mode() signingv1beta1.SignMode {
-	//lint:ignore SA1019 deprecated in the SDK, but it is the mode Initia chains use for Ledgers
 	return signingv1beta1.SignMode_SIGN_MODE_EIP_191
 }
 
@@ -42,8 +41,8 @@ func apiSignMode(m signing.SignMode) (signingv1beta1.SignMode, error) {
 	switch m {
 	case signing.SignMode_SIGN_MODE_DIRECT:
 		return signingv1beta1.SignMode_SIGN_MODE_DIRECT, nil
-	case signing.SignMode_SIGN_MODE_EIP_191: //lint:ignore SA1019 see eip191Handler
-		return signingv1beta1.SignMode_SIGN_MODE_EIP_191, nil //lint:ignore SA1019 see eip191Handler
+	case signing.SignMode_SIGN_MODE_EIP_191:
+		return signingv1beta1.SignMode_SIGN_MODE_EIP_191, nil
 	}
 	return 0, fmt.Errorf("sign mode %s is not supported (want SIGN_MODE_DIRECT or SIGN_MODE_EIP_191)", m)
 }

@@ -256,15 +256,16 @@ func Progress(f func(done, total int)) Knob { return func(k *knobs) { k.progress
 
 // Scorer opens a Scorer signing with the funded operator key, attached to contract if set.
 func (e *Env) Scorer(ctx context.Context, contract string, k ...Knob) (deployer.Scorer, error) {
-	return e.scorerWith(ctx, e.operator, contract, k...)
+	return e.scorerWith(ctx, e.operator, nil, contract, k...)
 }
 
 // Stranger opens a Scorer on contract whose (funded) key is not on its allow list.
 func (e *Env) Stranger(ctx context.Context, contract string) (deployer.Scorer, error) {
-	return e.scorerWith(ctx, e.stranger, contract)
+	return e.scorerWith(ctx, e.stranger, nil, contract)
 }
 
-func (e *Env) scorerWith(ctx context.Context, secret []byte, contract string, ks ...Knob) (deployer.Scorer, error) {
+// scorerWith opens a Scorer signing with secret, or with signer when it is set.
+func (e *Env) scorerWith(ctx context.Context, secret []byte, signer keys.Signer, contract string, ks ...Knob) (deployer.Scorer, error) {
 	var k knobs
 	for _, f := range ks {
 		f(&k)
@@ -272,7 +273,7 @@ func (e *Env) scorerWith(ctx context.Context, secret []byte, contract string, ks
 	ep := e.Rollup.Endpoints()
 	cfg := scorers.Config{
 		VM: e.Target.VM, JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST,
-		Operator: secret, Contract: contract, JournalDir: e.JournalDir,
+		Operator: secret, OperatorSigner: signer, Contract: contract, JournalDir: e.JournalDir,
 		ChunkSize: k.chunkSize, Window: k.window, Progress: k.progress,
 	}
 	if e.Target.VM == deployer.Move {

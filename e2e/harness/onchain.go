@@ -15,10 +15,10 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/bindings/vipscore"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
-	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
 // Height is the chain's latest block height.
@@ -165,7 +165,7 @@ func (e *Env) updated(m any, contract string) ([]string, bool, error) {
 		if msg.ModuleName != "vip_score" || msg.FunctionName != "update_score_script" || len(msg.Args) < 2 {
 			return nil, false, nil
 		}
-		addrs, err := movevm.ParseArgAddresses(msg.Args[1])
+		addrs, err := movebcs.ParseArgAddresses(msg.Args[1])
 		if err != nil {
 			return nil, false, err
 		}

@@ -6,15 +6,11 @@ import (
 	"math/big"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/move"
-	"github.com/vipharness/vipharness/deployer/wasm"
 	"github.com/vipharness/vipharness/localnet/container"
 	"github.com/vipharness/vipharness/localnet/process"
 )
@@ -111,41 +107,6 @@ func (e *Env) Fund(ctx context.Context, to keys.Signer) error {
 
 // ScorerSigning opens a Scorer whose deployer and operator sign with s, attached to contract
 // if set.
-func (e *Env) ScorerSigning(ctx context.Context, s keys.Signer, contract string, ks ...Knob) (deployer.Scorer, error) {
-	var k knobs
-	for _, f := range ks {
-		f(&k)
-	}
-	switch e.Target.VM {
-	case deployer.EVM:
-		opts := []evm.Option{evm.WithOperatorSigner(s), evm.WithJournalDir(e.JournalDir), evm.WithChunkSize(k.chunkSize)}
-		if contract != "" {
-			opts = append(opts, evm.WithContract(common.HexToAddress(contract)))
-		}
-		if k.window > 0 {
-			opts = append(opts, evm.WithWindow(k.window))
-		}
-		return evm.Dial(ctx, e.Rollup.Endpoints().JSONRPC, opts...)
-	case deployer.Wasm:
-		opts := []wasm.Option{wasm.WithOperatorSigner(s), wasm.WithJournalDir(e.JournalDir), wasm.WithChunkSize(k.chunkSize)}
-		if contract != "" {
-			opts = append(opts, wasm.WithContract(contract))
-		}
-		if k.window > 0 {
-			opts = append(opts, wasm.WithWindow(k.window))
-		}
-		ep := e.Rollup.Endpoints()
-		return wasm.Dial(ctx, ep.CometRPC, ep.REST, opts...)
-	case deployer.Move:
-		opts := []move.Option{move.WithOperatorSigner(s), move.WithJournalDir(e.JournalDir), move.WithChunkSize(k.chunkSize)}
-		if contract != "" {
-			opts = append(opts, move.WithModuleAddress(contract))
-		}
-		if k.window > 0 {
-			opts = append(opts, move.WithWindow(k.window))
-		}
-		ep := e.Rollup.Endpoints()
-		return move.Dial(ctx, ep.CometRPC, ep.REST, opts...)
-	}
-	return nil, fmt.Errorf("no scorer for %s", e.Target)
+func (e *Env) ScorerSigning(ctx context.Context, s keys.Signer, contract string, k ...Knob) (deployer.Scorer, error) {
+	return e.scorerWith(ctx, nil, s, contract, k...)
 }
