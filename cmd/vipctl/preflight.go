@@ -95,54 +95,34 @@ func newPreflightCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// preflightAccounts are the environment's deployer and operator (the operator defaults to
+// preflightAccounts are the deployer and operator (signer flags or environment) (the operator defaults to
 // the deployer, which then pays for both) with the gas each is expected to spend.
 func preflightAccounts(ctx context.Context, g *globals, vm deployer.VM) ([]preflight.Account, error) {
 	if vm == "" {
 		return nil, nil
 	}
 	var dep, op string
-	switch vm {
-	case deployer.EVM:
-		d, o, err := roleKeys()
-		if err != nil {
-			return nil, err
-		}
-		if d != nil {
-			dep = d.Address().Hex()
-		}
-		if o != nil {
-			op = o.Address().Hex()
-		}
-	default:
-		if g.cometRPC == "" || g.rest == "" {
-			return nil, nil // the findings say the endpoints are missing
-		}
-		keyType, err := g.cosmosKeyType(vm)
-		if err != nil {
-			return nil, err
-		}
-		d, o, err := roleKeys(keys.WithPath(keyType.Path))
-		if err != nil {
-			return nil, err
-		}
+	if vm != deployer.EVM && (g.cometRPC == "" || g.rest == "") {
+		return nil, nil // the findings say the endpoints are missing
+	}
+	d, o, err := g.signers(ctx, vm)
+	if err != nil {
+		return nil, err
+	}
+	addr := func(s keys.Signer) (string, error) { return s.Address().Hex(), nil }
+	if vm != deployer.EVM {
 		prefix, err := (&probe.Client{REST: g.rest}).Bech32Prefix(ctx)
 		if err != nil {
 			prefix = "init" // the REST finding says why it did not answer
 		}
-		addr := func(a *keys.Account) (string, error) {
-			if a == nil {
-				return "", nil
-			}
-			pk, err := keys.PrivKeyFromBytes(a.Secret(), keyType)
-			if err != nil {
-				return "", invalid(err)
-			}
-			return bech32.ConvertAndEncode(prefix, pk.PubKey().Address())
-		}
+		addr = func(s keys.Signer) (string, error) { return bech32.ConvertAndEncode(prefix, s.Address().Bytes()) }
+	}
+	if d != nil {
 		if dep, err = addr(d); err != nil {
 			return nil, err
 		}
+	}
+	if o != nil {
 		if op, err = addr(o); err != nil {
 			return nil, err
 		}
