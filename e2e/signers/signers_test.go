@@ -27,7 +27,7 @@ var _ = Describe("signers", Label("signers"), func() {
 	const n, chunk = 300, 50
 	for _, target := range harness.Targets() {
 		for _, kind := range []string{"ledger", "file keyring"} {
-			It(fmt.Sprintf("%s with a %s: deploy, update in chunks, finalize", target, kind), func(ctx SpecContext) {
+			It(fmt.Sprintf("%s with a %s: deploy, update in chunks, finalize", target, kind), Label(string(target.VM), target.Engine.Name()), func(ctx SpecContext) {
 				env, err := harness.Start(ctx, target, 1, GinkgoT().TempDir())
 				Expect(err).NotTo(HaveOccurred())
 				DeferCleanup(func(ctx SpecContext) { _ = env.Stop(ctx) })
