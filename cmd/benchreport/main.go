@@ -46,6 +46,8 @@ var suites = []suite{
 		"Page latency with 100,000 indexed txs (p50/p99 over every request of the run), and the indexing rate of a fresh indexer catching up behind a live embedded chain."},
 	{"Router stand-in", []string{"./localnet/router/..."}, "1x",
 		"1,000 concurrent transfers per iteration (route, msgs, sign, track, status to a terminal state) with a 1 ms step; on an in-memory chain (the stand-in alone) and with each transfer a mined tx on the embedded EVM chain."},
+	{"Signers: the Ledger stand-in beside the environment key", []string{"./e2e/signers/..."}, "1x",
+		"5,000 new addresses through the deployer on each embedded VM, the operator signing with the environment's key and with the Ledger stand-in (Ethereum app over the Speculos TCP protocol on loopback, confirmations instant: a person adds seconds per chunk). sign-ms/chunk is the time inside the signer per chunk tx (EVM: SIGN TRANSACTION of the RLP; Move and Wasm: SIGN PERSONAL MESSAGE of the amino-JSON doc, SIGN_MODE_EIP_191); apdus/chunk the 255-byte APDUs the device took per chunk."},
 }
 
 var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+(\d+)\s+(.*)$`)
