@@ -19,48 +19,59 @@ func vmLabel(vm deployer.VM) string {
 	return string(vm)
 }
 
-// ForumPost is the whitelisting post for the Initia forum, in the template's sections:
-// proposer information, TL;DR, background, rationale and impact with the scoring policy, and
-// the details table.
+// ForumPost is the whitelisting post for the Initia forum, in the template's numbered
+// sections: 0 proposer info, 1 TL;DR, 2 background, 3 rationale and impact with the scoring
+// criteria, 4 the proposal's details (the values the governance proposal registers).
 func (c *Checked) ForumPost() string {
 	var b strings.Builder
-	section := func(title, body string) {
-		fmt.Fprintf(&b, "## %s\n\n%s\n\n", title, strings.TrimSpace(body))
+	bullets := func(items [][2]string) {
+		for _, it := range items {
+			if v := strings.TrimSpace(it[1]); v != "" {
+				fmt.Fprintf(&b, "- %s: %s\n", it[0], v)
+			}
+		}
+		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "# [VIP Whitelist] %s\n\n", strings.TrimSpace(c.Name))
-	section("Proposer Information", c.Proposer)
-	section("TL;DR", c.TLDR)
+	name := strings.TrimSpace(c.Name)
+	fmt.Fprintf(&b, "# Whitelist %s on VIP\n\n", name)
+
+	b.WriteString("## 0. Proposer Info\n\n")
+	bullets([][2]string{{"Proposer", c.Proposer}, {"Email", c.Email}, {"Project URL", c.ProjectURL}, {"X (Twitter)", c.XAccount}})
+
+	fmt.Fprintf(&b, "## 1. TL;DR\n\n%s\n\n", strings.TrimSpace(c.TLDR))
+
+	b.WriteString("## 2. Background\n\n### 2-1 About the project\n\n")
 	background := strings.TrimSpace(c.Background)
 	if background == "" {
 		background = fmt.Sprintf("%s is a %s rollup (chain id `%s`) settling on Initia through OPinit bridge %d.",
-			strings.TrimSpace(c.Name), vmLabel(c.VM), strings.TrimSpace(c.ChainID), c.BridgeID)
+			name, vmLabel(c.VM), strings.TrimSpace(c.ChainID), c.BridgeID)
 	}
-	section("Background", background)
-	rationale := strings.TrimSpace(c.Rationale)
-	if rationale != "" {
-		rationale += "\n\n"
-	}
-	rationale += "### Scoring policy\n\n" + strings.TrimSpace(c.ScoringPolicy)
-	section("Rationale and Impact", rationale)
+	b.WriteString(background + "\n\n")
+	bullets([][2]string{{"Protocol type", c.ProtocolType}, {"Docs", c.Docs}, {"Audits", c.Audits}})
 
-	b.WriteString("## Details\n\n")
+	b.WriteString("## 3. Rationale & Impact\n\n")
+	if r := strings.TrimSpace(c.Rationale); r != "" {
+		b.WriteString(r + "\n\n")
+	}
+	b.WriteString("### VIP scoring criteria\n\n" + strings.TrimSpace(c.ScoringPolicy) + "\n\n")
+
+	b.WriteString("## 4. Proposal Details\n\n")
 	rows := [][2]string{
-		{"Rollup", strings.TrimSpace(c.Name)},
-		{"Chain ID", "`" + strings.TrimSpace(c.ChainID) + "`"},
-		{"VM type", fmt.Sprintf("%s (vm_type %d)", vmLabel(c.VM), c.vmType)},
-		{"Operator address", "`" + strings.TrimSpace(c.Operator) + "`"},
+		{"Operator Address", "`" + strings.TrimSpace(c.Operator) + "`"},
 		{"Bridge ID", fmt.Sprint(c.BridgeID)},
-		{"Bridge address", "`" + strings.TrimSpace(c.BridgeAddress) + "`"},
-		{"Scoring contract address", "`" + strings.TrimSpace(c.ScoreContract) + "`"},
-		{"Operator commission rate", c.rate.Percent()},
-		{"Operator commission max rate", c.maxRate.Percent()},
-		{"Operator commission max change rate", c.maxChangeRate.Percent()},
+		{"Bridge Address", "`" + strings.TrimSpace(c.BridgeAddress) + "`"},
+		{"Scoring Contract Address", "`" + strings.TrimSpace(c.ScoreContract) + "`"},
+		{"VM Type", fmt.Sprintf("%s (vm_type %d)", vmLabel(c.VM), c.vmType)},
+		{"Operator Commission Rate", c.rate.Percent()},
+		{"Operator Commission Max Rate", c.maxRate.Percent()},
+		{"Operator Commission Max Change Rate", c.maxChangeRate.Percent()},
+		{"Chain ID", "`" + strings.TrimSpace(c.ChainID) + "`"},
 	}
 	b.WriteString("| Field | Value |\n| --- | --- |\n")
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %s | %s |\n", r[0], strings.ReplaceAll(r[1], "|", `\|`))
 	}
-	b.WriteString("\nThe governance proposal calls `vip::register` on the VIP module `" + "0x" + fmt.Sprintf("%x", c.vip) + "` with these values.\n")
+	fmt.Fprintf(&b, "\nThe governance proposal calls `vip::register` on the VIP module `0x%x` with these values.\n", c.vip)
 	return b.String()
 }
 

@@ -96,7 +96,7 @@ func (c *Checked) title() string {
 	if t := strings.TrimSpace(c.Title); t != "" {
 		return t
 	}
-	return fmt.Sprintf("Whitelist %s (%s) for VIP", strings.TrimSpace(c.Name), strings.TrimSpace(c.ChainID))
+	return fmt.Sprintf("Whitelist %s on VIP", strings.TrimSpace(c.Name))
 }
 
 func (c *Checked) summary() string {

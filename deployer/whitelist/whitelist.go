@@ -57,8 +57,12 @@ type Request struct {
 	// (the module's chain permission check). Default: VIPAddress.
 	Sender string
 
-	// The forum post (mainnet).
-	Proposer, TLDR, Background, Rationale, ScoringPolicy string
+	// The forum post (mainnet), in the forum template's sections: the proposer (project or
+	// team name) and its contacts, TL;DR, background (about the project), rationale and
+	// impact, and the scoring policy with its formulas.
+	Proposer, Email, ProjectURL, XAccount        string
+	TLDR, Background, ProtocolType, Docs, Audits string
+	Rationale, ScoringPolicy                     string
 	// The proposal (mainnet): deposit (e.g. 100000000uinit), title and summary (defaults
 	// are derived), metadata (e.g. the forum post's URL).
 	Deposit, Title, Summary, Metadata string

@@ -36,7 +36,13 @@ func sample() Request {
 		MaxChangeRate: "0.01",
 		Rate:          "0.05",
 		VIPAddress:    "0x3a886b32a802582f2e446e74d4a24d1d7ed01adf46d2a8f65c5723887e708789",
-		Proposer:      "Example Labs, builders of Example Rollup. Contact: ops@example.org",
+		Proposer:      "Example Labs",
+		Email:         "ops@example.org",
+		ProjectURL:    "https://example.org",
+		XAccount:      "https://x.com/example",
+		ProtocolType:  "Gaming",
+		Docs:          "https://docs.example.org",
+		Audits:        "N/A",
 		TLDR:          "Whitelist Example Rollup for VIP with an activity-based scoring policy.",
 		Background:    "Example Rollup runs on-chain games.",
 		Rationale:     "VIP rewards bring users who play and stay.",
@@ -201,7 +207,7 @@ func TestSubmitProposalRoundTrip(t *testing.T) {
 	if !ok || !proto.Equal(got, c.MsgGovExecute()) {
 		t.Fatalf("the proposal holds %T %+v", msgs[0], msgs[0])
 	}
-	if back.Proposer != "init1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc535vdd7" || back.InitialDeposit.String() != "100000000uinit" || back.Title != "Whitelist Example Rollup (example-1) for VIP" {
+	if back.Proposer != "init1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc535vdd7" || back.InitialDeposit.String() != "100000000uinit" || back.Title != "Whitelist Example Rollup on VIP" {
 		t.Fatalf("%+v", back)
 	}
 	if _, err := c.SubmitProposal("init1bad"); err == nil {
