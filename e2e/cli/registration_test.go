@@ -101,10 +101,13 @@ var _ = Describe("vipctl registration kit", Label("move", "embedded", "cli", "re
 	}, SpecTimeout(2*time.Minute))
 
 	It("writes the registry entry into a checkout and validates it there", func(ctx SpecContext) {
+		logo := filepath.Join(state, "logo.png")
+		Expect(os.WriteFile(logo, []byte("\x89PNG\r\n\x1a\n a small logo"), 0o644)).To(Succeed())
 		out, code := run(ctx, "--network", "testnet", "registry", "--name", "vipmove", "--pretty-name", "VIP Move",
 			"--public-rpc", "https://rpc.vipmove.example", "--public-rest", "https://rest.vipmove.example",
-			"--op-bridge-id", "7", "--asset-symbol", "MIN", "--asset-decimals", "6", "--registry-dir", registry)
+			"--op-bridge-id", "7", "--asset-symbol", "MIN", "--asset-decimals", "6", "--logo-file", logo, "--registry-dir", registry)
 		Expect(code).To(Equal(0), out)
+		Expect(filepath.Join(registry, "images", "vipmove.png")).To(BeAnExistingFile())
 		entry := filepath.Join(registry, "testnets", "vipmove")
 		chain, err := os.ReadFile(filepath.Join(entry, "chain.json"))
 		Expect(err).NotTo(HaveOccurred())
@@ -114,6 +117,11 @@ var _ = Describe("vipctl registration kit", Label("move", "embedded", "cli", "re
 
 		out, code = run(ctx, "registry", "validate", entry)
 		Expect(code).To(Equal(0), out)
+		// The logo the entry names must be in the checkout.
+		Expect(os.Remove(filepath.Join(registry, "images", "vipmove.png"))).To(Succeed())
+		out, code = run(ctx, "registry", "validate", entry)
+		Expect(code).To(Equal(2), out)
+		Expect(out).To(ContainSubstring("/logo_URIs/png: images/vipmove.png is not in the registry checkout"))
 
 		Expect(os.WriteFile(filepath.Join(entry, "chain.json"), bytes.Replace(chain, []byte(`"https://rpc.vipmove.example"`), []byte(`"http://rpc.vipmove.example"`), 1), 0o644)).To(Succeed())
 		out, code = run(ctx, "registry", "validate", entry)
