@@ -63,6 +63,12 @@ or --out. The public endpoints (--public-*) are the https URLs users will reach.
 			if err != nil {
 				return err
 			}
+			if in.OpBridgeID == 0 {
+				// A minitia's opchild module knows its bridge.
+				if b, err := (&probe.Client{REST: g.rest}).BridgeInfo(ctx); err == nil {
+					in.OpBridgeID = b.ID
+				}
+			}
 			entry, err := registry.Build(live, in)
 			if err != nil {
 				return invalid(fmt.Errorf("registry: %w", flagNamesRegistry(err)))
@@ -124,7 +130,7 @@ or --out. The public endpoints (--public-*) are the https URLs users will reach.
 	f.StringSliceVar(&in.JSONRPC, "public-json-rpc", nil, "public https EVM JSON-RPC endpoint (minievm; repeatable)")
 	f.StringSliceVar(&in.JSONRPCWS, "public-json-rpc-ws", nil, "public wss EVM JSON-RPC websocket (minievm; repeatable)")
 	f.StringSliceVar(&in.Indexer, "public-indexer", nil, "public https indexer endpoint (repeatable)")
-	f.Uint64Var(&in.OpBridgeID, "op-bridge-id", 0, "the rollup's OPinit bridge id on the L1")
+	f.Uint64Var(&in.OpBridgeID, "op-bridge-id", 0, "the rollup's OPinit bridge id on the L1 (default: the rollup's opchild bridge_info)")
 	f.StringSliceVar(&in.OpDenoms, "op-denom", []string{"uinit"}, "L1 denoms the bridge carries (repeatable)")
 	f.StringVar(&in.ExecutorURI, "executor-uri", "", "https URL of the OPinit executor API")
 	f.StringVar(&in.Logo, "logo", "", "https URL of the rollup's PNG logo")
@@ -179,7 +185,7 @@ func problemsError(g *globals, head string, problems []registry.Problem) error {
 
 // flagNamesRegistry maps Build's input names to the command's flags.
 func flagNamesRegistry(err error) error {
-	repl := strings.NewReplacer("network:", "--network:", "name:", "--name:", "op-bridge-id:", "--op-bridge-id:",
+	repl := strings.NewReplacer("network:", "--network:", "name:", "--name:", "pretty-name:", "--pretty-name:", "op-bridge-id:", "--op-bridge-id:",
 		"op-denoms:", "--op-denom:", "asset-decimals:", "--asset-decimals:", "chain-id:", "the rollup:", "gas-prices:", "the rollup:")
 	return errors.New(repl.Replace(err.Error()))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/probe"
 	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/deployer/whitelist"
 )
@@ -40,6 +41,19 @@ arguments BCS-encoded. Text flags take the text, or @FILE to read it from a file
 			if r.VIPAddress == "" && g.network != "" {
 				if p, err := stage.Preset(g.network); err == nil {
 					r.VIPAddress = p.VIPAddress
+				}
+			}
+			if (r.BridgeID == 0 || r.BridgeAddress == "") && g.rest != "" {
+				// A minitia's opchild module knows its bridge.
+				b, err := (&probe.Client{REST: g.rest}).BridgeInfo(cmd.Context())
+				if err != nil {
+					return invalid(fmt.Errorf("whitelist: read the bridge from the rollup (or pass --bridge-id and --bridge-address): %w", err))
+				}
+				if r.BridgeID == 0 {
+					r.BridgeID = b.ID
+				}
+				if r.BridgeAddress == "" {
+					r.BridgeAddress = b.Address
 				}
 			}
 			var errs []error
@@ -109,8 +123,8 @@ arguments BCS-encoded. Text flags take the text, or @FILE to read it from a file
 	f.StringVar(&r.Name, "name", "", "the rollup's pretty name")
 	f.StringVar(&r.ChainID, "chain-id", "", "the rollup's chain id")
 	f.StringVar(&r.Operator, "operator", "", "L1 address that receives the operator commission (init1... or 0x)")
-	f.Uint64Var(&r.BridgeID, "bridge-id", 0, "the rollup's OPinit bridge id on the L1")
-	f.StringVar(&r.BridgeAddress, "bridge-address", "", "the bridge's L1 address (init1... or 0x)")
+	f.Uint64Var(&r.BridgeID, "bridge-id", 0, "the rollup's OPinit bridge id on the L1 (default with --rest: the rollup's bridge_info)")
+	f.StringVar(&r.BridgeAddress, "bridge-address", "", "the bridge's L1 address, init1... or 0x (default with --rest: the rollup's bridge_info)")
 	f.StringVar(&r.MaxRate, "max-rate", "", "operator commission max rate, a decimal in [0, 1] such as 0.2")
 	f.StringVar(&r.MaxChangeRate, "max-change-rate", "", "operator commission max change per stage, in [0, 1]")
 	f.StringVar(&r.Rate, "rate", "", "operator commission rate, in [0, max-rate]")

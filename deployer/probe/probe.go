@@ -15,6 +15,7 @@ import (
 	"io"
 	"math/big"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -306,4 +307,34 @@ func (c *Client) CometNetwork(ctx context.Context, cometRPC string) (string, err
 		return "", fmt.Errorf("GET %s: no result.node_info.network", u)
 	}
 	return reply.Result.NodeInfo.Network, nil
+}
+
+// Bridge is the rollup's OPinit bridge as its opchild module knows it.
+type Bridge struct {
+	ID        uint64
+	Address   string // the bridge's account on the L1
+	L1ChainID string
+}
+
+// BridgeInfo reads GET {rest}/opinit/opchild/v1/bridge_info (a minitia's OPinit child module).
+func (c *Client) BridgeInfo(ctx context.Context) (Bridge, error) {
+	var reply struct {
+		BridgeInfo *struct {
+			BridgeID   string `json:"bridge_id"`
+			BridgeAddr string `json:"bridge_addr"`
+			L1ChainID  string `json:"l1_chain_id"`
+		} `json:"bridge_info"`
+	}
+	u := c.rest("/opinit/opchild/v1/bridge_info")
+	if err := c.getJSON(ctx, u, &reply); err != nil {
+		return Bridge{}, err
+	}
+	if reply.BridgeInfo == nil {
+		return Bridge{}, fmt.Errorf("GET %s: no bridge_info", u)
+	}
+	id, err := strconv.ParseUint(reply.BridgeInfo.BridgeID, 10, 64)
+	if err != nil || id == 0 {
+		return Bridge{}, fmt.Errorf("GET %s: bridge_id %q is not a bridge id", u, reply.BridgeInfo.BridgeID)
+	}
+	return Bridge{ID: id, Address: reply.BridgeInfo.BridgeAddr, L1ChainID: reply.BridgeInfo.L1ChainID}, nil
 }

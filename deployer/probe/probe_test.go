@@ -64,6 +64,8 @@ func TestClientReadsTheFaces(t *testing.T) {
 			fmt.Fprint(w, `{"minimum_gas_price":"0.150000000000000000umin"}`)
 		case "/cosmos/bank/v1beta1/balances/init1x/by_denom":
 			fmt.Fprintf(w, `{"balance":{"denom":%q,"amount":"12345"}}`, r.URL.Query().Get("denom"))
+		case "/opinit/opchild/v1/bridge_info":
+			fmt.Fprint(w, `{"bridge_info":{"bridge_id":"29","bridge_addr":"init1bridge","l1_chain_id":"interwoven-1","l1_client_id":"07-tendermint-0"}}`)
 		case "/rpc":
 			fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"result":"0x7a69"}`)
 		default:
@@ -84,6 +86,9 @@ func TestClientReadsTheFaces(t *testing.T) {
 		t.Fatal(g, err)
 	}
 	if b, err := c.Balance(ctx, "init1x", "umin"); err != nil || b.Amount.Int64() != 12345 {
+		t.Fatal(b, err)
+	}
+	if b, err := c.BridgeInfo(ctx); err != nil || b.ID != 29 || b.Address != "init1bridge" || b.L1ChainID != "interwoven-1" {
 		t.Fatal(b, err)
 	}
 	if id, err := c.EVMChainID(ctx); err != nil || id != 31337 {

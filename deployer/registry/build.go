@@ -74,6 +74,9 @@ func Build(live Live, in Inputs) (Entry, error) {
 	if !chainNameRE.MatchString(in.Name) {
 		fail("name", "%q: want lower-case letters and digits (it is the registry folder)", in.Name)
 	}
+	if strings.TrimSpace(in.PrettyName) == "" {
+		fail("pretty-name", "empty: the name users see")
+	}
 	if live.ChainID == "" {
 		fail("chain-id", "the rollup reported no chain id")
 	}

@@ -125,6 +125,7 @@ func TestBuildRefusesMissingInputs(t *testing.T) {
 	}{
 		{"network", func(_ *Live, in *Inputs) { in.Network = "prod" }},
 		{"name", func(_ *Live, in *Inputs) { in.Name = "My-Rollup" }},
+		{"pretty-name", func(_ *Live, in *Inputs) { in.PrettyName = " " }},
 		{"chain-id", func(l *Live, _ *Inputs) { l.ChainID = "" }},
 		{"gas-prices", func(l *Live, _ *Inputs) { l.GasPrices = nil }},
 		{"op-bridge-id", func(_ *Live, in *Inputs) { in.OpBridgeID = 0 }},
