@@ -143,6 +143,11 @@ func (r *run) add(check string, s Status, detail, fix string) {
 
 func (r *run) rollup(ctx context.Context) {
 	cfg := r.cfg
+	if cfg.CometRPC == "" && cfg.REST == "" && cfg.JSONRPC == "" {
+		r.add("rollup", Fail, "no rollup endpoint given: nothing to check",
+			"pass --comet-rpc and --rest (COMET_RPC_URL, REST_URL), and --rpc (JSON_RPC_URL) on EVM")
+		return
+	}
 	// abci_info: reachable, an Initia rollup, its version.
 	var version string
 	if cfg.CometRPC == "" {

@@ -136,6 +136,7 @@ func TestFindings(t *testing.T) {
 		status Status
 		says   string // in the detail or the fix
 	}{
+		{"no rollup at all", minimove, func(c *Config) { c.CometRPC, c.REST, c.JSONRPC = "", "", "" }, "rollup", Fail, "nothing to check"},
 		{"rpc unreachable", minimove, func(c *Config) { c.CometRPC = "http://127.0.0.1:1" }, "rollup rpc", Fail, "--comet-rpc"},
 		{"rpc not given", minimove, func(c *Config) { c.CometRPC = "" }, "rollup rpc", Skip, "--comet-rpc"},
 		{"rpc answers", minimove, nil, "rollup rpc", OK, "height 5"},
