@@ -149,14 +149,15 @@ func Run(ctx context.Context, chain Chain, path string, stage uint64, entries []
 	}
 	defer j.Close()
 	input := scores.Fingerprint(entries)
-	if b, ok := j.Begin(); ok {
+	b, begun := j.Begin()
+	if begun {
 		if b.Input != input || b.Stage != stage {
 			return Result{}, fmt.Errorf("journal %s belongs to stage %d input %s, not stage %d input %s", path, b.Stage, b.Input, stage, input)
 		}
-		chunkSize = b.ChunkSize
+		chunkSize = b.ChunkSize // a resumed push keeps the chunks it planned
 	}
 	chunks := scores.Chunk(entries, chunkSize)
-	if _, ok := j.Begin(); !ok {
+	if !begun {
 		if err := j.Append(journal.Record{Op: journal.OpBegin, Stage: stage, Input: input, Chunks: len(chunks), ChunkSize: chunkSize}); err != nil {
 			return Result{}, err
 		}
