@@ -20,7 +20,6 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/vipscore"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
@@ -46,12 +45,7 @@ type Scorer struct {
 
 	deployerKey keys.Signer
 	operatorKey keys.Signer
-	journalDir  string
-	chunkSize   int
-	window      int
-	poll        time.Duration
-	logger      *slog.Logger
-	progress    func(done, total int)
+	k           deployer.Knobs
 }
 
 var _ deployer.Scorer = (*Scorer)(nil)
@@ -85,22 +79,22 @@ func WithContract(addr common.Address) Option { return func(s *Scorer) { s.contr
 
 // WithJournalDir sets where push journals are kept (default journal.DefaultDir(), under the
 // user's state directory); a relative dir is resolved against the working directory at Dial.
-func WithJournalDir(dir string) Option { return func(s *Scorer) { s.journalDir = dir } }
+func WithJournalDir(dir string) Option { return func(s *Scorer) { s.k.JournalDir = dir } }
 
 // WithChunkSize fixes the entries per updateScores tx; 0 (default) derives it from gas.
-func WithChunkSize(n int) Option { return func(s *Scorer) { s.chunkSize = n } }
+func WithChunkSize(n int) Option { return func(s *Scorer) { s.k.ChunkSize = n } }
 
 // WithWindow sets how many chunk txs may be in flight (default 8).
-func WithWindow(n int) Option { return func(s *Scorer) { s.window = n } }
+func WithWindow(n int) Option { return func(s *Scorer) { s.k.Window = n } }
 
 // WithPollInterval sets how often receipts are polled (default 25ms).
-func WithPollInterval(d time.Duration) Option { return func(s *Scorer) { s.poll = d } }
+func WithPollInterval(d time.Duration) Option { return func(s *Scorer) { s.k.Poll = d } }
 
 // WithLogger sets the logger.
-func WithLogger(l *slog.Logger) Option { return func(s *Scorer) { s.logger = l } }
+func WithLogger(l *slog.Logger) Option { return func(s *Scorer) { s.k.Logger = l } }
 
 // WithProgress reports confirmed entries during UpdateScores.
-func WithProgress(f func(done, total int)) Option { return func(s *Scorer) { s.progress = f } }
+func WithProgress(f func(done, total int)) Option { return func(s *Scorer) { s.k.Progress = f } }
 
 // Dial connects to an EVM rollup's JSON-RPC endpoint.
 func Dial(ctx context.Context, rpcURL string, opts ...Option) (*Scorer, error) {
@@ -116,19 +110,16 @@ func Dial(ctx context.Context, rpcURL string, opts ...Option) (*Scorer, error) {
 	b := vipscore.NewVipScore()
 	parsed := b.GetABI()
 	s := &Scorer{
-		client: client, chainID: chainID, binding: b, abi: &parsed,
-		window: 8, poll: 25 * time.Millisecond,
-		logger:   slog.New(slog.DiscardHandler),
-		progress: func(int, int) {},
+		client: client, chainID: chainID, binding: b, abi: &parsed, k: deployer.DefaultKnobs(),
 	}
 	for _, o := range opts {
 		o(s)
 	}
-	dir, err := deployer.JournalDir(s.journalDir)
+	dir, err := deployer.JournalDir(s.k.JournalDir)
 	if err != nil {
 		return nil, err
 	}
-	s.journalDir = dir
+	s.k.JournalDir = dir
 	if s.deployerKey == nil {
 		s.deployerKey = s.operatorKey
 	}
@@ -200,7 +191,7 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 		return deployer.Deployment{}, fmt.Errorf("deploy at stage %d: %w", initStage, err)
 	}
 	s.contract = rc.ContractAddress
-	s.logger.Info("contract deployed", "address", s.contract.Hex(), "stage", initStage, "tx", tx.Hash().Hex(), "gas", rc.GasUsed)
+	s.k.Logger.Info("contract deployed", "address", s.contract.Hex(), "stage", initStage, "tx", tx.Hash().Hex(), "gas", rc.GasUsed)
 	return deployer.Deployment{
 		VM: deployer.EVM, ChainID: s.chainID.String(), Contract: s.contract.Hex(), InitStage: initStage,
 		TxHash: tx.Hash().Hex(), Deployer: s.deployerKey.Address().Hex(), GasUsed: rc.GasUsed,
@@ -248,7 +239,7 @@ func (s *Scorer) sendAndWait(ctx context.Context, key keys.Signer, to *common.Ad
 		select {
 		case <-ctx.Done():
 			return tx, nil, fmt.Errorf("wait for tx %s: %w", tx.Hash().Hex(), ctx.Err())
-		case <-time.After(s.poll):
+		case <-time.After(s.k.Poll):
 		}
 	}
 }
@@ -278,11 +269,20 @@ func (s *Scorer) txGasCap(ctx context.Context) (uint64, error) {
 	return min(uint64(MaxTxGas), head.GasLimit), nil
 }
 
-// measure estimates updateScores for 1 and for n new addresses on the live contract, which
-// also proves the operator may write to stage before anything is sent.
-func (s *Scorer) measure(ctx context.Context, from common.Address, stage uint64) (deployer.GasModel, error) {
-	const n = 50
-	est := func(k int) (uint64, error) {
+func (s *Scorer) core() deployer.Core { return deployer.Core{Contract: s, Knobs: s.k} }
+
+// JournalChain is "evm-<chain id>".
+func (s *Scorer) JournalChain() string { return "evm-" + s.chainID.String() }
+
+// PrepareUpdate estimates updateScores for 1 and for 50 new addresses on the live contract
+// (which also proves the operator may write to stage) and sizes chunks by the per-tx gas
+// cap.
+func (s *Scorer) PrepareUpdate(ctx context.Context, stage uint64, _ []scores.Entry) (deployer.Update, error) {
+	if err := s.needKey(s.operatorKey, "operator"); err != nil {
+		return deployer.Update{}, err
+	}
+	from := s.operatorKey.Address()
+	cost, err := deployer.Measure(stage, "estimate updateScores", gasHeadroom, func(k int) (uint64, error) {
 		addrs := make([]common.Address, k)
 		amounts := make([]uint64, k)
 		for i := range addrs {
@@ -295,85 +295,32 @@ func (s *Scorer) measure(ctx context.Context, from common.Address, stage uint64)
 		to := s.contract
 		g, err := s.client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Data: data})
 		return g, decodeRevert(s.abi, err)
-	}
-	one, err := est(1)
+	})
 	if err != nil {
-		return deployer.GasModel{}, fmt.Errorf("estimate updateScores stage %d: %w", stage, err)
-	}
-	many, err := est(n)
-	if err != nil {
-		return deployer.GasModel{}, fmt.Errorf("estimate updateScores stage %d: %w", stage, err)
-	}
-	return deployer.FitGas(one, many, n, gasHeadroom), nil
-}
-
-func (s *Scorer) validate(entries []scores.Entry) ([]scores.Entry, error) {
-	return scores.Validate(entries, scores.CheckEVMAddress)
-}
-
-func (s *Scorer) journalPath(stage uint64, canonical []scores.Entry) string {
-	return journal.Key{ChainID: "evm-" + s.chainID.String(), Contract: s.contract.Hex(), Stage: stage,
-		Input: scores.Fingerprint(canonical)}.Path(s.journalDir)
-}
-
-// prepare validates the input and builds the push adapter and chunk size.
-func (s *Scorer) prepare(ctx context.Context, stage uint64, entries []scores.Entry) ([]scores.Entry, *pushChain, int, error) {
-	if err := s.needContract(); err != nil {
-		return nil, nil, 0, err
-	}
-	if err := s.needKey(s.operatorKey, "operator"); err != nil {
-		return nil, nil, 0, err
-	}
-	canonical, err := s.validate(entries)
-	if err != nil {
-		return nil, nil, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
-	}
-	from := s.operatorKey.Address()
-	cost, err := s.measure(ctx, from, stage)
-	if err != nil {
-		return nil, nil, 0, err
+		return deployer.Update{}, err
 	}
 	txCap, err := s.txGasCap(ctx)
 	if err != nil {
-		return nil, nil, 0, err
-	}
-	size := cost.MaxEntries(txCap)
-	if s.chunkSize > 0 {
-		if s.chunkSize > size {
-			return nil, nil, 0, fmt.Errorf("update scores stage %d: chunk size %d needs ~%d gas, over the tx cap %d (at most %d entries)", stage, s.chunkSize, cost.Limit(s.chunkSize, 1<<62), txCap, size)
-		}
-		size = s.chunkSize
-	}
-	if size < 1 {
-		return nil, nil, 0, fmt.Errorf("update scores stage %d: one entry needs ~%d gas, over the tx cap %d", stage, cost.Raw(1), txCap)
+		return deployer.Update{}, err
 	}
 	tip, feeCap, err := s.fees(ctx)
 	if err != nil {
-		return nil, nil, 0, err
+		return deployer.Update{}, err
 	}
-	pc := &pushChain{s: s, key: s.operatorKey, from: from, cost: cost, tip: tip, feeCap: feeCap,
-		txGasOK: txCap}
-	return canonical, pc, size, nil
+	pc := &pushChain{s: s, key: s.operatorKey, from: from, cost: cost, tip: tip, feeCap: feeCap, txGasOK: txCap}
+	return deployer.Update{Chain: pc, Fits: cost.MaxEntries(txCap),
+		Limit: fmt.Sprintf("tx gas cap %d (~%d gas per entry)", txCap, cost.PerEntry),
+		Gas:   func(n int) uint64 { return cost.Limit(n, txCap) }}, nil
 }
 
 // Plan validates entries and the operator's right to write stage, and returns the chunks.
 func (s *Scorer) Plan(ctx context.Context, stage uint64, entries []scores.Entry) (deployer.Plan, error) {
-	canonical, pc, size, err := s.prepare(ctx, stage, entries)
-	if err != nil {
-		return deployer.Plan{}, err
-	}
-	return deployer.MakePlan(stage, canonical, size, s.journalPath(stage, canonical),
-		func(n int) uint64 { return pc.cost.Limit(n, pc.txGasOK) }), nil
+	return s.core().Plan(ctx, stage, entries)
 }
 
 // UpdateScores validates entries, then pushes them in journaled, pipelined chunks.
 func (s *Scorer) UpdateScores(ctx context.Context, stage uint64, entries []scores.Entry) (push.Result, error) {
-	canonical, pc, size, err := s.prepare(ctx, stage, entries)
-	if err != nil {
-		return push.Result{}, err
-	}
-	return push.Run(ctx, pc, s.journalPath(stage, canonical), stage, canonical, size,
-		push.WithWindow(s.window), push.WithPollInterval(s.poll), push.WithLogger(s.logger), push.WithProgress(s.progress))
+	return s.core().UpdateScores(ctx, stage, entries)
 }
 
 // FinalizeStage finalizes stage (opening stage+1).
@@ -446,8 +393,8 @@ func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, erro
 	}
 }
 
-// OpenStage walks from initStage past the finalized stages.
-func (s *Scorer) OpenStage(ctx context.Context) (uint64, error) {
+// InitStage reads initStage().
+func (s *Scorer) InitStage(ctx context.Context) (uint64, error) {
 	if err := s.needContract(); err != nil {
 		return 0, err
 	}
@@ -459,17 +406,8 @@ func (s *Scorer) OpenStage(ctx context.Context) (uint64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("decode initStage: %w", err)
 	}
-	for {
-		info, err := s.StageInfo(ctx, st)
-		if err != nil {
-			return 0, err
-		}
-		if !info.Exists {
-			return 0, fmt.Errorf("stage %d does not exist on the contract", st)
-		}
-		if !info.Finalized {
-			return st, nil
-		}
-		st++
-	}
+	return st, nil
 }
+
+// OpenStage walks from initStage past the finalized stages.
+func (s *Scorer) OpenStage(ctx context.Context) (uint64, error) { return s.core().OpenStage(ctx) }

@@ -25,7 +25,6 @@ import (
 	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
-	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
@@ -65,14 +64,9 @@ type Scorer struct {
 	deployerKey keys.Signer
 	operatorKey keys.Signer
 	dialOpts    []cosmostx.Option
-	journalDir  string
-	chunkSize   int
 	maxTxBytes  int
 	simGas      uint64
-	window      int
-	poll        time.Duration
-	logger      *slog.Logger
-	progress    func(done, total int)
+	k           deployer.Knobs
 }
 
 var _ deployer.Scorer = (*Scorer)(nil)
@@ -135,10 +129,10 @@ func WithGasPrice(p sdk.DecCoin) Option {
 
 // WithJournalDir sets where push journals are kept (default journal.DefaultDir(), under the
 // user's state directory); a relative dir is resolved against the working directory at Dial.
-func WithJournalDir(dir string) Option { return func(s *Scorer) { s.journalDir = dir } }
+func WithJournalDir(dir string) Option { return func(s *Scorer) { s.k.JournalDir = dir } }
 
 // WithChunkSize fixes the entries per update_score_script tx; 0 (default) derives it.
-func WithChunkSize(n int) Option { return func(s *Scorer) { s.chunkSize = n } }
+func WithChunkSize(n int) Option { return func(s *Scorer) { s.k.ChunkSize = n } }
 
 // WithMaxTxBytes sets the node's mempool tx size limit (default 1 MiB).
 func WithMaxTxBytes(n int) Option { return func(s *Scorer) { s.maxTxBytes = n } }
@@ -147,37 +141,35 @@ func WithMaxTxBytes(n int) Option { return func(s *Scorer) { s.maxTxBytes = n } 
 func WithSimulationGasLimit(gas uint64) Option { return func(s *Scorer) { s.simGas = gas } }
 
 // WithWindow sets how many chunk txs may be in flight (default 8).
-func WithWindow(n int) Option { return func(s *Scorer) { s.window = n } }
+func WithWindow(n int) Option { return func(s *Scorer) { s.k.Window = n } }
 
 // WithPollInterval sets how often txs are looked up (default 25ms).
-func WithPollInterval(d time.Duration) Option { return func(s *Scorer) { s.poll = d } }
+func WithPollInterval(d time.Duration) Option { return func(s *Scorer) { s.k.Poll = d } }
 
 // WithLogger sets the logger.
-func WithLogger(l *slog.Logger) Option { return func(s *Scorer) { s.logger = l } }
+func WithLogger(l *slog.Logger) Option { return func(s *Scorer) { s.k.Logger = l } }
 
 // WithProgress reports confirmed entries during UpdateScores.
-func WithProgress(f func(done, total int)) Option { return func(s *Scorer) { s.progress = f } }
+func WithProgress(f func(done, total int)) Option { return func(s *Scorer) { s.k.Progress = f } }
 
 // Dial connects to a Move rollup's CometBFT RPC and REST faces.
 func Dial(ctx context.Context, cometRPC, rest string, opts ...Option) (*Scorer, error) {
 	s := &Scorer{
-		maxTxBytes: DefaultMaxTxBytes,
-		simGas:     DefaultSimulationGasLimit, window: 8, poll: 25 * time.Millisecond,
-		logger: slog.New(slog.DiscardHandler), progress: func(int, int) {},
+		maxTxBytes: DefaultMaxTxBytes, simGas: DefaultSimulationGasLimit, k: deployer.DefaultKnobs(),
 	}
 	for _, o := range opts {
 		o(s)
 	}
-	dir, err := deployer.JournalDir(s.journalDir)
+	dir, err := deployer.JournalDir(s.k.JournalDir)
 	if err != nil {
 		return nil, err
 	}
-	s.journalDir = dir
+	s.k.JournalDir = dir
 	if s.deployerKey == nil {
 		s.deployerKey = s.operatorKey
 	}
 	c, err := cosmostx.Dial(ctx, cometRPC, rest, append([]cosmostx.Option{
-		cosmostx.WithMessages(initiamove.RegisterInterfaces), cosmostx.WithPollInterval(s.poll),
+		cosmostx.WithMessages(initiamove.RegisterInterfaces), cosmostx.WithPollInterval(s.k.Poll),
 	}, s.dialOpts...)...)
 	if err != nil {
 		return nil, fmt.Errorf("dial move rollup: %w", err)
@@ -334,7 +326,7 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 		s.owner = nil
 		return deployer.Deployment{}, fmt.Errorf("deploy: publish vip_score at %s with stage %d: %w", owner.Short(), initStage, DecodeAbort(err))
 	}
-	s.logger.Info("module published", "address", owner.Short(), "stage", initStage, "bytes", len(code), "tx", res.TxHash, "gas", res.GasUsed)
+	s.k.Logger.Info("module published", "address", owner.Short(), "stage", initStage, "bytes", len(code), "tx", res.TxHash, "gas", res.GasUsed)
 	return deployer.Deployment{
 		VM: deployer.Move, ChainID: s.c.ChainID, Contract: owner.Short(), InitStage: initStage,
 		TxHash: res.TxHash, Deployer: dep.Address, GasUsed: uint64(res.GasUsed),
@@ -354,111 +346,41 @@ func (s *Scorer) updateMsg(sender string, stage uint64, chunk []scores.Entry) (*
 	return s.call(sender, "update_score_script", movebcs.ArgU64(stage), movebcs.ArgAddresses(addrs), movebcs.ArgU64s(amounts)), nil
 }
 
-// measure simulates update_score_script with 1 and with n new addresses on the live module,
-// which also proves the operator may write to stage before anything is sent.
-func (s *Scorer) measure(ctx context.Context, op *cosmostx.Signer, stage uint64) (deployer.GasModel, error) {
-	const n = 50
-	probes := scores.GenerateBech32(n, 0x6761735f70726f62, s.c.Prefix())
-	sim := func(k int) (uint64, error) {
-		msg, err := s.updateMsg(op.Address, stage, probes[:k])
-		if err != nil {
-			return 0, err
-		}
-		res, err := s.c.Simulate(ctx, op, msg)
-		if err != nil {
-			return 0, DecodeAbort(err)
-		}
-		return res.GasInfo.GasUsed, nil
-	}
-	one, err := sim(1)
-	if err != nil {
-		return deployer.GasModel{}, fmt.Errorf("simulate update_score_script stage %d: %w", stage, err)
-	}
-	many, err := sim(n)
-	if err != nil {
-		return deployer.GasModel{}, fmt.Errorf("simulate update_score_script stage %d: %w", stage, err)
-	}
-	return deployer.FitGas(one, many, n, gasHeadroom), nil
-}
+func (s *Scorer) core() deployer.Core { return deployer.Core{Contract: s, Knobs: s.k} }
 
-func (s *Scorer) journalPath(stage uint64, canonical []scores.Entry) string {
-	return journal.Key{ChainID: "move-" + s.c.ChainID, Contract: s.owner.Short(), Stage: stage,
-		Input: scores.Fingerprint(canonical)}.Path(s.journalDir)
-}
+// JournalChain is "move-<chain id>".
+func (s *Scorer) JournalChain() string { return "move-" + s.c.ChainID }
 
-// prepare validates the input and the operator's right to write stage, and sizes chunks by
-// the block gas limit, the simulation gas limit, the tx size limit and the argument limit.
-func (s *Scorer) prepare(ctx context.Context, stage uint64, entries []scores.Entry) ([]scores.Entry, *cosmostx.PushChain, int, error) {
+// PrepareUpdate simulates update_score_script with 1 and with 50 new addresses on the live
+// module (which also proves the operator may write to stage) and sizes chunks by the block
+// gas limit, the simulation gas limit, the tx size limit and the argument limit.
+func (s *Scorer) PrepareUpdate(ctx context.Context, stage uint64, _ []scores.Entry) (deployer.Update, error) {
 	if err := s.needModule(); err != nil {
-		return nil, nil, 0, err
-	}
-	canonical, err := scores.Validate(entries, s.CheckAddress)
-	if err != nil {
-		return nil, nil, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
+		return deployer.Update{}, err
 	}
 	op, err := s.signer(ctx, s.operatorKey, "operator")
 	if err != nil {
-		return nil, nil, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
+		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, err)
 	}
-	cost, err := s.measure(ctx, op, stage)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	limits, err := s.c.BlockLimits(ctx)
-	if err != nil {
-		return nil, nil, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
-	}
-	gasCap := s.simGas
-	why := fmt.Sprintf("contract simulation gas limit %d (~%d gas per entry)", gasCap, cost.PerEntry)
-	if limits.MaxBlockGas > 0 && uint64(limits.MaxBlockGas) < gasCap {
-		gasCap = uint64(limits.MaxBlockGas)
-		why = fmt.Sprintf("block gas limit %d (~%d gas per entry)", gasCap, cost.PerEntry)
-	}
-	byGas := cost.MaxEntries(gasCap)
-	txBytes := int64(s.maxTxBytes)
-	if limits.MaxBlockBytes > 0 {
-		txBytes = min(txBytes, limits.MaxBlockBytes)
-	}
-	byBytes := min(int((txBytes-txOverhead)/bytesPerEntry), MaxArgBytes/32)
-	fits := min(byGas, byBytes)
-	if byBytes < byGas {
-		why = fmt.Sprintf("%d-byte tx limit", txBytes)
-	}
-	size := min(fits, DefaultMaxChunk)
-	if s.chunkSize > 0 {
-		if s.chunkSize > fits {
-			return nil, nil, 0, fmt.Errorf("update scores stage %d: chunk size %d does not fit the %s: at most %d entries per tx", stage, s.chunkSize, why, fits)
-		}
-		size = s.chunkSize
-	}
-	if size < 1 {
-		return nil, nil, 0, fmt.Errorf("update scores stage %d: one entry needs ~%d gas, over the %s", stage, cost.Limit(1, 1<<62), why)
-	}
-	return canonical, &cosmostx.PushChain{C: s.c, Signer: op, Decode: DecodeAbort,
+	return s.c.PrepareUpdate(ctx, stage, cosmostx.UpdateSpec{
+		Signer: op, Decode: DecodeAbort, What: "simulate update_score_script", Headroom: gasHeadroom,
 		Msg: func(stage uint64, chunk []scores.Entry) (sdk.Msg, error) {
 			return s.updateMsg(op.Address, stage, chunk)
 		},
-		Gas: func(n int) uint64 { return cost.Limit(n, gasCap) }}, size, nil
+		GasCap: s.simGas, GasCapName: "contract simulation gas limit",
+		MaxTxBytes: s.maxTxBytes, Overhead: txOverhead, PerEntry: bytesPerEntry,
+		MaxEntries: MaxArgBytes / 32, Cap: DefaultMaxChunk,
+	})
 }
 
 // Plan validates entries and the operator's right to write stage, and returns the chunks.
 func (s *Scorer) Plan(ctx context.Context, stage uint64, entries []scores.Entry) (deployer.Plan, error) {
-	canonical, pc, size, err := s.prepare(ctx, stage, entries)
-	if err != nil {
-		return deployer.Plan{}, err
-	}
-	return deployer.MakePlan(stage, canonical, size, s.journalPath(stage, canonical),
-		pc.Gas), nil
+	return s.core().Plan(ctx, stage, entries)
 }
 
 // UpdateScores validates entries, then pushes them in journaled, pipelined chunks.
 func (s *Scorer) UpdateScores(ctx context.Context, stage uint64, entries []scores.Entry) (push.Result, error) {
-	canonical, pc, size, err := s.prepare(ctx, stage, entries)
-	if err != nil {
-		return push.Result{}, err
-	}
-	return push.Run(ctx, pc, s.journalPath(stage, canonical), stage, canonical, size,
-		push.WithWindow(s.window), push.WithPollInterval(s.poll), push.WithLogger(s.logger), push.WithProgress(s.progress))
+	return s.core().UpdateScores(ctx, stage, entries)
 }
 
 // FinalizeStage finalizes stage (opening stage+1).
@@ -584,8 +506,8 @@ func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, erro
 	}
 }
 
-// OpenStage reads the module's first stage and walks past the finalized stages.
-func (s *Scorer) OpenStage(ctx context.Context) (uint64, error) {
+// InitStage reads the module's first stage from its ModuleStore.
+func (s *Scorer) InitStage(ctx context.Context) (uint64, error) {
 	ms, err := s.store(ctx)
 	if err != nil {
 		return 0, err
@@ -594,17 +516,8 @@ func (s *Scorer) OpenStage(ctx context.Context) (uint64, error) {
 	if err != nil || st == 0 {
 		return 0, fmt.Errorf("module %s has no initial stage set (init_stage %q)", s.owner.Short(), ms.InitStage)
 	}
-	for {
-		info, err := s.StageInfo(ctx, st)
-		if err != nil {
-			return 0, err
-		}
-		if !info.Exists {
-			return 0, fmt.Errorf("stage %d does not exist on the module", st)
-		}
-		if !info.Finalized {
-			return st, nil
-		}
-		st++
-	}
+	return st, nil
 }
+
+// OpenStage walks from the first stage past the finalized stages.
+func (s *Scorer) OpenStage(ctx context.Context) (uint64, error) { return s.core().OpenStage(ctx) }

@@ -24,7 +24,6 @@ import (
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
-	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
@@ -61,13 +60,8 @@ type Scorer struct {
 	deployerKey keys.Signer
 	operatorKey keys.Signer
 	dialOpts    []cosmostx.Option
-	journalDir  string
-	chunkSize   int
 	maxTxBytes  int
-	window      int
-	poll        time.Duration
-	logger      *slog.Logger
-	progress    func(done, total int)
+	k           deployer.Knobs
 }
 
 var _ deployer.Scorer = (*Scorer)(nil)
@@ -134,47 +128,45 @@ func WithGasPrice(p sdk.DecCoin) Option {
 
 // WithJournalDir sets where push journals are kept (default journal.DefaultDir(), under the
 // user's state directory); a relative dir is resolved against the working directory at Dial.
-func WithJournalDir(dir string) Option { return func(s *Scorer) { s.journalDir = dir } }
+func WithJournalDir(dir string) Option { return func(s *Scorer) { s.k.JournalDir = dir } }
 
 // WithChunkSize fixes the entries per update_scores tx; 0 (default) derives it from limits.
-func WithChunkSize(n int) Option { return func(s *Scorer) { s.chunkSize = n } }
+func WithChunkSize(n int) Option { return func(s *Scorer) { s.k.ChunkSize = n } }
 
 // WithMaxTxBytes sets the node's mempool tx size limit (default 1 MiB, CometBFT's default).
 func WithMaxTxBytes(n int) Option { return func(s *Scorer) { s.maxTxBytes = n } }
 
 // WithWindow sets how many chunk txs may be in flight (default 8).
-func WithWindow(n int) Option { return func(s *Scorer) { s.window = n } }
+func WithWindow(n int) Option { return func(s *Scorer) { s.k.Window = n } }
 
 // WithPollInterval sets how often txs are looked up (default 25ms).
-func WithPollInterval(d time.Duration) Option { return func(s *Scorer) { s.poll = d } }
+func WithPollInterval(d time.Duration) Option { return func(s *Scorer) { s.k.Poll = d } }
 
 // WithLogger sets the logger.
-func WithLogger(l *slog.Logger) Option { return func(s *Scorer) { s.logger = l } }
+func WithLogger(l *slog.Logger) Option { return func(s *Scorer) { s.k.Logger = l } }
 
 // WithProgress reports confirmed entries during UpdateScores.
-func WithProgress(f func(done, total int)) Option { return func(s *Scorer) { s.progress = f } }
+func WithProgress(f func(done, total int)) Option { return func(s *Scorer) { s.k.Progress = f } }
 
 // Dial connects to a Wasm rollup's CometBFT RPC and REST faces.
 func Dial(ctx context.Context, cometRPC, rest string, opts ...Option) (*Scorer, error) {
 	s := &Scorer{
 		code: wasmcontract.Code(), label: DefaultLabel,
-		maxTxBytes: DefaultMaxTxBytes,
-		window:     8, poll: 25 * time.Millisecond,
-		logger: slog.New(slog.DiscardHandler), progress: func(int, int) {},
+		maxTxBytes: DefaultMaxTxBytes, k: deployer.DefaultKnobs(),
 	}
 	for _, o := range opts {
 		o(s)
 	}
-	dir, err := deployer.JournalDir(s.journalDir)
+	dir, err := deployer.JournalDir(s.k.JournalDir)
 	if err != nil {
 		return nil, err
 	}
-	s.journalDir = dir
+	s.k.JournalDir = dir
 	if s.deployerKey == nil {
 		s.deployerKey = s.operatorKey
 	}
 	c, err := cosmostx.Dial(ctx, cometRPC, rest, append([]cosmostx.Option{
-		cosmostx.WithMessages(wasmtypes.RegisterInterfaces), cosmostx.WithPollInterval(s.poll),
+		cosmostx.WithMessages(wasmtypes.RegisterInterfaces), cosmostx.WithPollInterval(s.k.Poll),
 	}, s.dialOpts...)...)
 	if err != nil {
 		return nil, fmt.Errorf("dial wasm rollup: %w", err)
@@ -286,7 +278,7 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 			return deployer.Deployment{}, fmt.Errorf("deploy: store code (tx %s): %w", res.TxHash, err)
 		}
 		s.codeID, gas = id, uint64(res.GasUsed)
-		s.logger.Info("code stored", "code_id", id, "bytes", len(s.code), "tx", res.TxHash, "gas", res.GasUsed)
+		s.k.Logger.Info("code stored", "code_id", id, "bytes", len(s.code), "tx", res.TxHash, "gas", res.GasUsed)
 	}
 	init, err := json.Marshal(vipwasm.Instantiate{AllowList: allow, InitStage: initStage})
 	if err != nil {
@@ -302,7 +294,7 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 	}
 	s.contract = addrs[0]
 	gas += uint64(res.GasUsed)
-	s.logger.Info("contract instantiated", "address", s.contract, "stage", initStage, "code_id", s.codeID, "tx", res.TxHash, "gas", res.GasUsed)
+	s.k.Logger.Info("contract instantiated", "address", s.contract, "stage", initStage, "code_id", s.codeID, "tx", res.TxHash, "gas", res.GasUsed)
 	return deployer.Deployment{
 		VM: deployer.Wasm, ChainID: s.c.ChainID, Contract: s.contract, InitStage: initStage,
 		TxHash: res.TxHash, Deployer: dep.Address, GasUsed: gas, CodeID: s.codeID,
@@ -354,116 +346,41 @@ func execMsg(sender, contract string, msg vipwasm.Execute) (*wasmtypes.MsgExecut
 	return &wasmtypes.MsgExecuteContract{Sender: sender, Contract: contract, Msg: bz}, nil
 }
 
-// measure simulates update_scores with 1 and with n new addresses on the live contract,
-// which also proves the operator may write to stage before anything is sent.
-func (s *Scorer) measure(ctx context.Context, op *cosmostx.Signer, stage uint64) (deployer.GasModel, error) {
-	const n = 50
-	probes := scores.GenerateBech32(n, 0x6761735f70726f62, s.c.Prefix())
-	sim := func(k int) (uint64, error) {
-		msg, err := updateMsg(op.Address, s.contract, stage, probes[:k])
-		if err != nil {
-			return 0, err
-		}
-		res, err := s.c.Simulate(ctx, op, msg)
-		if err != nil {
-			return 0, decodeContract(err)
-		}
-		return res.GasInfo.GasUsed, nil
-	}
-	one, err := sim(1)
-	if err != nil {
-		return deployer.GasModel{}, fmt.Errorf("simulate update_scores stage %d: %w", stage, err)
-	}
-	many, err := sim(n)
-	if err != nil {
-		return deployer.GasModel{}, fmt.Errorf("simulate update_scores stage %d: %w", stage, err)
-	}
-	return deployer.FitGas(one, many, n, gasHeadroom), nil
-}
+func (s *Scorer) core() deployer.Core { return deployer.Core{Contract: s, Knobs: s.k} }
 
-func (s *Scorer) journalPath(stage uint64, canonical []scores.Entry) string {
-	return journal.Key{ChainID: "wasm-" + s.c.ChainID, Contract: s.contract, Stage: stage,
-		Input: scores.Fingerprint(canonical)}.Path(s.journalDir)
-}
+// JournalChain is "wasm-<chain id>".
+func (s *Scorer) JournalChain() string { return "wasm-" + s.c.ChainID }
 
-// prepare validates the input and the operator's right to write stage, and sizes chunks by
-// the chain's block gas limit and the tx size limit.
-func (s *Scorer) prepare(ctx context.Context, stage uint64, entries []scores.Entry) ([]scores.Entry, *cosmostx.PushChain, int, error) {
-	if err := s.needContract(); err != nil {
-		return nil, nil, 0, err
-	}
-	canonical, err := scores.Validate(entries, s.CheckAddress)
-	if err != nil {
-		return nil, nil, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
-	}
+// PrepareUpdate simulates update_scores with 1 and with 50 new addresses on the live
+// contract (which also proves the operator may write to stage) and sizes chunks by the
+// chain's block gas limit and the tx size limit for these entries.
+func (s *Scorer) PrepareUpdate(ctx context.Context, stage uint64, canonical []scores.Entry) (deployer.Update, error) {
 	op, err := s.signer(ctx, s.operatorKey, "operator")
 	if err != nil {
-		return nil, nil, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
-	}
-	cost, err := s.measure(ctx, op, stage)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	limits, err := s.c.BlockLimits(ctx)
-	if err != nil {
-		return nil, nil, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
-	}
-	gasCap := uint64(1 << 62)
-	byGas := DefaultMaxChunk * 1000 // no block gas limit: bytes bound the chunk
-	if limits.MaxBlockGas > 0 {
-		gasCap = uint64(limits.MaxBlockGas)
-		byGas = cost.MaxEntries(gasCap)
-	}
-	txBytes := int64(s.maxTxBytes)
-	if limits.MaxBlockBytes > 0 {
-		txBytes = min(txBytes, limits.MaxBlockBytes)
+		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, err)
 	}
 	perEntry := 0
 	for _, e := range canonical {
 		// ["addr",score], in the JSON message
 		perEntry = max(perEntry, len(e.Addr)+len(strconv.FormatUint(e.Amount, 10))+6)
 	}
-	byBytes := int((txBytes - txOverhead) / int64(perEntry))
-	fits := min(byGas, byBytes)
-	size := min(fits, DefaultMaxChunk)
-	if s.chunkSize > 0 {
-		if s.chunkSize > fits {
-			why := fmt.Sprintf("%d-byte tx limit", txBytes)
-			if byGas < byBytes {
-				why = fmt.Sprintf("block gas limit %d (~%d gas per entry)", gasCap, cost.PerEntry)
-			}
-			return nil, nil, 0, fmt.Errorf("update scores stage %d: chunk size %d does not fit the %s: at most %d entries per tx", stage, s.chunkSize, why, fits)
-		}
-		size = s.chunkSize
-	}
-	if size < 1 {
-		return nil, nil, 0, fmt.Errorf("update scores stage %d: one entry needs ~%d gas, over the block gas limit %d", stage, cost.Limit(1, 1<<62), gasCap)
-	}
-	return canonical, &cosmostx.PushChain{C: s.c, Signer: op, Decode: decodeContract,
+	return s.c.PrepareUpdate(ctx, stage, cosmostx.UpdateSpec{
+		Signer: op, Decode: decodeContract, What: "simulate update_scores", Headroom: gasHeadroom,
 		Msg: func(stage uint64, chunk []scores.Entry) (sdk.Msg, error) {
 			return updateMsg(op.Address, s.contract, stage, chunk)
 		},
-		Gas: func(n int) uint64 { return cost.Limit(n, gasCap) }}, size, nil
+		MaxTxBytes: s.maxTxBytes, Overhead: txOverhead, PerEntry: perEntry, Cap: DefaultMaxChunk,
+	})
 }
 
 // Plan validates entries and the operator's right to write stage, and returns the chunks.
 func (s *Scorer) Plan(ctx context.Context, stage uint64, entries []scores.Entry) (deployer.Plan, error) {
-	canonical, pc, size, err := s.prepare(ctx, stage, entries)
-	if err != nil {
-		return deployer.Plan{}, err
-	}
-	return deployer.MakePlan(stage, canonical, size, s.journalPath(stage, canonical),
-		pc.Gas), nil
+	return s.core().Plan(ctx, stage, entries)
 }
 
 // UpdateScores validates entries, then pushes them in journaled, pipelined chunks.
 func (s *Scorer) UpdateScores(ctx context.Context, stage uint64, entries []scores.Entry) (push.Result, error) {
-	canonical, pc, size, err := s.prepare(ctx, stage, entries)
-	if err != nil {
-		return push.Result{}, err
-	}
-	return push.Run(ctx, pc, s.journalPath(stage, canonical), stage, canonical, size,
-		push.WithWindow(s.window), push.WithPollInterval(s.poll), push.WithLogger(s.logger), push.WithProgress(s.progress))
+	return s.core().UpdateScores(ctx, stage, entries)
 }
 
 // FinalizeStage finalizes stage (opening stage+1).
@@ -526,9 +443,8 @@ func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, erro
 	}
 }
 
-// OpenStage reads the contract's first stage from its storage and walks past the finalized
-// stages.
-func (s *Scorer) OpenStage(ctx context.Context) (uint64, error) {
+// InitStage reads the contract's first stage from its storage.
+func (s *Scorer) InitStage(ctx context.Context) (uint64, error) {
 	if err := s.needContract(); err != nil {
 		return 0, err
 	}
@@ -540,17 +456,8 @@ func (s *Scorer) OpenStage(ctx context.Context) (uint64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("read init_stage of %s: %q is not a stage (is it a VIP score contract?)", s.contract, raw)
 	}
-	for {
-		info, err := s.StageInfo(ctx, st)
-		if err != nil {
-			return 0, err
-		}
-		if !info.Exists {
-			return 0, fmt.Errorf("stage %d does not exist on the contract", st)
-		}
-		if !info.Finalized {
-			return st, nil
-		}
-		st++
-	}
+	return st, nil
 }
+
+// OpenStage walks from the first stage past the finalized stages.
+func (s *Scorer) OpenStage(ctx context.Context) (uint64, error) { return s.core().OpenStage(ctx) }

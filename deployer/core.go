@@ -1,0 +1,164 @@
+package deployer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/vipharness/vipharness/deployer/journal"
+	"github.com/vipharness/vipharness/deployer/push"
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+// Knobs are the push settings every VM's Scorer takes; DefaultKnobs fills them.
+type Knobs struct {
+	JournalDir string
+	ChunkSize  int // 0 derives it from the chain's limits
+	Window     int // chunk txs in flight
+	Poll       time.Duration
+	Logger     *slog.Logger
+	Progress   func(done, total int)
+}
+
+// DefaultKnobs are 8 txs in flight, a 25ms poll, no logs and no progress; the journal folder
+// is resolved by JournalDir at Dial.
+func DefaultKnobs() Knobs {
+	return Knobs{Window: 8, Poll: 25 * time.Millisecond, Logger: slog.New(slog.DiscardHandler), Progress: func(int, int) {}}
+}
+
+// Update is how one VM sends an update of a stage, as its Contract measured it on the
+// live chain: the chain the push drives, the most entries one tx fits under the chain's
+// limits (and the binding limit, for errors), a cap when limits allow more, and the gas
+// limit a chunk of n entries is sent with.
+type Update struct {
+	Chain push.Chain
+	Fits  int
+	Limit string // e.g. "block gas limit 2000000 (~23000 gas per entry)"
+	Cap   int    // 0: none
+	Gas   func(n int) uint64
+}
+
+// Contract is the part of a Scorer that differs per VM: how it writes addresses, how it
+// names its chain in journal keys, how it measures and sends an update, how it reads a
+// stage and its first stage. Core writes the flow around it once.
+type Contract interface {
+	// Contract is the contract's address, "" before Deploy or Attach.
+	Contract() string
+	CheckAddress(addr string) (string, error)
+	// JournalChain names the chain in journal keys ("evm-1337", "move-<chain id>").
+	JournalChain() string
+	// PrepareUpdate measures an update of stage on the live contract, which also proves
+	// the operator may write it, before anything is sent.
+	PrepareUpdate(ctx context.Context, stage uint64, canonical []scores.Entry) (Update, error)
+	StageInfo(ctx context.Context, stage uint64) (StageInfo, error)
+	// InitStage is the contract's first stage.
+	InitStage(ctx context.Context) (uint64, error)
+}
+
+// Core is the flow every VM's Scorer shares: validate -> plan -> journal -> push, and the
+// walk to the open stage.
+type Core struct {
+	Contract Contract
+	Knobs    Knobs
+}
+
+// ErrNoContract is an operation that needs a contract on a Scorer that has none yet.
+var ErrNoContract = errors.New("no contract address: deploy first or pass the contract")
+
+// prepare validates entries for the VM and sizes the chunks from the contract's measure.
+func (c Core) prepare(ctx context.Context, stage uint64, entries []scores.Entry) ([]scores.Entry, Update, int, error) {
+	if c.Contract.Contract() == "" {
+		return nil, Update{}, 0, ErrNoContract
+	}
+	canonical, err := scores.Validate(entries, c.Contract.CheckAddress)
+	if err != nil {
+		return nil, Update{}, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
+	}
+	u, err := c.Contract.PrepareUpdate(ctx, stage, canonical)
+	if err != nil {
+		return nil, Update{}, 0, err
+	}
+	size := u.Fits
+	if u.Cap > 0 {
+		size = min(size, u.Cap)
+	}
+	if n := c.Knobs.ChunkSize; n > 0 {
+		if n > u.Fits {
+			return nil, Update{}, 0, fmt.Errorf("update scores stage %d: chunk size %d does not fit the %s: at most %d entries per tx", stage, n, u.Limit, u.Fits)
+		}
+		size = n
+	}
+	if size < 1 {
+		return nil, Update{}, 0, fmt.Errorf("update scores stage %d: one entry does not fit the %s", stage, u.Limit)
+	}
+	return canonical, u, size, nil
+}
+
+func (c Core) journalPath(stage uint64, canonical []scores.Entry) string {
+	return journal.Key{ChainID: c.Contract.JournalChain(), Contract: c.Contract.Contract(), Stage: stage,
+		Input: scores.Fingerprint(canonical)}.Path(c.Knobs.JournalDir)
+}
+
+// Plan validates entries and the operator's right to write stage, and returns the chunks
+// an update would send; nothing is sent.
+func (c Core) Plan(ctx context.Context, stage uint64, entries []scores.Entry) (Plan, error) {
+	canonical, u, size, err := c.prepare(ctx, stage, entries)
+	if err != nil {
+		return Plan{}, err
+	}
+	return MakePlan(stage, canonical, size, c.journalPath(stage, canonical), u.Gas), nil
+}
+
+// UpdateScores validates entries, then pushes them in journaled, pipelined chunks; a re-run
+// with the same input resumes its journal.
+func (c Core) UpdateScores(ctx context.Context, stage uint64, entries []scores.Entry) (push.Result, error) {
+	canonical, u, size, err := c.prepare(ctx, stage, entries)
+	if err != nil {
+		return push.Result{}, err
+	}
+	k := c.Knobs
+	return push.Run(ctx, u.Chain, c.journalPath(stage, canonical), stage, canonical, size,
+		push.WithWindow(k.Window), push.WithPollInterval(k.Poll), push.WithLogger(k.Logger), push.WithProgress(k.Progress))
+}
+
+// OpenStage reads the contract's first stage and walks past the finalized stages.
+func (c Core) OpenStage(ctx context.Context) (uint64, error) {
+	if c.Contract.Contract() == "" {
+		return 0, ErrNoContract
+	}
+	st, err := c.Contract.InitStage(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for {
+		info, err := c.Contract.StageInfo(ctx, st)
+		if err != nil {
+			return 0, err
+		}
+		if !info.Exists {
+			return 0, fmt.Errorf("stage %d does not exist on the contract %s", st, c.Contract.Contract())
+		}
+		if !info.Finalized {
+			return st, nil
+		}
+		st++
+	}
+}
+
+// Measure fits the gas model of an update from the gas of one with 1 and one with 50 new
+// addresses, as est reports it (an estimate or a simulation on the live contract, which
+// also proves the sender may write). what names the call in errors.
+func Measure(stage uint64, what string, headroom uint64, est func(n int) (uint64, error)) (GasModel, error) {
+	const n = 50
+	one, err := est(1)
+	if err != nil {
+		return GasModel{}, fmt.Errorf("%s stage %d: %w", what, stage, err)
+	}
+	many, err := est(n)
+	if err != nil {
+		return GasModel{}, fmt.Errorf("%s stage %d: %w", what, stage, err)
+	}
+	return FitGas(one, many, n, headroom), nil
+}

@@ -1,0 +1,110 @@
+package deployer_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+// fakeContract is a contract whose stages and limits the test sets; it records what the
+// core asked it.
+type fakeContract struct {
+	addr     string
+	fits     int
+	cap      int
+	init     uint64
+	stages   map[uint64]deployer.StageInfo
+	prepared []int // sizes of the canonical inputs PrepareUpdate saw
+}
+
+func (f *fakeContract) Contract() string     { return f.addr }
+func (f *fakeContract) JournalChain() string { return "fake-1" }
+func (f *fakeContract) CheckAddress(a string) (string, error) {
+	return scores.CheckEVMAddress(a)
+}
+func (f *fakeContract) PrepareUpdate(_ context.Context, stage uint64, canonical []scores.Entry) (deployer.Update, error) {
+	f.prepared = append(f.prepared, len(canonical))
+	return deployer.Update{Fits: f.fits, Cap: f.cap, Limit: "fake gas limit 100 (~10 gas per entry)",
+		Gas: func(n int) uint64 { return uint64(10 * n) }}, nil
+}
+func (f *fakeContract) StageInfo(_ context.Context, stage uint64) (deployer.StageInfo, error) {
+	info, ok := f.stages[stage]
+	if !ok {
+		return deployer.StageInfo{Stage: stage}, nil
+	}
+	return info, nil
+}
+func (f *fakeContract) InitStage(context.Context) (uint64, error) { return f.init, nil }
+
+func TestCoreSizesChunksFromTheContractsLimits(t *testing.T) {
+	entries := scores.Generate(25, 1)
+	for _, tc := range []struct {
+		name       string
+		fits, cap  int
+		chunkSize  int
+		wantChunks int
+		wantSize   int
+		wantErr    string
+	}{
+		{name: "limits decide", fits: 10, wantChunks: 3, wantSize: 10},
+		{name: "cap below limits", fits: 10, cap: 5, wantChunks: 5, wantSize: 5},
+		{name: "chosen size within limits", fits: 10, chunkSize: 4, wantChunks: 7, wantSize: 4},
+		{name: "chosen size over limits", fits: 10, chunkSize: 11, wantErr: "chunk size 11 does not fit the fake gas limit 100 (~10 gas per entry): at most 10 entries per tx"},
+		{name: "nothing fits", fits: 0, wantErr: "one entry does not fit the fake gas limit"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeContract{addr: "0xc0", fits: tc.fits, cap: tc.cap}
+			core := deployer.Core{Contract: f, Knobs: deployer.Knobs{JournalDir: t.TempDir(), ChunkSize: tc.chunkSize}}
+			plan, err := core.Plan(context.Background(), 3, entries)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || plan.Chunks != tc.wantChunks || plan.ChunkSize != tc.wantSize || plan.Entries != 25 || plan.EstimatedGas != 250 {
+				t.Fatalf("plan %+v, %v", plan, err)
+			}
+		})
+	}
+}
+
+func TestCoreValidatesBeforeAskingTheChain(t *testing.T) {
+	f := &fakeContract{addr: "0xc0", fits: 10}
+	core := deployer.Core{Contract: f, Knobs: deployer.Knobs{JournalDir: t.TempDir()}}
+	bad := []scores.Entry{{Addr: "0x1111111111111111111111111111111111111111", Amount: 1}, {Addr: "not-an-address", Amount: 2}}
+	if _, err := core.Plan(context.Background(), 3, bad); err == nil || !strings.Contains(err.Error(), "update scores stage 3") {
+		t.Fatalf("bad input: %v", err)
+	}
+	if _, err := core.UpdateScores(context.Background(), 3, bad); err == nil {
+		t.Fatal("bad input pushed")
+	}
+	if len(f.prepared) != 0 {
+		t.Fatalf("the chain was measured for invalid input %v", f.prepared)
+	}
+	none := deployer.Core{Contract: &fakeContract{}, Knobs: deployer.Knobs{JournalDir: t.TempDir()}}
+	if _, err := none.Plan(context.Background(), 3, scores.Generate(2, 1)); !errors.Is(err, deployer.ErrNoContract) {
+		t.Fatalf("no contract: %v", err)
+	}
+}
+
+func TestCoreOpenStageWalksPastFinalizedStages(t *testing.T) {
+	f := &fakeContract{addr: "0xc0", init: 4, stages: map[uint64]deployer.StageInfo{
+		4: {Stage: 4, Exists: true, Finalized: true},
+		5: {Stage: 5, Exists: true, Finalized: true},
+		6: {Stage: 6, Exists: true},
+	}}
+	core := deployer.Core{Contract: f}
+	if st, err := core.OpenStage(context.Background()); err != nil || st != 6 {
+		t.Fatalf("open stage %d, %v", st, err)
+	}
+	f.stages[6] = deployer.StageInfo{Stage: 6, Exists: true, Finalized: true}
+	if _, err := core.OpenStage(context.Background()); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("stage %d does not exist", 7)) {
+		t.Fatalf("every stage finalized and no next: %v", err)
+	}
+}
