@@ -1,8 +1,8 @@
-// Package evmcontract holds the Solidity VIP scoring contract's committed build artifacts
+// Package evm holds the Solidity VIP scoring contract's committed build artifacts
 // (built by build.js with the solc pinned in contracts/package.json) and their tests:
 // interface parity with the official contract, behaviour on a real EVM, gas figures, and
 // byte-for-byte reproducibility.
-package evmcontract
+package evm
 
 import (
 	"embed"

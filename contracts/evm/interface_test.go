@@ -1,4 +1,4 @@
-package evmcontract
+package evm
 
 import (
 	"encoding/json"

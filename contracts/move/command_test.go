@@ -1,4 +1,4 @@
-package movecontract
+package move
 
 import (
 	"context"

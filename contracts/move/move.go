@@ -1,10 +1,10 @@
-// Package movecontract builds the Move VIP score contract (vip_score/) and the minimal 0x1
+// Package move builds the Move VIP score contract (vip_score/) and the minimal 0x1
 // framework it links against (framework/) with a Move compiler it is given, and serves the
 // committed artifacts. The sources are embedded, so the deployer can rebuild the module
 // with its own address as `vip_score` wherever it runs. The compiler is a dependency
 // (Compiler): Initia's native one is reached only by build tooling and localnet/movevm, and a
 // program that must not be disturbed by it runs it in a child process (CommandCompiler).
-package movecontract
+package move
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package wasmcontract_test
+package wasm_test
 
 import (
 	"bytes"

@@ -1,9 +1,9 @@
-// Package wasmcontract ships the compiled VIP score CosmWasm contract.
+// Package wasm ships the compiled VIP score CosmWasm contract.
 //
 // The Rust sources are in src/; build.sh rebuilds artifacts/vip_score.wasm
 // byte for byte with Debian's rustc 1.63 and binaryen 108. The messages,
 // queries, events and storage layout are those of initia-labs/vip-score-wasm.
-package wasmcontract
+package wasm
 
 import (
 	"bytes"
