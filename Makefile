@@ -6,7 +6,7 @@ GINKGO := $(GO) tool ginkgo
 E2E_FLAGS ?=
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: all setup setup-demo setup-system setup-npm setup-movevm nodes devnode build contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
+.PHONY: all setup setup-demo setup-system setup-npm setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
 
 all: build
 
@@ -63,6 +63,10 @@ WASMD_LDFLAGS := -X github.com/cosmos/cosmos-sdk/version.Name=wasm -X github.com
 ## build: the vipctl binary in bin/
 build:
 	$(GO) build -o bin/vipctl ./cmd/vipctl
+
+## build-ledger: vipctl with USB HID for Ledger devices (cgo: needs a C compiler)
+build-ledger:
+	CGO_ENABLED=1 $(GO) build -tags ledgerhid -o bin/vipctl ./cmd/vipctl
 
 ## contracts: rebuild contract artifacts from source with the real compilers
 contracts: setup-npm setup-movevm
