@@ -38,6 +38,9 @@ or --out. The public endpoints (--public-*) are the https URLs users will reach.
 				title, desc, _ := strings.Cut(a, ":")
 				in.VIPActions = append(in.VIPActions, registry.Action{Title: strings.TrimSpace(title), Description: strings.TrimSpace(desc)})
 			}
+			if err := in.Check(); err != nil {
+				return invalid(fmt.Errorf("registry: %w", flagNamesRegistry(err)))
+			}
 			if g.rest == "" {
 				return invalid(errors.New("registry: --rest (or REST_URL): the rollup's REST endpoint, to read its chain id, prefix and gas prices"))
 			}
@@ -183,11 +186,25 @@ func problemsError(g *globals, head string, problems []registry.Problem) error {
 	return invalid(fmt.Errorf("%s:\n%s", head, strings.Join(lines, "\n")))
 }
 
-// flagNamesRegistry maps Build's input names to the command's flags.
+// flagNamesRegistry names the flag behind each input Build refused.
 func flagNamesRegistry(err error) error {
-	repl := strings.NewReplacer("network:", "--network:", "name:", "--name:", "pretty-name:", "--pretty-name:", "op-bridge-id:", "--op-bridge-id:",
-		"op-denoms:", "--op-denom:", "asset-decimals:", "--asset-decimals:", "chain-id:", "the rollup:", "gas-prices:", "the rollup:")
-	return errors.New(repl.Replace(err.Error()))
+	var out []error
+	for _, e := range unjoin(err) {
+		var ie *registry.InputError
+		if !errors.As(e, &ie) {
+			out = append(out, e)
+			continue
+		}
+		name := "--" + ie.Input
+		switch ie.Input {
+		case "op-denoms":
+			name = "--op-denom"
+		case "chain-id", "gas-prices":
+			name = "the rollup (--rest)"
+		}
+		out = append(out, fmt.Errorf("%s: %w", name, ie.Err))
+	}
+	return errors.Join(out...)
 }
 
 // readLive asks the rollup what the registry entry states about it.

@@ -59,12 +59,23 @@ type Entry struct {
 
 var chainNameRE = regexp.MustCompile(`^[a-z0-9]+$`)
 
-// Build makes the entry from the live rollup and the inputs. It refuses inputs it cannot
-// build from (each error names its input); the rules the registry checks are Validate's.
-func Build(live Live, in Inputs) (Entry, error) {
+// InputError is an input Build cannot build from; Input names it (network, name,
+// pretty-name, op-bridge-id, op-denoms, asset-decimals, or chain-id and gas-prices for what
+// the rollup reported).
+type InputError struct {
+	Input string
+	Err   error
+}
+
+func (e *InputError) Error() string { return e.Input + ": " + e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Check refuses the inputs that do not depend on the rollup (each error an *InputError), so
+// a command can refuse them before it reads anything.
+func (in Inputs) Check() error {
 	var errs []error
 	fail := func(field, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...)))
+		errs = append(errs, &InputError{Input: field, Err: fmt.Errorf(format, args...)})
 	}
 	switch in.Network {
 	case "mainnet", "testnet", "devnet":
@@ -77,6 +88,22 @@ func Build(live Live, in Inputs) (Entry, error) {
 	if strings.TrimSpace(in.PrettyName) == "" {
 		fail("pretty-name", "empty: the name users see")
 	}
+	if len(in.OpDenoms) == 0 {
+		fail("op-denoms", "empty: the L1 denoms the bridge carries, e.g. uinit")
+	}
+	if in.AssetDecimals < 0 || in.AssetDecimals > 18 {
+		fail("asset-decimals", "%d: want 0 to 18", in.AssetDecimals)
+	}
+	return errors.Join(errs...)
+}
+
+// Build makes the entry from the live rollup and the inputs. It refuses inputs it cannot
+// build from (each an *InputError); the rules the registry checks are Validate's.
+func Build(live Live, in Inputs) (Entry, error) {
+	errs := []error{in.Check()}
+	fail := func(field, format string, args ...any) {
+		errs = append(errs, &InputError{Input: field, Err: fmt.Errorf(format, args...)})
+	}
 	if live.ChainID == "" {
 		fail("chain-id", "the rollup reported no chain id")
 	}
@@ -86,14 +113,8 @@ func Build(live Live, in Inputs) (Entry, error) {
 	if in.OpBridgeID == 0 {
 		fail("op-bridge-id", "0: the rollup's OPinit bridge id (from the L1) is required")
 	}
-	if len(in.OpDenoms) == 0 {
-		fail("op-denoms", "empty: the L1 denoms the bridge carries, e.g. uinit")
-	}
-	if in.AssetDecimals < 0 || in.AssetDecimals > 18 {
-		fail("asset-decimals", "%d: want 0 to 18", in.AssetDecimals)
-	}
-	if len(errs) > 0 {
-		return Entry{}, errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return Entry{}, err
 	}
 
 	folder := path.Join(NetworkFolder(in.Network), in.Name)

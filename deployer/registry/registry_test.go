@@ -2,6 +2,7 @@ package registry
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -135,7 +136,8 @@ func TestBuildRefusesMissingInputs(t *testing.T) {
 		l, in := sampleLive(), sampleInputs()
 		tc.edit(&l, &in)
 		_, err := Build(l, in)
-		if err == nil || !strings.HasPrefix(err.Error(), tc.field+": ") {
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.Input != tc.field || !strings.HasPrefix(err.Error(), tc.field+": ") {
 			t.Errorf("%s: %v", tc.field, err)
 		}
 	}
