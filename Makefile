@@ -6,7 +6,7 @@ GINKGO := $(GO) tool ginkgo
 E2E_FLAGS ?=
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: all setup setup-demo setup-system setup-npm setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
+.PHONY: e2e-external all setup setup-demo setup-system setup-npm setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
 
 all: build
 
@@ -101,10 +101,16 @@ E2E_ENGINES ?= embedded,process,container
 test: setup nodes
 	$(GO) vet ./...
 	E2E_ENGINES=$(E2E_ENGINES) VIPHARNESS_CHECK_REBUILD=1 $(GO) test -count=1 -timeout 45m ./...
+	bash e2e/external/run.sh
 
 ## unit: unit tests only (no e2e)
 unit:
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v /e2e)
+
+## e2e-external: the suites on the external engine, against geth, wasmd and the dev node that
+## e2e/external/run.sh starts as separate processes (as a team points them at its own rollup)
+e2e-external: nodes
+	bash e2e/external/run.sh
 
 ## e2e: every Ginkgo suite on every engine available here, with a JUnit report
 e2e: setup nodes

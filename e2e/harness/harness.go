@@ -7,21 +7,25 @@ package harness
 import (
 	"context"
 	"crypto/ecdsa"
+	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/big"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/onsi/ginkgo/v2"
@@ -40,6 +44,7 @@ import (
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/container"
 	"github.com/vipharness/vipharness/localnet/embedded"
+	"github.com/vipharness/vipharness/localnet/external"
 	"github.com/vipharness/vipharness/localnet/l1"
 	"github.com/vipharness/vipharness/localnet/movevm"
 	"github.com/vipharness/vipharness/localnet/process"
@@ -58,7 +63,7 @@ func (t Target) String() string { return fmt.Sprintf("%s/%s", t.VM, t.Engine.Nam
 var harnessVMs = []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move}
 
 // engineNames are the engines Targets knows.
-var engineNames = []string{"embedded", "process", "container"}
+var engineNames = []string{"embedded", "process", "container", "external"}
 
 // Targets lists the VM/engine pairs to build specs for: the engines named in E2E_ENGINES
 // (comma list of embedded, process and container), else the engines the Ginkgo label
@@ -96,6 +101,20 @@ func Targets() []Target {
 		case "container":
 			out = append(out, Target{deployer.EVM, container.Engine{}}, Target{deployer.Wasm, container.Engine{}},
 				Target{deployer.Wasm, container.Engine{WasmNode: process.DevNode}}, Target{deployer.Move, container.Engine{}})
+		case "external":
+			// The rollup someone else runs, from the environment (localnet/external).
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			vms, err := external.Engine{}.VMs(ctx)
+			cancel()
+			switch {
+			case err != nil:
+				out = append(out, Target{VM: deployer.EVM, Engine: brokenEngine{"external", err}})
+			case len(vms) == 0:
+				out = append(out, Target{VM: deployer.EVM, Engine: brokenEngine{"external", errors.New("E2E_ENGINES has external, but no rollup is set: JSON_RPC_URL, or COMET_RPC_URL and REST_URL")}})
+			}
+			for _, vm := range vms {
+				out = append(out, Target{VM: vm, Engine: external.Engine{}})
+			}
 		default:
 			// Reported when its specs start, not here: building the tree must not panic.
 			out = append(out, Target{VM: deployer.EVM, Engine: unknownEngine(n)})
@@ -113,6 +132,18 @@ func (e unknownEngine) Available(context.Context, deployer.VM) error {
 }
 func (e unknownEngine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollup, error) {
 	return nil, e.Available(ctx, vm)
+}
+
+// brokenEngine is an engine that cannot even be listed (its error); its specs fail.
+type brokenEngine struct {
+	name string
+	err  error
+}
+
+func (e brokenEngine) Name() string                                 { return e.name }
+func (e brokenEngine) Available(context.Context, deployer.VM) error { return e.err }
+func (e brokenEngine) StartRollup(context.Context, deployer.VM) (localnet.Rollup, error) {
+	return nil, e.err
 }
 
 // required reports whether the environment demands the engine run (REQUIRE_NODES=1 for the
@@ -196,7 +227,31 @@ func Start(ctx context.Context, t Target, l1Stage uint64, journalDir string) (_ 
 	if e.operator, err = hex.DecodeString(funded[0].PrivateKey); err != nil {
 		return nil, fmt.Errorf("funded key: %w", err)
 	}
+	if t.VM != deployer.EVM {
+		ep := r.Endpoints()
+		if e.chain, err = cosmostx.Dial(ctx, ep.CometRPC, ep.REST, cosmostx.WithMessages(initiamove.RegisterInterfaces)); err != nil {
+			return nil, fmt.Errorf("dial %s rollup: %w", t, err)
+		}
+	}
+	_, shared := t.Engine.(external.Engine)
 	switch {
+	case shared && t.VM == deployer.EVM:
+		// A shared, long-lived chain that other suites may use at the same time: this Env's
+		// operator is a fresh account funded by the environment's key, so the nonces it
+		// counts are its own; the stranger needs no funds (calls only).
+		if e.operator, err = e.freshEVMAccount(ctx); err != nil {
+			return nil, err
+		}
+		var k *ecdsa.PrivateKey
+		if k, err = crypto.GenerateKey(); err == nil {
+			e.stranger = crypto.FromECDSA(k)
+		}
+	case shared:
+		// Likewise on a Cosmos rollup, where the stranger needs an account to simulate, and
+		// an account holds one vip_score module on Move.
+		if e.operator, e.stranger, err = e.freshAccounts(ctx); err != nil {
+			return nil, err
+		}
 	case len(funded) > 1:
 		e.stranger, err = hex.DecodeString(funded[1].PrivateKey)
 	case t.VM == deployer.EVM:
@@ -210,12 +265,6 @@ func Start(ctx context.Context, t Target, l1Stage uint64, journalDir string) (_ 
 	}
 	if err != nil {
 		return nil, fmt.Errorf("stranger key: %w", err)
-	}
-	if t.VM != deployer.EVM {
-		ep := r.Endpoints()
-		if e.chain, err = cosmostx.Dial(ctx, ep.CometRPC, ep.REST, cosmostx.WithMessages(initiamove.RegisterInterfaces)); err != nil {
-			return nil, fmt.Errorf("dial %s rollup: %w", t, err)
-		}
 	}
 	if e.L1, err = l1.Start(ctx, l1.WithStage(l1Stage)); err != nil {
 		return nil, fmt.Errorf("start L1 stand-in: %w", err)
@@ -275,6 +324,9 @@ func (e *Env) scorerWith(ctx context.Context, secret []byte, signer keys.Signer,
 		VM: e.Target.VM, JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST,
 		Operator: secret, OperatorSigner: signer, Contract: contract, JournalDir: e.JournalDir,
 		ChunkSize: k.chunkSize, Window: k.window, Progress: k.progress,
+	}
+	if e.Target.VM != deployer.EVM {
+		cfg.KeyType = e.keyType()
 	}
 	if e.Target.VM == deployer.Move {
 		// The rollups fund fresh accounts, so vip_score is compiled for the deployer's address.
@@ -373,7 +425,101 @@ var Expected = map[deployer.VM]map[string]string{
 // cosmosKey is a funded secret as the rollup's key type: Initia's eth_secp256k1 on a Move
 // rollup, secp256k1 (wasmd's) on a Wasm one.
 func (e *Env) cosmosKey(secret []byte) (cryptotypes.PrivKey, error) {
-	return keys.PrivKeyFromBytes(secret, scorers.DefaultKeyType(e.Target.VM))
+	return keys.PrivKeyFromBytes(secret, e.keyType())
+}
+
+// keyType is the rollup's account key kind: the external rollup's (KEY_TYPE), else the VM's.
+func (e *Env) keyType() keys.KeyType {
+	if k, ok := e.Rollup.(interface{ KeyType() keys.KeyType }); ok && k.KeyType() != "" {
+		return k.KeyType()
+	}
+	return scorers.DefaultKeyType(e.Target.VM)
+}
+
+// freshEVMAccount makes a key and funds it from the rollup's funded key with a value
+// transfer worth 2,000,000,000 gas at the current gas price.
+func (e *Env) freshEVMAccount(ctx context.Context) ([]byte, error) {
+	c, err := ethclient.DialContext(ctx, e.Rollup.Endpoints().JSONRPC)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	funder, err := crypto.ToECDSA(e.operator)
+	if err != nil {
+		return nil, err
+	}
+	fresh, err := crypto.GenerateKey()
+	if err != nil {
+		return nil, err
+	}
+	chainID, err := c.ChainID(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("fund a fresh account: %w", err)
+	}
+	price, err := c.SuggestGasPrice(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("fund a fresh account: %w", err)
+	}
+	nonce, err := c.PendingNonceAt(ctx, crypto.PubkeyToAddress(funder.PublicKey))
+	if err != nil {
+		return nil, fmt.Errorf("fund a fresh account: %w", err)
+	}
+	to := crypto.PubkeyToAddress(fresh.PublicKey)
+	price = new(big.Int).Mul(price, big.NewInt(2))
+	tx, err := types.SignNewTx(funder, types.LatestSignerForChainID(chainID), &types.LegacyTx{
+		Nonce: nonce, GasPrice: price, Gas: 21_000, To: &to, Value: new(big.Int).Mul(price, big.NewInt(2_000_000_000)),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.SendTransaction(ctx, tx); err != nil {
+		return nil, fmt.Errorf("fund a fresh account: %w", err)
+	}
+	for {
+		rc, err := c.TransactionReceipt(ctx, tx.Hash())
+		if err == nil {
+			if rc.Status != types.ReceiptStatusSuccessful {
+				return nil, fmt.Errorf("fund a fresh account: tx %s failed", tx.Hash().Hex())
+			}
+			return crypto.FromECDSA(fresh), nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("fund a fresh account: wait for %s: %w", tx.Hash().Hex(), ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// freshAccounts makes an operator and a stranger and funds both from the rollup's funded
+// key: the operator with what a suite's deploys and pushes cost, the stranger with what its
+// refused simulations need.
+func (e *Env) freshAccounts(ctx context.Context) (operator, stranger []byte, err error) {
+	funder, err := e.cosmosKey(e.operator)
+	if err != nil {
+		return nil, nil, err
+	}
+	from, err := e.chain.Signer(ctx, funder)
+	if err != nil {
+		return nil, nil, fmt.Errorf("funded account: %w", err)
+	}
+	for _, a := range []struct {
+		secret *[]byte
+		gas    uint64
+	}{{&operator, 400_000_000}, {&stranger, 2_000_000}} {
+		*a.secret = make([]byte, 32)
+		if _, err := rand.Read(*a.secret); err != nil {
+			return nil, nil, err
+		}
+		key, err := e.cosmosKey(*a.secret)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := e.chain.Fund(ctx, from, e.chain.Address(key.PubKey()), e.chain.FeeFunds(a.gas)); err != nil {
+			return nil, nil, err
+		}
+	}
+	return operator, stranger, nil
 }
 
 // OperatorSequence is how many txs the operator has had included, to prove that a

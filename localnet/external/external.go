@@ -158,5 +158,20 @@ func (r *Rollup) Endpoints() localnet.Endpoints { return r.ep }
 // Funded is the environment's key: the only account the suites may spend from.
 func (r *Rollup) Funded() []localnet.Account { return []localnet.Account{r.funded} }
 
+// KeyType is the Cosmos account key kind of the funded key: KEY_TYPE, else the VM's ("" on
+// EVM and for the VM's default).
+func (r *Rollup) KeyType() keys.KeyType {
+	if r.vm == deployer.EVM {
+		return ""
+	}
+	if strings.EqualFold(os.Getenv("KEY_TYPE"), "eth_secp256k1") {
+		return keys.EthSecp256k1
+	}
+	if strings.EqualFold(os.Getenv("KEY_TYPE"), "secp256k1") {
+		return keys.Secp256k1
+	}
+	return ""
+}
+
 // Stop leaves the rollup running: it is not ours.
 func (r *Rollup) Stop(context.Context) error { return nil }
