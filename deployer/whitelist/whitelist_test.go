@@ -2,6 +2,7 @@ package whitelist
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	codectypes "github.com/cosmos/cosmos-sdk/codec/types"
+	sdk "github.com/cosmos/cosmos-sdk/types"
 	govv1 "github.com/cosmos/cosmos-sdk/x/gov/types/v1"
 	"github.com/cosmos/gogoproto/proto"
 
@@ -252,5 +254,45 @@ func TestGoldenFiles(t *testing.T) {
 		if string(got) != string(want) {
 			t.Errorf("%s differs from the golden file:\n%s", name, got)
 		}
+	}
+}
+
+// The JSON files decode with the chain's JSON codec back into the same messages: the CLI's
+// proposal file's message and the MsgSubmitProposal.
+func TestProposalJSONDecodes(t *testing.T) {
+	c := mustCheck(t, sample())
+	cdc := Codec()
+	file, err := c.ProposalFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pf struct {
+		Messages []json.RawMessage `json:"messages"`
+		Deposit  string            `json:"deposit"`
+	}
+	if err := json.Unmarshal(file, &pf); err != nil || len(pf.Messages) != 1 || pf.Deposit != "100000000uinit" {
+		t.Fatalf("%s %v", file, err)
+	}
+	var msg sdk.Msg
+	if err := cdc.UnmarshalInterfaceJSON(pf.Messages[0], &msg); err != nil {
+		t.Fatal(err)
+	}
+	if !proto.Equal(msg, c.MsgGovExecute()) {
+		t.Fatalf("%+v", msg)
+	}
+	submit, err := c.SubmitProposalJSON("init1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc535vdd7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cdc.UnmarshalInterfaceJSON(submit, &msg); err != nil {
+		t.Fatal(err)
+	}
+	back, ok := msg.(*govv1.MsgSubmitProposal)
+	if !ok {
+		t.Fatalf("decoded %T", msg)
+	}
+	msgs, err := back.GetMsgs()
+	if err != nil || len(msgs) != 1 || !proto.Equal(msgs[0], c.MsgGovExecute()) || back.InitialDeposit.String() != "100000000uinit" {
+		t.Fatalf("%+v %v", back, err)
 	}
 }
