@@ -92,8 +92,8 @@ func (g *globals) signers(ctx context.Context, vm deployer.VM) (dep, op keys.Sig
 	return dep, op, nil
 }
 
-// signerError marks what the user can fix (a wrong flag, a missing key, a refusal) as bad
-// input; a device that does not answer stays an operational error.
+// signerError marks a signer that could not be opened (a wrong flag, a missing key or
+// passphrase, an unexpected sender, no device) as bad input: exit 2, nothing was sent.
 func signerError(err error) error {
 	return invalid(err)
 }
