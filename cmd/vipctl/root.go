@@ -17,6 +17,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/keys/ledger"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/stage"
@@ -300,6 +301,9 @@ func classify(err error) error {
 	}
 	if errors.Is(err, deployer.ErrBadAddress) {
 		return invalid(err)
+	}
+	if ledger.Rejected(err) {
+		return fmt.Errorf("%w\nnothing more was sent; run the same command again to resume from the journal", err)
 	}
 	return err
 }

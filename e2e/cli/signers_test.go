@@ -114,10 +114,15 @@ var _ = Describe("vipctl signers", Label("cli", "signers", "embedded"), func() {
 			Expect(scores.Write(&buf, env.Generate(250, 3), scores.CSV)).To(Succeed())
 			Expect(os.WriteFile(file, buf.Bytes(), 0o600)).To(Succeed())
 			before := dev.Stats().Signatures
-			out, code = run(ctx, nil, append([]string{"scores", "update", "--stage", "1", "--file", file, "--chunk-size", "50"}, signing...)...)
+			update := append([]string{"scores", "update", "--stage", "1", "--file", file, "--chunk-size", "50"}, signing...)
+			dev.RejectNth(3) // the user refuses the third chunk on the device
+			out, code = run(ctx, nil, update...)
+			Expect(code).To(Equal(1), out)
+			Expect(out).To(And(ContainSubstring("0x6985"), ContainSubstring("run the same command again")))
+			out, code = run(ctx, nil, update...)
 			Expect(code).To(BeZero(), out)
 			Expect(out).To(ContainSubstring("5 chunks confirmed"))
-			Expect(dev.Stats().Signatures - before).To(Equal(5))
+			Expect(dev.Stats().Signatures - before).To(Equal(5), "every chunk signed once")
 			out, code = run(ctx, nil, append([]string{"stage", "finalize", "--stage", "1", "--force", "--yes"}, signing...)...)
 			Expect(code).To(BeZero(), out)
 			out, code = run(ctx, nil, append([]string{"verify", "--stage", "1", "--file", file}, signing...)...)
