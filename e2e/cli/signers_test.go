@@ -122,7 +122,7 @@ var _ = Describe("vipctl signers", Label("cli", "signers", "embedded"), func() {
 			out, code = run(ctx, nil, update...)
 			Expect(code).To(BeZero(), out)
 			Expect(out).To(ContainSubstring("5 chunks confirmed"))
-			Expect(dev.Stats().Signatures - before).To(Equal(5), "every chunk signed once")
+			Expect(dev.Stats().Signatures-before).To(Equal(5), "every chunk signed once")
 			out, code = run(ctx, nil, append([]string{"stage", "finalize", "--stage", "1", "--force", "--yes"}, signing...)...)
 			Expect(code).To(BeZero(), out)
 			out, code = run(ctx, nil, append([]string{"verify", "--stage", "1", "--file", file}, signing...)...)
