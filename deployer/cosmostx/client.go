@@ -8,13 +8,11 @@ package cosmostx
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -358,37 +356,6 @@ func (c *Client) WaitTx(ctx context.Context, hash string) (*sdk.TxResponse, erro
 		case <-time.After(c.Poll):
 		}
 	}
-}
-
-// Smart runs a contract smart query through REST and decodes its JSON answer into out.
-func (c *Client) Smart(ctx context.Context, contract string, query, out any) error {
-	q, err := json.Marshal(query)
-	if err != nil {
-		return err
-	}
-	path := fmt.Sprintf("/cosmwasm/wasm/v1/contract/%s/smart/%s", contract, url.PathEscape(base64.StdEncoding.EncodeToString(q)))
-	var res struct {
-		Data json.RawMessage `json:"data"`
-	}
-	if err := c.GetJSON(ctx, path, &res); err != nil {
-		return err
-	}
-	if err := json.Unmarshal(res.Data, out); err != nil {
-		return fmt.Errorf("decode smart query reply %s: %w", res.Data, err)
-	}
-	return nil
-}
-
-// Raw reads a contract's raw storage value at key through REST; a missing key is nil.
-func (c *Client) Raw(ctx context.Context, contract string, key []byte) ([]byte, error) {
-	path := fmt.Sprintf("/cosmwasm/wasm/v1/contract/%s/raw/%s", contract, url.PathEscape(base64.StdEncoding.EncodeToString(key)))
-	var res struct {
-		Data []byte `json:"data"`
-	}
-	if err := c.GetJSON(ctx, path, &res); err != nil {
-		return nil, err
-	}
-	return res.Data, nil
 }
 
 // Get reads a REST path into a protobuf response.

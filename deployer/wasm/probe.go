@@ -42,7 +42,7 @@ func (s *Scorer) CheckInterface(ctx context.Context) (string, error) {
 	}
 	strict := func(q vipwasm.Query, out any, fields ...string) error {
 		var raw json.RawMessage
-		if err := s.c.Smart(ctx, s.contract, q, &raw); err != nil {
+		if err := Smart(ctx, s.c, s.contract, q, &raw); err != nil {
 			return decodeContract(err)
 		}
 		var m map[string]json.RawMessage

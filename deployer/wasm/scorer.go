@@ -407,7 +407,7 @@ func (s *Scorer) query(ctx context.Context, q vipwasm.Query, out any) error {
 	if err := s.needContract(); err != nil {
 		return err
 	}
-	return decodeContract(s.c.Smart(ctx, s.contract, q, out))
+	return decodeContract(Smart(ctx, s.c, s.contract, q, out))
 }
 
 // StageInfo reads get_stage_info; a stage the contract does not have is Exists false.
@@ -448,7 +448,7 @@ func (s *Scorer) InitStage(ctx context.Context) (uint64, error) {
 	if err := s.needContract(); err != nil {
 		return 0, err
 	}
-	raw, err := s.c.Raw(ctx, s.contract, vipwasm.InitStageKey)
+	raw, err := Raw(ctx, s.c, s.contract, vipwasm.InitStageKey)
 	if err != nil {
 		return 0, fmt.Errorf("read init_stage of %s: %w", s.contract, err)
 	}

@@ -30,7 +30,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
-	"github.com/vipharness/vipharness/localnet/cometface"
+	"github.com/vipharness/vipharness/localnet/cometrpc"
 )
 
 // DefaultEVMBlockGasLimit is the block gas limit of the embedded EVM rollup.
@@ -82,7 +82,7 @@ type EVMRollup struct {
 	client  *ethclient.Client
 	chainID *big.Int
 	devKey  *ecdsa.PrivateKey
-	comet   *cometface.Server
+	comet   *cometrpc.Server
 	logger  *slog.Logger
 
 	commitMu sync.Mutex // the beacon's Commit is not safe for concurrent use
@@ -167,7 +167,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		stopped: make(chan struct{}),
 		done:    make(chan struct{}),
 	}
-	r.comet, err = cometface.Start(cometface.Info{App: "vipharness-embedded-evm", Version: cfg.version, Network: "evm-" + r.chainID.String(), Head: r.head})
+	r.comet, err = cometrpc.Start(cometrpc.Info{App: "vipharness-embedded-evm", Version: cfg.version, Network: "evm-" + r.chainID.String(), Head: r.head})
 	if err != nil {
 		stack.Close()
 		return nil, err

@@ -23,6 +23,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/wasm"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/devnode/wasmexec"
 )
@@ -144,7 +145,7 @@ type userScore struct {
 func (e *wasmEnv) stage(t testing.TB, contract string, stage uint64) stageInfo {
 	t.Helper()
 	var si stageInfo
-	if err := e.c.Smart(context.Background(), contract, map[string]any{"get_stage_info": map[string]any{"stage": stage}}, &si); err != nil {
+	if err := wasm.Smart(context.Background(), e.c, contract, map[string]any{"get_stage_info": map[string]any{"stage": stage}}, &si); err != nil {
 		t.Fatalf("get_stage_info %d: %v", stage, err)
 	}
 	return si
@@ -240,7 +241,7 @@ func TestWasmRollupScoringLifecycle(t *testing.T) {
 		var page struct {
 			Scores []userScore `json:"scores"`
 		}
-		if err := e.c.Smart(ctx, contract, map[string]any{"get_scores": q}, &page); err != nil {
+		if err := wasm.Smart(ctx, e.c, contract, map[string]any{"get_scores": q}, &page); err != nil {
 			t.Fatal(err)
 		}
 		for _, s := range page.Scores {
@@ -375,7 +376,7 @@ func TestWasmRollupFailedTxWritesNothing(t *testing.T) {
 		t.Fatalf("failed execute: codespace %s code %d events %v", res.Codespace, res.Code, res.Events)
 	}
 	var score userScore
-	if err := e.c.Smart(ctx, contract, map[string]any{"get_score": map[string]any{"addr": users[1], "stage": 1}}, &score); err == nil || !strings.Contains(err.Error(), "has no score") {
+	if err := wasm.Smart(ctx, e.c, contract, map[string]any{"get_score": map[string]any{"addr": users[1], "stage": 1}}, &score); err == nil || !strings.Contains(err.Error(), "has no score") {
 		t.Fatalf("failed tx left a score: %+v (%v)", score, err)
 	}
 	if si := e.stage(t, contract, 1); si.TotalScore != 5 {

@@ -22,7 +22,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
-	"github.com/vipharness/vipharness/localnet/cometface"
+	"github.com/vipharness/vipharness/localnet/cometrpc"
 )
 
 // Binary is the file name `make nodes` gives the geth build.
@@ -105,7 +105,7 @@ type Face struct {
 	RPC     string
 	chainID *big.Int
 	client  *ethclient.Client
-	comet   *cometface.Server
+	comet   *cometrpc.Server
 }
 
 // Attach waits until geth answers at rpc (alive reports an early exit with the node's
@@ -135,7 +135,7 @@ func Attach(ctx context.Context, rpc string, alive func() error) (*Face, error) 
 		version = clientVersion
 	}
 	var err error
-	f.comet, err = cometface.Start(cometface.Info{App: "geth-dev", Version: version, Network: "evm-" + f.chainID.String(), Head: f.head})
+	f.comet, err = cometrpc.Start(cometrpc.Info{App: "geth-dev", Version: version, Network: "evm-" + f.chainID.String(), Head: f.head})
 	if err != nil {
 		f.client.Close()
 		return nil, err

@@ -21,6 +21,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/stage"
+	"github.com/vipharness/vipharness/deployer/wasm"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/wasmddev"
 )
@@ -114,7 +115,7 @@ func TestWasmdRollupRunsOurContract(t *testing.T) {
 		TotalScore uint64 `json:"total_score"`
 		IsFinal    bool   `json:"is_finalized"`
 	}
-	if err := c.Smart(ctx, contract, map[string]any{"get_stage_info": map[string]any{"stage": 3}}, &info); err != nil {
+	if err := wasm.Smart(ctx, c, contract, map[string]any{"get_stage_info": map[string]any{"stage": 3}}, &info); err != nil {
 		t.Fatal(err)
 	}
 	if info.TotalScore != 1275 || !info.IsFinal {
@@ -125,7 +126,7 @@ func TestWasmdRollupRunsOurContract(t *testing.T) {
 	if err := w.Restart(ctx, 200*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Smart(ctx, contract, map[string]any{"get_stage_info": map[string]any{"stage": 3}}, &info); err != nil || !info.IsFinal {
+	if err := wasm.Smart(ctx, c, contract, map[string]any{"get_stage_info": map[string]any{"stage": 3}}, &info); err != nil || !info.IsFinal {
 		t.Fatalf("after restart: %+v, %v", info, err)
 	}
 

@@ -26,6 +26,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
+	"github.com/vipharness/vipharness/deployer/wasm"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/devnode/wasmexec"
 )
@@ -273,7 +274,7 @@ func TestQueriesDuringTxs(t *testing.T) {
 		go func() {
 			for ctx.Err() == nil {
 				var si map[string]any
-				if err := tn.c.Smart(ctx, contract, map[string]any{"get_stage_info": map[string]any{"stage": 1}}, &si); err != nil && ctx.Err() == nil {
+				if err := wasm.Smart(ctx, tn.c, contract, map[string]any{"get_stage_info": map[string]any{"stage": 1}}, &si); err != nil && ctx.Err() == nil {
 					done <- err
 					return
 				}

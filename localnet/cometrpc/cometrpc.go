@@ -1,7 +1,7 @@
-// Package cometface serves the slice of CometBFT's RPC that deployers read from a rollup
+// Package cometrpc serves the slice of CometBFT's RPC that deployers read from a rollup
 // (abci_info, status, health) for chains that have no CometBFT of their own: the embedded
 // EVM chain and geth run as a rollup stand-in.
-package cometface
+package cometrpc
 
 import (
 	"context"
