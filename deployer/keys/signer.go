@@ -138,9 +138,6 @@ func (s *Software) Address() common.Address {
 	return common.BytesToAddress(s.cosmos.PubKey().Address())
 }
 
-// PrivateKey is the key, for signers that need it raw (go-ethereum's bind).
-func (s *Software) PrivateKey() *ecdsa.PrivateKey { return s.key }
-
 // SignEVMTx signs with the latest signer for chainID.
 func (s *Software) SignEVMTx(_ context.Context, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
 	if s.kind != EthSecp256k1 {
