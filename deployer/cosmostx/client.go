@@ -44,6 +44,9 @@ type Client struct {
 	GasAdjustment float64
 	// Poll is how often WaitTx looks a tx up.
 	Poll time.Duration
+	// rpcURL is the CometBFT RPC's address, for the calls made without its client
+	// (a tx's result code without its events).
+	rpcURL string
 }
 
 // New connects to a chain whose id, encoding and gas price the caller already knows.
@@ -52,7 +55,7 @@ func New(rpcURL, restURL, chainID string, enc *Encoding, gasPrice sdk.DecCoin) (
 	if err != nil {
 		return nil, fmt.Errorf("cometbft rpc client %s: %w", rpcURL, err)
 	}
-	return &Client{Enc: enc, ChainID: chainID, RPC: rpc, REST: strings.TrimRight(restURL, "/"),
+	return &Client{Enc: enc, ChainID: chainID, RPC: rpc, REST: strings.TrimRight(restURL, "/"), rpcURL: strings.TrimRight(rpcURL, "/"),
 		HTTP: &http.Client{Timeout: 60 * time.Second}, GasPrice: gasPrice, GasAdjustment: 1.3, Poll: 20 * time.Millisecond}, nil
 }
 
