@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
@@ -104,10 +105,16 @@ func (s *Scorer) broadcast(ctx context.Context, raw []byte) error {
 	return err
 }
 
-// lookup reports a tx's outcome; for a failed tx it replays the call at the parent block
-// to recover the revert data, because receipts carry none.
+// lookup reports a tx's outcome from its receipt's status, gas and block only (a chunk's
+// receipt carries one log per address, which the push has no use for); for a failed tx it
+// replays the call at the parent block to recover the revert data, because receipts carry
+// none.
 func (s *Scorer) lookup(ctx context.Context, hash common.Hash) (push.Outcome, error) {
-	rc, err := s.client.TransactionReceipt(ctx, hash)
+	var rc *leanReceipt
+	err := s.client.Client().CallContext(ctx, &rc, "eth_getTransactionReceipt", hash)
+	if err == nil && rc == nil {
+		err = ethereum.NotFound
+	}
 	if notYet(err) {
 		_, pending, err := s.client.TransactionByHash(ctx, hash)
 		if notYet(err) {
@@ -121,13 +128,23 @@ func (s *Scorer) lookup(ctx context.Context, hash common.Hash) (push.Outcome, er
 	if err != nil {
 		return push.Outcome{}, fmt.Errorf("get receipt %s: %w", hash, err)
 	}
-	out := push.Outcome{Found: true, GasUsed: rc.GasUsed, Height: rc.BlockNumber.Uint64()}
-	if rc.Status == types.ReceiptStatusSuccessful {
+	if rc.BlockNumber == nil {
+		return push.Outcome{}, fmt.Errorf("get receipt %s: the node's receipt names no block", hash)
+	}
+	out := push.Outcome{Found: true, GasUsed: uint64(rc.GasUsed), Height: rc.BlockNumber.ToInt().Uint64()}
+	if uint64(rc.Status) == types.ReceiptStatusSuccessful {
 		out.Success = true
 		return out, nil
 	}
-	out.Err = s.replayFailure(ctx, hash, rc)
+	out.Err = s.replayFailure(ctx, hash, uint64(rc.GasUsed), rc.BlockNumber.ToInt())
 	return out, nil
+}
+
+// leanReceipt is the part of a receipt a push reads; the decoder skips its logs.
+type leanReceipt struct {
+	Status      hexutil.Uint64 `json:"status"`
+	GasUsed     hexutil.Uint64 `json:"gasUsed"`
+	BlockNumber *hexutil.Big   `json:"blockNumber"`
 }
 
 // notYet is a lookup that found nothing yet: unknown hash, or a node whose tx index is
@@ -136,7 +153,7 @@ func notYet(err error) bool {
 	return errors.Is(err, ethereum.NotFound) || (err != nil && strings.Contains(err.Error(), "transaction indexing is in progress"))
 }
 
-func (s *Scorer) replayFailure(ctx context.Context, hash common.Hash, rc *types.Receipt) error {
+func (s *Scorer) replayFailure(ctx context.Context, hash common.Hash, gasUsed uint64, block *big.Int) error {
 	tx, _, err := s.client.TransactionByHash(ctx, hash)
 	if err != nil {
 		return fmt.Errorf("tx failed (status 0x0); fetch it to decode: %w", err)
@@ -145,10 +162,10 @@ func (s *Scorer) replayFailure(ctx context.Context, hash common.Hash, rc *types.
 	if err != nil {
 		return fmt.Errorf("tx failed (status 0x0); recover sender: %w", err)
 	}
-	if rc.GasUsed >= tx.Gas() {
+	if gasUsed >= tx.Gas() {
 		return fmt.Errorf("tx failed (status 0x0): out of gas (limit %d)", tx.Gas())
 	}
-	parent := new(big.Int).Sub(rc.BlockNumber, big.NewInt(1))
+	parent := new(big.Int).Sub(block, big.NewInt(1))
 	_, err = s.client.CallContract(ctx, ethereum.CallMsg{From: from, To: tx.To(), Gas: tx.Gas(), Data: tx.Data()}, parent)
 	if err == nil {
 		return errors.New("tx failed (status 0x0); replay at the parent block succeeds, so an earlier tx in its block changed the outcome")

@@ -375,8 +375,11 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 					if err := p.resend(ctx, i, rec); err != nil {
 						return err
 					}
+					continue
 				}
-				continue
+				// A chain includes a sender's txs in sequence order: while this one is
+				// fresh and not in a block, no later one is either, so they are not asked.
+				break
 			}
 			delete(p.live, i)
 			delete(p.sentAt, i)
