@@ -35,10 +35,16 @@ func benchRollup(b *testing.B, nodeOpts ...embedded.MoveOption) (*embedded.MoveR
 	if err != nil {
 		b.Fatal(err)
 	}
+	// The rollup funds fresh accounts: vip_score is compiled for the deployer's address.
+	comp, err := movevm.OpenCompiler(movevm.Dir())
+	if err != nil {
+		b.Fatal(err)
+	}
 	dial := func(opts ...move.Option) *move.Scorer {
 		ep := r.Endpoints()
 		s, err := move.Dial(ctx, ep.CometRPC, ep.REST, append([]move.Option{
-			move.WithOperatorKey(key), move.WithJournalDir(b.TempDir()), move.WithPollInterval(5 * time.Millisecond)}, opts...)...)
+			move.WithOperatorKey(key), move.WithJournalDir(b.TempDir()), move.WithPollInterval(5 * time.Millisecond),
+			move.WithCompiler(comp)}, opts...)...)
 		if err != nil {
 			b.Fatal(err)
 		}
