@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,7 +54,8 @@ type ChunkState struct {
 	Index     int
 	Confirmed bool
 	Failed    string // the chain's error, when the tx failed
-	// Attempts are the signed txs of the chunk that are not known to be dropped, oldest first.
+	// Attempts are the signed txs of an unconfirmed chunk that are not known to be dropped,
+	// oldest first (a confirmed chunk keeps none: it is never sent again).
 	Attempts []Record
 	GasUsed  uint64
 	Hash     string // the confirmed tx
@@ -107,30 +109,12 @@ func Open(path string) (*Journal, error) {
 		return nil, fmt.Errorf("create journal dir: %w", err)
 	}
 	j := &Journal{path: path, state: map[int]*ChunkState{}}
-	data, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("read journal %s: %w", path, err)
+	valid, err := j.fold(path)
+	if err != nil {
+		return nil, err
 	}
-	valid := 0
-	sc := bufio.NewScanner(strings.NewReader(string(data)))
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	for line := 1; sc.Scan(); line++ {
-		text := sc.Bytes()
-		var r Record
-		if err := json.Unmarshal(text, &r); err != nil {
-			if valid+len(text)+1 >= len(data) { // the torn tail
-				break
-			}
-			return nil, fmt.Errorf("journal %s line %d: %w", path, line, err)
-		}
-		j.apply(r)
-		valid += len(text) + 1
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read journal %s: %w", path, err)
-	}
-	if valid < len(data) {
-		if err := os.Truncate(path, int64(valid)); err != nil {
+	if valid >= 0 {
+		if err := os.Truncate(path, valid); err != nil {
 			return nil, fmt.Errorf("drop torn journal tail: %w", err)
 		}
 	}
@@ -139,6 +123,44 @@ func Open(path string) (*Journal, error) {
 		return nil, fmt.Errorf("open journal %s: %w", path, err)
 	}
 	return j, nil
+}
+
+// fold applies the records of the file at path line by line, so a large journal is never
+// held whole in memory. It returns the length of the valid prefix when a torn last line
+// follows it, else -1.
+func (j *Journal) fold(path string) (int64, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return -1, nil
+	}
+	if err != nil {
+		return -1, fmt.Errorf("read journal %s: %w", path, err)
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<20)
+	var valid int64
+	for line := 1; ; line++ {
+		text, err := br.ReadBytes('\n')
+		if errors.Is(err, io.EOF) {
+			if len(text) == 0 {
+				return -1, nil
+			}
+			// The last line has no newline: it was being written when the run stopped.
+			return valid, nil
+		}
+		if err != nil {
+			return -1, fmt.Errorf("read journal %s: %w", path, err)
+		}
+		var r Record
+		if err := json.Unmarshal(text, &r); err != nil {
+			if _, perr := br.Peek(1); errors.Is(perr, io.EOF) { // the torn tail
+				return valid, nil
+			}
+			return -1, fmt.Errorf("journal %s line %d: %w", path, line, err)
+		}
+		j.apply(r)
+		valid += int64(len(text))
+	}
 }
 
 func (j *Journal) chunk(i int) *ChunkState {
@@ -162,7 +184,8 @@ func (j *Journal) apply(r Record) {
 		c.Attempts = append(c.Attempts, r)
 	case OpConfirmed:
 		c := j.chunk(r.Chunk)
-		c.Confirmed, c.Hash, c.GasUsed, c.Failed = true, r.Hash, r.GasUsed, ""
+		// A confirmed chunk is never sent again: its signed txs need not stay in memory.
+		c.Confirmed, c.Hash, c.GasUsed, c.Failed, c.Attempts = true, r.Hash, r.GasUsed, "", nil
 	case OpFailed:
 		c := j.chunk(r.Chunk)
 		c.Failed = r.Error

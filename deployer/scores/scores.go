@@ -3,10 +3,12 @@
 package scores
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -31,40 +33,60 @@ const maxReported = 10
 
 // Validate checks every entry before anything is sent: the input is not empty, each address
 // passes check, and no address appears twice once canonical. It returns canonical copies;
-// the error lists the first problems found with their entry numbers (1-based).
+// the error lists the first problems found with their entry numbers (1-based). Beside the
+// copies it holds only an index per entry: duplicates are found by sorting, not in a map.
 func Validate(entries []Entry, check AddressCheck) ([]Entry, error) {
 	if len(entries) == 0 {
 		return nil, errors.New("empty score set: nothing to send")
 	}
-	out := make([]Entry, len(entries))
-	seen := make(map[string]int, len(entries))
-	var problems []error
-	more := 0
-	report := func(err error) {
-		if len(problems) < maxReported {
-			problems = append(problems, err)
-		} else {
-			more++
-		}
+	if len(entries) > math.MaxInt32 {
+		return nil, fmt.Errorf("score set of %d entries: at most %d", len(entries), math.MaxInt32)
 	}
+	out := make([]Entry, len(entries))
+	type problem struct {
+		entry int
+		err   error
+	}
+	var problems []problem
 	for i, e := range entries {
 		canonical, err := check(e.Addr)
 		if err != nil {
-			report(fmt.Errorf("entry %d: %w", i+1, err))
+			problems = append(problems, problem{i, fmt.Errorf("entry %d: %w", i+1, err)})
 			continue
 		}
-		if first, dup := seen[canonical]; dup {
-			report(fmt.Errorf("entry %d: duplicate address %s (first at entry %d)", i+1, canonical, first))
-			continue
+		if canonical == e.Addr {
+			canonical = e.Addr // share the input's bytes rather than keep a second copy
 		}
-		seen[canonical] = i + 1
 		out[i] = Entry{Addr: canonical, Amount: e.Amount}
 	}
-	if len(problems) > 0 {
-		if more > 0 {
-			problems = append(problems, fmt.Errorf("and %d more problems", more))
+	// Entries in address order, ties in input order: a duplicate follows its first use.
+	order := make([]int32, 0, len(entries))
+	for i := range out {
+		if out[i].Addr != "" {
+			order = append(order, int32(i))
 		}
-		return nil, fmt.Errorf("invalid score set (%d entries): %w", len(entries), errors.Join(problems...))
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		return cmp.Or(strings.Compare(out[a].Addr, out[b].Addr), cmp.Compare(a, b))
+	})
+	for run, k := 0, 1; k < len(order); k++ {
+		if out[order[k]].Addr != out[order[run]].Addr {
+			run = k // the first use of the next address
+			continue
+		}
+		i, first := order[k], order[run]
+		problems = append(problems, problem{int(i), fmt.Errorf("entry %d: duplicate address %s (first at entry %d)", i+1, out[i].Addr, first+1)})
+	}
+	if len(problems) > 0 {
+		slices.SortStableFunc(problems, func(a, b problem) int { return cmp.Compare(a.entry, b.entry) })
+		errs := make([]error, 0, maxReported+1)
+		for _, p := range problems[:min(len(problems), maxReported)] {
+			errs = append(errs, p.err)
+		}
+		if more := len(problems) - maxReported; more > 0 {
+			errs = append(errs, fmt.Errorf("and %d more problems", more))
+		}
+		return nil, fmt.Errorf("invalid score set (%d entries): %w", len(entries), errors.Join(errs...))
 	}
 	return out, nil
 }

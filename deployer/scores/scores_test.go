@@ -108,6 +108,10 @@ func TestValidate(t *testing.T) {
 		{"empty", nil, nil, "empty"},
 		{"duplicate after canonical form", []Entry{{addrA, 1}, {strings.ToLower(addrA), 2}}, nil, "duplicate address " + addrA + " (first at entry 1)"},
 		{"names the entry", []Entry{{addrA, 1}, {"0xnope", 2}}, nil, "entry 2"},
+		{"every later use names the first", []Entry{{addrB, 1}, {addrA, 1}, {addrA, 2}, {addrB, 3}, {addrA, 4}, {addrA, 5}}, nil,
+			"entry 3: duplicate address " + addrA + " (first at entry 2)\nentry 4: duplicate address " + addrB + " (first at entry 1)\n" +
+				"entry 5: duplicate address " + addrA + " (first at entry 2)\nentry 6: duplicate address " + addrA + " (first at entry 2)"},
+		{"problems in entry order", []Entry{{addrA, 1}, {addrA, 2}, {"0xnope", 3}}, nil, "entry 2: duplicate address " + addrA + " (first at entry 1)\nentry 3: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
