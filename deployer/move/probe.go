@@ -15,7 +15,7 @@ func (s *Scorer) SimulateMismatch(ctx context.Context, stage uint64) error {
 	if err := s.needModule(); err != nil {
 		return err
 	}
-	op, err := s.signer(ctx, s.operatorKey, "operator")
+	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
 	if err != nil {
 		return err
 	}

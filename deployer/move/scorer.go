@@ -77,7 +77,7 @@ type Option func(*Scorer)
 // WithDeployerKey sets the key that publishes the module (its address becomes the module's
 // address). Defaults to the operator key.
 func WithDeployerKey(k cryptotypes.PrivKey) Option {
-	return func(s *Scorer) { s.deployerKey = softKey(k, "deployer key") }
+	return func(s *Scorer) { s.deployerKey = cosmostx.SoftKey(k, "deployer key") }
 }
 
 // WithDeployerSigner sets the deployer's signer (a keyring or keystore key, a Ledger).
@@ -85,24 +85,11 @@ func WithDeployerSigner(k keys.Signer) Option { return func(s *Scorer) { s.deplo
 
 // WithOperatorKey sets the key that updates scores and finalizes stages.
 func WithOperatorKey(k cryptotypes.PrivKey) Option {
-	return func(s *Scorer) { s.operatorKey = softKey(k, "operator key") }
+	return func(s *Scorer) { s.operatorKey = cosmostx.SoftKey(k, "operator key") }
 }
 
 // WithOperatorSigner sets the operator's signer (a keyring or keystore key, a Ledger).
 func WithOperatorSigner(k keys.Signer) Option { return func(s *Scorer) { s.operatorKey = k } }
-
-// softKey wraps a Cosmos private key; a key of an unknown kind becomes nil (no key) and is
-// refused where it is needed.
-func softKey(k cryptotypes.PrivKey, source string) keys.Signer {
-	if k == nil {
-		return nil
-	}
-	sk, err := keys.FromPrivKey(k, source)
-	if err != nil {
-		return nil
-	}
-	return sk
-}
 
 // WithAllowList adds accounts as deployers (score writers) at deploy time; the deployer and
 // the operator always are.
@@ -233,17 +220,6 @@ func (s *Scorer) needModule() error {
 	return nil
 }
 
-func (s *Scorer) signer(ctx context.Context, k keys.Signer, role string) (*cosmostx.Signer, error) {
-	if k == nil {
-		return nil, fmt.Errorf("no %s key: set PRIVATE_KEY or MNEMONIC", role)
-	}
-	sg, err := s.c.SignerOf(ctx, k)
-	if err != nil {
-		return nil, fmt.Errorf("%s account: %w", role, err)
-	}
-	return sg, nil
-}
-
 // accountAddress is the Move address of a bech32 account.
 func (s *Scorer) accountAddress(addr string) (movebcs.Address, error) {
 	_, bz, err := bech32.DecodeAndConvert(addr)
@@ -283,7 +259,7 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 	if initStage == 0 {
 		return deployer.Deployment{}, errors.New("deploy: initial stage must be at least 1")
 	}
-	dep, err := s.signer(ctx, s.deployerKey, "deployer")
+	dep, err := s.c.RoleSigner(ctx, s.deployerKey, "deployer")
 	if err != nil {
 		return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
 	}
@@ -358,7 +334,7 @@ func (s *Scorer) PrepareUpdate(ctx context.Context, stage uint64, _ []scores.Ent
 	if err := s.needModule(); err != nil {
 		return deployer.Update{}, err
 	}
-	op, err := s.signer(ctx, s.operatorKey, "operator")
+	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
 	if err != nil {
 		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, err)
 	}
@@ -388,7 +364,7 @@ func (s *Scorer) FinalizeStage(ctx context.Context, stage uint64) (string, error
 	if err := s.needModule(); err != nil {
 		return "", err
 	}
-	op, err := s.signer(ctx, s.operatorKey, "operator")
+	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
 	if err != nil {
 		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
 	}

@@ -72,7 +72,7 @@ type Option func(*Scorer)
 // WithDeployerKey sets the key that stores and instantiates the contract (and is on its allow
 // list). Defaults to the operator key.
 func WithDeployerKey(k cryptotypes.PrivKey) Option {
-	return func(s *Scorer) { s.deployerKey = softKey(k, "deployer key") }
+	return func(s *Scorer) { s.deployerKey = cosmostx.SoftKey(k, "deployer key") }
 }
 
 // WithDeployerSigner sets the deployer's signer (a keyring or keystore key, a Ledger).
@@ -80,24 +80,11 @@ func WithDeployerSigner(k keys.Signer) Option { return func(s *Scorer) { s.deplo
 
 // WithOperatorKey sets the key that updates scores and finalizes stages.
 func WithOperatorKey(k cryptotypes.PrivKey) Option {
-	return func(s *Scorer) { s.operatorKey = softKey(k, "operator key") }
+	return func(s *Scorer) { s.operatorKey = cosmostx.SoftKey(k, "operator key") }
 }
 
 // WithOperatorSigner sets the operator's signer (a keyring or keystore key, a Ledger).
 func WithOperatorSigner(k keys.Signer) Option { return func(s *Scorer) { s.operatorKey = k } }
-
-// softKey wraps a Cosmos private key; a key of an unknown kind becomes nil (no key) and is
-// refused where it is needed.
-func softKey(k cryptotypes.PrivKey, source string) keys.Signer {
-	if k == nil {
-		return nil
-	}
-	sk, err := keys.FromPrivKey(k, source)
-	if err != nil {
-		return nil
-	}
-	return sk
-}
 
 // WithAllowList adds accounts to the allow list given at instantiation (the deployer and the
 // operator are always on it).
@@ -224,17 +211,6 @@ func (s *Scorer) needContract() error {
 	return nil
 }
 
-func (s *Scorer) signer(ctx context.Context, k keys.Signer, role string) (*cosmostx.Signer, error) {
-	if k == nil {
-		return nil, fmt.Errorf("no %s key: set PRIVATE_KEY or MNEMONIC", role)
-	}
-	sg, err := s.c.SignerOf(ctx, k)
-	if err != nil {
-		return nil, fmt.Errorf("%s account: %w", role, err)
-	}
-	return sg, nil
-}
-
 // Deploy stores the contract code (unless a code id was given) and instantiates it with
 // initStage as its open stage and the deployer, the operator and any WithAllowList accounts
 // on its allow list.
@@ -242,7 +218,7 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 	if initStage == 0 {
 		return deployer.Deployment{}, errors.New("deploy: initial stage must be at least 1")
 	}
-	dep, err := s.signer(ctx, s.deployerKey, "deployer")
+	dep, err := s.c.RoleSigner(ctx, s.deployerKey, "deployer")
 	if err != nil {
 		return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
 	}
@@ -355,7 +331,7 @@ func (s *Scorer) JournalChain() string { return "wasm-" + s.c.ChainID }
 // contract (which also proves the operator may write to stage) and sizes chunks by the
 // chain's block gas limit and the tx size limit for these entries.
 func (s *Scorer) PrepareUpdate(ctx context.Context, stage uint64, canonical []scores.Entry) (deployer.Update, error) {
-	op, err := s.signer(ctx, s.operatorKey, "operator")
+	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
 	if err != nil {
 		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, err)
 	}
@@ -388,7 +364,7 @@ func (s *Scorer) FinalizeStage(ctx context.Context, stage uint64) (string, error
 	if err := s.needContract(); err != nil {
 		return "", err
 	}
-	op, err := s.signer(ctx, s.operatorKey, "operator")
+	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
 	if err != nil {
 		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
 	}
