@@ -4,7 +4,10 @@
 // resumes without sending any chunk twice.
 //
 // One journal is one append-only JSON-lines file per (chain, contract, stage, input); every
-// record is fsynced before the action it announces.
+// record that announces an action (the plan, a signed tx about to be broadcast) is fsynced,
+// with everything written before it, before that action. Outcome records (confirmed,
+// failed, dropped) ride along with the next sync or Close (group commit): losing them to a
+// crash loses nothing, since a re-run reads the same outcomes from the chain by tx hash.
 package journal
 
 import (
@@ -68,6 +71,7 @@ type Journal struct {
 	f     *os.File
 	begin *Record
 	state map[int]*ChunkState
+	syncs int
 }
 
 // Key names the push a journal belongs to.
@@ -206,7 +210,12 @@ func dropAttempt(as []Record, hash string) []Record {
 	return out
 }
 
-// Append writes r and syncs it to disk before returning.
+// announces reports whether a record of op announces an action, and so must be on disk
+// before Append returns.
+func announces(op Op) bool { return op == OpBegin || op == OpSigned }
+
+// Append writes r; a record that announces an action (begin, signed) is synced to disk,
+// with every record before it, before Append returns.
 func (j *Journal) Append(r Record) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -221,11 +230,28 @@ func (j *Journal) Append(r Record) error {
 	if _, err := j.f.Write(b); err != nil {
 		return fmt.Errorf("write journal %s: %w", j.path, err)
 	}
-	if err := j.f.Sync(); err != nil {
-		return fmt.Errorf("sync journal %s: %w", j.path, err)
+	if announces(r.Op) {
+		if err := j.sync(); err != nil {
+			return err
+		}
 	}
 	j.apply(r)
 	return nil
+}
+
+func (j *Journal) sync() error {
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("sync journal %s: %w", j.path, err)
+	}
+	j.syncs++
+	return nil
+}
+
+// Syncs is how many times the file was synced to disk since Open.
+func (j *Journal) Syncs() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.syncs
 }
 
 // Begin returns the begin record, if the journal has one.
@@ -261,7 +287,10 @@ func (j *Journal) Close() error {
 	if j.f == nil {
 		return nil
 	}
-	err := j.f.Close()
+	err := j.sync() // the outcomes written since the last sync
+	if cerr := j.f.Close(); err == nil {
+		err = cerr
+	}
 	j.f = nil
 	return err
 }

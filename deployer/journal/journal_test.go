@@ -136,3 +136,40 @@ func TestDefaultDirIsAbsolute(t *testing.T) {
 		t.Error("no state home and no home gives a folder")
 	}
 }
+
+func TestOutcomesRideOnTheNextSync(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	j, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		rec   Record
+		syncs int // syncs after the append
+	}{
+		{Record{Op: OpBegin, Stage: 1, Chunks: 2, ChunkSize: 1}, 1},
+		{Record{Op: OpSigned, Chunk: 0, Hash: "0x01"}, 2},
+		{Record{Op: OpConfirmed, Chunk: 0, Hash: "0x01"}, 2},
+		{Record{Op: OpSigned, Chunk: 1, Hash: "0x02"}, 3},
+		{Record{Op: OpFailed, Chunk: 1, Hash: "0x02", Error: "reverted"}, 3},
+	}
+	for _, s := range steps {
+		if err := j.Append(s.rec); err != nil {
+			t.Fatal(err)
+		}
+		if got := j.Syncs(); got != s.syncs {
+			t.Fatalf("after %s: %d syncs, want %d", s.rec.Op, got, s.syncs)
+		}
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	j, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if !j.Chunk(0).Confirmed || j.Chunk(1).Failed != "reverted" {
+		t.Fatalf("outcomes lost at close: %+v %+v", j.Chunk(0), j.Chunk(1))
+	}
+}
