@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -23,21 +24,16 @@ import (
 	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
-	"github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
-	"github.com/vipharness/vipharness/bindings/movebcs"
-	"github.com/vipharness/vipharness/bindings/vipscore"
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/conformance"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
-	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/move"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/wasm"
@@ -397,30 +393,19 @@ func fixturesDir() string {
 // finalized" on Wasm, ...), or "" when err carries none.
 func ContractError(err error) string { return deployer.Reason(err) }
 
-// Expected maps a failure the suites provoke to the contract error each VM must give; a
-// failure a VM's messages cannot express has no entry.
-var Expected = map[deployer.VM]map[string]string{
-	deployer.EVM: {
-		"not allowed":     "PermissionDenied",
-		"finalized":       "StageFinalized",
-		"refinalize":      "StageFinalized",
-		"missing stage":   "StageNotFound",
-		"length mismatch": "AddrsAndAmountsLengthMistmatch",
-	},
-	deployer.Wasm: {
-		"not allowed":   wasm.NotAllowed,
-		"finalized":     wasm.StageFinalized,
-		"refinalize":    wasm.StageAlreadyFinalized,
-		"missing stage": wasm.StageNotFound,
-	},
-	deployer.Move: {
-		"not allowed":     "EUNAUTHORIZED",
-		"finalized":       "EFINALIZED_STAGE",
-		"refinalize":      "EFINALIZED_STAGE",
-		"missing stage":   "EINVALID_STAGE",
-		"length mismatch": "ENOT_MATCH_LENGTH",
-	},
-}
+// Expected maps a failure the suites provoke to the contract error each VM must give: the
+// official names the conformance checks hold (conformance.Reasons), and how our own
+// contracts refuse a re-finalize (the official EVM contract accepts one, changing nothing).
+// A failure a VM's messages cannot express has no entry.
+var Expected = func() map[deployer.VM]map[string]string {
+	refinalize := map[deployer.VM]string{deployer.EVM: "StageFinalized", deployer.Wasm: wasm.StageAlreadyFinalized, deployer.Move: "EFINALIZED_STAGE"}
+	out := map[deployer.VM]map[string]string{}
+	for vm, reasons := range conformance.Reasons {
+		out[vm] = maps.Clone(reasons)
+		out[vm]["refinalize"] = refinalize[vm]
+	}
+	return out
+}()
 
 // cosmosKey is a funded secret as the rollup's key type: Initia's eth_secp256k1 on a Move
 // rollup, secp256k1 (wasmd's) on a Wasm one.
@@ -549,37 +534,18 @@ func (e *Env) OperatorSequence(ctx context.Context) (uint64, error) {
 }
 
 // CallMismatched simulates updateScores with two addresses and one score, which only a
-// hand-made message can carry (the deployer never builds one), and returns the error.
+// hand-made message can carry (the deployer never builds one), and returns the error; the
+// VM's Scorer makes that message (SimulateMismatch), as for the conformance checks.
 func (e *Env) CallMismatched(ctx context.Context, contract string, stage uint64) error {
-	switch e.Target.VM {
-	case deployer.EVM:
-		c, err := ethclient.DialContext(ctx, e.Rollup.Endpoints().JSONRPC)
-		if err != nil {
-			return err
-		}
-		defer c.Close()
-		key, err := crypto.ToECDSA(e.operator)
-		if err != nil {
-			return err
-		}
-		b := vipscore.NewVipScore()
-		data := b.PackUpdateScores(stage, []common.Address{common.HexToAddress("0x1111111111111111111111111111111111111111"), common.HexToAddress("0x2222222222222222222222222222222222222222")}, []uint64{1})
-		to := common.HexToAddress(contract)
-		_, err = c.CallContract(ctx, ethereum.CallMsg{From: crypto.PubkeyToAddress(key.PublicKey), To: &to, Data: data}, nil)
-		return evm.DecodeRevert(err)
-	case deployer.Move:
-		key, err := e.cosmosKey(e.operator)
-		if err != nil {
-			return err
-		}
-		op, err := e.chain.Signer(ctx, key)
-		if err != nil {
-			return err
-		}
-		addrs := movebcs.ArgAddresses([]movebcs.Address{movebcs.MustAddress("0x1111"), movebcs.MustAddress("0x2222")})
-		_, err = e.chain.Simulate(ctx, op, &initiamove.MsgExecute{Sender: op.Address, ModuleAddress: contract, ModuleName: move.ModuleName,
-			FunctionName: "update_score_script", Args: [][]byte{movebcs.ArgU64(stage), addrs, movebcs.ArgU64s([]uint64{1})}})
-		return move.DecodeAbort(err)
+	s, err := e.Scorer(ctx, contract)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("no mismatched call for %s", e.Target)
+	m, ok := s.(interface {
+		SimulateMismatch(ctx context.Context, stage uint64) error
+	})
+	if !ok {
+		return fmt.Errorf("no mismatched call for %s", e.Target)
+	}
+	return m.SimulateMismatch(ctx, stage)
 }
