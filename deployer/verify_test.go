@@ -111,6 +111,32 @@ func TestVerify(t *testing.T) {
 	}
 }
 
+func TestVerifyReportsInInputOrder(t *testing.T) {
+	in := scores.Generate(40, 3)
+	m := newMem(3)
+	pushed := append([]scores.Entry{}, in...)
+	for _, i := range []int{31, 7, 19} { // changed on chain
+		pushed[i].Amount++
+	}
+	pushed = append(pushed[:25], pushed[26:]...) // never landed
+	pushed = append(pushed, scores.Generate(3, 8)...)
+	if _, err := m.UpdateScores(context.Background(), 3, pushed); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Verify(context.Background(), m, 3, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, mm := range rep.Mismatches {
+		got = append(got, fmt.Sprintf("%s missing=%v", mm.Addr, mm.Missing))
+	}
+	want := []string{in[7].Addr + " missing=false", in[19].Addr + " missing=false", in[25].Addr + " missing=true", in[31].Addr + " missing=false"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || rep.Matched != 36 || rep.Extra != 3 || rep.OnChain != 42 {
+		t.Fatalf("report %+v\nmismatches %v\nwant %v, 36 matched, 3 extra, 42 on chain", rep, got, want)
+	}
+}
+
 func TestSyncStage(t *testing.T) {
 	tests := []struct {
 		name    string
