@@ -45,13 +45,9 @@ func newDeployCmd(g *globals) *cobra.Command {
 
 // loadScores reads and validates a score file for the VM; errors are invalid input.
 func loadScores(path, format string, check scores.AddressCheck) ([]scores.Entry, error) {
-	entries, err := scores.ParseFile(path, format)
+	canonical, err := scores.LoadFile(path, format, check)
 	if err != nil {
 		return nil, invalid(err)
-	}
-	canonical, err := scores.Validate(entries, check)
-	if err != nil {
-		return nil, invalid(fmt.Errorf("score file %s: %w", path, err))
 	}
 	return canonical, nil
 }

@@ -37,38 +37,69 @@ func ParseFormat(s string) (Format, error) {
 
 // ParseFile reads a score file; an empty format is taken from the extension.
 func ParseFile(path, format string) ([]Entry, error) {
+	var out []Entry
+	if err := readFile(path, format, func(e Entry) { out = append(out, e) }); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// LoadFile reads a score file and validates it for a VM as Validate does, in one pass:
+// each address is put in canonical form as it is read, so the file's own spelling of the
+// set is never held beside the canonical one.
+func LoadFile(path, format string, check AddressCheck) ([]Entry, error) {
+	v := newValidator(check, 0)
+	if err := readFile(path, format, v.add); err != nil {
+		return nil, err
+	}
+	out, err := v.finish()
+	if err != nil {
+		return nil, fmt.Errorf("score file %s: %w", path, err)
+	}
+	return out, nil
+}
+
+func readFile(path, format string, emit func(Entry)) error {
 	if format == "" {
 		format = strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 		if format == "" {
-			return nil, fmt.Errorf("score file %s: no extension to tell its format: pass --format csv|json", path)
+			return fmt.Errorf("score file %s: no extension to tell its format: pass --format csv|json", path)
 		}
 	}
 	f, err := ParseFormat(format)
 	if err != nil {
-		return nil, fmt.Errorf("score file %s: %w", path, err)
+		return fmt.Errorf("score file %s: %w", path, err)
 	}
 	file, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("open score file: %w", err)
+		return fmt.Errorf("open score file: %w", err)
 	}
 	defer file.Close()
-	entries, err := Parse(file, f)
-	if err != nil {
-		return nil, fmt.Errorf("score file %s: %w", path, err)
+	if err := parse(file, f, emit); err != nil {
+		return fmt.Errorf("score file %s: %w", path, err)
 	}
-	return entries, nil
+	return nil
 }
 
 // Parse reads entries in the given format. Syntax and range problems are errors naming the
 // line or element; addresses are checked later by Validate, against the VM.
 func Parse(r io.Reader, f Format) ([]Entry, error) {
+	var out []Entry
+	if err := parse(r, f, func(e Entry) { out = append(out, e) }); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// parse hands each entry to emit as it is read.
+func parse(r io.Reader, f Format, emit func(Entry)) error {
 	switch f {
 	case CSV:
-		return parseCSV(r)
+		return parseCSV(r, emit)
 	case JSON:
-		return parseJSON(r)
+		return parseJSON(r, emit)
 	}
-	return nil, fmt.Errorf("unknown score file format %q: want csv or json", f)
+	return fmt.Errorf("unknown score file format %q: want csv or json", f)
 }
 
 func parseScore(s string) (uint64, error) {
@@ -89,41 +120,40 @@ func parseScore(s string) (uint64, error) {
 	return v, nil
 }
 
-func parseCSV(r io.Reader) ([]Entry, error) {
+func parseCSV(r io.Reader, emit func(Entry)) error {
 	cr := csv.NewReader(bufio.NewReader(r))
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	cr.Comment = '#'
 	cr.ReuseRecord = true
-	var out []Entry
 	for first := true; ; first = false {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
-			return out, nil
+			return nil
 		}
 		if err != nil {
 			// A csv.ParseError names its line itself.
-			return nil, fmt.Errorf("csv: %w", err)
+			return fmt.Errorf("csv: %w", err)
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
 		}
 		if len(rec) != 2 {
-			return nil, fmt.Errorf("line %d: want 2 fields (address,score), got %d", line, len(rec))
+			return fmt.Errorf("line %d: want 2 fields (address,score), got %d", line, len(rec))
 		}
 		addr := strings.TrimSpace(rec[0])
 		if first && isHeader(addr, rec[1]) {
 			continue
 		}
 		if err := checkAddressSyntax(addr); err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
+			return fmt.Errorf("line %d: %w", line, err)
 		}
 		amount, err := parseScore(rec[1])
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
+			return fmt.Errorf("line %d: %w", line, err)
 		}
-		out = append(out, Entry{Addr: addr, Amount: amount})
+		emit(Entry{Addr: addr, Amount: amount})
 	}
 }
 
@@ -157,27 +187,44 @@ type jsonObject struct {
 	Amount  json.RawMessage `json:"amount"`
 }
 
-func parseJSON(r io.Reader) ([]Entry, error) {
+// parseJSON reads the array element by element, so a large file is never held whole.
+func parseJSON(r io.Reader, emit func(Entry)) error {
 	dec := json.NewDecoder(bufio.NewReader(r))
-	var raw []json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, nil
+	tok, err := dec.Token()
+	if errors.Is(err, io.EOF) || (err == nil && tok == nil) { // empty, or null
+		return trailing(dec)
+	}
+	if d, ok := tok.(json.Delim); err != nil || !ok || d != '[' {
+		if err == nil {
+			err = fmt.Errorf("got %v", tok)
 		}
-		return nil, fmt.Errorf("json: want an array of score entries: %w", err)
+		return fmt.Errorf("json: want an array of score entries: %w", err)
 	}
-	if dec.More() {
-		return nil, errors.New("json: trailing data after the array")
-	}
-	out := make([]Entry, 0, len(raw))
-	for i, elem := range raw {
+	for i := 0; dec.More(); i++ {
+		var elem json.RawMessage
+		if err := dec.Decode(&elem); err != nil {
+			return fmt.Errorf("json: want an array of score entries: element %d: %w", i, err)
+		}
 		e, err := parseJSONEntry(elem)
 		if err != nil {
-			return nil, fmt.Errorf("element %d: %w", i, err)
+			return fmt.Errorf("element %d: %w", i, err)
 		}
-		out = append(out, e)
+		emit(e)
 	}
-	return out, nil
+	if _, err := dec.Token(); err != nil {
+		return fmt.Errorf("json: want an array of score entries: %w", err)
+	}
+	return trailing(dec)
+}
+
+func trailing(dec *json.Decoder) error {
+	if dec.More() {
+		return errors.New("json: trailing data after the array")
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("json: trailing data after the array")
+	}
+	return nil
 }
 
 func parseJSONEntry(elem json.RawMessage) (Entry, error) {

@@ -36,31 +36,54 @@ const maxReported = 10
 // the error lists the first problems found with their entry numbers (1-based). Beside the
 // copies it holds only an index per entry: duplicates are found by sorting, not in a map.
 func Validate(entries []Entry, check AddressCheck) ([]Entry, error) {
-	if len(entries) == 0 {
+	v := newValidator(check, len(entries))
+	for _, e := range entries {
+		v.add(e)
+	}
+	return v.finish()
+}
+
+// validator puts entries in canonical form one at a time and checks the whole set at the end.
+type validator struct {
+	check    AddressCheck
+	out      []Entry // canonical; an empty Addr where the check failed
+	problems []problem
+}
+
+type problem struct {
+	entry int
+	err   error
+}
+
+func newValidator(check AddressCheck, n int) *validator {
+	return &validator{check: check, out: make([]Entry, 0, n)}
+}
+
+func (v *validator) add(e Entry) {
+	i := len(v.out)
+	canonical, err := v.check(e.Addr)
+	if err != nil {
+		v.problems = append(v.problems, problem{i, fmt.Errorf("entry %d: %w", i+1, err)})
+		v.out = append(v.out, Entry{})
+		return
+	}
+	if canonical == e.Addr {
+		canonical = e.Addr // share the input's bytes rather than keep a second copy
+	}
+	v.out = append(v.out, Entry{Addr: canonical, Amount: e.Amount})
+}
+
+func (v *validator) finish() ([]Entry, error) {
+	out := v.out
+	if len(out) == 0 {
 		return nil, errors.New("empty score set: nothing to send")
 	}
-	if len(entries) > math.MaxInt32 {
-		return nil, fmt.Errorf("score set of %d entries: at most %d", len(entries), math.MaxInt32)
+	if len(out) > math.MaxInt32 {
+		return nil, fmt.Errorf("score set of %d entries: at most %d", len(out), math.MaxInt32)
 	}
-	out := make([]Entry, len(entries))
-	type problem struct {
-		entry int
-		err   error
-	}
-	var problems []problem
-	for i, e := range entries {
-		canonical, err := check(e.Addr)
-		if err != nil {
-			problems = append(problems, problem{i, fmt.Errorf("entry %d: %w", i+1, err)})
-			continue
-		}
-		if canonical == e.Addr {
-			canonical = e.Addr // share the input's bytes rather than keep a second copy
-		}
-		out[i] = Entry{Addr: canonical, Amount: e.Amount}
-	}
+	problems := v.problems
 	// Entries in address order, ties in input order: a duplicate follows its first use.
-	order := make([]int32, 0, len(entries))
+	order := make([]int32, 0, len(out))
 	for i := range out {
 		if out[i].Addr != "" {
 			order = append(order, int32(i))
@@ -86,7 +109,7 @@ func Validate(entries []Entry, check AddressCheck) ([]Entry, error) {
 		if more := len(problems) - maxReported; more > 0 {
 			errs = append(errs, fmt.Errorf("and %d more problems", more))
 		}
-		return nil, fmt.Errorf("invalid score set (%d entries): %w", len(entries), errors.Join(errs...))
+		return nil, fmt.Errorf("invalid score set (%d entries): %w", len(out), errors.Join(errs...))
 	}
 	return out, nil
 }
