@@ -9,7 +9,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"github.com/onsi/gomega/gexec"
+
+	"github.com/vipharness/vipharness/e2e/harness"
 )
 
 var vipctl string
@@ -19,14 +20,4 @@ func TestOperate(t *testing.T) {
 	RunSpecs(t, "operate suite")
 }
 
-var _ = SynchronizedBeforeSuite(func() []byte {
-	bin, err := gexec.Build("github.com/vipharness/vipharness/cmd/vipctl")
-	Expect(err).NotTo(HaveOccurred())
-	return []byte(bin)
-}, func(bin []byte) {
-	vipctl = string(bin)
-})
-
-var _ = SynchronizedAfterSuite(func() {}, func() {
-	gexec.CleanupBuildArtifacts()
-})
+var _ = harness.BuildVipctl(&vipctl)
