@@ -445,6 +445,11 @@ func (e *Env) freshEVMAccount(ctx context.Context) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fund a fresh account: %w", err)
 	}
+	unlock, err := lockFunder(ctx, crypto.PubkeyToAddress(funder.PublicKey).Hex())
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	nonce, err := c.PendingNonceAt(ctx, crypto.PubkeyToAddress(funder.PublicKey))
 	if err != nil {
 		return nil, fmt.Errorf("fund a fresh account: %w", err)
@@ -480,14 +485,6 @@ func (e *Env) freshEVMAccount(ctx context.Context) ([]byte, error) {
 // key: the operator with what a suite's deploys and pushes cost, the stranger with what its
 // refused simulations need.
 func (e *Env) freshAccounts(ctx context.Context) (operator, stranger []byte, err error) {
-	funder, err := e.cosmosKey(e.operator)
-	if err != nil {
-		return nil, nil, err
-	}
-	from, err := e.chain.Signer(ctx, funder)
-	if err != nil {
-		return nil, nil, fmt.Errorf("funded account: %w", err)
-	}
 	for _, a := range []struct {
 		secret *[]byte
 		gas    uint64
@@ -500,7 +497,7 @@ func (e *Env) freshAccounts(ctx context.Context) (operator, stranger []byte, err
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := e.chain.Fund(ctx, from, e.chain.Address(key.PubKey()), e.chain.FeeFunds(a.gas)); err != nil {
+		if err := e.fundCosmos(ctx, e.operator, e.chain.Address(key.PubKey()), a.gas); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -57,6 +57,11 @@ func (e *Env) Fund(ctx context.Context, to keys.Signer) error {
 		if err != nil {
 			return err
 		}
+		unlock, err := lockFunder(ctx, from.Address().Hex())
+		if err != nil {
+			return err
+		}
+		defer unlock()
 		nonce, err := c.PendingNonceAt(ctx, from.Address())
 		if err != nil {
 			return err
@@ -94,15 +99,7 @@ func (e *Env) Fund(ctx context.Context, to keys.Signer) error {
 			}
 		}
 	}
-	key, err := e.cosmosKey(e.operator)
-	if err != nil {
-		return err
-	}
-	from, err := e.chain.Signer(ctx, key)
-	if err != nil {
-		return err
-	}
-	return e.chain.Fund(ctx, from, e.chain.Address(to.PubKey()), e.chain.FeeFunds(60_000_000))
+	return e.fundCosmos(ctx, e.operator, e.chain.Address(to.PubKey()), 60_000_000)
 }
 
 // ScorerSigning opens a Scorer whose deployer and operator sign with s, attached to contract
