@@ -47,6 +47,9 @@ type Client struct {
 	// rpcURL is the CometBFT RPC's address, for the calls made without its client
 	// (a tx's result code without its events).
 	rpcURL string
+	// noTxQuery is 1 once the node has said it serves no tx service over abci_query
+	// (an int32 under sync/atomic, so that a Client stays copyable).
+	noTxQuery int32
 }
 
 // New connects to a chain whose id, encoding and gas price the caller already knows.

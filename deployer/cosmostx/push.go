@@ -2,11 +2,8 @@ package cosmostx
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strings"
 
 	rpctypes "github.com/cometbft/cometbft/rpc/jsonrpc/types"
@@ -42,10 +39,10 @@ func (c *Client) BroadcastSigned(ctx context.Context, raw []byte) error {
 	return nil
 }
 
-// Lookup reports what the chain knows of a tx hash; a failed tx carries a *TxError. It asks
-// CometBFT's tx endpoint and keeps only the result code, log, gas and height: a chunk's
-// result holds one event per address, which the REST GetTx would decode (tx body and every
-// event, through the proto JSON codec) only to be thrown away.
+// Lookup reports what the chain knows of a tx hash; a failed tx carries a *TxError. It keeps
+// only the result code, log, gas and height (see txResult): a chunk's result holds one event
+// per address, which the REST GetTx would decode (tx body and every event, through the proto
+// JSON codec) only to be thrown away.
 func (c *Client) Lookup(ctx context.Context, hash string) (push.Outcome, error) {
 	res, err := c.txResult(ctx, hash)
 	if err != nil {
@@ -59,59 +56,6 @@ func (c *Client) Lookup(ctx context.Context, hash string) (push.Outcome, error) 
 		out.Err = txError(PhaseDeliver, res)
 	}
 	return out, nil
-}
-
-// leanTx is the part of CometBFT's tx reply a push reads; the events and the tx bytes are
-// skipped by the decoder. Integers wider than 32 bits come as decimal strings.
-type leanTx struct {
-	Result *struct {
-		Height   int64 `json:"height,string"`
-		TxResult struct {
-			Code      uint32 `json:"code"`
-			Codespace string `json:"codespace"`
-			Log       string `json:"log"`
-			GasUsed   int64  `json:"gas_used,string"`
-		} `json:"tx_result"`
-	} `json:"result"`
-	Error *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-		Data    string `json:"data"`
-	} `json:"error"`
-}
-
-// txResult reads a tx's result code, log, gas and height from CometBFT's tx endpoint; nil
-// when the node has not indexed the hash (yet).
-func (c *Client) txResult(ctx context.Context, hash string) (*sdk.TxResponse, error) {
-	base := c.rpcURL
-	if rest, ok := strings.CutPrefix(base, "tcp://"); ok {
-		base = "http://" + rest
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/tx?prove=false&hash=0x"+url.QueryEscape(hash), nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := c.HTTP.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	var lt leanTx
-	if err := json.NewDecoder(resp.Body).Decode(&lt); err != nil {
-		return nil, fmt.Errorf("decode the tx endpoint's reply (HTTP %d): %w", resp.StatusCode, err)
-	}
-	if lt.Error != nil {
-		if strings.Contains(lt.Error.Data, "not found") {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("tx endpoint: %s (code %d): %s", lt.Error.Message, lt.Error.Code, lt.Error.Data)
-	}
-	if lt.Result == nil {
-		return nil, fmt.Errorf("tx endpoint: HTTP %d with neither result nor error", resp.StatusCode)
-	}
-	r := lt.Result
-	return &sdk.TxResponse{TxHash: strings.ToUpper(hash), Height: r.Height, Code: r.TxResult.Code, Codespace: r.TxResult.Codespace,
-		RawLog: r.TxResult.Log, GasUsed: r.TxResult.GasUsed}, nil
 }
 
 // Limits are the chain's consensus limits on a block.

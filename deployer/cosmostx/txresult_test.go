@@ -1,0 +1,107 @@
+package cosmostx
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	abci "github.com/cometbft/cometbft/abci/types"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+	txtypes "github.com/cosmos/cosmos-sdk/types/tx"
+)
+
+func TestDecodeTxResponseSkipsTxAndEvents(t *testing.T) {
+	events := make([]abci.Event, 500)
+	for i := range events {
+		events[i] = abci.Event{Type: "wasm", Attributes: []abci.EventAttribute{{Key: "addr", Value: fmt.Sprintf("a%d", i)}}}
+	}
+	for _, want := range []sdk.TxResponse{
+		{Height: 42, Code: 0, GasWanted: 3_000_000, GasUsed: 2_246_240},
+		{Height: 7, Codespace: "wasm", Code: 5, RawLog: "execute wasm contract failed: stage finalized", GasWanted: 900_000, GasUsed: 123_456},
+		{Height: 1},
+	} {
+		in := want
+		in.TxHash, in.Events = "AB", events
+		bz, err := (&txtypes.GetTxResponse{TxResponse: &in}).Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := decodeTxResponse(bz)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Height != want.Height || got.Code != want.Code || got.Codespace != want.Codespace || got.RawLog != want.RawLog ||
+			got.GasWanted != want.GasWanted || got.GasUsed != want.GasUsed {
+			t.Errorf("decoded %+v, want %+v", got, want)
+		}
+	}
+	for _, bad := range [][]byte{{0x12, 0x05, 0x08}, {0xff}, {}} {
+		if _, err := decodeTxResponse(bad); err == nil {
+			t.Errorf("decodeTxResponse(%x): no error", bad)
+		}
+	}
+}
+
+// A node without the tx service on its query router is asked through the tx endpoint, once it
+// has said so, and not asked over abci_query again.
+func TestTxResultFallsBackToTheTxEndpoint(t *testing.T) {
+	const hash = "E011ED10E391C5DF5C7E635D321C0E7BE5D26BCA9A84E686A8E39D6410CE9110"
+	var queries, endpoint int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/abci_query":
+			queries++
+			if r.URL.Query().Get("path") != `"`+getTxPath+`"` {
+				t.Errorf("abci_query path %q", r.URL.Query().Get("path"))
+			}
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":-1,"result":{"response":{"code":6,"log":"unknown query path: unknown request","codespace":"sdk"}}}`)
+		case "/tx":
+			endpoint++
+			if got := r.URL.Query().Get("hash"); got != "0x"+hash {
+				t.Errorf("tx hash %q", got)
+			}
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":-1,"result":{"height":"12","tx_result":{"code":0,"gas_used":"3657707","events":[{"type":"wasm"}]}}}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	c := &Client{rpcURL: srv.URL, HTTP: srv.Client()}
+	for range 2 {
+		res, err := c.txResult(t.Context(), hash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res == nil || res.Height != 12 || res.GasUsed != 3_657_707 || res.Code != 0 {
+			t.Fatalf("result %+v", res)
+		}
+	}
+	if queries != 1 || endpoint != 2 {
+		t.Fatalf("abci_query asked %d times, tx endpoint %d times; want 1 and 2", queries, endpoint)
+	}
+}
+
+// The GetTx request is the upper-case hash as field 1, and a hash the node has not indexed
+// reads as nil.
+func TestQueryTxResultNotFound(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, _ := hex.DecodeString(strings.TrimPrefix(r.URL.Query().Get("data"), "0x"))
+		var req txtypes.GetTxRequest
+		if err := req.Unmarshal(data); err != nil || req.Hash != "00AA" {
+			t.Errorf("GetTx request %q: %v", req.Hash, err)
+		}
+		reply, _ := json.Marshal(map[string]any{"result": map[string]any{"response": map[string]any{
+			"code": 22, "codespace": "sdk", "log": "rpc error: code = NotFound desc = tx not found: 00AA: key not found"}}})
+		w.Write(reply)
+	}))
+	defer srv.Close()
+	c := &Client{rpcURL: srv.URL, HTTP: srv.Client()}
+	res, err := c.txResult(t.Context(), "00aa")
+	if err != nil || res != nil {
+		t.Fatalf("txResult of an unknown hash: %+v, %v", res, err)
+	}
+}
