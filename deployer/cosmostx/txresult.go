@@ -34,11 +34,7 @@ type abciQueryReply struct {
 			Value     []byte `json:"value"`
 		} `json:"response"`
 	} `json:"result"`
-	Error *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-		Data    string `json:"data"`
-	} `json:"error"`
+	Error *rpcError `json:"error"`
 }
 
 // sdk error codes a GetTx query answers with: the hash is not indexed (yet), or the node has
@@ -77,24 +73,16 @@ func (c *Client) queryTxResult(ctx context.Context, hash string) (*sdk.TxRespons
 	// GetTxRequest{hash: 1}
 	req := protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType), strings.ToUpper(hash))
 	u := c.rpcBase() + "/abci_query?path=" + url.QueryEscape(`"`+getTxPath+`"`) + "&data=0x" + hex.EncodeToString(req)
-	r, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := c.HTTP.Do(r)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
 	var reply abciQueryReply
-	if err := json.NewDecoder(resp.Body).Decode(&reply); err != nil {
-		return nil, fmt.Errorf("decode abci_query %s reply (HTTP %d): %w", getTxPath, resp.StatusCode, err)
+	status, err := c.getRPC(ctx, u, &reply)
+	if err != nil {
+		return nil, fmt.Errorf("abci_query %s: %w", getTxPath, err)
 	}
 	if reply.Error != nil {
-		return nil, fmt.Errorf("abci_query %s: %s (code %d): %s", getTxPath, reply.Error.Message, reply.Error.Code, reply.Error.Data)
+		return nil, fmt.Errorf("abci_query %s: %w", getTxPath, reply.Error)
 	}
 	if reply.Result == nil {
-		return nil, fmt.Errorf("abci_query %s: HTTP %d with neither result nor error", getTxPath, resp.StatusCode)
+		return nil, fmt.Errorf("abci_query %s: HTTP %d with neither result nor error", getTxPath, status)
 	}
 	q := reply.Result.Response
 	switch {
@@ -193,39 +181,54 @@ type leanTx struct {
 			GasUsed   int64  `json:"gas_used,string"`
 		} `json:"tx_result"`
 	} `json:"result"`
-	Error *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-		Data    string `json:"data"`
-	} `json:"error"`
+	Error *rpcError `json:"error"`
 }
 
 // endpointTxResult reads the result from CometBFT's tx endpoint, decoding only the fields a
 // push reads (the events and the tx bytes are skipped by the decoder).
 func (c *Client) endpointTxResult(ctx context.Context, hash string) (*sdk.TxResponse, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.rpcBase()+"/tx?prove=false&hash=0x"+url.QueryEscape(hash), nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := c.HTTP.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
 	var lt leanTx
-	if err := json.NewDecoder(resp.Body).Decode(&lt); err != nil {
-		return nil, fmt.Errorf("decode the tx endpoint's reply (HTTP %d): %w", resp.StatusCode, err)
+	status, err := c.getRPC(ctx, c.rpcBase()+"/tx?prove=false&hash=0x"+url.QueryEscape(hash), &lt)
+	if err != nil {
+		return nil, fmt.Errorf("tx endpoint: %w", err)
 	}
 	if lt.Error != nil {
 		if strings.Contains(lt.Error.Data, "not found") {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("tx endpoint: %s (code %d): %s", lt.Error.Message, lt.Error.Code, lt.Error.Data)
+		return nil, fmt.Errorf("tx endpoint: %w", lt.Error)
 	}
 	if lt.Result == nil {
-		return nil, fmt.Errorf("tx endpoint: HTTP %d with neither result nor error", resp.StatusCode)
+		return nil, fmt.Errorf("tx endpoint: HTTP %d with neither result nor error", status)
 	}
 	r := lt.Result
 	return &sdk.TxResponse{TxHash: strings.ToUpper(hash), Height: r.Height, Code: r.TxResult.Code, Codespace: r.TxResult.Codespace,
 		RawLog: r.TxResult.Log, GasUsed: r.TxResult.GasUsed}, nil
+}
+
+// rpcError is a JSON-RPC error object.
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    string `json:"data"`
+}
+
+func (e *rpcError) Error() string { return fmt.Sprintf("%s (code %d): %s", e.Message, e.Code, e.Data) }
+
+// getRPC GETs a CometBFT RPC URL and decodes its JSON-RPC reply into v; it returns the HTTP
+// status for errors that name it.
+func (c *Client) getRPC(ctx context.Context, u string, v any) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		return resp.StatusCode, fmt.Errorf("decode the reply (HTTP %d): %w", resp.StatusCode, err)
+	}
+	return resp.StatusCode, nil
 }
