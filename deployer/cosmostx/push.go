@@ -121,9 +121,31 @@ func (p *PushChain) Sign(ctx context.Context, stage uint64, chunk []scores.Entry
 	return push.SignedTx{Hash: fmt.Sprintf("%X", cmttypes.Tx(raw).Hash()), Raw: raw, Sequence: seq}, nil
 }
 
-// Broadcast is BroadcastSigned.
+// Broadcast is BroadcastSigned, except that a refusal a node gives only in the moments after
+// a restart is not a refusal (see restartRefusal).
 func (p *PushChain) Broadcast(ctx context.Context, tx push.SignedTx) error {
-	return p.C.BroadcastSigned(ctx, tx.Raw)
+	err := p.C.BroadcastSigned(ctx, tx.Raw)
+	if restartRefusal(err, p.Signer.Number) {
+		return fmt.Errorf("%w: %w", ErrNodeRestarting, errors.Unwrap(err))
+	}
+	return err
+}
+
+// ErrNodeRestarting is a node that has restarted and not yet committed a block: it cannot
+// check a tx yet, and the push asks again.
+var ErrNodeRestarting = errors.New("the node has restarted and not committed a block since; it checks txs as at height 0")
+
+// restartRefusal reports a CheckTx refusal that says nothing about the tx. A Cosmos SDK node
+// checks txs against a height-0 state from its restart until its first new commit, and at
+// height 0 the signature is verified with account number 0 (the genesis rule): every tx
+// of an account whose number is not 0 fails with "signature verification failed; please
+// verify account number (0)". The same bytes pass once a block is committed.
+func restartRefusal(err error, accountNumber uint64) bool {
+	var te *TxError
+	if accountNumber == 0 || !push.IsRejected(err) || !errors.As(err, &te) {
+		return false
+	}
+	return te.Phase == PhaseCheck && te.Codespace == "sdk" && te.Code == 4 && strings.Contains(te.RawLog, "account number (0)")
 }
 
 // Lookup is Client.Lookup with the failure decoded.

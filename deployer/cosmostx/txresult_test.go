@@ -12,6 +12,8 @@ import (
 	abci "github.com/cometbft/cometbft/abci/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	txtypes "github.com/cosmos/cosmos-sdk/types/tx"
+
+	"github.com/vipharness/vipharness/deployer/push"
 )
 
 func TestDecodeTxResponseSkipsTxAndEvents(t *testing.T) {
@@ -103,5 +105,28 @@ func TestQueryTxResultNotFound(t *testing.T) {
 	res, err := c.txResult(t.Context(), "00aa")
 	if err != nil || res != nil {
 		t.Fatalf("txResult of an unknown hash: %+v, %v", res, err)
+	}
+}
+
+func TestRestartRefusal(t *testing.T) {
+	sigFail := &TxError{Phase: PhaseCheck, Codespace: "sdk", Code: 4,
+		RawLog: "signature verification failed; please verify account number (0), sequence (12) and chain-id (vip-wasmd-1): unauthorized"}
+	for _, c := range []struct {
+		name    string
+		err     error
+		account uint64
+		want    bool
+	}{
+		{"height-0 check of account 7", push.Rejected(sigFail), 7, true},
+		{"account 0 really fails", push.Rejected(sigFail), 0, false},
+		{"another account number", push.Rejected(&TxError{Phase: PhaseCheck, Codespace: "sdk", Code: 4, RawLog: "signature verification failed; please verify account number (3)"}), 7, false},
+		{"wrong sequence", push.Rejected(&TxError{Phase: PhaseCheck, Codespace: "sdk", Code: 32, RawLog: "account sequence mismatch"}), 7, false},
+		{"failed in a block", push.Rejected(&TxError{Phase: PhaseDeliver, Codespace: "sdk", Code: 4, RawLog: sigFail.RawLog}), 7, false},
+		{"not a refusal", sigFail, 7, false},
+		{"no error", nil, 7, false},
+	} {
+		if got := restartRefusal(c.err, c.account); got != c.want {
+			t.Errorf("%s: restartRefusal = %v, want %v", c.name, got, c.want)
+		}
 	}
 }
