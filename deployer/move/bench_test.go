@@ -14,12 +14,15 @@ import (
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/move"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/movevm"
+	"github.com/vipharness/vipharness/localnet/process"
 )
 
 func benchRollup(b *testing.B, nodeOpts ...embedded.MoveOption) (*embedded.MoveRollup, func(opts ...move.Option) *move.Scorer) {
@@ -30,6 +33,23 @@ func benchRollup(b *testing.B, nodeOpts ...embedded.MoveOption) (*embedded.MoveR
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = r.Stop(ctx) })
+	return r, scorerDialer(b, r)
+}
+
+// moveEngines are the engines the push benchmark runs on: the embedded dev node and, after
+// `make nodes`, the dev node binary as a child process.
+func moveEngines() []localnet.Engine {
+	engines := []localnet.Engine{embedded.Engine{}}
+	if p := (process.Engine{}); p.Available(context.Background(), deployer.Move) == nil {
+		engines = append(engines, p)
+	}
+	return engines
+}
+
+// scorerDialer dials Scorers of r's chain for its first funded key.
+func scorerDialer(b *testing.B, r localnet.Rollup) func(opts ...move.Option) *move.Scorer {
+	b.Helper()
+	ctx := context.Background()
 	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
 	key, err := keys.PrivKeyFromBytes(secret, keys.EthSecp256k1)
 	if err != nil {
@@ -50,7 +70,7 @@ func benchRollup(b *testing.B, nodeOpts ...embedded.MoveOption) (*embedded.MoveR
 		}
 		return s
 	}
-	return r, dial
+	return dial
 }
 
 // BenchmarkPublish deploys vip_score on the embedded Move rollup: one tx that publishes the
@@ -92,7 +112,7 @@ func BenchmarkPublish(b *testing.B) {
 
 // moduleFor compiles vip_score for the rollup's funded key (the committed module is built
 // for another deployer address).
-func moduleFor(b *testing.B, r *embedded.MoveRollup) []byte {
+func moduleFor(b *testing.B, r localnet.Rollup) []byte {
 	b.Helper()
 	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
 	key, err := keys.PrivKeyFromBytes(secret, keys.EthSecp256k1)
@@ -115,9 +135,22 @@ func moduleFor(b *testing.B, r *embedded.MoveRollup) []byte {
 // sequences, result checks), and as raw pre-signed update_score_script txs of the same chunks
 // broadcast back to back (the node's own ceiling). The ratio is the deployer's overhead.
 func BenchmarkPushThroughput(b *testing.B) {
+	for _, e := range moveEngines() {
+		b.Run(e.Name(), func(b *testing.B) {
+			ctx := context.Background()
+			r, err := e.StartRollup(ctx, deployer.Move)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.Stop(ctx)
+			benchPush(b, r, scorerDialer(b, r))
+		})
+	}
+}
+
+func benchPush(b *testing.B, r localnet.Rollup, dial func(opts ...move.Option) *move.Scorer) {
 	const n = 5000
 	ctx := context.Background()
-	r, dial := benchRollup(b)
 	s := dial(move.WithModule(moduleFor(b, r)))
 	if _, err := s.Deploy(ctx, 1); err != nil {
 		b.Fatal(err)
@@ -153,7 +186,7 @@ func BenchmarkPushThroughput(b *testing.B) {
 
 // sendRaw signs every chunk up front (gas from one simulation), broadcasts them back to back
 // and waits for the last; the clock includes signing, as the deployer's does.
-func sendRaw(ctx context.Context, s *move.Scorer, r *embedded.MoveRollup, entries []scores.Entry, size int) error {
+func sendRaw(ctx context.Context, s *move.Scorer, r localnet.Rollup, entries []scores.Entry, size int) error {
 	c := s.Client()
 	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
 	key, err := keys.PrivKeyFromBytes(secret, keys.EthSecp256k1)
