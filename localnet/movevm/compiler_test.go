@@ -14,7 +14,7 @@ import (
 
 // requireLibs skips without the libraries, or fails when REQUIRE_NODES=1 (CI), which
 // installs them in `make setup`.
-func requireLibs(t *testing.T) string {
+func requireLibs(t testing.TB) string {
 	t.Helper()
 	dir := Dir()
 	for _, name := range []string{CompilerLib, VMLib} {

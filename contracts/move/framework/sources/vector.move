@@ -37,4 +37,15 @@ module std::vector {
         };
         false
     }
+
+    /// Calls f with each index and a reference to its element, in order (inline, as in the
+    /// real stdlib: it leaves no code in this module).
+    public inline fun enumerate_ref<Element>(v: &vector<Element>, f: |u64, &Element|) {
+        let i = 0;
+        let n = length(v);
+        while (i < n) {
+            f(i, borrow(v, i));
+            i = i + 1;
+        };
+    }
 }
