@@ -82,7 +82,7 @@ func (c *chain) storeSize() int {
 	return n
 }
 
-func wantAbort(t *testing.T, err error, category, reason uint64) {
+func wantAbort(t testing.TB, err error, category, reason uint64) {
 	t.Helper()
 	var ee *movevm.ExecError
 	if !errors.As(err, &ee) {
