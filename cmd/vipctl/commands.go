@@ -9,6 +9,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/guard"
+	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
 
@@ -56,7 +57,7 @@ func newScoresCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "scores", Short: "Update and read scores"}
 	var file, format string
 	var st uint64
-	var dryRun bool
+	var dryRun, noReadBack bool
 	update := &cobra.Command{
 		Use:   "update --file scores.csv",
 		Short: "Push a score file to a stage in journaled chunks (re-run to resume)",
@@ -107,14 +108,35 @@ func newScoresCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return classify(err)
 			}
-			return g.printResult(res, fmt.Sprintf("stage %d: %d chunks confirmed (%d now, %d from an earlier run, %d re-broadcast), gas %d; journal %s",
-				res.Stage, res.Confirmed+res.Resumed, res.Confirmed, res.Resumed, res.Rebroadcast, res.GasUsed, res.Journal))
+			human := fmt.Sprintf("stage %d: %d chunks confirmed (%d now, %d from an earlier run, %d re-broadcast), gas %d; journal %s",
+				res.Stage, res.Confirmed+res.Resumed, res.Confirmed, res.Resumed, res.Rebroadcast, res.GasUsed, res.Journal)
+			out := updateOutput{Result: res}
+			if noReadBack {
+				return g.printResult(out, human)
+			}
+			// Each chunk was confirmed by its result code alone: one read-back of the whole
+			// stage proves what the contract now holds.
+			rep, err := deployer.Verify(ctx, s, st, entries)
+			if err != nil {
+				return classify(fmt.Errorf("read back stage %d after the push: %w", st, err))
+			}
+			out.ReadBack = &rep
+			human += fmt.Sprintf("\nread back: %d/%d match, %d mismatches, total %d (sum of rows agrees: %v)",
+				rep.Matched, rep.Input, len(rep.Mismatches), rep.TotalScore, rep.TotalsAgree)
+			if err := g.printResult(out, human); err != nil {
+				return err
+			}
+			if !rep.OK() {
+				return &exitError{exitMismatch, fmt.Errorf("stage %d read back after the push differs from %s (another writer, or a contract that does not store what it confirms)", st, file)}
+			}
+			return nil
 		},
 	}
 	update.Flags().StringVar(&file, "file", "", "score file (.csv or .json)")
 	update.Flags().StringVar(&format, "format", "", "csv or json; default from the file extension")
 	update.Flags().Uint64Var(&st, "stage", 0, "stage to write; default the L1's stage, when it is the contract's open stage")
 	update.Flags().BoolVar(&dryRun, "dry-run", false, "validate and print the plan; send nothing")
+	update.Flags().BoolVar(&noReadBack, "no-read-back", false, "skip reading the stage back after the push (vipctl verify does it later)")
 
 	var getStage uint64
 	var addr string
@@ -248,6 +270,13 @@ func newStageCmd(g *globals) *cobra.Command {
 	cmd.PersistentFlags().BoolVar(&yes, "yes", false, "confirm what a stage command would otherwise ask on a terminal (required without one)")
 	cmd.AddCommand(show, finalize, sync)
 	return cmd
+}
+
+// updateOutput is what `scores update --json` prints: the push, and the stage read back
+// after it (absent with --no-read-back).
+type updateOutput struct {
+	push.Result
+	ReadBack *deployer.Report `json:"read_back,omitempty"`
 }
 
 func newVerifyCmd(g *globals) *cobra.Command {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -122,6 +123,10 @@ var _ = Describe("vipctl against a local rollup", Label("evm", "embedded", "cli"
 		small := filepath.Join(fixtures, "small.csv")
 		out, code := run(ctx, nil, "scores", "update", "--file", small)
 		Expect(code).To(Equal(0), out)
+		// The push reads the stage back once at its end.
+		Expect(out).To(MatchRegexp(`read back: (\d+)/(\d+) match, 0 mismatches`))
+		m := regexp.MustCompile(`read back: (\d+)/(\d+) match`).FindStringSubmatch(out)
+		Expect(m[1]).To(Equal(m[2]), out)
 		out, code = run(ctx, nil, "verify", "--file", small, "--stage", fmt.Sprint(l1Stage))
 		Expect(code).To(Equal(0), out)
 

@@ -21,6 +21,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/conformance"
+	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/localnet/process"
 )
 
@@ -252,6 +253,48 @@ var _ = Describe("vipctl check", Label("conformance"), func() {
 					Expect(failed(rep)).To(Equal([]string{"re-finalize changes nothing"}), "%+v", rep.Checks)
 					Expect(detail(rep, "re-finalize changes nothing")).To(ContainSubstring("changed stage 6"))
 					Expect(code).To(Equal(4))
+				}, SpecTimeout(3*time.Minute))
+
+				It("has scores update read the stage back, and exit 4 for a contract that stores less than it confirms", func(ctx SpecContext) {
+					toolchain(solcMissing())
+					bin, err := buildEVM(ctx, evmStoresHalf, GinkgoT().TempDir())
+					Expect(err).NotTo(HaveOccurred())
+					rep, code, _ := check(ctx, env, "--artifact", bin)
+					Expect(code).To(Equal(4), "%+v", rep.Checks)
+					Expect(rep.Contract).NotTo(BeEmpty())
+
+					vipctlJSON := func(v any, args ...string) (string, int) {
+						cmd := exec.CommandContext(ctx, vipctl, append(args, "--contract", rep.Contract, "--state-dir", GinkgoT().TempDir(), "--no-progress")...)
+						cmd.Env = append(os.Environ(), env...)
+						out, err := cmd.Output()
+						code := 0
+						if ee, ok := err.(*exec.ExitError); ok {
+							code = ee.ExitCode()
+							out = append(out, ee.Stderr...)
+						} else {
+							Expect(err).NotTo(HaveOccurred())
+						}
+						if v != nil && code == 0 {
+							Expect(json.Unmarshal(out, v)).To(Succeed(), "%s", out)
+						}
+						return string(out), code
+					}
+					var show struct {
+						OpenStage uint64 `json:"open_stage"`
+					}
+					_, code = vipctlJSON(&show, "stage", "show", "--json")
+					Expect(code).To(Equal(0))
+					file := filepath.Join(GinkgoT().TempDir(), "scores.csv")
+					var csv strings.Builder
+					csv.WriteString("address,score\n")
+					for _, e := range scores.Generate(30, 77) {
+						fmt.Fprintf(&csv, "%s,%d\n", e.Addr, e.Amount+2) // >= 2, so that half differs
+					}
+					Expect(os.WriteFile(file, []byte(csv.String()), 0o644)).To(Succeed())
+					out, code := vipctlJSON(nil, "scores", "update", "--file", file, "--stage", fmt.Sprint(show.OpenStage))
+					Expect(code).To(Equal(4), out)
+					Expect(out).To(ContainSubstring("read back: 0/30 match, 30 mismatches"))
+					Expect(out).To(ContainSubstring("differs from"))
 				}, SpecTimeout(3*time.Minute))
 
 				It("passes a contract that accepts a re-finalize and changes nothing, saying so", func(ctx SpecContext) {

@@ -44,6 +44,11 @@ var (
 	// evmAcceptsRefinalize accepts a second finalize and changes nothing, as the official
 	// EVM contract does (a harmless difference the check must pass, with a note).
 	evmAcceptsRefinalize = variant{name: "evm-refinalize-accepted", file: "VipScore.sol", edits: []edit{{evmRefinalizeGuard, ""}}}
+	// evmStoresHalf confirms every update and stores half of each score: a contract whose
+	// writes succeed and hold the wrong thing, which only a read-back sees.
+	evmStoresHalf = variant{name: "evm-stores-half", file: "VipScore.sol", edits: []edit{
+		{"                uint64 amount = amounts[i];\n", "                uint64 amount = amounts[i] / 2;\n"},
+	}}
 	// wasmOfficialFaults has the official Wasm contract's faults: a re-finalize that resets
 	// the next stage, and a panic where a missing stage deserves an error.
 	wasmOfficialFaults = variant{name: "wasm-official-faults", file: "src/contract.rs", edits: []edit{
