@@ -19,8 +19,11 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/conformance"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/localnet/process"
 )
@@ -149,6 +152,31 @@ func check(ctx context.Context, env []string, args ...string) (conformance.Repor
 	return rep, code, stderr.String()
 }
 
+// fundedMnemonic makes a fresh Move account and funds it from the env's key with fees for a
+// publish; it returns the account's mnemonic.
+func fundedMnemonic(ctx context.Context, env []string) string {
+	vars := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
+	}
+	c, err := cosmostx.Dial(ctx, vars["COMET_RPC_URL"], vars["REST_URL"], cosmostx.WithMessages(initiamove.RegisterInterfaces))
+	Expect(err).NotTo(HaveOccurred())
+	signer := func(mnemonic string) keys.Signer {
+		acct, err := keys.FromMnemonic(mnemonic, keys.EthSecp256k1.Path(0))
+		Expect(err).NotTo(HaveOccurred())
+		key, err := keys.PrivKeyFromBytes(acct.Secret(), keys.EthSecp256k1)
+		Expect(err).NotTo(HaveOccurred())
+		return cosmostx.SoftKey(key, "test key")
+	}
+	from, err := c.SignerOf(ctx, signer(vars["MNEMONIC"]))
+	Expect(err).NotTo(HaveOccurred())
+	fresh, err := keys.NewMnemonic()
+	Expect(err).NotTo(HaveOccurred())
+	Expect(c.Fund(ctx, from, c.Address(signer(fresh).PubKey()), c.FeeFunds(20_000_000))).To(Succeed())
+	return fresh
+}
+
 func failed(rep conformance.Report) []string {
 	var out []string
 	for _, c := range rep.Checks {
@@ -218,9 +246,9 @@ var _ = Describe("vipctl check", Label("conformance"), func() {
 
 			It("checks a deployment read-only: in step with the L1 it passes, behind it names stage sync", func(ctx SpecContext) {
 				state := GinkgoT().TempDir()
-				deploy := func(stage string) string {
+				deploy := func(stage string, extraEnv ...string) string {
 					cmd := exec.CommandContext(ctx, vipctl, "deploy", "--json", "--state-dir", state, "--stage", stage)
-					cmd.Env = append(os.Environ(), env...)
+					cmd.Env = append(append(os.Environ(), env...), extraEnv...)
 					out, err := cmd.Output()
 					Expect(err).NotTo(HaveOccurred(), "%s", out)
 					var d deployer.Deployment
@@ -233,11 +261,15 @@ var _ = Describe("vipctl check", Label("conformance"), func() {
 				Expect(rep.Checks[0].Name).To(Equal("interface"))
 				Expect(rep.Checks[0].Status).To(Equal(conformance.Pass))
 
+				var behind string
 				if c.vm == deployer.Move {
-					// An account holds one vip_score module, and the env has one funded account.
-					return
+					// An account holds one vip_score module: the one behind the L1 is
+					// published from a fresh account the env's key funds.
+					behind = deploy("3", "MNEMONIC="+fundedMnemonic(ctx, env))
+				} else {
+					behind = deploy("3")
 				}
-				rep, code, _ = check(ctx, env, "--contract", deploy("3"))
+				rep, code, _ = check(ctx, env, "--contract", behind)
 				Expect(failed(rep)).To(Equal([]string{"open stage beside the L1 stage"}))
 				Expect(detail(rep, "open stage beside the L1 stage")).To(ContainSubstring("vipctl stage sync"))
 				Expect(code).To(Equal(4))
