@@ -16,6 +16,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/conformance"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/stage"
@@ -30,7 +31,8 @@ func newCheckCmd(g *globals) *cobra.Command {
 		Use:   "check",
 		Short: "Check that a rollup and a scoring contract conform: deploy a fresh one and run the named checks",
 		Long: "Deploys a fresh scoring contract (ours, or your own build with --artifact: the creation code\n" +
-			"(.bin, hex) for EVM, the compiled module (.mv) for Move, the .wasm for Wasm) at a stage (--stage,\n" +
+			"(.bin, hex) or a Foundry/Hardhat JSON artifact (its ABI checked first) for EVM, the compiled\n" +
+			"module (.mv) for Move, the .wasm for Wasm) at a stage (--stage,\n" +
 			"else the L1's current stage, else 1) on the rollup given by the usual endpoint flags, and runs\n" +
 			"the conformance checks: updates of one, many and a full chunk, overwrites, totals, paged\n" +
 			"read-back, finalize, the next stage opened and untouched, the refusals and events the official\n" +
@@ -112,7 +114,7 @@ func newCheckCmd(g *globals) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&artifact, "artifact", "", "deploy this build instead of ours: .bin (hex creation code) for EVM, .mv for Move, .wasm for Wasm")
+	cmd.Flags().StringVar(&artifact, "artifact", "", "deploy this build instead of ours: .bin (hex creation code) or a Foundry/Hardhat .json for EVM, .mv for Move, .wasm for Wasm")
 	cmd.Flags().Uint64Var(&st, "stage", 0, "stage to deploy at (default: the L1's current stage, else 1)")
 	cmd.Flags().StringVar(&junit, "junit", "", "also write the checks as a JUnit XML report to this file")
 	return cmd
@@ -137,7 +139,8 @@ func detectVM(ctx context.Context, g *globals) (deployer.VM, error) {
 	return "", invalid(errors.New("no rollup to check: pass --rpc (EVM JSON-RPC), or --comet-rpc and --rest (or set JSON_RPC_URL, or COMET_RPC_URL and REST_URL)"))
 }
 
-// readArtifact reads a contract build for vm: hex creation code for EVM, raw bytes else.
+// readArtifact reads a contract build for vm: for EVM the creation code (hex, or a Foundry
+// or Hardhat artifact whose ABI is checked against the interface), raw bytes else.
 func readArtifact(vm deployer.VM, path string) ([]byte, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -145,9 +148,9 @@ func readArtifact(vm deployer.VM, path string) ([]byte, error) {
 	}
 	switch vm {
 	case deployer.EVM:
-		code, err := hex.DecodeString(strings.TrimPrefix(strings.TrimSpace(string(b)), "0x"))
-		if err != nil || len(code) == 0 {
-			return nil, fmt.Errorf("--artifact %s: want the creation code as hex (solc's .bin)", path)
+		code, err := evm.ReadArtifact(b)
+		if err != nil {
+			return nil, fmt.Errorf("--artifact %s (solc's .bin, or a Foundry or Hardhat JSON artifact): %w", path, err)
 		}
 		return code, nil
 	case deployer.Wasm:
