@@ -53,6 +53,13 @@ type Chain interface {
 	Lookup(ctx context.Context, hash string) (Outcome, error)
 }
 
+// BlockScanner is a Chain that can find an included tx without its tx index, in the blocks
+// committed since a time: a node stopped between committing a block and indexing its txs
+// never indexes them, and the chain holds a tx its lookup by hash does not find.
+type BlockScanner interface {
+	FindInBlocks(ctx context.Context, hash string, since time.Time) (Outcome, error)
+}
+
 // Result summarises a push.
 type Result struct {
 	Stage       uint64
@@ -121,6 +128,10 @@ func WithOutage(d time.Duration) Option { return func(c *config) { c.outage = d 
 // WithResendAfter sets how long a sent tx may be unknown to the node (neither pending nor
 // included) before the same bytes are sent again (default 3s).
 func WithResendAfter(d time.Duration) Option { return func(c *config) { c.rebroadcast = d } }
+
+// WithIndexLag sets how long a tx whose sequence the chain has spent is looked up by hash
+// before the blocks are searched for it (default 30s).
+func WithIndexLag(d time.Duration) Option { return func(c *config) { c.indexLag = d } }
 
 // WithLogger sets the logger.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
@@ -232,6 +243,16 @@ func (p *pusher) reconcile(ctx context.Context) error {
 				haveCommitted = true
 			}
 			if a.Sequence < committed && !out.Pending {
+				if out, err = p.findUnindexed(ctx, a); err != nil {
+					return fmt.Errorf("reconcile stage %d chunk %d tx %s: %w", p.stage, i, a.Hash, err)
+				}
+				if out.Found {
+					if err := p.settle(i, a.Hash, out); err != nil {
+						return err
+					}
+					p.res.Resumed++
+					break
+				}
 				p.res.Dropped++
 				if err := p.j.Append(journal.Record{Op: journal.OpDropped, Chunk: i, Hash: a.Hash, Sequence: a.Sequence}); err != nil {
 					return err
@@ -317,7 +338,7 @@ func (p *pusher) sendChunk(ctx context.Context, i int, chunk []scores.Entry, seq
 		if err != nil {
 			return fmt.Errorf("sign stage %d chunk %d: %w", p.stage, i, err)
 		}
-		rec := journal.Record{Op: journal.OpSigned, Chunk: i, Sequence: *seq, Hash: tx.Hash, Raw: hex.EncodeToString(tx.Raw)}
+		rec := journal.Record{Op: journal.OpSigned, Time: time.Now().UTC(), Chunk: i, Sequence: *seq, Hash: tx.Hash, Raw: hex.EncodeToString(tx.Raw)}
 		if err := p.j.Append(rec); err != nil {
 			return err
 		}
@@ -381,17 +402,10 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 				// after a wasmd restart under load CI saw a later chunk refused with code 4.
 				continue
 			}
-			delete(p.live, i)
-			delete(p.sentAt, i)
 			progressed = true
-			if err := p.settle(i, rec.Hash, out); err != nil {
-				if firstErr == nil {
-					firstErr = err
-				}
-				continue
+			if err := p.finish(i, rec, out); err != nil && firstErr == nil {
+				firstErr = err
 			}
-			p.res.Confirmed++
-			p.res.GasUsed += out.GasUsed
 		}
 		if progressed {
 			continue
@@ -403,6 +417,18 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 		}
 	}
 	return firstErr
+}
+
+// finish settles live chunk i, whose tx rec the chain has included with outcome out.
+func (p *pusher) finish(i int, rec journal.Record, out Outcome) error {
+	delete(p.live, i)
+	delete(p.sentAt, i)
+	if err := p.settle(i, rec.Hash, out); err != nil {
+		return err
+	}
+	p.res.Confirmed++
+	p.res.GasUsed += out.GasUsed
+	return nil
 }
 
 // liveBySequence lists the live chunks by their txs' sequences.
@@ -432,8 +458,12 @@ func (p *pusher) resend(ctx context.Context, i int, rec journal.Record) error {
 			// It may have landed between the lookup and now, or long ago on a node whose tx
 			// index has not caught up since its restart: while the chain has spent its
 			// sequence, look for it before giving it up.
-			if found, lerr := p.awaitIndexed(ctx, rec); lerr != nil || found {
+			out, lerr := p.awaitIndexed(ctx, rec)
+			if lerr != nil {
 				return lerr
+			}
+			if out.Found {
+				return p.finish(i, rec, out)
 			}
 			// A lower sequence still in flight may be what the node is waiting for: try
 			// again after it.
@@ -459,34 +489,55 @@ func (p *pusher) resend(ctx context.Context, i int, rec journal.Record) error {
 
 // awaitIndexed looks a refused tx up until it is found, once; when the chain has already
 // spent its sequence it keeps looking for up to indexLag, since the tx that spent it is most
-// likely this one.
-func (p *pusher) awaitIndexed(ctx context.Context, rec journal.Record) (bool, error) {
+// likely this one, and then looks for it in the blocks (its index may have lost it).
+func (p *pusher) awaitIndexed(ctx context.Context, rec journal.Record) (Outcome, error) {
 	deadline := time.Now()
 	var committed uint64
+	spent := false
 	if err := p.retry(ctx, "read sender sequence", func() (err error) {
 		committed, err = p.chain.Committed(ctx)
 		return err
 	}); err == nil && committed > rec.Sequence {
+		spent = true
 		deadline = deadline.Add(p.cfg.indexLag)
 		p.cfg.logger.Info("the chain spent a resent tx's sequence; waiting for its tx index", "stage", p.stage, "tx", rec.Hash)
 	}
 	for {
 		out, err := p.lookup(ctx, rec.Hash)
-		if err != nil {
-			return false, err
-		}
-		if out.Found {
-			return true, nil
+		if err != nil || out.Found {
+			return out, err
 		}
 		if !time.Now().Before(deadline) {
-			return false, nil
+			if spent {
+				return p.findUnindexed(ctx, rec)
+			}
+			return Outcome{}, nil
 		}
 		select {
 		case <-ctx.Done():
-			return false, ctx.Err()
+			return Outcome{}, ctx.Err()
 		case <-time.After(4 * p.cfg.poll):
 		}
 	}
+}
+
+// findUnindexed looks for a tx whose sequence the chain spent in the blocks since it was
+// signed, when the chain can (BlockScanner); Found is false otherwise.
+func (p *pusher) findUnindexed(ctx context.Context, rec journal.Record) (Outcome, error) {
+	bs, ok := p.chain.(BlockScanner)
+	if !ok {
+		return Outcome{}, nil
+	}
+	p.cfg.logger.Info("the chain spent a tx's sequence and its index does not know the tx; looking for it in the blocks", "stage", p.stage, "chunk", rec.Chunk, "tx", rec.Hash)
+	var out Outcome
+	err := p.retry(ctx, "look for a tx in the blocks", func() (err error) {
+		out, err = bs.FindInBlocks(ctx, rec.Hash, rec.Time)
+		return err
+	})
+	if err != nil {
+		return Outcome{}, fmt.Errorf("look for tx %s in the blocks: %w", rec.Hash, err)
+	}
+	return out, nil
 }
 
 // lookup is Chain.Lookup riding out node outages.

@@ -39,6 +39,12 @@ type fakeChain struct {
 	// that just restarted lags its blocks.
 	indexLag int
 	lookups  map[string]int
+	// lostIndex: mined txs are never found by hash, as on a node stopped between committing
+	// a block and indexing its txs.
+	lostIndex bool
+	// broadcasts counts Broadcast calls; afterBroadcast, when set, runs after each.
+	broadcasts     int
+	afterBroadcast func(n int)
 }
 
 var errUnreachable = errors.New("dial tcp 127.0.0.1:8545: connect: connection refused")
@@ -98,6 +104,10 @@ func (c *fakeChain) Sign(_ context.Context, stage uint64, chunk []scores.Entry, 
 func (c *fakeChain) Broadcast(_ context.Context, tx SignedTx) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.broadcasts++
+	if c.afterBroadcast != nil {
+		defer c.afterBroadcast(c.broadcasts)
+	}
 	if c.unreachable() {
 		return errUnreachable
 	}
@@ -160,7 +170,7 @@ func (c *fakeChain) Lookup(_ context.Context, hash string) (Outcome, error) {
 	if c.unreachable() {
 		return Outcome{}, errUnreachable
 	}
-	if c.mined[hash] && c.lookups[hash] < c.indexLag {
+	if c.mined[hash] && (c.lostIndex || c.lookups[hash] < c.indexLag) {
 		c.lookups[hash]++
 		return Outcome{}, nil
 	}
@@ -372,5 +382,64 @@ func TestRunGivesUpAfterTheOutageBudget(t *testing.T) {
 		WithPollInterval(time.Millisecond), WithOutage(30*time.Millisecond))
 	if err == nil || !strings.Contains(err.Error(), "unreachable") {
 		t.Fatalf("err = %v, want an unreachable-node error", err)
+	}
+}
+
+// scanningChain finds mined txs in its blocks when its index has lost them.
+type scanningChain struct {
+	*fakeChain
+	scans int
+}
+
+func (c *scanningChain) FindInBlocks(_ context.Context, hash string, since time.Time) (Outcome, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.scans++
+	if since.IsZero() {
+		return Outcome{}, errors.New("no time to scan from")
+	}
+	if c.mined[hash] {
+		return Outcome{Found: true, Success: !c.failing(hash), GasUsed: 10, Height: 7}, nil
+	}
+	return Outcome{}, nil
+}
+
+// A node stopped between committing a block and indexing it never finds those txs by hash:
+// the push finds them in the blocks instead of dropping them, and no chunk lands twice.
+func TestRunFindsTxsItsIndexLost(t *testing.T) {
+	in := entries(30)
+	opts := []Option{WithPollInterval(time.Millisecond), WithResendAfter(2 * time.Millisecond), WithIndexLag(5 * time.Millisecond)}
+
+	c := &scanningChain{fakeChain: newFakeChain()}
+	c.lostIndex = true
+	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Confirmed != 3 || c.applied != 3 || len(c.state) != 30 || c.scans < 3 {
+		t.Fatalf("result %+v, applied %d, state %d, scans %d", res, c.applied, len(c.state), c.scans)
+	}
+
+	// A run stopped with every chunk sent (and mined, unindexed): its re-run reconciles the
+	// journal by searching the blocks and sends nothing again.
+	stopped := &scanningChain{fakeChain: newFakeChain()}
+	stopped.lostIndex = true
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped.afterBroadcast = func(n int) {
+		if n == 3 {
+			cancel()
+		}
+	}
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	if _, err := Run(ctx, stopped, path, 1, in, 10, opts...); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want the cancellation", err)
+	}
+	stopped.afterBroadcast = nil
+	res, err = Run(context.Background(), stopped, path, 1, in, 10, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Resumed != 3 || res.Confirmed != 0 || stopped.applied != 3 || len(stopped.state) != 30 {
+		t.Fatalf("re-run result %+v, applied %d, state %d", res, stopped.applied, len(stopped.state))
 	}
 }
