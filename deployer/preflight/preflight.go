@@ -1,7 +1,7 @@
 // Package preflight checks, before a deploy, that a rollup and its accounts are ready (steps
 // 1-2 of the program): the rollup answers on its faces; its VM, version and chain id are what
 // the deploy expects; the minitiad release that matches its version (the node CLI to install)
-// is named for this OS and architecture; the L1 answers with its VIP stage; the deployer and
+// is named for this OS and architecture; a Cosmos node indexes txs; the L1 answers with its VIP stage; the deployer and
 // operator hold enough for the estimated deploy and first push; on minievm the EVM chain id is
 // the one Initia derives from the chain id; and an existing contract is there, has the
 // official interface and keeps up with the L1 stage. Each finding says what to do about it.
@@ -106,6 +106,7 @@ func Run(ctx context.Context, cfg Config) Report {
 	}
 	r.c.REST, r.c.JSONRPC = cfg.REST, cfg.JSONRPC
 	r.rollup(ctx)
+	r.txIndex(ctx)
 	r.l1(ctx)
 	r.balances(ctx)
 	r.contract(ctx)
@@ -203,6 +204,42 @@ func (r *run) rollup(ctx context.Context) {
 }
 
 // release names the minitiad release that matches the rollup's version.
+// txIndex checks that the node indexes txs: a Cosmos push confirms each chunk by its tx hash
+// (and finds in the blocks only the few a stopped node failed to index), so a node started
+// with indexer = "null" would leave every chunk unconfirmed.
+func (r *run) txIndex(ctx context.Context) {
+	if r.cfg.CometRPC == "" || (r.vm != deployer.Move && r.vm != deployer.Wasm) {
+		return
+	}
+	var reply struct {
+		Error *struct {
+			Data string `json:"data"`
+		} `json:"error"`
+	}
+	u := strings.TrimRight(r.cfg.CometRPC, "/") + "/tx?hash=0x" + strings.Repeat("00", 32)
+	err := r.c.GetJSONURL(ctx, u, &reply)
+	var he *probe.HTTPError
+	var text string
+	switch {
+	case errors.As(err, &he):
+		text = he.Body
+	case err != nil:
+		r.add("tx index", Warn, err.Error(), "check --comet-rpc")
+		return
+	case reply.Error != nil:
+		text = reply.Error.Data
+	}
+	switch {
+	case strings.Contains(text, "indexing is disabled"):
+		r.add("tx index", Fail, "the node does not index txs: a push could not confirm its chunks by hash",
+			`set indexer = "kv" under [tx_index] in the node's config.toml and restart it`)
+	case strings.Contains(text, "not found"):
+		r.add("tx index", OK, "the node looks txs up by hash", "")
+	default:
+		r.add("tx index", Warn, fmt.Sprintf("the node's tx lookup answered unexpectedly: %.200s", text), "check that --comet-rpc is the rollup's CometBFT RPC")
+	}
+}
+
 func (r *run) release(version string) {
 	if version == "" {
 		return

@@ -26,6 +26,7 @@ type fakeRollup struct {
 	weiBalance, weiPrice, estimate           uint64
 	code                                     string
 	moduleABI                                string
+	txIndexer                                string // "kv" (default) or "null"
 }
 
 func minimove() *fakeRollup {
@@ -44,6 +45,14 @@ func (f *fakeRollup) serve(t *testing.T) *httptest.Server {
 		switch {
 		case r.URL.Path == "/abci_info":
 			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":1,"result":{"response":{"data":%q,"version":%q,"last_block_height":"5"}}}`, f.app, f.version)
+		case r.URL.Path == "/tx":
+			// CometBFT answers a lookup error as a JSON-RPC error with HTTP 500.
+			msg := fmt.Sprintf("tx (%s) not found", strings.TrimPrefix(r.URL.Query().Get("hash"), "0x"))
+			if f.txIndexer == "null" {
+				msg = "transaction indexing is disabled"
+			}
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":%q}}`, msg)
 		case r.URL.Path == "/status":
 			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":1,"result":{"node_info":{"network":%q}}}`, f.network)
 		case r.URL.Path == "/cosmos/base/tendermint/v1beta1/node_info":
@@ -156,6 +165,8 @@ func TestFindings(t *testing.T) {
 		{"evm needs json-rpc", minievm, func(c *Config) { c.JSONRPC = "" }, "evm json-rpc", Fail, "--rpc"},
 		{"evm chain id derived", minievm, nil, "evm chain id", OK, "derived"},
 		{"evm chain id wrong", func() *fakeRollup { f := minievm(); f.evmChainID = 1337; return f }, nil, "evm chain id", Fail, "Initia derives"},
+		{"tx index", minimove, nil, "tx index", OK, "by hash"},
+		{"no tx index", func() *fakeRollup { f := minimove(); f.txIndexer = "null"; return f }, nil, "tx index", Fail, `indexer = "kv"`},
 		{"no l1", minimove, nil, "l1 stage", Skip, "--network"},
 		{"l1 stage", minimove, func(c *Config) { c.L1 = fakeL1(t, 42) }, "l1 stage", OK, "stage is 42"},
 		{"l1 unreachable", minimove, func(c *Config) { c.L1 = stage.NewReader("http://127.0.0.1:1", "0xf1") }, "l1 stage", Fail, "--network"},

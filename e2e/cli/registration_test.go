@@ -83,7 +83,7 @@ var _ = Describe("vipctl registration kit", Label("move", "embedded", "cli", "re
 		out, code := run(ctx, "preflight", "--json")
 		Expect(code).To(Equal(0), out)
 		Expect(status(out)).To(Equal(map[string]string{
-			"rollup rpc": "ok", "initia rollup": "ok", "rollup rest": "ok", "vm": "ok", "version": "warn", "chain id": "ok",
+			"rollup rpc": "ok", "tx index": "ok", "initia rollup": "ok", "rollup rest": "ok", "vm": "ok", "version": "warn", "chain id": "ok",
 			"l1 stage": "ok", "balance deployer (and operator)": "ok", "contract": "skip",
 		}))
 		out, code = run(ctx, "--vm", "move", "deploy", "--json")
