@@ -25,25 +25,8 @@ type chain struct {
 }
 
 func newChain(t *testing.T) *chain {
-	vm, err := movevm.OpenVM(movevm.RequireLibs(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt, err := vm.NewRuntime(movevm.DefaultConfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(rt.Close)
-	c := &chain{t: t, rt: rt, store: dbadapter.Store{DB: dbm.NewMemDB()}, env: movevm.Env{BlockHeight: 1, BlockTimestamp: 1_700_000_000},
-		vs: movevm.ModuleID{Address: movecontract.DevDeployer, Name: "vip_score"}}
-	fw := movecontract.Framework()
-	var bundle [][]byte
-	for _, n := range movecontract.FrameworkNames(fw) {
-		bundle = append(bundle, fw[n])
-	}
-	if _, err := rt.Genesis(c.store, c.env, bundle, nil); err != nil {
-		t.Fatal(err)
-	}
+	rt, store, env := genesisVM(t, movecontract.Framework())
+	c := &chain{t: t, rt: rt, store: store, env: env, vs: movevm.ModuleID{Address: movecontract.DevDeployer, Name: "vip_score"}}
 	res, err := c.exec(movecontract.DevDeployer, movevm.ModuleID{Address: movebcs.MustAddress("0x1"), Name: "code"}, "publish_v2",
 		movebcs.ArgBytesVec([][]byte{movecontract.Module()}), []byte{1})
 	if err != nil {
@@ -53,6 +36,31 @@ func newChain(t *testing.T) *chain {
 		t.Fatalf("publish events %+v", res.Events)
 	}
 	return c
+}
+
+// genesisVM opens the MoveVM and runs genesis with framework (the 0x1 modules) on a fresh
+// in-memory store, closing the runtime when tb ends.
+func genesisVM(tb testing.TB, framework map[string][]byte) (*movevm.Runtime, storetypes.KVStore, movevm.Env) {
+	tb.Helper()
+	vm, err := movevm.OpenVM(movevm.RequireLibs(tb))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rt, err := vm.NewRuntime(movevm.DefaultConfig)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(rt.Close)
+	store := dbadapter.Store{DB: dbm.NewMemDB()}
+	env := movevm.Env{BlockHeight: 1, BlockTimestamp: 1_700_000_000}
+	var bundle [][]byte
+	for _, n := range movecontract.FrameworkNames(framework) {
+		bundle = append(bundle, framework[n])
+	}
+	if _, err := rt.Genesis(store, env, bundle, nil); err != nil {
+		tb.Fatal(err)
+	}
+	return rt, store, env
 }
 
 func (c *chain) exec(sender movebcs.Address, m movevm.ModuleID, fn string, args ...[]byte) (movevm.Result, error) {

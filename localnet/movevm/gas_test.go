@@ -9,9 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"cosmossdk.io/store/dbadapter"
 	storetypes "cosmossdk.io/store/types"
-	dbm "github.com/cosmos/cosmos-db"
 
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
@@ -59,24 +57,8 @@ type gasChain struct {
 
 func newGasChain(tb testing.TB, framework map[string][]byte, module []byte, deployer movebcs.Address) *gasChain {
 	tb.Helper()
-	vm, err := movevm.OpenVM(movevm.RequireLibs(tb))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	rt, err := vm.NewRuntime(movevm.DefaultConfig)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(rt.Close)
-	c := &gasChain{tb: tb, rt: rt, store: dbadapter.Store{DB: dbm.NewMemDB()}, env: movevm.Env{BlockHeight: 1, BlockTimestamp: 1_700_000_000},
-		vs: movevm.ModuleID{Address: deployer, Name: "vip_score"}, dep: deployer}
-	var bundle [][]byte
-	for _, n := range movecontract.FrameworkNames(framework) {
-		bundle = append(bundle, framework[n])
-	}
-	if _, err := rt.Genesis(c.store, c.env, bundle, nil); err != nil {
-		tb.Fatal(err)
-	}
+	rt, store, env := genesisVM(tb, framework)
+	c := &gasChain{tb: tb, rt: rt, store: store, env: env, vs: movevm.ModuleID{Address: deployer, Name: "vip_score"}, dep: deployer}
 	c.must(movevm.ModuleID{Address: movebcs.MustAddress("0x1"), Name: "code"}, "publish_v2", movebcs.ArgBytesVec([][]byte{module}), []byte{1})
 	c.must(c.vs, "add_deployer_script", deployer[:])
 	c.must(c.vs, "set_init_stage", movebcs.ArgU64(1))
