@@ -1,12 +1,10 @@
 package cli_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/l1"
@@ -61,21 +60,9 @@ var _ = Describe("vipctl against a local rollup", Label("evm", "embedded", "cli"
 				args[i] = filepath.Join(fixtures, a[1:])
 			}
 		}
-		cmd := exec.CommandContext(ctx, vipctl, append([]string{"--state-dir", stateDir, "--no-progress"}, args...)...)
-		cmd.Env = append(os.Environ(), "JSON_RPC_URL="+rpcURL, "PRIVATE_KEY="+devKey,
-			"L1_REST_URL="+l1srv.URL(), "VIP_MODULE_ADDRESS="+l1srv.VIPAddress())
-		cmd.Env = append(cmd.Env, env...)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else {
-			Expect(err).NotTo(HaveOccurred())
-		}
-		Expect(out.String()).NotTo(ContainSubstring(devKey), "the key must never be printed")
-		return out.String(), code
+		base := []string{"JSON_RPC_URL=" + rpcURL, "PRIVATE_KEY=" + devKey, "L1_REST_URL=" + l1srv.URL(), "VIP_MODULE_ADDRESS=" + l1srv.VIPAddress()}
+		v := harness.Vipctl{Bin: vipctl, Env: append(base, env...), Secrets: []string{devKey}}
+		return v.Run(ctx, append([]string{"--state-dir", stateDir, "--no-progress"}, args...)...)
 	}
 
 	It("deploys at the L1's stage and remembers the contract", func(ctx SpecContext) {
@@ -217,19 +204,8 @@ func cosmosCLISpecs(t cosmosCLI) bool {
 		})
 
 		run := func(ctx context.Context, args ...string) (string, int) {
-			cmd := exec.CommandContext(ctx, vipctl, append([]string{"--state-dir", stateDir, "--no-progress"}, args...)...)
-			cmd.Env = append(os.Environ(), env...)
-			var out bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &out
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else {
-				Expect(err).NotTo(HaveOccurred())
-			}
-			Expect(out.String()).NotTo(ContainSubstring(strings.Join(strings.Fields(mnemonic)[:4], " ")), "the mnemonic must never be printed")
-			return out.String(), code
+			v := harness.Vipctl{Bin: vipctl, Env: env, Secrets: []string{strings.Join(strings.Fields(mnemonic)[:4], " ")}}
+			return v.Run(ctx, append([]string{"--state-dir", stateDir, "--no-progress"}, args...)...)
 		}
 
 		It("deploys, pushes, verifies, finalizes, and refuses a finalized stage with exit 3", func(ctx SpecContext) {

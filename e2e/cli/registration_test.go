@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/l1"
 	"github.com/vipharness/vipharness/localnet/movevm"
@@ -48,20 +48,8 @@ var _ = Describe("vipctl registration kit", Label("move", "embedded", "cli", "re
 		state = GinkgoT().TempDir()
 		registry = GinkgoT().TempDir()
 		run = func(ctx context.Context, args ...string) (string, int) {
-			cmd := exec.CommandContext(ctx, vipctl, append([]string{"--state-dir", state, "--no-progress"}, args...)...)
-			cmd.Env = append(os.Environ(), env...)
-			cmd.Dir = state
-			var out bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &out
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else {
-				Expect(err).NotTo(HaveOccurred())
-			}
-			Expect(out.String()).NotTo(ContainSubstring(strings.Join(strings.Fields(mnemonic)[:4], " ")), "the mnemonic must never be printed")
-			return out.String(), code
+			v := harness.Vipctl{Bin: vipctl, Dir: state, Env: env, Secrets: []string{strings.Join(strings.Fields(mnemonic)[:4], " ")}}
+			return v.Run(ctx, append([]string{"--state-dir", state, "--no-progress"}, args...)...)
 		}
 	})
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -39,22 +38,9 @@ var _ = Describe("vipctl signers", Label("cli", "signers", "embedded"), func() {
 			home := GinkgoT().TempDir()
 			secrets := []string{env.OperatorSecret(), mnemonic, "cli keyring passphrase", "cli keystore password"}
 			run := func(ctx context.Context, extraEnv []string, args ...string) (string, int) {
-				cmd := exec.CommandContext(ctx, vipctl, append(args, "--state-dir", filepath.Join(home, "state"), "--no-progress")...)
-				cmd.Dir = home
-				cmd.Env = append(append(os.Environ(), env.VipctlEnv()...), append([]string{"HOME=" + home, "VIPHARNESS_MOVEVM=" + movevm.Dir(), "PRIVATE_KEY=", "KEYRING_PASSPHRASE=", "KEYSTORE_PASSWORD="}, extraEnv...)...)
-				var out bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &out, &out
-				err := cmd.Run()
-				code := 0
-				if ee, ok := err.(*exec.ExitError); ok {
-					code = ee.ExitCode()
-				} else {
-					Expect(err).NotTo(HaveOccurred())
-				}
-				for _, s := range secrets {
-					Expect(out.String()).NotTo(ContainSubstring(s), "a secret was printed")
-				}
-				return out.String(), code
+				v := harness.Vipctl{Bin: vipctl, Dir: home, Secrets: secrets,
+					Env: append(env.VipctlEnv(), append([]string{"HOME=" + home, "VIPHARNESS_MOVEVM=" + movevm.Dir(), "PRIVATE_KEY=", "KEYRING_PASSPHRASE=", "KEYSTORE_PASSWORD="}, extraEnv...)...)}
+				return v.Run(ctx, append(args, "--state-dir", filepath.Join(home, "state"), "--no-progress")...)
 			}
 			sp := []string{"--ledger-speculos", dev.Addr()}
 			want, _ := dev.Address(keys.EVMPath(2))

@@ -1,12 +1,9 @@
 package cli_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -41,19 +38,7 @@ var _ = Describe("stage commands retried", func() {
 			})
 
 			run := func(ctx context.Context, dir string, args ...string) (string, int) {
-				cmd := exec.CommandContext(ctx, vipctl, append([]string{"--state-dir", dir, "--no-progress"}, args...)...)
-				cmd.Env = append(os.Environ(), env.VipctlEnv()...)
-				var out bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &out, &out
-				err := cmd.Run()
-				code := 0
-				if ee, ok := err.(*exec.ExitError); ok {
-					code = ee.ExitCode()
-				} else {
-					Expect(err).NotTo(HaveOccurred())
-				}
-				Expect(out.String()).NotTo(ContainSubstring(env.OperatorSecret()), "the key must never be printed")
-				return out.String(), code
+				return env.RunVipctl(ctx, vipctl, dir, args...)
 			}
 			// sendsNothing runs vipctl and asserts the operator sent no tx.
 			sendsNothing := func(ctx context.Context, wantCode int, args ...string) string {

@@ -371,19 +371,7 @@ func halfSent(stateDir string) []string {
 
 // vipctlRun runs vipctl to completion with the Env's operator environment.
 func vipctlRun(ctx context.Context, env *harness.Env, stateDir string, args ...string) (string, int) {
-	cmd := exec.CommandContext(ctx, vipctl, append([]string{"--state-dir", stateDir, "--no-progress"}, args...)...)
-	cmd.Env = append(os.Environ(), env.VipctlEnv()...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else {
-		Expect(err).NotTo(HaveOccurred())
-	}
-	Expect(out.String()).NotTo(ContainSubstring(env.OperatorSecret()), "the key must never be printed")
-	return out.String(), code
+	return env.RunVipctl(ctx, vipctl, stateDir, args...)
 }
 
 // metric reads one unlabelled sample from the operator's /metrics (-1 when unreachable).
