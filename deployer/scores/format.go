@@ -44,21 +44,6 @@ func ParseFile(path, format string) ([]Entry, error) {
 	return out, nil
 }
 
-// LoadFile reads a score file and validates it for a VM as Validate does, in one pass:
-// each address is put in canonical form as it is read, so the file's own spelling of the
-// set is never held beside the canonical one.
-func LoadFile(path, format string, check AddressCheck) ([]Entry, error) {
-	v := newValidator(check, 0)
-	if err := readFile(path, format, v.add); err != nil {
-		return nil, err
-	}
-	out, err := v.finish()
-	if err != nil {
-		return nil, fmt.Errorf("score file %s: %w", path, err)
-	}
-	return out, nil
-}
-
 func readFile(path, format string, emit func(Entry)) error {
 	if format == "" {
 		format = strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")

@@ -101,15 +101,7 @@ func (v *validator) finish() ([]Entry, error) {
 		problems = append(problems, problem{int(i), fmt.Errorf("entry %d: duplicate address %s (first at entry %d)", i+1, out[i].Addr, first+1)})
 	}
 	if len(problems) > 0 {
-		slices.SortStableFunc(problems, func(a, b problem) int { return cmp.Compare(a.entry, b.entry) })
-		errs := make([]error, 0, maxReported+1)
-		for _, p := range problems[:min(len(problems), maxReported)] {
-			errs = append(errs, p.err)
-		}
-		if more := len(problems) - maxReported; more > 0 {
-			errs = append(errs, fmt.Errorf("and %d more problems", more))
-		}
-		return nil, fmt.Errorf("invalid score set (%d entries): %w", len(out), errors.Join(errs...))
+		return nil, report(len(out), problems, len(problems))
 	}
 	return out, nil
 }
@@ -117,24 +109,7 @@ func (v *validator) finish() ([]Entry, error) {
 // CheckEVMAddress accepts a 0x-prefixed 20-byte hex address. Mixed case must be a valid
 // EIP-55 checksum (a typo in a checksummed address is caught, not silently scored); the
 // zero address is refused. It returns the checksummed form.
-func CheckEVMAddress(addr string) (string, error) {
-	if len(addr) != 42 || (addr[:2] != "0x" && addr[:2] != "0X") {
-		return "", fmt.Errorf("address %q: want 0x followed by 40 hex digits", addr)
-	}
-	body := addr[2:]
-	if _, err := hex.DecodeString(body); err != nil {
-		return "", fmt.Errorf("address %q: not hex", addr)
-	}
-	a := common.HexToAddress(addr)
-	if a == (common.Address{}) {
-		return "", fmt.Errorf("address %q: the zero address cannot hold a score", addr)
-	}
-	sum := a.Hex()
-	if hasLower(body) && hasUpper(body) && body != sum[2:] {
-		return "", fmt.Errorf("address %q: bad EIP-55 checksum (mixed case must read %s)", addr, sum)
-	}
-	return sum, nil
-}
+func CheckEVMAddress(addr string) (string, error) { return Check(EVMCodec{})(addr) }
 
 func hasLower(s string) bool {
 	for _, c := range s {
@@ -157,31 +132,7 @@ func hasUpper(s string) bool {
 // CheckBech32 accepts bech32 account addresses under prefix: 20 bytes (a key's address) or
 // 32 bytes (a contract's), one case throughout (bech32 refuses mixed case), not all zero.
 // It returns the lowercase form the chain itself prints.
-func CheckBech32(prefix string) AddressCheck {
-	return func(addr string) (string, error) {
-		if strings.HasPrefix(addr, "0x") || strings.HasPrefix(addr, "0X") {
-			return "", fmt.Errorf("address %q: not bech32 but hex; this chain's addresses start with %q", addr, prefix+"1")
-		}
-		lower := strings.ToLower(addr)
-		if lower != addr && strings.ToUpper(addr) != addr {
-			return "", fmt.Errorf("address %q: bech32 must not mix upper and lower case", addr)
-		}
-		hrp, data, err := bech32.DecodeAndConvert(lower)
-		if err != nil {
-			return "", fmt.Errorf("address %q: not bech32: %v", addr, err)
-		}
-		if hrp != prefix {
-			return "", fmt.Errorf("address %q: prefix %q, this chain's is %q", addr, hrp, prefix)
-		}
-		if len(data) != 20 && len(data) != 32 {
-			return "", fmt.Errorf("address %q: %d bytes, want 20 or 32", addr, len(data))
-		}
-		if !slices.ContainsFunc(data, func(b byte) bool { return b != 0 }) {
-			return "", fmt.Errorf("address %q: the zero address cannot hold a score", addr)
-		}
-		return lower, nil
-	}
-}
+func CheckBech32(prefix string) AddressCheck { return Check(Bech32Codec{Prefix: prefix}) }
 
 // Chunk splits entries into consecutive chunks of at most size entries (one chunk when
 // size is not positive). The chunks share the input's backing array.

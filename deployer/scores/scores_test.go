@@ -2,10 +2,6 @@ package scores
 
 import (
 	"bytes"
-	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -232,47 +228,6 @@ func TestParseFileFixtures(t *testing.T) {
 	jsonEntries, _ := ParseFile("../../fixtures/scores/small.json", "")
 	if Fingerprint(csvEntries) != Fingerprint(jsonEntries) {
 		t.Fatal("small.csv and small.json must hold the same score set")
-	}
-}
-
-// LoadFile validates as it reads: the same canonical set, or the same problems, as
-// ParseFile then Validate.
-func TestLoadFileIsParseThenValidate(t *testing.T) {
-	dir := t.TempDir()
-	lower := filepath.Join(dir, "lower.csv")
-	var b strings.Builder
-	b.WriteString("address,score\n")
-	for _, e := range Generate(300, 5) {
-		fmt.Fprintf(&b, "%s,%d\n", strings.ToLower(e.Addr), e.Amount)
-	}
-	if err := os.WriteFile(lower, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	files := []string{lower}
-	for _, f := range []string{"small.csv", "small.json", "bad-checksum.csv", "duplicate.csv", "overflow.csv", "empty.csv"} {
-		files = append(files, "../../fixtures/scores/"+f)
-	}
-	for _, path := range files {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			want, wantErr := ParseFile(path, "")
-			if wantErr == nil {
-				want, wantErr = Validate(want, CheckEVMAddress)
-			}
-			got, err := LoadFile(path, "", CheckEVMAddress)
-			if (err == nil) != (wantErr == nil) {
-				t.Fatalf("LoadFile error %v, ParseFile+Validate error %v", err, wantErr)
-			}
-			if err != nil {
-				// Validation problems carry the file's name here, as vipctl adds it.
-				if !strings.HasSuffix(err.Error(), strings.TrimPrefix(wantErr.Error(), "score file "+path+": ")) {
-					t.Fatalf("LoadFile error %q, ParseFile+Validate error %q", err, wantErr)
-				}
-				return
-			}
-			if !slices.Equal(got, want) {
-				t.Fatalf("LoadFile %v\nParseFile+Validate %v", got, want)
-			}
-		})
 	}
 }
 
