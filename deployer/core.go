@@ -46,12 +46,13 @@ type Update struct {
 type Contract interface {
 	// Contract is the contract's address, "" before Deploy or Attach.
 	Contract() string
-	CheckAddress(addr string) (string, error)
+	// Codec is how the VM writes account addresses.
+	Codec() scores.Codec
 	// JournalChain names the chain in journal keys ("evm-1337", "move-<chain id>").
 	JournalChain() string
-	// PrepareUpdate measures an update of stage on the live contract, which also proves
-	// the operator may write it, before anything is sent.
-	PrepareUpdate(ctx context.Context, stage uint64, canonical []scores.Entry) (Update, error)
+	// PrepareUpdate measures an update of stage with set on the live contract, which also
+	// proves the operator may write it, before anything is sent.
+	PrepareUpdate(ctx context.Context, stage uint64, set *scores.Set) (Update, error)
 	StageInfo(ctx context.Context, stage uint64) (StageInfo, error)
 	// InitStage is the contract's first stage.
 	InitStage(ctx context.Context) (uint64, error)
@@ -67,18 +68,26 @@ type Core struct {
 // ErrNoContract is an operation that needs a contract on a Scorer that has none yet.
 var ErrNoContract = errors.New("no contract address: deploy first or pass the contract")
 
-// prepare validates entries for the VM and sizes the chunks from the contract's measure.
-func (c Core) prepare(ctx context.Context, stage uint64, entries []scores.Entry) ([]scores.Entry, Update, int, error) {
+// set validates entries into the contract's canonical set.
+func (c Core) set(stage uint64, entries []scores.Entry) (*scores.Set, error) {
+	set, err := scores.NewSet(entries, c.Contract.Codec())
+	if err != nil {
+		return nil, fmt.Errorf("update scores stage %d: %w", stage, err)
+	}
+	return set, nil
+}
+
+// prepare sizes the chunks of set from the contract's measure.
+func (c Core) prepare(ctx context.Context, stage uint64, set *scores.Set) (Update, int, error) {
 	if c.Contract.Contract() == "" {
-		return nil, Update{}, 0, ErrNoContract
+		return Update{}, 0, ErrNoContract
 	}
-	canonical, err := scores.Validate(entries, c.Contract.CheckAddress)
-	if err != nil {
-		return nil, Update{}, 0, fmt.Errorf("update scores stage %d: %w", stage, err)
+	if set == nil || set.Len() == 0 {
+		return Update{}, 0, fmt.Errorf("update scores stage %d: empty score set: nothing to send", stage)
 	}
-	u, err := c.Contract.PrepareUpdate(ctx, stage, canonical)
+	u, err := c.Contract.PrepareUpdate(ctx, stage, set)
 	if err != nil {
-		return nil, Update{}, 0, err
+		return Update{}, 0, err
 	}
 	size := u.Fits
 	if u.Cap > 0 {
@@ -86,40 +95,71 @@ func (c Core) prepare(ctx context.Context, stage uint64, entries []scores.Entry)
 	}
 	if n := c.Knobs.ChunkSize; n > 0 {
 		if n > u.Fits {
-			return nil, Update{}, 0, fmt.Errorf("update scores stage %d: chunk size %d does not fit the %s: at most %d entries per tx", stage, n, u.Limit, u.Fits)
+			return Update{}, 0, fmt.Errorf("update scores stage %d: chunk size %d does not fit the %s: at most %d entries per tx", stage, n, u.Limit, u.Fits)
 		}
 		size = n
 	}
 	if size < 1 {
-		return nil, Update{}, 0, fmt.Errorf("update scores stage %d: one entry does not fit the %s", stage, u.Limit)
+		return Update{}, 0, fmt.Errorf("update scores stage %d: one entry does not fit the %s", stage, u.Limit)
 	}
-	return canonical, u, size, nil
+	return u, size, nil
 }
 
-func (c Core) journalPath(stage uint64, canonical []scores.Entry) string {
-	return journal.Key{ChainID: c.Contract.JournalChain(), Contract: c.Contract.Contract(), Stage: stage,
-		Input: scores.Fingerprint(canonical)}.Path(c.Knobs.JournalDir)
+func (c Core) journalKey(stage uint64, input string) journal.Key {
+	return journal.Key{ChainID: c.Contract.JournalChain(), Contract: c.Contract.Contract(), Stage: stage, Input: input}
 }
 
 // Plan validates entries and the operator's right to write stage, and returns the chunks
 // an update would send; nothing is sent.
 func (c Core) Plan(ctx context.Context, stage uint64, entries []scores.Entry) (Plan, error) {
-	canonical, u, size, err := c.prepare(ctx, stage, entries)
+	set, err := c.set(stage, entries)
 	if err != nil {
 		return Plan{}, err
 	}
-	return MakePlan(stage, canonical, size, c.journalPath(stage, canonical), u.Gas), nil
+	return c.PlanSet(ctx, stage, set)
+}
+
+// PlanSet is Plan of a validated set.
+func (c Core) PlanSet(ctx context.Context, stage uint64, set *scores.Set) (Plan, error) {
+	u, size, err := c.prepare(ctx, stage, set)
+	if err != nil {
+		return Plan{}, err
+	}
+	if old, err := c.olderJournal(stage, set); err != nil || old != nil {
+		if err != nil {
+			return Plan{}, err
+		}
+		return Plan{Stage: stage, Entries: set.Len(), Chunks: old.res.Chunks, ChunkSize: old.begin.ChunkSize,
+			AlreadyDone: old.res.Chunks, Journal: old.res.Journal}, nil
+	}
+	return MakePlan(stage, set.Len(), size, c.journalKey(stage, set.Fingerprint()).Path(c.Knobs.JournalDir), u.Gas), nil
 }
 
 // UpdateScores validates entries, then pushes them in journaled, pipelined chunks; a re-run
 // with the same input resumes its journal.
 func (c Core) UpdateScores(ctx context.Context, stage uint64, entries []scores.Entry) (push.Result, error) {
-	canonical, u, size, err := c.prepare(ctx, stage, entries)
+	set, err := c.set(stage, entries)
 	if err != nil {
 		return push.Result{}, err
 	}
+	return c.UpdateSet(ctx, stage, set)
+}
+
+// UpdateSet pushes a validated set in journaled, pipelined chunks; a re-run with the same
+// set resumes its journal.
+func (c Core) UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (push.Result, error) {
+	u, size, err := c.prepare(ctx, stage, set)
+	if err != nil {
+		return push.Result{}, err
+	}
+	if old, err := c.olderJournal(stage, set); err != nil || old != nil {
+		if err != nil {
+			return push.Result{}, err
+		}
+		return old.res, nil
+	}
 	k := c.Knobs
-	return push.Run(ctx, u.Chain, c.journalPath(stage, canonical), stage, canonical, size,
+	return push.Run(ctx, u.Chain, c.journalKey(stage, set.Fingerprint()).Path(k.JournalDir), stage, set, size,
 		push.WithWindow(k.Window), push.WithPollInterval(k.Poll), push.WithLogger(k.Logger), push.WithProgress(k.Progress))
 }
 

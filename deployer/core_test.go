@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
 
@@ -24,11 +25,9 @@ type fakeContract struct {
 
 func (f *fakeContract) Contract() string     { return f.addr }
 func (f *fakeContract) JournalChain() string { return "fake-1" }
-func (f *fakeContract) CheckAddress(a string) (string, error) {
-	return scores.CheckEVMAddress(a)
-}
-func (f *fakeContract) PrepareUpdate(_ context.Context, stage uint64, canonical []scores.Entry) (deployer.Update, error) {
-	f.prepared = append(f.prepared, len(canonical))
+func (f *fakeContract) Codec() scores.Codec  { return scores.EVMCodec{} }
+func (f *fakeContract) PrepareUpdate(_ context.Context, stage uint64, set *scores.Set) (deployer.Update, error) {
+	f.prepared = append(f.prepared, set.Len())
 	return deployer.Update{Fits: f.fits, Cap: f.cap, Limit: "fake gas limit 100 (~10 gas per entry)",
 		Gas: func(n int) uint64 { return uint64(10 * n) }}, nil
 }
@@ -106,5 +105,63 @@ func TestCoreOpenStageWalksPastFinalizedStages(t *testing.T) {
 	f.stages[6] = deployer.StageInfo{Stage: 6, Exists: true, Finalized: true}
 	if _, err := core.OpenStage(context.Background()); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("stage %d does not exist", 7)) {
 		t.Fatalf("every stage finalized and no next: %v", err)
+	}
+}
+
+// A journal written before pushes went in canonical order is found by the set's old
+// fingerprint: finished, it stands for the push (nothing is sent); unfinished, the push is
+// refused, since this one cuts other chunks; another input's is no concern.
+func TestCoreOlderJournals(t *testing.T) {
+	entries := scores.Generate(25, 1)
+	set, err := scores.NewSet(entries, scores.EVMCodec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(dir, input string, confirmed int) string {
+		path := journal.Key{ChainID: "fake-1", Contract: "0xc0", Stage: 3, Input: input}.Path(dir)
+		j, err := journal.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer j.Close()
+		recs := []journal.Record{{Op: journal.OpBegin, Stage: 3, Input: input, Chunks: 3, ChunkSize: 10}}
+		for i := range confirmed {
+			hash := fmt.Sprintf("0x%02d", i)
+			recs = append(recs, journal.Record{Op: journal.OpSigned, Chunk: i, Hash: hash, Raw: "00"}, journal.Record{Op: journal.OpConfirmed, Chunk: i, Hash: hash})
+		}
+		for _, r := range recs {
+			if err := j.Append(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return path
+	}
+	ctx := context.Background()
+	core := func(dir string) deployer.Core {
+		return deployer.Core{Contract: &fakeContract{addr: "0xc0", fits: 7}, Knobs: deployer.Knobs{JournalDir: dir}}
+	}
+
+	dir := t.TempDir()
+	done := write(dir, set.LegacyFingerprint(), 3)
+	res, err := core(dir).UpdateScores(ctx, 3, entries) // the fake has no chain: a push would panic
+	if err != nil || res.Resumed != 3 || res.Chunks != 3 || res.Journal != done || res.Hashes[2] != "0x02" {
+		t.Fatalf("finished older journal: %+v, %v", res, err)
+	}
+	plan, err := core(dir).PlanSet(ctx, 3, set)
+	if err != nil || plan.AlreadyDone != 3 || plan.Journal != done {
+		t.Fatalf("plan beside a finished older journal: %+v, %v", plan, err)
+	}
+
+	dir = t.TempDir()
+	half := write(dir, set.LegacyFingerprint(), 2)
+	if _, err := core(dir).UpdateSet(ctx, 3, set); err == nil || !strings.Contains(err.Error(), "unfinished push") || !strings.Contains(err.Error(), half) {
+		t.Fatalf("unfinished older journal: %v", err)
+	}
+
+	dir = t.TempDir()
+	write(dir, scores.Fingerprint(scores.Generate(25, 2)), 1)
+	plan, err = core(dir).PlanSet(ctx, 3, set)
+	if err != nil || plan.AlreadyDone != 0 || plan.Chunks != 4 || !strings.Contains(plan.Journal, set.Fingerprint()[:16]) {
+		t.Fatalf("another input's older journal: %+v, %v", plan, err)
 	}
 }

@@ -66,14 +66,14 @@ type Plan struct {
 	Journal      string `json:"journal"`
 }
 
-// MakePlan cuts canonical entries into chunks of size and counts the chunks the journal at
+// MakePlan cuts a set of entries into chunks of size and counts the chunks the journal at
 // path already holds as confirmed; gasLimit(n) is the gas limit a chunk of n entries is
 // signed with.
-func MakePlan(stage uint64, canonical []scores.Entry, size int, path string, gasLimit func(n int) uint64) Plan {
-	chunks := scores.Chunk(canonical, size)
-	plan := Plan{Stage: stage, Entries: len(canonical), Chunks: len(chunks), ChunkSize: size, Journal: path}
-	for _, c := range chunks {
-		plan.EstimatedGas += gasLimit(len(c))
+func MakePlan(stage uint64, entries, size int, path string, gasLimit func(n int) uint64) Plan {
+	chunks := (entries + size - 1) / size
+	plan := Plan{Stage: stage, Entries: entries, Chunks: chunks, ChunkSize: size, Journal: path}
+	for i := range chunks {
+		plan.EstimatedGas += gasLimit(min(size, entries-i*size))
 	}
 	if j, err := journal.Open(path); err == nil {
 		for i := range chunks {
@@ -95,17 +95,27 @@ type Scorer interface {
 	CheckAddress(addr string) (string, error)
 	// Deploy creates the contract with initStage as its first open stage.
 	Deploy(ctx context.Context, initStage uint64) (Deployment, error)
+	// Codec is how the VM writes account addresses: CheckAddress is its Decode then Encode.
+	Codec() scores.Codec
 	// Plan validates entries against the contract and chain limits and returns the chunks
 	// an update would send, without sending anything.
 	Plan(ctx context.Context, stage uint64, entries []scores.Entry) (Plan, error)
+	// PlanSet is Plan of a set validated already (scores.LoadSet, scores.NewSet).
+	PlanSet(ctx context.Context, stage uint64, set *scores.Set) (Plan, error)
 	// UpdateScores validates entries, then pushes them in journaled chunks; a re-run with the
 	// same input resumes.
 	UpdateScores(ctx context.Context, stage uint64, entries []scores.Entry) (push.Result, error)
+	// UpdateSet is UpdateScores of a set validated already: the way for large sets, which
+	// are then never held as text.
+	UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (push.Result, error)
 	// FinalizeStage finalizes stage and so opens stage+1; it returns the tx hash.
 	FinalizeStage(ctx context.Context, stage uint64) (string, error)
 	StageInfo(ctx context.Context, stage uint64) (StageInfo, error)
 	// Scores reads every (address, score) of a stage, paging through the contract.
 	Scores(ctx context.Context, stage uint64) ([]scores.Entry, error)
+	// ScorePages reads a stage page by page, in the contract's order, handing each page to
+	// each (which must not keep it) and stopping at its first error.
+	ScorePages(ctx context.Context, stage uint64, each func(page []scores.Entry) error) error
 	// OpenStage is the stage that accepts updates now.
 	OpenStage(ctx context.Context) (uint64, error)
 }

@@ -2,10 +2,10 @@ package deployer
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/vipharness/vipharness/deployer/scores"
 )
@@ -20,76 +20,148 @@ type Mismatch struct {
 
 // Report compares a stage on chain with the score set that was pushed.
 type Report struct {
-	Stage       uint64     `json:"stage"`
-	Input       int        `json:"input"`
-	OnChain     int        `json:"on_chain"`
-	Matched     int        `json:"matched"`
-	Extra       int        `json:"extra"` // on-chain addresses not in the input (earlier pushes)
-	Mismatches  []Mismatch `json:"mismatches,omitempty"`
-	TotalScore  uint64     `json:"total_score"`
-	InputTotal  uint64     `json:"input_total"`
-	Finalized   bool       `json:"finalized"`
-	TotalsAgree bool       `json:"totals_agree"` // the contract's total equals the sum of its rows
+	Stage   uint64 `json:"stage"`
+	Input   int    `json:"input"`
+	OnChain int    `json:"on_chain"`
+	Matched int    `json:"matched"`
+	Extra   int    `json:"extra"` // on-chain addresses not in the input (earlier pushes)
+	// Mismatches lists the first MaxListed mismatches in input order; MismatchCount counts
+	// them all (a stage read back before its push misses every input address).
+	Mismatches    []Mismatch `json:"mismatches,omitempty"`
+	MismatchCount int        `json:"mismatch_count"`
+	TotalScore    uint64     `json:"total_score"`
+	InputTotal    uint64     `json:"input_total"`
+	Finalized     bool       `json:"finalized"`
+	TotalsAgree   bool       `json:"totals_agree"` // the contract's total equals the sum of its rows
 }
 
-// OK is true when every input address holds its input score and the totals agree.
-func (r Report) OK() bool { return len(r.Mismatches) == 0 && r.TotalsAgree }
+// MaxListed bounds the mismatches a Report lists.
+const MaxListed = 1000
 
-// Verify reads stage back and compares it with entries (canonical, as validated).
+// OK is true when every input address holds its input score and the totals agree.
+func (r Report) OK() bool { return len(r.Mismatches) == 0 && r.MismatchCount == 0 && r.TotalsAgree }
+
+// Verify reads stage back and compares it with entries, validated for the Scorer's VM.
 func Verify(ctx context.Context, s Scorer, stage uint64, entries []scores.Entry) (Report, error) {
+	set := &scores.Set{}
+	if len(entries) > 0 {
+		var err error
+		if set, err = scores.NewSet(entries, s.Codec()); err != nil {
+			return Report{}, fmt.Errorf("verify stage %d: %w", stage, err)
+		}
+	}
+	return VerifySet(ctx, s, stage, set)
+}
+
+// VerifySet reads stage back page by page and compares each row with set as it arrives:
+// beside the set it holds one bit per entry (seen on chain) and the listed mismatches, never
+// the rows read back, so a million-address stage verifies in little more than its set.
+func VerifySet(ctx context.Context, s Scorer, stage uint64, set *scores.Set) (Report, error) {
 	info, err := s.StageInfo(ctx, stage)
 	if err != nil {
 		return Report{}, fmt.Errorf("verify stage %d: %w", stage, err)
 	}
-	rows, err := s.Scores(ctx, stage)
+	rep := Report{Stage: stage, Input: set.Len(), TotalScore: info.TotalScore, Finalized: info.Finalized}
+	codec := s.Codec()
+	seen := make([]uint64, (set.Len()+63)/64)
+	var misses missList
+	var sum uint64
+	err = s.ScorePages(ctx, stage, func(page []scores.Entry) error {
+		for _, r := range page {
+			rep.OnChain++
+			sum += r.Amount
+			addr, err := codec.Decode(r.Addr)
+			if err != nil {
+				rep.Extra++ // no address the input could hold
+				continue
+			}
+			i, ok := set.Find(addr)
+			if !ok || seen[i/64]&(1<<(i%64)) != 0 {
+				rep.Extra++
+				continue
+			}
+			seen[i/64] |= 1 << (i % 64)
+			if _, want := set.At(i); want != r.Amount {
+				misses.add(set, i, r.Amount, false)
+				continue
+			}
+			rep.Matched++
+		}
+		return nil
+	})
 	if err != nil {
 		return Report{}, fmt.Errorf("verify stage %d: %w", stage, err)
 	}
-	var sum uint64
-	for _, r := range rows {
-		sum += r.Amount
-	}
-	rep := Report{Stage: stage, Input: len(entries), OnChain: len(rows), TotalScore: info.TotalScore,
-		Finalized: info.Finalized, TotalsAgree: sum == info.TotalScore}
-	// Both sides in address order, walked together: an index per input entry instead of
-	// maps over both sides, so a million-address stage verifies in little more memory than
-	// its rows. Mismatches are reported in input order.
-	in := make([]int32, len(entries))
-	for i := range in {
-		in[i] = int32(i)
-	}
-	slices.SortFunc(in, func(a, b int32) int { return strings.Compare(entries[a].Addr, entries[b].Addr) })
-	slices.SortFunc(rows, func(a, b scores.Entry) int { return strings.Compare(a.Addr, b.Addr) })
-	type miss struct {
-		at int32
-		m  Mismatch
-	}
-	var misses []miss
-	k := 0
-	for _, i := range in {
-		e := entries[i]
-		rep.InputTotal += e.Amount
-		for k < len(rows) && rows[k].Addr < e.Addr {
-			rep.Extra++
-			k++
+	for i := range set.Len() {
+		_, want := set.At(i)
+		rep.InputTotal += want
+		if seen[i/64]&(1<<(i%64)) == 0 {
+			misses.add(set, i, 0, true)
 		}
-		switch {
-		case k == len(rows) || rows[k].Addr != e.Addr:
-			misses = append(misses, miss{i, Mismatch{Addr: e.Addr, Want: e.Amount, Missing: true}})
-			continue
-		case rows[k].Amount != e.Amount:
-			misses = append(misses, miss{i, Mismatch{Addr: e.Addr, Want: e.Amount, Got: rows[k].Amount}})
-		default:
-			rep.Matched++
-		}
-		k++
 	}
-	rep.Extra += len(rows) - k
-	slices.SortFunc(misses, func(a, b miss) int { return cmp.Compare(a.at, b.at) })
-	for _, m := range misses {
-		rep.Mismatches = append(rep.Mismatches, m.m)
-	}
+	rep.TotalsAgree = sum == info.TotalScore
+	rep.MismatchCount = misses.n
+	rep.Mismatches = misses.list(set)
 	return rep, nil
+}
+
+// missList keeps the MaxListed mismatches first in input order (a max-heap by input
+// position) and counts them all.
+type missList struct {
+	n    int
+	heap []miss
+}
+
+type miss struct {
+	pos, i  int
+	got     uint64
+	missing bool
+}
+
+func (l *missList) Len() int           { return len(l.heap) }
+func (l *missList) Less(a, b int) bool { return l.heap[a].pos > l.heap[b].pos }
+func (l *missList) Swap(a, b int)      { l.heap[a], l.heap[b] = l.heap[b], l.heap[a] }
+func (l *missList) Push(x any)         { l.heap = append(l.heap, x.(miss)) }
+func (l *missList) Pop() any {
+	last := l.heap[len(l.heap)-1]
+	l.heap = l.heap[:len(l.heap)-1]
+	return last
+}
+
+func (l *missList) add(set *scores.Set, i int, got uint64, missing bool) {
+	l.n++
+	m := miss{pos: set.Position(i), i: i, got: got, missing: missing}
+	if len(l.heap) < MaxListed {
+		heap.Push(l, m)
+		return
+	}
+	if m.pos < l.heap[0].pos {
+		l.heap[0] = m
+		heap.Fix(l, 0)
+	}
+}
+
+func (l *missList) list(set *scores.Set) []Mismatch {
+	slices.SortFunc(l.heap, func(a, b miss) int { return cmp.Compare(a.pos, b.pos) })
+	var out []Mismatch
+	for _, m := range l.heap {
+		addr, want := set.At(m.i)
+		out = append(out, Mismatch{Addr: set.Codec().Encode(addr), Want: want, Got: m.got, Missing: m.missing})
+	}
+	return out
+}
+
+// AllScores collects every page of a stage (Scorer.Scores over Scorer.ScorePages).
+func AllScores(ctx context.Context, stage uint64, pages func(ctx context.Context, stage uint64, each func([]scores.Entry) error) error) ([]scores.Entry, error) {
+	var all []scores.Entry
+	err := pages(ctx, stage, func(page []scores.Entry) error {
+		all = append(all, page...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return all, nil
 }
 
 // SyncStage finalizes the contract's open stages one by one until target is open. confirm

@@ -32,6 +32,26 @@ func (m *memScorer) Plan(context.Context, uint64, []scores.Entry) (Plan, error) 
 	return Plan{}, nil
 }
 func (m *memScorer) OpenStage(context.Context) (uint64, error) { return m.open, nil }
+func (m *memScorer) Codec() scores.Codec                       { return scores.EVMCodec{} }
+func (m *memScorer) PlanSet(context.Context, uint64, *scores.Set) (Plan, error) {
+	return Plan{}, nil
+}
+func (m *memScorer) UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (push.Result, error) {
+	return m.UpdateScores(ctx, stage, set.Entries(0, set.Len()))
+}
+
+// ScorePages hands the rows in pages of 2, in map order.
+func (m *memScorer) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
+	rows, _ := m.Scores(ctx, stage)
+	for len(rows) > 0 {
+		n := min(2, len(rows))
+		if err := each(rows[:n]); err != nil {
+			return err
+		}
+		rows = rows[n:]
+	}
+	return nil
+}
 
 func (m *memScorer) UpdateScores(_ context.Context, stage uint64, entries []scores.Entry) (push.Result, error) {
 	st, ok := m.scores[stage]
@@ -134,6 +154,27 @@ func TestVerifyReportsInInputOrder(t *testing.T) {
 	want := []string{in[7].Addr + " missing=false", in[19].Addr + " missing=false", in[25].Addr + " missing=true", in[31].Addr + " missing=false"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") || rep.Matched != 36 || rep.Extra != 3 || rep.OnChain != 42 {
 		t.Fatalf("report %+v\nmismatches %v\nwant %v, 36 matched, 3 extra, 42 on chain", rep, got, want)
+	}
+}
+
+// A stage read back before its push misses every address: the report counts them all and
+// lists the first MaxListed in input order; rows the VM's codec refuses are extra rows.
+func TestVerifyBoundsTheList(t *testing.T) {
+	in := scores.Generate(MaxListed+25, 4)
+	m := newMem(3)
+	m.scores[3]["not-an-address"] = 5
+	m.total[3] = 5
+	rep, err := Verify(context.Background(), m, 3, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OK() || rep.MismatchCount != len(in) || len(rep.Mismatches) != MaxListed || rep.Extra != 1 || !rep.TotalsAgree {
+		t.Fatalf("report: ok %v, %d mismatches, %d listed, %d extra, totals agree %v", rep.OK(), rep.MismatchCount, len(rep.Mismatches), rep.Extra, rep.TotalsAgree)
+	}
+	for i, mm := range rep.Mismatches {
+		if mm.Addr != in[i].Addr || !mm.Missing || mm.Want != in[i].Amount {
+			t.Fatalf("listed %d = %+v, want input entry %d %v missing", i, mm, i, in[i])
+		}
 	}
 }
 

@@ -44,13 +44,14 @@ func newDeployCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// loadScores reads and validates a score file for the VM; errors are invalid input.
-func loadScores(path, format string, check scores.AddressCheck) ([]scores.Entry, error) {
-	canonical, err := scores.LoadFile(path, format, check)
+// loadScores reads and validates a score file for the VM into its compact canonical set;
+// errors are invalid input.
+func loadScores(path, format string, codec scores.Codec) (*scores.Set, error) {
+	set, err := scores.LoadSet(path, format, codec)
 	if err != nil {
 		return nil, invalid(err)
 	}
-	return canonical, nil
+	return set, nil
 }
 
 func newScoresCmd(g *globals) *cobra.Command {
@@ -83,7 +84,7 @@ func newScoresCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer closeFn()
-			entries, err := loadScores(file, format, s.CheckAddress)
+			set, err := loadScores(file, format, s.Codec())
 			if err != nil {
 				return err
 			}
@@ -97,14 +98,14 @@ func newScoresCmd(g *globals) *cobra.Command {
 				}
 			}
 			if dryRun {
-				plan, err := s.Plan(ctx, st, entries)
+				plan, err := s.PlanSet(ctx, st, set)
 				if err != nil {
 					return classify(err)
 				}
 				return g.printResult(plan, fmt.Sprintf("plan: stage %d, %d entries in %d chunks of <= %d, <= %d gas, %d chunks already confirmed; journal %s; nothing sent",
 					plan.Stage, plan.Entries, plan.Chunks, plan.ChunkSize, plan.EstimatedGas, plan.AlreadyDone, plan.Journal))
 			}
-			res, err := s.UpdateScores(ctx, st, entries)
+			res, err := s.UpdateSet(ctx, st, set)
 			if err != nil {
 				return classify(err)
 			}
@@ -291,21 +292,21 @@ func newVerifyCmd(g *globals) *cobra.Command {
 				return invalid(fmt.Errorf("--file is required"))
 			}
 			return g.withScorer(cmd, func(ctx context.Context, s deployer.Scorer) error {
-				entries, err := loadScores(file, format, s.CheckAddress)
+				set, err := loadScores(file, format, s.Codec())
 				if err != nil {
 					return err
 				}
 				if st == 0 {
-					if st, err = g.lastPushedStage(ctx, s, entries); err != nil {
+					if st, err = g.lastPushedStage(ctx, s, set); err != nil {
 						return err
 					}
 				}
-				rep, err := deployer.Verify(ctx, s, st, entries)
+				rep, err := deployer.VerifySet(ctx, s, st, set)
 				if err != nil {
 					return classify(err)
 				}
 				if err := g.printResult(rep, fmt.Sprintf("stage %d: %d/%d match, %d mismatches, %d other addresses, total %d (sum of rows agrees: %v), finalized %v",
-					rep.Stage, rep.Matched, rep.Input, len(rep.Mismatches), rep.Extra, rep.TotalScore, rep.TotalsAgree, rep.Finalized)); err != nil {
+					rep.Stage, rep.Matched, rep.Input, rep.MismatchCount, rep.Extra, rep.TotalScore, rep.TotalsAgree, rep.Finalized)); err != nil {
 					return err
 				}
 				if !rep.OK() {

@@ -107,8 +107,8 @@ func (g *globals) finalizeStage(ctx context.Context, s deployer.Scorer, req guar
 
 // lastPushedStage is the stage the score set was last pushed to by this state dir, else the
 // contract's open stage.
-func (g *globals) lastPushedStage(ctx context.Context, s deployer.Scorer, canonical []scores.Entry) (uint64, error) {
-	pushes, err := journal.FindPushes(g.journalDir(), s.Contract(), scores.Fingerprint(canonical))
+func (g *globals) lastPushedStage(ctx context.Context, s deployer.Scorer, set *scores.Set) (uint64, error) {
+	pushes, err := journal.FindPushes(g.journalDir(), s.Contract(), set.Fingerprint())
 	if err != nil {
 		return 0, err
 	}

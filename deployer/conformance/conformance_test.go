@@ -51,6 +51,23 @@ func (f *fakeScorer) VM() deployer.VM                           { return deploye
 func (f *fakeScorer) Contract() string                          { return "0xc0ffee" }
 func (f *fakeScorer) CheckAddress(a string) (string, error)     { return a, nil }
 func (f *fakeScorer) OpenStage(context.Context) (uint64, error) { return f.c.open, nil }
+func (f *fakeScorer) Codec() scores.Codec                       { return scores.EVMCodec{} }
+
+func (f *fakeScorer) PlanSet(ctx context.Context, stage uint64, set *scores.Set) (deployer.Plan, error) {
+	return f.Plan(ctx, stage, set.Entries(0, set.Len()))
+}
+
+func (f *fakeScorer) UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (push.Result, error) {
+	return f.UpdateScores(ctx, stage, set.Entries(0, set.Len()))
+}
+
+func (f *fakeScorer) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
+	rows, err := f.Scores(ctx, stage)
+	if err != nil {
+		return err
+	}
+	return each(rows)
+}
 
 func (f *fakeScorer) Deploy(_ context.Context, stage uint64) (deployer.Deployment, error) {
 	f.c.deployed, f.c.open = true, stage

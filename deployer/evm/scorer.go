@@ -155,6 +155,9 @@ func (s *Scorer) Contract() string {
 	return s.contract.Hex()
 }
 
+// Codec is 0x-hex, EIP-55 checksummed.
+func (s *Scorer) Codec() scores.Codec { return scores.EVMCodec{} }
+
 // CheckAddress validates a 0x address (EIP-55 checksum when mixed case).
 func (s *Scorer) CheckAddress(addr string) (string, error) { return scores.CheckEVMAddress(addr) }
 
@@ -277,7 +280,7 @@ func (s *Scorer) JournalChain() string { return "evm-" + s.chainID.String() }
 // PrepareUpdate estimates updateScores for 1 and for 50 new addresses on the live contract
 // (which also proves the operator may write to stage) and sizes chunks by the per-tx gas
 // cap.
-func (s *Scorer) PrepareUpdate(ctx context.Context, stage uint64, _ []scores.Entry) (deployer.Update, error) {
+func (s *Scorer) PrepareUpdate(ctx context.Context, stage uint64, _ *scores.Set) (deployer.Update, error) {
 	if err := s.needKey(s.operatorKey, "operator"); err != nil {
 		return deployer.Update{}, err
 	}
@@ -318,9 +321,24 @@ func (s *Scorer) Plan(ctx context.Context, stage uint64, entries []scores.Entry)
 	return s.core().Plan(ctx, stage, entries)
 }
 
+// PlanSet is Plan of a validated set.
+func (s *Scorer) PlanSet(ctx context.Context, stage uint64, set *scores.Set) (deployer.Plan, error) {
+	return s.core().PlanSet(ctx, stage, set)
+}
+
 // UpdateScores validates entries, then pushes them in journaled, pipelined chunks.
 func (s *Scorer) UpdateScores(ctx context.Context, stage uint64, entries []scores.Entry) (push.Result, error) {
 	return s.core().UpdateScores(ctx, stage, entries)
+}
+
+// UpdateSet pushes a validated set in journaled, pipelined chunks.
+func (s *Scorer) UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (push.Result, error) {
+	return s.core().UpdateSet(ctx, stage, set)
+}
+
+// Scores reads every row of a stage.
+func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, error) {
+	return deployer.AllScores(ctx, stage, s.ScorePages)
 }
 
 // FinalizeStage finalizes stage (opening stage+1).
@@ -367,28 +385,31 @@ func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (deployer.StageInf
 
 // Scores pages through getScores. The contract pads a page to its limit with zero rows (as
 // the official one does), so a zero address, or a short page, ends the list.
-func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, error) {
+func (s *Scorer) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
 	if err := s.needContract(); err != nil {
-		return nil, err
+		return err
 	}
-	var all []scores.Entry
+	page := make([]scores.Entry, 0, pageSize)
 	for offset := uint64(0); ; offset += pageSize {
 		out, err := s.call(ctx, s.binding.PackGetScores(stage, offset, pageSize))
 		if err != nil {
-			return nil, fmt.Errorf("read scores stage %d offset %d: %w", stage, offset, err)
+			return fmt.Errorf("read scores stage %d offset %d: %w", stage, offset, err)
 		}
 		rows, err := s.binding.UnpackGetScores(out)
 		if err != nil {
-			return nil, fmt.Errorf("decode scores stage %d offset %d: %w", stage, offset, err)
+			return fmt.Errorf("decode scores stage %d offset %d: %w", stage, offset, err)
 		}
+		page = page[:0]
+		end := len(rows) < pageSize
 		for _, r := range rows {
 			if r.Addr == (common.Address{}) {
-				return all, nil
+				end = true
+				break
 			}
-			all = append(all, scores.Entry{Addr: r.Addr.Hex(), Amount: r.Amount})
+			page = append(page, scores.Entry{Addr: r.Addr.Hex(), Amount: r.Amount})
 		}
-		if len(rows) < pageSize {
-			return all, nil
+		if err := each(page); err != nil || end {
+			return err
 		}
 	}
 }

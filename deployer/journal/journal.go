@@ -34,6 +34,11 @@ const (
 	OpDropped   Op = "dropped"   // the signed tx can never land (its sequence went to another tx)
 )
 
+// OrderCanonical marks the plan of a push that cut the score set in its canonical (address)
+// order, keyed by scores.Set's Fingerprint. A plan without it is older: it cut the set in
+// the order of the input and is keyed by scores.Fingerprint.
+const OrderCanonical = "canonical"
+
 // Record is one line of a journal. Raw holds a signed transaction, which is public once
 // broadcast; no secret is ever written.
 type Record struct {
@@ -42,6 +47,7 @@ type Record struct {
 	Chunk     int       `json:"chunk"`
 	Stage     uint64    `json:"stage,omitempty"`
 	Input     string    `json:"input,omitempty"`      // fingerprint of the validated score set
+	Order     string    `json:"order,omitempty"`      // how the set was cut into chunks: OrderCanonical, or "" (input order)
 	Chunks    int       `json:"chunks,omitempty"`     // number of chunks planned
 	ChunkSize int       `json:"chunk_size,omitempty"` // entries per chunk
 	Sequence  uint64    `json:"sequence,omitempty"`   // nonce or account sequence of the tx

@@ -208,6 +208,9 @@ func (s *Scorer) Contract() string {
 	return s.owner.Short()
 }
 
+// Codec is bech32 under the chain's prefix.
+func (s *Scorer) Codec() scores.Codec { return scores.Bech32Codec{Prefix: s.c.Prefix()} }
+
 // CheckAddress validates a bech32 account address under the chain's prefix.
 func (s *Scorer) CheckAddress(addr string) (string, error) {
 	return scores.CheckBech32(s.c.Prefix())(addr)
@@ -330,7 +333,7 @@ func (s *Scorer) JournalChain() string { return "move-" + s.c.ChainID }
 // PrepareUpdate simulates update_score_script with 1 and with 50 new addresses on the live
 // module (which also proves the operator may write to stage) and sizes chunks by the block
 // gas limit, the simulation gas limit, the tx size limit and the argument limit.
-func (s *Scorer) PrepareUpdate(ctx context.Context, stage uint64, _ []scores.Entry) (deployer.Update, error) {
+func (s *Scorer) PrepareUpdate(ctx context.Context, stage uint64, _ *scores.Set) (deployer.Update, error) {
 	if err := s.needModule(); err != nil {
 		return deployer.Update{}, err
 	}
@@ -354,9 +357,24 @@ func (s *Scorer) Plan(ctx context.Context, stage uint64, entries []scores.Entry)
 	return s.core().Plan(ctx, stage, entries)
 }
 
+// PlanSet is Plan of a validated set.
+func (s *Scorer) PlanSet(ctx context.Context, stage uint64, set *scores.Set) (deployer.Plan, error) {
+	return s.core().PlanSet(ctx, stage, set)
+}
+
 // UpdateScores validates entries, then pushes them in journaled, pipelined chunks.
 func (s *Scorer) UpdateScores(ctx context.Context, stage uint64, entries []scores.Entry) (push.Result, error) {
 	return s.core().UpdateScores(ctx, stage, entries)
+}
+
+// UpdateSet pushes a validated set in journaled, pipelined chunks.
+func (s *Scorer) UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (push.Result, error) {
+	return s.core().UpdateSet(ctx, stage, set)
+}
+
+// Scores reads every row of a stage.
+func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, error) {
+	return deployer.AllScores(ctx, stage, s.ScorePages)
 }
 
 // FinalizeStage finalizes stage (opening stage+1).
@@ -447,37 +465,39 @@ func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (deployer.StageInf
 }
 
 // Scores pages through get_scores by start_after, in the module's order (descending address).
-func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, error) {
-	var all []scores.Entry
+func (s *Scorer) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
 	var after *movebcs.Address
-	for {
-		var page struct {
+	page := make([]scores.Entry, 0, pageSize)
+	for read := 0; ; {
+		var reply struct {
 			Scores []struct {
 				Addr  string `json:"addr"`
 				Score string `json:"score"`
 			} `json:"scores"`
 		}
-		if err := s.view(ctx, "get_scores", &page, movebcs.ArgU64(stage), movebcs.ArgU16(pageSize), movebcs.ArgOptionAddress(after)); err != nil {
-			return nil, fmt.Errorf("read scores stage %d after %d rows: %w", stage, len(all), err)
+		if err := s.view(ctx, "get_scores", &reply, movebcs.ArgU64(stage), movebcs.ArgU16(pageSize), movebcs.ArgOptionAddress(after)); err != nil {
+			return fmt.Errorf("read scores stage %d after %d rows: %w", stage, read, err)
 		}
-		for _, r := range page.Scores {
+		page = page[:0]
+		for _, r := range reply.Scores {
 			a, err := movebcs.ParseAddress(r.Addr)
 			if err != nil {
-				return nil, fmt.Errorf("read scores stage %d: %w", stage, err)
+				return fmt.Errorf("read scores stage %d: %w", stage, err)
 			}
 			n, err := strconv.ParseUint(r.Score, 10, 64)
 			if err != nil {
-				return nil, fmt.Errorf("read scores stage %d: score %q of %s: %w", stage, r.Score, r.Addr, err)
+				return fmt.Errorf("read scores stage %d: score %q of %s: %w", stage, r.Score, r.Addr, err)
 			}
 			addr, err := bech32.ConvertAndEncode(s.c.Prefix(), a.AccountBytes())
 			if err != nil {
-				return nil, err
+				return err
 			}
-			all = append(all, scores.Entry{Addr: addr, Amount: n})
+			page = append(page, scores.Entry{Addr: addr, Amount: n})
 			after = &a
 		}
-		if len(page.Scores) < pageSize {
-			return all, nil
+		read += len(page)
+		if err := each(page); err != nil || len(reply.Scores) < pageSize {
+			return err
 		}
 	}
 }

@@ -139,16 +139,17 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 // WithProgress is called after every confirmed chunk with the entries confirmed so far.
 func WithProgress(f func(done, total int)) Option { return func(c *config) { c.progress = f } }
 
-// Run pushes entries (already validated and canonical) to stage in chunks of chunkSize,
-// journaled at path. If the journal already has a plan, its chunk size wins, so a resumed
-// push cuts the input exactly as the first run did.
-func Run(ctx context.Context, chain Chain, path string, stage uint64, entries []scores.Entry, chunkSize int, opts ...Option) (Result, error) {
+// Run pushes a validated set to stage in chunks of chunkSize consecutive entries (canonical
+// order), journaled at path. If the journal already has a plan, its chunk size wins, so a
+// resumed push cuts the set exactly as the first run did. A chunk's entries are written as
+// text only while it is signed.
+func Run(ctx context.Context, chain Chain, path string, stage uint64, set *scores.Set, chunkSize int, opts ...Option) (Result, error) {
 	cfg := config{window: 8, poll: 25 * time.Millisecond, outage: 2 * time.Minute, rebroadcast: 3 * time.Second, indexLag: 30 * time.Second,
 		logger: slog.New(slog.DiscardHandler), progress: func(int, int) {}}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if len(entries) == 0 {
+	if set == nil || set.Len() == 0 {
 		return Result{}, errors.New("update scores: empty score set")
 	}
 	if chunkSize <= 0 {
@@ -159,7 +160,7 @@ func Run(ctx context.Context, chain Chain, path string, stage uint64, entries []
 		return Result{}, err
 	}
 	defer j.Close()
-	input := scores.Fingerprint(entries)
+	input := set.Fingerprint()
 	b, begun := j.Begin()
 	if begun {
 		if b.Input != input || b.Stage != stage {
@@ -167,17 +168,14 @@ func Run(ctx context.Context, chain Chain, path string, stage uint64, entries []
 		}
 		chunkSize = b.ChunkSize // a resumed push keeps the chunks it planned
 	}
-	chunks := scores.Chunk(entries, chunkSize)
+	chunks := (set.Len() + chunkSize - 1) / chunkSize
 	if !begun {
-		if err := j.Append(journal.Record{Op: journal.OpBegin, Stage: stage, Input: input, Chunks: len(chunks), ChunkSize: chunkSize}); err != nil {
+		if err := j.Append(journal.Record{Op: journal.OpBegin, Stage: stage, Input: input, Order: journal.OrderCanonical, Chunks: chunks, ChunkSize: chunkSize}); err != nil {
 			return Result{}, err
 		}
 	}
-	p := &pusher{cfg: cfg, chain: chain, j: j, stage: stage, chunks: chunks,
-		res: Result{Stage: stage, Chunks: len(chunks), Hashes: make([]string, len(chunks)), Journal: path}}
-	for _, c := range chunks {
-		p.total += len(c)
-	}
+	p := &pusher{cfg: cfg, chain: chain, j: j, stage: stage, set: set, size: chunkSize, chunks: chunks, total: set.Len(),
+		res: Result{Stage: stage, Chunks: chunks, Hashes: make([]string, chunks), Journal: path}}
 	if err := p.reconcile(ctx); err != nil {
 		return p.res, err
 	}
@@ -185,12 +183,22 @@ func Run(ctx context.Context, chain Chain, path string, stage uint64, entries []
 	return p.res, err
 }
 
+// chunk is chunk i's entries as text, for signing.
+func (p *pusher) chunk(i int) []scores.Entry {
+	lo := i * p.size
+	return p.set.Entries(lo, lo+p.chunkLen(i))
+}
+
+func (p *pusher) chunkLen(i int) int { return min(p.size, p.set.Len()-i*p.size) }
+
 type pusher struct {
 	cfg    config
 	chain  Chain
 	j      *journal.Journal
 	stage  uint64
-	chunks [][]scores.Entry
+	set    *scores.Set
+	size   int // entries per chunk
+	chunks int
 	res    Result
 	done   int // entries confirmed
 	total  int
@@ -215,7 +223,7 @@ func (p *pusher) reconcile(ctx context.Context) error {
 		if st.Confirmed {
 			p.res.Resumed++
 			p.res.Hashes[i] = st.Hash
-			p.done += len(p.chunks[i])
+			p.done += p.chunkLen(i)
 			continue
 		}
 		for k := len(st.Attempts) - 1; k >= 0; k-- {
@@ -286,7 +294,7 @@ func (p *pusher) settle(i int, hash string, out Outcome) error {
 			return err
 		}
 		p.res.Hashes[i] = hash
-		p.done += len(p.chunks[i])
+		p.done += p.chunkLen(i)
 		p.cfg.progress(p.done, p.total)
 		return nil
 	}
@@ -311,7 +319,7 @@ func (p *pusher) send(ctx context.Context) error {
 		return fmt.Errorf("update scores stage %d: read sender sequence: %w", p.stage, err)
 	}
 	seq = max(seq, p.maxSeq)
-	for i, chunk := range p.chunks {
+	for i := range p.chunks {
 		if st := p.j.Chunk(i); st.Confirmed {
 			continue
 		}
@@ -321,7 +329,7 @@ func (p *pusher) send(ctx context.Context) error {
 		if err := p.wait(ctx, p.cfg.window-1); err != nil {
 			return err
 		}
-		if err := p.sendChunk(ctx, i, chunk, &seq); err != nil {
+		if err := p.sendChunk(ctx, i, p.chunk(i), &seq); err != nil {
 			return err
 		}
 	}

@@ -196,12 +196,17 @@ func (c *fakeChain) spend() {
 	c.applied++
 }
 
-func entries(n int) []scores.Entry {
+// entries is a set of n EVM addresses 0x..01, 0x..02, ... (canonical order is this order).
+func entries(n int) *scores.Set {
 	out := make([]scores.Entry, n)
 	for i := range out {
 		out[i] = scores.Entry{Addr: fmt.Sprintf("0x%040x", i+1), Amount: uint64(i + 1)}
 	}
-	return out
+	set, err := scores.NewSet(out, scores.EVMCodec{})
+	if err != nil {
+		panic(err)
+	}
+	return set
 }
 
 func TestRunSendsEveryChunkOnce(t *testing.T) {
@@ -283,7 +288,7 @@ func TestRerunResumesWithoutResending(t *testing.T) {
 func TestFailedChunkStopsWithItsError(t *testing.T) {
 	c := newFakeChain()
 	in := entries(30)
-	c.failAddr = in[15].Addr
+	c.failAddr = in.Entries(15, 16)[0].Addr
 	_, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10, WithPollInterval(time.Millisecond))
 	var ce *ChunkError
 	if !errors.As(err, &ce) || ce.Chunk != 1 || !strings.Contains(err.Error(), "StageFinalized") {

@@ -47,6 +47,7 @@ func New(initStage uint64) *Scorer {
 func (m *Scorer) VM() deployer.VM                       { return deployer.EVM }
 func (m *Scorer) Contract() string                      { return "0x00000000000000000000000000000000000000c0" }
 func (m *Scorer) CheckAddress(a string) (string, error) { return scores.CheckEVMAddress(a) }
+func (m *Scorer) Codec() scores.Codec                   { return scores.EVMCodec{} }
 func (m *Scorer) Deploy(context.Context, uint64) (deployer.Deployment, error) {
 	return deployer.Deployment{}, errors.New("scorertest: already deployed")
 }
@@ -58,6 +59,16 @@ func (m *Scorer) Plan(_ context.Context, stage uint64, entries []scores.Entry) (
 		return deployer.Plan{}, err
 	}
 	return deployer.Plan{Stage: stage, Entries: len(canonical), Chunks: 1, ChunkSize: len(canonical)}, nil
+}
+
+// PlanSet reports one chunk of a validated set.
+func (m *Scorer) PlanSet(ctx context.Context, stage uint64, set *scores.Set) (deployer.Plan, error) {
+	return m.Plan(ctx, stage, set.Entries(0, set.Len()))
+}
+
+// UpdateSet writes a validated set as UpdateScores does.
+func (m *Scorer) UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (push.Result, error) {
+	return m.UpdateScores(ctx, stage, set.Entries(0, set.Len()))
 }
 
 // OpenStage is the stage that accepts updates.
@@ -149,6 +160,22 @@ func (m *Scorer) Scores(_ context.Context, stage uint64) ([]scores.Entry, error)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
 	return out, nil
+}
+
+// ScorePages hands the stage's rows, in address order, in pages of up to 3.
+func (m *Scorer) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
+	rows, err := m.Scores(ctx, stage)
+	if err != nil {
+		return err
+	}
+	for len(rows) > 0 {
+		n := min(3, len(rows))
+		if err := each(rows[:n]); err != nil {
+			return err
+		}
+		rows = rows[n:]
+	}
+	return nil
 }
 
 // Finalized reports whether stage is finalized.

@@ -199,6 +199,9 @@ func (s *Scorer) Attach(addr string) error {
 // CodeID is the code id stored or given, or 0.
 func (s *Scorer) CodeID() uint64 { return s.codeID }
 
+// Codec is bech32 under the chain's prefix.
+func (s *Scorer) Codec() scores.Codec { return scores.Bech32Codec{Prefix: s.c.Prefix()} }
+
 // CheckAddress validates a bech32 address under the chain's prefix.
 func (s *Scorer) CheckAddress(addr string) (string, error) {
 	return scores.CheckBech32(s.c.Prefix())(addr)
@@ -330,15 +333,15 @@ func (s *Scorer) JournalChain() string { return "wasm-" + s.c.ChainID }
 // PrepareUpdate simulates update_scores with 1 and with 50 new addresses on the live
 // contract (which also proves the operator may write to stage) and sizes chunks by the
 // chain's block gas limit and the tx size limit for these entries.
-func (s *Scorer) PrepareUpdate(ctx context.Context, stage uint64, canonical []scores.Entry) (deployer.Update, error) {
+func (s *Scorer) PrepareUpdate(ctx context.Context, stage uint64, canonical *scores.Set) (deployer.Update, error) {
 	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
 	if err != nil {
 		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, err)
 	}
+	// ["addr",score], in the JSON message, for the longest address and score of the set
 	perEntry := 0
-	for _, e := range canonical {
-		// ["addr",score], in the JSON message
-		perEntry = max(perEntry, len(e.Addr)+len(strconv.FormatUint(e.Amount, 10))+6)
+	for _, w := range canonical.Widths() {
+		perEntry = max(perEntry, len(canonical.Codec().Encode(make([]byte, w)))+len(strconv.FormatUint(canonical.MaxScore(), 10))+6)
 	}
 	return s.c.PrepareUpdate(ctx, stage, cosmostx.UpdateSpec{
 		Signer: op, Decode: decodeContract, What: "simulate update_scores", Headroom: gasHeadroom,
@@ -354,9 +357,24 @@ func (s *Scorer) Plan(ctx context.Context, stage uint64, entries []scores.Entry)
 	return s.core().Plan(ctx, stage, entries)
 }
 
+// PlanSet is Plan of a validated set.
+func (s *Scorer) PlanSet(ctx context.Context, stage uint64, set *scores.Set) (deployer.Plan, error) {
+	return s.core().PlanSet(ctx, stage, set)
+}
+
 // UpdateScores validates entries, then pushes them in journaled, pipelined chunks.
 func (s *Scorer) UpdateScores(ctx context.Context, stage uint64, entries []scores.Entry) (push.Result, error) {
 	return s.core().UpdateScores(ctx, stage, entries)
+}
+
+// UpdateSet pushes a validated set in journaled, pipelined chunks.
+func (s *Scorer) UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (push.Result, error) {
+	return s.core().UpdateSet(ctx, stage, set)
+}
+
+// Scores reads every row of a stage.
+func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, error) {
+	return deployer.AllScores(ctx, stage, s.ScorePages)
 }
 
 // FinalizeStage finalizes stage (opening stage+1).
@@ -400,21 +418,23 @@ func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (deployer.StageInf
 }
 
 // Scores pages through get_scores by start_after, in the contract's address order.
-func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, error) {
-	var all []scores.Entry
+func (s *Scorer) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
 	var after *string
-	for {
-		var page vipwasm.ScoresPage
-		if err := s.query(ctx, vipwasm.Query{GetScores: &vipwasm.GetScores{Stage: stage, Limit: pageSize, StartAfter: after}}, &page); err != nil {
-			return nil, fmt.Errorf("read scores stage %d after %d rows: %w", stage, len(all), err)
+	page := make([]scores.Entry, 0, pageSize)
+	for read := 0; ; {
+		var reply vipwasm.ScoresPage
+		if err := s.query(ctx, vipwasm.Query{GetScores: &vipwasm.GetScores{Stage: stage, Limit: pageSize, StartAfter: after}}, &reply); err != nil {
+			return fmt.Errorf("read scores stage %d after %d rows: %w", stage, read, err)
 		}
-		for _, r := range page.Scores {
-			all = append(all, scores.Entry{Addr: r.Addr, Amount: r.Score})
+		page = page[:0]
+		for _, r := range reply.Scores {
+			page = append(page, scores.Entry{Addr: r.Addr, Amount: r.Score})
 		}
-		if len(page.Scores) < pageSize {
-			return all, nil
+		read += len(page)
+		if err := each(page); err != nil || len(reply.Scores) < pageSize {
+			return err
 		}
-		last := page.Scores[len(page.Scores)-1].Addr
+		last := reply.Scores[len(reply.Scores)-1].Addr
 		after = &last
 	}
 }
