@@ -46,11 +46,14 @@ func newDeployCmd(g *globals) *cobra.Command {
 
 // loadScores reads and validates a score file for the VM into its compact canonical set;
 // errors are invalid input.
+// The Go heap is bounded around it for the rest of the command (boundHeap).
 func loadScores(path, format string, codec scores.Codec) (*scores.Set, error) {
+	boundHeap(scoreFileSize(path))
 	set, err := scores.LoadSet(path, format, codec)
 	if err != nil {
 		return nil, invalid(err)
 	}
+	settleHeap()
 	return set, nil
 }
 
