@@ -383,7 +383,7 @@ func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (deployer.StageInf
 	return deployer.StageInfo{Stage: stage, TotalScore: st.TotalScore, Finalized: st.IsFinalized, Exists: st.Stage == stage}, nil
 }
 
-// Scores pages through getScores. The contract pads a page to its limit with zero rows (as
+// ScorePages pages through getScores. The contract pads a page to its limit with zero rows (as
 // the official one does), so a zero address, or a short page, ends the list.
 func (s *Scorer) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
 	if err := s.needContract(); err != nil {

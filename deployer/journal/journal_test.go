@@ -3,6 +3,7 @@ package journal
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -171,5 +172,46 @@ func TestOutcomesRideOnTheNextSync(t *testing.T) {
 	defer j.Close()
 	if !j.Chunk(0).Confirmed || j.Chunk(1).Failed != "reverted" {
 		t.Fatalf("outcomes lost at close: %+v %+v", j.Chunk(0), j.Chunk(1))
+	}
+}
+
+// ReadBegin reads the plan from the first line alone; a journal without a complete plan
+// line has none.
+func TestReadBegin(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	plan := `{"op":"begin","chunk":0,"stage":4,"input":"ab","order":"canonical","chunks":2,"chunk_size":7}`
+	for _, tc := range []struct {
+		name, text string
+		ok         bool
+		problem    string
+	}{
+		{"plan then more", plan + "\n" + `{"op":"signed","chunk":0,"hash":"0x1"}` + "\n" + "torn", true, ""},
+		{"empty", "", false, ""},
+		{"torn plan", plan[:20], false, ""},
+		{"no plan first", `{"op":"signed","chunk":0}` + "\n", false, ""},
+		{"not json", "nope\n", false, "line 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, ok, err := ReadBegin(write(tc.name, tc.text))
+			if tc.problem != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.problem) {
+					t.Fatalf("err %v, want %q", err, tc.problem)
+				}
+				return
+			}
+			if err != nil || ok != tc.ok {
+				t.Fatalf("ok %v, %v", ok, err)
+			}
+			if ok && (r.Stage != 4 || r.Input != "ab" || r.Order != OrderCanonical || r.Chunks != 2 || r.ChunkSize != 7) {
+				t.Fatalf("plan %+v", r)
+			}
+		})
 	}
 }

@@ -464,7 +464,7 @@ func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (deployer.StageInf
 	return deployer.StageInfo{Stage: stage, TotalScore: total, Finalized: row.IsFinalized, Exists: true}, nil
 }
 
-// Scores pages through get_scores by start_after, in the module's order (descending address).
+// ScorePages pages through get_scores by start_after, in the module's order (descending address).
 func (s *Scorer) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
 	var after *movebcs.Address
 	page := make([]scores.Entry, 0, pageSize)

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
 
@@ -293,6 +295,32 @@ func TestFailedChunkStopsWithItsError(t *testing.T) {
 	var ce *ChunkError
 	if !errors.As(err, &ce) || ce.Chunk != 1 || !strings.Contains(err.Error(), "StageFinalized") {
 		t.Fatalf("err = %v, want chunk 1 StageFinalized", err)
+	}
+}
+
+// The plan is marked as cut in canonical order and keyed by the set's fingerprint: the same
+// pairs read in another order are the same push, and resume it without sending.
+func TestSamePairsInAnotherOrderResume(t *testing.T) {
+	c := newFakeChain()
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	in := entries(25)
+	if _, err := Run(context.Background(), c, path, 1, in, 10, WithPollInterval(time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	b, ok, err := journal.ReadBegin(path)
+	if err != nil || !ok || b.Order != journal.OrderCanonical || b.Input != in.Fingerprint() || b.Chunks != 3 {
+		t.Fatalf("plan %+v, %v, %v", b, ok, err)
+	}
+	reversed := in.Entries(0, in.Len())
+	slices.Reverse(reversed)
+	again, err := scores.NewSet(reversed, scores.EVMCodec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	applied := c.applied
+	res, err := Run(context.Background(), c, path, 1, again, 10, WithPollInterval(time.Millisecond))
+	if err != nil || res.Resumed != 3 || c.applied != applied {
+		t.Fatalf("re-run in another order: %+v, %v, %d txs sent", res, err, c.applied-applied)
 	}
 }
 

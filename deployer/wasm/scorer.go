@@ -417,7 +417,7 @@ func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (deployer.StageInf
 	return deployer.StageInfo{Stage: stage, TotalScore: info.TotalScore, Finalized: info.IsFinalized, Exists: true}, nil
 }
 
-// Scores pages through get_scores by start_after, in the contract's address order.
+// ScorePages pages through get_scores by start_after, in the contract's address order.
 func (s *Scorer) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
 	var after *string
 	page := make([]scores.Entry, 0, pageSize)
