@@ -120,13 +120,13 @@ func newScoresCmd(g *globals) *cobra.Command {
 			}
 			// Each chunk was confirmed by its result code alone: one read-back of the whole
 			// stage proves what the contract now holds.
-			rep, err := deployer.Verify(ctx, s, st, entries)
+			rep, err := deployer.VerifySet(ctx, s, st, set)
 			if err != nil {
 				return classify(fmt.Errorf("read back stage %d after the push: %w", st, err))
 			}
 			out.ReadBack = &rep
 			human += fmt.Sprintf("\nread back: %d/%d match, %d mismatches, total %d (sum of rows agrees: %v)",
-				rep.Matched, rep.Input, len(rep.Mismatches), rep.TotalScore, rep.TotalsAgree)
+				rep.Matched, rep.Input, rep.MismatchCount, rep.TotalScore, rep.TotalsAgree)
 			if err := g.printResult(out, human); err != nil {
 				return err
 			}

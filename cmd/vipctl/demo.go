@@ -179,7 +179,7 @@ func runDemo(ctx context.Context, g *globals, engineName string, vm deployer.VM,
 	rep.Verified, rep.TotalScore = v.OK() && v.Finalized, v.TotalScore
 	rep.Elapsed = time.Since(start)
 	if !rep.Verified {
-		return rep, &exitError{exitMismatch, fmt.Errorf("demo read-back differs: %d mismatches", len(v.Mismatches))}
+		return rep, &exitError{exitMismatch, fmt.Errorf("demo read-back differs: %d mismatches", v.MismatchCount)}
 	}
 	return rep, nil
 }
