@@ -17,6 +17,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/throughput"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/process"
@@ -58,29 +59,24 @@ func benchPush(b *testing.B, r localnet.Rollup) {
 		b.Fatal(err)
 	}
 	contract := common.HexToAddress(s.Contract())
-	var deployerRate, rawRate float64
+	tp := throughput.Pair{Addrs: n}
 	var chunkSize int
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		entries := scores.Generate(n, int64(1000+2*i))
-		start := time.Now()
-		res, err := s.UpdateScores(ctx, 1, entries)
-		if err != nil {
-			b.Fatal(err)
-		}
-		deployerRate = n / time.Since(start).Seconds()
-		chunkSize = (n + res.Chunks - 1) / res.Chunks
-
-		raw := scores.Generate(n, int64(1001+2*i))
-		start = time.Now()
-		if err := sendRaw(ctx, r, key, contract, raw, chunkSize); err != nil {
-			b.Fatal(err)
-		}
-		rawRate = n / time.Since(start).Seconds()
+		entries, raw := scores.Generate(n, int64(1000+2*i)), scores.Generate(n, int64(1001+2*i))
+		tp.Round(func() {
+			res, err := s.UpdateScores(ctx, 1, entries)
+			if err != nil {
+				b.Fatal(err)
+			}
+			chunkSize = (n + res.Chunks - 1) / res.Chunks
+		}, func() {
+			if err := sendRaw(ctx, r, key, contract, raw, chunkSize); err != nil {
+				b.Fatal(err)
+			}
+		})
 	}
-	b.ReportMetric(deployerRate, "deployer-addr/s")
-	b.ReportMetric(rawRate, "raw-addr/s")
-	b.ReportMetric(deployerRate/rawRate, "deployer/raw")
+	tp.Report(b)
 	b.ReportMetric(float64(chunkSize), "addr/chunk")
 }
 

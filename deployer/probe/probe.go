@@ -195,7 +195,9 @@ func (c *Client) GetJSON(ctx context.Context, path string, out any) error {
 
 // GetJSONURL GETs a full URL (another face of the node than its REST API) and decodes the
 // reply; a non-2xx reply is an *HTTPError that keeps its body.
-func (c *Client) GetJSONURL(ctx context.Context, u string, out any) error { return c.getJSON(ctx, u, out) }
+func (c *Client) GetJSONURL(ctx context.Context, u string, out any) error {
+	return c.getJSON(ctx, u, out)
+}
 
 func (c *Client) getJSON(ctx context.Context, u string, out any) error {
 	if strings.HasPrefix(u, "/") {

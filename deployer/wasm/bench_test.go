@@ -17,6 +17,7 @@ import (
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/throughput"
 	"github.com/vipharness/vipharness/deployer/wasm"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/embedded"
@@ -94,30 +95,25 @@ func benchPush(b *testing.B, r localnet.Rollup) {
 		b.Fatal(err)
 	}
 	prefix := s.Client().Prefix()
-	var deployerRate, rawRate float64
+	tp := throughput.Pair{Addrs: n}
 	var chunkSize int
 	var gasPerAddr uint64
 	for i := 0; b.Loop(); i++ {
-		entries := scores.GenerateBech32(n, int64(1000+2*i), prefix)
-		start := time.Now()
-		res, err := s.UpdateScores(ctx, 1, entries)
-		if err != nil {
-			b.Fatal(err)
-		}
-		deployerRate = n / time.Since(start).Seconds()
-		chunkSize = (n + res.Chunks - 1) / res.Chunks
-		gasPerAddr = res.GasUsed / n
-
-		raw := scores.GenerateBech32(n, int64(1001+2*i), prefix)
-		start = time.Now()
-		if err := sendRaw(ctx, s, r, raw, chunkSize); err != nil {
-			b.Fatal(err)
-		}
-		rawRate = n / time.Since(start).Seconds()
+		entries, raw := scores.GenerateBech32(n, int64(1000+2*i), prefix), scores.GenerateBech32(n, int64(1001+2*i), prefix)
+		tp.Round(func() {
+			res, err := s.UpdateScores(ctx, 1, entries)
+			if err != nil {
+				b.Fatal(err)
+			}
+			chunkSize = (n + res.Chunks - 1) / res.Chunks
+			gasPerAddr = res.GasUsed / n
+		}, func() {
+			if err := sendRaw(ctx, s, r, raw, chunkSize); err != nil {
+				b.Fatal(err)
+			}
+		})
 	}
-	b.ReportMetric(deployerRate, "deployer-addr/s")
-	b.ReportMetric(rawRate, "raw-addr/s")
-	b.ReportMetric(deployerRate/rawRate, "deployer/raw")
+	tp.Report(b)
 	b.ReportMetric(float64(chunkSize), "addrs/tx")
 	b.ReportMetric(float64(gasPerAddr), "gas/addr")
 }
