@@ -251,8 +251,16 @@ func (p *pusher) reconcile(ctx context.Context) error {
 				haveCommitted = true
 			}
 			if a.Sequence < committed && !out.Pending {
-				if out, err = p.findUnindexed(ctx, a); err != nil {
+				// The sequence may have been read after the lookup (the first time): a tx that
+				// landed in between is found by a second look, and must not be dropped (its
+				// chunk would be signed and sent again).
+				if out, err = p.lookup(ctx, a.Hash); err != nil {
 					return fmt.Errorf("reconcile stage %d chunk %d tx %s: %w", p.stage, i, a.Hash, err)
+				}
+				if !out.Found {
+					if out, err = p.findUnindexed(ctx, a); err != nil {
+						return fmt.Errorf("reconcile stage %d chunk %d tx %s: %w", p.stage, i, a.Hash, err)
+					}
 				}
 				if out.Found {
 					if err := p.settle(i, a.Hash, out); err != nil {
@@ -271,9 +279,20 @@ func (p *pusher) reconcile(ctx context.Context) error {
 			if err != nil {
 				return fmt.Errorf("reconcile stage %d chunk %d: journaled tx is not hex: %w", p.stage, i, err)
 			}
-			if err := p.retry(ctx, "re-broadcast", func() error {
+			err = p.retry(ctx, "re-broadcast", func() error {
 				return p.chain.Broadcast(ctx, SignedTx{Hash: a.Hash, Raw: raw, Sequence: a.Sequence})
-			}); err != nil {
+			})
+			if err != nil {
+				// Refused, it may have landed since the lookup (its sequence now spent).
+				if IsRejected(err) {
+					if out, lerr := p.awaitIndexed(ctx, a); lerr == nil && out.Found {
+						if err := p.settle(i, a.Hash, out); err != nil {
+							return err
+						}
+						p.res.Resumed++
+						break
+					}
+				}
 				return fmt.Errorf("re-broadcast stage %d chunk %d tx %s: %w", p.stage, i, a.Hash, err)
 			}
 			p.res.Rebroadcast++

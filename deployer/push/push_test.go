@@ -44,6 +44,10 @@ type fakeChain struct {
 	// lostIndex: mined txs are never found by hash, as on a node stopped between committing
 	// a block and indexing its txs.
 	lostIndex bool
+	// poolHidden: a lookup does not see pooled txs (neither found nor pending); with
+	// landAfterLookup or landAfterCommitted, the held pool is mined right after the next
+	// lookup that misses, or the next sequence read: a tx landing in between two calls.
+	poolHidden, landAfterLookup, landAfterCommitted bool
 	// broadcasts counts Broadcast calls; afterBroadcast, when set, runs after each.
 	broadcasts     int
 	afterBroadcast func(n int)
@@ -90,7 +94,11 @@ func (c *fakeChain) Committed(context.Context) (uint64, error) {
 	if c.unreachable() {
 		return 0, errUnreachable
 	}
-	return c.next, nil
+	next := c.next
+	if c.landAfterCommitted {
+		c.land()
+	}
+	return next, nil
 }
 
 func (c *fakeChain) Sign(_ context.Context, stage uint64, chunk []scores.Entry, seq uint64) (SignedTx, error) {
@@ -139,10 +147,16 @@ func (c *fakeChain) Broadcast(_ context.Context, tx SignedTx) error {
 		}
 	}
 	c.pool[tx.Sequence] = tx.Hash
+	c.mine()
+	return nil
+}
+
+// mine applies pooled txs in sequence order unless the pool is held; callers hold mu.
+func (c *fakeChain) mine() {
 	for !c.hold {
 		h, ok := c.pool[c.next]
 		if !ok {
-			return nil
+			return
 		}
 		delete(c.pool, c.next)
 		c.mined[h] = true
@@ -154,7 +168,12 @@ func (c *fakeChain) Broadcast(_ context.Context, tx SignedTx) error {
 		}
 		c.next++
 	}
-	return nil
+}
+
+// land mines the held pool once; callers hold mu.
+func (c *fakeChain) land() {
+	c.hold, c.landAfterLookup, c.landAfterCommitted = false, false, false
+	c.mine()
 }
 
 func (c *fakeChain) failing(h string) bool {
@@ -183,9 +202,12 @@ func (c *fakeChain) Lookup(_ context.Context, hash string) (Outcome, error) {
 		return Outcome{Found: true, Success: true, GasUsed: 10}, nil
 	}
 	for _, h := range c.pool {
-		if h == hash {
+		if h == hash && !c.poolHidden {
 			return Outcome{Pending: true}, nil
 		}
+	}
+	if c.landAfterLookup {
+		c.land()
 	}
 	return Outcome{}, nil
 }
@@ -282,6 +304,42 @@ func TestRerunResumesWithoutResending(t *testing.T) {
 			}
 			if c.applied != want {
 				t.Fatalf("chain applied %d txs, want %d", c.applied, want)
+			}
+		})
+	}
+}
+
+// A re-run's look at a journaled tx and its read of the sender's sequence are two calls: a
+// tx that lands between them (or between the look and its re-broadcast) is on chain, and is
+// neither dropped and its chunk sent again, nor a failure.
+func TestRerunRacingATxThatLands(t *testing.T) {
+	for _, tc := range []struct {
+		name                          string
+		afterLookup, afterSequenceRead bool
+	}{
+		{name: "lands between the look and the sequence read", afterLookup: true},
+		{name: "lands between the sequence read and the re-broadcast", afterSequenceRead: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newFakeChain()
+			c.hold = true // the first run's txs stay pooled until it stops
+			path := filepath.Join(t.TempDir(), "j.jsonl")
+			in := entries(20)
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			_, err := Run(ctx, c, path, 1, in, 10, WithPollInterval(time.Millisecond))
+			cancel()
+			if err == nil || c.applied != 0 || len(c.pool) != 2 {
+				t.Fatalf("first run: %v, %d applied, %d pooled", err, c.applied, len(c.pool))
+			}
+			c.mu.Lock()
+			c.poolHidden, c.landAfterLookup, c.landAfterCommitted = true, tc.afterLookup, tc.afterSequenceRead
+			c.mu.Unlock()
+			res, err := Run(context.Background(), c, path, 1, in, 10, WithPollInterval(time.Millisecond))
+			if err != nil {
+				t.Fatalf("re-run: %v", err)
+			}
+			if c.applied != 2 || res.Dropped != 0 || res.Resumed != 2 || len(c.state) != 20 {
+				t.Fatalf("re-run %+v: %d txs applied (each chunk once is 2)", res, c.applied)
 			}
 		})
 	}
