@@ -314,7 +314,7 @@ func TestRerunResumesWithoutResending(t *testing.T) {
 // neither dropped and its chunk sent again, nor a failure.
 func TestRerunRacingATxThatLands(t *testing.T) {
 	for _, tc := range []struct {
-		name                          string
+		name                           string
 		afterLookup, afterSequenceRead bool
 	}{
 		{name: "lands between the look and the sequence read", afterLookup: true},
