@@ -16,6 +16,7 @@ import (
 	"github.com/vipharness/vipharness/bindings/vipscore"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/evm"
+	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/throughput"
 	"github.com/vipharness/vipharness/localnet"
@@ -59,25 +60,11 @@ func benchPush(b *testing.B, r localnet.Rollup) {
 		b.Fatal(err)
 	}
 	contract := common.HexToAddress(s.Contract())
-	tp := throughput.Pair{Addrs: n}
-	var chunkSize int
-	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		entries, raw := scores.Generate(n, int64(1000+2*i)), scores.Generate(n, int64(1001+2*i))
-		tp.Round(func() {
-			res, err := s.UpdateScores(ctx, 1, entries)
-			if err != nil {
-				b.Fatal(err)
-			}
-			chunkSize = (n + res.Chunks - 1) / res.Chunks
-		}, func() {
-			if err := sendRaw(ctx, r, key, contract, raw, chunkSize); err != nil {
-				b.Fatal(err)
-			}
+	throughput.Push(b, n, func(seed int64) []scores.Entry { return scores.Generate(n, seed) },
+		func(entries []scores.Entry) (push.Result, error) { return s.UpdateScores(ctx, 1, entries) },
+		func(entries []scores.Entry, chunkSize int) error {
+			return sendRaw(ctx, r, key, contract, entries, chunkSize)
 		})
-	}
-	tp.Report(b)
-	b.ReportMetric(float64(chunkSize), "addr/chunk")
 }
 
 // sendRaw signs every chunk up front, sends them all, then waits for every receipt.

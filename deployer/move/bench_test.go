@@ -17,6 +17,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/move"
+	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/throughput"
 	"github.com/vipharness/vipharness/localnet"
@@ -157,27 +158,9 @@ func benchPush(b *testing.B, r localnet.Rollup, dial func(opts ...move.Option) *
 		b.Fatal(err)
 	}
 	prefix := s.Client().Prefix()
-	tp := throughput.Pair{Addrs: n}
-	var chunkSize int
-	var gasPerAddr uint64
-	for i := 0; b.Loop(); i++ {
-		entries, raw := scores.GenerateBech32(n, int64(1000+2*i), prefix), scores.GenerateBech32(n, int64(1001+2*i), prefix)
-		tp.Round(func() {
-			res, err := s.UpdateScores(ctx, 1, entries)
-			if err != nil {
-				b.Fatal(err)
-			}
-			chunkSize = (n + res.Chunks - 1) / res.Chunks
-			gasPerAddr = res.GasUsed / n
-		}, func() {
-			if err := sendRaw(ctx, s, r, raw, chunkSize); err != nil {
-				b.Fatal(err)
-			}
-		})
-	}
-	tp.Report(b)
-	b.ReportMetric(float64(chunkSize), "addrs/tx")
-	b.ReportMetric(float64(gasPerAddr), "gas/addr")
+	throughput.Push(b, n, func(seed int64) []scores.Entry { return scores.GenerateBech32(n, seed, prefix) },
+		func(entries []scores.Entry) (push.Result, error) { return s.UpdateScores(ctx, 1, entries) },
+		func(entries []scores.Entry, chunkSize int) error { return sendRaw(ctx, s, r, entries, chunkSize) })
 }
 
 // sendRaw signs every chunk up front (gas from one simulation), broadcasts them back to back

@@ -6,6 +6,9 @@ package throughput
 import (
 	"testing"
 	"time"
+
+	"github.com/vipharness/vipharness/deployer/push"
+	"github.com/vipharness/vipharness/deployer/scores"
 )
 
 // Pair accumulates the two sides' times over a benchmark's rounds. From the second round
@@ -57,5 +60,36 @@ func (p *Pair) Report(b *testing.B) {
 	b.ReportMetric(r, "raw-addr/s")
 	if r > 0 {
 		b.ReportMetric(d/r, "deployer/raw")
+	}
+}
+
+// Push runs a push benchmark's rounds: each round writes n new addresses (from gen, a fresh
+// seed per side and round) to stage 1 through update, and as many through raw at the chunk
+// size update chose; it reports the rates, their ratio, the chunk size and the gas per
+// address of the deployer's pushes.
+func Push(b *testing.B, n int, gen func(seed int64) []scores.Entry, update func([]scores.Entry) (push.Result, error),
+	raw func(entries []scores.Entry, chunkSize int) error) {
+	p := Pair{Addrs: n}
+	var chunkSize int
+	var gas, addrs uint64
+	for i := 0; b.Loop(); i++ {
+		entries, rawEntries := gen(int64(1000+2*i)), gen(int64(1001+2*i))
+		p.Round(func() {
+			res, err := update(entries)
+			if err != nil {
+				b.Fatal(err)
+			}
+			chunkSize = (n + res.Chunks - 1) / res.Chunks
+			gas, addrs = gas+res.GasUsed, addrs+uint64(n)
+		}, func() {
+			if err := raw(rawEntries, chunkSize); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+	p.Report(b)
+	b.ReportMetric(float64(chunkSize), "addrs/tx")
+	if addrs > 0 {
+		b.ReportMetric(float64(gas/addrs), "gas/addr")
 	}
 }
