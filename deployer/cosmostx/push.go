@@ -91,7 +91,7 @@ func (c *Client) BlockLimits(ctx context.Context) (Limits, error) {
 type PushChain struct {
 	C      *Client
 	Signer *Signer
-	Msg    func(stage uint64, chunk []scores.Entry) (sdk.Msg, error)
+	Msg    func(stage uint64, chunk scores.Chunk) (sdk.Msg, error)
 	Gas    func(n int) uint64
 	Decode func(error) error
 }
@@ -109,12 +109,12 @@ func (p *PushChain) Committed(ctx context.Context) (uint64, error) {
 }
 
 // Sign signs the chunk's message at seq.
-func (p *PushChain) Sign(ctx context.Context, stage uint64, chunk []scores.Entry, seq uint64) (push.SignedTx, error) {
+func (p *PushChain) Sign(ctx context.Context, stage uint64, chunk scores.Chunk, seq uint64) (push.SignedTx, error) {
 	msg, err := p.Msg(stage, chunk)
 	if err != nil {
 		return push.SignedTx{}, err
 	}
-	raw, err := p.C.SignAt(ctx, p.Signer, seq, p.Gas(len(chunk)), msg)
+	raw, err := p.C.SignAt(ctx, p.Signer, seq, p.Gas(chunk.Len()), msg)
 	if err != nil {
 		return push.SignedTx{}, fmt.Errorf("sign %s: %w", sdk.MsgTypeURL(msg), err)
 	}

@@ -15,7 +15,7 @@ import (
 // block limits.
 type UpdateSpec struct {
 	Signer *Signer
-	Msg    func(stage uint64, chunk []scores.Entry) (sdk.Msg, error)
+	Msg    func(stage uint64, chunk scores.Chunk) (sdk.Msg, error)
 	Decode func(error) error
 	// What names the simulated call in errors ("simulate update_scores").
 	What string
@@ -40,9 +40,12 @@ const probeSeed = 0x6761735f70726f62
 // contract (which also proves the signer may write to stage) and sizes a chunk by the block
 // gas limit, spec's gas cap, the tx size limit and spec's entry bound.
 func (c *Client) PrepareUpdate(ctx context.Context, stage uint64, spec UpdateSpec) (deployer.Update, error) {
-	probes := scores.GenerateBech32(50, probeSeed, c.Prefix())
+	probes, err := scores.NewSet(scores.GenerateBech32(50, probeSeed, c.Prefix()), scores.Bech32Codec{Prefix: c.Prefix()})
+	if err != nil {
+		return deployer.Update{}, fmt.Errorf("update scores stage %d: probe addresses: %w", stage, err)
+	}
 	cost, err := deployer.Measure(stage, spec.What, spec.Headroom, func(k int) (uint64, error) {
-		msg, err := spec.Msg(stage, probes[:k])
+		msg, err := spec.Msg(stage, probes.Chunk(0, k))
 		if err != nil {
 			return 0, err
 		}

@@ -89,7 +89,7 @@ func sendRaw(ctx context.Context, r localnet.Rollup, key *ecdsa.PrivateKey, cont
 	b := vipscore.NewVipScore()
 	signer := types.LatestSignerForChainID(chainID)
 	var txs []*types.Transaction
-	for _, chunk := range scores.Chunk(entries, size) {
+	for _, chunk := range scores.Split(entries, size) {
 		addrs := make([]common.Address, len(chunk))
 		amounts := make([]uint64, len(chunk))
 		for i, e := range chunk {

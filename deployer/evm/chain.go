@@ -42,7 +42,7 @@ func (c *pushChain) Committed(ctx context.Context) (uint64, error) {
 	return c.s.client.NonceAt(ctx, c.from, nil)
 }
 
-func (c *pushChain) Sign(ctx context.Context, stage uint64, chunk []scores.Entry, seq uint64) (push.SignedTx, error) {
+func (c *pushChain) Sign(ctx context.Context, stage uint64, chunk scores.Chunk, seq uint64) (push.SignedTx, error) {
 	addrs, amounts := splitEntries(chunk)
 	data, err := c.s.binding.TryPackUpdateScores(stage, addrs, amounts)
 	if err != nil {
@@ -54,7 +54,7 @@ func (c *pushChain) Sign(ctx context.Context, stage uint64, chunk []scores.Entry
 		Nonce:     seq,
 		GasTipCap: c.tip,
 		GasFeeCap: c.feeCap,
-		Gas:       c.cost.Limit(len(chunk), c.txGasOK),
+		Gas:       c.cost.Limit(chunk.Len(), c.txGasOK),
 		To:        &to,
 		Data:      data,
 	}), c.s.chainID)
@@ -76,12 +76,12 @@ func (c *pushChain) Lookup(ctx context.Context, hash string) (push.Outcome, erro
 	return c.s.lookup(ctx, common.HexToHash(hash))
 }
 
-func splitEntries(chunk []scores.Entry) ([]common.Address, []uint64) {
-	addrs := make([]common.Address, len(chunk))
-	amounts := make([]uint64, len(chunk))
-	for i, e := range chunk {
-		addrs[i] = common.HexToAddress(e.Addr)
-		amounts[i] = e.Amount
+func splitEntries(chunk scores.Chunk) ([]common.Address, []uint64) {
+	addrs := make([]common.Address, chunk.Len())
+	amounts := make([]uint64, chunk.Len())
+	for i := range addrs {
+		bz, amount := chunk.At(i)
+		addrs[i], amounts[i] = common.BytesToAddress(bz), amount
 	}
 	return addrs, amounts
 }

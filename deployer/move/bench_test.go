@@ -176,7 +176,7 @@ func sendRaw(ctx context.Context, s *move.Scorer, r localnet.Rollup, entries []s
 	if err != nil {
 		return err
 	}
-	chunks := scores.Chunk(entries, size)
+	chunks := scores.Split(entries, size)
 	msgs := make([]sdk.Msg, len(chunks))
 	for i, ch := range chunks {
 		addrs := make([]movebcs.Address, len(ch))

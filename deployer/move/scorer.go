@@ -312,15 +312,12 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 	}, nil
 }
 
-func (s *Scorer) updateMsg(sender string, stage uint64, chunk []scores.Entry) (*initiamove.MsgExecute, error) {
-	addrs := make([]movebcs.Address, len(chunk))
-	amounts := make([]uint64, len(chunk))
-	for i, e := range chunk {
-		a, err := s.accountAddress(e.Addr)
-		if err != nil {
-			return nil, fmt.Errorf("entry %d: %w", i, err)
-		}
-		addrs[i], amounts[i] = a, e.Amount
+func (s *Scorer) updateMsg(sender string, stage uint64, chunk scores.Chunk) (*initiamove.MsgExecute, error) {
+	addrs := make([]movebcs.Address, chunk.Len())
+	amounts := make([]uint64, chunk.Len())
+	for i := range addrs {
+		bz, amount := chunk.At(i)
+		addrs[i], amounts[i] = movebcs.AccountAddress(bz), amount
 	}
 	return s.call(sender, "update_score_script", movebcs.ArgU64(stage), movebcs.ArgAddresses(addrs), movebcs.ArgU64s(amounts)), nil
 }
@@ -343,7 +340,7 @@ func (s *Scorer) PrepareUpdate(ctx context.Context, stage uint64, _ *scores.Set)
 	}
 	return s.c.PrepareUpdate(ctx, stage, cosmostx.UpdateSpec{
 		Signer: op, Decode: DecodeAbort, What: "simulate update_score_script", Headroom: gasHeadroom,
-		Msg: func(stage uint64, chunk []scores.Entry) (sdk.Msg, error) {
+		Msg: func(stage uint64, chunk scores.Chunk) (sdk.Msg, error) {
 			return s.updateMsg(op.Address, stage, chunk)
 		},
 		GasCap: s.simGas, GasCapName: "contract simulation gas limit",

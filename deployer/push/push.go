@@ -44,7 +44,7 @@ type Chain interface {
 	// Committed is the sender's sequence in the latest block: every lower sequence is spent.
 	Committed(ctx context.Context) (uint64, error)
 	// Sign builds and signs the chunk's transaction with the given sequence; it sends nothing.
-	Sign(ctx context.Context, stage uint64, chunk []scores.Entry, seq uint64) (SignedTx, error)
+	Sign(ctx context.Context, stage uint64, chunk scores.Chunk, seq uint64) (SignedTx, error)
 	// Broadcast hands a signed transaction to the node. Re-broadcasting a transaction the node
 	// already has is not an error. A node's refusal is wrapped with Rejected; any other error
 	// (node unreachable, connection reset) leaves open whether the node got the tx.
@@ -184,9 +184,9 @@ func Run(ctx context.Context, chain Chain, path string, stage uint64, set *score
 }
 
 // chunk is chunk i's entries as text, for signing.
-func (p *pusher) chunk(i int) []scores.Entry {
+func (p *pusher) chunk(i int) scores.Chunk {
 	lo := i * p.size
-	return p.set.Entries(lo, lo+p.chunkLen(i))
+	return p.set.Chunk(lo, lo+p.chunkLen(i))
 }
 
 func (p *pusher) chunkLen(i int) int { return min(p.size, p.set.Len()-i*p.size) }
@@ -359,7 +359,7 @@ func (p *pusher) send(ctx context.Context) error {
 // the tx while earlier ones are in flight may only be missing those (a restarted node lost
 // its pool, and a Cosmos node refuses a sequence gap): the earlier txs are settled first,
 // then the chunk is signed again at the sequence the chain expects, once.
-func (p *pusher) sendChunk(ctx context.Context, i int, chunk []scores.Entry, seq *uint64) error {
+func (p *pusher) sendChunk(ctx context.Context, i int, chunk scores.Chunk, seq *uint64) error {
 	for attempt := 0; ; attempt++ {
 		tx, err := p.chain.Sign(ctx, p.stage, chunk, *seq)
 		if err != nil {
@@ -396,7 +396,7 @@ func (p *pusher) sendChunk(ctx context.Context, i int, chunk []scores.Entry, seq
 			// hands the same bytes over again if the node never saw it.
 			p.cfg.logger.Warn("broadcast failed; will look the tx up and resend it", "stage", p.stage, "chunk", i, "tx", tx.Hash, "err", err)
 		}
-		p.cfg.logger.Debug("chunk broadcast", "stage", p.stage, "chunk", i, "entries", len(chunk), "tx", tx.Hash, "sequence", *seq)
+		p.cfg.logger.Debug("chunk broadcast", "stage", p.stage, "chunk", i, "entries", chunk.Len(), "tx", tx.Hash, "sequence", *seq)
 		p.live[i] = rec
 		p.sentAt[i] = time.Now()
 		*seq++

@@ -101,7 +101,8 @@ func (c *fakeChain) Committed(context.Context) (uint64, error) {
 	return next, nil
 }
 
-func (c *fakeChain) Sign(_ context.Context, stage uint64, chunk []scores.Entry, seq uint64) (SignedTx, error) {
+func (c *fakeChain) Sign(_ context.Context, stage uint64, ch scores.Chunk, seq uint64) (SignedTx, error) {
+	chunk := ch.Entries()
 	raw := fmt.Sprintf("%d|%d|%v", stage, seq, chunk)
 	h := sha256.Sum256([]byte(raw))
 	hash := "0x" + hex.EncodeToString(h[:])

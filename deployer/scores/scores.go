@@ -134,9 +134,9 @@ func hasUpper(s string) bool {
 // It returns the lowercase form the chain itself prints.
 func CheckBech32(prefix string) AddressCheck { return Check(Bech32Codec{Prefix: prefix}) }
 
-// Chunk splits entries into consecutive chunks of at most size entries (one chunk when
+// Split splits entries into consecutive chunks of at most size entries (one chunk when
 // size is not positive). The chunks share the input's backing array.
-func Chunk(entries []Entry, size int) [][]Entry {
+func Split(entries []Entry, size int) [][]Entry {
 	if len(entries) == 0 {
 		return nil
 	}

@@ -240,21 +240,21 @@ func TestParseFileNeedsAFormat(t *testing.T) {
 	}
 }
 
-func TestChunk(t *testing.T) {
+func TestSplit(t *testing.T) {
 	in := Generate(10, 1)
 	tests := []struct {
 		size  int
 		sizes []int
 	}{{3, []int{3, 3, 3, 1}}, {5, []int{5, 5}}, {10, []int{10}}, {11, []int{10}}, {0, []int{10}}}
 	for _, tt := range tests {
-		got := Chunk(in, tt.size)
+		got := Split(in, tt.size)
 		if len(got) != len(tt.sizes) {
-			t.Fatalf("Chunk(10, %d) gave %d chunks, want %d", tt.size, len(got), len(tt.sizes))
+			t.Fatalf("Split(10, %d) gave %d chunks, want %d", tt.size, len(got), len(tt.sizes))
 		}
 		n := 0
 		for i, c := range got {
 			if len(c) != tt.sizes[i] {
-				t.Fatalf("Chunk(10, %d)[%d] has %d entries, want %d", tt.size, i, len(c), tt.sizes[i])
+				t.Fatalf("Split(10, %d)[%d] has %d entries, want %d", tt.size, i, len(c), tt.sizes[i])
 			}
 			for _, e := range c {
 				if e != in[n] {
@@ -264,8 +264,8 @@ func TestChunk(t *testing.T) {
 			}
 		}
 	}
-	if Chunk(nil, 3) != nil {
-		t.Fatal("Chunk(nil) must be nil")
+	if Split(nil, 3) != nil {
+		t.Fatal("Split(nil) must be nil")
 	}
 }
 

@@ -243,6 +243,25 @@ func (s *Set) Position(i int) int {
 	return int(g.position(k))
 }
 
+// Chunk is a run of a set's entries in canonical order, read as address bytes (what a
+// transaction carries on EVM and Move, without a round trip through text) or as text.
+type Chunk struct {
+	set    *Set
+	lo, hi int
+}
+
+// Chunk is entries lo..hi-1 (canonical order).
+func (s *Set) Chunk(lo, hi int) Chunk { return Chunk{set: s, lo: lo, hi: hi} }
+
+// Len is the number of entries in the chunk.
+func (c Chunk) Len() int { return c.hi - c.lo }
+
+// At is the chunk's entry i: its address bytes (not to be modified) and score.
+func (c Chunk) At(i int) (addr []byte, score uint64) { return c.set.At(c.lo + i) }
+
+// Entries writes the chunk as text.
+func (c Chunk) Entries() []Entry { return c.set.Entries(c.lo, c.hi) }
+
 // Entries writes entries lo..hi-1 (canonical order) as text: a chunk to sign or report.
 func (s *Set) Entries(lo, hi int) []Entry {
 	out := make([]Entry, 0, hi-lo)

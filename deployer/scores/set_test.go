@@ -220,3 +220,27 @@ func BenchmarkSetBytesPerAddress(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "load-ms")
 	runtime.KeepAlive(set)
 }
+
+// A chunk reads the same entries as bytes and as text, in canonical order.
+func TestChunkReadsBytesAndText(t *testing.T) {
+	c := Bech32Codec{Prefix: "init"}
+	in := append(GenerateBech32(7, 3, "init"), Entry{Addr: c.Encode(bytes.Repeat([]byte{0xab}, 32)), Amount: 9})
+	set, err := NewSet(in, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range [][2]int{{0, set.Len()}, {2, 5}, {4, 4}} {
+		ch := set.Chunk(r[0], r[1])
+		text := ch.Entries()
+		if ch.Len() != r[1]-r[0] || len(text) != ch.Len() {
+			t.Fatalf("chunk %v: Len %d, %d entries", r, ch.Len(), len(text))
+		}
+		for i := range ch.Len() {
+			addr, score := ch.At(i)
+			want := set.Entries(r[0]+i, r[0]+i+1)[0]
+			if c.Encode(addr) != want.Addr || score != want.Amount || text[i] != want {
+				t.Fatalf("chunk %v entry %d: bytes %x score %d, text %+v, want %+v", r, i, addr, score, text[i], want)
+			}
+		}
+	}
+}

@@ -110,7 +110,7 @@ func sendRaw(ctx context.Context, s *wasm.Scorer, r localnet.Rollup, entries []s
 	if err != nil {
 		return err
 	}
-	chunks := scores.Chunk(entries, size)
+	chunks := scores.Split(entries, size)
 	msgs := make([]sdk.Msg, len(chunks))
 	for i, ch := range chunks {
 		pairs := make([]vipwasm.Score, len(ch))

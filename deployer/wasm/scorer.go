@@ -345,8 +345,8 @@ func (s *Scorer) PrepareUpdate(ctx context.Context, stage uint64, canonical *sco
 	}
 	return s.c.PrepareUpdate(ctx, stage, cosmostx.UpdateSpec{
 		Signer: op, Decode: decodeContract, What: "simulate update_scores", Headroom: gasHeadroom,
-		Msg: func(stage uint64, chunk []scores.Entry) (sdk.Msg, error) {
-			return updateMsg(op.Address, s.contract, stage, chunk)
+		Msg: func(stage uint64, chunk scores.Chunk) (sdk.Msg, error) {
+			return updateMsg(op.Address, s.contract, stage, chunk.Entries())
 		},
 		MaxTxBytes: s.maxTxBytes, Overhead: txOverhead, PerEntry: perEntry, Cap: DefaultMaxChunk,
 	})
