@@ -112,26 +112,6 @@ func BenchmarkPublish(b *testing.B) {
 	b.ReportMetric(float64(len(built.VipScore)), "module-bytes")
 }
 
-// moduleFor compiles vip_score for the rollup's funded key (the committed module is built
-// for another deployer address).
-func moduleFor(b *testing.B, r localnet.Rollup) []byte {
-	b.Helper()
-	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
-	key, err := keys.PrivKeyFromBytes(secret, keys.EthSecp256k1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	comp, err := movevm.OpenCompiler(movevm.Dir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	built, err := movecontract.Compile(context.Background(), comp, movebcs.AccountAddress(key.PubKey().Address()))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return built.VipScore
-}
-
 // BenchmarkPushThroughput pushes the same number of new addresses twice on one chain in one
 // run: through the deployer (validation, simulated gas model, fsynced journal, pipelined
 // sequences, result checks), and as raw pre-signed update_score_script txs of the same chunks
@@ -153,7 +133,7 @@ func BenchmarkPushThroughput(b *testing.B) {
 func benchPush(b *testing.B, r localnet.Rollup, dial func(opts ...move.Option) *move.Scorer) {
 	const n = 5000
 	ctx := context.Background()
-	s := dial(move.WithModule(moduleFor(b, r)))
+	s := dial() // vip_score is compiled for the funded key by the dialer's compiler
 	if _, err := s.Deploy(ctx, 1); err != nil {
 		b.Fatal(err)
 	}

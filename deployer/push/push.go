@@ -141,8 +141,8 @@ func WithProgress(f func(done, total int)) Option { return func(c *config) { c.p
 
 // Run pushes a validated set to stage in chunks of chunkSize consecutive entries (canonical
 // order), journaled at path. If the journal already has a plan, its chunk size wins, so a
-// resumed push cuts the set exactly as the first run did. A chunk's entries are written as
-// text only while it is signed.
+// resumed push cuts the set exactly as the first run did. A chunk's tx is built from the
+// set's address bytes while it is signed.
 func Run(ctx context.Context, chain Chain, path string, stage uint64, set *scores.Set, chunkSize int, opts ...Option) (Result, error) {
 	cfg := config{window: 8, poll: 25 * time.Millisecond, outage: 2 * time.Minute, rebroadcast: 3 * time.Second, indexLag: 30 * time.Second,
 		logger: slog.New(slog.DiscardHandler), progress: func(int, int) {}}
@@ -183,7 +183,7 @@ func Run(ctx context.Context, chain Chain, path string, stage uint64, set *score
 	return p.res, err
 }
 
-// chunk is chunk i's entries as text, for signing.
+// chunk is chunk i's entries, for signing.
 func (p *pusher) chunk(i int) scores.Chunk {
 	lo := i * p.size
 	return p.set.Chunk(lo, lo+p.chunkLen(i))
@@ -233,11 +233,8 @@ func (p *pusher) reconcile(ctx context.Context) error {
 				return fmt.Errorf("reconcile stage %d chunk %d tx %s: %w", p.stage, i, a.Hash, err)
 			}
 			if out.Found {
-				if err := p.settle(i, a.Hash, out); err != nil {
+				if err := p.resumed(i, a.Hash, out); err != nil {
 					return err
-				}
-				if out.Success {
-					p.res.Resumed++
 				}
 				break
 			}
@@ -263,10 +260,9 @@ func (p *pusher) reconcile(ctx context.Context) error {
 					}
 				}
 				if out.Found {
-					if err := p.settle(i, a.Hash, out); err != nil {
+					if err := p.resumed(i, a.Hash, out); err != nil {
 						return err
 					}
-					p.res.Resumed++
 					break
 				}
 				p.res.Dropped++
@@ -286,10 +282,9 @@ func (p *pusher) reconcile(ctx context.Context) error {
 				// Refused, it may have landed since the lookup (its sequence now spent).
 				if IsRejected(err) {
 					if out, lerr := p.awaitIndexed(ctx, a); lerr == nil && out.Found {
-						if err := p.settle(i, a.Hash, out); err != nil {
+						if err := p.resumed(i, a.Hash, out); err != nil {
 							return err
 						}
-						p.res.Resumed++
 						break
 					}
 				}
@@ -304,6 +299,15 @@ func (p *pusher) reconcile(ctx context.Context) error {
 	}
 	p.cfg.progress(p.done, p.total)
 	return p.wait(ctx, 0)
+}
+
+// resumed settles chunk i, found on chain by a re-run with outcome out.
+func (p *pusher) resumed(i int, hash string, out Outcome) error {
+	if err := p.settle(i, hash, out); err != nil {
+		return err
+	}
+	p.res.Resumed++
+	return nil
 }
 
 // settle records a found tx's outcome.

@@ -25,6 +25,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/process"
 )
 
@@ -295,35 +296,26 @@ var _ = Describe("vipctl check", Label("conformance"), func() {
 					Expect(code).To(Equal(4), "%+v", rep.Checks)
 					Expect(rep.Contract).NotTo(BeEmpty())
 
-					vipctlJSON := func(v any, args ...string) (string, int) {
-						cmd := exec.CommandContext(ctx, vipctl, append(args, "--contract", rep.Contract, "--state-dir", GinkgoT().TempDir(), "--no-progress")...)
-						cmd.Env = append(os.Environ(), env...)
-						out, err := cmd.Output()
-						code := 0
-						if ee, ok := err.(*exec.ExitError); ok {
-							code = ee.ExitCode()
-							out = append(out, ee.Stderr...)
-						} else {
-							Expect(err).NotTo(HaveOccurred())
-						}
-						if v != nil && code == 0 {
-							Expect(json.Unmarshal(out, v)).To(Succeed(), "%s", out)
-						}
-						return string(out), code
+					v := harness.Vipctl{Bin: vipctl, Env: env}
+					run := func(args ...string) (string, int) {
+						return v.Run(ctx, append(args, "--contract", rep.Contract, "--state-dir", GinkgoT().TempDir(), "--no-progress")...)
 					}
+					out, code := run("stage", "show", "--json")
+					Expect(code).To(Equal(0), out)
 					var show struct {
 						OpenStage uint64 `json:"open_stage"`
 					}
-					_, code = vipctlJSON(&show, "stage", "show", "--json")
-					Expect(code).To(Equal(0))
-					file := filepath.Join(GinkgoT().TempDir(), "scores.csv")
-					var csv strings.Builder
-					csv.WriteString("address,score\n")
-					for _, e := range scores.Generate(30, 77) {
-						fmt.Fprintf(&csv, "%s,%d\n", e.Addr, e.Amount+2) // >= 2, so that half differs
+					Expect(json.Unmarshal([]byte(out), &show)).To(Succeed(), out)
+					entries := scores.Generate(30, 77)
+					for i := range entries {
+						entries[i].Amount += 2 // >= 2, so that half differs
 					}
-					Expect(os.WriteFile(file, []byte(csv.String()), 0o644)).To(Succeed())
-					out, code := vipctlJSON(nil, "scores", "update", "--file", file, "--stage", fmt.Sprint(show.OpenStage))
+					file := filepath.Join(GinkgoT().TempDir(), "scores.csv")
+					f, err := os.Create(file)
+					Expect(err).NotTo(HaveOccurred())
+					Expect(scores.Write(f, entries, scores.CSV)).To(Succeed())
+					Expect(f.Close()).To(Succeed())
+					out, code = run("scores", "update", "--file", file, "--stage", fmt.Sprint(show.OpenStage))
 					Expect(code).To(Equal(4), out)
 					Expect(out).To(ContainSubstring("read back: 0/30 match, 30 mismatches"))
 					Expect(out).To(ContainSubstring("differs from"))
