@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/vipharness/vipharness/deployer/journal"
@@ -189,14 +190,19 @@ func (c Core) OpenStage(ctx context.Context) (uint64, error) {
 
 // Measure fits the gas model of an update from the gas of one with 1 and one with 50 new
 // addresses, as est reports it (an estimate or a simulation on the live contract, which
-// also proves the sender may write). what names the call in errors.
+// also proves the sender may write). what names the call in errors. The two run at once
+// (est must allow that): each is a round trip to the node, before the first chunk.
 func Measure(stage uint64, what string, headroom uint64, est func(n int) (uint64, error)) (GasModel, error) {
 	const n = 50
+	var many uint64
+	var manyErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { many, manyErr = est(n) })
 	one, err := est(1)
-	if err != nil {
-		return GasModel{}, fmt.Errorf("%s stage %d: %w", what, stage, err)
+	wg.Wait()
+	if err == nil {
+		err = manyErr
 	}
-	many, err := est(n)
 	if err != nil {
 		return GasModel{}, fmt.Errorf("%s stage %d: %w", what, stage, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	txsigning "cosmossdk.io/x/tx/signing"
@@ -268,6 +269,13 @@ func (c *Client) Simulate(ctx context.Context, s *Signer, msgs ...sdk.Msg) (*txt
 	bz, err := c.Enc.TxConfig.TxEncoder()(b.GetTx())
 	if err != nil {
 		return nil, err
+	}
+	if atomic.LoadInt32(&c.noTxQuery) == 0 {
+		res, err := c.querySimulate(ctx, bz)
+		if !errors.Is(err, errNoTxService) {
+			return res, err
+		}
+		atomic.StoreInt32(&c.noTxQuery, 1)
 	}
 	var res txtypes.SimulateResponse
 	if err := c.Post(ctx, "/cosmos/tx/v1beta1/simulate", &txtypes.SimulateRequest{TxBytes: bz}, &res); err != nil {

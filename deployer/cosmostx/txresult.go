@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	sdk "github.com/cosmos/cosmos-sdk/types"
+	txtypes "github.com/cosmos/cosmos-sdk/types/tx"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -99,6 +100,56 @@ func (c *Client) queryTxResult(ctx context.Context, hash string) (*sdk.TxRespons
 		return nil, fmt.Errorf("decode %s reply: %w", getTxPath, err)
 	}
 	res.TxHash = strings.ToUpper(hash)
+	return res, nil
+}
+
+const simulatePath = "/cosmos.tx.v1beta1.Service/Simulate"
+
+// querySimulate runs the SDK's Simulate through abci_query and reads its gas, skipping the
+// result's events (one per address: the gateway's JSON of them cost the node more than the
+// simulation of a 50-address probe).
+func (c *Client) querySimulate(ctx context.Context, txBytes []byte) (*txtypes.SimulateResponse, error) {
+	// SimulateRequest{tx_bytes: 2}
+	req := protowire.AppendBytes(protowire.AppendTag(nil, 2, protowire.BytesType), txBytes)
+	u := c.rpcBase() + "/abci_query?path=" + url.QueryEscape(`"`+simulatePath+`"`) + "&data=0x" + hex.EncodeToString(req)
+	var reply abciQueryReply
+	status, err := c.getRPC(ctx, u, &reply)
+	if err != nil {
+		return nil, fmt.Errorf("abci_query %s: %w", simulatePath, err)
+	}
+	if reply.Error != nil {
+		return nil, fmt.Errorf("abci_query %s: %w", simulatePath, reply.Error)
+	}
+	if reply.Result == nil {
+		return nil, fmt.Errorf("abci_query %s: HTTP %d with neither result nor error", simulatePath, status)
+	}
+	q := reply.Result.Response
+	switch {
+	case q.Code == 0:
+	case q.Codespace == "sdk" && q.Code == codeUnknownRequest && strings.Contains(q.Log, "unknown query path"):
+		return nil, errNoTxService
+	default:
+		// The node ran the tx and it failed (a contract error, a bad sequence).
+		return nil, &TxError{Phase: PhaseSimulate, Codespace: q.Codespace, Code: q.Code, RawLog: q.Log}
+	}
+	res := &txtypes.SimulateResponse{GasInfo: &sdk.GasInfo{}}
+	err = eachField(q.Value, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
+		if num != 1 || typ != protowire.BytesType {
+			return nil // the result, with its events
+		}
+		return eachField(v, func(num protowire.Number, typ protowire.Type, _ []byte, n uint64) error {
+			switch {
+			case num == 1 && typ == protowire.VarintType:
+				res.GasInfo.GasWanted = n
+			case num == 2 && typ == protowire.VarintType:
+				res.GasInfo.GasUsed = n
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("decode %s reply: %w", simulatePath, err)
+	}
 	return res, nil
 }
 

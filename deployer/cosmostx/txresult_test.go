@@ -1,8 +1,10 @@
 package cosmostx
 
 import (
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -128,5 +130,59 @@ func TestRestartRefusal(t *testing.T) {
 		if got := restartRefusal(c.err, c.account); got != c.want {
 			t.Errorf("%s: restartRefusal = %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// Simulate over abci_query: the gas is read and the result's events skipped; a failed run
+// is a simulate-phase TxError with the node's log; "unknown query path" is no tx service.
+func TestQuerySimulate(t *testing.T) {
+	events := make([]abci.Event, 300)
+	for i := range events {
+		events[i] = abci.Event{Type: "move", Attributes: []abci.EventAttribute{{Key: "data", Value: fmt.Sprintf("{\"account\":\"a%d\"}", i)}}}
+	}
+	ok, err := (&txtypes.SimulateResponse{GasInfo: &sdk.GasInfo{GasWanted: 200_000, GasUsed: 171_234}, Result: &sdk.Result{Events: events}}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const failLog = "rpc error: code = Unknown desc = failed to execute message; message index: 0: VM aborted: code=65537 with gas used: '52311': unknown request"
+	replies := map[string]string{
+		"ok":      fmt.Sprintf(`{"jsonrpc":"2.0","id":-1,"result":{"response":{"code":0,"value":%q}}}`, base64.StdEncoding.EncodeToString(ok)),
+		"fail":    fmt.Sprintf(`{"jsonrpc":"2.0","id":-1,"result":{"response":{"code":6,"codespace":"sdk","log":%q}}}`, failLog),
+		"none":    `{"jsonrpc":"2.0","id":-1,"result":{"response":{"code":6,"log":"unknown query path: unknown request","codespace":"sdk"}}}`,
+		"garbled": fmt.Sprintf(`{"jsonrpc":"2.0","id":-1,"result":{"response":{"code":0,"value":%q}}}`, base64.StdEncoding.EncodeToString([]byte{0x0a, 0x05, 0x08})),
+	}
+	var reply string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/abci_query" || r.URL.Query().Get("path") != `"`+simulatePath+`"` {
+			http.NotFound(w, r)
+			return
+		}
+		// SimulateRequest{tx_bytes: 2} carrying the tx
+		if data := r.URL.Query().Get("data"); data != "0x"+hex.EncodeToString([]byte{0x12, 0x03, 1, 2, 3}) {
+			t.Errorf("request data %s", data)
+		}
+		fmt.Fprint(w, replies[reply])
+	}))
+	defer srv.Close()
+	c := &Client{rpcURL: srv.URL, HTTP: srv.Client()}
+
+	reply = "ok"
+	res, err := c.querySimulate(t.Context(), []byte{1, 2, 3})
+	if err != nil || res.GasInfo.GasUsed != 171_234 || res.GasInfo.GasWanted != 200_000 {
+		t.Fatalf("ok: %+v %v", res, err)
+	}
+	reply = "fail"
+	_, err = c.querySimulate(t.Context(), []byte{1, 2, 3})
+	var te *TxError
+	if !errors.As(err, &te) || te.Phase != PhaseSimulate || te.RawLog != failLog || te.Code != 6 {
+		t.Fatalf("fail: %v", err)
+	}
+	reply = "none"
+	if _, err = c.querySimulate(t.Context(), []byte{1, 2, 3}); !errors.Is(err, errNoTxService) {
+		t.Fatalf("none: %v", err)
+	}
+	reply = "garbled"
+	if _, err = c.querySimulate(t.Context(), []byte{1, 2, 3}); err == nil || !strings.Contains(err.Error(), "decode") {
+		t.Fatalf("garbled: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package cosmostx
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
@@ -44,6 +45,11 @@ func (c *Client) PrepareUpdate(ctx context.Context, stage uint64, spec UpdateSpe
 	if err != nil {
 		return deployer.Update{}, fmt.Errorf("update scores stage %d: probe addresses: %w", stage, err)
 	}
+	// The block limits are read while the update is simulated.
+	var limits Limits
+	var limitsErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { limits, limitsErr = c.BlockLimits(ctx) })
 	cost, err := deployer.Measure(stage, spec.What, spec.Headroom, func(k int) (uint64, error) {
 		msg, err := spec.Msg(stage, probes.Chunk(0, k))
 		if err != nil {
@@ -58,12 +64,12 @@ func (c *Client) PrepareUpdate(ctx context.Context, stage uint64, spec UpdateSpe
 		}
 		return res.GasInfo.GasUsed, nil
 	})
+	wg.Wait()
 	if err != nil {
 		return deployer.Update{}, err
 	}
-	limits, err := c.BlockLimits(ctx)
-	if err != nil {
-		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, err)
+	if limitsErr != nil {
+		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, limitsErr)
 	}
 	gasCap, gasWhy := spec.GasCap, spec.GasCapName
 	if limits.MaxBlockGas > 0 && (gasCap == 0 || uint64(limits.MaxBlockGas) < gasCap) {

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"math/big"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -248,28 +249,28 @@ func (s *Scorer) sendAndWait(ctx context.Context, key keys.Signer, to *common.Ad
 }
 
 func (s *Scorer) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
-	tip, err = s.client.SuggestGasTipCap(ctx)
-	if err != nil {
-		return nil, nil, fmt.Errorf("suggest gas tip: %w", err)
+	tip, feeCap, _, err = s.feesAndHead(ctx)
+	return tip, feeCap, err
+}
+
+// feesAndHead is fees and the head block they were read at, the two asked at once.
+func (s *Scorer) feesAndHead(ctx context.Context) (tip, feeCap *big.Int, head *types.Header, err error) {
+	var tipErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { tip, tipErr = s.client.SuggestGasTipCap(ctx) })
+	head, err = s.client.HeaderByNumber(ctx, nil)
+	wg.Wait()
+	if tipErr != nil {
+		return nil, nil, nil, fmt.Errorf("suggest gas tip: %w", tipErr)
 	}
-	head, err := s.client.HeaderByNumber(ctx, nil)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read head: %w", err)
+		return nil, nil, nil, fmt.Errorf("read head: %w", err)
 	}
 	feeCap = new(big.Int).Set(tip)
 	if head.BaseFee != nil {
 		feeCap.Add(feeCap, new(big.Int).Mul(head.BaseFee, big.NewInt(2)))
 	}
-	return tip, feeCap, nil
-}
-
-// txGasCap is the most gas one tx may use: the Osaka cap or the block limit if lower.
-func (s *Scorer) txGasCap(ctx context.Context) (uint64, error) {
-	head, err := s.client.HeaderByNumber(ctx, nil)
-	if err != nil {
-		return 0, fmt.Errorf("read head: %w", err)
-	}
-	return min(uint64(MaxTxGas), head.GasLimit), nil
+	return tip, feeCap, head, nil
 }
 
 func (s *Scorer) core() deployer.Core { return deployer.Core{Contract: s, Knobs: s.k} }
@@ -285,6 +286,12 @@ func (s *Scorer) PrepareUpdate(ctx context.Context, stage uint64, _ *scores.Set)
 		return deployer.Update{}, err
 	}
 	from := s.operatorKey.Address()
+	// The fees and the block gas limit are read while the update is estimated.
+	var tip, feeCap *big.Int
+	var head *types.Header
+	var headErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { tip, feeCap, head, headErr = s.feesAndHead(ctx) })
 	cost, err := deployer.Measure(stage, "estimate updateScores", gasHeadroom, func(k int) (uint64, error) {
 		addrs := make([]common.Address, k)
 		amounts := make([]uint64, k)
@@ -299,17 +306,15 @@ func (s *Scorer) PrepareUpdate(ctx context.Context, stage uint64, _ *scores.Set)
 		g, err := s.client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Data: data})
 		return g, decodeRevert(s.abi, err)
 	})
+	wg.Wait()
 	if err != nil {
 		return deployer.Update{}, err
 	}
-	txCap, err := s.txGasCap(ctx)
-	if err != nil {
-		return deployer.Update{}, err
+	if headErr != nil {
+		return deployer.Update{}, headErr
 	}
-	tip, feeCap, err := s.fees(ctx)
-	if err != nil {
-		return deployer.Update{}, err
-	}
+	// The most gas one tx may use: the Osaka cap or the block limit if lower.
+	txCap := min(uint64(MaxTxGas), head.GasLimit)
 	pc := &pushChain{s: s, key: s.operatorKey, from: from, cost: cost, tip: tip, feeCap: feeCap, txGasOK: txCap}
 	return deployer.Update{Chain: pc, Fits: cost.MaxEntries(txCap),
 		Limit: fmt.Sprintf("tx gas cap %d (~%d gas per entry)", txCap, cost.PerEntry),

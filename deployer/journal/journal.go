@@ -4,10 +4,11 @@
 // resumes without sending any chunk twice.
 //
 // One journal is one append-only JSON-lines file per (chain, contract, stage, input); every
-// record that announces an action (the plan, a signed tx about to be broadcast) is fsynced,
-// with everything written before it, before that action. Outcome records (confirmed,
-// failed, dropped) ride along with the next sync or Close (group commit): losing them to a
-// crash loses nothing, since a re-run reads the same outcomes from the chain by tx hash.
+// record that announces an action (a signed tx about to be broadcast) is fsynced, with
+// everything written before it, before that action: the plan, and the txs of a window
+// signed together, share one sync (group commit). Outcome records (confirmed, failed,
+// dropped) ride along with the next sync or Close: losing them to a crash loses nothing,
+// since a re-run reads the same outcomes from the chain by tx hash.
 package journal
 
 import (
@@ -78,6 +79,9 @@ type Journal struct {
 	begin *Record
 	state map[int]*ChunkState
 	syncs int
+	// created is a journal file this Open made, whose folder entry is not yet synced.
+	created bool
+	dirty   bool // written since the last sync
 }
 
 // Key names the push a journal belongs to.
@@ -127,6 +131,9 @@ func Open(path string) (*Journal, error) {
 		if err := os.Truncate(path, valid); err != nil {
 			return nil, fmt.Errorf("drop torn journal tail: %w", err)
 		}
+	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		j.created = true
 	}
 	j.f, err = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -216,32 +223,43 @@ func dropAttempt(as []Record, hash string) []Record {
 	return out
 }
 
-// announces reports whether a record of op announces an action, and so must be on disk
-// before Append returns.
-func announces(op Op) bool { return op == OpBegin || op == OpSigned }
+// announces reports whether a record of op announces an action (a signed tx about to be
+// broadcast), and so must be on disk, with every record before it, before Append returns.
+// The begin record (the plan) announces nothing by itself: no action follows it before the
+// first signed record, whose sync carries it.
+func announces(op Op) bool { return op == OpSigned }
 
-// Append writes r; a record that announces an action (begin, signed) is synced to disk,
-// with every record before it, before Append returns.
-func (j *Journal) Append(r Record) error {
+// Append writes rs in one write; when one of them announces an action (a signed tx), they
+// are synced to disk, with every record before them, before Append returns: one sync for
+// the txs of a whole window (group commit).
+func (j *Journal) Append(rs ...Record) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if r.Time.IsZero() {
-		r.Time = time.Now().UTC()
+	var buf []byte
+	mustSync := false
+	for i := range rs {
+		if rs[i].Time.IsZero() {
+			rs[i].Time = time.Now().UTC()
+		}
+		b, err := json.Marshal(rs[i])
+		if err != nil {
+			return fmt.Errorf("encode journal record: %w", err)
+		}
+		buf = append(append(buf, b...), '\n')
+		mustSync = mustSync || announces(rs[i].Op)
 	}
-	b, err := json.Marshal(r)
-	if err != nil {
-		return fmt.Errorf("encode journal record: %w", err)
-	}
-	b = append(b, '\n')
-	if _, err := j.f.Write(b); err != nil {
+	if _, err := j.f.Write(buf); err != nil {
 		return fmt.Errorf("write journal %s: %w", j.path, err)
 	}
-	if announces(r.Op) {
+	j.dirty = true
+	if mustSync {
 		if err := j.sync(); err != nil {
 			return err
 		}
 	}
-	j.apply(r)
+	for _, r := range rs {
+		j.apply(r)
+	}
 	return nil
 }
 
@@ -250,10 +268,30 @@ func (j *Journal) sync() error {
 		return fmt.Errorf("sync journal %s: %w", j.path, err)
 	}
 	j.syncs++
+	j.dirty = false
+	if j.created {
+		// A synced file whose directory entry is not is lost with it: the first sync of a
+		// new journal syncs its folder too.
+		if err := syncDir(filepath.Dir(j.path)); err != nil {
+			return fmt.Errorf("sync journal folder of %s: %w", j.path, err)
+		}
+		j.syncs++
+		j.created = false
+	}
 	return nil
 }
 
-// Syncs is how many times the file was synced to disk since Open.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// Syncs is how many times the file (or, once, its new folder entry) was synced to disk
+// since Open.
 func (j *Journal) Syncs() int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -286,14 +324,19 @@ func (j *Journal) Chunk(i int) ChunkState {
 // Path is the journal's file.
 func (j *Journal) Path() string { return j.path }
 
-// Close closes the file.
+// Close syncs what was written since the last sync, and closes the file.
 func (j *Journal) Close() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.f == nil {
 		return nil
 	}
-	err := j.sync() // the outcomes written since the last sync
+	var err error
+	if j.dirty {
+		// The outcomes written since the last sync: a re-run could read them back from the
+		// chain, but not once the chain has pruned those txs.
+		err = j.sync()
+	}
 	if cerr := j.f.Close(); err == nil {
 		err = cerr
 	}

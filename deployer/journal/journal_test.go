@@ -138,6 +138,48 @@ func TestDefaultDirIsAbsolute(t *testing.T) {
 	}
 }
 
+// TestGroupCommit: the txs of a window appended together cost one sync, and read back as
+// separate attempts.
+func TestGroupCommit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	j, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append(Record{Op: OpBegin, Stage: 1, Chunks: 3, ChunkSize: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append(Record{Op: OpSigned, Chunk: 0, Hash: "0x01", Sequence: 4}); err != nil {
+		t.Fatal(err)
+	}
+	before := j.Syncs()
+	if err := j.Append(Record{Op: OpSigned, Chunk: 1, Hash: "0x02", Sequence: 5}, Record{Op: OpSigned, Chunk: 2, Hash: "0x03", Sequence: 6}); err != nil {
+		t.Fatal(err)
+	}
+	if got := j.Syncs() - before; got != 1 {
+		t.Fatalf("two signed records appended together: %d syncs, want 1", got)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	j, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	for i, hash := range []string{"0x01", "0x02", "0x03"} {
+		if a := j.Chunk(i).Attempts; len(a) != 1 || a[0].Hash != hash || a[0].Sequence != uint64(4+i) {
+			t.Fatalf("chunk %d: attempts %+v, want %s at sequence %d", i, a, hash, 4+i)
+		}
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := j.Syncs(); got != 0 {
+		t.Fatalf("a journal opened and closed without a write synced %d times", got)
+	}
+}
+
 func TestOutcomesRideOnTheNextSync(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j.jsonl")
 	j, err := Open(path)
@@ -148,8 +190,8 @@ func TestOutcomesRideOnTheNextSync(t *testing.T) {
 		rec   Record
 		syncs int // syncs after the append
 	}{
-		{Record{Op: OpBegin, Stage: 1, Chunks: 2, ChunkSize: 1}, 1},
-		{Record{Op: OpSigned, Chunk: 0, Hash: "0x01"}, 2},
+		{Record{Op: OpBegin, Stage: 1, Chunks: 2, ChunkSize: 1}, 0}, // rides with the first signed tx
+		{Record{Op: OpSigned, Chunk: 0, Hash: "0x01"}, 2},           // the file, and once its new folder entry
 		{Record{Op: OpConfirmed, Chunk: 0, Hash: "0x01"}, 2},
 		{Record{Op: OpSigned, Chunk: 1, Hash: "0x02"}, 3},
 		{Record{Op: OpFailed, Chunk: 1, Hash: "0x02", Error: "reverted"}, 3},

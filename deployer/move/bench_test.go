@@ -9,7 +9,6 @@ import (
 
 	cmttypes "github.com/cometbft/cometbft/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
-	"github.com/cosmos/cosmos-sdk/types/bech32"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
@@ -157,12 +156,13 @@ func sendRaw(ctx context.Context, s *move.Scorer, r localnet.Rollup, entries []s
 		return err
 	}
 	chunks := scores.Split(entries, size)
+	codec := s.Codec() // the fastest bech32 decoder the project has, as the deployer's
 	msgs := make([]sdk.Msg, len(chunks))
 	for i, ch := range chunks {
 		addrs := make([]movebcs.Address, len(ch))
 		amounts := make([]uint64, len(ch))
 		for j, e := range ch {
-			_, bz, err := bech32.DecodeAndConvert(e.Addr)
+			bz, err := codec.Decode(e.Addr)
 			if err != nil {
 				return err
 			}

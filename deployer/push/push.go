@@ -208,6 +208,9 @@ type pusher struct {
 	sentAt map[int]time.Time
 	// maxSeq is one past the highest sequence of a live attempt
 	maxSeq uint64
+	// failed is the first chunk found failed on chain: the push stops once the chunks in
+	// flight have settled
+	failed error
 }
 
 // reconcile settles every journaled attempt against the chain: confirmed and failed txs
@@ -332,7 +335,9 @@ func (p *pusher) settle(i int, hash string, out Outcome) error {
 }
 
 // send signs, journals and broadcasts every chunk not yet confirmed or live, keeping at
-// most window transactions in flight.
+// most window transactions in flight. The chunks that fit in the window go out together:
+// signed at consecutive sequences, journaled with one sync (group commit), then broadcast
+// in order.
 func (p *pusher) send(ctx context.Context) error {
 	var seq uint64
 	if err := p.retry(ctx, "read sender sequence", func() (err error) {
@@ -342,77 +347,127 @@ func (p *pusher) send(ctx context.Context) error {
 		return fmt.Errorf("update scores stage %d: read sender sequence: %w", p.stage, err)
 	}
 	seq = max(seq, p.maxSeq)
+	var todo []int
 	for i := range p.chunks {
-		if st := p.j.Chunk(i); st.Confirmed {
-			continue
+		if _, live := p.live[i]; !live && !p.j.Chunk(i).Confirmed {
+			todo = append(todo, i)
 		}
-		if _, ok := p.live[i]; ok {
-			continue
-		}
+	}
+	for len(todo) > 0 {
 		if err := p.wait(ctx, p.cfg.window-1); err != nil {
 			return err
 		}
-		if err := p.sendChunk(ctx, i, p.chunk(i), &seq); err != nil {
+		n := min(p.cfg.window-len(p.live), len(todo))
+		if err := p.sendBatch(ctx, todo[:n], &seq); err != nil {
 			return err
 		}
+		todo = todo[n:]
 	}
 	return p.wait(ctx, 0)
 }
 
-// sendChunk signs, journals and broadcasts chunk i at *seq, advancing it. A node that refuses
-// the tx while earlier ones are in flight may only be missing those (a restarted node lost
-// its pool, and a Cosmos node refuses a sequence gap): the earlier txs are settled first,
-// then the chunk is signed again at the sequence the chain expects, once.
-func (p *pusher) sendChunk(ctx context.Context, i int, chunk scores.Chunk, seq *uint64) error {
-	for attempt := 0; ; attempt++ {
-		tx, err := p.chain.Sign(ctx, p.stage, chunk, *seq)
-		if err != nil {
-			return fmt.Errorf("sign stage %d chunk %d: %w", p.stage, i, err)
+// sendBatch signs, journals and broadcasts the chunks of batch at *seq on, advancing it. A
+// node that refuses a tx while earlier ones are in flight may only be missing those (a
+// restarted node lost its pool, and a Cosmos node refuses a sequence gap): the refused tx
+// and the batch's txs after it, never sent, are dropped, the txs in flight are settled,
+// and the rest of the batch is signed again at the sequence the chain expects, once per
+// refused chunk.
+func (p *pusher) sendBatch(ctx context.Context, batch []int, seq *uint64) error {
+	resigned := -1 // the chunk signed again after a refusal
+	for {
+		now := time.Now().UTC()
+		txs := make([]SignedTx, len(batch))
+		recs := make([]journal.Record, len(batch))
+		for k, i := range batch {
+			tx, err := p.chain.Sign(ctx, p.stage, p.chunk(i), *seq+uint64(k))
+			if err != nil {
+				return fmt.Errorf("sign stage %d chunk %d: %w", p.stage, i, err)
+			}
+			txs[k] = tx
+			recs[k] = journal.Record{Op: journal.OpSigned, Time: now, Chunk: i, Sequence: *seq + uint64(k), Hash: tx.Hash, Raw: hex.EncodeToString(tx.Raw)}
 		}
-		rec := journal.Record{Op: journal.OpSigned, Time: time.Now().UTC(), Chunk: i, Sequence: *seq, Hash: tx.Hash, Raw: hex.EncodeToString(tx.Raw)}
-		if err := p.j.Append(rec); err != nil {
+		if err := p.j.Append(recs...); err != nil {
 			return err
 		}
-		err = p.chain.Broadcast(ctx, tx)
-		if err != nil && IsRejected(err) {
-			// The node refused it: the sequence is not spent, the chunk is not sent.
-			if jerr := p.j.Append(journal.Record{Op: journal.OpDropped, Chunk: i, Hash: tx.Hash, Sequence: *seq, Error: err.Error()}); jerr != nil {
-				return fmt.Errorf("broadcast stage %d chunk %d: %w (and journaling the refusal failed: %w)", p.stage, i, err, jerr)
+		refused := -1
+		for k, i := range batch {
+			err := p.broadcast(ctx, txs[k])
+			if err != nil && IsRejected(err) {
+				// The node refused it: its sequence is not spent, and the txs after it
+				// were never sent.
+				drops := make([]journal.Record, 0, len(batch)-k)
+				for m := k; m < len(batch); m++ {
+					drops = append(drops, journal.Record{Op: journal.OpDropped, Chunk: batch[m], Hash: txs[m].Hash, Sequence: recs[m].Sequence})
+				}
+				drops[0].Error = err.Error()
+				if jerr := p.j.Append(drops...); jerr != nil {
+					return fmt.Errorf("broadcast stage %d chunk %d: %w (and journaling the refusal failed: %w)", p.stage, i, err, jerr)
+				}
+				if i == resigned || len(p.live) == 0 {
+					_ = p.wait(ctx, 0)
+					return fmt.Errorf("broadcast stage %d chunk %d: %w", p.stage, i, err)
+				}
+				p.cfg.logger.Info("node refused a chunk while earlier ones are in flight; settling them, then signing it again", "stage", p.stage, "chunk", i, "err", err)
+				refused = k
+				break
 			}
-			if attempt > 0 || len(p.live) == 0 {
-				_ = p.wait(ctx, 0)
-				return fmt.Errorf("broadcast stage %d chunk %d: %w", p.stage, i, err)
+			if err != nil {
+				// Unknown whether the node got it: treat it as sent; wait() looks it up and
+				// hands the same bytes over again if the node never saw it.
+				p.cfg.logger.Warn("broadcast failed; will look the tx up and resend it", "stage", p.stage, "chunk", i, "tx", txs[k].Hash, "err", err)
 			}
-			p.cfg.logger.Info("node refused a chunk while earlier ones are in flight; settling them, then signing it again", "stage", p.stage, "chunk", i, "err", err)
-			if err := p.wait(ctx, 0); err != nil {
-				return err
-			}
-			if err := p.retry(ctx, "read sender sequence", func() (err error) {
-				*seq, err = p.chain.Sequence(ctx)
-				return err
-			}); err != nil {
-				return fmt.Errorf("update scores stage %d: read sender sequence: %w", p.stage, err)
-			}
-			continue
+			p.cfg.logger.Debug("chunk broadcast", "stage", p.stage, "chunk", i, "entries", p.chunkLen(i), "tx", txs[k].Hash, "sequence", recs[k].Sequence)
+			p.live[i] = recs[k]
+			p.sentAt[i] = time.Now()
+			*seq++
 		}
-		if err != nil {
-			// Unknown whether the node got it: treat it as sent; wait() looks it up and
-			// hands the same bytes over again if the node never saw it.
-			p.cfg.logger.Warn("broadcast failed; will look the tx up and resend it", "stage", p.stage, "chunk", i, "tx", tx.Hash, "err", err)
+		if refused < 0 {
+			return nil
 		}
-		p.cfg.logger.Debug("chunk broadcast", "stage", p.stage, "chunk", i, "entries", chunk.Len(), "tx", tx.Hash, "sequence", *seq)
-		p.live[i] = rec
-		p.sentAt[i] = time.Now()
-		*seq++
-		return nil
+		if err := p.wait(ctx, 0); err != nil {
+			return err
+		}
+		if err := p.retry(ctx, "read sender sequence", func() (err error) {
+			*seq, err = p.chain.Sequence(ctx)
+			return err
+		}); err != nil {
+			return fmt.Errorf("update scores stage %d: read sender sequence: %w", p.stage, err)
+		}
+		batch, resigned = batch[refused:], batch[refused]
 	}
+}
+
+// broadcast hands tx to the node and, while the node checks it (a Move or Wasm node runs
+// the call at CheckTx: tens of milliseconds a chunk), settles the live txs the chain has
+// included since: confirmation overlaps sending, where waiting for each in turn after the
+// last broadcast cost the push a lookup per chunk. The lookups stop at the first tx not in
+// a block (a sender's txs land in sequence order) or when the broadcast returns; their
+// errors are left to wait, which asks again.
+func (p *pusher) broadcast(ctx context.Context, tx SignedTx) error {
+	done := make(chan error, 1)
+	go func() { done <- p.chain.Broadcast(ctx, tx) }()
+	for _, i := range p.liveBySequence() {
+		select {
+		case err := <-done:
+			return err
+		default:
+		}
+		rec := p.live[i]
+		out, err := p.chain.Lookup(ctx, rec.Hash)
+		if err != nil || !out.Found {
+			break
+		}
+		if err := p.finish(i, rec, out); err != nil && p.failed == nil {
+			p.failed = err
+		}
+	}
+	return <-done
 }
 
 // wait polls live txs until at most keep remain in flight. A failed chunk stops the push
 // once the other live chunks have settled, so the journal holds every outcome.
 func (p *pusher) wait(ctx context.Context, keep int) error {
-	var firstErr error
-	for len(p.live) > keep || (firstErr != nil && len(p.live) > 0) {
+	for len(p.live) > keep || (p.failed != nil && len(p.live) > 0) {
 		progressed := false
 		// In sequence order, so that txs a restarted node lost go back in the order it
 		// accepts them.
@@ -434,8 +489,8 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 				continue
 			}
 			progressed = true
-			if err := p.finish(i, rec, out); err != nil && firstErr == nil {
-				firstErr = err
+			if err := p.finish(i, rec, out); err != nil && p.failed == nil {
+				p.failed = err
 			}
 		}
 		if progressed {
@@ -447,7 +502,7 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 		case <-time.After(p.cfg.poll):
 		}
 	}
-	return firstErr
+	return p.failed
 }
 
 // finish settles live chunk i, whose tx rec the chain has included with outcome out.

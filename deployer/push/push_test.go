@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -51,6 +52,9 @@ type fakeChain struct {
 	// broadcasts counts Broadcast calls; afterBroadcast, when set, runs after each.
 	broadcasts     int
 	afterBroadcast func(n int)
+	// checkTime is how long a broadcast takes before the node answers, as a node that runs
+	// the call at CheckTx does; the chain can be asked other things meanwhile.
+	checkTime time.Duration
 }
 
 var errUnreachable = errors.New("dial tcp 127.0.0.1:8545: connect: connection refused")
@@ -113,6 +117,7 @@ func (c *fakeChain) Sign(_ context.Context, stage uint64, ch scores.Chunk, seq u
 }
 
 func (c *fakeChain) Broadcast(_ context.Context, tx SignedTx) error {
+	time.Sleep(c.checkTime)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.broadcasts++
@@ -248,6 +253,68 @@ func TestRunSendsEveryChunkOnce(t *testing.T) {
 		if h == "" {
 			t.Fatalf("chunk %d has no hash", i)
 		}
+	}
+}
+
+// Each tx is in the journal before the node sees it, and the txs that fit in the window are
+// journaled together (one sync) before the first is broadcast.
+func TestRunJournalsAWindowBeforeItsFirstBroadcast(t *testing.T) {
+	c := newFakeChain()
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	var problems []string
+	signedAtFirst := 0
+	c.afterBroadcast = func(n int) {
+		// Broadcast holds the chain's lock while this runs: read what it was handed.
+		data, err := os.ReadFile(path)
+		if err != nil {
+			problems = append(problems, err.Error())
+			return
+		}
+		signed := strings.Count(string(data), `"op":"signed"`)
+		if n == 1 {
+			signedAtFirst = signed
+		}
+		if signed < n {
+			problems = append(problems, fmt.Sprintf("broadcast %d: only %d signed txs journaled", n, signed))
+		}
+	}
+	res, err := Run(context.Background(), c, path, 1, entries(95), 10, WithPollInterval(time.Millisecond), WithWindow(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(problems) > 0 {
+		t.Fatal(strings.Join(problems, "; "))
+	}
+	if signedAtFirst != 4 {
+		t.Fatalf("%d signed txs journaled at the first broadcast, want the window's 4", signedAtFirst)
+	}
+	if res.Confirmed != 10 || c.applied != 10 {
+		t.Fatalf("result %+v, applied %d", res, c.applied)
+	}
+}
+
+// While the node checks a tx, the txs it has already included are confirmed: by the time the
+// last chunk of a window is broadcast, the first ones are settled in the journal.
+func TestRunConfirmsWhileItBroadcasts(t *testing.T) {
+	c := newFakeChain()
+	c.checkTime = 20 * time.Millisecond
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	confirmedAtLast := -1
+	c.afterBroadcast = func(n int) {
+		if n == 4 {
+			data, _ := os.ReadFile(path)
+			confirmedAtLast = strings.Count(string(data), `"op":"confirmed"`)
+		}
+	}
+	res, err := Run(context.Background(), c, path, 1, entries(40), 10, WithPollInterval(time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if confirmedAtLast < 1 {
+		t.Fatalf("%d chunks confirmed when the last of 4 was broadcast, want the ones mined before it", confirmedAtLast)
+	}
+	if res.Confirmed != 4 || c.applied != 4 || len(c.state) != 40 {
+		t.Fatalf("result %+v, applied %d, state %d", res, c.applied, len(c.state))
 	}
 }
 
@@ -447,6 +514,15 @@ func TestRunRecoversFromALostPoolOnAChainWithoutGaps(t *testing.T) {
 	}
 	if res.Confirmed != 6 || c.applied != 6 || len(c.state) != 60 || res.Rebroadcast < 3 {
 		t.Fatalf("result %+v, applied %d, state %d", res, c.applied, len(c.state))
+	}
+	// The window's txs after the refused one were journaled but never sent: each is dropped
+	// and its chunk signed again.
+	data, err := os.ReadFile(res.Journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(string(data), `"op":"dropped"`); got != 3 {
+		t.Fatalf("%d dropped txs in the journal, want 3 (the refused chunk and the two after it)\n%s", got, data)
 	}
 }
 

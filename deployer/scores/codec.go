@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/cosmos/cosmos-sdk/types/bech32"
+	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 )
 
 // Codec is how a VM writes account addresses. Decode validates an address and returns its
@@ -41,11 +41,39 @@ func (EVMCodec) Decode(addr string) ([]byte, error) {
 	}
 	// The checksum (a keccak hash) is computed only where the input claims one.
 	if hasLower(body) && hasUpper(body) {
-		if sum := common.BytesToAddress(b).Hex(); body != sum[2:] {
-			return nil, fmt.Errorf("address %q: bad EIP-55 checksum (mixed case must read %s)", addr, sum)
+		if !eip55Valid(body, b) {
+			return nil, fmt.Errorf("address %q: bad EIP-55 checksum (mixed case must read %s)", addr, common.BytesToAddress(b).Hex())
 		}
 	}
 	return b, nil
+}
+
+// keccaks are reused: a hasher per address was a third of validating a file of
+// checksummed addresses.
+var keccaks = sync.Pool{New: func() any { return crypto.NewKeccakState() }}
+
+// eip55Valid reports whether body (the 40 hex digits of addr) has addr's EIP-55 casing: a
+// letter is upper case exactly where the keccak of the lower-case hex has a nibble >= 8.
+func eip55Valid(body string, addr []byte) bool {
+	var text [40]byte
+	hex.Encode(text[:], addr)
+	h := keccaks.Get().(crypto.KeccakState)
+	h.Reset()
+	h.Write(text[:])
+	var sum [32]byte
+	h.Read(sum[:])
+	keccaks.Put(h)
+	for i := range 40 {
+		c := body[i]
+		if c < 'A' {
+			continue // a digit
+		}
+		nibble := sum[i/2] >> (4 * (1 - i%2)) & 0xf
+		if (c <= 'F') != (nibble >= 8) {
+			return false
+		}
+	}
+	return true
 }
 
 // Encode is the EIP-55 checksummed form.
@@ -61,11 +89,7 @@ func (c Bech32Codec) Decode(addr string) ([]byte, error) {
 	if strings.HasPrefix(addr, "0x") || strings.HasPrefix(addr, "0X") {
 		return nil, fmt.Errorf("address %q: not bech32 but hex; this chain's addresses start with %q", addr, c.Prefix+"1")
 	}
-	lower := strings.ToLower(addr)
-	if lower != addr && strings.ToUpper(addr) != addr {
-		return nil, fmt.Errorf("address %q: bech32 must not mix upper and lower case", addr)
-	}
-	hrp, data, err := bech32.DecodeAndConvert(lower)
+	hrp, data, err := bech32Decode(addr)
 	if err != nil {
 		return nil, fmt.Errorf("address %q: not bech32: %v", addr, err)
 	}
@@ -81,14 +105,9 @@ func (c Bech32Codec) Decode(addr string) ([]byte, error) {
 	return data, nil
 }
 
-// Encode is the lower-case bech32 text. It panics on a prefix bech32 cannot carry, which
-// Decode under the same prefix would have refused first.
+// Encode is the bech32 text under Prefix, in lower case as Decode accepts it.
 func (c Bech32Codec) Encode(b []byte) string {
-	s, err := bech32.ConvertAndEncode(c.Prefix, b)
-	if err != nil {
-		panic(fmt.Sprintf("bech32 prefix %q: %v", c.Prefix, err))
-	}
-	return s
+	return bech32Encode(c.Prefix, b)
 }
 
 // Check is codec's AddressCheck: an address's canonical text.
