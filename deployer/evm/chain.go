@@ -72,8 +72,22 @@ func (c *pushChain) Broadcast(ctx context.Context, stx push.SignedTx) error {
 	return c.s.broadcast(ctx, stx.Raw)
 }
 
+// Lookup reads the tx's receipt (its logs skipped); a tx not in a block is not looked for
+// in the pool here (that downloads the whole tx, calldata and all): see InPool.
 func (c *pushChain) Lookup(ctx context.Context, hash string) (push.Outcome, error) {
 	return c.s.lookup(ctx, common.HexToHash(hash))
+}
+
+// InPool reports whether the node holds the tx unmined.
+func (c *pushChain) InPool(ctx context.Context, hash string) (bool, error) {
+	_, pending, err := c.s.client.TransactionByHash(ctx, common.HexToHash(hash))
+	if notYet(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("get tx %s: %w", hash, err)
+	}
+	return pending, nil
 }
 
 func splitEntries(chunk scores.Chunk) ([]common.Address, []uint64) {
@@ -116,14 +130,7 @@ func (s *Scorer) lookup(ctx context.Context, hash common.Hash) (push.Outcome, er
 		err = ethereum.NotFound
 	}
 	if notYet(err) {
-		_, pending, err := s.client.TransactionByHash(ctx, hash)
-		if notYet(err) {
-			return push.Outcome{}, nil
-		}
-		if err != nil {
-			return push.Outcome{}, fmt.Errorf("get tx %s: %w", hash, err)
-		}
-		return push.Outcome{Pending: pending}, nil
+		return push.Outcome{}, nil
 	}
 	if err != nil {
 		return push.Outcome{}, fmt.Errorf("get receipt %s: %w", hash, err)

@@ -53,6 +53,13 @@ type Chain interface {
 	Lookup(ctx context.Context, hash string) (Outcome, error)
 }
 
+// PoolChecker is a Chain that can tell whether its node holds a tx not yet in a block,
+// where a Lookup leaves that out because it costs (on EVM, downloading the whole tx): the
+// push asks only before it would send a tx again or give it up.
+type PoolChecker interface {
+	InPool(ctx context.Context, hash string) (bool, error)
+}
+
 // BlockScanner is a Chain that can find an included tx without its tx index, in the blocks
 // committed since a time: a node stopped between committing a block and indexing its txs
 // never indexes them, and the chain holds a tx its lookup by hash does not find.
@@ -249,6 +256,11 @@ func (p *pusher) reconcile(ctx context.Context) error {
 					return fmt.Errorf("reconcile stage %d: read sender sequence: %w", p.stage, err)
 				}
 				haveCommitted = true
+			}
+			if a.Sequence < committed && !out.Pending {
+				if out.Pending, err = p.inPool(ctx, a.Hash); err != nil {
+					return fmt.Errorf("reconcile stage %d chunk %d tx %s: %w", p.stage, i, a.Hash, err)
+				}
 			}
 			if a.Sequence < committed && !out.Pending {
 				// The sequence may have been read after the lookup (the first time): a tx that
@@ -479,8 +491,12 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 			}
 			if !out.Found {
 				if !out.Pending && time.Since(p.sentAt[i]) > p.cfg.rebroadcast {
-					if err := p.resend(ctx, i, rec); err != nil {
-						return err
+					// Overdue: sent again unless the node still holds it (when it cannot
+					// tell, sending again is harmless: a node takes a tx it has as a no-op).
+					if held, err := p.inPool(ctx, rec.Hash); err != nil || !held {
+						if err := p.resend(ctx, i, rec); err != nil {
+							return err
+						}
 					}
 				}
 				// Every live tx is asked, not only up to the first one not yet in a block:
@@ -503,6 +519,16 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 		}
 	}
 	return p.failed
+}
+
+// inPool asks a PoolChecker chain whether its node holds tx hash unmined; other chains say
+// so in their lookups.
+func (p *pusher) inPool(ctx context.Context, hash string) (bool, error) {
+	pc, ok := p.chain.(PoolChecker)
+	if !ok {
+		return false, nil
+	}
+	return pc.InPool(ctx, hash)
 }
 
 // finish settles live chunk i, whose tx rec the chain has included with outcome out.

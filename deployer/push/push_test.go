@@ -611,3 +611,52 @@ func TestRunFindsTxsItsIndexLost(t *testing.T) {
 		t.Fatalf("re-run result %+v, applied %d, state %d", res, stopped.applied, len(stopped.state))
 	}
 }
+
+// poolChecked is a chain whose lookups do not say whether the node holds a tx (as EVM's do
+// not: it costs the whole tx) and that answers InPool instead.
+type poolChecked struct {
+	*fakeChain
+	asked int
+}
+
+func (c *poolChecked) Lookup(ctx context.Context, hash string) (Outcome, error) {
+	out, err := c.fakeChain.Lookup(ctx, hash)
+	out.Pending = false
+	return out, err
+}
+
+func (c *poolChecked) InPool(_ context.Context, hash string) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.asked++
+	for _, h := range c.pool {
+		if h == hash {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// A tx the node holds unmined past the resend time is not sent again: the push asks the pool
+// before it resends, and only then.
+func TestRunAsksThePoolBeforeItResends(t *testing.T) {
+	c := &poolChecked{fakeChain: newFakeChain()}
+	c.hold = true
+	go func() {
+		time.Sleep(60 * time.Millisecond)
+		c.mu.Lock()
+		c.land()
+		c.mu.Unlock()
+	}()
+	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, entries(30), 10,
+		WithPollInterval(time.Millisecond), WithResendAfter(5*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rebroadcast != 0 || c.asked == 0 {
+		t.Fatalf("%d txs sent again, the pool asked %d times: want none sent again, the pool asked", res.Rebroadcast, c.asked)
+	}
+	if res.Confirmed != 3 || c.applied != 3 || len(c.state) != 30 {
+		t.Fatalf("result %+v, applied %d, state %d", res, c.applied, len(c.state))
+	}
+}
