@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/vipharness/vipharness/deployer/journal"
@@ -483,12 +484,24 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 		progressed := false
 		// In sequence order, so that txs a restarted node lost go back in the order it
 		// accepts them.
-		for _, i := range p.liveBySequence() {
-			rec := p.live[i]
-			out, err := p.lookup(ctx, rec.Hash)
+		order := p.liveBySequence()
+		outs, err := p.lookupAll(ctx, order[:1])
+		if err != nil {
+			return err
+		}
+		if outs[0].Found || time.Since(p.sentAt[order[0]]) > p.cfg.rebroadcast {
+			rest, err := p.lookupAll(ctx, order[1:])
 			if err != nil {
-				return fmt.Errorf("look up stage %d chunk %d tx %s: %w", p.stage, i, rec.Hash, err)
+				return err
 			}
+			outs = append(outs, rest...)
+		} else {
+			// A sender's txs land in sequence order: while the first is on its way, the
+			// others are not asked (a lookup costs the node its lock, blocks included).
+			order = order[:1]
+		}
+		for k, i := range order {
+			rec, out := p.live[i], outs[k]
 			if !out.Found {
 				if !out.Pending && time.Since(p.sentAt[i]) > p.cfg.rebroadcast {
 					// Overdue: sent again unless the node still holds it (when it cannot
@@ -499,9 +512,8 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 						}
 					}
 				}
-				// Every live tx is asked, not only up to the first one not yet in a block:
-				// stopping there (a sender's txs land in sequence order) saved lookups, but
-				// after a wasmd restart under load CI saw a later chunk refused with code 4.
+				// Once the first is overdue every live tx is asked, and each overdue one
+				// sent again in sequence order: a restarted node lost them all.
 				continue
 			}
 			progressed = true
@@ -519,6 +531,33 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 		}
 	}
 	return p.failed
+}
+
+// lookupAll looks up the txs of the live chunks of order at once, at most window at a time:
+// the node builds and sends its replies in parallel (geth each receipt in its own handler;
+// a Cosmos node at least encodes and sends each reply in parallel), where asking one at a
+// time cost a round trip per chunk after the last block.
+func (p *pusher) lookupAll(ctx context.Context, order []int) ([]Outcome, error) {
+	outs := make([]Outcome, len(order))
+	errs := make([]error, len(order))
+	slots := make(chan struct{}, p.cfg.window)
+	var wg sync.WaitGroup
+	for k, i := range order {
+		hash := p.live[i].Hash
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			outs[k], errs[k] = p.lookup(ctx, hash)
+		})
+	}
+	wg.Wait()
+	for k, err := range errs {
+		if err != nil {
+			i := order[k]
+			return nil, fmt.Errorf("look up stage %d chunk %d tx %s: %w", p.stage, i, p.live[i].Hash, err)
+		}
+	}
+	return outs, nil
 }
 
 // inPool asks a PoolChecker chain whether its node holds tx hash unmined; other chains say
