@@ -52,6 +52,8 @@ type fakeChain struct {
 	// broadcasts counts Broadcast calls; afterBroadcast, when set, runs after each.
 	broadcasts     int
 	afterBroadcast func(n int)
+	// asked counts lookups per hash.
+	asked map[string]int
 	// checkTime is how long a broadcast takes before the node answers, as a node that runs
 	// the call at CheckTx does; the chain can be asked other things meanwhile.
 	checkTime time.Duration
@@ -194,6 +196,10 @@ func (c *fakeChain) failing(h string) bool {
 func (c *fakeChain) Lookup(_ context.Context, hash string) (Outcome, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.asked == nil {
+		c.asked = map[string]int{}
+	}
+	c.asked[hash]++
 	if c.unreachable() {
 		return Outcome{}, errUnreachable
 	}
@@ -315,6 +321,30 @@ func TestRunConfirmsWhileItBroadcasts(t *testing.T) {
 	}
 	if res.Confirmed != 4 || c.applied != 4 || len(c.state) != 40 {
 		t.Fatalf("result %+v, applied %d, state %d", res, c.applied, len(c.state))
+	}
+}
+
+// While the first tx in flight is on its way, the later ones are not asked (they cannot
+// land before it); once it lands, they are.
+func TestRunAsksTheFirstTxInFlightAlone(t *testing.T) {
+	c := newFakeChain()
+	c.hold = true
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		c.mu.Lock()
+		c.land()
+		c.mu.Unlock()
+	}()
+	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, entries(30), 10, WithPollInterval(time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Confirmed != 3 || c.applied != 3 {
+		t.Fatalf("result %+v, applied %d", res, c.applied)
+	}
+	first, later := c.asked[res.Hashes[0]], c.asked[res.Hashes[1]]+c.asked[res.Hashes[2]]
+	if first < 10 || later > 4 {
+		t.Fatalf("the first tx asked %d times, the later two %d: want the first asked while held, the others once it landed", first, later)
 	}
 }
 
