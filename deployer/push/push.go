@@ -391,13 +391,21 @@ func (p *pusher) sendBatch(ctx context.Context, batch []int, seq *uint64) error 
 		now := time.Now().UTC()
 		txs := make([]SignedTx, len(batch))
 		recs := make([]journal.Record, len(batch))
+		var signErr error
 		for k, i := range batch {
 			tx, err := p.chain.Sign(ctx, p.stage, p.chunk(i), *seq+uint64(k))
 			if err != nil {
-				return fmt.Errorf("sign stage %d chunk %d: %w", p.stage, i, err)
+				// What is signed still goes out: a signer that asks a person (a Ledger) is
+				// not asked for it again by the re-run.
+				signErr = fmt.Errorf("sign stage %d chunk %d: %w", p.stage, i, err)
+				batch, txs, recs = batch[:k], txs[:k], recs[:k]
+				break
 			}
 			txs[k] = tx
 			recs[k] = journal.Record{Op: journal.OpSigned, Time: now, Chunk: i, Sequence: *seq + uint64(k), Hash: tx.Hash, Raw: hex.EncodeToString(tx.Raw)}
+		}
+		if len(batch) == 0 {
+			return signErr
 		}
 		if err := p.j.Append(recs...); err != nil {
 			return err
@@ -434,8 +442,9 @@ func (p *pusher) sendBatch(ctx context.Context, batch []int, seq *uint64) error 
 			p.sentAt[i] = time.Now()
 			*seq++
 		}
-		if refused < 0 {
-			return nil
+		if refused < 0 || signErr != nil {
+			// A chunk that could not be signed ends the push: the re-run resumes there.
+			return signErr
 		}
 		if err := p.wait(ctx, 0); err != nil {
 			return err

@@ -52,6 +52,9 @@ type fakeChain struct {
 	// broadcasts counts Broadcast calls; afterBroadcast, when set, runs after each.
 	broadcasts     int
 	afterBroadcast func(n int)
+	// signs counts successful Sign calls; refuseSign, when n > 0, fails the nth call, as a
+	// person refusing a tx on a Ledger does.
+	signs, signCalls, refuseSign int
 	// asked counts lookups per hash.
 	asked map[string]int
 	// checkTime is how long a broadcast takes before the node answers, as a node that runs
@@ -108,6 +111,16 @@ func (c *fakeChain) Committed(context.Context) (uint64, error) {
 }
 
 func (c *fakeChain) Sign(_ context.Context, stage uint64, ch scores.Chunk, seq uint64) (SignedTx, error) {
+	c.mu.Lock()
+	c.signCalls++
+	refused := c.signCalls == c.refuseSign
+	if !refused {
+		c.signs++
+	}
+	c.mu.Unlock()
+	if refused {
+		return SignedTx{}, errors.New("ledger: the user refused the transaction (0x6985)")
+	}
 	chunk := ch.Entries()
 	raw := fmt.Sprintf("%d|%d|%v", stage, seq, chunk)
 	h := sha256.Sum256([]byte(raw))
@@ -345,6 +358,25 @@ func TestRunAsksTheFirstTxInFlightAlone(t *testing.T) {
 	first, later := c.asked[res.Hashes[0]], c.asked[res.Hashes[1]]+c.asked[res.Hashes[2]]
 	if first < 10 || later > 4 {
 		t.Fatalf("the first tx asked %d times, the later two %d: want the first asked while held, the others once it landed", first, later)
+	}
+}
+
+// A chunk its signer refuses ends the push, but the chunks of its window signed before it
+// still go out: the re-run signs each of the others once, and none twice.
+func TestRunSendsWhatWasSignedBeforeARefusal(t *testing.T) {
+	c := newFakeChain()
+	c.refuseSign = 3
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	_, err := Run(context.Background(), c, path, 1, entries(50), 10, WithPollInterval(time.Millisecond))
+	if err == nil || !strings.Contains(err.Error(), "sign stage 1 chunk 2") {
+		t.Fatalf("err %v, want the refused chunk named", err)
+	}
+	res, err := Run(context.Background(), c, path, 1, entries(50), 10, WithPollInterval(time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.signs != 5 || c.applied != 5 || len(c.state) != 50 || res.Resumed != 2 {
+		t.Fatalf("%d signatures, %d txs applied, %d addresses, result %+v: want each of 5 chunks signed and applied once", c.signs, c.applied, len(c.state), res)
 	}
 }
 
