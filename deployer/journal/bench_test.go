@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -32,33 +33,47 @@ func confirmedRecord(i int) journal.Record {
 	return journal.Record{Op: journal.OpConfirmed, Chunk: i, Hash: "0x" + strings.Repeat("ab", 32), GasUsed: 13_700_000, Height: uint64(i)}
 }
 
-// BenchmarkAppendChunk journals one chunk the way the push does: its signed tx before the
-// broadcast (synced first), then its result (synced with the next chunk's signed tx).
+// BenchmarkAppendChunk journals chunks the way the push does, for a window of 1 and of 8
+// txs in flight: the signed txs of a window together (one write, one sync before the first
+// broadcast), each outcome riding on the next sync. A new journal's first sync also syncs its
+// folder.
 func BenchmarkAppendChunk(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "j.jsonl")
-	j, err := journal.Open(path)
-	if err != nil {
-		b.Fatal(err)
+	for _, window := range []int{1, 8} {
+		b.Run(fmt.Sprintf("window=%d", window), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "j.jsonl")
+			j, err := journal.Open(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer j.Close()
+			raw := benchRaw()
+			chunks := 0
+			for b.Loop() {
+				recs := make([]journal.Record, window)
+				for k := range recs {
+					recs[k] = signedRecord(chunks+k, raw)
+				}
+				if err := j.Append(recs...); err != nil {
+					b.Fatal(err)
+				}
+				for k := range window {
+					if err := j.Append(confirmedRecord(chunks + k)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				chunks += window
+			}
+			b.StopTimer()
+			st, err := os.Stat(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(chunks), "µs/chunk")
+			b.ReportMetric(float64(st.Size())/float64(chunks), "bytes/chunk")
+			b.ReportMetric(float64(st.Size())/float64(chunks*benchChunkAddrs), "bytes/addr")
+			b.ReportMetric(float64(j.Syncs())/float64(chunks), "fsyncs/chunk")
+		})
 	}
-	defer j.Close()
-	raw := benchRaw()
-	chunks := 0
-	for b.Loop() {
-		if err := j.Append(signedRecord(chunks, raw)); err != nil {
-			b.Fatal(err)
-		}
-		if err := j.Append(confirmedRecord(chunks)); err != nil {
-			b.Fatal(err)
-		}
-		chunks++
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(float64(st.Size())/float64(chunks), "bytes/chunk")
-	b.ReportMetric(float64(st.Size())/float64(chunks*benchChunkAddrs), "bytes/addr")
-	b.ReportMetric(float64(j.Syncs())/float64(chunks), "fsyncs/chunk")
 }
 
 // BenchmarkResume opens the journal of a finished 1,000,000-address push (every chunk signed
