@@ -25,17 +25,39 @@ import (
 
 const getTxPath = "/cosmos.tx.v1beta1.Service/GetTx"
 
-// abciQueryReply is the part of CometBFT's abci_query reply a lookup reads.
+// abciResponse is the part of an abci_query response the client reads.
+type abciResponse struct {
+	Code      uint32 `json:"code"`
+	Log       string `json:"log"`
+	Codespace string `json:"codespace"`
+	Value     []byte `json:"value"`
+}
+
+// abciQueryReply is CometBFT's JSON-RPC reply to abci_query.
 type abciQueryReply struct {
 	Result *struct {
-		Response struct {
-			Code      uint32 `json:"code"`
-			Log       string `json:"log"`
-			Codespace string `json:"codespace"`
-			Value     []byte `json:"value"`
-		} `json:"response"`
+		Response abciResponse `json:"response"`
 	} `json:"result"`
 	Error *rpcError `json:"error"`
+}
+
+// abciQuery asks the app the gRPC method path with the protobuf request req through
+// CometBFT's abci_query; the app's answer (a code, a log, a protobuf value) is the caller's
+// to read.
+func (c *Client) abciQuery(ctx context.Context, path string, req []byte) (abciResponse, error) {
+	u := c.rpcBase() + "/abci_query?path=" + url.QueryEscape(`"`+path+`"`) + "&data=0x" + hex.EncodeToString(req)
+	var reply abciQueryReply
+	status, err := c.getRPC(ctx, u, &reply)
+	if err != nil {
+		return abciResponse{}, fmt.Errorf("abci_query %s: %w", path, err)
+	}
+	if reply.Error != nil {
+		return abciResponse{}, fmt.Errorf("abci_query %s: %w", path, reply.Error)
+	}
+	if reply.Result == nil {
+		return abciResponse{}, fmt.Errorf("abci_query %s: HTTP %d with neither result nor error", path, status)
+	}
+	return reply.Result.Response, nil
 }
 
 // sdk error codes a GetTx query answers with: the hash is not indexed (yet), or the node has
@@ -72,20 +94,10 @@ func (c *Client) rpcBase() string {
 // queryTxResult asks the SDK's tx service through abci_query.
 func (c *Client) queryTxResult(ctx context.Context, hash string) (*sdk.TxResponse, error) {
 	// GetTxRequest{hash: 1}
-	req := protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType), strings.ToUpper(hash))
-	u := c.rpcBase() + "/abci_query?path=" + url.QueryEscape(`"`+getTxPath+`"`) + "&data=0x" + hex.EncodeToString(req)
-	var reply abciQueryReply
-	status, err := c.getRPC(ctx, u, &reply)
+	q, err := c.abciQuery(ctx, getTxPath, protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType), strings.ToUpper(hash)))
 	if err != nil {
-		return nil, fmt.Errorf("abci_query %s: %w", getTxPath, err)
+		return nil, err
 	}
-	if reply.Error != nil {
-		return nil, fmt.Errorf("abci_query %s: %w", getTxPath, reply.Error)
-	}
-	if reply.Result == nil {
-		return nil, fmt.Errorf("abci_query %s: HTTP %d with neither result nor error", getTxPath, status)
-	}
-	q := reply.Result.Response
 	switch {
 	case q.Code == 0:
 	case q.Codespace == "sdk" && q.Code == codeKeyNotFound:
@@ -110,20 +122,10 @@ const simulatePath = "/cosmos.tx.v1beta1.Service/Simulate"
 // simulation of a 50-address probe).
 func (c *Client) querySimulate(ctx context.Context, txBytes []byte) (*txtypes.SimulateResponse, error) {
 	// SimulateRequest{tx_bytes: 2}
-	req := protowire.AppendBytes(protowire.AppendTag(nil, 2, protowire.BytesType), txBytes)
-	u := c.rpcBase() + "/abci_query?path=" + url.QueryEscape(`"`+simulatePath+`"`) + "&data=0x" + hex.EncodeToString(req)
-	var reply abciQueryReply
-	status, err := c.getRPC(ctx, u, &reply)
+	q, err := c.abciQuery(ctx, simulatePath, protowire.AppendBytes(protowire.AppendTag(nil, 2, protowire.BytesType), txBytes))
 	if err != nil {
-		return nil, fmt.Errorf("abci_query %s: %w", simulatePath, err)
+		return nil, err
 	}
-	if reply.Error != nil {
-		return nil, fmt.Errorf("abci_query %s: %w", simulatePath, reply.Error)
-	}
-	if reply.Result == nil {
-		return nil, fmt.Errorf("abci_query %s: HTTP %d with neither result nor error", simulatePath, status)
-	}
-	q := reply.Result.Response
 	switch {
 	case q.Code == 0:
 	case q.Codespace == "sdk" && q.Code == codeUnknownRequest && strings.Contains(q.Log, "unknown query path"):

@@ -272,7 +272,7 @@ func (j *Journal) sync() error {
 	if j.created {
 		// A synced file whose directory entry is not is lost with it: the first sync of a
 		// new journal syncs its folder too.
-		if err := syncDir(filepath.Dir(j.path)); err != nil {
+		if err := SyncDir(filepath.Dir(j.path)); err != nil {
 			return fmt.Errorf("sync journal folder of %s: %w", j.path, err)
 		}
 		j.syncs++
@@ -281,7 +281,9 @@ func (j *Journal) sync() error {
 	return nil
 }
 
-func syncDir(dir string) error {
+// SyncDir syncs a folder, so that a file created, renamed or removed in it stays so after
+// a crash (syncing the file alone does not make its folder entry durable).
+func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err

@@ -28,14 +28,7 @@ func TestFoldAcrossReopen(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := j.Close(); err != nil {
-		t.Fatal(err)
-	}
-	j, err = Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
+	j = reopen(t, j)
 	b, ok := j.Begin()
 	if !ok || b.Stage != 3 || b.Chunks != 3 || b.ChunkSize != 10 || b.Input != "abc" {
 		t.Fatalf("begin = %+v, %v", b, ok)
@@ -159,14 +152,7 @@ func TestGroupCommit(t *testing.T) {
 	if got := j.Syncs() - before; got != 1 {
 		t.Fatalf("two signed records appended together: %d syncs, want 1", got)
 	}
-	if err := j.Close(); err != nil {
-		t.Fatal(err)
-	}
-	j, err = Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
+	j = reopen(t, j)
 	for i, hash := range []string{"0x01", "0x02", "0x03"} {
 		if a := j.Chunk(i).Attempts; len(a) != 1 || a[0].Hash != hash || a[0].Sequence != uint64(4+i) {
 			t.Fatalf("chunk %d: attempts %+v, want %s at sequence %d", i, a, hash, 4+i)
@@ -204,14 +190,7 @@ func TestOutcomesRideOnTheNextSync(t *testing.T) {
 			t.Fatalf("after %s: %d syncs, want %d", s.rec.Op, got, s.syncs)
 		}
 	}
-	if err := j.Close(); err != nil {
-		t.Fatal(err)
-	}
-	j, err = Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
+	j = reopen(t, j)
 	if !j.Chunk(0).Confirmed || j.Chunk(1).Failed != "reverted" {
 		t.Fatalf("outcomes lost at close: %+v %+v", j.Chunk(0), j.Chunk(1))
 	}
@@ -256,4 +235,18 @@ func TestReadBegin(t *testing.T) {
 			}
 		})
 	}
+}
+
+// reopen closes j and opens its file again, as a re-run does; the test closes it.
+func reopen(t *testing.T, j *Journal) *Journal {
+	t.Helper()
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(j.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { again.Close() })
+	return again
 }

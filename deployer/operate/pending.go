@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
 
@@ -63,21 +64,12 @@ func (p pendingFile) save(v pending) error {
 	if err := os.Rename(tmp, p.path); err != nil {
 		return fmt.Errorf("save pending push: %w", err)
 	}
-	return syncDir(filepath.Dir(p.path))
+	return journal.SyncDir(filepath.Dir(p.path))
 }
 
 func (p pendingFile) clear() error {
 	if err := os.Remove(p.path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("clear pending push: %w", err)
 	}
-	return syncDir(filepath.Dir(p.path))
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return journal.SyncDir(filepath.Dir(p.path))
 }
