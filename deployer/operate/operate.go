@@ -202,7 +202,7 @@ func (o *Operator) pass(stopCtx context.Context, force bool) error {
 		return nil
 	case force || o.lastRead != open || !time.Now().Before(o.nextRead) || o.src.Changed(open):
 		o.nextRead, o.lastRead = time.Now().Add(o.every), open
-		entries, err := o.read(ctx, open)
+		set, err := o.read(ctx, open)
 		if errors.Is(err, ErrMissing) {
 			o.logger.Info("the source has nothing for the open stage yet", "stage", open, "reason", err)
 			break
@@ -212,9 +212,9 @@ func (o *Operator) pass(stopCtx context.Context, force bool) error {
 		}
 		// An empty answer for the open stage writes nothing: the stage may simply have no
 		// scores yet. Only closing a stage acts on an empty source (and only when allowed).
-		if len(entries) == 0 {
+		if set.Len() == 0 {
 			o.logger.Info("the source has no scores for the open stage yet", "stage", open)
-		} else if _, err := o.sync(ctx, open, entries); err != nil {
+		} else if _, err := o.sync(ctx, open, set); err != nil {
 			return o.fail(err)
 		}
 	}
@@ -237,90 +237,118 @@ func (o *Operator) fail(err error) error {
 	return err
 }
 
-// read asks the source for stage and validates the answer for the VM; any problem is the
-// source's, and nothing of a failed answer is used.
-func (o *Operator) read(ctx context.Context, stage uint64) ([]scores.Entry, error) {
-	entries, err := o.src.Scores(ctx, stage)
-	if err != nil {
+// read asks the source for stage and validates the answer for the VM as it comes (a large
+// answer is never held as text); any problem is the source's, and nothing of a failed answer
+// is used. An empty answer is a nil set.
+func (o *Operator) read(ctx context.Context, stage uint64) (*scores.Set, error) {
+	b := scores.NewBuilder(o.s.Codec())
+	if err := o.src.Scores(ctx, stage, b.Add); err != nil {
 		return nil, &SourceError{Stage: stage, Err: err}
 	}
-	if len(entries) == 0 {
+	if b.Len() == 0 {
 		return nil, nil
 	}
-	canonical, err := scores.Validate(entries, o.s.CheckAddress)
+	set, err := b.Finish()
 	if err != nil {
 		return nil, &SourceError{Stage: stage, Err: err}
 	}
-	return canonical, nil
+	return set, nil
 }
 
-// resume finishes a push a stopped or killed run left, with the exact entries it started,
-// so its journal resumes it.
+// resume finishes a push a stopped or killed run left, with the exact set it started, so
+// its journal resumes it.
 func (o *Operator) resume(ctx context.Context, open uint64) error {
-	p, err := o.pending.load()
+	p, err := o.pending.load(o.s.Codec())
 	if err != nil || p == nil {
 		return err
 	}
-	if p.Stage != open {
-		o.logger.Warn("dropping a pending push for a stage that is no longer open", "stage", p.Stage, "open_stage", open)
+	if p.stage != open {
+		o.logger.Warn("dropping a pending push for a stage that is no longer open", "stage", p.stage, "open_stage", open)
 		return o.pending.clear()
 	}
-	o.logger.Info("resuming an interrupted push", "stage", p.Stage, "entries", len(p.Entries))
-	return o.push(ctx, p.Stage, p.Entries)
+	o.logger.Info("resuming an interrupted push", "stage", p.stage, "entries", p.set.Len())
+	return o.push(ctx, p.stage, p.set)
 }
 
-// diff is what must be written for stage to hold exactly want: changed and new addresses,
-// and a zero for every address the source no longer lists.
-func diff(have, want []scores.Entry) []scores.Entry {
-	onChain := make(map[string]uint64, len(have))
-	for _, e := range have {
-		onChain[e.Addr] = e.Amount
+// changes reads stage page by page against want and returns what must be written for the
+// stage to hold exactly want (changed and new addresses, and a zero for every address want
+// no longer lists; nil when nothing), with the sum of the stage's rows. Beside want it holds
+// one bit per entry and the changes, never the rows read.
+func (o *Operator) changes(ctx context.Context, stage uint64, want *scores.Set) (*scores.Set, uint64, error) {
+	if want == nil {
+		want = &scores.Set{}
 	}
-	var out []scores.Entry
-	listed := make(map[string]bool, len(want))
-	for _, e := range want {
-		listed[e.Addr] = true
-		if got, ok := onChain[e.Addr]; !ok || got != e.Amount {
-			out = append(out, e)
+	codec := o.s.Codec()
+	b := scores.NewBuilder(codec)
+	seen := make([]uint64, (want.Len()+63)/64)
+	var sum uint64
+	err := o.s.ScorePages(ctx, stage, func(page []scores.Entry) error {
+		for _, r := range page {
+			sum += r.Amount
+			addr, err := codec.Decode(r.Addr)
+			if err != nil {
+				return fmt.Errorf("stage %d holds a row this VM cannot write back: %w", stage, err)
+			}
+			i, listed := want.Find(addr)
+			if !listed {
+				if r.Amount != 0 {
+					b.AddBytes(addr, 0)
+				}
+				continue
+			}
+			seen[i/64] |= 1 << (i % 64)
+			if _, score := want.At(i); score != r.Amount {
+				b.AddBytes(addr, score)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, &ChainError{Op: "read", Err: fmt.Errorf("read stage %d: %w", stage, err)}
+	}
+	for i := range want.Len() {
+		if seen[i/64]&(1<<(i%64)) == 0 {
+			b.AddBytes(want.At(i))
 		}
 	}
-	for _, e := range have {
-		if !listed[e.Addr] && e.Amount != 0 {
-			out = append(out, scores.Entry{Addr: e.Addr, Amount: 0})
-		}
+	if b.Len() == 0 {
+		return nil, sum, nil
 	}
-	return out
+	d, err := b.Finish()
+	if err != nil {
+		return nil, 0, &ChainError{Op: "read", Err: fmt.Errorf("read stage %d: %w", stage, err)}
+	}
+	return d, sum, nil
 }
 
 // sync writes what differs between the contract's stage and want; it returns the number of
 // entries written.
-func (o *Operator) sync(ctx context.Context, stage uint64, want []scores.Entry) (int, error) {
-	have, err := o.s.Scores(ctx, stage)
+func (o *Operator) sync(ctx context.Context, stage uint64, want *scores.Set) (int, error) {
+	d, _, err := o.changes(ctx, stage, want)
 	if err != nil {
-		return 0, &ChainError{Op: "read", Err: fmt.Errorf("read stage %d: %w", stage, err)}
+		return 0, err
 	}
-	d := diff(have, want)
-	if len(d) == 0 {
-		o.logger.Debug("stage up to date", "stage", stage, "entries", len(want))
+	if d.Len() == 0 {
+		o.logger.Debug("stage up to date", "stage", stage, "entries", want.Len())
 		return 0, nil
 	}
-	return len(d), o.push(ctx, stage, d)
+	return d.Len(), o.push(ctx, stage, d)
 }
 
-func (o *Operator) push(ctx context.Context, stage uint64, entries []scores.Entry) error {
-	if err := o.pending.save(pending{Stage: stage, Entries: entries}); err != nil {
+func (o *Operator) push(ctx context.Context, stage uint64, set *scores.Set) error {
+	if err := o.pending.save(stage, set); err != nil {
 		return err
 	}
-	res, err := o.s.UpdateScores(ctx, stage, entries)
+	res, err := o.s.UpdateSet(ctx, stage, set)
 	if err != nil {
-		return &ChainError{Op: "push", Err: fmt.Errorf("push %d entries to stage %d: %w", len(entries), stage, err)}
+		return &ChainError{Op: "push", Err: fmt.Errorf("push %d entries to stage %d: %w", set.Len(), stage, err)}
 	}
 	if err := o.pending.clear(); err != nil {
 		return err
 	}
-	o.metrics.entriesPushed.Add(float64(len(entries)))
+	o.metrics.entriesPushed.Add(float64(set.Len()))
 	o.metrics.pushes.Inc()
-	o.logger.Info("scores pushed", "stage", stage, "entries", len(entries), "chunks", res.Chunks,
+	o.logger.Info("scores pushed", "stage", stage, "entries", set.Len(), "chunks", res.Chunks,
 		"resumed_chunks", res.Resumed, "gas", res.GasUsed, "journal", res.Journal)
 	return nil
 }
@@ -331,7 +359,7 @@ func (o *Operator) close(ctx context.Context, stage uint64) error {
 	if err != nil {
 		return err
 	}
-	if len(want) == 0 && !o.allowEmpty {
+	if want.Len() == 0 && !o.allowEmpty {
 		return &SourceError{Stage: stage, Err: fmt.Errorf("no scores for stage %d, which the L1 has moved past; not finalizing it empty (allow that explicitly to do so)", stage)}
 	}
 	if _, err := o.sync(ctx, stage, want); err != nil {
@@ -348,28 +376,25 @@ func (o *Operator) close(ctx context.Context, stage uint64) error {
 	o.metrics.finalizes.Inc()
 	o.metrics.finalizedStage.Set(float64(stage))
 	o.metrics.lastFinalize.Set(float64(now.Unix()))
-	o.logger.Info("stage finalized", "stage", stage, "entries", len(want), "tx", hash)
+	o.logger.Info("stage finalized", "stage", stage, "entries", want.Len(), "tx", hash)
 	return nil
 }
 
 // verify reads stage back: every wanted score on chain, every other address at zero, and
 // the contract's total the sum of its rows.
-func (o *Operator) verify(ctx context.Context, stage uint64, want []scores.Entry) error {
+func (o *Operator) verify(ctx context.Context, stage uint64, want *scores.Set) error {
 	info, err := o.s.StageInfo(ctx, stage)
 	if err != nil {
 		return &ChainError{Op: "read", Err: fmt.Errorf("verify stage %d: %w", stage, err)}
 	}
-	rows, err := o.s.Scores(ctx, stage)
+	d, sum, err := o.changes(ctx, stage, want)
 	if err != nil {
-		return &ChainError{Op: "read", Err: fmt.Errorf("verify stage %d: %w", stage, err)}
+		return err
 	}
-	if d := diff(rows, want); len(d) > 0 {
+	if d.Len() > 0 {
 		o.metrics.verifyFailures.Inc()
-		return fmt.Errorf("verify stage %d: %d addresses differ from the source after the push (first %s); not finalizing", stage, len(d), d[0].Addr)
-	}
-	var sum uint64
-	for _, r := range rows {
-		sum += r.Amount
+		first, _ := d.At(0)
+		return fmt.Errorf("verify stage %d: %d addresses differ from the source after the push (first %s); not finalizing", stage, d.Len(), o.s.Codec().Encode(first))
 	}
 	if sum != info.TotalScore {
 		o.metrics.verifyFailures.Inc()

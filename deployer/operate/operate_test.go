@@ -2,6 +2,7 @@ package operate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -38,14 +39,24 @@ func (m *memSource) set(stage uint64, e []scores.Entry) {
 	m.sets[stage] = e
 }
 
-func (m *memSource) Scores(_ context.Context, stage uint64) ([]scores.Entry, error) {
+func (m *memSource) Scores(_ context.Context, stage uint64, emit func(scores.Entry)) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.reads++
 	if err := m.fail[stage]; err != nil {
-		return nil, err
+		return err
 	}
-	return append([]scores.Entry(nil), m.sets[stage]...), nil
+	for _, e := range m.sets[stage] {
+		emit(e)
+	}
+	return nil
+}
+
+// collect reads a source's answer for stage as entries.
+func collect(src Source, stage uint64) ([]scores.Entry, error) {
+	var out []scores.Entry
+	err := src.Scores(context.Background(), stage, func(e scores.Entry) { out = append(out, e) })
+	return out, err
 }
 func (m *memSource) Changed(uint64) bool { return false }
 func (m *memSource) PerStage() bool      { return true }
@@ -249,8 +260,8 @@ func TestAFailedPushIsResumedWithTheSameEntries(t *testing.T) {
 	if err := op.Once(ctx); err == nil {
 		t.Fatal("want the push error")
 	}
-	p, err := op.pending.load()
-	if err != nil || p == nil || len(p.Entries) != 8 {
+	p, err := op.pending.load(s.Codec())
+	if err != nil || p == nil || p.set.Len() != 8 || p.stage != 5 {
 		t.Fatalf("pending push = %+v, %v", p, err)
 	}
 	// A new process (a restart) resumes the pending push before reading the source again.
@@ -259,7 +270,7 @@ func TestAFailedPushIsResumedWithTheSameEntries(t *testing.T) {
 	if err := again.Once(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := again.pending.load(); p != nil {
+	if p, _ := again.pending.load(s.Codec()); p != nil {
 		t.Fatal("pending push not cleared")
 	}
 	want := asMap(scores.Generate(3, 4))
@@ -303,7 +314,7 @@ func TestRunStopsBetweenWrites(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- op.Run(ctx) }()
 	deadline := time.Now().Add(5 * time.Second)
-	for s.Updates == 0 && time.Now().Before(deadline) {
+	for s.UpdateCount() == 0 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	cancel()
@@ -315,8 +326,8 @@ func TestRunStopsBetweenWrites(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run did not stop")
 	}
-	if s.Updates != 1 {
-		t.Fatalf("%d updates", s.Updates)
+	if n := s.UpdateCount(); n != 1 {
+		t.Fatalf("%d updates", n)
 	}
 }
 
@@ -370,7 +381,7 @@ func TestCommandSource(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			src := &CommandSource{Argv: []string{"sh", "-c", tc.script}, Timeout: 10 * time.Second}
-			got, err := src.Scores(context.Background(), 7)
+			got, err := collect(src, 7)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err = %v, want %q", err, tc.err)
@@ -408,7 +419,7 @@ func TestFileSourceRereadsOnChange(t *testing.T) {
 	if !src.Changed(3) {
 		t.Fatal("an unread file must count as changed")
 	}
-	got, err := src.Scores(context.Background(), 3)
+	got, err := collect(src, 3)
 	if err != nil || len(got) != 1 || got[0].Amount != 1 {
 		t.Fatalf("got %v, %v", got, err)
 	}
@@ -419,7 +430,7 @@ func TestFileSourceRereadsOnChange(t *testing.T) {
 	if !src.Changed(3) {
 		t.Fatal("a rewritten file is not reported")
 	}
-	if _, err := src.Scores(context.Background(), 4); err == nil {
+	if _, err := collect(src, 4); err == nil {
 		t.Fatal("a missing stage file must be an error")
 	}
 }
@@ -548,5 +559,39 @@ func TestASourceWithoutStagesClosesOneStageOnly(t *testing.T) {
 	var se *SourceError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "{stage}") || s.Finalized(6) {
 		t.Fatalf("err %v, finalized 6: %v", err, s.Finalized(6))
+	}
+}
+
+// A pending push an older vipctl saved (its entries inside the record) is still resumed.
+func TestAnOlderPendingRecordIsRead(t *testing.T) {
+	dir := t.TempDir()
+	p := pendingFile{path: PendingPath(dir, "0xC0FFEE")}
+	if err := os.MkdirAll(filepath.Dir(p.path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := scores.Generate(4, 2)
+	b, err := json.Marshal(map[string]any{"stage": 6, "entries": old})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p.path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.load(scores.EVMCodec{})
+	if err != nil || got == nil || got.stage != 6 {
+		t.Fatalf("loaded %+v, %v", got, err)
+	}
+	want, err := scores.NewSet(old, scores.EVMCodec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.set.Fingerprint() != want.Fingerprint() {
+		t.Fatal("the older record's entries are not the set it names")
+	}
+	if err := p.clear(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := p.load(scores.EVMCodec{}); got != nil || err != nil {
+		t.Fatalf("after clear: %+v, %v", got, err)
 	}
 }

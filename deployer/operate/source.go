@@ -1,10 +1,12 @@
 package operate
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -17,9 +19,10 @@ import (
 // Source yields the scores of a stage. An error means the source failed: the operator then
 // pushes nothing and finalizes nothing for that stage until it answers again.
 type Source interface {
-	// Scores returns the complete score set of stage (possibly empty: the source says the
-	// stage has no scores). Addresses are validated by the operator.
-	Scores(ctx context.Context, stage uint64) ([]scores.Entry, error)
+	// Scores hands each entry of stage's complete score set to emit as it is read (none:
+	// the source says the stage has no scores). The operator validates them as they come,
+	// so a large set is never held as text; after an error it uses none of them.
+	Scores(ctx context.Context, stage uint64, emit func(scores.Entry)) error
 	// Changed reports whether the source is known to have changed since its last read (a
 	// file rewritten since), so it is read before the next interval; sources that cannot
 	// tell return false and are read every interval.
@@ -83,29 +86,28 @@ func (f *FileSource) Changed(stage uint64) bool {
 	return !ok || last != st
 }
 
-// Scores parses the stage's file.
-func (f *FileSource) Scores(_ context.Context, stage uint64) ([]scores.Entry, error) {
+// Scores reads the stage's file.
+func (f *FileSource) Scores(_ context.Context, stage uint64, emit func(scores.Entry)) error {
 	path := expand(f.Path, stage)
 	before, err := stamp(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("score file %s: %w", path, ErrMissing)
+		return fmt.Errorf("score file %s: %w", path, ErrMissing)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("score file for stage %d: %w", stage, err)
+		return fmt.Errorf("score file for stage %d: %w", stage, err)
 	}
-	entries, err := scores.ParseFile(path, f.Format)
-	if err != nil {
-		return nil, err
+	if err := scores.ReadFile(path, f.Format, emit); err != nil {
+		return err
 	}
 	after, err := stamp(path)
 	if err != nil || after != before {
-		return nil, fmt.Errorf("score file %s changed while it was read; write it atomically (to a temporary file, then rename)", path)
+		return fmt.Errorf("score file %s changed while it was read; write it atomically (to a temporary file, then rename)", path)
 	}
 	if f.seen == nil {
 		f.seen = map[string]fileStamp{}
 	}
 	f.seen[path] = after
-	return entries, nil
+	return nil
 }
 
 // CommandSource runs a command that prints the stage's scores as CSV or JSON on stdout; the
@@ -128,10 +130,19 @@ func (c *CommandSource) Changed(uint64) bool { return false }
 // maxStderr bounds how much of a failing command's stderr an error quotes.
 const maxStderr = 512
 
-// Scores runs the command and parses what it printed.
-func (c *CommandSource) Scores(ctx context.Context, stage uint64) ([]scores.Entry, error) {
+// Scores runs the command and reads what it prints as it prints it (the answer is never
+// held whole); a failed run is the error, whatever it printed.
+func (c *CommandSource) Scores(ctx context.Context, stage uint64, emit func(scores.Entry)) error {
 	if len(c.Argv) == 0 {
-		return nil, errors.New("score command: empty")
+		return errors.New("score command: empty")
+	}
+	var named scores.Format
+	if c.Format != "" {
+		f, err := scores.ParseFormat(c.Format)
+		if err != nil {
+			return fmt.Errorf("score command: %w", err)
+		}
+		named = f
 	}
 	if c.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -144,9 +155,23 @@ func (c *CommandSource) Scores(ctx context.Context, stage uint64) ([]scores.Entr
 	}
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	cmd.Env = append(os.Environ(), "VIP_STAGE="+strconv.FormatUint(stage, 10))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("score command for stage %d: %w", stage, err)
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("score command for stage %d: %w", stage, err)
+	}
+	out := bufio.NewReaderSize(pipe, 64<<10)
+	f := named
+	if f == "" {
+		f = sniff(out)
+	}
+	perr := scores.Read(out, f, emit)
+	_, _ = io.Copy(io.Discard, out) // what is left, so the command is not blocked writing it
+	if err := cmd.Wait(); err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if len(msg) > maxStderr {
 			msg = msg[:maxStderr] + "..."
@@ -154,22 +179,28 @@ func (c *CommandSource) Scores(ctx context.Context, stage uint64) ([]scores.Entr
 		if ctx.Err() != nil {
 			err = fmt.Errorf("%w (%v)", err, ctx.Err())
 		}
-		return nil, fmt.Errorf("score command for stage %d: %w: %s", stage, err, msg)
+		return fmt.Errorf("score command for stage %d: %w: %s", stage, err, msg)
 	}
-	format := c.Format
-	if format == "" {
-		format = string(scores.CSV)
-		if t := bytes.TrimSpace(stdout.Bytes()); len(t) > 0 && t[0] == '[' {
-			format = string(scores.JSON)
+	if perr != nil {
+		return fmt.Errorf("score command for stage %d printed malformed %s: %w", stage, f, perr)
+	}
+	return nil
+}
+
+// sniff tells an output's format: JSON when the first character printed (past white space)
+// is '[', else CSV.
+func sniff(out *bufio.Reader) scores.Format {
+	for n := 1; ; n++ {
+		b, err := out.Peek(n)
+		if len(b) < n || err != nil {
+			return scores.CSV // white space only, or nothing: an empty answer
 		}
+		switch b[n-1] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '[':
+			return scores.JSON
+		}
+		return scores.CSV
 	}
-	f, err := scores.ParseFormat(format)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := scores.Parse(&stdout, f)
-	if err != nil {
-		return nil, fmt.Errorf("score command for stage %d printed malformed %s: %w", stage, f, err)
-	}
-	return entries, nil
 }

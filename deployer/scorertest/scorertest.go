@@ -110,6 +110,13 @@ func (m *Scorer) UpdateScores(_ context.Context, stage uint64, entries []scores.
 	return push.Result{Stage: stage, Chunks: 1, Confirmed: 1}, nil
 }
 
+// UpdateCount is Updates, read under the lock (while another goroutine writes).
+func (m *Scorer) UpdateCount() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.Updates
+}
+
 // FinalizeStage finalizes the open stage and opens the next.
 func (m *Scorer) FinalizeStage(_ context.Context, stage uint64) (string, error) {
 	m.mu.Lock()

@@ -38,13 +38,15 @@ func ParseFormat(s string) (Format, error) {
 // ParseFile reads a score file; an empty format is taken from the extension.
 func ParseFile(path, format string) ([]Entry, error) {
 	var out []Entry
-	if err := readFile(path, format, func(e Entry) { out = append(out, e) }); err != nil {
+	if err := ReadFile(path, format, func(e Entry) { out = append(out, e) }); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-func readFile(path, format string, emit func(Entry)) error {
+// ReadFile is ParseFile handing each entry to emit as it is read, so that a large file is
+// never held as text (a Builder validates them as they come).
+func ReadFile(path, format string, emit func(Entry)) error {
 	if format == "" {
 		format = strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 		if format == "" {
@@ -75,6 +77,9 @@ func Parse(r io.Reader, f Format) ([]Entry, error) {
 	}
 	return out, nil
 }
+
+// Read is Parse handing each entry to emit as it is read.
+func Read(r io.Reader, f Format, emit func(Entry)) error { return parse(r, f, emit) }
 
 // parse hands each entry to emit as it is read.
 func parse(r io.Reader, f Format, emit func(Entry)) error {

@@ -5,9 +5,11 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/csv"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"sort"
@@ -122,6 +124,24 @@ func (b *Builder) Add(e Entry) {
 		}
 		return
 	}
+	b.add(addr, e.Amount, i)
+}
+
+// AddBytes adds the next entry as canonical address bytes (what the builder's codec, or a
+// Set of it, decoded), with no round trip through text.
+func (b *Builder) AddBytes(addr []byte, score uint64) {
+	i := b.entries
+	b.entries++
+	if i >= math.MaxInt32 {
+		return // Finish refuses the set
+	}
+	b.add(addr, score, i)
+}
+
+// Len is the number of entries added so far, valid or not.
+func (b *Builder) Len() int { return b.entries }
+
+func (b *Builder) add(addr []byte, score uint64, i int) {
 	var g *group
 	for _, have := range b.groups {
 		if have.width == len(addr) {
@@ -132,8 +152,8 @@ func (b *Builder) Add(e Entry) {
 		g = newGroup(len(addr))
 		b.groups = append(b.groups, g)
 	}
-	g.append(addr, e.Amount, uint32(i))
-	b.maxScore = max(b.maxScore, e.Amount)
+	g.append(addr, score, uint32(i))
+	b.maxScore = max(b.maxScore, score)
 }
 
 // duplicate is a repeated address, kept small: a file can repeat every one of its entries.
@@ -204,7 +224,7 @@ func NewSet(entries []Entry, codec Codec) (*Set, error) {
 // spelling of an entry is dropped once the entry is decoded.
 func LoadSet(path, format string, codec Codec) (*Set, error) {
 	b := NewBuilder(codec)
-	if err := readFile(path, format, b.Add); err != nil {
+	if err := ReadFile(path, format, b.Add); err != nil {
 		return nil, err
 	}
 	s, err := b.Finish()
@@ -215,7 +235,31 @@ func LoadSet(path, format string, codec Codec) (*Set, error) {
 }
 
 // Len is the number of entries.
-func (s *Set) Len() int { return s.n }
+func (s *Set) Len() int {
+	if s == nil {
+		return 0
+	}
+	return s.n
+}
+
+// WriteCSV writes the set as a CSV score file in canonical order, a page at a time (never
+// the whole set as text); LoadSet reads it back as the same set.
+func (s *Set) WriteCSV(w io.Writer) error {
+	const page = 4096
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"address", "score"}); err != nil {
+		return err
+	}
+	for lo := 0; lo < s.Len(); lo += page {
+		for _, e := range s.Entries(lo, min(lo+page, s.n)) {
+			if err := cw.Write([]string{e.Addr, strconv.FormatUint(e.Amount, 10)}); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
 
 // Codec is how the set's addresses are written.
 func (s *Set) Codec() Codec { return s.codec }
