@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"time"
 )
 
 // heapHeadroom is the garbage a bounded command lets pile up between collections: a few
@@ -59,4 +61,43 @@ func scoreFileSize(path string) int64 {
 		return 0
 	}
 	return fi.Size() * 5 / 8
+}
+
+// followHeap keeps the soft memory limit of a long-running command (operate) at what the
+// last collection found live, plus the runtime's own memory and heapHeadroom, re-read every
+// interval until ctx ends: the operator loads a stage's set, pushes it, then holds little
+// until its next read, and Go's default pacing would let the heap grow to twice the set at
+// each step. Between two reads a growing heap makes the collector run sooner (records hold
+// no pointers: cheap), never fail. A GOMEMLIMIT the user set wins.
+func followHeap(ctx context.Context, every time.Duration) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				debug.SetMemoryLimit(liveLimit())
+			}
+		}
+	}()
+}
+
+// liveLimit is the runtime's memory in use with the heap counted as the last collection
+// found it live (not the garbage since), plus heapHeadroom.
+func liveLimit() int64 {
+	s := []metrics.Sample{
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/gc/heap/live:bytes"},
+	}
+	metrics.Read(s)
+	other := int64(s[0].Value.Uint64() - s[1].Value.Uint64() - s[2].Value.Uint64() - s[3].Value.Uint64())
+	return other + int64(s[4].Value.Uint64()) + heapHeadroom
 }

@@ -74,6 +74,7 @@ One operator per contract (a lock in the state dir); SIGINT/SIGTERM stop it betw
 			}
 			defer lock.Release()
 
+			followHeap(ctx, time.Second)
 			metrics := operate.NewMetrics()
 			op := operate.New(s, l1, src, g.stateDir, operate.WithEvery(every), operate.WithPoll(poll),
 				operate.WithMaxBackoff(maxBackoff), operate.WithAllowEmpty(allowEmpty), operate.WithLogger(logger),

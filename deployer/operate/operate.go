@@ -282,7 +282,9 @@ func (o *Operator) changes(ctx context.Context, stage uint64, want *scores.Set) 
 	b := scores.NewBuilder(codec)
 	seen := make([]uint64, (want.Len()+63)/64)
 	var sum uint64
+	rows := 0
 	err := o.s.ScorePages(ctx, stage, func(page []scores.Entry) error {
+		rows += len(page)
 		for _, r := range page {
 			sum += r.Amount
 			addr, err := codec.Decode(r.Addr)
@@ -305,6 +307,9 @@ func (o *Operator) changes(ctx context.Context, stage uint64, want *scores.Set) 
 	})
 	if err != nil {
 		return nil, 0, &ChainError{Op: "read", Err: fmt.Errorf("read stage %d: %w", stage, err)}
+	}
+	if rows == 0 && want.Len() > 0 {
+		return want, 0, nil // an empty stage takes the whole set: no copy of it
 	}
 	for i := range want.Len() {
 		if seen[i/64]&(1<<(i%64)) == 0 {
