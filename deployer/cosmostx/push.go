@@ -148,9 +148,13 @@ func restartRefusal(err error, accountNumber uint64) bool {
 	return te.Phase == PhaseCheck && te.Codespace == "sdk" && te.Code == 4 && strings.Contains(te.RawLog, "account number (0)")
 }
 
-// Lookup is Client.Lookup with the failure decoded.
+// Lookup is Client.Lookup with the failure decoded. A node that does not index txs refuses
+// the lookup: asking again cannot help.
 func (p *PushChain) Lookup(ctx context.Context, hash string) (push.Outcome, error) {
 	out, err := p.C.Lookup(ctx, hash)
+	if errors.Is(err, ErrTxIndexDisabled) {
+		return out, push.Rejected(err)
+	}
 	if out.Err != nil && p.Decode != nil {
 		out.Err = p.Decode(out.Err)
 	}

@@ -70,6 +70,19 @@ const (
 // errNoTxService is a node that does not serve GetTx over abci_query.
 var errNoTxService = errors.New("no tx service over abci_query")
 
+// ErrTxIndexDisabled is a node started with indexer = "null": it cannot look a tx up by
+// hash, and a push confirms each chunk by its hash.
+var ErrTxIndexDisabled = errors.New(`the node does not index txs (indexer = "null" under [tx_index] in its config.toml): set indexer = "kv" and restart it, since a push confirms each chunk by its tx hash`)
+
+func indexDisabled(msg string) bool { return strings.Contains(msg, "indexing is disabled") }
+
+// CheckTxIndex asks the node for a tx that does not exist: ErrTxIndexDisabled when it
+// cannot look txs up by hash at all.
+func (c *Client) CheckTxIndex(ctx context.Context) error {
+	_, err := c.txResult(ctx, strings.Repeat("00", 32))
+	return err
+}
+
 // txResult reads a tx's result code, log, gas and height; nil when the node has not indexed
 // the hash (yet).
 func (c *Client) txResult(ctx context.Context, hash string) (*sdk.TxResponse, error) {
@@ -102,8 +115,10 @@ func (c *Client) queryTxResult(ctx context.Context, hash string) (*sdk.TxRespons
 	case q.Code == 0:
 	case q.Codespace == "sdk" && q.Code == codeKeyNotFound:
 		return nil, nil
-	case q.Codespace == "sdk" && q.Code == codeUnknownRequest:
+	case q.Codespace == "sdk" && q.Code == codeUnknownRequest && strings.Contains(q.Log, "unknown query path"):
 		return nil, errNoTxService
+	case indexDisabled(q.Log):
+		return nil, ErrTxIndexDisabled
 	default:
 		return nil, fmt.Errorf("abci_query %s: %s code %d: %s", getTxPath, q.Codespace, q.Code, q.Log)
 	}
@@ -248,6 +263,9 @@ func (c *Client) endpointTxResult(ctx context.Context, hash string) (*sdk.TxResp
 	if lt.Error != nil {
 		if strings.Contains(lt.Error.Data, "not found") {
 			return nil, nil
+		}
+		if indexDisabled(lt.Error.Data) {
+			return nil, ErrTxIndexDisabled
 		}
 		return nil, fmt.Errorf("tx endpoint: %w", lt.Error)
 	}

@@ -186,3 +186,34 @@ func TestQuerySimulate(t *testing.T) {
 		t.Fatalf("garbled: %v", err)
 	}
 }
+
+// A node started with indexer = "null" says so on both lookup paths; the push is refused
+// the lookup (asking again cannot help), and CheckTxIndex names it before anything is sent.
+func TestTxIndexDisabled(t *testing.T) {
+	for _, path := range []string{"query", "endpoint"} {
+		t.Run(path, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch {
+				case r.URL.Path == "/abci_query" && path == "query":
+					fmt.Fprint(w, `{"jsonrpc":"2.0","id":-1,"result":{"response":{"code":6,"codespace":"sdk","log":"rpc error: code = Unknown desc = transaction indexing is disabled: unknown request"}}}`)
+				case r.URL.Path == "/abci_query":
+					fmt.Fprint(w, `{"jsonrpc":"2.0","id":-1,"result":{"response":{"code":6,"codespace":"sdk","log":"unknown query path: unknown request"}}}`)
+				case r.URL.Path == "/tx":
+					w.WriteHeader(http.StatusInternalServerError)
+					fmt.Fprint(w, `{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":"transaction indexing is disabled"}}`)
+				default:
+					http.NotFound(w, r)
+				}
+			}))
+			defer srv.Close()
+			c := &Client{rpcURL: srv.URL, HTTP: srv.Client()}
+			if err := c.CheckTxIndex(t.Context()); !errors.Is(err, ErrTxIndexDisabled) || !strings.Contains(err.Error(), `indexer = "kv"`) {
+				t.Fatalf("CheckTxIndex: %v", err)
+			}
+			_, err := (&PushChain{C: c}).Lookup(t.Context(), strings.Repeat("AB", 32))
+			if !errors.Is(err, ErrTxIndexDisabled) || !push.IsRejected(err) {
+				t.Fatalf("Lookup: %v, want a refusal naming the index", err)
+			}
+		})
+	}
+}

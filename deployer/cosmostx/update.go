@@ -45,11 +45,12 @@ func (c *Client) PrepareUpdate(ctx context.Context, stage uint64, spec UpdateSpe
 	if err != nil {
 		return deployer.Update{}, fmt.Errorf("update scores stage %d: probe addresses: %w", stage, err)
 	}
-	// The block limits are read while the update is simulated.
+	// The block limits are read, and the tx index checked, while the update is simulated.
 	var limits Limits
-	var limitsErr error
+	var limitsErr, indexErr error
 	var wg sync.WaitGroup
 	wg.Go(func() { limits, limitsErr = c.BlockLimits(ctx) })
+	wg.Go(func() { indexErr = c.CheckTxIndex(ctx) })
 	cost, err := deployer.Measure(stage, spec.What, spec.Headroom, func(k int) (uint64, error) {
 		msg, err := spec.Msg(stage, probes.Chunk(0, k))
 		if err != nil {
@@ -70,6 +71,9 @@ func (c *Client) PrepareUpdate(ctx context.Context, stage uint64, spec UpdateSpe
 	}
 	if limitsErr != nil {
 		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, limitsErr)
+	}
+	if indexErr != nil {
+		return deployer.Update{}, fmt.Errorf("update scores stage %d: tx index: %w", stage, indexErr)
 	}
 	gasCap, gasWhy := spec.GasCap, spec.GasCapName
 	if limits.MaxBlockGas > 0 && (gasCap == 0 || uint64(limits.MaxBlockGas) < gasCap) {

@@ -55,7 +55,10 @@ func (c *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := c.srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("stop cometbft rpc: %w", err)
+		// past the grace period (a pooled connection never used counts as busy): cut off
+		if cerr := c.srv.Close(); cerr != nil {
+			return fmt.Errorf("stop cometbft rpc: %w", cerr)
+		}
 	}
 	return nil
 }

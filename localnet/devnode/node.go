@@ -482,11 +482,16 @@ func serve(h http.Handler) (*server, error) {
 	return s, nil
 }
 
+// close gives requests in flight 2 s, then cuts the connections off. A client's connection
+// pool can hold a connection it dialled but never sent a request on (a dial that lost a race
+// for a concurrent request), and Shutdown counts such a connection as busy for 5 s.
 func (s *server) close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := s.srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("devnode: stop %s: %w", strings.TrimPrefix(s.url, "http://"), err)
+		if cerr := s.srv.Close(); cerr != nil {
+			return fmt.Errorf("devnode: stop %s: %w", strings.TrimPrefix(s.url, "http://"), cerr)
+		}
 	}
 	return nil
 }
