@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -20,6 +21,8 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/push"
+	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/deployer/wasm"
 	"github.com/vipharness/vipharness/localnet/devnode"
@@ -168,4 +171,68 @@ func eventAttr(t *testing.T, res *sdk.TxResponse, typ, key string) string {
 	}
 	t.Fatalf("no %s.%s in %v", typ, key, res.Events)
 	return ""
+}
+
+// A wasmd started with indexer = "null": a push is refused before it sends anything, naming
+// the config line, and a lookup is refused rather than retried.
+func TestWasmdWithoutATxIndexRefusesAPush(t *testing.T) {
+	e := Engine{}
+	requireNode(t, e, deployer.Wasm)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	r, err := e.StartRollup(ctx, deployer.Wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Stop(context.Background()) })
+	ep := r.Endpoints()
+	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
+	key := &secp256k1.PrivKey{Key: secret}
+	s, err := wasm.Dial(ctx, ep.CometRPC, ep.REST, wasm.WithOperatorKey(key), wasm.WithJournalDir(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Deploy(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+
+	w := r.(*WasmdRollup)
+	cfg := w.node.home + "/config/config.toml"
+	b, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `indexer = "kv"`) {
+		t.Fatalf("%s has no kv indexer line to turn off", cfg)
+	}
+	if err := os.WriteFile(cfg, []byte(strings.Replace(string(b), `indexer = "kv"`, `indexer = "null"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Restart(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+
+	s, err = wasm.Dial(ctx, ep.CometRPC, ep.REST, wasm.WithOperatorKey(key), wasm.WithJournalDir(t.TempDir()), wasm.WithContract(s.Contract()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := func() uint64 {
+		_, n, err := s.Client().Account(ctx, s.Client().Address(key.PubKey()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := seq()
+	_, err = s.UpdateScores(ctx, 1, scores.GenerateBech32(20, 5, wasmddev.Prefix))
+	if !errors.Is(err, cosmostx.ErrTxIndexDisabled) || !strings.Contains(err.Error(), `indexer = "kv"`) {
+		t.Fatalf("push against a node without a tx index: %v", err)
+	}
+	if after := seq(); after != before {
+		t.Fatalf("the refused push sent %d txs", after-before)
+	}
+	_, err = (&cosmostx.PushChain{C: s.Client()}).Lookup(ctx, strings.Repeat("AB", 32))
+	if !errors.Is(err, cosmostx.ErrTxIndexDisabled) || !push.IsRejected(err) {
+		t.Fatalf("lookup: %v, want a refusal naming the index", err)
+	}
 }
