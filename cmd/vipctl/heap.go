@@ -91,13 +91,9 @@ func followHeap(ctx context.Context, every time.Duration) {
 // found it live (not the garbage since), plus heapHeadroom.
 func liveLimit() int64 {
 	s := []metrics.Sample{
-		{Name: "/memory/classes/total:bytes"},
-		{Name: "/memory/classes/heap/released:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"},
 		{Name: "/memory/classes/heap/objects:bytes"},
 		{Name: "/gc/heap/live:bytes"},
 	}
 	metrics.Read(s)
-	other := int64(s[0].Value.Uint64() - s[1].Value.Uint64() - s[2].Value.Uint64() - s[3].Value.Uint64())
-	return other + int64(s[4].Value.Uint64()) + heapHeadroom
+	return runtimeInUse() - int64(s[0].Value.Uint64()) + int64(s[1].Value.Uint64()) + heapHeadroom
 }

@@ -132,9 +132,6 @@ func Open(path string) (*Journal, error) {
 			return nil, fmt.Errorf("drop torn journal tail: %w", err)
 		}
 	}
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		j.created = true
-	}
 	j.f, err = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open journal %s: %w", path, err)
@@ -144,10 +141,11 @@ func Open(path string) (*Journal, error) {
 
 // fold applies the records of the file at path line by line, so a large journal is never
 // held whole in memory. It returns the length of the valid prefix when a torn last line
-// follows it, else -1.
+// follows it, else -1. A file not there yet is a new journal (created).
 func (j *Journal) fold(path string) (int64, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
+		j.created = true
 		return -1, nil
 	}
 	if err != nil {

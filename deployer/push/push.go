@@ -258,12 +258,15 @@ func (p *pusher) reconcile(ctx context.Context) error {
 				}
 				haveCommitted = true
 			}
-			if a.Sequence < committed && !out.Pending {
-				if out.Pending, err = p.inPool(ctx, a.Hash); err != nil {
+			spent := a.Sequence < committed && !out.Pending
+			if spent {
+				held, err := p.inPool(ctx, a.Hash)
+				if err != nil {
 					return fmt.Errorf("reconcile stage %d chunk %d tx %s: %w", p.stage, i, a.Hash, err)
 				}
+				spent = !held
 			}
-			if a.Sequence < committed && !out.Pending {
+			if spent {
 				// The sequence may have been read after the lookup (the first time): a tx that
 				// landed in between is found by a second look, and must not be dropped (its
 				// chunk would be signed and sent again).

@@ -288,18 +288,29 @@ func scoreText(raw json.RawMessage) (string, error) {
 	return n.String(), nil
 }
 
+// csvHeader is the first line of a CSV score file.
+var csvHeader = []string{"address", "score"}
+
+// writeCSVRows writes entries as CSV rows, address then score.
+func writeCSVRows(cw *csv.Writer, entries []Entry) error {
+	for _, e := range entries {
+		if err := cw.Write([]string{e.Addr, strconv.FormatUint(e.Amount, 10)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Write encodes entries in the given format; Parse reads the result back unchanged.
 func Write(w io.Writer, entries []Entry, f Format) error {
 	switch f {
 	case CSV:
 		cw := csv.NewWriter(w)
-		if err := cw.Write([]string{"address", "score"}); err != nil {
+		if err := cw.Write(csvHeader); err != nil {
 			return err
 		}
-		for _, e := range entries {
-			if err := cw.Write([]string{e.Addr, strconv.FormatUint(e.Amount, 10)}); err != nil {
-				return err
-			}
+		if err := writeCSVRows(cw, entries); err != nil {
+			return err
 		}
 		cw.Flush()
 		return cw.Error()

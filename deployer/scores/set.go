@@ -111,10 +111,9 @@ func NewBuilder(codec Codec) *Builder { return &Builder{codec: codec} }
 
 // Add validates the next entry of the input.
 func (b *Builder) Add(e Entry) {
-	i := b.entries
-	b.entries++
-	if i >= math.MaxInt32 {
-		return // Finish refuses the set
+	i, ok := b.next()
+	if !ok {
+		return
 	}
 	addr, err := b.codec.Decode(e.Addr)
 	if err != nil {
@@ -130,12 +129,17 @@ func (b *Builder) Add(e Entry) {
 // AddBytes adds the next entry as canonical address bytes (what the builder's codec, or a
 // Set of it, decoded), with no round trip through text.
 func (b *Builder) AddBytes(addr []byte, score uint64) {
+	if i, ok := b.next(); ok {
+		b.add(addr, score, i)
+	}
+}
+
+// next counts an entry and returns its input position; false past what a set can number
+// (Finish refuses the set).
+func (b *Builder) next() (int, bool) {
 	i := b.entries
 	b.entries++
-	if i >= math.MaxInt32 {
-		return // Finish refuses the set
-	}
-	b.add(addr, score, i)
+	return i, i < math.MaxInt32
 }
 
 // Len is the number of entries added so far, valid or not.
@@ -247,14 +251,12 @@ func (s *Set) Len() int {
 func (s *Set) WriteCSV(w io.Writer) error {
 	const page = 4096
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"address", "score"}); err != nil {
+	if err := cw.Write(csvHeader); err != nil {
 		return err
 	}
 	for lo := 0; lo < s.Len(); lo += page {
-		for _, e := range s.Entries(lo, min(lo+page, s.n)) {
-			if err := cw.Write([]string{e.Addr, strconv.FormatUint(e.Amount, 10)}); err != nil {
-				return err
-			}
+		if err := writeCSVRows(cw, s.Entries(lo, min(lo+page, s.n))); err != nil {
+			return err
 		}
 	}
 	cw.Flush()
