@@ -13,6 +13,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/txpool/legacypool"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/eth"
@@ -128,6 +129,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	ethConf.Miner.GasCeil = cfg.gasLimit
 	ethConf.SyncMode = ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
+	ethConf.TxPool = pipelinedPool(ethConf.TxPool)
 	OsakaRules(&nodeConf, &ethConf)
 
 	stack, err := node.New(&nodeConf)
@@ -178,6 +180,19 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	return r, nil
 }
 
+// pipelinedPool sizes geth's pool for one sender with thousands of txs in flight, as a
+// rollup's Cosmos mempool takes them. With geth's defaults a sealed block can strand such a
+// sender: the pool's reset re-reads its nonce from state, promotes nothing from the queue
+// (the txs in between are still pending), then cuts the queue to AccountQueue (64) txs, and
+// the dropped nonce is a gap no later block fills. A queue as large as the pool itself is
+// never cut while the pool has room.
+func pipelinedPool(c legacypool.Config) legacypool.Config {
+	const slots = 1 << 16
+	c.AccountSlots, c.GlobalSlots = slots, slots
+	c.AccountQueue, c.GlobalQueue = slots, slots
+	return c
+}
+
 // autoMine seals blocks while the pool holds executable transactions. Notifications are
 // coalesced into a one-slot signal by a reader that never blocks, because sealing waits on
 // the pool and the pool's event feed blocks when its subscriber stops reading: a sealer that
@@ -201,20 +216,11 @@ func (r *EVMRollup) autoMine(sub event.Subscription, txs <-chan core.NewTxsEvent
 			}
 		}
 	}()
-	// A tick as well as the signal, as a backstop: CI once saw the last of 1,500 pipelined
-	// txs never mined on a heavily loaded machine, cause not pinned down; looking at the pool
-	// every 50 ms bounds how long any executable tx can wait for a block.
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
 	for {
 		select {
 		case <-r.stopped:
 			return
 		case <-signal:
-		case <-tick.C:
-			if pending, _ := r.eth.TxPool().Stats(); pending == 0 {
-				continue
-			}
 		}
 		// Let a burst of pipelined sends arrive, then seal until the pool is empty.
 		time.Sleep(2 * time.Millisecond)

@@ -7,13 +7,16 @@ import (
 	"math/big"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 )
 
 func startEVM(t *testing.T, opts ...EVMOption) *EVMRollup {
@@ -151,6 +154,45 @@ func TestEVMUnknownCometMethod(t *testing.T) {
 // once stopped reading the pool's feed while sealing and deadlocked past 256 notifications.
 func TestEVMMinesSustainedPipelinedSends(t *testing.T) {
 	r := startEVM(t)
+	sendPipelined(t, r, 1500, 1)
+}
+
+// TestEVMMinesPipelinedSendsUnderContention is the stall that once failed `make test` on a
+// loaded machine: when the pool's promotion loop lagged behind a sender, more than 64 of its
+// txs waited in geth's queue; a block sealed then made the pool re-read the sender's nonce from
+// state, find nothing promotable above the txs still pending, and cut the queue to
+// AccountQueue (64), leaving a nonce gap that no block could ever fill. Batched sends beside
+// busy loops grow the queue fast enough to hit it within a few rounds.
+func TestEVMMinesPipelinedSendsUnderContention(t *testing.T) {
+	if testing.Short() {
+		t.Skip("rounds of 1,500 txs beside busy loops")
+	}
+	stop := make(chan struct{})
+	var busy sync.WaitGroup
+	for range 4 {
+		busy.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+			}
+		})
+	}
+	defer func() { close(stop); busy.Wait() }()
+	r := startEVM(t)
+	for round := range 6 {
+		sendPipelined(t, r, 1500, 100)
+		t.Logf("round %d: mined", round)
+	}
+}
+
+// sendPipelined sends n transfers from the funded account with consecutive nonces, batch at
+// a time in one JSON-RPC request, and waits for the last to be mined. On a stall it reports
+// what the pool holds.
+func sendPipelined(t *testing.T, r *EVMRollup, n, batch int) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	c := r.Client()
@@ -164,16 +206,30 @@ func TestEVMMinesSustainedPipelinedSends(t *testing.T) {
 	to := common.HexToAddress("0x00000000000000000000000000000000000000bb")
 	signer := types.LatestSignerForChainID(chainID)
 	var last *types.Transaction
-	for i := range 1500 {
+	var calls []rpc.BatchElem
+	for i := range n {
 		tx, err := types.SignNewTx(key, signer, &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce + uint64(i),
 			GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(1e11), Gas: 21_000, To: &to, Value: big.NewInt(1)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := c.SendTransaction(ctx, tx); err != nil {
-			t.Fatalf("send %d: %v", i, err)
+		raw, err := tx.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
 		}
+		calls = append(calls, rpc.BatchElem{Method: "eth_sendRawTransaction", Args: []any{hexutil.Encode(raw)}, Result: new(common.Hash)})
 		last = tx
+		if len(calls) == batch || i == n-1 {
+			if err := c.Client().BatchCallContext(ctx, calls); err != nil {
+				t.Fatalf("send batch ending at %d: %v", i, err)
+			}
+			for _, call := range calls {
+				if call.Error != nil {
+					t.Fatalf("send batch ending at %d: %v", i, call.Error)
+				}
+			}
+			calls = calls[:0]
+		}
 	}
 	for {
 		if rc, err := c.TransactionReceipt(ctx, last.Hash()); err == nil && rc.Status == types.ReceiptStatusSuccessful {
@@ -181,7 +237,10 @@ func TestEVMMinesSustainedPipelinedSends(t *testing.T) {
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatal("the last of 1500 pipelined txs was never mined")
+			pending, queued := r.eth.TxPool().Stats()
+			mined, _ := c.NonceAt(context.Background(), from, nil)
+			t.Fatalf("the last of %d pipelined txs (nonces %d..%d) was never mined: the chain is at nonce %d, the pool holds %d pending and %d queued",
+				n, nonce, nonce+uint64(n)-1, mined, pending, queued)
 		case <-time.After(10 * time.Millisecond):
 		}
 	}

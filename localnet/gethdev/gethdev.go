@@ -89,9 +89,15 @@ func Init(ctx context.Context, bin, dir string) error {
 }
 
 // Args are geth's arguments for a dev rollup on datadir, serving JSON-RPC and the engine
-// API on 127.0.0.1 only, mining each tx as it arrives.
+// API on 127.0.0.1 only, mining each tx as it arrives. The pool takes thousands of pipelined
+// txs from one sender: with geth's default queue of 64 per account, a block sealed while a
+// sender's txs wait in the queue can drop some of them and strand the rest behind the gap
+// (see localnet/embedded's pipelinedPool).
 func Args(datadir string, httpPort, authPort int) []string {
+	const slots = "65536"
 	return []string{
+		"--txpool.accountslots", slots, "--txpool.globalslots", slots,
+		"--txpool.accountqueue", slots, "--txpool.globalqueue", slots,
 		"--dev", "--dev.period", "0", "--dev.gaslimit", strconv.Itoa(GasLimit),
 		"--datadir", datadir, "--ipcdisable", "--nat", "none",
 		"--http", "--http.addr", "127.0.0.1", "--http.port", strconv.Itoa(httpPort), "--http.api", "eth,net,web3,txpool,debug",
