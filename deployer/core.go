@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -57,6 +58,8 @@ type Contract interface {
 	StageInfo(ctx context.Context, stage uint64) (StageInfo, error)
 	// InitStage is the contract's first stage.
 	InitStage(ctx context.Context) (uint64, error)
+	// ScorePages reads a stage page by page.
+	ScorePages(ctx context.Context, stage uint64, each func(page []scores.Entry) error) error
 }
 
 // Core is the flow every VM's Scorer shares: validate -> plan -> journal -> push, and the
@@ -133,7 +136,11 @@ func (c Core) PlanSet(ctx context.Context, stage uint64, set *scores.Set) (Plan,
 		return Plan{Stage: stage, Entries: set.Len(), Chunks: old.res.Chunks, ChunkSize: old.begin.ChunkSize,
 			AlreadyDone: old.res.Chunks, Journal: old.res.Journal}, nil
 	}
-	return MakePlan(stage, set.Len(), size, c.journalKey(stage, set.Fingerprint()).Path(c.Knobs.JournalDir), u.Gas), nil
+	a, err := c.nextAttempt(ctx, stage, set)
+	if err != nil {
+		return Plan{}, err
+	}
+	return MakePlan(stage, a.set.Len(), size, a.path, u.Gas), nil
 }
 
 // UpdateScores validates entries, then pushes them in journaled, pipelined chunks; a re-run
@@ -147,7 +154,10 @@ func (c Core) UpdateScores(ctx context.Context, stage uint64, entries []scores.E
 }
 
 // UpdateSet pushes a validated set in journaled, pipelined chunks; a re-run with the same
-// set resumes its journal.
+// set resumes its journal. The chain is the truth and the journal only keeps a chunk from
+// being sent twice: when every push of this set to stage is confirmed but the stage no
+// longer holds it (a later push, or another writer, changed it since), what differs is
+// pushed again as a new attempt with a journal of its own.
 func (c Core) UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (push.Result, error) {
 	u, size, err := c.prepare(ctx, stage, set)
 	if err != nil {
@@ -159,9 +169,77 @@ func (c Core) UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (pus
 		}
 		return old.res, nil
 	}
+	a, err := c.nextAttempt(ctx, stage, set)
+	if err != nil {
+		return push.Result{}, err
+	}
 	k := c.Knobs
-	return push.Run(ctx, u.Chain, c.journalKey(stage, set.Fingerprint()).Path(k.JournalDir), stage, set, size,
+	if a.fresh {
+		k.Logger.Warn("the stage no longer holds a score set pushed to it before; pushing what differs as a new push",
+			"stage", stage, "entries", set.Len(), "differ", a.set.Len(), "journal", a.path)
+		if err := journal.WriteFileDurably(attemptSetPath(a.path), a.set.WriteCSV); err != nil {
+			return push.Result{}, fmt.Errorf("update scores stage %d: save the set of %s: %w", stage, a.path, err)
+		}
+	}
+	return push.Run(ctx, u.Chain, a.path, stage, a.set, size,
 		push.WithWindow(k.Window), push.WithPollInterval(k.Poll), push.WithLogger(k.Logger), push.WithProgress(k.Progress))
+}
+
+// attempt is the push UpdateSet runs for a set: its journal and the set it sends (the
+// whole set, or what differed when a later attempt began). fresh is a later attempt not
+// begun yet, whose set must be saved beside its journal first.
+type attempt struct {
+	path  string
+	set   *scores.Set
+	fresh bool
+}
+
+// nextAttempt walks the attempts of set at stage: the first one not finished is resumed;
+// when all are finished, the stage is read, and either holds the set (the last finished
+// attempt stands for the push: nothing to send) or what differs is the next attempt.
+func (c Core) nextAttempt(ctx context.Context, stage uint64, set *scores.Set) (attempt, error) {
+	key := c.journalKey(stage, set.Fingerprint())
+	var done attempt // the last finished attempt
+	for n := 1; ; n++ {
+		key.Attempt = n
+		path := key.Path(c.Knobs.JournalDir)
+		exists, finished, err := journal.Finished(path)
+		if err != nil {
+			return attempt{}, fmt.Errorf("update scores stage %d: %w", stage, err)
+		}
+		if n == 1 && !finished {
+			return attempt{path: path, set: set}, nil
+		}
+		if exists && n > 1 {
+			again, err := scores.LoadSet(attemptSetPath(path), string(scores.CSV), c.Contract.Codec())
+			if err != nil {
+				return attempt{}, fmt.Errorf("update scores stage %d: the set of %s: %w", stage, path, err)
+			}
+			if !finished { // stopped half way: resume it with the exact set it planned
+				return attempt{path: path, set: again}, nil
+			}
+			done = attempt{path: path, set: again}
+			continue
+		}
+		if finished {
+			done = attempt{path: path, set: set}
+			continue
+		}
+		again, _, err := Differences(ctx, c.Contract, stage, set, false)
+		if err != nil {
+			return attempt{}, fmt.Errorf("update scores stage %d: %w", stage, err)
+		}
+		if again == nil {
+			return done, nil // every chunk confirmed before: push.Run reports them and sends nothing
+		}
+		return attempt{path: path, set: again, fresh: true}, nil
+	}
+}
+
+// attemptSetPath is where a later attempt keeps the set it pushes (what differed when it
+// began), so that a re-run resumes that exact set.
+func attemptSetPath(journalPath string) string {
+	return strings.TrimSuffix(journalPath, ".jsonl") + ".set.csv"
 }
 
 // OpenStage reads the contract's first stage and walks past the finalized stages.

@@ -39,6 +39,9 @@ func (f *fakeContract) StageInfo(_ context.Context, stage uint64) (deployer.Stag
 	return info, nil
 }
 func (f *fakeContract) InitStage(context.Context) (uint64, error) { return f.init, nil }
+func (f *fakeContract) ScorePages(context.Context, uint64, func([]scores.Entry) error) error {
+	return nil
+}
 
 func TestCoreSizesChunksFromTheContractsLimits(t *testing.T) {
 	entries := scores.Generate(25, 1)

@@ -6,6 +6,7 @@ package deployer
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -74,6 +75,9 @@ func MakePlan(stage uint64, entries, size int, path string, gasLimit func(n int)
 	plan := Plan{Stage: stage, Entries: entries, Chunks: chunks, ChunkSize: size, Journal: path}
 	for i := range chunks {
 		plan.EstimatedGas += gasLimit(min(size, entries-i*size))
+	}
+	if _, err := os.Stat(path); err != nil {
+		return plan // nothing journaled yet; a plan creates no file
 	}
 	if j, err := journal.Open(path); err == nil {
 		for i := range chunks {

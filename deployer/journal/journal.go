@@ -90,6 +90,10 @@ type Key struct {
 	Contract string
 	Stage    uint64
 	Input    string // fingerprint of the score set
+	// Attempt numbers the pushes of the same set to the same stage: a set pushed again
+	// after the stage moved away from it is a new push with a journal of its own. 0 and 1
+	// are the first.
+	Attempt int
 }
 
 // Path is where the journal of k lives below dir.
@@ -99,6 +103,9 @@ func (k Key) Path(dir string) string {
 		input = input[:16]
 	}
 	name := fmt.Sprintf("stage-%d-%s.jsonl", k.Stage, input)
+	if k.Attempt > 1 {
+		name = fmt.Sprintf("stage-%d-%s-%d.jsonl", k.Stage, input, k.Attempt)
+	}
 	return filepath.Join(dir, sanitize(k.ChainID), sanitize(strings.ToLower(k.Contract)), name)
 }
 
@@ -288,6 +295,47 @@ func SyncDir(dir string) error {
 	}
 	defer d.Close()
 	return d.Sync()
+}
+
+// WriteFileDurably writes path through a temporary file that is synced, then renamed over
+// it, then syncs the folder: a reader finds the old file or the whole new one.
+func WriteFileDurably(path string, write func(io.Writer) error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := errors.Join(write(f), f.Sync(), f.Close()); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	return SyncDir(filepath.Dir(path))
+}
+
+// Finished reports whether the journal at path exists and confirms every chunk of its plan.
+// It only reads.
+func Finished(path string) (exists, finished bool, err error) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return false, false, nil
+	}
+	j := &Journal{path: path, state: map[int]*ChunkState{}}
+	if _, err := j.fold(path); err != nil {
+		return true, false, err
+	}
+	if j.begin == nil {
+		return true, false, nil
+	}
+	for i := range j.begin.Chunks {
+		if c, ok := j.state[i]; !ok || !c.Confirmed {
+			return true, false, nil
+		}
+	}
+	return true, true, nil
 }
 
 // Syncs is how many times the file (or, once, its new folder entry) was synced to disk

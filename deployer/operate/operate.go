@@ -275,53 +275,9 @@ func (o *Operator) resume(ctx context.Context, open uint64) error {
 // no longer lists; nil when nothing), with the sum of the stage's rows. Beside want it holds
 // one bit per entry and the changes, never the rows read.
 func (o *Operator) changes(ctx context.Context, stage uint64, want *scores.Set) (*scores.Set, uint64, error) {
-	if want == nil {
-		want = &scores.Set{}
-	}
-	codec := o.s.Codec()
-	b := scores.NewBuilder(codec)
-	seen := make([]uint64, (want.Len()+63)/64)
-	var sum uint64
-	rows := 0
-	err := o.s.ScorePages(ctx, stage, func(page []scores.Entry) error {
-		rows += len(page)
-		for _, r := range page {
-			sum += r.Amount
-			addr, err := codec.Decode(r.Addr)
-			if err != nil {
-				return fmt.Errorf("stage %d holds a row this VM cannot write back: %w", stage, err)
-			}
-			i, listed := want.Find(addr)
-			if !listed {
-				if r.Amount != 0 {
-					b.AddBytes(addr, 0)
-				}
-				continue
-			}
-			seen[i/64] |= 1 << (i % 64)
-			if _, score := want.At(i); score != r.Amount {
-				b.AddBytes(addr, score)
-			}
-		}
-		return nil
-	})
+	d, sum, err := deployer.Differences(ctx, o.s, stage, want, true)
 	if err != nil {
-		return nil, 0, &ChainError{Op: "read", Err: fmt.Errorf("read stage %d: %w", stage, err)}
-	}
-	if rows == 0 && want.Len() > 0 {
-		return want, 0, nil // an empty stage takes the whole set: no copy of it
-	}
-	for i := range want.Len() {
-		if seen[i/64]&(1<<(i%64)) == 0 {
-			b.AddBytes(want.At(i))
-		}
-	}
-	if b.Len() == 0 {
-		return nil, sum, nil
-	}
-	d, err := b.Finish()
-	if err != nil {
-		return nil, 0, &ChainError{Op: "read", Err: fmt.Errorf("read stage %d: %w", stage, err)}
+		return nil, 0, &ChainError{Op: "read", Err: err}
 	}
 	return d, sum, nil
 }

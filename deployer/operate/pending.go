@@ -60,35 +60,19 @@ func (p pendingFile) load(codec scores.Codec) (*pending, error) {
 }
 
 // save writes the set, then the record naming it, each atomically and durably (temporary
-// file, fsync, rename), then syncs the folder.
+// file, fsync, rename, folder sync).
 func (p pendingFile) save(stage uint64, set *scores.Set) error {
-	if err := os.MkdirAll(filepath.Dir(p.path), 0o755); err != nil {
-		return fmt.Errorf("save pending push: %w", err)
-	}
-	if err := writeDurably(p.scoresPath(), set.WriteCSV); err != nil {
+	if err := journal.WriteFileDurably(p.scoresPath(), set.WriteCSV); err != nil {
 		return fmt.Errorf("save pending push: %w", err)
 	}
 	b, err := json.Marshal(pendingRecord{Stage: stage, Scores: filepath.Base(p.scoresPath())})
 	if err != nil {
 		return fmt.Errorf("save pending push: %w", err)
 	}
-	if err := writeDurably(p.path, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
+	if err := journal.WriteFileDurably(p.path, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
 		return fmt.Errorf("save pending push: %w", err)
 	}
-	return journal.SyncDir(filepath.Dir(p.path))
-}
-
-// writeDurably writes path through a temporary file that is synced, then renamed over it.
-func writeDurably(path string, write func(io.Writer) error) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if err := errors.Join(write(f), f.Sync(), f.Close()); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return nil
 }
 
 func (p pendingFile) clear() error {

@@ -1,0 +1,71 @@
+package deployer
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+// StagePager reads a stage page by page, in the VM's address form.
+type StagePager interface {
+	Codec() scores.Codec
+	ScorePages(ctx context.Context, stage uint64, each func(page []scores.Entry) error) error
+}
+
+// Differences reads stage page by page against want and returns what must be written for
+// the stage to hold want: every entry of want whose row differs or is missing and, with
+// zeroUnlisted, a zero for every nonzero row that want does not list. It is nil when the
+// stage already holds want. The sum of the stage's rows comes with it. Beside want it keeps
+// one bit per entry and the differences, never the rows read.
+func Differences(ctx context.Context, r StagePager, stage uint64, want *scores.Set, zeroUnlisted bool) (*scores.Set, uint64, error) {
+	if want == nil {
+		want = &scores.Set{}
+	}
+	codec := r.Codec()
+	b := scores.NewBuilder(codec)
+	seen := make([]uint64, (want.Len()+63)/64)
+	var sum uint64
+	rows := 0
+	err := r.ScorePages(ctx, stage, func(page []scores.Entry) error {
+		rows += len(page)
+		for _, row := range page {
+			sum += row.Amount
+			addr, err := codec.Decode(row.Addr)
+			if err != nil {
+				return fmt.Errorf("stage %d holds a row this VM cannot write back: %w", stage, err)
+			}
+			i, listed := want.Find(addr)
+			if !listed {
+				if zeroUnlisted && row.Amount != 0 {
+					b.AddBytes(addr, 0)
+				}
+				continue
+			}
+			seen[i/64] |= 1 << (i % 64)
+			if _, score := want.At(i); score != row.Amount {
+				b.AddBytes(addr, score)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("read stage %d: %w", stage, err)
+	}
+	if rows == 0 && want.Len() > 0 {
+		return want, 0, nil // an empty stage takes the whole set: no copy of it
+	}
+	for i := range want.Len() {
+		if seen[i/64]&(1<<(i%64)) == 0 {
+			b.AddBytes(want.At(i))
+		}
+	}
+	if b.Len() == 0 {
+		return nil, sum, nil
+	}
+	d, err := b.Finish()
+	if err != nil {
+		return nil, 0, fmt.Errorf("read stage %d: %w", stage, err)
+	}
+	return d, sum, nil
+}
