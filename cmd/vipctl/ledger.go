@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,13 +20,16 @@ func newLedgerStandInCmd(g *globals) *cobra.Command {
 	var mnemonicFile string
 	var fromEnv bool
 	var delay time.Duration
+	var refuse string
 	cmd := &cobra.Command{
 		Use:   "ledger",
 		Short: "Serve a Ledger stand-in (Ethereum app, Speculos APDU protocol on 127.0.0.1) for --ledger --ledger-speculos",
 		Long: `Serve a stand-in for a Ledger device running the Ethereum app, on Speculos' TCP APDU
 protocol on 127.0.0.1. Its keys derive from the mnemonic in --mnemonic-file (default: the
 public development mnemonic "test ... junk", never for real funds). Every request the user
-would confirm on the device is printed; it approves them all. Ctrl-C stops.`,
+would confirm on the device is printed; it approves them all, unless --refuse N makes the
+user refuse the N-th request (N+ : the N-th and every later one), to rehearse a refusal
+mid-push. Ctrl-C stops.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			mnemonic := "test test test test test test test test test test test junk"
@@ -41,9 +45,26 @@ would confirm on the device is printed; it approves them all. Ctrl-C stops.`,
 					return invalid(errors.New("--mnemonic-from-env: MNEMONIC is not set (source the localnet env file)"))
 				}
 			}
-			srv, err := ledger.Start(mnemonic, ledger.WithConfirmDelay(delay))
+			nth, onward, err := parseRefuse(refuse)
 			if err != nil {
-				return invalid(errors.New("--mnemonic-file: not a valid BIP39 mnemonic"))
+				return invalid(err)
+			}
+			if delay < 0 {
+				return invalid(fmt.Errorf("--confirm-delay %s: must not be negative", delay))
+			}
+			dev, err := ledger.NewDevice(mnemonic, ledger.WithConfirmDelay(delay))
+			if err != nil {
+				return invalid(errors.New("the stand-in's mnemonic is not a valid BIP39 mnemonic"))
+			}
+			switch {
+			case nth > 0 && onward:
+				dev.RejectFrom(nth)
+			case nth > 0:
+				dev.RejectNth(nth)
+			}
+			srv, err := ledger.Serve(dev)
+			if err != nil {
+				return err
 			}
 			defer srv.Close()
 			addr0, _ := srv.Address(keys.EVMPath(0))
@@ -65,7 +86,11 @@ would confirm on the device is printed; it approves them all. Ctrl-C stops.`,
 						if len(shown) > 240 {
 							shown = shown[:240] + "..."
 						}
-						fmt.Fprintf(g.errOut, "device: %s %s: %s\n", c.Kind, c.Path, shown)
+						answer := "approved"
+						if !c.Approved {
+							answer = "REFUSED"
+						}
+						fmt.Fprintf(g.errOut, "device: %s %s %s: %s\n", answer, c.Kind, c.Path, shown)
 					}
 					seen = len(log)
 				}
@@ -75,5 +100,19 @@ would confirm on the device is printed; it approves them all. Ctrl-C stops.`,
 	cmd.Flags().StringVar(&mnemonicFile, "mnemonic-file", "", "file holding the stand-in's mnemonic (default: the public test mnemonic)")
 	cmd.Flags().BoolVar(&fromEnv, "mnemonic-from-env", false, "take the mnemonic from MNEMONIC (the funded account `vipctl localnet up` writes to its env file)")
 	cmd.Flags().DurationVar(&delay, "confirm-delay", 0, "time the simulated user takes to confirm each request")
+	cmd.Flags().StringVar(&refuse, "refuse", "", "the simulated user refuses the N-th request (N), or the N-th and every later one (N+)")
 	return cmd
+}
+
+// parseRefuse reads --refuse: "" (approve all), "N" or "N+" with N >= 1.
+func parseRefuse(v string) (n int, onward bool, err error) {
+	if v == "" {
+		return 0, false, nil
+	}
+	num, onward := strings.CutSuffix(v, "+")
+	n, err = strconv.Atoi(num)
+	if err != nil || n < 1 {
+		return 0, false, fmt.Errorf("--refuse %q: want N or N+ with N >= 1 (the N-th request the user is asked to confirm)", v)
+	}
+	return n, onward, nil
 }

@@ -302,7 +302,7 @@ func classify(err error) error {
 	if errors.Is(err, deployer.ErrBadAddress) {
 		return invalid(err)
 	}
-	if ledger.Rejected(err) {
+	if ledger.Interrupted(err) {
 		return fmt.Errorf("%w\nnothing more was sent; run the same command again to resume from the journal", err)
 	}
 	return err

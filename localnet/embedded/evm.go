@@ -30,6 +30,7 @@ import (
 	"github.com/ethereum/go-ethereum/version"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/cometrpc"
 )
@@ -77,14 +78,15 @@ func WithLogger(l *slog.Logger) EVMOption { return func(c *evmConfig) { c.logger
 // as JSON-RPC on 127.0.0.1 and sealing a block whenever transactions arrive, so clients talk
 // to it exactly as to a real rollup.
 type EVMRollup struct {
-	stack   *node.Node
-	eth     *eth.Ethereum
-	beacon  *catalyst.SimulatedBeacon
-	client  *ethclient.Client
-	chainID *big.Int
-	devKey  *ecdsa.PrivateKey
-	comet   *cometrpc.Server
-	logger  *slog.Logger
+	stack       *node.Node
+	eth         *eth.Ethereum
+	beacon      *catalyst.SimulatedBeacon
+	client      *ethclient.Client
+	chainID     *big.Int
+	devKey      *ecdsa.PrivateKey
+	devMnemonic string
+	comet       *cometrpc.Server
+	logger      *slog.Logger
 
 	commitMu sync.Mutex // the beacon's Commit is not safe for concurrent use
 	stopOnce sync.Once
@@ -105,12 +107,19 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	devKey, err := crypto.GenerateKey()
+	// The dev account derives from a fresh mnemonic on the EVM path, so the env file can hold
+	// it as MNEMONIC and the Ledger stand-in (--mnemonic-from-env) signs for the funded account.
+	mnemonic, err := keys.NewMnemonic()
 	if err != nil {
-		return nil, fmt.Errorf("generate dev key: %w", err)
+		return nil, fmt.Errorf("generate dev mnemonic: %w", err)
 	}
+	dev, err := keys.FromMnemonic(mnemonic, keys.EVMPath(0))
+	if err != nil {
+		return nil, fmt.Errorf("derive dev key: %w", err)
+	}
+	devKey := dev.PrivateKey()
 	alloc := core.SystemContractAllocs()
-	alloc[crypto.PubkeyToAddress(devKey.PublicKey)] = types.Account{Balance: cfg.balance}
+	alloc[dev.Address()] = types.Account{Balance: cfg.balance}
 	for _, a := range cfg.funded {
 		alloc[a] = types.Account{Balance: cfg.balance}
 	}
@@ -159,15 +168,16 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		return nil, fmt.Errorf("reset chain to genesis: %w", err)
 	}
 	r := &EVMRollup{
-		stack:   stack,
-		eth:     backend,
-		beacon:  beacon,
-		client:  ethclient.NewClient(stack.Attach()),
-		chainID: ethConf.Genesis.Config.ChainID,
-		devKey:  devKey,
-		logger:  cfg.logger,
-		stopped: make(chan struct{}),
-		done:    make(chan struct{}),
+		stack:       stack,
+		eth:         backend,
+		beacon:      beacon,
+		client:      ethclient.NewClient(stack.Attach()),
+		chainID:     ethConf.Genesis.Config.ChainID,
+		devKey:      devKey,
+		devMnemonic: mnemonic,
+		logger:      cfg.logger,
+		stopped:     make(chan struct{}),
+		done:        make(chan struct{}),
 	}
 	r.comet, err = cometrpc.Start(cometrpc.Info{App: "vipharness-embedded-evm", Version: cfg.version, Network: "evm-" + r.chainID.String(), Head: r.head})
 	if err != nil {
@@ -261,11 +271,13 @@ func (r *EVMRollup) Endpoints() localnet.Endpoints {
 	return localnet.Endpoints{JSONRPC: r.stack.HTTPEndpoint(), CometRPC: r.comet.URL()}
 }
 
-// Funded returns the genesis-funded dev account.
+// Funded returns the genesis-funded dev account, with the mnemonic it derives from
+// (m/44'/60'/0'/0/0).
 func (r *EVMRollup) Funded() []localnet.Account {
 	return []localnet.Account{{
 		Address:    crypto.PubkeyToAddress(r.devKey.PublicKey).Hex(),
 		PrivateKey: hex.EncodeToString(crypto.FromECDSA(r.devKey)),
+		Mnemonic:   r.devMnemonic,
 	}}
 }
 

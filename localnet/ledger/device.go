@@ -74,6 +74,7 @@ type Device struct {
 	app        string
 	rejectNext bool
 	rejectIn   int // > 0: the user refuses the rejectIn-th request from now
+	rejectFrom int // > 0: the user refuses the rejectFrom-th request from now and every later one
 	pending    *request
 	log        []Confirmation
 	stats      Stats
@@ -112,6 +113,14 @@ func (d *Device) RejectNext() {
 func (d *Device) RejectNth(n int) {
 	d.mu.Lock()
 	d.rejectIn = n
+	d.mu.Unlock()
+}
+
+// RejectFrom makes the user approve n-1 more requests and refuse the n-th and every one
+// after it (n >= 1): a user who stops confirming half way through a push.
+func (d *Device) RejectFrom(n int) {
+	d.mu.Lock()
+	d.rejectFrom = n
 	d.mu.Unlock()
 }
 
@@ -398,6 +407,11 @@ func (d *Device) confirm(kind string, path []uint32, screens []string) bool {
 	if d.rejectIn > 0 {
 		d.rejectIn--
 		ok = ok && d.rejectIn != 0
+	}
+	if d.rejectFrom > 1 {
+		d.rejectFrom--
+	} else if d.rejectFrom == 1 {
+		ok = false
 	}
 	d.log = append(d.log, Confirmation{Kind: kind, Path: keys.Path(path).String(), Screens: screens, Approved: ok, At: time.Now()})
 	return ok

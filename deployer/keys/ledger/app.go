@@ -67,7 +67,10 @@ func (a *App) exchange(ctx context.Context, op string, ins, p1 byte, data []byte
 	apdu := append([]byte{CLA, ins, p1, 0x00, byte(len(data))}, data...)
 	reply, sw, err := a.t.Exchange(ctx, apdu)
 	if err != nil {
-		return nil, fmt.Errorf("ledger %s: %w", op, err)
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("ledger %s: %w", op, err)
+		}
+		return nil, fmt.Errorf("ledger %s: %w: %w", op, ErrTransport, err)
 	}
 	if sw != SWOK {
 		return nil, &StatusError{Op: op, SW: sw}

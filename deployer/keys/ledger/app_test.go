@@ -222,3 +222,17 @@ func TestContextCancelStopsTheExchange(t *testing.T) {
 		t.Fatalf("error %v after %v", err, time.Since(start))
 	}
 }
+
+// A device that goes away mid-request is an interrupted request, like a refusal: the
+// command can say how to resume.
+func TestLostConnectionIsAnInterruption(t *testing.T) {
+	a, srv := connect(t, standin.WithConfirmDelay(200*time.Millisecond))
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		srv.Close()
+	}()
+	_, err := a.SignPersonal(context.Background(), keys.EVMPath(0), []byte("unplugged"), dev0)
+	if !errors.Is(err, ledger.ErrTransport) || !ledger.Interrupted(err) || ledger.Rejected(err) {
+		t.Fatalf("error %v: want a transport failure, an interruption, not a refusal", err)
+	}
+}

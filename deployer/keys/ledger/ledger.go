@@ -39,6 +39,9 @@ var (
 	ErrLocked   = errors.New("the device is locked: unlock it with its PIN")
 	ErrWrongApp = errors.New("the Ethereum app is not open on the device: open it")
 	ErrBadData  = errors.New("the Ethereum app refused the data")
+	// ErrTransport is the link to the device failing mid-request (unplugged, the
+	// connection reset): the request's answer is lost, nothing was signed for it.
+	ErrTransport = errors.New("the connection to the device failed")
 )
 
 // StatusError is a reply with a status word other than 0x9000.
@@ -80,3 +83,8 @@ func (e *StatusError) Unwrap() error { return e.kind() }
 
 // Rejected reports whether err is the user refusing a request on the device.
 func Rejected(err error) bool { return errors.Is(err, ErrRejected) }
+
+// Interrupted reports whether err is a request the device did not complete: refused by the
+// user, or lost with the connection. Either way what was signed before it stands, and a
+// re-run resumes after it.
+func Interrupted(err error) bool { return Rejected(err) || errors.Is(err, ErrTransport) }
