@@ -60,7 +60,7 @@ One operator per contract (a lock in the state dir); SIGINT/SIGTERM stop it betw
 			ctx := cmd.Context()
 			logger := operateLogger(g)
 			g.logger = logger // the scorer's push logs too
-			s, closeFn, err := g.scorer(ctx, true, nil)
+			s, closeFn, err := g.writer(ctx, nil)
 			if err != nil {
 				return err
 			}
