@@ -9,6 +9,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // exitCode is the code main would exit with for err.
@@ -134,5 +138,36 @@ func TestCheckContract(t *testing.T) {
 				t.Fatalf("%v does not name the address", err)
 			}
 		})
+	}
+}
+
+// pflag takes a backquoted word in a flag's usage as the name of its value (--engine make
+// nodes): usage text quotes with ' instead.
+func TestFlagUsageNamesNoValueByAccident(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, fs := range []*pflag.FlagSet{c.LocalFlags(), c.PersistentFlags()} {
+			fs.VisitAll(func(f *pflag.Flag) {
+				if strings.Contains(f.Usage, "`") {
+					t.Errorf("%s --%s: backquotes in usage %q", c.CommandPath(), f.Name, f.Usage)
+				}
+			})
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRoot())
+}
+
+// operate logs durations as people write them, in JSON and in text.
+func TestOperateLogsDurationsAsText(t *testing.T) {
+	for _, jsonOut := range []bool{true, false} {
+		var buf strings.Builder
+		g := &globals{errOut: &buf, jsonOut: jsonOut}
+		operateLogger(g).Info("operator started", "every", 5*time.Second, "poll", 1500*time.Millisecond)
+		if out := buf.String(); strings.Contains(out, "5000000000") || !strings.Contains(out, "5s") || !strings.Contains(out, "1.5s") {
+			t.Errorf("json %v: %s", jsonOut, out)
+		}
 	}
 }
