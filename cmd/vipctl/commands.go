@@ -235,7 +235,7 @@ func newStageCmd(g *globals) *cobra.Command {
 	}
 	finalize.Flags().Uint64Var(&finStage, "stage", 0, "stage to finalize; default the open stage, only when the L1 has moved past it")
 	finalize.Flags().BoolVar(&allowEmpty, "allow-empty", false, "finalize a stage whose total score is 0 (it stays empty for good)")
-	finalize.Flags().BoolVar(&force, "force", false, "finalize a stage the L1 has not moved past (or with no L1 configured)")
+	finalize.Flags().BoolVar(&force, "force", false, "finalize the --stage named although the L1 has not moved past it (or with no L1 configured)")
 
 	var target uint64
 	sync := &cobra.Command{
