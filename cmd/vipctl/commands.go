@@ -82,7 +82,7 @@ func newScoresCmd(g *globals) *cobra.Command {
 				}
 				_ = bar.Set(done)
 			}
-			s, closeFn, err := g.scorer(ctx, true, progress)
+			s, closeFn, err := g.writer(ctx, progress)
 			if err != nil {
 				return err
 			}
@@ -228,14 +228,14 @@ func newStageCmd(g *globals) *cobra.Command {
 		Short: "Finalize a stage: --stage N, or the open stage once the L1 has moved past it; a retry reports the earlier tx",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return g.withScorer(cmd, func(ctx context.Context, s deployer.Scorer) error {
+			return g.withWriter(cmd, func(ctx context.Context, s deployer.Scorer) error {
 				return g.finalizeStage(ctx, s, guard.FinalizeRequest{Stage: finStage, AllowEmpty: allowEmpty, Force: force}, yes)
 			})
 		},
 	}
 	finalize.Flags().Uint64Var(&finStage, "stage", 0, "stage to finalize; default the open stage, only when the L1 has moved past it")
 	finalize.Flags().BoolVar(&allowEmpty, "allow-empty", false, "finalize a stage whose total score is 0 (it stays empty for good)")
-	finalize.Flags().BoolVar(&force, "force", false, "finalize a stage the L1 has not moved past (or with no L1 configured)")
+	finalize.Flags().BoolVar(&force, "force", false, "finalize the --stage named although the L1 has not moved past it (or with no L1 configured)")
 
 	var target uint64
 	sync := &cobra.Command{
@@ -243,7 +243,7 @@ func newStageCmd(g *globals) *cobra.Command {
 		Short: "Finalize stages one by one until the contract's open stage is the L1 stage",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return g.withScorer(cmd, func(ctx context.Context, s deployer.Scorer) error {
+			return g.withWriter(cmd, func(ctx context.Context, s deployer.Scorer) error {
 				if target == 0 {
 					r, err := g.l1Reader()
 					if err != nil {
@@ -329,6 +329,17 @@ func newVerifyCmd(g *globals) *cobra.Command {
 func (g *globals) withScorer(cmd *cobra.Command, f func(ctx context.Context, s deployer.Scorer) error) error {
 	ctx := cmd.Context()
 	s, closeFn, err := g.scorer(ctx, true, nil)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	return f(ctx, s)
+}
+
+// withWriter is withScorer for a command that sends txs: the contract is checked first.
+func (g *globals) withWriter(cmd *cobra.Command, f func(ctx context.Context, s deployer.Scorer) error) error {
+	ctx := cmd.Context()
+	s, closeFn, err := g.writer(ctx, nil)
 	if err != nil {
 		return err
 	}

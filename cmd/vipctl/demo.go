@@ -82,7 +82,7 @@ func newDemoCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().Uint64Var(&l1Stage, "l1-stage", 7, "stage the L1 stand-in reports")
 	cmd.Flags().IntVar(&generate, "generate", 2000, "generated entries pushed beside the fixture score file")
-	cmd.Flags().StringVar(&engineName, "engine", "embedded", "embedded (in-process), process (geth/wasmd from `make nodes`) or container (Docker)")
+	cmd.Flags().StringVar(&engineName, "engine", "embedded", "embedded (in-process), process (geth/wasmd from 'make nodes') or container (Docker)")
 	return cmd
 }
 

@@ -98,7 +98,7 @@ mid-push. Ctrl-C stops.`,
 		},
 	}
 	cmd.Flags().StringVar(&mnemonicFile, "mnemonic-file", "", "file holding the stand-in's mnemonic (default: the public test mnemonic)")
-	cmd.Flags().BoolVar(&fromEnv, "mnemonic-from-env", false, "take the mnemonic from MNEMONIC (the funded account `vipctl localnet up` writes to its env file)")
+	cmd.Flags().BoolVar(&fromEnv, "mnemonic-from-env", false, "take the mnemonic from MNEMONIC (the funded account 'vipctl localnet up' writes to its env file)")
 	cmd.Flags().DurationVar(&delay, "confirm-delay", 0, "time the simulated user takes to confirm each request")
 	cmd.Flags().StringVar(&refuse, "refuse", "", "the simulated user refuses the N-th request (N), or the N-th and every later one (N+)")
 	return cmd

@@ -137,9 +137,9 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 			return nil
 		},
 	}
-	up.Flags().DurationVar(&l1Every, "l1-advance-every", 0, "move the L1 stand-in to the next stage at this interval (its agent's signed tx), to rehearse `vipctl operate`; 0: never")
+	up.Flags().DurationVar(&l1Every, "l1-advance-every", 0, "move the L1 stand-in to the next stage at this interval (its agent's signed tx), to rehearse 'vipctl operate'; 0: never")
 	up.Flags().Uint64Var(&l1Stage, "l1-stage", 1, "stage the L1 stand-in reports")
-	up.Flags().StringVar(&engineName, "engine", "embedded", "embedded (in-process), process (geth from `make nodes`) or container (Docker)")
+	up.Flags().StringVar(&engineName, "engine", "embedded", "embedded (in-process), process (geth from 'make nodes') or container (Docker)")
 	up.Flags().StringVar(&envFile, "env-file", filepath.Join(".vipharness", "localnet.env"), "where to write the endpoints and dev key")
 	cmd.AddCommand(up, newLedgerStandInCmd(g))
 	return cmd

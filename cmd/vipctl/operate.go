@@ -60,7 +60,7 @@ One operator per contract (a lock in the state dir); SIGINT/SIGTERM stop it betw
 			ctx := cmd.Context()
 			logger := operateLogger(g)
 			g.logger = logger // the scorer's push logs too
-			s, closeFn, err := g.scorer(ctx, true, nil)
+			s, closeFn, err := g.writer(ctx, nil)
 			if err != nil {
 				return err
 			}
@@ -117,11 +117,19 @@ func operateLogger(g *globals) *slog.Logger {
 	if g.verbose {
 		level = slog.LevelDebug
 	}
-	opts := &slog.HandlerOptions{Level: level}
+	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: humanDurations}
 	if g.jsonOut {
 		return slog.New(slog.NewJSONHandler(g.errOut, opts))
 	}
 	return slog.New(slog.NewTextHandler(g.errOut, opts))
+}
+
+// humanDurations writes a duration as "5s" rather than JSON's nanoseconds (5000000000).
+func humanDurations(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindDuration {
+		a.Value = slog.StringValue(a.Value.Duration().String())
+	}
+	return a
 }
 
 // checkListen accepts host:port; a host other than loopback is allowed, but must be named.

@@ -67,6 +67,9 @@ func newRoot() *cobra.Command {
 			if _, err := deployer.ParseVM(g.vm); err != nil {
 				return invalid(err)
 			}
+			if err := checkFlags(cmd.Flags()); err != nil {
+				return err
+			}
 			// Journals and deployments are found again on a re-run by this path: pin it now.
 			dir, err := filepath.Abs(g.stateDir)
 			if err != nil {
@@ -76,6 +79,8 @@ func newRoot() *cobra.Command {
 			return nil
 		},
 	}
+	// A flag that does not parse (--stage -1, --window x) is bad input, as one out of range.
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return invalid(err) })
 	f := root.PersistentFlags()
 	f.StringVar(&g.vm, "vm", envOr("VM", "evm"), "rollup VM: evm, move or wasm (env VM)")
 	f.StringVar(&g.rpc, "rpc", os.Getenv("JSON_RPC_URL"), "rollup JSON-RPC URL (env JSON_RPC_URL)")

@@ -74,6 +74,10 @@ func DecideFinalize(ctx context.Context, c Contract, l1 L1, req FinalizeRequest)
 	}
 	if d.Stage == 0 {
 		switch {
+		// --force closes a stage early only when it is named: a retry of an unnamed one would
+		// close the stage after it too.
+		case req.Force && (l1 == nil || d.L1Stage <= open):
+			return d, refuse("finalize: --force needs --stage: name the stage to close early (the contract's open stage is %d: --stage %d --force), so a retry cannot close stage %d too", open, open, open+1)
 		case l1 == nil:
 			return d, refuse("finalize: which stage? the contract's open stage is %d; pass --stage %d, or %s so the open stage is finalized only once the L1 has moved past it", open, open, noL1)
 		case d.L1Stage <= open:

@@ -435,6 +435,22 @@ func TestFileSourceRereadsOnChange(t *testing.T) {
 	}
 }
 
+// The file source refuses what scores update and verify refuse: the shared reader's checks.
+func TestFileSourceRefusesAFileStillBeingWritten(t *testing.T) {
+	dir := t.TempDir()
+	src := &FileSource{Path: filepath.Join(dir, "stage-{stage}.csv")}
+	a := "0x" + strings.Repeat("cd", 20)
+	if err := os.WriteFile(filepath.Join(dir, "stage-3.csv"), []byte(a+",12"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := collect(src, 3); !errors.Is(err, scores.ErrUnterminated) {
+		t.Fatalf("got %v; want scores.ErrUnterminated", err)
+	}
+	if !src.Changed(3) {
+		t.Fatal("a refused file must be read again at the next pass")
+	}
+}
+
 // value reads a single-sample gauge or counter.
 func value(c prometheus.Collector) float64 {
 	ch := make(chan prometheus.Metric, 1)

@@ -54,20 +54,7 @@ type FileSource struct {
 	Path   string
 	Format string // csv or json; default from the extension
 
-	seen map[string]fileStamp
-}
-
-type fileStamp struct {
-	size int64
-	mod  time.Time
-}
-
-func stamp(path string) (fileStamp, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fileStamp{}, err
-	}
-	return fileStamp{size: fi.Size(), mod: fi.ModTime()}, nil
+	seen map[string]scores.FileStamp
 }
 
 func (f *FileSource) String() string { return "file " + f.Path }
@@ -75,38 +62,32 @@ func (f *FileSource) String() string { return "file " + f.Path }
 // PerStage is true when the path holds {stage}.
 func (f *FileSource) PerStage() bool { return strings.Contains(f.Path, StagePlaceholder) }
 
-// Changed reports whether the stage's file differs (size or time) from the last read.
+// Changed reports whether the stage's file differs (inode, size or time) from the last read.
 func (f *FileSource) Changed(stage uint64) bool {
 	path := expand(f.Path, stage)
-	st, err := stamp(path)
+	st, err := scores.StatFile(path)
 	if err != nil {
 		return false // not there (yet): the interval's read reports it
 	}
 	last, ok := f.seen[path]
-	return !ok || last != st
+	return !ok || !last.Same(st)
 }
 
-// Scores reads the stage's file.
+// Scores reads the stage's file; one that changes while it is read is refused by the
+// shared reader (scores.ErrChanged), as vipctl scores update and verify refuse it.
 func (f *FileSource) Scores(_ context.Context, stage uint64, emit func(scores.Entry)) error {
 	path := expand(f.Path, stage)
-	before, err := stamp(path)
-	if errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("score file %s: %w", path, ErrMissing)
 	}
+	st, err := scores.ReadFileStamped(path, f.Format, emit)
 	if err != nil {
-		return fmt.Errorf("score file for stage %d: %w", stage, err)
-	}
-	if err := scores.ReadFile(path, f.Format, emit); err != nil {
-		return err
-	}
-	after, err := stamp(path)
-	if err != nil || after != before {
-		return fmt.Errorf("score file %s changed while it was read; write it atomically (to a temporary file, then rename)", path)
+		return fmt.Errorf("stage %d: %w", stage, err)
 	}
 	if f.seen == nil {
-		f.seen = map[string]fileStamp{}
+		f.seen = map[string]scores.FileStamp{}
 	}
-	f.seen[path] = after
+	f.seen[path] = st
 	return nil
 }
 
@@ -189,8 +170,13 @@ func (c *CommandSource) Scores(ctx context.Context, stage uint64, emit func(scor
 
 // sniff tells an output's format: JSON when the first character printed (past white space)
 // is '[', else CSV.
+// A UTF-8 byte order mark before it is skipped, as the parser skips it.
 func sniff(out *bufio.Reader) scores.Format {
-	for n := 1; ; n++ {
+	start := 1
+	if b, _ := out.Peek(3); string(b) == "\xEF\xBB\xBF" {
+		start = 4
+	}
+	for n := start; ; n++ {
 		b, err := out.Peek(n)
 		if len(b) < n || err != nil {
 			return scores.CSV // white space only, or nothing: an empty answer

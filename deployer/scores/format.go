@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -45,27 +44,27 @@ func ParseFile(path, format string) ([]Entry, error) {
 }
 
 // ReadFile is ParseFile handing each entry to emit as it is read, so that a large file is
-// never held as text (a Builder validates them as they come).
+// never held as text (a Builder validates them as they come). A file that changes while it
+// is read is refused (ErrChanged, ErrUnterminated); the caller drops what was emitted.
 func ReadFile(path, format string, emit func(Entry)) error {
+	_, err := ReadFileStamped(path, format, emit)
+	return err
+}
+
+// ReadFileStamped is ReadFile returning the stamp of the version it read, so a caller can
+// tell later whether the file changed since.
+func ReadFileStamped(path, format string, emit func(Entry)) (FileStamp, error) {
 	if format == "" {
 		format = strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 		if format == "" {
-			return fmt.Errorf("score file %s: no extension to tell its format: pass --format csv|json", path)
+			return FileStamp{}, fmt.Errorf("score file %s: no extension to tell its format: pass --format csv|json", path)
 		}
 	}
 	f, err := ParseFormat(format)
 	if err != nil {
-		return fmt.Errorf("score file %s: %w", path, err)
+		return FileStamp{}, fmt.Errorf("score file %s: %w", path, err)
 	}
-	file, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("open score file: %w", err)
-	}
-	defer file.Close()
-	if err := parse(file, f, emit); err != nil {
-		return fmt.Errorf("score file %s: %w", path, err)
-	}
-	return nil
+	return readStable(path, f, emit)
 }
 
 // Parse reads entries in the given format. Syntax and range problems are errors naming the
@@ -81,13 +80,20 @@ func Parse(r io.Reader, f Format) ([]Entry, error) {
 // Read is Parse handing each entry to emit as it is read.
 func Read(r io.Reader, f Format, emit func(Entry)) error { return parse(r, f, emit) }
 
-// parse hands each entry to emit as it is read.
+// utf8BOM is what some editors and spreadsheet exports write before the first line.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// parse hands each entry to emit as it is read; a UTF-8 byte order mark is skipped.
 func parse(r io.Reader, f Format, emit func(Entry)) error {
+	br := bufio.NewReader(r)
+	if b, _ := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
+		_, _ = br.Discard(len(utf8BOM))
+	}
 	switch f {
 	case CSV:
-		return parseCSV(r, emit)
+		return parseCSV(br, emit)
 	case JSON:
-		return parseJSON(r, emit)
+		return parseJSON(br, emit)
 	}
 	return fmt.Errorf("unknown score file format %q: want csv or json", f)
 }

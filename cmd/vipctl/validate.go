@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/vipharness/vipharness/deployer/scorers"
+)
+
+// maxWindow bounds --window: more txs of one sender in flight than a node's pool queues
+// for it (geth's default is 16 pending and 64 queued) only end in dropped txs and waits.
+const maxWindow = 256
+
+// flagBounds are the ranges of the numeric flags, by name (a name means one thing in every
+// command that has it). Flags not listed take any value their type parses.
+var flagBounds = map[string]bound{
+	"chunk-size":       intBound(0, math.MaxInt32, "0 derives it from the chain's limits"),
+	"window":           intBound(1, maxWindow, ""),
+	"first-push":       intBound(1, math.MaxInt32, ""),
+	"generate":         intBound(0, math.MaxInt32, ""),
+	"l1-stage":         intBound(1, math.MaxInt64, "stages start at 1"),
+	"account":          intBound(0, math.MaxInt32, "a non-hardened BIP32 index"),
+	"every":            durationBound(time.Millisecond, ""),
+	"poll":             durationBound(time.Millisecond, ""),
+	"max-backoff":      durationBound(time.Millisecond, ""),
+	"source-timeout":   durationBound(time.Millisecond, ""),
+	"l1-advance-every": durationBound(0, "0: never"),
+	"confirm-delay":    durationBound(0, ""),
+}
+
+// bound checks one flag's value as its flag set holds it.
+type bound func(v pflag.Value) error
+
+func intBound(lo, hi int64, note string) bound {
+	return func(v pflag.Value) error {
+		n, err := strconv.ParseInt(v.String(), 10, 64)
+		if err != nil || n < lo || n > hi {
+			if hi == math.MaxInt32 || hi == math.MaxInt64 {
+				return withNote(fmt.Errorf("%s is out of range: want at least %d", v.String(), lo), note)
+			}
+			return withNote(fmt.Errorf("%s is out of range: want %d to %d", v.String(), lo, hi), note)
+		}
+		return nil
+	}
+}
+
+func durationBound(lo time.Duration, note string) bound {
+	return func(v pflag.Value) error {
+		d, err := time.ParseDuration(v.String())
+		if err != nil || d < lo {
+			if lo == 0 {
+				return withNote(fmt.Errorf("%s is negative", v.String()), note)
+			}
+			return withNote(fmt.Errorf("%s is too short: want at least %s", v.String(), lo), note)
+		}
+		return nil
+	}
+}
+
+func withNote(err error, note string) error {
+	if note == "" {
+		return err
+	}
+	return fmt.Errorf("%w (%s)", err, note)
+}
+
+// checkFlags refuses a numeric flag out of its range before the command does anything,
+// naming the flag; it checks defaults too, which are in range.
+func checkFlags(fs *pflag.FlagSet) error {
+	var errs []error
+	fs.VisitAll(func(f *pflag.Flag) {
+		if b, ok := flagBounds[f.Name]; ok {
+			if err := b(f.Value); err != nil {
+				errs = append(errs, fmt.Errorf("--%s %w", f.Name, err))
+			}
+		}
+	})
+	if len(errs) > 0 {
+		return invalid(errors.Join(errs...))
+	}
+	return nil
+}
+
+// interfaceChecker is a Scorer that can read its contract's interface (the read-only check
+// of vipctl check --contract).
+type interfaceChecker interface {
+	CheckInterface(ctx context.Context) (string, error)
+}
+
+// writer opens the Scorer of a command that sends txs to an existing contract, and proves
+// first that the address holds a scoring contract: code that speaks the official
+// interface. A plain account, or a chain reset under a remembered address, is refused with
+// nothing sent. It costs one read on EVM and Move, and a few queries on Wasm.
+func (g *globals) writer(ctx context.Context, progress func(done, total int)) (scorers.Scorer, func(), error) {
+	s, closeFn, err := g.scorer(ctx, true, progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkContract(ctx, s); err != nil {
+		closeFn()
+		return nil, nil, err
+	}
+	return s, closeFn, nil
+}
+
+// checkContract runs s's interface check: a contract that fails it is bad input (exit 2),
+// while a chain that could not be asked is not.
+func checkContract(ctx context.Context, s any) error {
+	ic, ok := s.(interfaceChecker)
+	if !ok {
+		return nil
+	}
+	c, _ := s.(interface{ Contract() string })
+	if _, err := ic.CheckInterface(ctx); err != nil {
+		if unreachable(ctx, err) {
+			return fmt.Errorf("check the contract's interface: %w", err)
+		}
+		addr := ""
+		if c != nil {
+			addr = c.Contract() + " "
+		}
+		return invalid(fmt.Errorf("contract %sis not a scoring contract (--contract, or the one deployed from this state dir): %w; nothing was sent", addr, err))
+	}
+	return nil
+}
+
+// unreachable tells a failed conversation with the node (transport, cancel) from an answer.
+func unreachable(ctx context.Context, err error) bool {
+	var ue *url.Error
+	var ne net.Error
+	return ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) ||
+		errors.As(err, &ue) || errors.As(err, &ne)
+}
