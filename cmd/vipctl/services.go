@@ -76,7 +76,7 @@ func newRouterCmd(g *globals) *cobra.Command {
 	}
 	serve.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "listen address (loopback only)")
 	serve.Flags().StringVar(&graph, "graph", "", "graph of chains, assets and bridges (default: fixtures/router/graph.json, built in)")
-	serve.Flags().StringVar(&chainID, "chain-id", "1337", "chain id of the graph that --rpc runs")
+	serve.Flags().StringVar(&chainID, "chain-id", "3370758106842963", "chain id of the graph that --rpc runs")
 	serve.Flags().Uint64Var(&seed, "seed", 1, "seed for timings and injected faults")
 	cmd.AddCommand(serve)
 	return cmd

@@ -2,6 +2,8 @@ package embedded
 
 import (
 	"context"
+
+	"cosmossdk.io/math"
 	"crypto/ecdsa"
 	"encoding/hex"
 	"errors"
@@ -27,12 +29,13 @@ import (
 	"github.com/ethereum/go-ethereum/p2p"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
-	"github.com/ethereum/go-ethereum/version"
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/probe"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/cometrpc"
+	"github.com/vipharness/vipharness/localnet/evmrest"
 )
 
 // DefaultEVMBlockGasLimit is the block gas limit of the embedded EVM rollup.
@@ -48,12 +51,20 @@ func OsakaRules(nodeConf *node.Config, ethConf *ethconfig.Config) {
 	ethConf.Genesis.Config = &cfg
 }
 
+// DefaultEVMCosmosChainID is the Cosmos chain id of the embedded EVM rollup; its EVM chain id
+// derives from it as minievm derives it.
+const DefaultEVMCosmosChainID = "vip-evm-1"
+
+// EVMFeeDenom is the fee denom of the embedded EVM rollup's Cosmos face; its amounts are wei.
+const EVMFeeDenom = "umin"
+
 type evmConfig struct {
-	gasLimit uint64
-	funded   []common.Address
-	balance  *big.Int
-	version  string
-	logger   *slog.Logger
+	cosmosChainID string
+	gasLimit      uint64
+	funded        []common.Address
+	balance       *big.Int
+	version       string
+	logger        *slog.Logger
 }
 
 // EVMOption configures StartEVM.
@@ -67,6 +78,10 @@ func WithFundedAddresses(addrs ...common.Address) EVMOption {
 	return func(c *evmConfig) { c.funded = append(c.funded, addrs...) }
 }
 
+// WithCosmosChainID sets the Cosmos chain id (default DefaultEVMCosmosChainID); the EVM
+// chain id derives from it.
+func WithCosmosChainID(id string) EVMOption { return func(c *evmConfig) { c.cosmosChainID = id } }
+
 // WithVersion sets the application version that abci_info reports.
 func WithVersion(v string) EVMOption { return func(c *evmConfig) { c.version = v } }
 
@@ -78,15 +93,17 @@ func WithLogger(l *slog.Logger) EVMOption { return func(c *evmConfig) { c.logger
 // as JSON-RPC on 127.0.0.1 and sealing a block whenever transactions arrive, so clients talk
 // to it exactly as to a real rollup.
 type EVMRollup struct {
-	stack       *node.Node
-	eth         *eth.Ethereum
-	beacon      *catalyst.SimulatedBeacon
-	client      *ethclient.Client
-	chainID     *big.Int
-	devKey      *ecdsa.PrivateKey
-	devMnemonic string
-	comet       *cometrpc.Server
-	logger      *slog.Logger
+	stack         *node.Node
+	eth           *eth.Ethereum
+	beacon        *catalyst.SimulatedBeacon
+	client        *ethclient.Client
+	chainID       *big.Int
+	devKey        *ecdsa.PrivateKey
+	devMnemonic   string
+	comet         *cometrpc.Server
+	rest          *evmrest.Server
+	cosmosChainID string
+	logger        *slog.Logger
 
 	commitMu sync.Mutex // the beacon's Commit is not safe for concurrent use
 	stopOnce sync.Once
@@ -99,10 +116,11 @@ var _ localnet.Rollup = (*EVMRollup)(nil)
 // StartEVM starts an embedded EVM rollup with one funded dev account.
 func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	cfg := evmConfig{
-		gasLimit: DefaultEVMBlockGasLimit,
-		balance:  new(big.Int).Mul(big.NewInt(1_000_000_000), big.NewInt(params.Ether)),
-		version:  fmt.Sprintf("go-ethereum/v%d.%d.%d", version.Major, version.Minor, version.Patch),
-		logger:   slog.New(slog.DiscardHandler),
+		cosmosChainID: DefaultEVMCosmosChainID,
+		gasLimit:      DefaultEVMBlockGasLimit,
+		balance:       new(big.Int).Mul(big.NewInt(1_000_000_000), big.NewInt(params.Ether)),
+		version:       "v0.0.0-dev",
+		logger:        slog.New(slog.DiscardHandler),
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -140,6 +158,10 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	ethConf.TxPool.NoLocals = true
 	ethConf.TxPool = pipelinedPool(ethConf.TxPool)
 	OsakaRules(&nodeConf, &ethConf)
+	chainCfg := *ethConf.Genesis.Config
+	chainCfg.ChainID = new(big.Int).SetUint64(probe.DeriveEVMChainID(cfg.cosmosChainID))
+	ethConf.Genesis.Config = &chainCfg
+	ethConf.NetworkId = chainCfg.ChainID.Uint64()
 
 	stack, err := node.New(&nodeConf)
 	if err != nil {
@@ -179,11 +201,21 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		stopped:     make(chan struct{}),
 		done:        make(chan struct{}),
 	}
-	r.comet, err = cometrpc.Start(cometrpc.Info{App: "vipharness-embedded-evm", Version: cfg.version, Network: "evm-" + r.chainID.String(), Head: r.head})
+	// The faces a minievm shows beside JSON-RPC: abci_info names "minitia" and the network is
+	// the Cosmos chain id; REST names minievm (the EVM underneath is plain go-ethereum).
+	r.comet, err = cometrpc.Start(cometrpc.Info{App: "minitia", Version: cfg.version, Network: cfg.cosmosChainID, Head: r.head})
 	if err != nil {
 		stack.Close()
 		return nil, err
 	}
+	r.rest, err = evmrest.Start(evmrest.Info{ChainID: cfg.cosmosChainID, Version: cfg.version, FeeDenom: EVMFeeDenom,
+		MinGasPrice: math.LegacyNewDecFromBigInt(ethConf.Miner.GasPrice), CometRPC: r.comet.URL()}, r.client)
+	if err != nil {
+		_ = r.comet.Close()
+		stack.Close()
+		return nil, err
+	}
+	r.cosmosChainID = cfg.cosmosChainID
 	txs := make(chan core.NewTxsEvent, 256)
 	sub := backend.TxPool().SubscribeTransactions(txs, false)
 	go r.autoMine(sub, txs)
@@ -266,9 +298,12 @@ func (r *EVMRollup) VM() deployer.VM { return deployer.EVM }
 // ChainID is the EVM chain id in decimal.
 func (r *EVMRollup) ChainID() string { return r.chainID.String() }
 
-// Endpoints returns the JSON-RPC and CometBFT RPC URLs.
+// CosmosChainID is the Cosmos chain id the rollup's CometBFT and REST faces report.
+func (r *EVMRollup) CosmosChainID() string { return r.cosmosChainID }
+
+// Endpoints returns the JSON-RPC, CometBFT RPC and Cosmos REST URLs.
 func (r *EVMRollup) Endpoints() localnet.Endpoints {
-	return localnet.Endpoints{JSONRPC: r.stack.HTTPEndpoint(), CometRPC: r.comet.URL()}
+	return localnet.Endpoints{JSONRPC: r.stack.HTTPEndpoint(), CometRPC: r.comet.URL(), REST: r.rest.URL()}
 }
 
 // Funded returns the genesis-funded dev account, with the mnemonic it derives from
@@ -298,7 +333,7 @@ func (r *EVMRollup) Stop(ctx context.Context) error {
 		close(r.stopped)
 		<-r.done
 		r.client.Close()
-		err = errors.Join(r.comet.Close(), r.beacon.Stop(), r.stack.Close())
+		err = errors.Join(r.rest.Close(), r.comet.Close(), r.beacon.Stop(), r.stack.Close())
 	})
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"net/http"
 	"strings"
@@ -17,6 +18,11 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/cosmos/cosmos-sdk/types/bech32"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/probe"
 )
 
 func startEVM(t *testing.T, opts ...EVMOption) *EVMRollup {
@@ -131,7 +137,7 @@ func TestEVMAnswersABCIInfo(t *testing.T) {
 			b, _ := json.Marshal(raw)
 			result, _ := raw["result"].(map[string]any)
 			info, _ := result["response"].(map[string]any)
-			if info["version"] != "v9.9.9" || info["last_block_height"] == nil || info["data"] != "vipharness-embedded-evm" {
+			if info["version"] != "v9.9.9" || info["last_block_height"] == nil || info["data"] != "minitia" {
 				t.Fatalf("abci_info = %s", b)
 			}
 		})
@@ -243,5 +249,58 @@ func sendPipelined(t *testing.T, r *EVMRollup, n, batch int) {
 				n, nonce, nonce+uint64(n)-1, mined, pending, queued)
 		case <-time.After(10 * time.Millisecond):
 		}
+	}
+}
+
+// The embedded EVM rollup shows the faces a minievm shows: a Cosmos chain id with the EVM
+// chain id derived from it, node_info naming minievm, the init prefix, the fee params, and
+// the fee denom's balances read from the EVM.
+func TestEVMLooksLikeAMinievm(t *testing.T) {
+	r := startEVM(t, WithVersion("v1.2.3"))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c := &probe.Client{REST: r.Endpoints().REST, JSONRPC: r.Endpoints().JSONRPC}
+	ni, err := c.NodeInfo(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vm, ok := ni.VM(); !ok || vm != deployer.EVM || ni.Network != DefaultEVMCosmosChainID || ni.AppName != "minitiad" || ni.Version != "v1.2.3" {
+		t.Fatalf("node_info %+v", ni)
+	}
+	id, err := c.EVMChainID(ctx)
+	if err != nil || id != probe.DeriveEVMChainID(DefaultEVMCosmosChainID) || r.ChainID() != fmt.Sprint(id) {
+		t.Fatalf("evm chain id %d (%v), rollup says %s", id, err, r.ChainID())
+	}
+	if prefix, err := c.Bech32Prefix(ctx); err != nil || prefix != "init" {
+		t.Fatalf("prefix %q, %v", prefix, err)
+	}
+	prices, err := c.MinGasPrices(ctx)
+	if err != nil || len(prices) != 1 || prices[0].Denom != EVMFeeDenom || !prices[0].Amount.IsPositive() {
+		t.Fatalf("min gas prices %v, %v", prices, err)
+	}
+	var params struct {
+		Params struct {
+			MinGasPrices []struct{ Denom, Amount string } `json:"min_gas_prices"`
+		} `json:"params"`
+	}
+	if err := c.GetJSON(ctx, "/opinit/opchild/v1/params", &params); err != nil || len(params.Params.MinGasPrices) != 1 || params.Params.MinGasPrices[0].Denom != EVMFeeDenom {
+		t.Fatalf("opchild params %+v, %v", params, err)
+	}
+	dev := common.HexToAddress(r.Funded()[0].Address)
+	onCosmos, err := bech32.ConvertAndEncode("init", dev.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bal, err := c.Balance(ctx, onCosmos, EVMFeeDenom)
+	want, _ := r.Client().BalanceAt(ctx, dev, nil)
+	if err != nil || bal.Amount.BigInt().Cmp(want) != 0 || want.Sign() <= 0 {
+		t.Fatalf("balance %v (%v), the EVM holds %s", bal, err, want)
+	}
+	var status struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	if err := c.GetJSON(ctx, "/cosmos/bank/v1beta1/balances/init1notbech32/by_denom?denom=umin", &status); err == nil {
+		t.Fatal("a malformed address was answered")
 	}
 }

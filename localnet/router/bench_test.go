@@ -27,7 +27,7 @@ const benchTransfers = 1000
 // transfer is also a mined transaction and three JSON-RPC reads at track.
 func BenchmarkTransfers(b *testing.B) {
 	b.Run("memchain", func(b *testing.B) {
-		chain := newMemChain(1337)
+		chain := newMemChain(3370758106842963)
 		signers := make([]api.Signer, 8)
 		for i := range signers {
 			k, _ := newKey(b)

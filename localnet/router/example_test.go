@@ -56,6 +56,6 @@ func Example() {
 	fmt.Println(strings.Join(res.Route.RequiredChainAddresses, " -> "))
 	fmt.Println(st.State, st.Status, st.TransferSequence[0].IBCTransfer.State)
 	// Output:
-	// 1337 -> initiation-2
+	// 3370758106842963 -> initiation-2
 	// STATE_COMPLETED_SUCCESS STATE_COMPLETED TRANSFER_SUCCESS
 }

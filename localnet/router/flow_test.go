@@ -68,7 +68,7 @@ func TestTransferFlowCompletes(t *testing.T) {
 	if final.State != api.StateCompletedSuccess || final.Status != api.StateCompleted {
 		t.Fatalf("final %s / %s", final.State, final.Status)
 	}
-	if len(res.Txs) != 1 || res.Txs[0].ChainID != "1337" || res.Txs[0].TrackTries != 1 || res.OPHook != nil {
+	if len(res.Txs) != 1 || res.Txs[0].ChainID != "3370758106842963" || res.Txs[0].TrackTries != 1 || res.OPHook != nil {
 		t.Errorf("txs %+v", res.Txs)
 	}
 	if got := new(big.Int).Sub(f.balance(t, escrowEVM), before); got.String() != "2500000000000000" {
@@ -77,7 +77,7 @@ func TestTransferFlowCompletes(t *testing.T) {
 	if *final.TransferAssetRelease.Amount != res.Route.AmountOut || len(final.TransferSequence) != 2 {
 		t.Errorf("final %+v", final)
 	}
-	if !strings.HasPrefix(res.Txs[0].Tracked.ExplorerLink, "https://scan.example/1337/tx/") {
+	if !strings.HasPrefix(res.Txs[0].Tracked.ExplorerLink, "https://scan.example/3370758106842963/tx/") {
 		t.Errorf("explorer link %q", res.Txs[0].Tracked.ExplorerLink)
 	}
 	mu.Lock()

@@ -175,7 +175,7 @@ func TestAmountInForInvertsFees(t *testing.T) {
 
 func TestRouteJSONUsesServiceFieldNames(t *testing.T) {
 	s := startRouter(t)
-	body := `{"amount_in":"5000","source_asset_chain_id":"1337","source_asset_denom":"evm-native","dest_asset_chain_id":"minimove-1","dest_asset_denom":"` + ethOnMove + `"}`
+	body := `{"amount_in":"5000","source_asset_chain_id":"3370758106842963","source_asset_denom":"evm-native","dest_asset_chain_id":"minimove-1","dest_asset_denom":"` + ethOnMove + `"}`
 	raw := postRaw(t, s.URL()+api.PathRoute, body, 200)
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {

@@ -24,7 +24,7 @@ import (
 
 // Assets of fixtures/router/graph.json used by the tests.
 const (
-	evmChain   = "1337"
+	evmChain   = "3370758106842963"
 	evmNative  = "evm-native"
 	l1Chain    = "initiation-2"
 	ethOnL1    = "ibc/407EA0C82DB498E018FF454F628E9CA9FFE16F1C07BA49449F1CEA78D24D04B1"

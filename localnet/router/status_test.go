@@ -128,7 +128,7 @@ func hopStates(all []*api.StatusResponse, i int) string {
 
 func TestTransferMovesThroughHopStates(t *testing.T) {
 	key, _ := newKey(t)
-	st := newStepper(t, newMemChain(1337), key)
+	st := newStepper(t, newMemChain(3370758106842963), key)
 	st.send(nobleChain, ethOnNoble, "1000000")
 	all := st.run(20)
 
@@ -158,7 +158,7 @@ func TestTransferMovesThroughHopStates(t *testing.T) {
 	if h1.PacketTxs.SendTx.TxHash != h0.PacketTxs.ReceiveTx.TxHash || h1.FromChainID != l1Chain || h1.ToChainID != nobleChain {
 		t.Errorf("hop 1 is not forwarded by hop 0's receive tx: %+v / %+v", h0, h1)
 	}
-	if !strings.HasPrefix(h0.PacketTxs.SendTx.ExplorerLink, "https://scan.example/1337/tx/0x") || h0.PacketTxs.AcknowledgeTx.ChainID != evmChain {
+	if !strings.HasPrefix(h0.PacketTxs.SendTx.ExplorerLink, "https://scan.example/3370758106842963/tx/0x") || h0.PacketTxs.AcknowledgeTx.ChainID != evmChain {
 		t.Errorf("hop 0 txs %+v", h0.PacketTxs)
 	}
 	if len(final.Transfers) != 1 || final.Transfers[0].State != final.State || len(final.Transfers[0].TransferSequence) != 2 {
@@ -181,7 +181,7 @@ func TestTransferMovesThroughHopStates(t *testing.T) {
 
 func TestFailingIBCHop(t *testing.T) {
 	key, _ := newKey(t)
-	st := newStepper(t, newMemChain(1337), key, WithFaults(Faults{FailHop: Hop(1), FailMessage: "ack error: insufficient funds"}))
+	st := newStepper(t, newMemChain(3370758106842963), key, WithFaults(Faults{FailHop: Hop(1), FailMessage: "ack error: insufficient funds"}))
 	st.send(nobleChain, ethOnNoble, "1000000")
 	all := st.run(20)
 	if got := states(all); got != "STATE_SUBMITTED > STATE_PENDING > STATE_PENDING_ERROR > STATE_COMPLETED_ERROR" {
@@ -211,7 +211,7 @@ func TestFailingIBCHop(t *testing.T) {
 
 func TestFailingOPHookHop(t *testing.T) {
 	key, _ := newKey(t)
-	st := newStepper(t, newMemChain(1337), key, WithFaults(Faults{FailHop: Hop(9)})) // past the end: the last hop
+	st := newStepper(t, newMemChain(3370758106842963), key, WithFaults(Faults{FailHop: Hop(9)})) // past the end: the last hop
 	st.send(moveChain, ethOnMove, "5000")
 	all := st.run(20)
 	final := all[len(all)-1]
@@ -232,7 +232,7 @@ func TestFailingOPHookHop(t *testing.T) {
 
 func TestOPHookRouteCompletes(t *testing.T) {
 	key, _ := newKey(t)
-	st := newStepper(t, newMemChain(1337), key)
+	st := newStepper(t, newMemChain(3370758106842963), key)
 	st.send(moveChain, ethOnMove, "5000")
 	all := st.run(20)
 	if got := hopStates(all, 1); got != "OPINIT_TRANSFER_SENT > OPINIT_TRANSFER_RECEIVED" {
@@ -247,7 +247,7 @@ func TestOPHookRouteCompletes(t *testing.T) {
 
 func TestStuckHopIsAbandoned(t *testing.T) {
 	key, _ := newKey(t)
-	st := newStepper(t, newMemChain(1337), key, WithFaults(Faults{StuckHop: Hop(0)}), WithAbandonAfter(10*time.Second))
+	st := newStepper(t, newMemChain(3370758106842963), key, WithFaults(Faults{StuckHop: Hop(0)}), WithAbandonAfter(10*time.Second))
 	st.send(l1Chain, ethOnL1, "100")
 	all := st.run(30)
 	if got := states(all); got != "STATE_SUBMITTED > STATE_PENDING > STATE_ABANDONED" {
@@ -266,7 +266,7 @@ func TestStuckHopIsAbandoned(t *testing.T) {
 }
 
 func TestTxNotMatchingItsRouteFails(t *testing.T) {
-	chain := newMemChain(1337)
+	chain := newMemChain(3370758106842963)
 	key, _ := newKey(t)
 	st := newStepper(t, chain, key)
 	ctx := context.Background()
@@ -298,7 +298,7 @@ func TestTxNotMatchingItsRouteFails(t *testing.T) {
 }
 
 func TestForeignTxCompletesWithoutTransfers(t *testing.T) {
-	chain := newMemChain(1337)
+	chain := newMemChain(3370758106842963)
 	key, _ := newKey(t)
 	st := newStepper(t, chain, key)
 	signer := memSignerKey(t, chain, key)
@@ -317,11 +317,11 @@ func TestForeignTxCompletesWithoutTransfers(t *testing.T) {
 }
 
 func TestTrackRefusesFailedTx(t *testing.T) {
-	chain := newMemChain(1337)
+	chain := newMemChain(3370758106842963)
 	h := common.HexToHash("0x" + strings.Repeat("cd", 32))
 	chain.txs[h] = ChainTx{Hash: h.Hex(), Success: false}
 	s := startRouter(t, WithTxSource(evmChain, chain))
-	status, e, raw := do(t, http.MethodPost, s.URL()+api.PathTrack, `{"tx_hash":"`+h.Hex()+`","chain_id":"1337"}`)
+	status, e, raw := do(t, http.MethodPost, s.URL()+api.PathTrack, `{"tx_hash":"`+h.Hex()+`","chain_id":"3370758106842963"}`)
 	if status != 400 || e.Code != api.CodeInvalidArgument || e.Message != "tx is invalid on chain" {
 		t.Fatalf("%d %s", status, raw)
 	}
@@ -330,7 +330,7 @@ func TestTrackRefusesFailedTx(t *testing.T) {
 func TestSameSeedSameAnswers(t *testing.T) {
 	key, _ := newKey(t)
 	run := func(seed uint64) []string {
-		st := newStepper(t, newMemChain(1337), key, WithSeed(seed))
+		st := newStepper(t, newMemChain(3370758106842963), key, WithSeed(seed))
 		st.send(moveChain, ethOnMove, "4242")
 		var out []string
 		for _, r := range st.run(20) {
@@ -357,7 +357,7 @@ func TestInjectedErrorsAreSeeded(t *testing.T) {
 		s := startRouter(t, WithSeed(seed), WithFaults(Faults{ErrorRate: 0.5}))
 		var b strings.Builder
 		for range 40 {
-			status, e, _ := do(t, http.MethodGet, s.URL()+api.PathStatus+"?tx_hash=x&chain_id=1337", "")
+			status, e, _ := do(t, http.MethodGet, s.URL()+api.PathStatus+"?tx_hash=x&chain_id=3370758106842963", "")
 			if status == http.StatusServiceUnavailable {
 				if e.Code != api.CodeUnavailable {
 					t.Fatalf("503 with code %d", e.Code)
@@ -379,7 +379,7 @@ func TestInjectedErrorsAreSeeded(t *testing.T) {
 }
 
 func TestControlEndpoint(t *testing.T) {
-	chain := newMemChain(1337)
+	chain := newMemChain(3370758106842963)
 	s := startRouter(t, WithTxSource(evmChain, chain))
 	raw := postRaw(t, s.URL()+PathFaults, `{"latency_ms":40,"track_not_found":2,"fail_hop":1,"fail_message":"boom"}`, 200)
 	var f Faults
@@ -391,7 +391,7 @@ func TestControlEndpoint(t *testing.T) {
 	}
 	// latency applies to API calls
 	start := time.Now()
-	do(t, http.MethodGet, s.URL()+api.PathStatus+"?tx_hash=x&chain_id=1337", "")
+	do(t, http.MethodGet, s.URL()+api.PathStatus+"?tx_hash=x&chain_id=3370758106842963", "")
 	if d := time.Since(start); d < 40*time.Millisecond {
 		t.Errorf("answer after %v despite latency_ms 40", d)
 	}
@@ -402,7 +402,7 @@ func TestControlEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := `{"tx_hash":"` + hash + `","chain_id":"1337"}`
+	body := `{"tx_hash":"` + hash + `","chain_id":"3370758106842963"}`
 	for i := 0; i < 2; i++ {
 		if status, e, _ := do(t, http.MethodPost, s.URL()+api.PathTrack, body); status != 404 || e.Details[0].Reason != api.ReasonTxNotFound {
 			t.Fatalf("track %d: %d", i, status)
@@ -440,7 +440,7 @@ func signRaw(t *testing.T, chain *memChain, key *ecdsa.PrivateKey, to common.Add
 }
 
 func TestTrackChecksTheSender(t *testing.T) {
-	chain := newMemChain(1337)
+	chain := newMemChain(3370758106842963)
 	key, _ := newKey(t)
 	st := newStepper(t, chain, key)
 	ctx := context.Background()
@@ -473,7 +473,7 @@ func TestCloseStopsEverything(t *testing.T) {
 	hc := &http.Client{Transport: tr}
 	before := runtime.NumGoroutine()
 	for range 3 {
-		s, err := Start(context.Background(), WithTxSource(evmChain, newMemChain(1337)), WithFaults(Faults{LatencyMS: 1}))
+		s, err := Start(context.Background(), WithTxSource(evmChain, newMemChain(3370758106842963)), WithFaults(Faults{LatencyMS: 1}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -61,7 +61,7 @@ func mustJSON(v any) string {
 }
 
 func TestValidationNamesTheBadField(t *testing.T) {
-	chain := newMemChain(1337)
+	chain := newMemChain(3370758106842963)
 	s := startRouter(t, WithTxSource(evmChain, chain))
 	c := newClient(t, s)
 	ctx := context.Background()
@@ -146,7 +146,7 @@ func TestValidationNamesTheBadField(t *testing.T) {
 		{"route bad amount_out", api.PathRoute, editRoute(func(r *api.RouteRequest) { r.AmountIn, r.AmountOut = "", "x" }), "amount_out"},
 		{"route bad bridge", api.PathRoute, editRoute(func(r *api.RouteRequest) { r.Bridges = []string{"IBC", "WORMHOLE"} }), "bridges[1]"},
 		{"route bad affiliate bps", api.PathRoute, editRoute(func(r *api.RouteRequest) { r.CumulativeAffiliateFeeBPS = "lots" }), "cumulative_affiliate_fee_bps"},
-		{"route amount as number", api.PathRoute, `{"amount_in":1000,"source_asset_chain_id":"1337"}`, "amount_in"},
+		{"route amount as number", api.PathRoute, `{"amount_in":1000,"source_asset_chain_id":"3370758106842963"}`, "amount_in"},
 		{"route bridges as string", api.PathRoute, `{"amount_in":"1","bridges":"IBC"}`, "bridges"},
 		// op-hook
 		{"op-hook no source address", api.PathOPHook, editOPHook(func(r *api.OPHookRequest) { r.SourceAddress = "" }), "source_address"},
@@ -194,12 +194,12 @@ func TestValidationNamesTheBadField(t *testing.T) {
 		}), "signed_op_hook.hook"},
 		{"msgs hook for other recipient", api.PathMsgs, editHook(func(m *api.MsgsRequest) { m.AddressList[2] = bech("init", sender) }), "signed_op_hook.hook"},
 		// track
-		{"track no hash", api.PathTrack, `{"chain_id":"1337"}`, "tx_hash"},
+		{"track no hash", api.PathTrack, `{"chain_id":"3370758106842963"}`, "tx_hash"},
 		{"track no chain", api.PathTrack, `{"tx_hash":"` + goodHash + `"}`, "chain_id"},
-		{"track short hash", api.PathTrack, `{"tx_hash":"0x1234","chain_id":"1337"}`, "tx_hash"},
-		{"track cosmos hash on evm", api.PathTrack, `{"tx_hash":"` + strings.Repeat("AB", 32) + `","chain_id":"1337"}`, "tx_hash"},
+		{"track short hash", api.PathTrack, `{"tx_hash":"0x1234","chain_id":"3370758106842963"}`, "tx_hash"},
+		{"track cosmos hash on evm", api.PathTrack, `{"tx_hash":"` + strings.Repeat("AB", 32) + `","chain_id":"3370758106842963"}`, "tx_hash"},
 		{"track evm hash on cosmos", api.PathTrack, `{"tx_hash":"` + goodHash + `","chain_id":"noble-local"}`, "tx_hash"},
-		{"track hash as number", api.PathTrack, `{"tx_hash":12,"chain_id":"1337"}`, "tx_hash"},
+		{"track hash as number", api.PathTrack, `{"tx_hash":12,"chain_id":"3370758106842963"}`, "tx_hash"},
 		// control
 		{"faults error rate", PathFaults, `{"error_rate":2}`, "error_rate"},
 		{"faults latency", PathFaults, `{"latency_ms":-1}`, "latency_ms"},
@@ -226,7 +226,7 @@ func TestValidationNamesTheBadField(t *testing.T) {
 	}
 
 	t.Run("status query", func(t *testing.T) {
-		for q, field := range map[string]string{"chain_id=1337": "tx_hash", "tx_hash=" + goodHash: "chain_id", "tx_hash=0x12&chain_id=1337": "tx_hash"} {
+		for q, field := range map[string]string{"chain_id=3370758106842963": "tx_hash", "tx_hash=" + goodHash: "chain_id", "tx_hash=0x12&chain_id=3370758106842963": "tx_hash"} {
 			status, e, raw := do(t, http.MethodGet, s.URL()+api.PathStatus+"?"+q, "")
 			if status != 400 || e.Details[0].FieldViolations[0].Field != field {
 				t.Errorf("%s: %d %s, want 400 naming %s", q, status, raw, field)
@@ -243,8 +243,8 @@ func TestValidationNamesTheBadField(t *testing.T) {
 		}
 		check("POST", api.PathTrack, `{"tx_hash":"`+goodHash+`","chain_id":"osmosis-1"}`, api.ReasonChainNotSupported)
 		check("POST", api.PathTrack, `{"tx_hash":"`+strings.Repeat("AB", 32)+`","chain_id":"noble-local"}`, api.ReasonChainNotSupported)
-		check("POST", api.PathTrack, `{"tx_hash":"`+goodHash+`","chain_id":"1337"}`, api.ReasonTxNotFound)
-		check("GET", api.PathStatus+"?"+url.Values{"tx_hash": {goodHash}, "chain_id": {"1337"}}.Encode(), "", api.ReasonTxNotFound)
+		check("POST", api.PathTrack, `{"tx_hash":"`+goodHash+`","chain_id":"3370758106842963"}`, api.ReasonTxNotFound)
+		check("GET", api.PathStatus+"?"+url.Values{"tx_hash": {goodHash}, "chain_id": {"3370758106842963"}}.Encode(), "", api.ReasonTxNotFound)
 		check("POST", api.PathRoute, editRoute(func(r *api.RouteRequest) { r.DestAssetChainID, r.DestAssetDenom = nobleChain, "uusdc" }), reasonNoRoute)
 		check("GET", "/v2/nothing", "", "")
 	})

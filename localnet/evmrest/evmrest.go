@@ -1,0 +1,201 @@
+// Package evmrest is the Cosmos REST face of an EVM rollup as minievm serves it beside its
+// JSON-RPC: node_info naming minievm, the bech32 prefix, the node's minimum gas price and
+// the OPinit child module's params, and balances of the fee denom read from the EVM. It lets
+// the Cosmos-side tools of a rollup team (registry entry, preflight, VM detection, wallets'
+// fee discovery) run against a local EVM chain that is not a minievm underneath.
+package evmrest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"time"
+
+	"cosmossdk.io/math"
+	cmtp2p "github.com/cometbft/cometbft/proto/tendermint/p2p"
+	cmtservice "github.com/cosmos/cosmos-sdk/client/grpc/cmtservice"
+	nodeservice "github.com/cosmos/cosmos-sdk/client/grpc/node"
+	"github.com/cosmos/cosmos-sdk/codec"
+	codectypes "github.com/cosmos/cosmos-sdk/codec/types"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+	"github.com/cosmos/cosmos-sdk/types/bech32"
+	authtypes "github.com/cosmos/cosmos-sdk/x/auth/types"
+	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
+	"github.com/cosmos/gogoproto/proto"
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Prefix is the bech32 prefix of every Initia rollup.
+const Prefix = "init"
+
+// Chain is what the face reads from the EVM.
+type Chain interface {
+	BalanceAt(ctx context.Context, account common.Address, blockNumber *big.Int) (*big.Int, error)
+}
+
+// Info describes the rollup.
+type Info struct {
+	ChainID  string // the Cosmos chain id (node_info network)
+	Version  string // application_version.version
+	FeeDenom string
+	// MinGasPrice is the minimum gas price in FeeDenom; the fee denom's amounts are the EVM's
+	// own units (wei), so this is the EVM gas price floor as a decimal.
+	MinGasPrice math.LegacyDec
+	CometRPC    string // node_info other.rpc_address
+}
+
+// Server serves the face on 127.0.0.1.
+type Server struct {
+	url   string
+	srv   *http.Server
+	info  Info
+	chain Chain
+	reg   codectypes.InterfaceRegistry
+}
+
+// Start listens on an ephemeral 127.0.0.1 port.
+func Start(info Info, chain Chain) (*Server, error) {
+	if info.ChainID == "" || info.FeeDenom == "" {
+		return nil, errors.New("evm rest face: chain id and fee denom are required")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("listen for the evm rest face: %w", err)
+	}
+	s := &Server{url: "http://" + ln.Addr().String(), info: info, chain: chain, reg: codectypes.NewInterfaceRegistry()}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /cosmos/base/tendermint/v1beta1/node_info", s.nodeInfo)
+	mux.HandleFunc("GET /cosmos/auth/v1beta1/bech32", func(w http.ResponseWriter, _ *http.Request) {
+		s.writeProto(w, &authtypes.Bech32PrefixResponse{Bech32Prefix: Prefix})
+	})
+	mux.HandleFunc("GET /cosmos/base/node/v1beta1/config", func(w http.ResponseWriter, _ *http.Request) {
+		s.writeProto(w, &nodeservice.ConfigResponse{MinimumGasPrice: s.minGasPrice().String()})
+	})
+	mux.HandleFunc("GET /cosmos/bank/v1beta1/balances/{address}/by_denom", s.balance)
+	mux.HandleFunc("GET /opinit/opchild/v1/params", s.opchildParams)
+	mux.HandleFunc("GET /initia/tx/v1/gas_prices/{denom}", s.gasPrice)
+	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
+		writeStatus(w, http.StatusNotImplemented, 12, "Not Implemented")
+	})
+	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = s.srv.Serve(ln) }()
+	return s, nil
+}
+
+// URL is the REST base URL.
+func (s *Server) URL() string { return s.url }
+
+// Close stops serving; past 2 s of grace, connections are cut off.
+func (s *Server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := s.srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if cerr := s.srv.Close(); cerr != nil {
+			return fmt.Errorf("stop evm rest face: %w", cerr)
+		}
+	}
+	return nil
+}
+
+func (s *Server) minGasPrice() sdk.DecCoin {
+	return sdk.NewDecCoinFromDec(s.info.FeeDenom, s.info.MinGasPrice)
+}
+
+func (s *Server) nodeInfo(w http.ResponseWriter, _ *http.Request) {
+	s.writeProto(w, &cmtservice.GetNodeInfoResponse{
+		DefaultNodeInfo: &cmtp2p.DefaultNodeInfo{Network: s.info.ChainID, Moniker: "minitia", Version: "0.38.21",
+			ListenAddr: "tcp://127.0.0.1:26656",
+			Other:      cmtp2p.DefaultNodeInfoOther{TxIndex: "on", RPCAddress: strings.Replace(s.info.CometRPC, "http://", "tcp://", 1)}},
+		ApplicationVersion: &cmtservice.VersionInfo{Name: "minievm", AppName: "minitiad", Version: s.info.Version,
+			GoVersion: runtime.Version(), CosmosSdkVersion: "v0.53.6"},
+	})
+}
+
+// balance answers the fee denom's balance of an account (bech32 init1... or 0x hex) from the
+// EVM, as minievm keeps the fee token's balances in the EVM.
+func (s *Server) balance(w http.ResponseWriter, r *http.Request) {
+	addr, err := parseAccount(r.PathValue("address"))
+	if err != nil {
+		writeStatus(w, http.StatusBadRequest, 3, err.Error())
+		return
+	}
+	denom := r.URL.Query().Get("denom")
+	if err := sdk.ValidateDenom(denom); err != nil {
+		writeStatus(w, http.StatusBadRequest, 3, fmt.Sprintf("invalid denom: %v", err))
+		return
+	}
+	amount := math.ZeroInt()
+	if denom == s.info.FeeDenom {
+		bal, err := s.chain.BalanceAt(r.Context(), addr, nil)
+		if err != nil {
+			writeStatus(w, http.StatusInternalServerError, 13, err.Error())
+			return
+		}
+		amount = math.NewIntFromBigInt(bal)
+	}
+	coin := sdk.NewCoin(denom, amount)
+	s.writeProto(w, &banktypes.QueryBalanceResponse{Balance: &coin})
+}
+
+// opchildParams is the OPinit child module's params in the gateway's JSON shape; wallets
+// read min_gas_prices from it (Initia.js RESTClient.gasPrices). No Go type of the module is
+// importable here, so the shape is written out.
+func (s *Server) opchildParams(w http.ResponseWriter, _ *http.Request) {
+	price := s.minGasPrice()
+	writeJSON(w, map[string]any{"params": map[string]any{
+		"max_validators": 100, "historical_entries": 0,
+		"min_gas_prices":   []map[string]string{{"denom": price.Denom, "amount": price.Amount.String()}},
+		"bridge_executors": []string{}, "admin": "", "fee_whitelist": []string{}, "hook_max_gas": "3000000",
+	}})
+}
+
+func (s *Server) gasPrice(w http.ResponseWriter, r *http.Request) {
+	if denom := r.PathValue("denom"); denom != s.info.FeeDenom {
+		writeStatus(w, http.StatusNotFound, 5, fmt.Sprintf("denom %s: not a fee denom", denom))
+		return
+	}
+	price := s.minGasPrice()
+	writeJSON(w, map[string]any{"gas_price": map[string]string{"denom": price.Denom, "amount": price.Amount.String()}})
+}
+
+func parseAccount(a string) (common.Address, error) {
+	if common.IsHexAddress(a) {
+		return common.HexToAddress(a), nil
+	}
+	hrp, bz, err := bech32.DecodeAndConvert(a)
+	if err != nil {
+		return common.Address{}, fmt.Errorf("decoding bech32 failed: %w", err)
+	}
+	if hrp != Prefix || len(bz) != common.AddressLength {
+		return common.Address{}, fmt.Errorf("address %s: want an %s1 account of 20 bytes", a, Prefix)
+	}
+	return common.BytesToAddress(bz), nil
+}
+
+func (s *Server) writeProto(w http.ResponseWriter, m proto.Message) {
+	bz, err := codec.ProtoMarshalJSON(m, s.reg)
+	if err != nil {
+		writeStatus(w, http.StatusInternalServerError, 13, err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(bz)
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeStatus writes an error as the gRPC gateway does: {"code","message","details"}.
+func writeStatus(w http.ResponseWriter, httpCode, grpcCode int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(httpCode)
+	_ = json.NewEncoder(w).Encode(map[string]any{"code": grpcCode, "message": msg, "details": []any{}})
+}
