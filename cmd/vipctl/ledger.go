@@ -49,9 +49,6 @@ mid-push. Ctrl-C stops.`,
 			if err != nil {
 				return invalid(err)
 			}
-			if delay < 0 {
-				return invalid(fmt.Errorf("--confirm-delay %s: must not be negative", delay))
-			}
 			dev, err := ledger.NewDevice(mnemonic, ledger.WithConfirmDelay(delay))
 			if err != nil {
 				return invalid(errors.New("the stand-in's mnemonic is not a valid BIP39 mnemonic"))
