@@ -25,33 +25,34 @@ import (
 
 // globals are the flags every command shares.
 type globals struct {
-	vm       string
-	rpc      string
-	cometRPC string
-	rest     string
-	gasPrice string
-	keyType  string
-	contract string
-	stateDir string
-	jsonOut  bool
-	verbose  bool
-	l1REST   string
-	vipAddr  string
-	network  string
-	// l1Flag and l1Env are the L1 settings split by source (the flags above merge them),
-	// so contradictions can be refused; l1Split says they were recorded.
-	l1Flag, l1Env l1Values
-	l1Split       bool
-	chunkSize     int
-	window        int
-	in            io.Reader // the command's input: prompts are read from it
-	out           io.Writer
-	errOut        io.Writer
-	logger        *slog.Logger
-	noProgress    bool
-	signer        signerFlags
+	vm         string
+	rpc        string
+	cometRPC   string
+	rest       string
+	gasPrice   string
+	keyType    string
+	contract   string
+	stateDir   string
+	jsonOut    bool
+	verbose    bool
+	l1REST     string
+	vipAddr    string
+	network    string
+	chunkSize  int
+	window     int
+	in         io.Reader // the command's input: prompts are read from it
+	out        io.Writer
+	errOut     io.Writer
+	logger     *slog.Logger
+	noProgress bool
+	signer     signerFlags
 	// code, when set, is the contract build to deploy instead of ours (vipctl check --artifact).
 	code []byte
+
+	// l1Flag and l1Env are the L1 settings split by source (l1REST, vipAddr and network
+	// merge them), so contradictions can be refused; l1Split says they were recorded.
+	l1Flag, l1Env l1Values
+	l1Split       bool
 }
 
 func newRoot() *cobra.Command {
