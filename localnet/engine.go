@@ -24,6 +24,10 @@ type Account struct {
 	Address    string // 0x-hex for EVM, bech32 for Cosmos chains
 	Mnemonic   string // BIP39, when the account was derived from one
 	PrivateKey string // hex, no 0x
+	// CoinType60Address is the mnemonic's coin type 60 eth_secp256k1 account (bech32), when
+	// it is funded too: the Wasm dev node funds it beside the coin type 118 Address, as
+	// Initia's wallets derive it (Initia.js MnemonicKey() defaults).
+	CoinType60Address string
 }
 
 // Rollup is one running local chain.

@@ -95,6 +95,10 @@ func run() error {
 	ready := devnode.Ready{VM: *vm, ChainID: r.ChainID(), Prefix: *prefix, CometRPC: r.Endpoints().CometRPC, REST: r.Endpoints().REST, KeyType: keyType}
 	for _, a := range r.Funded() {
 		ready.Funded = append(ready.Funded, a.Address)
+		if a.CoinType60Address != "" {
+			ready.AlsoFunded = append(ready.AlsoFunded, a.CoinType60Address)
+			ready.AlsoKeyType = keys.EthSecp256k1
+		}
 	}
 	fmt.Println(ready.Line())
 	<-ctx.Done()

@@ -122,7 +122,7 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 			env := fmt.Sprintf("export VM=%s\nexport JSON_RPC_URL=%s\nexport COMET_RPC_URL=%s\nexport REST_URL=%s\nexport INDEXER_URL=%s\nexport ROUTER_URL=%s\nexport L1_REST_URL=%s\nexport VIP_MODULE_ADDRESS=%s\nexport PRIVATE_KEY=%s\n",
 				vm, ep.JSONRPC, ep.CometRPC, ep.REST, indexerURL, routerURL, st.l1.URL(), st.l1.VIPAddress(), dev.PrivateKey)
 			if dev.Mnemonic != "" {
-				env = strings.Replace(env, "export PRIVATE_KEY="+dev.PrivateKey+"\n", fmt.Sprintf("export MNEMONIC=%q\n", dev.Mnemonic), 1)
+				env = strings.Replace(env, "export PRIVATE_KEY="+dev.PrivateKey+"\n", fundedLines(dev)+fmt.Sprintf("export MNEMONIC=%q\n", dev.Mnemonic), 1)
 			}
 			if err := os.WriteFile(envFile, []byte(env), 0o600); err != nil {
 				return fmt.Errorf("write env file: %w", err)
@@ -133,8 +133,13 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 				"l1_rest": st.l1.URL(), "vip_address": st.l1.VIPAddress(), "l1_stage": l1Stage,
 				"funded_address": dev.Address, "env_file": envFile,
 			}
+			funded := dev.Address
+			if dev.CoinType60Address != "" {
+				info["funded_address_coin_type_60"] = dev.CoinType60Address
+				funded = fmt.Sprintf("%s (coin type 118 secp256k1) and %s (coin type 60 eth_secp256k1), one mnemonic", dev.Address, dev.CoinType60Address)
+			}
 			human := fmt.Sprintf("%s %s rollup (chain %s)\n  JSON-RPC   %s\n  CometBFT   %s\n  REST       %s\n  indexer    %s\n  router     %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
-				st.engine, vm, st.rollup.ChainID(), orNone(ep.JSONRPC), orNone(ep.CometRPC), orNone(ep.REST), orNone(indexerURL), orNone(routerURL), l1Stage, st.l1.URL(), st.l1.VIPAddress(), dev.Address, envFile)
+				st.engine, vm, st.rollup.ChainID(), orNone(ep.JSONRPC), orNone(ep.CometRPC), orNone(ep.REST), orNone(indexerURL), orNone(routerURL), l1Stage, st.l1.URL(), st.l1.VIPAddress(), funded, envFile)
 			if err := g.printResult(info, human); err != nil {
 				return err
 			}
@@ -151,6 +156,18 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 	up.Flags().StringVar(&envFile, "env-file", filepath.Join(".vipharness", "localnet.env"), "where to write the endpoints and dev key")
 	cmd.AddCommand(up, newLedgerStandInCmd(g))
 	return cmd
+}
+
+// fundedLines are the env file's lines naming the mnemonic's funded accounts: the chain's
+// default one, and on the Wasm dev node also the coin type 60 eth_secp256k1 one that Initia's
+// wallets derive (Initia.js MnemonicKey() with its defaults).
+func fundedLines(dev localnet.Account) string {
+	if dev.CoinType60Address == "" {
+		return fmt.Sprintf("export FUNDED_ADDRESS=%s\n", dev.Address)
+	}
+	return "# MNEMONIC funds two accounts: coin type 118 secp256k1 (vipctl's Wasm default)\n" +
+		"# and coin type 60 eth_secp256k1 (Initia.js MnemonicKey() defaults; vipctl --key-type eth_secp256k1)\n" +
+		fmt.Sprintf("export FUNDED_ADDRESS=%s\nexport FUNDED_ADDRESS_COIN_TYPE_60=%s\n", dev.Address, dev.CoinType60Address)
 }
 
 func orNone(s string) string {

@@ -48,6 +48,11 @@ type globals struct {
 	signer     signerFlags
 	// code, when set, is the contract build to deploy instead of ours (vipctl check --artifact).
 	code []byte
+
+	// l1Flag and l1Env are the L1 settings split by source (l1REST, vipAddr and network
+	// merge them), so contradictions can be refused; l1Split says they were recorded.
+	l1Flag, l1Env l1Values
+	l1Split       bool
 }
 
 func newRoot() *cobra.Command {
@@ -59,6 +64,7 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			g.in = cmd.InOrStdin()
+			g.out = cmd.OutOrStdout() // os.Stdout unless a caller (a test) set another
 			level := slog.LevelWarn
 			if g.verbose {
 				level = slog.LevelDebug
@@ -70,6 +76,8 @@ func newRoot() *cobra.Command {
 			if err := checkFlags(cmd.Flags()); err != nil {
 				return err
 			}
+			g.l1Flag, g.l1Env = l1Inputs(cmd.Flags())
+			g.l1Split = true
 			// Journals and deployments are found again on a re-run by this path: pin it now.
 			dir, err := filepath.Abs(g.stateDir)
 			if err != nil {
@@ -129,25 +137,30 @@ func (g *globals) printResult(v any, human string) error {
 	return err
 }
 
-// l1Reader resolves the L1 source from flags, env and presets.
+// l1Reader resolves the L1 source from flags, env and presets; contradictions are refused.
 func (g *globals) l1Reader() (*stage.Reader, error) {
-	rest, addr := g.l1REST, g.vipAddr
-	if g.network != "" {
-		p, err := stage.Preset(g.network)
-		if err != nil {
-			return nil, invalid(err)
-		}
-		if rest == "" {
-			rest = p.REST
-		}
-		if addr == "" {
-			addr = p.VIPAddress
-		}
+	src, err := g.l1Source(true)
+	if err != nil {
+		return nil, err
 	}
-	if rest == "" || addr == "" {
+	if src.REST.Value == "" || src.VIP.Value == "" {
 		return nil, invalid(errors.New("no L1 to read the stage from: pass --stage (or INIT_STAGE), or --l1-rest and --vip-address, or --network"))
 	}
-	return stage.NewReader(rest, addr), nil
+	return stage.NewReader(src.REST.Value, src.VIP.Value), nil
+}
+
+// l1Source resolves the L1 settings (resolveL1); needREST says whether the command reads
+// the L1. A refusal is bad input (exit 2).
+func (g *globals) l1Source(needREST bool) (l1Source, error) {
+	flag, env := g.l1Flag, g.l1Env
+	if !g.l1Split { // globals built without the root command: the values are all it has
+		flag, env = l1Values{Network: g.network, REST: g.l1REST, VIP: g.vipAddr}, l1Values{}
+	}
+	src, err := resolveL1(flag, env, needREST)
+	if err != nil {
+		return src, invalid(err)
+	}
+	return src, nil
 }
 
 // resolveStage is the explicit stage, else the L1's current stage.

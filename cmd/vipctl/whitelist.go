@@ -11,7 +11,6 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/probe"
-	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/deployer/whitelist"
 )
 
@@ -37,11 +36,15 @@ arguments BCS-encoded. Text flags take the text, or @FILE to read it from a file
 			r.VM = vm
 			r.Network = g.network
 			r.ScoreContract = g.contract
-			r.VIPAddress = g.vipAddr
-			if r.VIPAddress == "" && g.network != "" {
-				if p, err := stage.Preset(g.network); err == nil {
-					r.VIPAddress = p.VIPAddress
-				}
+			// The proposal goes to the VIP module of --network: a VIP_MODULE_ADDRESS left in
+			// the environment (a sourced localnet.env) that disagrees is refused, not used.
+			src, err := g.l1Source(false)
+			if err != nil {
+				return fmt.Errorf("whitelist: %w", err)
+			}
+			r.VIPAddress = src.VIP.Value
+			if src.Network != "" {
+				r.Network = src.Network
 			}
 			if (r.BridgeID == 0 || r.BridgeAddress == "") && g.rest != "" {
 				// A minitia's opchild module knows its bridge.
@@ -114,8 +117,9 @@ arguments BCS-encoded. Text flags take the text, or @FILE to read it from a file
 			if c.Mainnet() {
 				next = "post forum-post.md on the Initia forum; after the discussion, submit: initiad tx gov submit-proposal " + filepath.Join(outDir, "proposal.json") + " --from <proposer>"
 			}
-			return g.printResult(map[string]any{"files": written, "next": next},
-				"wrote "+strings.Join(written, ", ")+"\nnext: "+next)
+			network := strings.ToLower(strings.TrimSpace(r.Network))
+			return g.printResult(map[string]any{"files": written, "network": network, "vip_module_address": r.VIPAddress, "vip_module_address_from": src.VIP.From, "next": next},
+				fmt.Sprintf("wrote %s\nfor %s, VIP module %s (from %s)\nnext: %s", strings.Join(written, ", "), network, r.VIPAddress, src.VIP.From, next))
 		},
 	}
 	f := cmd.Flags()

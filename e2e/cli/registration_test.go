@@ -128,12 +128,26 @@ var _ = Describe("vipctl registration kit", Label("move", "embedded", "cli", "re
 			"--operator", "init1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc535vdd7", "--bridge-id", "7", "--bridge-address", "0xb7",
 			"--contract", "0xcafe", "--max-rate", "0.2", "--max-change-rate", "0.01", "--rate", "0.05",
 			"--proposer", "VIP Move team", "--tldr", "Whitelist VIP Move", "--scoring-policy", policy}
-		out, code := run(ctx, append([]string{"--network", "mainnet"}, args...)...)
+		// The environment names the local L1's VIP module, as a sourced localnet.env does:
+		// --network mainnet disagrees with it, and the kit is refused rather than written
+		// for the wrong module.
+		out, code := run(ctx, append([]string{"--network", "mainnet"}, append(args, "--deposit", "100000000uinit", "--out", "stale-kit")...)...)
+		Expect(code).To(Equal(2), out)
+		Expect(out).To(And(ContainSubstring("VIP_MODULE_ADDRESS"), ContainSubstring("0x3a886b32a802582f2e446e74d4a24d1d7ed01adf46d2a8f65c5723887e708789")))
+		Expect(filepath.Join(state, "stale-kit")).NotTo(BeAnExistingFile())
+
+		run := func(ctx context.Context, args ...string) (string, int) {
+			v := harness.Vipctl{Bin: vipctl, Dir: state, Env: append(append([]string{}, env...), "VIP_MODULE_ADDRESS=", "L1_REST_URL="),
+				Secrets: []string{strings.Join(strings.Fields(mnemonic)[:4], " ")}}
+			return v.Run(ctx, append([]string{"--state-dir", state, "--no-progress"}, args...)...)
+		}
+		out, code = run(ctx, append([]string{"--network", "mainnet"}, args...)...)
 		Expect(code).To(Equal(2), out)
 		Expect(out).To(ContainSubstring("--deposit"))
 
 		out, code = run(ctx, append([]string{"--network", "mainnet"}, append(args, "--deposit", "100000000uinit", "--out", "mainnet-kit")...)...)
 		Expect(code).To(Equal(0), out)
+		Expect(out).To(ContainSubstring("for mainnet, VIP module 0x3a886b32a802582f2e446e74d4a24d1d7ed01adf46d2a8f65c5723887e708789"))
 		proposal, err := os.ReadFile(filepath.Join(state, "mainnet-kit", "proposal.json"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(proposal)).To(ContainSubstring(`"@type": "/initia.move.v1.MsgGovExecute"`))

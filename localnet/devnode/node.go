@@ -66,6 +66,7 @@ type config struct {
 	mnemonics     []string
 	generate      int
 	keyType       keys.KeyType
+	alsoKeyType   keys.KeyType // "" none
 	maxBlockGas   int64
 	maxTxBytes    int
 	queryGasLimit uint64
@@ -109,6 +110,12 @@ func WithGeneratedAccounts(n int) Option { return func(c *config) { c.generate =
 
 // WithKeyType sets the kind of the funded accounts' keys (default Secp256k1, coin type 118).
 func WithKeyType(k keys.KeyType) Option { return func(c *config) { c.keyType = k } }
+
+// WithAlsoFundedKeyType funds, beside each mnemonic's first account of the WithKeyType kind,
+// its first account of kind k as well. miniwasm's wallets (Initia.js MnemonicKey() with its
+// defaults) derive coin type 60 eth_secp256k1 where wasmd tools derive coin type 118: a
+// mnemonic of the Wasm dev node then works in both.
+func WithAlsoFundedKeyType(k keys.KeyType) Option { return func(c *config) { c.alsoKeyType = k } }
 
 // WithMaxBlockGas sets the block gas limit; a tx asking for more is refused (default: none).
 func WithMaxBlockGas(gas int64) Option { return func(c *config) { c.maxBlockGas = gas } }
@@ -162,6 +169,7 @@ type Node struct {
 	msgTypes map[string]bool
 	queries  map[string]Query
 	funded   []Account
+	also     []Account // the WithAlsoFundedKeyType accounts, in the order of funded
 	valKey   ed25519.PrivKey
 	valSet   *cmttypes.ValidatorSet
 	logger   *slog.Logger
@@ -267,10 +275,16 @@ func (n *Node) genesis() error {
 		if err != nil {
 			return fmt.Errorf("devnode: funded account: %w", err)
 		}
-		addr := acc.Key.PubKey().Address()
-		n.ensureAccount(st, addr)
-		setBalance(st, addr, n.cfg.denom, getBalance(st, addr, n.cfg.denom).Add(n.cfg.balance))
+		n.fund(st, acc)
 		n.funded = append(n.funded, acc)
+		if n.cfg.alsoKeyType != "" && n.cfg.alsoKeyType != n.cfg.keyType {
+			also, err := DeriveAccount(m, n.cfg.alsoKeyType, n.cfg.prefix)
+			if err != nil {
+				return fmt.Errorf("devnode: funded %s account: %w", n.cfg.alsoKeyType, err)
+			}
+			n.fund(st, also)
+			n.also = append(n.also, also)
+		}
 	}
 	start := n.cfg.genesisTime
 	if start.IsZero() {
@@ -453,6 +467,25 @@ func (n *Node) MinGasPrice() sdkmath.LegacyDec { return n.cfg.gasPrice }
 
 // Funded returns the accounts funded at genesis.
 func (n *Node) Funded() []Account { return append([]Account(nil), n.funded...) }
+
+// AlsoFunded returns the accounts of the WithAlsoFundedKeyType kind funded at genesis, one
+// per Funded account and in its order (none without the option).
+func (n *Node) AlsoFunded() []Account { return append([]Account(nil), n.also...) }
+
+// AlsoFundedKeyType is the WithAlsoFundedKeyType kind ("" without the option).
+func (n *Node) AlsoFundedKeyType() keys.KeyType {
+	if len(n.also) == 0 {
+		return ""
+	}
+	return n.cfg.alsoKeyType
+}
+
+// fund opens acc's account at genesis with the genesis balance.
+func (n *Node) fund(st coreStores, acc Account) {
+	addr := acc.Key.PubKey().Address()
+	n.ensureAccount(st, addr)
+	setBalance(st, addr, n.cfg.denom, getBalance(st, addr, n.cfg.denom).Add(n.cfg.balance))
+}
 
 // RPCURL is the CometBFT RPC base URL (http://127.0.0.1:port).
 func (n *Node) RPCURL() string { return n.rpc.url }

@@ -23,6 +23,9 @@ type Ready struct {
 	Funded   []string `json:"funded"` // addresses only; keys stay with whoever chose the mnemonics
 	// KeyType is the funded accounts' key kind (empty: secp256k1).
 	KeyType keys.KeyType `json:"key_type,omitempty"`
+	// AlsoFunded are the mnemonics' accounts of AlsoKeyType, funded too, in Funded's order.
+	AlsoFunded  []string     `json:"also_funded,omitempty"`
+	AlsoKeyType keys.KeyType `json:"also_key_type,omitempty"`
 }
 
 // Line is the ready line, without a newline.

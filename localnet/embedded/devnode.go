@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/devnode"
 )
@@ -54,8 +55,13 @@ func (r *DevRollup) Endpoints() localnet.Endpoints {
 // Funded returns the genesis-funded accounts with their mnemonics and private keys.
 func (r *DevRollup) Funded() []localnet.Account {
 	var out []localnet.Account
-	for _, a := range r.node.Funded() {
-		out = append(out, localnet.Account{Address: a.Address, Mnemonic: a.Mnemonic, PrivateKey: a.PrivateKey})
+	also := r.node.AlsoFunded()
+	for i, a := range r.node.Funded() {
+		acc := localnet.Account{Address: a.Address, Mnemonic: a.Mnemonic, PrivateKey: a.PrivateKey}
+		if i < len(also) && r.node.AlsoFundedKeyType() == keys.EthSecp256k1 {
+			acc.CoinType60Address = also[i].Address
+		}
+		out = append(out, acc)
 	}
 	return out
 }

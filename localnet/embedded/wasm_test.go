@@ -18,6 +18,7 @@ import (
 	"github.com/cosmos/cosmos-sdk/crypto/keys/secp256k1"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
+	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer"
@@ -479,5 +480,63 @@ func mustJSON(t testing.TB, body []byte, out any) {
 	t.Helper()
 	if err := json.Unmarshal(body, out); err != nil {
 		t.Fatalf("decode %s: %v", body, err)
+	}
+}
+
+// The mnemonic's coin type 60 eth_secp256k1 account (what Initia.js MnemonicKey() derives
+// with its defaults, miniwasm's CoinType) is funded beside the coin type 118 one, and signs
+// txs on the Wasm rollup.
+func TestWasmRollupFundsTheCoinType60Account(t *testing.T) {
+	e := startWasm(t)
+	ctx := context.Background()
+	dev := e.r.Funded()[0]
+	eth, err := devnode.DeriveAccount(dev.Mnemonic, keys.EthSecp256k1, "init")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eth.Address == dev.Address || dev.CoinType60Address != eth.Address {
+		t.Fatalf("coin type 60 account %q, the mnemonic derives %s (118: %s)", dev.CoinType60Address, eth.Address, dev.Address)
+	}
+	balance := func(addr string) sdk.Coins {
+		var res struct {
+			Balances sdk.Coins `json:"balances"`
+		}
+		if err := json.Unmarshal(restGet(t, e.c.REST+"/cosmos/bank/v1beta1/balances/"+addr), &res); err != nil {
+			t.Fatal(err)
+		}
+		return res.Balances
+	}
+	genesis := sdk.NewCoins(sdk.NewCoin("umin", devnode.DefaultGenesisBalance))
+	for _, addr := range []string{dev.Address, eth.Address} {
+		if got := balance(addr); !got.Equal(genesis) {
+			t.Fatalf("%s holds %s, want %s", addr, got, genesis)
+		}
+	}
+
+	s, err := e.c.Signer(ctx, eth.Key)
+	if err != nil {
+		t.Fatalf("load the eth_secp256k1 signer: %v", err)
+	}
+	if s.Address != eth.Address {
+		t.Fatalf("signer address %s, want %s", s.Address, eth.Address)
+	}
+	amount := sdk.NewCoins(sdk.NewInt64Coin("umin", 1_000))
+	res := e.mustSend(t, s, &banktypes.MsgSend{FromAddress: eth.Address, ToAddress: e.outsider.Address, Amount: amount})
+	fee := e.c.Fee(uint64(res.GasWanted))
+	if got, want := balance(eth.Address), genesis.Sub(amount...).Sub(fee...); !got.Equal(want) {
+		t.Fatalf("after the send %s holds %s, want %s", eth.Address, got, want)
+	}
+	var acct struct {
+		Account struct {
+			PubKey struct {
+				Type string `json:"@type"`
+			} `json:"pub_key"`
+		} `json:"account"`
+	}
+	if err := json.Unmarshal(restGet(t, e.c.REST+"/cosmos/auth/v1beta1/accounts/"+eth.Address), &acct); err != nil {
+		t.Fatal(err)
+	}
+	if acct.Account.PubKey.Type != "/initia.crypto.v1beta1.ethsecp256k1.PubKey" {
+		t.Fatalf("the account's key after its first tx: %q, want Initia's eth_secp256k1", acct.Account.PubKey.Type)
 	}
 }

@@ -184,3 +184,42 @@ func TestExecRefusesBadNames(t *testing.T) {
 		}
 	}
 }
+
+// update_score_script checks the sender before the argument lengths, as the official module
+// does: a stranger sending mismatched lengths gets EUNAUTHORIZED (65537), never
+// ENOT_MATCH_LENGTH (65542); a deployer sending the same gets ENOT_MATCH_LENGTH.
+func TestUpdateScoreChecksTheDeployerBeforeTheLengths(t *testing.T) {
+	c := newChain(t)
+	dep := movecontract.DevDeployer
+	op, stranger := movebcs.MustAddress("0xabc"), movebcs.MustAddress("0xdef")
+	if _, err := c.exec(dep, c.vs, "add_deployer_script", op[:]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.exec(op, c.vs, "set_init_stage", movebcs.ArgU64(1)); err != nil {
+		t.Fatal(err)
+	}
+	mismatched := [][]byte{movebcs.ArgU64(1),
+		movebcs.ArgAddresses([]movebcs.Address{movebcs.MustAddress("0xa1"), movebcs.MustAddress("0xb2")}),
+		movebcs.ArgU64s([]uint64{10})}
+
+	for _, tc := range []struct {
+		name     string
+		sender   movebcs.Address
+		wantCode uint64
+	}{
+		{"stranger", stranger, 65537}, // invalid_argument(EUNAUTHORIZED)
+		{"deployer", op, 65542},       // invalid_argument(ENOT_MATCH_LENGTH)
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := c.exec(tc.sender, c.vs, "update_score_script", mismatched...)
+			var ee *movevm.ExecError
+			if !errors.As(err, &ee) {
+				t.Fatalf("want a Move abort %d, got %v", tc.wantCode, err)
+			}
+			a, ok := ee.Abort()
+			if !ok || a.Code != tc.wantCode {
+				t.Fatalf("want abort code %d, got %q", tc.wantCode, ee.Message)
+			}
+		})
+	}
+}

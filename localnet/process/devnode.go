@@ -67,7 +67,18 @@ func DevNodeAccounts(ready devnode.Ready, mnemonics []string) ([]localnet.Accoun
 		if a.Address != ready.Funded[i] {
 			return nil, fmt.Errorf("dev node funded %s, the mnemonic derives %s", ready.Funded[i], a.Address)
 		}
-		out = append(out, localnet.Account{Address: a.Address, Mnemonic: m, PrivateKey: a.PrivateKey})
+		acc := localnet.Account{Address: a.Address, Mnemonic: m, PrivateKey: a.PrivateKey}
+		if ready.AlsoKeyType == keys.EthSecp256k1 && i < len(ready.AlsoFunded) {
+			eth, err := devnode.DeriveAccount(m, keys.EthSecp256k1, ready.Prefix)
+			if err != nil {
+				return nil, err
+			}
+			if eth.Address != ready.AlsoFunded[i] {
+				return nil, fmt.Errorf("dev node funded %s (coin type 60), the mnemonic derives %s", ready.AlsoFunded[i], eth.Address)
+			}
+			acc.CoinType60Address = eth.Address
+		}
+		out = append(out, acc)
 	}
 	return out, nil
 }

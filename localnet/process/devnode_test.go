@@ -45,6 +45,12 @@ func TestDevNodeBinaryServesAndStops(t *testing.T) {
 		if _, _, err := c.Account(ctx, a.Address); err != nil {
 			t.Errorf("funded %s: %v", a.Address, err)
 		}
+		// The coin type 60 eth_secp256k1 account of the mnemonic too (Initia's wallets).
+		if a.CoinType60Address == "" || a.CoinType60Address == a.Address {
+			t.Errorf("funded %s: coin type 60 account %q", a.Address, a.CoinType60Address)
+		} else if _, _, err := c.Account(ctx, a.CoinType60Address); err != nil {
+			t.Errorf("funded coin type 60 %s: %v", a.CoinType60Address, err)
+		}
 		if strings.Contains(d.Logs(), strings.Join(strings.Fields(a.Mnemonic)[:3], " ")) {
 			t.Error("the node's output carries a mnemonic")
 		}

@@ -149,10 +149,12 @@ module vip_score::vip_score {
     }
 
     public entry fun update_score_script(deployer: &signer, stage: u64, addrs: vector<address>, update_scores: vector<u64>) acquires ModuleStore {
-        let n = vector::length(&addrs);
-        assert!(n == vector::length(&update_scores), error::invalid_argument(ENOT_MATCH_LENGTH));
+        // The deployer before the lengths, as the official module: a stranger learns only
+        // that it is not allowed (EUNAUTHORIZED), whatever it sends.
         let store = borrow_global_mut<ModuleStore>(@vip_score);
         assert_deployer(store, deployer);
+        let n = vector::length(&addrs);
+        assert!(n == vector::length(&update_scores), error::invalid_argument(ENOT_MATCH_LENGTH));
         let s = open_stage(store, stage);
         let total = s.total_score;
         let i = 0;
