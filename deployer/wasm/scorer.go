@@ -7,8 +7,8 @@ package wasm
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
