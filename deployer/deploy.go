@@ -48,6 +48,13 @@ type DeployChain interface {
 	Existing(ctx context.Context) (string, error)
 }
 
+// DeployPreparer is a DeployChain with a step of its own before the deploy tx is signed,
+// one that is safe to repeat and found by a re-run on its own (Wasm: store the code unless
+// code with its checksum is stored already). It runs only when a deploy is to be signed.
+type DeployPreparer interface {
+	PrepareDeploy(ctx context.Context) error
+}
+
 // DeployOption configures a deploy.
 type DeployOption func(*DeployConfig)
 
@@ -243,6 +250,11 @@ func (d *deploying) reconcile(ctx context.Context, n int) (DeployResult, bool, e
 // send signs deploy n at the deployer's next sequence, journals it (synced), broadcasts it
 // and waits for it.
 func (d *deploying) send(ctx context.Context, n int, stage uint64) (DeployResult, error) {
+	if p, ok := d.chain.(DeployPreparer); ok {
+		if err := p.PrepareDeploy(ctx); err != nil {
+			return DeployResult{}, fmt.Errorf("deploy at stage %d: %w", stage, err)
+		}
+	}
 	seq, err := d.chain.Sequence(ctx)
 	if err != nil {
 		return DeployResult{}, fmt.Errorf("deploy: read the deployer's sequence: %w", err)

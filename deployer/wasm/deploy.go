@@ -14,10 +14,26 @@ import (
 // chain assigns from its instance counter at inclusion and reports in the tx's events.
 type deployChain struct {
 	cosmostx.DeployTx
-	s *Scorer
+	s        *Scorer
+	dep      *cosmostx.Signer
+	storeGas uint64 // gas of a store this run made
 }
 
-var _ deployer.DeployChain = (*deployChain)(nil)
+var (
+	_ deployer.DeployChain    = (*deployChain)(nil)
+	_ deployer.DeployPreparer = (*deployChain)(nil)
+)
+
+// PrepareDeploy makes sure the code is stored, reusing code stored with its checksum: a
+// store a killed run sent is found that way once it lands, and is not stored again.
+func (c *deployChain) PrepareDeploy(ctx context.Context) error {
+	if c.s.codeID != 0 {
+		return nil
+	}
+	gas, err := c.s.ensureCode(ctx, c.dep)
+	c.storeGas = gas
+	return err
+}
 
 // Created reads the instantiate event of the included tx hash.
 func (c *deployChain) Created(ctx context.Context, hash string) (string, error) {

@@ -252,20 +252,14 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64, opts ...deployer.
 			}
 		}
 	}
-	var storeGas uint64
 	msgs := func(stage uint64) ([]sdk.Msg, string, error) {
-		if s.codeID == 0 {
-			if storeGas, err = s.ensureCode(ctx, dep); err != nil {
-				return nil, "", err
-			}
-		}
 		init, err := json.Marshal(vipwasm.Instantiate{AllowList: allow, InitStage: stage})
 		if err != nil {
 			return nil, "", err
 		}
 		return []sdk.Msg{&wasmtypes.MsgInstantiateContract{Sender: dep.Address, Admin: admin, CodeID: s.codeID, Label: s.label, Msg: init}}, "", nil
 	}
-	chain := &deployChain{s: s, DeployTx: cosmostx.DeployTx{C: s.c, Signer: dep, Msgs: msgs, Decode: decodeContract}}
+	chain := &deployChain{s: s, dep: dep, DeployTx: cosmostx.DeployTx{C: s.c, Signer: dep, Msgs: msgs, Decode: decodeContract}}
 	res, err := deployer.RunDeploy(ctx, chain, deployer.DeployRun{
 		Journal: journal.DeployPath(s.k.JournalDir, s.JournalChain(), dep.Address), Poll: s.k.Poll, Logger: s.k.Logger,
 	}, initStage, deployer.DeployConfigOf(opts...))
@@ -281,7 +275,7 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64, opts ...deployer.
 	s.k.Logger.Info("contract "+res.Status, "address", s.contract, "stage", res.InitStage, "code_id", s.codeID, "tx", res.TxHash, "gas", res.GasUsed)
 	return deployer.Deployment{
 		VM: deployer.Wasm, ChainID: s.c.ChainID, Contract: s.contract, InitStage: res.InitStage,
-		TxHash: res.TxHash, Deployer: dep.Address, GasUsed: res.GasUsed + storeGas, CodeID: s.codeID, Status: res.Status,
+		TxHash: res.TxHash, Deployer: dep.Address, GasUsed: res.GasUsed + chain.storeGas, CodeID: s.codeID, Status: res.Status,
 	}, nil
 }
 
