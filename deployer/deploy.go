@@ -62,12 +62,19 @@ type DeployOption func(*DeployConfig)
 type DeployConfig struct {
 	// New deploys another contract although this deployer has a healthy one.
 	New bool
+	// Broadcasted, when set, is called right after a deploy tx this run signed is handed
+	// to the node, before its outcome is known (crash tests stop the process there).
+	Broadcasted func(hash string)
 }
 
 // AnotherDeployment deploys a new contract even when the deployer already has a healthy
 // deployment on the chain (vipctl deploy --new). A deploy an earlier run sent is still
 // finished first, and reported, instead.
 func AnotherDeployment() DeployOption { return func(c *DeployConfig) { c.New = true } }
+
+// OnBroadcast calls f with the hash of the deploy tx right after it is handed to the node,
+// before its outcome is known or recorded.
+func OnBroadcast(f func(hash string)) DeployOption { return func(c *DeployConfig) { c.Broadcasted = f } }
 
 // DeployConfigOf applies opts.
 func DeployConfigOf(opts ...DeployOption) DeployConfig {
@@ -90,9 +97,6 @@ type DeployRun struct {
 	// are sent again (default 3s).
 	ResendAfter time.Duration
 	Logger      *slog.Logger
-	// Broadcasted, when set, is called right after the deploy tx is handed to the node
-	// (tests stop the run there).
-	Broadcasted func(hash string)
 }
 
 // DeployResult is what RunDeploy did.
@@ -133,7 +137,7 @@ func RunDeploy(ctx context.Context, chain DeployChain, run DeployRun, stage uint
 		return DeployResult{}, fmt.Errorf("deploy: %w", err)
 	}
 	defer j.Close()
-	d := &deploying{chain: chain, run: run, j: j}
+	d := &deploying{chain: chain, run: run, j: j, broadcasted: cfg.Broadcasted}
 	if _, ok := j.Begin(); !ok {
 		if err := j.Append(journal.Record{Op: journal.OpBegin, Input: "deploy"}); err != nil {
 			return DeployResult{}, fmt.Errorf("deploy: %w", err)
@@ -182,9 +186,10 @@ func RunDeploy(ctx context.Context, chain DeployChain, run DeployRun, stage uint
 }
 
 type deploying struct {
-	chain DeployChain
-	run   DeployRun
-	j     *journal.Journal
+	chain       DeployChain
+	run         DeployRun
+	j           *journal.Journal
+	broadcasted func(hash string)
 }
 
 // reconcile settles deploy n's journaled attempts, newest first. done is false when every
@@ -279,8 +284,8 @@ func (d *deploying) send(ctx context.Context, n int, stage uint64) (DeployResult
 		d.run.Logger.Warn("deploy broadcast failed; will look the tx up and resend it", "tx", tx.Hash, "err", err)
 	}
 	d.run.Logger.Info("deploy tx broadcast", "tx", tx.Hash, "contract", contract, "stage", stage)
-	if d.run.Broadcasted != nil {
-		d.run.Broadcasted(tx.Hash)
+	if d.broadcasted != nil {
+		d.broadcasted(tx.Hash)
 	}
 	return d.wait(ctx, n, rec, StatusDeployed)
 }

@@ -241,12 +241,10 @@ func TestRerunFinishesADeployKilledAfterBroadcast(t *testing.T) {
 	f.autoMine = false
 	run := deployRun(t)
 	ctx, kill := context.WithCancel(context.Background())
-	run.Broadcasted = func(string) { kill() }
-	if _, err := RunDeploy(ctx, f, run, 4, DeployConfig{}); !errors.Is(err, context.Canceled) {
+	if _, err := RunDeploy(ctx, f, run, 4, DeployConfig{Broadcasted: func(string) { kill() }}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("killed run: %v", err)
 	}
 	f.mine()
-	run.Broadcasted = nil
 	res, err := RunDeploy(context.Background(), f, run, 4, DeployConfig{})
 	if err != nil {
 		t.Fatal(err)
@@ -264,9 +262,7 @@ func TestRerunWaitsForADeployStillInThePool(t *testing.T) {
 	f.autoMine = false
 	run := deployRun(t)
 	ctx, kill := context.WithCancel(context.Background())
-	run.Broadcasted = func(string) { kill() }
-	_, _ = RunDeploy(ctx, f, run, 4, DeployConfig{})
-	run.Broadcasted = nil
+	_, _ = RunDeploy(ctx, f, run, 4, DeployConfig{Broadcasted: func(string) { kill() }})
 	go func() { time.Sleep(20 * time.Millisecond); f.mine() }()
 	res, err := RunDeploy(context.Background(), f, run, 4, DeployConfig{})
 	if err != nil {
@@ -282,9 +278,8 @@ func TestRerunSendsTheSameBytesWhenTheNodeLostTheTx(t *testing.T) {
 	f.lose = true
 	run := deployRun(t)
 	ctx, kill := context.WithCancel(context.Background())
-	run.Broadcasted = func(string) { kill() }
-	_, _ = RunDeploy(ctx, f, run, 4, DeployConfig{})
-	f.lose, run.Broadcasted = false, nil
+	_, _ = RunDeploy(ctx, f, run, 4, DeployConfig{Broadcasted: func(string) { kill() }})
+	f.lose = false
 	res, err := RunDeploy(context.Background(), f, run, 4, DeployConfig{})
 	if err != nil {
 		t.Fatal(err)
@@ -299,9 +294,8 @@ func TestRerunSignsAnewWhenTheSequenceWentToAnotherTx(t *testing.T) {
 	f.lose = true
 	run := deployRun(t)
 	ctx, kill := context.WithCancel(context.Background())
-	run.Broadcasted = func(string) { kill() }
-	_, _ = RunDeploy(ctx, f, run, 4, DeployConfig{})
-	f.lose, run.Broadcasted = false, nil
+	_, _ = RunDeploy(ctx, f, run, 4, DeployConfig{Broadcasted: func(string) { kill() }})
+	f.lose = false
 	f.spend()
 	res, err := RunDeploy(context.Background(), f, run, 4, DeployConfig{})
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
 	"fmt"
 
 	"github.com/schollz/progressbar/v3"
@@ -13,6 +14,10 @@ import (
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
+
+// haltAfterDeployBroadcast=1 makes deploy stop right after its tx is handed to the node,
+// before its outcome is known or journaled: crash tests kill vipctl there, then re-run it.
+const haltAfterDeployBroadcast = "VIPCTL_HALT_AFTER_DEPLOY_BROADCAST"
 
 func newDeployCmd(g *globals) *cobra.Command {
 	var initStage uint64
@@ -40,6 +45,12 @@ deployment on the chain is told "already deployed" (exit 0, nothing sent) unless
 			var opts []deployer.DeployOption
 			if another {
 				opts = append(opts, deployer.AnotherDeployment())
+			}
+			if os.Getenv(haltAfterDeployBroadcast) == "1" {
+				opts = append(opts, deployer.OnBroadcast(func(hash string) {
+					fmt.Fprintf(g.errOut, "halted after the broadcast of deploy tx %s (%s)\n", hash, haltAfterDeployBroadcast)
+					<-ctx.Done()
+				}))
 			}
 			d, err := s.Deploy(ctx, st, opts...)
 			if err != nil {
