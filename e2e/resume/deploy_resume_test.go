@@ -20,6 +20,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/embedded"
 )
@@ -61,6 +62,7 @@ var _ = Describe("a deploy killed with SIGKILL after its broadcast", Label("embe
 			Expect(out).NotTo(ContainSubstring(secret), "a key must never be printed")
 			journals, _ := filepath.Glob(filepath.Join(stateDir, "journal", "*", "_deploy", "*.jsonl"))
 			Expect(journals).To(HaveLen(1), "the signed deploy tx is journaled before broadcast")
+			signed := signedDeploy(journals[0])
 
 			rerun := exec.CommandContext(ctx, vipctl, args...)
 			rerun.Env = env
@@ -71,6 +73,10 @@ var _ = Describe("a deploy killed with SIGKILL after its broadcast", Label("embe
 			Expect(d.Status).To(Equal(deployer.StatusResumed), "the re-run finishes the deploy the killed run sent")
 			Expect(d.InitStage).To(BeEquivalentTo(stage))
 			Expect(sequence()).To(Equal(before+t.txs), "one deploy sent in all")
+			if t.vm != deployer.Wasm { // Wasm's address is assigned at inclusion
+				Expect(signed.Contract).To(Equal(d.Contract), "the journal named the contract before broadcast")
+			}
+			Expect(signed.Hash).To(Equal(d.TxHash))
 
 			third := exec.CommandContext(ctx, vipctl, args...)
 			third.Env = env
@@ -84,6 +90,22 @@ var _ = Describe("a deploy killed with SIGKILL after its broadcast", Label("embe
 		}, SpecTimeout(3*time.Minute))
 	}
 })
+
+// signedDeploy is the one signed record of the deploy journal at path.
+func signedDeploy(path string) journal.Record {
+	b, err := os.ReadFile(path)
+	Expect(err).NotTo(HaveOccurred())
+	var signed []journal.Record
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r journal.Record
+		Expect(json.Unmarshal([]byte(line), &r)).To(Succeed(), line)
+		if r.Op == journal.OpSigned {
+			signed = append(signed, r)
+		}
+	}
+	Expect(signed).To(HaveLen(1), string(b))
+	return signed[0]
+}
 
 // killAfterDeployBroadcast runs vipctl until it says it halted after the deploy broadcast,
 // then kills it with SIGKILL, and returns what it printed.
