@@ -93,6 +93,12 @@ var _ = Describe("stage commands retried", func() {
 				b, err := os.ReadFile(states[0])
 				Expect(err).NotTo(HaveOccurred())
 				Expect(string(b)).To(ContainSubstring(contract))
+				if target.VM == deployer.Move {
+					// One vip_score per deployer: --new is refused by name, not by an abort code.
+					out = sendsNothing(ctx, 2, "deploy", "--new")
+					Expect(out).To(And(ContainSubstring("already deployed at "+contract), ContainSubstring("--new cannot")))
+					Expect(out).NotTo(ContainSubstring("EDEPLOYER_ALREADY_ADDED"))
+				}
 			}, SpecTimeout(time.Minute))
 
 			It("refuses to finalize a stage the L1 has not moved past, naming both stages", func(ctx SpecContext) {
