@@ -279,35 +279,11 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64, opts ...deployer.
 	}, nil
 }
 
-// ensureCode sets s.codeID to code already stored with the checksum of s.code, else stores
-// it; it returns the gas a store used.
-func (s *Scorer) ensureCode(ctx context.Context, dep *cosmostx.Signer) (uint64, error) {
-	id, err := s.codeByChecksum(ctx, s.code)
-	if err != nil {
-		return 0, err
-	}
-	if id != 0 {
-		s.codeID = id
-		s.k.Logger.Info("code already stored; reusing it", "code_id", id)
-		return 0, nil
-	}
-	res, err := s.c.Exec(ctx, dep, &wasmtypes.MsgStoreCode{Sender: dep.Address, WASMByteCode: s.code})
-	if err != nil {
-		return 0, fmt.Errorf("store code: %w", decodeContract(err))
-	}
-	if id, err = storedCode(res, s.code); err != nil {
-		return 0, fmt.Errorf("store code (tx %s): %w", res.TxHash, err)
-	}
-	s.codeID = id
-	s.k.Logger.Info("code stored", "code_id", id, "bytes", len(s.code), "tx", res.TxHash, "gas", res.GasUsed)
-	return uint64(res.GasUsed), nil
-}
-
-// codeByChecksum is the newest code id stored with code's checksum, or 0, from the chain's
-// list of codes (GET /cosmwasm/wasm/v1/code, every page).
-func (s *Scorer) codeByChecksum(ctx context.Context, code []byte) (uint64, error) {
+// codesByChecksum are the code ids stored with code's checksum, oldest first, from the
+// chain's list of codes (GET /cosmwasm/wasm/v1/code, every page).
+func (s *Scorer) codesByChecksum(ctx context.Context, code []byte) ([]uint64, error) {
 	sum := sha256.Sum256(code)
-	var found uint64
+	var found []uint64
 	key := ""
 	for {
 		path := "/cosmwasm/wasm/v1/code?pagination.limit=100"
@@ -316,11 +292,11 @@ func (s *Scorer) codeByChecksum(ctx context.Context, code []byte) (uint64, error
 		}
 		var res wasmtypes.QueryCodesResponse
 		if err := s.c.Get(ctx, path, &res); err != nil {
-			return 0, fmt.Errorf("list stored codes: %w", err)
+			return nil, fmt.Errorf("list stored codes: %w", err)
 		}
 		for _, ci := range res.CodeInfos {
 			if bytes.Equal(ci.DataHash, sum[:]) {
-				found = max(found, ci.CodeID)
+				found = append(found, ci.CodeID)
 			}
 		}
 		if res.Pagination == nil || len(res.Pagination.NextKey) == 0 {

@@ -60,7 +60,14 @@ var _ = Describe("a deploy killed with SIGKILL after its broadcast", Label("embe
 
 			out := killAfterDeployBroadcast(ctx, append(env, "VIPCTL_HALT_AFTER_DEPLOY_BROADCAST=1"), args...)
 			Expect(out).NotTo(ContainSubstring(secret), "a key must never be printed")
-			journals, _ := filepath.Glob(filepath.Join(stateDir, "journal", "*", "_deploy", "*.jsonl"))
+			// The deployer's deploy journal (Wasm keeps its code store in a code-<deployer> one).
+			all, _ := filepath.Glob(filepath.Join(stateDir, "journal", "*", "_deploy", "*.jsonl"))
+			var journals []string
+			for _, j := range all {
+				if !strings.HasPrefix(filepath.Base(j), "code-") {
+					journals = append(journals, j)
+				}
+			}
 			Expect(journals).To(HaveLen(1), "the signed deploy tx is journaled before broadcast")
 			signed := signedDeploy(journals[0])
 
