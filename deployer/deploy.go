@@ -74,7 +74,9 @@ func AnotherDeployment() DeployOption { return func(c *DeployConfig) { c.New = t
 
 // OnBroadcast calls f with the hash of the deploy tx right after it is handed to the node,
 // before its outcome is known or recorded.
-func OnBroadcast(f func(hash string)) DeployOption { return func(c *DeployConfig) { c.Broadcasted = f } }
+func OnBroadcast(f func(hash string)) DeployOption {
+	return func(c *DeployConfig) { c.Broadcasted = f }
+}
 
 // DeployConfigOf applies opts.
 func DeployConfigOf(opts ...DeployOption) DeployConfig {

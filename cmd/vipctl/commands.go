@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"os"
 	"fmt"
+	"os"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
