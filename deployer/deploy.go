@@ -23,7 +23,8 @@ const (
 // sequences, a signed deploy tx, broadcast and lookup by hash, and read-only probes of what
 // a deployment left on the chain. Implementations live in deployer/evm, deployer/move and
 // deployer/wasm. A DeployChain that is a push.PoolChecker is asked whether its node holds an
-// unmined tx before that tx is given up.
+// unmined tx, and one that is a push.BlockScanner looks for it in the blocks, before that
+// tx is given up.
 type DeployChain interface {
 	// Sequence is the next sequence (nonce) the chain accepts from the deployer.
 	Sequence(ctx context.Context) (uint64, error)
@@ -217,7 +218,7 @@ func (d *deploying) reconcile(ctx context.Context, n int) (DeployResult, bool, e
 				if a.Sequence < committed {
 					// Spent: by this tx if a second look finds it (it may have landed since
 					// the first), else by another, and this one can never land.
-					if out, err = d.chain.Lookup(ctx, a.Hash); err != nil {
+					if out, err = d.find(ctx, a); err != nil {
 						return DeployResult{}, false, fmt.Errorf("deploy: look up the earlier deploy tx %s: %w", a.Hash, err)
 					}
 					if !out.Found {
@@ -248,6 +249,10 @@ func (d *deploying) reconcile(ctx context.Context, n int) (DeployResult, bool, e
 			}
 		}
 		d.run.Logger.Info("finishing the deploy an earlier run sent", "tx", a.Hash, "contract", a.Contract)
+		if out.Found {
+			res, err := d.settle(ctx, n, a, out, StatusResumed)
+			return res, true, err
+		}
 		res, err := d.wait(ctx, n, a, StatusResumed)
 		return res, true, err
 	}
@@ -311,7 +316,8 @@ func (d *deploying) wait(ctx context.Context, n int, a journal.Record, status st
 					return DeployResult{}, fmt.Errorf("deploy: journaled tx %s is not hex: %w", a.Hash, err)
 				}
 				if err := d.chain.Broadcast(ctx, push.SignedTx{Hash: a.Hash, Raw: raw, Sequence: a.Sequence}); err != nil && push.IsRejected(err) {
-					if out, lerr := d.chain.Lookup(ctx, a.Hash); lerr == nil && out.Found {
+					// Refused: it may have landed since the lookup, or unindexed.
+					if out, lerr := d.find(ctx, a); lerr == nil && out.Found {
 						return d.settle(ctx, n, a, out, status)
 					}
 					return DeployResult{}, fmt.Errorf("deploy: resend tx %s: %w (run deploy again to reconcile)", a.Hash, err)
@@ -351,6 +357,20 @@ func (d *deploying) settle(ctx context.Context, n int, a journal.Record, out pus
 		return DeployResult{}, fmt.Errorf("deploy: %w", err)
 	}
 	return DeployResult{Status: status, Contract: contract, InitStage: a.Stage, TxHash: a.Hash, GasUsed: out.GasUsed}, nil
+}
+
+// find looks a tx up by hash and, not found there, in the blocks since it was signed where
+// the chain can (push.BlockScanner): a node stopped between a commit and its indexing never
+// indexes that block's txs.
+func (d *deploying) find(ctx context.Context, a journal.Record) (push.Outcome, error) {
+	out, err := d.chain.Lookup(ctx, a.Hash)
+	if err != nil || out.Found {
+		return out, err
+	}
+	if bs, ok := d.chain.(push.BlockScanner); ok {
+		return bs.FindInBlocks(ctx, a.Hash, a.Time)
+	}
+	return out, nil
 }
 
 func (d *deploying) inPool(ctx context.Context, hash string) (bool, error) {

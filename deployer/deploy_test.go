@@ -35,6 +35,8 @@ type fakeDeployChain struct {
 	atBroadcast func(push.SignedTx)
 	// addrKnown is false for a VM whose chain assigns the address at inclusion (Wasm).
 	addrUnknown bool
+	// unindexed txs are in a block but unknown to Lookup (a node stopped before indexing).
+	unindexed map[string]bool
 }
 
 func newFakeDeployChain() *fakeDeployChain {
@@ -134,7 +136,7 @@ func (f *fakeDeployChain) spend() {
 func (f *fakeDeployChain) Lookup(_ context.Context, hash string) (push.Outcome, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if out, ok := f.mined[hash]; ok {
+	if out, ok := f.mined[hash]; ok && !f.unindexed[hash] {
 		return out, nil
 	}
 	_, pending := f.pool[hash]
@@ -382,5 +384,29 @@ func TestAddressAssignedAtInclusionIsReadFromTheTx(t *testing.T) {
 	}
 	if filepath.Base(filepath.Dir(run.Journal)) != "_deploy" {
 		t.Fatalf("deploy journal at %s", run.Journal)
+	}
+}
+
+// scanningChain is a fakeDeployChain that can find a tx in its blocks without its index.
+type scanningChain struct{ *fakeDeployChain }
+
+func (c scanningChain) FindInBlocks(_ context.Context, hash string, _ time.Time) (push.Outcome, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.mined[hash], nil
+}
+
+func TestRerunFindsADeployTheIndexLostInTheBlocks(t *testing.T) {
+	f := newFakeDeployChain()
+	run := deployRun(t)
+	ctx, kill := context.WithCancel(context.Background())
+	f.atBroadcast = func(tx push.SignedTx) { f.unindexed = map[string]bool{tx.Hash: true} }
+	_, _ = RunDeploy(ctx, scanningChain{f}, run, 4, DeployConfig{Broadcasted: func(string) { kill() }})
+	res, err := RunDeploy(context.Background(), scanningChain{f}, run, 4, DeployConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusResumed || res.Contract != "contract-0" || f.signs != 1 || f.contracts() != 1 {
+		t.Fatalf("re-run %+v, signed %d, %d contracts: the unindexed deploy was sent again", res, f.signs, f.contracts())
 	}
 }

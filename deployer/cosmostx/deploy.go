@@ -3,6 +3,7 @@ package cosmostx
 import (
 	"context"
 	"fmt"
+	"time"
 
 	cmttypes "github.com/cometbft/cometbft/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
@@ -58,6 +59,11 @@ func (d *DeployTx) SignDeploy(ctx context.Context, stage, seq uint64) (push.Sign
 // Broadcast is PushChain's: a node restarting is not a refusal.
 func (d *DeployTx) Broadcast(ctx context.Context, tx push.SignedTx) error {
 	return d.push().Broadcast(ctx, tx)
+}
+
+// FindInBlocks is PushChain's: a tx the node committed but never indexed.
+func (d *DeployTx) FindInBlocks(ctx context.Context, hash string, since time.Time) (push.Outcome, error) {
+	return d.push().FindInBlocks(ctx, hash, since)
 }
 
 // Lookup is PushChain's, a failure decoded.
