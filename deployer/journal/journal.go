@@ -1,6 +1,6 @@
 // Package journal is the write-ahead record of a score push (and of a deploy, DeployPath,
-// each deploy one chunk): every planned chunk, the
-// signed transaction of each chunk before it is broadcast, and each chunk's final result.
+// each deploy one chunk): every planned chunk, the signed transaction of each chunk before
+// it is broadcast, and each chunk's final result.
 // A re-run folds the record, reconciles open chunks with the chain by tx hash, and so
 // resumes without sending any chunk twice.
 //
