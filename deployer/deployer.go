@@ -46,6 +46,9 @@ type Deployment struct {
 	Deployer  string `json:"deployer"`
 	GasUsed   uint64 `json:"gas_used"`
 	CodeID    uint64 `json:"code_id,omitempty"` // Wasm: the stored code instantiated
+	// Status is StatusDeployed, StatusResumed (an earlier run's deploy finished) or
+	// StatusAlready (nothing sent).
+	Status string `json:"status,omitempty"`
 }
 
 // StageInfo is a stage as the contract holds it.
@@ -97,8 +100,10 @@ type Scorer interface {
 	Contract() string
 	// CheckAddress validates an address for this VM and returns its canonical form.
 	CheckAddress(addr string) (string, error)
-	// Deploy creates the contract with initStage as its first open stage.
-	Deploy(ctx context.Context, initStage uint64) (Deployment, error)
+	// Deploy creates the contract with initStage as its first open stage, journaled and
+	// retry-safe (RunDeploy): a re-run finishes a deploy an earlier run sent, and a deployer
+	// with a healthy deployment gets it back (StatusAlready) unless AnotherDeployment.
+	Deploy(ctx context.Context, initStage uint64, opts ...DeployOption) (Deployment, error)
 	// Codec is how the VM writes account addresses: CheckAddress is its Decode then Encode.
 	Codec() scores.Codec
 	// Plan validates entries against the contract and chain limits and returns the chunks

@@ -24,10 +24,12 @@ func newMem(initStage uint64) *memScorer {
 		finalized: map[uint64]bool{}, total: map[uint64]uint64{}}
 }
 
-func (m *memScorer) VM() VM                                             { return EVM }
-func (m *memScorer) Contract() string                                   { return "mem" }
-func (m *memScorer) CheckAddress(a string) (string, error)              { return scores.CheckEVMAddress(a) }
-func (m *memScorer) Deploy(context.Context, uint64) (Deployment, error) { return Deployment{}, nil }
+func (m *memScorer) VM() VM                                { return EVM }
+func (m *memScorer) Contract() string                      { return "mem" }
+func (m *memScorer) CheckAddress(a string) (string, error) { return scores.CheckEVMAddress(a) }
+func (m *memScorer) Deploy(context.Context, uint64, ...DeployOption) (Deployment, error) {
+	return Deployment{}, nil
+}
 func (m *memScorer) Plan(context.Context, uint64, []scores.Entry) (Plan, error) {
 	return Plan{}, nil
 }

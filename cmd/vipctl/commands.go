@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -13,12 +15,22 @@ import (
 	"github.com/vipharness/vipharness/deployer/scores"
 )
 
+// haltAfterDeployBroadcast=1 makes deploy stop right after its tx is handed to the node,
+// before its outcome is known or journaled: crash tests kill vipctl there, then re-run it.
+const haltAfterDeployBroadcast = "VIPCTL_HALT_AFTER_DEPLOY_BROADCAST"
+
 func newDeployCmd(g *globals) *cobra.Command {
 	var initStage uint64
+	var another bool
 	cmd := &cobra.Command{
 		Use:   "deploy",
-		Short: "Deploy the scoring contract at the L1's current stage (or --stage / INIT_STAGE)",
-		Args:  cobra.NoArgs,
+		Short: "Deploy the scoring contract at the L1's current stage (or --stage / INIT_STAGE); safe to re-run",
+		Long: `Deploy the scoring contract at the L1's current stage (or --stage / INIT_STAGE).
+
+The signed deploy tx is journaled before it is broadcast: a re-run finishes a deploy an
+earlier run sent instead of sending another, and a deployer that already has a healthy
+deployment on the chain is told "already deployed" (exit 0, nothing sent) unless --new.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			st, err := g.resolveStage(ctx, initStage)
@@ -30,17 +42,48 @@ func newDeployCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer closeFn()
-			d, err := s.Deploy(ctx, st)
+			var opts []deployer.DeployOption
+			if another {
+				opts = append(opts, deployer.AnotherDeployment())
+			}
+			if os.Getenv(haltAfterDeployBroadcast) == "1" {
+				opts = append(opts, deployer.OnBroadcast(func(hash string) {
+					fmt.Fprintf(g.errOut, "halted after the broadcast of deploy tx %s (%s)\n", hash, haltAfterDeployBroadcast)
+					<-ctx.Done()
+				}))
+			}
+			d, err := s.Deploy(ctx, st, opts...)
 			if err != nil {
+				if errors.Is(err, deployer.ErrOnePerDeployer) {
+					return invalid(err)
+				}
 				return classify(err)
 			}
+			// The deployment this run ends with (new, finished or found) becomes the default
+			// contract, so the state file and the journal name the same one.
 			if err := g.saveDeployment(d); err != nil {
 				return err
 			}
-			return g.printResult(d, fmt.Sprintf("deployed %s contract %s at stage %d (tx %s, gas %d)", d.VM, d.Contract, d.InitStage, d.TxHash, d.GasUsed))
+			var human string
+			switch d.Status {
+			case deployer.StatusAlready:
+				human = fmt.Sprintf("already deployed at %s stage %d (%s contract; nothing sent; --new deploys another)", d.Contract, d.InitStage, d.VM)
+				if d.TxHash != "" {
+					human += fmt.Sprintf("; deploy tx %s", d.TxHash)
+				}
+			case deployer.StatusResumed:
+				human = fmt.Sprintf("finished the deploy an earlier run sent: %s contract %s at stage %d (tx %s, gas %d)", d.VM, d.Contract, d.InitStage, d.TxHash, d.GasUsed)
+			default:
+				human = fmt.Sprintf("deployed %s contract %s at stage %d (tx %s, gas %d)", d.VM, d.Contract, d.InitStage, d.TxHash, d.GasUsed)
+			}
+			if d.Status != deployer.StatusAlready && d.InitStage != st {
+				human += fmt.Sprintf("\nnote: the earlier run deployed at stage %d, not the stage %d asked now", d.InitStage, st)
+			}
+			return g.printResult(d, human)
 		},
 	}
 	cmd.Flags().Uint64Var(&initStage, "stage", 0, "initial stage; default INIT_STAGE, else the L1's current stage")
+	cmd.Flags().BoolVar(&another, "new", false, "deploy another contract although this deployer has a healthy one (not on Move: one module per deployer)")
 	return cmd
 }
 

@@ -69,7 +69,7 @@ func (f *fakeScorer) ScorePages(ctx context.Context, stage uint64, each func([]s
 	return each(rows)
 }
 
-func (f *fakeScorer) Deploy(_ context.Context, stage uint64) (deployer.Deployment, error) {
+func (f *fakeScorer) Deploy(_ context.Context, stage uint64, _ ...deployer.DeployOption) (deployer.Deployment, error) {
 	f.c.deployed, f.c.open = true, stage
 	f.c.stages[stage] = map[string]uint64{}
 	return deployer.Deployment{Contract: f.Contract(), InitStage: stage}, nil
@@ -233,7 +233,7 @@ func TestFailedDeploySkipsTheRest(t *testing.T) {
 
 type failingDeploy struct{ deployer.Scorer }
 
-func (failingDeploy) Deploy(context.Context, uint64) (deployer.Deployment, error) {
+func (failingDeploy) Deploy(context.Context, uint64, ...deployer.DeployOption) (deployer.Deployment, error) {
 	return deployer.Deployment{}, errors.New("out of gas")
 }
 

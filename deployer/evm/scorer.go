@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
-	"slices"
 	"sync"
 	"time"
 
@@ -21,6 +20,7 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/vipscore"
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
@@ -177,28 +177,27 @@ func (s *Scorer) needKey(k keys.Signer, role string) error {
 }
 
 // Deploy creates the contract with initStage as its open stage; the deployer key becomes
-// the first allow-listed account.
-func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deployment, error) {
+// the first allow-listed account. It is journaled and retry-safe (deployer.RunDeploy): the
+// signed tx and the CREATE address (sender and nonce) are fsynced before broadcast.
+func (s *Scorer) Deploy(ctx context.Context, initStage uint64, opts ...deployer.DeployOption) (deployer.Deployment, error) {
 	if initStage == 0 {
 		return deployer.Deployment{}, errors.New("deploy: initial stage must be at least 1 (ZeroStage)")
 	}
 	if err := s.needKey(s.deployerKey, "deployer"); err != nil {
 		return deployer.Deployment{}, err
 	}
-	creation := common.FromHex(vipscore.VipScoreMetaData.Bin)
-	if s.code != nil {
-		creation = s.code
-	}
-	code := append(slices.Clip(creation), s.binding.PackConstructor(initStage)...)
-	tx, rc, err := s.sendAndWait(ctx, s.deployerKey, nil, code)
+	from := s.deployerKey.Address()
+	res, err := deployer.RunDeploy(ctx, &deployChain{s: s, key: s.deployerKey, from: from}, deployer.DeployRun{
+		Journal: journal.DeployPath(s.k.JournalDir, s.JournalChain(), from.Hex()), Poll: s.k.Poll, Logger: s.k.Logger,
+	}, initStage, deployer.DeployConfigOf(opts...))
 	if err != nil {
-		return deployer.Deployment{}, fmt.Errorf("deploy at stage %d: %w", initStage, err)
+		return deployer.Deployment{}, err
 	}
-	s.contract = rc.ContractAddress
-	s.k.Logger.Info("contract deployed", "address", s.contract.Hex(), "stage", initStage, "tx", tx.Hash().Hex(), "gas", rc.GasUsed)
+	s.contract = common.HexToAddress(res.Contract)
+	s.k.Logger.Info("contract "+res.Status, "address", s.contract.Hex(), "stage", res.InitStage, "tx", res.TxHash, "gas", res.GasUsed)
 	return deployer.Deployment{
-		VM: deployer.EVM, ChainID: s.chainID.String(), Contract: s.contract.Hex(), InitStage: initStage,
-		TxHash: tx.Hash().Hex(), Deployer: s.deployerKey.Address().Hex(), GasUsed: rc.GasUsed,
+		VM: deployer.EVM, ChainID: s.chainID.String(), Contract: s.contract.Hex(), InitStage: res.InitStage,
+		TxHash: res.TxHash, Deployer: from.Hex(), GasUsed: res.GasUsed, Status: res.Status,
 	}, nil
 }
 

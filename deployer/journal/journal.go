@@ -1,5 +1,6 @@
-// Package journal is the write-ahead record of a score push: every planned chunk, the
-// signed transaction of each chunk before it is broadcast, and each chunk's final result.
+// Package journal is the write-ahead record of a score push (and of a deploy, DeployPath,
+// each deploy one chunk): every planned chunk, the signed transaction of each chunk before
+// it is broadcast, and each chunk's final result.
 // A re-run folds the record, reconciles open chunks with the chain by tx hash, and so
 // resumes without sending any chunk twice.
 //
@@ -57,6 +58,9 @@ type Record struct {
 	GasUsed   uint64    `json:"gas_used,omitempty"`
 	Height    uint64    `json:"height,omitempty"`
 	Error     string    `json:"error,omitempty"`
+	// Contract is the address a deploy tx creates (see DeployPath): on its signed record
+	// when the VM can tell before broadcast, on its confirmed record always.
+	Contract string `json:"contract,omitempty"`
 }
 
 // ChunkState is the folded state of one chunk.
@@ -69,6 +73,8 @@ type ChunkState struct {
 	Attempts []Record
 	GasUsed  uint64
 	Hash     string // the confirmed tx
+	Contract string // the contract a confirmed deploy tx created
+	Height   uint64 // the block of the confirmed tx
 }
 
 // Journal is an open journal file.
@@ -107,6 +113,14 @@ func (k Key) Path(dir string) string {
 		name = fmt.Sprintf("stage-%d-%s-%d.jsonl", k.Stage, input, k.Attempt)
 	}
 	return filepath.Join(dir, sanitize(k.ChainID), sanitize(strings.ToLower(k.Contract)), name)
+}
+
+// DeployPath is where the deploy journal of deployer on chain lives below dir. It is the
+// same record format as a push's: each deploy of this deployer is one chunk (0, 1, ...),
+// its signed tx journaled before broadcast with the contract address it creates, so that
+// a re-run finishes a sent deploy instead of sending another.
+func DeployPath(dir, chain, deployer string) string {
+	return filepath.Join(dir, sanitize(chain), "_deploy", sanitize(strings.ToLower(deployer))+".jsonl")
 }
 
 func sanitize(s string) string {
@@ -208,6 +222,7 @@ func (j *Journal) apply(r Record) {
 		c := j.chunk(r.Chunk)
 		// A confirmed chunk is never sent again: its signed txs need not stay in memory.
 		c.Confirmed, c.Hash, c.GasUsed, c.Failed, c.Attempts = true, r.Hash, r.GasUsed, "", nil
+		c.Contract, c.Height = r.Contract, r.Height
 	case OpFailed:
 		c := j.chunk(r.Chunk)
 		c.Failed = r.Error
@@ -367,6 +382,17 @@ func (j *Journal) Chunk(i int) ChunkState {
 	cp := *c
 	cp.Attempts = append([]Record(nil), c.Attempts...)
 	return cp
+}
+
+// Last is the highest chunk index any record names, or -1 when there is none.
+func (j *Journal) Last() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	last := -1
+	for i := range j.state {
+		last = max(last, i)
+	}
+	return last
 }
 
 // Path is the journal's file.

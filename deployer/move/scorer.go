@@ -25,6 +25,7 @@ import (
 	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
@@ -257,8 +258,10 @@ func (s *Scorer) moduleFor(ctx context.Context, addr movebcs.Address) ([]byte, e
 
 // Deploy publishes vip_score under the deployer's address and, in the same tx, makes the
 // deployer, the operator and any WithAllowList accounts deployers and sets initStage as the
-// first stage: the module is never visible half set up.
-func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deployment, error) {
+// first stage: the module is never visible half set up. It is journaled and retry-safe
+// (deployer.RunDeploy); a vip_score module already under the deployer is reported, read
+// through REST, before anything is sent (a deployer can publish it once: --new cannot help).
+func (s *Scorer) Deploy(ctx context.Context, initStage uint64, opts ...deployer.DeployOption) (deployer.Deployment, error) {
 	if initStage == 0 {
 		return deployer.Deployment{}, errors.New("deploy: initial stage must be at least 1")
 	}
@@ -270,23 +273,41 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 	if err != nil {
 		return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
 	}
+	chain := &deployChain{s: s, owner: owner, DeployTx: cosmostx.DeployTx{C: s.c, Signer: dep, Decode: DecodeAbort,
+		Msgs: func(stage uint64) ([]sdk.Msg, string, error) { return s.deployMsgs(ctx, dep.Address, owner, stage) }}}
+	res, err := deployer.RunDeploy(ctx, chain, deployer.DeployRun{
+		Journal: journal.DeployPath(s.k.JournalDir, s.JournalChain(), dep.Address), Poll: s.k.Poll, Logger: s.k.Logger,
+	}, initStage, deployer.DeployConfigOf(opts...))
+	if err != nil {
+		return deployer.Deployment{}, fmt.Errorf("deploy vip_score at %s: %w", owner.Short(), err)
+	}
+	s.owner = &owner
+	s.k.Logger.Info("module "+res.Status, "address", owner.Short(), "stage", res.InitStage, "tx", res.TxHash, "gas", res.GasUsed)
+	return deployer.Deployment{
+		VM: deployer.Move, ChainID: s.c.ChainID, Contract: owner.Short(), InitStage: res.InitStage,
+		TxHash: res.TxHash, Deployer: dep.Address, GasUsed: res.GasUsed, Status: res.Status,
+	}, nil
+}
+
+// deployMsgs are the publish of vip_score built for owner and its setup at stage.
+func (s *Scorer) deployMsgs(ctx context.Context, sender string, owner movebcs.Address, stage uint64) ([]sdk.Msg, string, error) {
 	code, err := s.moduleFor(ctx, owner)
 	if err != nil {
-		return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
+		return nil, "", err
 	}
-	writers := []string{dep.Address}
+	writers := []string{sender}
 	if s.operatorKey != nil {
 		writers = append(writers, s.c.Address(s.operatorKey.PubKey()))
 	}
 	for _, a := range s.allow {
 		canonical, err := s.CheckAddress(a)
 		if err != nil {
-			return deployer.Deployment{}, fmt.Errorf("deploy: allow list: %w", err)
+			return nil, "", fmt.Errorf("allow list: %w", err)
 		}
 		writers = append(writers, canonical)
 	}
-	s.owner = &owner
-	msgs := []sdk.Msg{&initiamove.MsgPublish{Sender: dep.Address, CodeBytes: [][]byte{code}, UpgradePolicy: initiamove.COMPATIBLE}}
+	at := s.at(owner)
+	msgs := []sdk.Msg{&initiamove.MsgPublish{Sender: sender, CodeBytes: [][]byte{code}, UpgradePolicy: initiamove.COMPATIBLE}}
 	seen := map[string]bool{}
 	for _, w := range writers {
 		if seen[w] {
@@ -295,21 +316,19 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 		seen[w] = true
 		a, err := s.accountAddress(w)
 		if err != nil {
-			return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
+			return nil, "", err
 		}
-		msgs = append(msgs, s.call(dep.Address, "add_deployer_script", a[:]))
+		msgs = append(msgs, at.call(sender, "add_deployer_script", a[:]))
 	}
-	msgs = append(msgs, s.call(dep.Address, "set_init_stage", movebcs.ArgU64(initStage)))
-	res, err := s.c.Exec(ctx, dep, msgs...)
-	if err != nil {
-		s.owner = nil
-		return deployer.Deployment{}, fmt.Errorf("deploy: publish vip_score at %s with stage %d: %w", owner.Short(), initStage, DecodeAbort(err))
-	}
-	s.k.Logger.Info("module published", "address", owner.Short(), "stage", initStage, "bytes", len(code), "tx", res.TxHash, "gas", res.GasUsed)
-	return deployer.Deployment{
-		VM: deployer.Move, ChainID: s.c.ChainID, Contract: owner.Short(), InitStage: initStage,
-		TxHash: res.TxHash, Deployer: dep.Address, GasUsed: uint64(res.GasUsed),
-	}, nil
+	msgs = append(msgs, at.call(sender, "set_init_stage", movebcs.ArgU64(stage)))
+	return msgs, owner.Short(), nil
+}
+
+// at is a copy of s attached to the module under owner (s is left as it is).
+func (s *Scorer) at(owner movebcs.Address) *Scorer {
+	cp := *s
+	cp.owner = &owner
+	return &cp
 }
 
 func (s *Scorer) updateMsg(sender string, stage uint64, chunk scores.Chunk) (*initiamove.MsgExecute, error) {

@@ -48,7 +48,7 @@ func (m *Scorer) VM() deployer.VM                       { return deployer.EVM }
 func (m *Scorer) Contract() string                      { return "0x00000000000000000000000000000000000000c0" }
 func (m *Scorer) CheckAddress(a string) (string, error) { return scores.CheckEVMAddress(a) }
 func (m *Scorer) Codec() scores.Codec                   { return scores.EVMCodec{} }
-func (m *Scorer) Deploy(context.Context, uint64) (deployer.Deployment, error) {
+func (m *Scorer) Deploy(context.Context, uint64, ...deployer.DeployOption) (deployer.Deployment, error) {
 	return deployer.Deployment{}, errors.New("scorertest: already deployed")
 }
 

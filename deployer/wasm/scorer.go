@@ -5,13 +5,16 @@
 package wasm
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -24,6 +27,7 @@ import (
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
@@ -214,10 +218,12 @@ func (s *Scorer) needContract() error {
 	return nil
 }
 
-// Deploy stores the contract code (unless a code id was given) and instantiates it with
-// initStage as its open stage and the deployer, the operator and any WithAllowList accounts
-// on its allow list.
-func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deployment, error) {
+// Deploy instantiates the contract with initStage as its open stage and the deployer, the
+// operator and any WithAllowList accounts on its allow list. The code is WithCodeID's, else
+// code already stored with the same checksum (by anyone), else stored now. The instantiate
+// is journaled and retry-safe (deployer.RunDeploy); the chain assigns its address at
+// inclusion, so the journal learns it from the tx's events.
+func (s *Scorer) Deploy(ctx context.Context, initStage uint64, opts ...deployer.DeployOption) (deployer.Deployment, error) {
 	if initStage == 0 {
 		return deployer.Deployment{}, errors.New("deploy: initial stage must be at least 1")
 	}
@@ -246,38 +252,67 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64) (deployer.Deploym
 			}
 		}
 	}
-	var gas uint64
-	if s.codeID == 0 {
-		res, err := s.c.Exec(ctx, dep, &wasmtypes.MsgStoreCode{Sender: dep.Address, WASMByteCode: s.code})
+	msgs := func(stage uint64) ([]sdk.Msg, string, error) {
+		init, err := json.Marshal(vipwasm.Instantiate{AllowList: allow, InitStage: stage})
 		if err != nil {
-			return deployer.Deployment{}, fmt.Errorf("deploy: store code: %w", decodeContract(err))
+			return nil, "", err
 		}
-		id, err := storedCode(res, s.code)
-		if err != nil {
-			return deployer.Deployment{}, fmt.Errorf("deploy: store code (tx %s): %w", res.TxHash, err)
-		}
-		s.codeID, gas = id, uint64(res.GasUsed)
-		s.k.Logger.Info("code stored", "code_id", id, "bytes", len(s.code), "tx", res.TxHash, "gas", res.GasUsed)
+		return []sdk.Msg{&wasmtypes.MsgInstantiateContract{Sender: dep.Address, Admin: admin, CodeID: s.codeID, Label: s.label, Msg: init}}, "", nil
 	}
-	init, err := json.Marshal(vipwasm.Instantiate{AllowList: allow, InitStage: initStage})
+	chain := &deployChain{s: s, dep: dep, DeployTx: cosmostx.DeployTx{C: s.c, Signer: dep, Msgs: msgs, Decode: decodeContract}}
+	res, err := deployer.RunDeploy(ctx, chain, deployer.DeployRun{
+		Journal: journal.DeployPath(s.k.JournalDir, s.JournalChain(), dep.Address), Poll: s.k.Poll, Logger: s.k.Logger,
+	}, initStage, deployer.DeployConfigOf(opts...))
 	if err != nil {
 		return deployer.Deployment{}, err
 	}
-	res, err := s.c.Exec(ctx, dep, &wasmtypes.MsgInstantiateContract{Sender: dep.Address, Admin: admin, CodeID: s.codeID, Label: s.label, Msg: init})
+	s.contract = res.Contract
+	codeID, err := s.contractCode(ctx, res.Contract)
 	if err != nil {
-		return deployer.Deployment{}, fmt.Errorf("deploy: instantiate code %d at stage %d: %w", s.codeID, initStage, decodeContract(err))
+		return deployer.Deployment{}, fmt.Errorf("deploy: %s: %w", res.Status, err)
 	}
-	addrs := cosmostx.Attr(res, wasmtypes.EventTypeInstantiate, wasmtypes.AttributeKeyContractAddr)
-	if len(addrs) != 1 {
-		return deployer.Deployment{}, fmt.Errorf("deploy: instantiate tx %s: %d contract addresses in its events, want 1", res.TxHash, len(addrs))
-	}
-	s.contract = addrs[0]
-	gas += uint64(res.GasUsed)
-	s.k.Logger.Info("contract instantiated", "address", s.contract, "stage", initStage, "code_id", s.codeID, "tx", res.TxHash, "gas", res.GasUsed)
+	s.codeID = codeID
+	s.k.Logger.Info("contract "+res.Status, "address", s.contract, "stage", res.InitStage, "code_id", s.codeID, "tx", res.TxHash, "gas", res.GasUsed)
 	return deployer.Deployment{
-		VM: deployer.Wasm, ChainID: s.c.ChainID, Contract: s.contract, InitStage: initStage,
-		TxHash: res.TxHash, Deployer: dep.Address, GasUsed: gas, CodeID: s.codeID,
+		VM: deployer.Wasm, ChainID: s.c.ChainID, Contract: s.contract, InitStage: res.InitStage,
+		TxHash: res.TxHash, Deployer: dep.Address, GasUsed: res.GasUsed + chain.storeGas, CodeID: s.codeID, Status: res.Status,
 	}, nil
+}
+
+// codesByChecksum are the code ids stored with code's checksum, oldest first, from the
+// chain's list of codes (GET /cosmwasm/wasm/v1/code, every page).
+func (s *Scorer) codesByChecksum(ctx context.Context, code []byte) ([]uint64, error) {
+	sum := sha256.Sum256(code)
+	var found []uint64
+	key := ""
+	for {
+		path := "/cosmwasm/wasm/v1/code?pagination.limit=100"
+		if key != "" {
+			path += "&pagination.key=" + url.QueryEscape(key)
+		}
+		var res wasmtypes.QueryCodesResponse
+		if err := s.c.Get(ctx, path, &res); err != nil {
+			return nil, fmt.Errorf("list stored codes: %w", err)
+		}
+		for _, ci := range res.CodeInfos {
+			if bytes.Equal(ci.DataHash, sum[:]) {
+				found = append(found, ci.CodeID)
+			}
+		}
+		if res.Pagination == nil || len(res.Pagination.NextKey) == 0 {
+			return found, nil
+		}
+		key = base64.StdEncoding.EncodeToString(res.Pagination.NextKey)
+	}
+}
+
+// contractCode is the code id the contract at addr runs.
+func (s *Scorer) contractCode(ctx context.Context, addr string) (uint64, error) {
+	var res wasmtypes.QueryContractInfoResponse
+	if err := s.c.Get(ctx, "/cosmwasm/wasm/v1/contract/"+addr, &res); err != nil {
+		return 0, fmt.Errorf("read contract info of %s: %w", addr, err)
+	}
+	return res.CodeID, nil
 }
 
 // storedCode reads the code id from a MsgStoreCode result and checks the stored checksum.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -74,6 +76,30 @@ var _ = Describe("stage commands retried", func() {
 				Expect(code).To(Equal(0), out)
 				Expect(out).To(ContainSubstring(fmt.Sprintf("stage %d:", l1Stage)))
 			}, SpecTimeout(2*time.Minute))
+
+			It("reports the deployment on a second deploy: exit 0, nothing sent, the same contract", func(ctx SpecContext) {
+				out := sendsNothing(ctx, 0, "deploy", "--json")
+				var d deployer.Deployment
+				Expect(json.Unmarshal([]byte(out), &d)).To(Succeed(), out)
+				Expect(d.Status).To(Equal(deployer.StatusAlready), out)
+				Expect(d.Contract).To(Equal(contract))
+				Expect(d.InitStage).To(BeEquivalentTo(l1Stage))
+				out = sendsNothing(ctx, 0, "deploy")
+				Expect(out).To(ContainSubstring(fmt.Sprintf("already deployed at %s stage %d", contract, l1Stage)))
+				// The default contract is still the one deployed.
+				states, err := filepath.Glob(filepath.Join(stateDir, "deployments", "*.json"))
+				Expect(err).NotTo(HaveOccurred())
+				Expect(states).To(HaveLen(1))
+				b, err := os.ReadFile(states[0])
+				Expect(err).NotTo(HaveOccurred())
+				Expect(string(b)).To(ContainSubstring(contract))
+				if target.VM == deployer.Move {
+					// One vip_score per deployer: --new is refused by name, not by an abort code.
+					out = sendsNothing(ctx, 2, "deploy", "--new")
+					Expect(out).To(And(ContainSubstring("already deployed at "+contract), ContainSubstring("--new cannot")))
+					Expect(out).NotTo(ContainSubstring("EDEPLOYER_ALREADY_ADDED"))
+				}
+			}, SpecTimeout(time.Minute))
 
 			It("refuses to finalize a stage the L1 has not moved past, naming both stages", func(ctx SpecContext) {
 				out := sendsNothing(ctx, 2, "stage", "finalize")

@@ -247,8 +247,12 @@ var _ = Describe("vipctl check", Label("conformance"), func() {
 
 			It("checks a deployment read-only: in step with the L1 it passes, behind it names stage sync", func(ctx SpecContext) {
 				state := GinkgoT().TempDir()
-				deploy := func(stage string, extraEnv ...string) string {
-					cmd := exec.CommandContext(ctx, vipctl, "deploy", "--json", "--state-dir", state, "--stage", stage)
+				deploy := func(stage string, another bool, extraEnv ...string) string {
+					args := []string{"deploy", "--json", "--state-dir", state, "--stage", stage}
+					if another { // a second contract of the same deployer
+						args = append(args, "--new")
+					}
+					cmd := exec.CommandContext(ctx, vipctl, args...)
 					cmd.Env = append(append(os.Environ(), env...), extraEnv...)
 					out, err := cmd.Output()
 					Expect(err).NotTo(HaveOccurred(), "%s", out)
@@ -256,7 +260,7 @@ var _ = Describe("vipctl check", Label("conformance"), func() {
 					Expect(json.Unmarshal(out, &d)).To(Succeed())
 					return d.Contract
 				}
-				rep, code, stderr := check(ctx, env, "--contract", deploy("5"))
+				rep, code, stderr := check(ctx, env, "--contract", deploy("5", false))
 				Expect(failed(rep)).To(BeEmpty(), "%+v\n%s", rep.Checks, stderr)
 				Expect(code).To(Equal(0))
 				Expect(rep.Checks[0].Name).To(Equal("interface"))
@@ -266,9 +270,9 @@ var _ = Describe("vipctl check", Label("conformance"), func() {
 				if c.vm == deployer.Move {
 					// An account holds one vip_score module: the one behind the L1 is
 					// published from a fresh account the env's key funds.
-					behind = deploy("3", "MNEMONIC="+fundedMnemonic(ctx, env))
+					behind = deploy("3", false, "MNEMONIC="+fundedMnemonic(ctx, env))
 				} else {
-					behind = deploy("3")
+					behind = deploy("3", true)
 				}
 				rep, code, _ = check(ctx, env, "--contract", behind)
 				Expect(failed(rep)).To(Equal([]string{"open stage beside the L1 stage"}))

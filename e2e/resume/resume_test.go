@@ -140,11 +140,14 @@ func runVipctl(ctx context.Context, env []string, stateDir string, killAfterReco
 	}
 }
 
-// journalRecords counts the records of the journals below stateDir.
+// journalRecords counts the records of the push journals below stateDir.
 func journalRecords(stateDir string) int {
 	files, _ := filepath.Glob(filepath.Join(stateDir, "journal", "*", "*", "*.jsonl"))
 	total := 0
 	for _, f := range files {
+		if filepath.Base(filepath.Dir(f)) == "_deploy" { // the deploy's journal, not the push's
+			continue
+		}
 		fh, err := os.Open(f)
 		if err != nil {
 			continue

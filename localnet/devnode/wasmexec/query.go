@@ -2,6 +2,7 @@ package wasmexec
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"net/http"
 	"strconv"
 
@@ -107,6 +108,26 @@ func (e *Executor) Queries() []devnode.Query {
 					contracts = append(contracts, addr)
 				}
 				return &wasmtypes.QueryContractsByCodeResponse{Contracts: contracts, Pagination: &query.PageResponse{Total: uint64(len(contracts))}}, nil
+			},
+		},
+		{
+			// Every stored code, oldest first, in one page: a deployer looks its code up by
+			// checksum before storing it again.
+			Method: "/cosmwasm.wasm.v1.Query/Codes",
+			New:    func() proto.Message { return &wasmtypes.QueryCodesRequest{} },
+			HTTP:   "GET /cosmwasm/wasm/v1/code",
+			Bind:   func(*http.Request, proto.Message) error { return nil },
+			Handle: func(c *devnode.Context, _ proto.Message) (proto.Message, error) {
+				it := storetypes.KVStorePrefixIterator(c.KVStore(wasmtypes.ModuleName), wasmtypes.CodeKeyPrefix)
+				defer it.Close()
+				infos := []wasmtypes.CodeInfoResponse{}
+				for ; it.Valid(); it.Next() {
+					var info wasmtypes.CodeInfo
+					mustUnmarshal(it.Value(), &info)
+					id := binary.BigEndian.Uint64(it.Key()[len(wasmtypes.CodeKeyPrefix):])
+					infos = append(infos, wasmtypes.CodeInfoResponse{CodeID: id, Creator: info.Creator, DataHash: info.CodeHash, InstantiatePermission: info.InstantiateConfig})
+				}
+				return &wasmtypes.QueryCodesResponse{CodeInfos: infos, Pagination: &query.PageResponse{Total: uint64(len(infos))}}, nil
 			},
 		},
 		{
