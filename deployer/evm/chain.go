@@ -80,7 +80,12 @@ func (c *pushChain) Lookup(ctx context.Context, hash string) (push.Outcome, erro
 
 // InPool reports whether the node holds the tx unmined.
 func (c *pushChain) InPool(ctx context.Context, hash string) (bool, error) {
-	_, pending, err := c.s.client.TransactionByHash(ctx, common.HexToHash(hash))
+	return c.s.inPool(ctx, hash)
+}
+
+// inPool reports whether the node holds the tx unmined (downloading the whole tx).
+func (s *Scorer) inPool(ctx context.Context, hash string) (bool, error) {
+	_, pending, err := s.client.TransactionByHash(ctx, common.HexToHash(hash))
 	if notYet(err) {
 		return false, nil
 	}

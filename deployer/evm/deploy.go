@@ -74,14 +74,7 @@ func (c *deployChain) Lookup(ctx context.Context, hash string) (push.Outcome, er
 
 // InPool reports whether the node holds the tx unmined.
 func (c *deployChain) InPool(ctx context.Context, hash string) (bool, error) {
-	_, pending, err := c.s.client.TransactionByHash(ctx, common.HexToHash(hash))
-	if notYet(err) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("get tx %s: %w", hash, err)
-	}
-	return pending, nil
+	return c.s.inPool(ctx, hash)
 }
 
 func (c *deployChain) Created(ctx context.Context, hash string) (string, error) {
