@@ -108,9 +108,10 @@ func TestPreflightOnTheCosmosDevNodes(t *testing.T) {
 	}
 }
 
-// On the embedded EVM chain (geth, not a minievm): JSON-RPC and the deploy estimate work,
-// the node is flagged as not an Initia rollup, and a deployed contract is found, has the
-// official interface and is checked against the L1 stage as the L1 moves on.
+// On the embedded EVM chain (geth underneath, a minievm's faces outside): JSON-RPC and the
+// deploy estimate work, the node answers as an Initia rollup whose EVM chain id derives from
+// its chain id, and a deployed contract is found, has the official interface and is checked
+// against the L1 stage as the L1 moves on.
 func TestPreflightOnTheEmbeddedEVM(t *testing.T) {
 	needMoveVM(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -141,7 +142,7 @@ func TestPreflightOnTheEmbeddedEVM(t *testing.T) {
 	}
 	rep := preflight.Run(ctx, cfg)
 	wantStatus(t, rep, map[string]preflight.Status{
-		"rollup rpc": preflight.OK, "initia rollup": preflight.Warn, "evm json-rpc": preflight.OK, "evm chain id": preflight.Warn,
+		"rollup rpc": preflight.OK, "initia rollup": preflight.OK, "evm json-rpc": preflight.OK, "evm chain id": preflight.OK,
 		"l1 stage": preflight.OK, "balance deployer": preflight.OK,
 	})
 	if !rep.OK {
