@@ -101,8 +101,7 @@ var knownCIBreaks = map[string]string{
 
 // Every chain.json and assetlist.json the registry publishes passes the embedded schemas
 // and the CI's data rules: the rules vipctl applies are never stricter than the registry's.
-// (The package publishes no profiles; those are checked against a checkout in
-// TestCheckoutEntriesPass.)
+// (The package publishes no profiles: `vipctl registry validate` over a checkout checks them.)
 func TestPublishedEntriesPass(t *testing.T) {
 	entries := publishedEntries(t)
 	var chains, assetlists, known int
