@@ -54,7 +54,8 @@ func TestBridgeFromTheRollup(t *testing.T) {
 	dir := t.TempDir()
 	env := map[string]string{"REST_URL": rest, "VM": "", "NETWORK": "", "JSON_RPC_URL": ""}
 	if out, err := runVipctl(t, env, "--network", "mainnet", "registry", "--name", "rollup", "--pretty-name", "Rollup", "--public-rpc", "https://rpc.rollup.example",
-		"--public-rest", "https://rest.rollup.example", "--out", dir); err != nil {
+		"--public-rest", "https://rest.rollup.example", "--category", "Gaming", "--description", "A rollup for tests.", "--logo", "https://rollup.example/logo.png",
+		"--out", dir); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	chain, err := os.ReadFile(filepath.Join(dir, "mainnets", "rollup", "chain.json"))

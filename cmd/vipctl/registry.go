@@ -38,6 +38,23 @@ or --out. The public endpoints (--public-*) are the https URLs users will reach.
 				title, desc, _ := strings.Cut(a, ":")
 				in.VIPActions = append(in.VIPActions, registry.Action{Title: strings.TrimSpace(title), Description: strings.TrimSpace(desc)})
 			}
+			var logo []byte
+			if logoFile != "" {
+				if registryDir == "" {
+					return invalid(errors.New("registry: --logo-file needs --registry-dir: the image goes into the registry's images/"))
+				}
+				if in.Logo != "" {
+					return invalid(errors.New("registry: --logo and --logo-file both name the logo: pass one"))
+				}
+				var err error
+				if logo, err = os.ReadFile(logoFile); err != nil {
+					return invalid(fmt.Errorf("registry: --logo-file: %w", err))
+				}
+				if err := registry.CheckLogo(logo); err != nil {
+					return invalid(fmt.Errorf("registry: --logo-file %s: %w", logoFile, err))
+				}
+				in.Logo = registry.RawBase + "images/" + in.Name + ".png"
+			}
 			if err := in.Check(); err != nil {
 				return invalid(fmt.Errorf("registry: %w", flagNamesRegistry(err)))
 			}
@@ -48,18 +65,9 @@ or --out. The public endpoints (--public-*) are the https URLs users will reach.
 			if root == "" {
 				root = outDir
 			}
-			if logoFile != "" {
-				if registryDir == "" {
-					return invalid(errors.New("registry: --logo-file needs --registry-dir: the image goes into the registry's images/"))
-				}
-				st, err := os.Stat(logoFile)
-				if err != nil {
-					return invalid(fmt.Errorf("registry: --logo-file: %w", err))
-				}
-				if st.Size() > registry.MaxImageBytes || !strings.HasSuffix(strings.ToLower(logoFile), ".png") {
-					return invalid(fmt.Errorf("registry: --logo-file %s: want a PNG of at most %d bytes (it is %d)", logoFile, registry.MaxImageBytes, st.Size()))
-				}
-				in.Logo = registry.RawBase + "images/" + in.Name + ".png"
+			schemas, err := registry.SchemasFor(registryDir)
+			if err != nil {
+				return invalid(fmt.Errorf("registry: --registry-dir: %w", err))
 			}
 			ctx := cmd.Context()
 			live, err := readLive(ctx, g)
@@ -85,6 +93,7 @@ or --out. The public endpoints (--public-*) are the https URLs users will reach.
 				Chain:     files[registry.ChainPath(in.Network, in.Name)],
 				Assetlist: files[registry.AssetlistPath(in.Network, in.Name)],
 				Profile:   files[registry.ProfilePath(in.Name)],
+				Schemas:   schemas,
 			}
 			if registryDir != "" && logoFile == "" {
 				check.Root = registryDir
@@ -100,16 +109,12 @@ or --out. The public endpoints (--public-*) are the https URLs users will reach.
 			if err != nil {
 				return fmt.Errorf("registry: %w", err)
 			}
-			if logoFile != "" {
-				b, err := os.ReadFile(logoFile)
-				if err != nil {
-					return err
-				}
+			if logo != nil {
 				dst := filepath.Join(registryDir, "images", in.Name+".png")
 				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 					return err
 				}
-				if err := os.WriteFile(dst, b, 0o644); err != nil {
+				if err := os.WriteFile(dst, logo, 0o644); err != nil {
 					return fmt.Errorf("registry: copy the logo: %w", err)
 				}
 				written = append(written, dst)
@@ -125,27 +130,27 @@ or --out. The public endpoints (--public-*) are the https URLs users will reach.
 	f := cmd.Flags()
 	f.StringVar(&in.Name, "name", "", "chain_name and registry folder: lower-case letters and digits")
 	f.StringVar(&in.PrettyName, "pretty-name", "", "the rollup's display name")
-	f.StringVar(&in.Description, "description", "", "a description of the rollup")
+	f.StringVar(&in.Description, "description", "", fmt.Sprintf("a description of the rollup (profile: at most %d characters)", registry.MaxDescription))
 	f.StringVar(&in.Website, "website", "", "https website")
 	f.StringSliceVar(&in.RPC, "public-rpc", nil, "public https CometBFT RPC endpoint (repeatable)")
 	f.StringSliceVar(&in.REST, "public-rest", nil, "public https REST endpoint (repeatable)")
 	f.StringSliceVar(&in.GRPC, "public-grpc", nil, "public gRPC endpoint host:port (repeatable)")
-	f.StringSliceVar(&in.JSONRPC, "public-json-rpc", nil, "public https EVM JSON-RPC endpoint (minievm; repeatable)")
-	f.StringSliceVar(&in.JSONRPCWS, "public-json-rpc-ws", nil, "public wss EVM JSON-RPC websocket (minievm; repeatable)")
+	f.StringSliceVar(&in.JSONRPC, "public-json-rpc", nil, "public https EVM JSON-RPC endpoint (minievm only; repeatable)")
+	f.StringSliceVar(&in.JSONRPCWS, "public-json-rpc-ws", nil, "public wss EVM JSON-RPC websocket (minievm only; repeatable)")
 	f.StringSliceVar(&in.Indexer, "public-indexer", nil, "public https indexer endpoint (repeatable)")
 	f.Uint64Var(&in.OpBridgeID, "op-bridge-id", 0, "the rollup's OPinit bridge id on the L1 (default: the rollup's opchild bridge_info)")
 	f.StringSliceVar(&in.OpDenoms, "op-denom", []string{"uinit"}, "L1 denoms the bridge carries (repeatable)")
 	f.StringVar(&in.ExecutorURI, "executor-uri", "", "https URL of the OPinit executor API")
-	f.StringVar(&in.Logo, "logo", "", "https URL of the rollup's PNG logo")
-	f.StringVar(&logoFile, "logo-file", "", "PNG (<= 100 KB) to add to the registry's images/ as <name>.png (with --registry-dir)")
+	f.StringVar(&in.Logo, "logo", "", "https URL of the rollup's PNG logo (this or --logo-file)")
+	f.StringVar(&logoFile, "logo-file", "", "PNG image (<= 100 KB) to add to the registry's images/ as <name>.png (with --registry-dir)")
 	f.StringVar(&in.AssetSymbol, "asset-symbol", "", "symbol of the first fee token, e.g. INIT")
 	f.StringVar(&in.AssetName, "asset-name", "", "name of the first fee token (<= 42 characters)")
 	f.IntVar(&in.AssetDecimals, "asset-decimals", 0, "decimals of the first fee token's display unit")
-	f.StringVar(&in.Category, "category", "", "profile: category, e.g. DeFi, NFT, Gaming")
+	f.StringVar(&in.Category, "category", "", "profile: category, one of "+strings.Join(registry.Categories, ", "))
 	f.StringVar(&in.Summary, "summary", "", "profile: a summary of at most 50 characters")
 	f.StringVar(&in.Color, "color", "", "profile: colour as #RRGGBB")
 	f.StringVar(&in.Twitter, "twitter", "", "profile: https://x.com/... link")
-	f.StringVar(&in.Status, "status", "live", "profile: live or upcoming")
+	f.StringVar(&in.Status, "status", "live", "profile: "+strings.Join(registry.Statuses, ", "))
 	f.StringArrayVar(&vipActions, "vip-action", nil, `profile: a scored user action, "Title: description" (repeatable)`)
 	f.StringVar(&registryDir, "registry-dir", "", "a checkout of initia-labs/initia-registry to write into")
 	f.StringVar(&outDir, "out", "registry", "folder to write into when there is no --registry-dir")
@@ -159,14 +164,19 @@ or --out. The public endpoints (--public-*) are the https URLs users will reach.
 			if err != nil {
 				return invalid(fmt.Errorf("registry validate: %w", err))
 			}
+			// A checkout's own schemas are the rules its CI applies; ours stand in elsewhere.
+			if files.Schemas, err = registry.SchemasFor(files.Root); err != nil {
+				return invalid(fmt.Errorf("registry validate: %w", err))
+			}
 			problems, err := registry.Validate(files)
 			if err != nil {
 				return err
 			}
 			if len(problems) > 0 {
-				return problemsError(g, fmt.Sprintf("registry validate: %s breaks %d rule(s)", args[0], len(problems)), problems)
+				return problemsError(g, fmt.Sprintf("registry validate: %s breaks %d rule(s) (schemas: %s)", args[0], len(problems), files.Schemas.Source), problems)
 			}
-			return g.printResult(map[string]any{"path": args[0], "problems": []registry.Problem{}}, args[0]+": the entry passes the registry's rules")
+			return g.printResult(map[string]any{"path": args[0], "schemas": files.Schemas.Source, "problems": []registry.Problem{}},
+				fmt.Sprintf("%s: the entry passes the registry's rules (schemas: %s)", args[0], files.Schemas.Source))
 		},
 	}
 	cmd.AddCommand(validate)
@@ -199,6 +209,8 @@ func flagNamesRegistry(err error) error {
 		switch ie.Input {
 		case "op-denoms":
 			name = "--op-denom"
+		case "logo":
+			name = "--logo (or --logo-file)"
 		case "chain-id", "gas-prices":
 			name = "the rollup (--rest)"
 		}

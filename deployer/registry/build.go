@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
@@ -57,7 +59,22 @@ type Entry struct {
 	Profile   Profile
 }
 
-var chainNameRE = regexp.MustCompile(`^[a-z0-9]+$`)
+var (
+	chainNameRE = regexp.MustCompile(`^[a-z0-9]+$`)
+	logoRE      = regexp.MustCompile(`^https://.+\.png$`)
+)
+
+// The profile rules of the registry's profile.schema.json, refused here before anything is
+// read or written.
+var (
+	// Categories are the profile's category values.
+	Categories = []string{"DeFi", "Social", "NFT", "Gaming", "Portfolio", "AI", "Consumer", "Others"}
+	// Statuses are the profile's status values.
+	Statuses = []string{"live", "upcoming", "hidden"}
+)
+
+// MaxDescription is the longest profile description, in characters.
+const MaxDescription = 140
 
 // InputError is an input Build cannot build from; Input names it (network, name,
 // pretty-name, op-bridge-id, op-denoms, asset-decimals, or chain-id and gas-prices for what
@@ -94,6 +111,23 @@ func (in Inputs) Check() error {
 	if in.AssetDecimals < 0 || in.AssetDecimals > 18 {
 		fail("asset-decimals", "%d: want 0 to 18", in.AssetDecimals)
 	}
+	if !slices.Contains(Categories, in.Category) {
+		fail("category", "%q: the profile needs one of %s", in.Category, strings.Join(Categories, ", "))
+	}
+	switch n := utf8.RuneCountInString(in.Description); {
+	case strings.TrimSpace(in.Description) == "":
+		fail("description", "empty: the profile needs a description of at most %d characters", MaxDescription)
+	case n > MaxDescription:
+		fail("description", "%d characters: the profile allows at most %d", n, MaxDescription)
+	}
+	if !slices.Contains(Statuses, in.Status) {
+		fail("status", "%q: want one of %s", in.Status, strings.Join(Statuses, ", "))
+	}
+	if in.Logo == "" {
+		fail("logo", "empty: the profile needs the https URL of a PNG logo")
+	} else if !logoRE.MatchString(in.Logo) {
+		fail("logo", "%q: want an https URL of a .png file", in.Logo)
+	}
 	return errors.Join(errs...)
 }
 
@@ -112,6 +146,15 @@ func Build(live Live, in Inputs) (Entry, error) {
 	}
 	if in.OpBridgeID == 0 {
 		fail("op-bridge-id", "0: the rollup's OPinit bridge id (from the L1) is required")
+	}
+	// Only a minievm serves EVM JSON-RPC; the registry's Move and Wasm entries carry none.
+	if live.Minitia != "minievm" {
+		if len(endpoints(in.JSONRPC)) > 0 {
+			fail("public-json-rpc", "the rollup is %s, not minievm: it has no EVM JSON-RPC to list", minitiaName(live.Minitia))
+		}
+		if len(endpoints(in.JSONRPCWS)) > 0 {
+			fail("public-json-rpc-ws", "the rollup is %s, not minievm: it has no EVM JSON-RPC websocket to list", minitiaName(live.Minitia))
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return Entry{}, err
@@ -197,6 +240,13 @@ func Build(live Live, in Inputs) (Entry, error) {
 		prof.Social = &Social{Website: in.Website, Twitter: in.Twitter}
 	}
 	return Entry{Chain: c, Assetlist: a, Profile: prof}, nil
+}
+
+func minitiaName(m string) string {
+	if m == "" {
+		return "of no known minitia type"
+	}
+	return "a " + m
 }
 
 func endpoints(addrs []string) []Endpoint {

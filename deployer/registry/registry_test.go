@@ -236,8 +236,23 @@ func TestValidateRefusesEachRule(t *testing.T) {
 		{"evm chain id derivation", chainFile, "/evm_chain_id", "evm-chain-id", func(t *testing.T, r string) {
 			edit(t, r, chainFile, func(m map[string]any) { m["evm_chain_id"] = 1337 })
 		}},
-		{"fee token is an asset", chainFile, "/fees/fee_tokens/0/denom", "fee-token-asset", func(t *testing.T, r string) {
-			edit(t, r, chainFile, func(m map[string]any) { obj(m, "fees", "fee_tokens")["denom"] = "umin" })
+		{"json-rpc only on minievm", chainFile, "/apis/json-rpc", "json-rpc-minievm", func(t *testing.T, r string) {
+			edit(t, r, chainFile, func(m map[string]any) {
+				obj(m, "metadata", "minitia")["type"] = "minimove"
+				delete(m, "evm_chain_id")
+			})
+		}},
+		{"profile category required", profFile, "/", "schema", func(t *testing.T, r string) {
+			edit(t, r, profFile, func(m map[string]any) { delete(m, "category") })
+		}},
+		{"profile category enum", profFile, "/category", "schema", func(t *testing.T, r string) {
+			edit(t, r, profFile, func(m map[string]any) { m["category"] = "Casino" })
+		}},
+		{"profile description at most 140", profFile, "/description", "schema", func(t *testing.T, r string) {
+			edit(t, r, profFile, func(m map[string]any) { m["description"] = strings.Repeat("d", 141) })
+		}},
+		{"profile logo required", profFile, "/", "schema", func(t *testing.T, r string) {
+			edit(t, r, profFile, func(m map[string]any) { delete(m, "logo") })
 		}},
 		{"chain image in the checkout", chainFile, "/images/0/png", "image", func(t *testing.T, r string) {
 			edit(t, r, chainFile, func(m map[string]any) { obj(m, "images")["png"] = RawBase + "images/missing.png" })

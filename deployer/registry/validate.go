@@ -26,56 +26,118 @@ var english = message.NewPrinter(language.English)
 // MaxImageBytes is the registry's limit on an image file.
 const MaxImageBytes = 100 << 10
 
+// schemaKinds are the registry's schema files, <kind>.schema.json at a checkout's root.
+var schemaKinds = []string{"chain", "assetlist", "profile"}
+
+// Schemas are the compiled schemas entries are checked against: the registry checkout's own
+// when there is one (its rules are the ones its CI applies), the embedded ones otherwise.
+type Schemas struct {
+	// Source says where they came from: "embedded" or the checkout's folder.
+	Source string
+	byKind map[string]*jsonschema.Schema
+}
+
 var (
-	compileOnce sync.Once
-	compiled    map[string]*jsonschema.Schema
-	compileErr  error
+	embeddedOnce sync.Once
+	embedded     *Schemas
+	embeddedErr  error
 )
 
-// schema returns the compiled schema for chain, assetlist or profile.
-func schema(name string) (*jsonschema.Schema, error) {
-	compileOnce.Do(func() {
-		c := jsonschema.NewCompiler()
-		c.DefaultDraft(jsonschema.Draft7)
-		compiled = map[string]*jsonschema.Schema{}
-		for _, n := range []string{"chain", "assetlist", "profile"} {
-			b, err := schemas.ReadFile("schemas/" + n + ".schema.json")
-			if err != nil {
-				compileErr = err
-				return
-			}
-			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-			if err != nil {
-				compileErr = fmt.Errorf("schema %s: %w", n, err)
-				return
-			}
-			url := "https://vipharness.local/registry/" + n + ".schema.json"
-			if err := c.AddResource(url, doc); err != nil {
-				compileErr = err
-				return
-			}
-			if compiled[n], err = c.Compile(url); err != nil {
-				compileErr = fmt.Errorf("compile schema %s: %w", n, err)
-				return
-			}
-		}
+// EmbeddedSchemas are the schemas built into vipharness (deployer/registry/schemas).
+func EmbeddedSchemas() (*Schemas, error) {
+	embeddedOnce.Do(func() {
+		embedded, embeddedErr = compileSchemas("embedded", func(kind string) ([]byte, error) {
+			return schemas.ReadFile("schemas/" + kind + ".schema.json")
+		})
 	})
-	return compiled[name], compileErr
+	return embedded, embeddedErr
+}
+
+// SchemasFor returns the schemas of the registry checkout at root when root holds them
+// (chain.schema.json at its top), the embedded ones when root is "" or holds none. A
+// checkout whose schemas are missing in part or do not compile is an error, not a silent
+// fall-back: its CI would use them.
+func SchemasFor(root string) (*Schemas, error) {
+	if root == "" {
+		return EmbeddedSchemas()
+	}
+	if _, err := os.Stat(filepath.Join(root, "chain.schema.json")); errors.Is(err, os.ErrNotExist) {
+		return EmbeddedSchemas()
+	}
+	return compileSchemas(root, func(kind string) ([]byte, error) {
+		return os.ReadFile(filepath.Join(root, kind+".schema.json"))
+	})
+}
+
+func compileSchemas(source string, read func(kind string) ([]byte, error)) (*Schemas, error) {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft7)
+	out := &Schemas{Source: source, byKind: map[string]*jsonschema.Schema{}}
+	for _, kind := range schemaKinds {
+		b, err := read(kind)
+		if err != nil {
+			return nil, fmt.Errorf("registry schemas (%s): read %s.schema.json: %w", source, kind, err)
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err != nil {
+			return nil, fmt.Errorf("registry schemas (%s): %s.schema.json is not JSON: %w", source, kind, err)
+		}
+		// The registry's CI validates with format as an annotation, while this library asserts
+		// it under draft-07: its own devnet entries (a bare host:port under format uri) would
+		// fail. Every format a schema names is therefore accepted as its CI accepts it.
+		for _, name := range formatNames(doc) {
+			c.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
+		}
+		// One URL per source and kind, so a checkout's schemas never collide with ours.
+		url := "https://vipharness.local/registry/" + kind + ".schema.json"
+		if err := c.AddResource(url, doc); err != nil {
+			return nil, fmt.Errorf("registry schemas (%s): %s: %w", source, kind, err)
+		}
+		if out.byKind[kind], err = c.Compile(url); err != nil {
+			return nil, fmt.Errorf("registry schemas (%s): compile %s.schema.json: %w", source, kind, err)
+		}
+	}
+	return out, nil
 }
 
 // Schema returns the JSON schema the project checks a file kind against (chain, assetlist,
 // profile), for users who want to read it.
 func Schema(name string) ([]byte, error) { return schemas.ReadFile("schemas/" + name + ".schema.json") }
 
+// formatNames lists the values of every "format" keyword in a schema document.
+func formatNames(doc any) []string {
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if name, ok := x.(string); ok && k == "format" {
+					out = append(out, name)
+				}
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(doc)
+	return out
+}
+
 // Entry files as Validate reads them.
 type EntryFiles struct {
 	// Dir is the entry's folder inside the registry, e.g. mainnets/myrollup.
 	Dir       string
 	Chain     []byte
-	Assetlist []byte
+	Assetlist []byte // nil checks the chain alone (some published entries have none)
 	Profile   []byte // nil when there is none
 	// Root is the registry checkout, to check images it holds; "" skips that check.
 	Root string
+	// Schemas to check against; nil means SchemasFor(Root).
+	Schemas *Schemas
 }
 
 type check struct {
@@ -90,19 +152,28 @@ func (c *check) add(field, rule, format string, args ...any) {
 // Validate checks an entry against the schemas, the registry CI's data rules and prettier's
 // formatting. It returns every broken rule; none means the entry passes.
 func Validate(f EntryFiles) ([]Problem, error) {
+	sch := f.Schemas
+	if sch == nil {
+		var err error
+		if sch, err = SchemasFor(f.Root); err != nil {
+			return nil, err
+		}
+	}
 	var out []Problem
 	chainFile, assetFile := path.Join(f.Dir, "chain.json"), path.Join(f.Dir, "assetlist.json")
 	folder := path.Base(f.Dir)
 
 	var chain chainDoc
-	chainOK, err := checkFile(&out, chainFile, "chain", f.Chain, &chain)
+	chainOK, err := checkFile(&out, sch, chainFile, "chain", f.Chain, &chain)
 	if err != nil {
 		return nil, err
 	}
 	var assets assetDoc
-	assetsOK, err := checkFile(&out, assetFile, "assetlist", f.Assetlist, &assets)
-	if err != nil {
-		return nil, err
+	assetsOK := false
+	if f.Assetlist != nil {
+		if assetsOK, err = checkFile(&out, sch, assetFile, "assetlist", f.Assetlist, &assets); err != nil {
+			return nil, err
+		}
 	}
 
 	c := &check{file: chainFile}
@@ -116,6 +187,13 @@ func Validate(f EntryFiles) ([]Problem, error) {
 		if chain.EVMChainID != nil {
 			if want := probe.DeriveEVMChainID(chain.ChainID); *chain.EVMChainID != want {
 				c.add("/evm_chain_id", "evm-chain-id", "%d is not the EVM chain id Initia derives from chain_id %q: %d", *chain.EVMChainID, chain.ChainID, want)
+			}
+		}
+		if mt := chain.Metadata.Minitia.Type; mt != "minievm" {
+			for _, api := range []string{"json-rpc", "json-rpc-websocket"} {
+				if _, ok := chain.APIs[api]; ok {
+					c.add("/apis/"+api, "json-rpc-minievm", "only a minievm serves EVM JSON-RPC; metadata.minitia.type is %q", mt)
+				}
 			}
 		}
 		for i, img := range chain.Images {
@@ -133,7 +211,6 @@ func Validate(f EntryFiles) ([]Problem, error) {
 		if chainOK && assets.ChainName != chain.ChainName {
 			a.add("/chain_name", "assetlist-chain-name", "%q differs from chain.json's chain_name %q", assets.ChainName, chain.ChainName)
 		}
-		bases := map[string]bool{}
 		for i, as := range assets.Assets {
 			at := fmt.Sprintf("/assets/%d", i)
 			units := map[string]bool{}
@@ -145,8 +222,6 @@ func Validate(f EntryFiles) ([]Problem, error) {
 			}
 			if !units[as.Base] {
 				a.add(at+"/base", "denom-units", "base %q is not among the denom_units", as.Base)
-			} else {
-				bases[as.Base] = true
 			}
 			if !units[as.Display] {
 				a.add(at+"/display", "denom-units", "display %q is not among the denom_units", as.Display)
@@ -157,22 +232,13 @@ func Validate(f EntryFiles) ([]Problem, error) {
 			}
 			checkImage(a, f.Root, at+"/logo_URIs/png", as.LogoURIs.PNG)
 		}
-		if chainOK {
-			for i, t := range chain.Fees.FeeTokens {
-				if !bases[t.Denom] {
-					c := &check{file: chainFile}
-					c.add(fmt.Sprintf("/fees/fee_tokens/%d/denom", i), "fee-token-asset", "fee token %q is not the base of an asset in assetlist.json", t.Denom)
-					out = append(out, c.problems...)
-				}
-			}
-		}
 	}
 	out = append(out, a.problems...)
 
 	if f.Profile != nil {
 		profFile := path.Join(path.Dir(path.Dir(f.Dir)), "profiles", folder+".json")
 		var prof profileDoc
-		ok, err := checkFile(&out, profFile, "profile", f.Profile, &prof)
+		ok, err := checkFile(&out, sch, profFile, "profile", f.Profile, &prof)
 		if err != nil {
 			return nil, err
 		}
@@ -187,7 +253,7 @@ func Validate(f EntryFiles) ([]Problem, error) {
 }
 
 // checkFile parses, schema-checks and format-checks one file; ok says the typed decode worked.
-func checkFile(out *[]Problem, file, kind string, src []byte, typed any) (ok bool, err error) {
+func checkFile(out *[]Problem, schemas *Schemas, file, kind string, src []byte, typed any) (ok bool, err error) {
 	c := &check{file: file}
 	defer func() { *out = append(*out, c.problems...) }()
 	doc, perr := jsonschema.UnmarshalJSON(bytes.NewReader(src))
@@ -195,11 +261,7 @@ func checkFile(out *[]Problem, file, kind string, src []byte, typed any) (ok boo
 		c.add("", "json", "not JSON: %v", perr)
 		return false, nil
 	}
-	sch, err := schema(kind)
-	if err != nil {
-		return false, err
-	}
-	if verr := sch.Validate(doc); verr != nil {
+	if verr := schemas.byKind[kind].Validate(doc); verr != nil {
 		var ve *jsonschema.ValidationError
 		if !errors.As(verr, &ve) {
 			return false, verr
@@ -299,6 +361,12 @@ type chainDoc struct {
 			Denom string `json:"denom"`
 		} `json:"fee_tokens"`
 	} `json:"fees"`
+	APIs     map[string]json.RawMessage `json:"apis"`
+	Metadata struct {
+		Minitia struct {
+			Type string `json:"type"`
+		} `json:"minitia"`
+	} `json:"metadata"`
 	Images   []Image `json:"images"`
 	LogoURIs Logo    `json:"logo_URIs"`
 }

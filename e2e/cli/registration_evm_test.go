@@ -64,9 +64,9 @@ var _ = Describe("vipctl registration kit on EVM", Label("evm", "embedded", "cli
 		Expect(out).To(ContainSubstring(`"vm": "evm"`))
 
 		registry := GinkgoT().TempDir()
-		logo := filepath.Join(state, "logo.png")
-		Expect(os.WriteFile(logo, []byte("\x89PNG\r\n\x1a\n a small logo"), 0o644)).To(Succeed())
+		logo := writeLogo(filepath.Join(state, "logo.png"))
 		out, code = run(ctx, "--network", "testnet", "registry", "--name", "vipevm", "--pretty-name", "VIP EVM",
+			"--category", "DeFi", "--description", "An EVM rollup rehearsing its VIP registration.",
 			"--public-rpc", "https://rpc.vipevm.example", "--public-rest", "https://rest.vipevm.example",
 			"--public-json-rpc", "https://jsonrpc.vipevm.example", "--public-json-rpc-ws", "wss://jsonrpc-ws.vipevm.example",
 			"--op-bridge-id", "9", "--asset-symbol", "MIN", "--asset-decimals", "18", "--logo-file", logo, "--registry-dir", registry)

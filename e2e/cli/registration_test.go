@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,11 +91,24 @@ var _ = Describe("vipctl registration kit", Label("move", "embedded", "cli", "re
 	}, SpecTimeout(2*time.Minute))
 
 	It("writes the registry entry into a checkout and validates it there", func(ctx SpecContext) {
-		logo := filepath.Join(state, "logo.png")
-		Expect(os.WriteFile(logo, []byte("\x89PNG\r\n\x1a\n a small logo"), 0o644)).To(Succeed())
-		out, code := run(ctx, "--network", "testnet", "registry", "--name", "vipmove", "--pretty-name", "VIP Move",
+		logo := writeLogo(filepath.Join(state, "logo.png"))
+		entryArgs := []string{"--network", "testnet", "registry", "--name", "vipmove", "--pretty-name", "VIP Move",
+			"--category", "Gaming", "--description", "A Move rollup rehearsing its VIP registration.",
 			"--public-rpc", "https://rpc.vipmove.example", "--public-rest", "https://rest.vipmove.example",
-			"--op-bridge-id", "7", "--asset-symbol", "MIN", "--asset-decimals", "6", "--logo-file", logo, "--registry-dir", registry)
+			"--op-bridge-id", "7", "--asset-symbol", "MIN", "--asset-decimals", "6", "--registry-dir", registry}
+
+		// A file named .png that is no PNG, and EVM JSON-RPC on a minimove, are refused.
+		fake := filepath.Join(state, "fake.png")
+		Expect(os.WriteFile(fake, []byte("\x89PNG\r\n\x1a\n not an image"), 0o644)).To(Succeed())
+		out, code := run(ctx, append(entryArgs, "--logo-file", fake)...)
+		Expect(code).To(Equal(2), out)
+		Expect(out).To(ContainSubstring("--logo-file " + fake + ": not a PNG image"))
+		out, code = run(ctx, append(entryArgs, "--logo-file", logo, "--public-json-rpc", "https://jsonrpc.vipmove.example")...)
+		Expect(code).To(Equal(2), out)
+		Expect(out).To(ContainSubstring("--public-json-rpc: the rollup is a minimove, not minievm"))
+		Expect(filepath.Join(registry, "testnets", "vipmove")).NotTo(BeADirectory())
+
+		out, code = run(ctx, append(entryArgs, "--logo-file", logo)...)
 		Expect(code).To(Equal(0), out)
 		Expect(filepath.Join(registry, "images", "vipmove.png")).To(BeAnExistingFile())
 		entry := filepath.Join(registry, "testnets", "vipmove")
@@ -166,3 +181,16 @@ var _ = Describe("vipctl registration kit", Label("move", "embedded", "cli", "re
 		Expect(out).To(ContainSubstring("--rate: 0.3 is above the max rate 0.2"))
 	}, SpecTimeout(time.Minute))
 })
+
+// writeLogo writes a small real PNG (the registry serves logos as image/png, and vipctl
+// decodes them) and returns its path.
+func writeLogo(p string) string {
+	img := image.NewNRGBA(image.Rect(0, 0, 16, 16))
+	for i := range img.Pix {
+		img.Pix[i] = 0xc0
+	}
+	var b bytes.Buffer
+	Expect(png.Encode(&b, img)).To(Succeed())
+	Expect(os.WriteFile(p, b.Bytes(), 0o644)).To(Succeed())
+	return p
+}
