@@ -326,7 +326,9 @@ func (n *Node) coreQueries() []Query {
 				}
 				info, res, err := n.Simulate(c, txBytes)
 				if err != nil {
-					return nil, status.Errorf(codes.Unknown, "%v with gas used: '%d'", err, info.GasUsed)
+					// err.Error(), not %v: %v of an errorsmod-wrapped error appends the wrapping
+					// frame ([/build/path/file.go:line]), which a real node's log never shows.
+					return nil, status.Errorf(codes.Unknown, "%s With gas wanted: '%d' and gas used: '%d' ", err.Error(), info.GasWanted, info.GasUsed)
 				}
 				return &txtypes.SimulateResponse{GasInfo: info, Result: res}, nil
 			},
