@@ -29,6 +29,8 @@ import (
 	"github.com/cosmos/gogoproto/proto"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/vipharness/vipharness/localnet/feeroutes"
 )
 
 // Core query methods that do their own locking (they do not read state through ctx).
@@ -101,6 +103,9 @@ func (n *Node) restHandler() http.Handler {
 		}
 		mux.HandleFunc(q.HTTP, func(w http.ResponseWriter, r *http.Request) { n.serveREST(w, r, q) })
 	}
+	// Fee discovery as a minitia serves it; no Go type of these modules is importable, so
+	// they are plain routes rather than entries of the query table.
+	feeroutes.Register(mux, func() sdk.DecCoins { return sdk.DecCoins{sdk.NewDecCoinFromDec(n.cfg.denom, n.cfg.gasPrice)} })
 	if rr, ok := n.exec.(RouteRegistrar); ok {
 		rr.RegisterRoutes(mux, n.read)
 	}
