@@ -239,7 +239,7 @@ func Start(ctx context.Context, exec Executor, opts ...Option) (*Node, error) {
 	for _, t := range exec.MsgTypeURLs() {
 		n.msgTypes[t] = true
 	}
-	for _, q := range append(n.coreQueries(), exec.Queries()...) {
+	for _, q := range append(append(n.coreQueries(), n.chainQueries()...), exec.Queries()...) {
 		if _, dup := n.queries[q.Method]; dup {
 			return nil, fmt.Errorf("devnode: query %s registered twice", q.Method)
 		}

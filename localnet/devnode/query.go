@@ -35,9 +35,13 @@ import (
 
 // Core query methods that do their own locking (they do not read state through ctx).
 var selfLocking = map[string]bool{
-	"/cosmos.tx.v1beta1.Service/Simulate":    true,
-	"/cosmos.tx.v1beta1.Service/BroadcastTx": true,
-	"/cosmos.tx.v1beta1.Service/GetTx":       true,
+	"/cosmos.tx.v1beta1.Service/Simulate":                      true,
+	"/cosmos.tx.v1beta1.Service/BroadcastTx":                   true,
+	"/cosmos.tx.v1beta1.Service/GetTx":                         true,
+	"/cosmos.tx.v1beta1.Service/GetTxsEvent":                   true,
+	"/cosmos.base.tendermint.v1beta1.Service/GetLatestBlock":   true,
+	"/cosmos.base.tendermint.v1beta1.Service/GetBlockByHeight": true,
+	"/cosmos.base.tendermint.v1beta1.Service/GetSyncing":       true,
 }
 
 // runQuery answers req at the latest height under a gas limit, against a throwaway cache of

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -131,4 +132,108 @@ func TestFeeDiscoveryRoutes(t *testing.T) {
 	}
 	status, body := getJSON(t, n, "/initia/tx/v1/gas_prices/uinit")
 	gatewayError(t, "gas_prices/uinit", status, body, 404, 5, "not a fee denom")
+}
+
+func TestBlockAndSyncingRoutes(t *testing.T) {
+	n := startCore(t)
+	newSender(t, n).send(t, 1) // block 2 holds a tx
+	for _, tc := range []struct {
+		path string
+		keys []any
+		want any
+	}{
+		{"/cosmos/base/tendermint/v1beta1/blocks/latest", []any{"block", "header", "height"}, "2"},
+		{"/cosmos/base/tendermint/v1beta1/blocks/latest", []any{"sdk_block", "header", "chain_id"}, DefaultChainID},
+		{"/cosmos/base/tendermint/v1beta1/blocks/1", []any{"block", "header", "height"}, "1"},
+		{"/cosmos/base/tendermint/v1beta1/blocks/1", []any{"block", "data", "txs"}, []any{}},
+		{"/cosmos/base/tendermint/v1beta1/syncing", []any{"syncing"}, false},
+	} {
+		status, body := getJSON(t, n, tc.path)
+		if got := dig(body, tc.keys...); status != 200 || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s %v: HTTP %d %#v, want %#v", tc.path, tc.keys, status, got, tc.want)
+		}
+	}
+	// Hashes are base64 (bytes in protobuf JSON), the SDK block's proposer a valcons address.
+	_, body := getJSON(t, n, "/cosmos/base/tendermint/v1beta1/blocks/2")
+	if hash, _ := dig(body, "block_id", "hash").(string); len(hash) != 44 {
+		t.Errorf("block_id.hash %q: want 32 bytes in base64", hash)
+	}
+	if txs, _ := dig(body, "block", "data", "txs").([]any); len(txs) != 1 {
+		t.Errorf("block 2 txs %v, want the send", dig(body, "block", "data", "txs"))
+	}
+	if p, _ := dig(body, "sdk_block", "header", "proposer_address").(string); !strings.HasPrefix(p, "initvalcons1") {
+		t.Errorf("sdk_block proposer %q, want an initvalcons address", p)
+	}
+	for _, tc := range []struct {
+		path   string
+		status int
+		code   float64
+		msg    string
+	}{
+		{"/cosmos/base/tendermint/v1beta1/blocks/9", 400, 3, "requested block height is bigger then the chain length"},
+		{"/cosmos/base/tendermint/v1beta1/blocks/0", 500, 2, "height must be greater than 0"},
+		{"/cosmos/base/tendermint/v1beta1/blocks/tip", 400, 3, "type mismatch, parameter: height"},
+	} {
+		status, body := getJSON(t, n, tc.path)
+		gatewayError(t, tc.path, status, body, tc.status, tc.code, tc.msg)
+	}
+}
+
+func TestTxSearchRoute(t *testing.T) {
+	n := startCore(t)
+	x := newSender(t, n)
+	for i := range 3 {
+		x.send(t, int64(i+1))
+	}
+	q := "/cosmos/tx/v1beta1/txs?query=" + url.QueryEscape("message.sender='"+x.s.Address+"'")
+	for _, tc := range []struct {
+		name    string
+		path    string
+		total   string
+		heights []any
+	}{
+		{"ascending by default", q, "3", []any{"2", "3", "4"}},
+		{"descending", q + "&order_by=ORDER_BY_DESC", "3", []any{"4", "3", "2"}},
+		{"order by number", q + "&order_by=2", "3", []any{"4", "3", "2"}},
+		{"second page", q + "&page=2&limit=2", "3", []any{"4"}},
+		{"by amount", "/cosmos/tx/v1beta1/txs?query=" + url.QueryEscape("transfer.amount='2umin'"), "1", []any{"3"}},
+		{"no match", "/cosmos/tx/v1beta1/txs?query=" + url.QueryEscape("tx.height=1"), "0", []any{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, body := getJSON(t, n, tc.path)
+			if status != 200 || body["total"] != tc.total {
+				t.Fatalf("HTTP %d total %#v, want %s", status, body["total"], tc.total)
+			}
+			resps, _ := body["tx_responses"].([]any)
+			txs, _ := body["txs"].([]any)
+			heights := []any{}
+			for _, r := range resps {
+				heights = append(heights, dig(r, "height"))
+				if c := dig(r, "code"); c != 0.0 {
+					t.Errorf("code %v", c)
+				}
+				if ty := dig(r, "tx", "@type"); ty != "/cosmos.tx.v1beta1.Tx" {
+					t.Errorf("tx_response.tx @type %v", ty)
+				}
+			}
+			if !reflect.DeepEqual(heights, tc.heights) || len(txs) != len(resps) {
+				t.Fatalf("heights %v (%d txs), want %v", heights, len(txs), tc.heights)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		path   string
+		status int
+		code   float64
+		msg    string
+	}{
+		{"/cosmos/tx/v1beta1/txs", 500, 13, "query cannot be empty"},
+		{"/cosmos/tx/v1beta1/txs?query=" + url.QueryEscape("message.sender="), 500, 13, "failed to search for txs"},
+		{q + "&page=5&limit=2", 500, 13, "page should be within [1, 2] range, given 5"},
+		{q + "&page=first", 400, 3, "type mismatch, parameter: page"},
+		{q + "&order_by=SIDEWAYS", 400, 3, "order_by"},
+	} {
+		status, body := getJSON(t, n, tc.path)
+		gatewayError(t, tc.path, status, body, tc.status, tc.code, tc.msg)
+	}
 }
