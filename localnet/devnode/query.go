@@ -146,6 +146,11 @@ func (n *Node) serveREST(w http.ResponseWriter, r *http.Request, q Query) {
 	_, _ = w.Write(bz)
 }
 
+// WriteError answers err as the gateway does: {"code","message","details"} with the HTTP
+// status of its gRPC code (codes.Unknown, 500, for an error that carries none). Executors'
+// plain routes (RouteRegistrar) answer their errors with it.
+func WriteError(w http.ResponseWriter, err error) { writeStatus(w, status.Convert(err), 0) }
+
 // writeStatus writes a gRPC status as the gateway does: {"code","message","details"} with the
 // HTTP status of the gRPC code (httpCode overrides when non-zero).
 func writeStatus(w http.ResponseWriter, st *status.Status, httpCode int) {
