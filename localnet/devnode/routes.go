@@ -1,7 +1,9 @@
 package devnode
 
 import (
+	"encoding/base64"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -10,6 +12,7 @@ import (
 	codectypes "github.com/cosmos/cosmos-sdk/codec/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
+	"github.com/cosmos/cosmos-sdk/types/query"
 	txtypes "github.com/cosmos/cosmos-sdk/types/tx"
 	"github.com/cosmos/gogoproto/proto"
 	"google.golang.org/grpc/codes"
@@ -186,4 +189,44 @@ func (n *Node) txsEvent(req *txtypes.GetTxsEventRequest) (*txtypes.GetTxsEventRe
 		out.TxResponses = append(out.TxResponses, sdk.NewResponseResultTx(res, anyTx, blk.block.Time.Format(time.RFC3339)))
 	}
 	return out, nil
+}
+
+// BindPageRequest reads a cosmos PageRequest from the gateway's query parameters
+// (pagination.key as base64, offset, limit, count_total, reverse); nil when none is given.
+func BindPageRequest(v url.Values) (*query.PageRequest, error) {
+	var req query.PageRequest
+	given := false
+	if s := v.Get("pagination.key"); s != "" {
+		given = true
+		var err error
+		if req.Key, err = base64.StdEncoding.DecodeString(s); err != nil {
+			if req.Key, err = base64.URLEncoding.DecodeString(s); err != nil {
+				return nil, typeMismatch("pagination.key", err)
+			}
+		}
+	}
+	for name, dst := range map[string]*uint64{"pagination.offset": &req.Offset, "pagination.limit": &req.Limit} {
+		if s := v.Get(name); s != "" {
+			given = true
+			u, err := strconv.ParseUint(s, 10, 64)
+			if err != nil {
+				return nil, typeMismatch(name, err)
+			}
+			*dst = u
+		}
+	}
+	for name, dst := range map[string]*bool{"pagination.count_total": &req.CountTotal, "pagination.reverse": &req.Reverse} {
+		if s := v.Get(name); s != "" {
+			given = true
+			b, err := strconv.ParseBool(s)
+			if err != nil {
+				return nil, typeMismatch(name, err)
+			}
+			*dst = b
+		}
+	}
+	if !given {
+		return nil, nil
+	}
+	return &req, nil
 }

@@ -3,7 +3,6 @@ package moveexec
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -209,28 +208,13 @@ type pageResponse struct {
 // (pagination.key, offset, limit, count_total, reverse; limit 100 by default) and calls f with
 // each entry's key without the prefix. next_key is the key of the entry after the page.
 func paginate(store storetypes.KVStore, prefix []byte, params url.Values, f func(key, value []byte) error) (*pageResponse, error) {
+	preq, err := devnode.BindPageRequest(params)
+	if err != nil {
+		return nil, err
+	}
 	var req query.PageRequest
-	var err error
-	if s := params.Get("pagination.key"); s != "" {
-		if req.Key, err = base64.StdEncoding.DecodeString(s); err != nil {
-			if req.Key, err = base64.URLEncoding.DecodeString(s); err != nil {
-				return nil, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: pagination.key, error: %v", err)
-			}
-		}
-	}
-	for name, dst := range map[string]*uint64{"pagination.offset": &req.Offset, "pagination.limit": &req.Limit} {
-		if s := params.Get(name); s != "" {
-			if *dst, err = strconv.ParseUint(s, 10, 64); err != nil {
-				return nil, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", name, err)
-			}
-		}
-	}
-	for name, dst := range map[string]*bool{"pagination.count_total": &req.CountTotal, "pagination.reverse": &req.Reverse} {
-		if s := params.Get(name); s != "" {
-			if *dst, err = strconv.ParseBool(s); err != nil {
-				return nil, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", name, err)
-			}
-		}
+	if preq != nil {
+		req = *preq
 	}
 	if len(req.Key) > 0 && req.Offset > 0 {
 		return nil, status.Error(codes.InvalidArgument, "invalid request, either offset or key is expected, got both")
