@@ -1,6 +1,7 @@
 // Package evmrest is the Cosmos REST face of an EVM rollup as minievm serves it beside its
 // JSON-RPC: node_info naming minievm, the bech32 prefix, the node's minimum gas price and
-// the OPinit child module's params, and balances of the fee denom read from the EVM. It lets
+// the OPinit child module's params and Initia's gas price routes (localnet/feeroutes, as the
+// dev nodes serve them), and balances of the fee denom read from the EVM. It lets
 // the Cosmos-side tools of a rollup team (registry entry, preflight, VM detection, wallets'
 // fee discovery) run against a local EVM chain that is not a minievm underneath.
 package evmrest
