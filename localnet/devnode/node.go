@@ -1,5 +1,5 @@
 // Package devnode is a single-process Cosmos chain for development: accounts and sequences,
-// SIGN_MODE_DIRECT txs decoded and verified with the Cosmos SDK (secp256k1 and Initia's
+// txs (SIGN_MODE_DIRECT, DIRECT_AUX, LEGACY_AMINO_JSON, EIP_191) decoded and verified with the Cosmos SDK (secp256k1 and Initia's
 // eth_secp256k1 keys), fees and gas as the SDK's ante handler charges them, events, a tx
 // index, and a block per accepted tx, served on loopback as the CometBFT RPC (by CometBFT's
 // own JSON-RPC server) and the Cosmos REST gateway routes a deployer uses. A VM plugs in as an

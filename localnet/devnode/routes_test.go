@@ -12,10 +12,12 @@ import (
 
 	codectypes "github.com/cosmos/cosmos-sdk/codec/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
+	"github.com/cosmos/cosmos-sdk/types/tx/signing"
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 	"github.com/cosmos/gogoproto/proto"
 
 	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/keys"
 )
 
 // noVM is an executor without messages or queries: the core's own routes, bank sends only.
@@ -236,4 +238,59 @@ func TestTxSearchRoute(t *testing.T) {
 		status, body := getJSON(t, n, tc.path)
 		gatewayError(t, tc.path, status, body, tc.status, tc.code, tc.msg)
 	}
+}
+
+// inMode signs as its key does, declaring mode: the node must verify the sign bytes of mode.
+type inMode struct {
+	keys.Signer
+	mode signing.SignMode
+}
+
+func (s inMode) CosmosSignMode() signing.SignMode { return s.mode }
+
+// Initia's tx config takes DIRECT, DIRECT_AUX, LEGACY_AMINO_JSON and EIP_191 (EIP_191 is
+// proven with the Ledger stand-in in deployer/cosmostx; DIRECT_AUX needs a fee payer beside the
+// aux signer, as the SDK refuses it for the payer); a signature over other bytes is refused.
+func TestSignModes(t *testing.T) {
+	n := startCore(t)
+	x := newSender(t, n)
+	ctx := context.Background()
+	soft, err := keys.FromPrivKey(n.Funded()[0].Key, "key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		signer keys.Signer
+		ok     bool
+	}{
+		{"LEGACY_AMINO_JSON", inMode{soft, signing.SignMode_SIGN_MODE_LEGACY_AMINO_JSON}, true},
+		{"other bytes declared as LEGACY_AMINO_JSON", wrongBytes{inMode{soft, signing.SignMode_SIGN_MODE_LEGACY_AMINO_JSON}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &cosmostx.Signer{Key: tc.signer, Address: x.s.Address, Number: x.s.Number, Sequence: x.s.Sequence}
+			send := &banktypes.MsgSend{FromAddress: s.Address, ToAddress: n.Funded()[1].Address, Amount: sdk.NewCoins(sdk.NewInt64Coin(n.FeeDenom(), 5))}
+			tx, err := x.c.SignTx(ctx, s, 200_000, send)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := x.c.Broadcast(ctx, tx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.ok != (res.Code == 0) || !tc.ok && !strings.Contains(res.Log, "signature verification failed") {
+				t.Fatalf("code %d log %q", res.Code, res.Log)
+			}
+			if res.Code == 0 {
+				x.s.Sequence++
+			}
+		})
+	}
+}
+
+// wrongBytes signs bytes other than the tx's sign doc.
+type wrongBytes struct{ inMode }
+
+func (w wrongBytes) SignCosmos(ctx context.Context, _ []byte) ([]byte, error) {
+	return w.inMode.Signer.SignCosmos(ctx, []byte("not the sign doc of this tx"))
 }
