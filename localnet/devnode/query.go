@@ -340,9 +340,9 @@ func (n *Node) coreQueries() []Query {
 				}
 				info, res, err := n.Simulate(c, txBytes)
 				if err != nil {
-					// err.Error(), not %v: %v of an errorsmod-wrapped error appends the wrapping
-					// frame ([/build/path/file.go:line]), which a real node's log never shows.
-					return nil, status.Errorf(codes.Unknown, "%s With gas wanted: '%d' and gas used: '%d' ", err.Error(), info.GasWanted, info.GasUsed)
+					// The SDK's text, with err.Error() for its %v: %v of an errorsmod-wrapped error
+					// appends the wrapping frame ([/build/path/file.go:line]).
+					return nil, status.Errorf(codes.Unknown, "%s with gas used: '%d'", err.Error(), info.GasUsed)
 				}
 				return &txtypes.SimulateResponse{GasInfo: info, Result: res}, nil
 			},
