@@ -43,7 +43,7 @@ nodes: .cache/nodes/geth-v1.17.8 .cache/nodes/wasmd-v0.61.14 devnode
 # is incremental, so it is always brought up to date.
 devnode:
 	mkdir -p .cache/nodes
-	$(GO) build -o .cache/nodes/devnode ./cmd/devnode
+	$(GO) build -trimpath -o .cache/nodes/devnode ./cmd/devnode
 
 .cache/nodes/geth-v1.17.8: localnet/nodes/geth/go.mod localnet/nodes/geth/go.sum
 	mkdir -p .cache/nodes

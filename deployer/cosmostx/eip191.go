@@ -41,10 +41,14 @@ func apiSignMode(m signing.SignMode) (signingv1beta1.SignMode, error) {
 	switch m {
 	case signing.SignMode_SIGN_MODE_DIRECT:
 		return signingv1beta1.SignMode_SIGN_MODE_DIRECT, nil
+	case signing.SignMode_SIGN_MODE_DIRECT_AUX:
+		return signingv1beta1.SignMode_SIGN_MODE_DIRECT_AUX, nil
+	case signing.SignMode_SIGN_MODE_LEGACY_AMINO_JSON:
+		return signingv1beta1.SignMode_SIGN_MODE_LEGACY_AMINO_JSON, nil
 	case signing.SignMode_SIGN_MODE_EIP_191:
 		return signingv1beta1.SignMode_SIGN_MODE_EIP_191, nil
 	}
-	return 0, fmt.Errorf("sign mode %s is not supported (want SIGN_MODE_DIRECT or SIGN_MODE_EIP_191)", m)
+	return 0, fmt.Errorf("sign mode %s is not supported (want SIGN_MODE_DIRECT, DIRECT_AUX, LEGACY_AMINO_JSON or EIP_191)", m)
 }
 
 // SignBytes are the bytes a signer signs in mode for tx.

@@ -55,8 +55,12 @@ func NewEncoding(prefix string, register ...func(codectypes.InterfaceRegistry)) 
 		r(reg)
 	}
 	cdc := codec.NewProtoCodec(reg)
+	// The registry's signing context carries the chain's address codecs: without it the SDK's
+	// DIRECT_AUX handler falls back to the global config's "cosmos" prefix.
 	txCfg, err := authtx.NewTxConfigWithOptions(cdc, authtx.ConfigOptions{
-		EnabledSignModes: []signingtypes.SignMode{signingtypes.SignMode_SIGN_MODE_DIRECT},
+		SigningContext: reg.SigningContext(),
+		// Initia's tx config: the SDK's three modes, EIP-191 beside them.
+		EnabledSignModes: []signingtypes.SignMode{signingtypes.SignMode_SIGN_MODE_DIRECT, signingtypes.SignMode_SIGN_MODE_DIRECT_AUX, signingtypes.SignMode_SIGN_MODE_LEGACY_AMINO_JSON},
 		CustomSignModes: []signing.SignModeHandler{newEIP191Handler(aminojson.SignModeHandlerOptions{
 			FileResolver: reg, TypeResolver: protoregistry.GlobalTypes})},
 	})

@@ -1,5 +1,5 @@
 // Package devnode is a single-process Cosmos chain for development: accounts and sequences,
-// SIGN_MODE_DIRECT txs decoded and verified with the Cosmos SDK (secp256k1 and Initia's
+// txs (SIGN_MODE_DIRECT, DIRECT_AUX, LEGACY_AMINO_JSON, EIP_191) decoded and verified with the Cosmos SDK (secp256k1 and Initia's
 // eth_secp256k1 keys), fees and gas as the SDK's ante handler charges them, events, a tx
 // index, and a block per accepted tx, served on loopback as the CometBFT RPC (by CometBFT's
 // own JSON-RPC server) and the Cosmos REST gateway routes a deployer uses. A VM plugs in as an
@@ -180,6 +180,7 @@ type Node struct {
 	blocks  []*blockRecord // blocks[h-1] is height h
 	txs     map[string]*txRecord
 
+	events    *cmttypes.EventBus // blocks and txs for websocket subscribers
 	rpc, rest *server
 	closeOnce sync.Once
 	closeErr  error
@@ -239,7 +240,7 @@ func Start(ctx context.Context, exec Executor, opts ...Option) (*Node, error) {
 	for _, t := range exec.MsgTypeURLs() {
 		n.msgTypes[t] = true
 	}
-	for _, q := range append(n.coreQueries(), exec.Queries()...) {
+	for _, q := range append(append(n.coreQueries(), n.chainQueries()...), exec.Queries()...) {
 		if _, dup := n.queries[q.Method]; dup {
 			return nil, fmt.Errorf("devnode: query %s registered twice", q.Method)
 		}
@@ -248,11 +249,17 @@ func Start(ctx context.Context, exec Executor, opts ...Option) (*Node, error) {
 	if err := n.genesis(); err != nil {
 		return nil, err
 	}
+	n.events = cmttypes.NewEventBus()
+	if err := n.events.Start(); err != nil {
+		return nil, fmt.Errorf("devnode: event bus: %w", err)
+	}
 	if n.rpc, err = serve(n.rpcHandler()); err != nil {
+		_ = n.events.Stop()
 		return nil, err
 	}
 	if n.rest, err = serve(n.restHandler()); err != nil {
 		_ = n.rpc.close()
+		_ = n.events.Stop()
 		return nil, err
 	}
 	n.logger.Info("dev node started", "chain_id", cfg.chainID, "rpc", n.rpc.url, "rest", n.rest.url)
@@ -362,6 +369,7 @@ func (n *Node) seal(txs []cmttypes.Tx, results []*abci.ExecTxResult, t time.Time
 	for i, tx := range txs {
 		n.txs[txKey(tx.Hash())] = &txRecord{height: height, index: uint32(i), tx: tx, result: results[i]}
 	}
+	n.publish(rec)
 	n.logger.Debug("sealed block", "height", height, "txs", len(txs), "app_hash", fmt.Sprintf("%X", n.appHash))
 	return nil
 }
@@ -495,7 +503,7 @@ func (n *Node) RESTURL() string { return n.rest.url }
 
 // Close stops the HTTP servers; safe to call more than once.
 func (n *Node) Close() error {
-	n.closeOnce.Do(func() { n.closeErr = errors.Join(n.rpc.close(), n.rest.close()) })
+	n.closeOnce.Do(func() { n.closeErr = errors.Join(n.rpc.close(), n.rest.close(), n.events.Stop()) })
 	return n.closeErr
 }
 

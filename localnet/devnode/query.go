@@ -29,13 +29,19 @@ import (
 	"github.com/cosmos/gogoproto/proto"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/vipharness/vipharness/localnet/feeroutes"
 )
 
 // Core query methods that do their own locking (they do not read state through ctx).
 var selfLocking = map[string]bool{
-	"/cosmos.tx.v1beta1.Service/Simulate":    true,
-	"/cosmos.tx.v1beta1.Service/BroadcastTx": true,
-	"/cosmos.tx.v1beta1.Service/GetTx":       true,
+	"/cosmos.tx.v1beta1.Service/Simulate":                      true,
+	"/cosmos.tx.v1beta1.Service/BroadcastTx":                   true,
+	"/cosmos.tx.v1beta1.Service/GetTx":                         true,
+	"/cosmos.tx.v1beta1.Service/GetTxsEvent":                   true,
+	"/cosmos.base.tendermint.v1beta1.Service/GetLatestBlock":   true,
+	"/cosmos.base.tendermint.v1beta1.Service/GetBlockByHeight": true,
+	"/cosmos.base.tendermint.v1beta1.Service/GetSyncing":       true,
 }
 
 // runQuery answers req at the latest height under a gas limit, against a throwaway cache of
@@ -101,6 +107,9 @@ func (n *Node) restHandler() http.Handler {
 		}
 		mux.HandleFunc(q.HTTP, func(w http.ResponseWriter, r *http.Request) { n.serveREST(w, r, q) })
 	}
+	// Fee discovery as a minitia serves it; no Go type of these modules is importable, so
+	// they are plain routes rather than entries of the query table.
+	feeroutes.Register(mux, func() sdk.DecCoins { return sdk.DecCoins{sdk.NewDecCoinFromDec(n.cfg.denom, n.cfg.gasPrice)} })
 	if rr, ok := n.exec.(RouteRegistrar); ok {
 		rr.RegisterRoutes(mux, n.read)
 	}
@@ -136,6 +145,11 @@ func (n *Node) serveREST(w http.ResponseWriter, r *http.Request, q Query) {
 	w.Header().Set("Grpc-Metadata-X-Cosmos-Block-Height", strconv.FormatInt(height, 10))
 	_, _ = w.Write(bz)
 }
+
+// WriteError answers err as the gateway does: {"code","message","details"} with the HTTP
+// status of its gRPC code (codes.Unknown, 500, for an error that carries none). Executors'
+// plain routes (RouteRegistrar) answer their errors with it.
+func WriteError(w http.ResponseWriter, err error) { writeStatus(w, status.Convert(err), 0) }
 
 // writeStatus writes a gRPC status as the gateway does: {"code","message","details"} with the
 // HTTP status of the gRPC code (httpCode overrides when non-zero).
@@ -326,7 +340,9 @@ func (n *Node) coreQueries() []Query {
 				}
 				info, res, err := n.Simulate(c, txBytes)
 				if err != nil {
-					return nil, status.Errorf(codes.Unknown, "%v with gas used: '%d'", err, info.GasUsed)
+					// The SDK's text, with err.Error() for its %v: %v of an errorsmod-wrapped error
+					// appends the wrapping frame ([/build/path/file.go:line]).
+					return nil, status.Errorf(codes.Unknown, "%s with gas used: '%d'", err.Error(), info.GasUsed)
 				}
 				return &txtypes.SimulateResponse{GasInfo: info, Result: res}, nil
 			},

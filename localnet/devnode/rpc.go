@@ -28,7 +28,7 @@ import (
 // JSON-RPC server: POST JSON-RPC 2.0 (single or batch) and GET /method?arg=value.
 func (n *Node) rpcHandler() http.Handler {
 	mux := http.NewServeMux()
-	rpcserver.RegisterRPCFuncs(mux, map[string]*rpcserver.RPCFunc{
+	funcs := map[string]*rpcserver.RPCFunc{
 		"health":              rpcserver.NewRPCFunc(n.rpcHealth, ""),
 		"status":              rpcserver.NewRPCFunc(n.rpcStatus, ""),
 		"abci_info":           rpcserver.NewRPCFunc(n.rpcABCIInfo, ""),
@@ -42,7 +42,11 @@ func (n *Node) rpcHandler() http.Handler {
 		"block_results":       rpcserver.NewRPCFunc(n.rpcBlockResults, "height", rpcserver.Cacheable("height")),
 		"header":              rpcserver.NewRPCFunc(n.rpcHeader, "height", rpcserver.Cacheable("height")),
 		"consensus_params":    rpcserver.NewRPCFunc(n.rpcConsensusParams, "height", rpcserver.Cacheable("height")),
-	}, cmtlog.NewNopLogger())
+	}
+	rpcserver.RegisterRPCFuncs(mux, funcs, cmtlog.NewNopLogger())
+	wm := n.websocketHandler(funcs)
+	wm.SetLogger(cmtlog.NewNopLogger())
+	mux.HandleFunc("/websocket", wm.WebsocketHandler)
 	return mux
 }
 

@@ -365,9 +365,9 @@ func (n *Node) ante(tx sdk.Tx, txBytes []byte, simulate bool, blk blockInfo, kv 
 	return nil
 }
 
-// verify checks one signature in SIGN_MODE_DIRECT or, as Initia chains accept it,
-// SIGN_MODE_EIP_191 (the EIP-191-prefixed amino-JSON sign doc, what a Ledger's Ethereum app
-// signs); any other mode is refused.
+// verify checks one signature in a mode Initia's tx config enables: SIGN_MODE_DIRECT,
+// DIRECT_AUX, LEGACY_AMINO_JSON or EIP_191 (the EIP-191-prefixed amino-JSON sign doc, what a
+// Ledger's Ethereum app signs); any other mode is refused.
 func (n *Node) verify(tx sdk.Tx, pk cryptotypes.PubKey, signer string, accNum uint64, sig signing.SignatureV2) error {
 	single, ok := sig.Data.(*signing.SingleSignatureData)
 	if !ok {

@@ -1,6 +1,7 @@
 // Package evmrest is the Cosmos REST face of an EVM rollup as minievm serves it beside its
 // JSON-RPC: node_info naming minievm, the bech32 prefix, the node's minimum gas price and
-// the OPinit child module's params, and balances of the fee denom read from the EVM. It lets
+// the OPinit child module's params and Initia's gas price routes (localnet/feeroutes, as the
+// dev nodes serve them), and balances of the fee denom read from the EVM. It lets
 // the Cosmos-side tools of a rollup team (registry entry, preflight, VM detection, wallets'
 // fee discovery) run against a local EVM chain that is not a minievm underneath.
 package evmrest
@@ -29,6 +30,8 @@ import (
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 	"github.com/cosmos/gogoproto/proto"
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/vipharness/vipharness/localnet/feeroutes"
 )
 
 // Prefix is the bech32 prefix of every Initia rollup.
@@ -78,8 +81,7 @@ func Start(info Info, chain Chain) (*Server, error) {
 		s.writeProto(w, &nodeservice.ConfigResponse{MinimumGasPrice: s.minGasPrice().String()})
 	})
 	mux.HandleFunc("GET /cosmos/bank/v1beta1/balances/{address}/by_denom", s.balance)
-	mux.HandleFunc("GET /opinit/opchild/v1/params", s.opchildParams)
-	mux.HandleFunc("GET /initia/tx/v1/gas_prices/{denom}", s.gasPrice)
+	feeroutes.Register(mux, func() sdk.DecCoins { return sdk.DecCoins{s.minGasPrice()} })
 	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
 		writeStatus(w, http.StatusNotImplemented, 12, "Not Implemented")
 	})
@@ -143,27 +145,6 @@ func (s *Server) balance(w http.ResponseWriter, r *http.Request) {
 	s.writeProto(w, &banktypes.QueryBalanceResponse{Balance: &coin})
 }
 
-// opchildParams is the OPinit child module's params in the gateway's JSON shape; wallets
-// read min_gas_prices from it (Initia.js RESTClient.gasPrices). No Go type of the module is
-// importable here, so the shape is written out.
-func (s *Server) opchildParams(w http.ResponseWriter, _ *http.Request) {
-	price := s.minGasPrice()
-	writeJSON(w, map[string]any{"params": map[string]any{
-		"max_validators": 100, "historical_entries": 0,
-		"min_gas_prices":   []map[string]string{{"denom": price.Denom, "amount": price.Amount.String()}},
-		"bridge_executors": []string{}, "admin": "", "fee_whitelist": []string{}, "hook_max_gas": "3000000",
-	}})
-}
-
-func (s *Server) gasPrice(w http.ResponseWriter, r *http.Request) {
-	if denom := r.PathValue("denom"); denom != s.info.FeeDenom {
-		writeStatus(w, http.StatusNotFound, 5, fmt.Sprintf("denom %s: not a fee denom", denom))
-		return
-	}
-	price := s.minGasPrice()
-	writeJSON(w, map[string]any{"gas_price": map[string]string{"denom": price.Denom, "amount": price.Amount.String()}})
-}
-
 func parseAccount(a string) (common.Address, error) {
 	if common.IsHexAddress(a) {
 		return common.HexToAddress(a), nil
@@ -186,11 +167,6 @@ func (s *Server) writeProto(w http.ResponseWriter, m proto.Message) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(bz)
-}
-
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v)
 }
 
 // writeStatus writes an error as the gRPC gateway does: {"code","message","details"}.

@@ -136,6 +136,10 @@ func TestMoveNode(t *testing.T) {
 	if a, ok := movebcs.ParseAbort(te.RawLog); !ok || a.Reason() != 1 {
 		t.Fatalf("want the EUNAUTHORIZED abort, got %s: %s", te.Phase, te.RawLog)
 	}
+	// A real node runs with debug off: no source frame of the build machine in the log.
+	if strings.Contains(te.RawLog, ".go:") {
+		t.Fatalf("raw_log carries a source path: %s", te.RawLog)
+	}
 
 	opAddr := vmAddr(op)
 	if _, err := tn.exec(pub, owner, "add_deployer_script", opAddr[:]); err != nil {

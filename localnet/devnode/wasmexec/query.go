@@ -83,6 +83,21 @@ func (e *Executor) Queries() []devnode.Query {
 			},
 		},
 		{
+			Method: "/cosmwasm.wasm.v1.Query/ContractHistory",
+			New:    func() proto.Message { return &wasmtypes.QueryContractHistoryRequest{} },
+			HTTP:   "GET /cosmwasm/wasm/v1/contract/{address}/history",
+			Bind: func(r *http.Request, req proto.Message) error {
+				q := req.(*wasmtypes.QueryContractHistoryRequest)
+				q.Address = r.PathValue("address")
+				var err error
+				q.Pagination, err = devnode.BindPageRequest(r.URL.Query())
+				return err
+			},
+			Handle: func(c *devnode.Context, r proto.Message) (proto.Message, error) {
+				return contractHistory(c, r.(*wasmtypes.QueryContractHistoryRequest))
+			},
+		},
+		{
 			Method: "/cosmwasm.wasm.v1.Query/ContractsByCode",
 			New:    func() proto.Message { return &wasmtypes.QueryContractsByCodeRequest{} },
 			HTTP:   "GET /cosmwasm/wasm/v1/code/{code_id}/contracts",
@@ -159,6 +174,41 @@ func (e *Executor) Queries() []devnode.Query {
 			},
 		},
 	}
+}
+
+// contractHistory is wasmd's ContractHistory: the code history entries of a contract (none for
+// an address that holds no contract), key-paginated; offset and count_total are refused.
+func contractHistory(c *devnode.Context, req *wasmtypes.QueryContractHistoryRequest) (proto.Message, error) {
+	contract, err := contractAddr(c, req.Address)
+	if err != nil {
+		return nil, err
+	}
+	page := req.Pagination
+	if page == nil {
+		page = &query.PageRequest{Limit: query.DefaultLimit}
+	}
+	if page.Offset != 0 || page.CountTotal {
+		return nil, status.Error(codes.InvalidArgument, "offset and count queries not supported")
+	}
+	if page.Limit == 0 || page.Limit > 100 {
+		page.Limit = 100
+	}
+	entries := []wasmtypes.ContractCodeHistoryEntry{}
+	store := prefix.NewStore(c.KVStore(wasmtypes.ModuleName), wasmtypes.GetContractCodeHistoryElementPrefix(contract))
+	res, err := query.FilteredPaginate(store, page, func(_, value []byte, accumulate bool) (bool, error) {
+		if accumulate {
+			var e wasmtypes.ContractCodeHistoryEntry
+			if err := proto.Unmarshal(value, &e); err != nil {
+				return false, status.Error(codes.Internal, err.Error())
+			}
+			entries = append(entries, e)
+		}
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &wasmtypes.QueryContractHistoryResponse{Entries: entries, Pagination: res}, nil
 }
 
 // smart runs a contract query as wasmd's SmartContractState does.

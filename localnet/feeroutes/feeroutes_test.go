@@ -1,0 +1,63 @@
+package feeroutes
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"testing"
+
+	sdkmath "cosmossdk.io/math"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+)
+
+// The gateway's JSON, as a wallet parses it: field names and JSON types, not our Go types.
+func TestRoutesAnswerTheGatewayShapes(t *testing.T) {
+	mux := http.NewServeMux()
+	Register(mux, func() sdk.DecCoins {
+		return sdk.NewDecCoins(sdk.NewDecCoinFromDec("umin", sdkmath.LegacyMustNewDecFromStr("0.15")))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	price := map[string]any{"denom": "umin", "amount": "0.150000000000000000"}
+	for _, tc := range []struct {
+		path   string
+		status int
+		want   map[string]any
+	}{
+		{"/opinit/opchild/v1/params", 200, map[string]any{"params": map[string]any{
+			"max_validators": 100.0, "historical_entries": 0.0, "min_gas_prices": []any{price},
+			"bridge_executors": []any{}, "admin": "", "fee_whitelist": []any{}, "hook_max_gas": "3000000",
+		}}},
+		{"/initia/tx/v1/gas_prices", 200, map[string]any{"gas_prices": []any{price}}},
+		{"/initia/tx/v1/gas_prices/umin", 200, map[string]any{"gas_price": price}},
+		{"/initia/tx/v1/gas_prices/uinit", 404, map[string]any{"code": 5.0, "message": "denom uinit: not a fee denom of this chain", "details": []any{}}},
+		{"/initia/tx/v1/gas_prices/0bad", 400, nil},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			res, err := http.Get(srv.URL + tc.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			body, _ := io.ReadAll(res.Body)
+			if res.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %s", res.StatusCode, tc.status, body)
+			}
+			var got map[string]any
+			if err := json.Unmarshal(body, &got); err != nil {
+				t.Fatalf("%s: %v", body, err)
+			}
+			if tc.want == nil {
+				if got["code"] != 3.0 || got["message"] == "" {
+					t.Fatalf("want an InvalidArgument status, got %s", body)
+				}
+				return
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("got  %s\nwant %v", body, tc.want)
+			}
+		})
+	}
+}
