@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -173,20 +174,15 @@ func TestEVMMinesPipelinedSendsUnderContention(t *testing.T) {
 	if testing.Short() {
 		t.Skip("rounds of 1,500 txs beside busy loops")
 	}
-	stop := make(chan struct{})
+	var stop atomic.Bool
 	var busy sync.WaitGroup
 	for range 4 {
 		busy.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
+			for n := 0; !stop.Load(); n++ { // spin: the CPU contention of a loaded machine
 			}
 		})
 	}
-	defer func() { close(stop); busy.Wait() }()
+	defer func() { stop.Store(true); busy.Wait() }()
 	r := startEVM(t)
 	for round := range 6 {
 		sendPipelined(t, r, 1500, 100)
