@@ -29,6 +29,7 @@ import (
 	"github.com/ethereum/go-ethereum/p2p"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/ethereum/go-ethereum/version"
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
@@ -119,7 +120,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		cosmosChainID: DefaultEVMCosmosChainID,
 		gasLimit:      DefaultEVMBlockGasLimit,
 		balance:       new(big.Int).Mul(big.NewInt(1_000_000_000), big.NewInt(params.Ether)),
-		version:       "v0.0.0-dev",
+		version:       fmt.Sprintf("v0.0.0-dev+go-ethereum.v%d.%d.%d", version.Major, version.Minor, version.Patch),
 		logger:        slog.New(slog.DiscardHandler),
 	}
 	for _, o := range opts {
