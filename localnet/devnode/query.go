@@ -15,6 +15,7 @@ import (
 	errorsmod "cosmossdk.io/errors"
 	"cosmossdk.io/store/cachekv"
 	storetypes "cosmossdk.io/store/types"
+	ctypes "github.com/cometbft/cometbft/rpc/core/types"
 	"github.com/cosmos/cosmos-sdk/client"
 	"github.com/cosmos/cosmos-sdk/client/grpc/cmtservice"
 	nodeservice "github.com/cosmos/cosmos-sdk/client/grpc/node"
@@ -462,20 +463,27 @@ func (n *Node) getTx(hashHex string) (*txtypes.GetTxResponse, error) {
 	if err != nil {
 		return nil, status.Errorf(codes.NotFound, "tx not found: %s", hashHex)
 	}
+	protoTx, txRes, err := n.txResponse(res)
+	if err != nil {
+		return nil, err
+	}
+	return &txtypes.GetTxResponse{Tx: protoTx, TxResponse: txRes}, nil
+}
+
+// txResponse is an indexed tx as the tx service answers it: the decoded tx and its response
+// stamped with its block's time.
+func (n *Node) txResponse(res *ctypes.ResultTx) (*txtypes.Tx, *sdk.TxResponse, error) {
 	blk, err := n.blockAt(&res.Height)
 	if err != nil {
-		return nil, status.Error(codes.Internal, err.Error())
+		return nil, nil, status.Error(codes.Internal, err.Error())
 	}
 	protoTx, err := n.decodeProtoTx(res.Tx)
 	if err != nil {
-		return nil, status.Error(codes.Internal, err.Error())
+		return nil, nil, status.Error(codes.Internal, err.Error())
 	}
 	anyTx, err := codectypes.NewAnyWithValue(protoTx)
 	if err != nil {
-		return nil, status.Error(codes.Internal, err.Error())
+		return nil, nil, status.Error(codes.Internal, err.Error())
 	}
-	return &txtypes.GetTxResponse{
-		Tx:         protoTx,
-		TxResponse: sdk.NewResponseResultTx(res, anyTx, blk.block.Time.Format(time.RFC3339)),
-	}, nil
+	return protoTx, sdk.NewResponseResultTx(res, anyTx, blk.block.Time.Format(time.RFC3339)), nil
 }

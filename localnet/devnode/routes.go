@@ -5,11 +5,9 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	cmtproto "github.com/cometbft/cometbft/proto/tendermint/types"
 	"github.com/cosmos/cosmos-sdk/client/grpc/cmtservice"
-	codectypes "github.com/cosmos/cosmos-sdk/codec/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 	"github.com/cosmos/cosmos-sdk/types/query"
@@ -173,20 +171,12 @@ func (n *Node) txsEvent(req *txtypes.GetTxsEventRequest) (*txtypes.GetTxsEventRe
 	}
 	out := &txtypes.GetTxsEventResponse{Txs: []*txtypes.Tx{}, TxResponses: []*sdk.TxResponse{}, Total: uint64(found.TotalCount)}
 	for _, res := range found.Txs {
-		blk, err := n.blockAt(&res.Height)
+		protoTx, txRes, err := n.txResponse(res)
 		if err != nil {
-			return nil, status.Error(codes.Internal, err.Error())
-		}
-		protoTx, err := n.decodeProtoTx(res.Tx)
-		if err != nil {
-			return nil, status.Error(codes.Internal, err.Error())
-		}
-		anyTx, err := codectypes.NewAnyWithValue(protoTx)
-		if err != nil {
-			return nil, status.Error(codes.Internal, err.Error())
+			return nil, err
 		}
 		out.Txs = append(out.Txs, protoTx)
-		out.TxResponses = append(out.TxResponses, sdk.NewResponseResultTx(res, anyTx, blk.block.Time.Format(time.RFC3339)))
+		out.TxResponses = append(out.TxResponses, txRes)
 	}
 	return out, nil
 }

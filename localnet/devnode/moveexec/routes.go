@@ -57,60 +57,52 @@ func (e *Executor) RegisterRoutes(mux *http.ServeMux, read func(context.Context,
 			return
 		}
 		q.Address, q.ModuleName, q.FunctionName = r.PathValue("address"), r.PathValue("module_name"), r.PathValue("function_name")
-		serve(w, r, func(c *devnode.Context) (any, error) {
-			data, events, gas, err := e.view(c, q.Address, q.ModuleName, q.FunctionName, q.TypeArgs, q.Args, false)
+		serve(w, r, func(c *devnode.Context) (any, error) { return e.viewBCS(c, &q) })
+	})
+	batch := func(path string, newReq func() proto.Message, each func(*devnode.Context, proto.Message) (json.RawMessage, error)) {
+		mux.HandleFunc("POST "+path, func(w http.ResponseWriter, r *http.Request) {
+			reqs, err := batchRequests(r, newReq)
+			if err != nil {
+				devnode.WriteError(w, err)
+				return
+			}
+			serve(w, r, func(c *devnode.Context) (any, error) {
+				out := make([]json.RawMessage, len(reqs))
+				for i, m := range reqs {
+					if out[i], err = each(c, m); err != nil {
+						return nil, err
+					}
+				}
+				return map[string]any{"responses": out}, nil
+			})
+		})
+	}
+	batch("/initia/move/v1/view/batch", func() proto.Message { return &initiamove.QueryViewRequest{} },
+		func(c *devnode.Context, m proto.Message) (json.RawMessage, error) {
+			return e.viewBCS(c, m.(*initiamove.QueryViewRequest))
+		})
+	batch("/initia/move/v1/view/json/batch", func() proto.Message { return &initiamove.QueryViewJSONRequest{} },
+		func(c *devnode.Context, m proto.Message) (json.RawMessage, error) {
+			q := m.(*initiamove.QueryViewJSONRequest)
+			args := make([][]byte, len(q.Args))
+			for j, a := range q.Args {
+				args[j] = []byte(a)
+			}
+			data, events, gas, err := e.view(c, q.Address, q.ModuleName, q.FunctionName, q.TypeArgs, args, true)
 			if err != nil {
 				return nil, err
 			}
-			return protoJSON(&initiamove.QueryViewResponse{Data: data, Events: events, GasUsed: gas})
+			return protoJSON(&initiamove.QueryViewJSONResponse{Data: data, Events: events, GasUsed: gas})
 		})
-	})
-	mux.HandleFunc("POST /initia/move/v1/view/batch", func(w http.ResponseWriter, r *http.Request) {
-		reqs, err := batchRequests(r, func() proto.Message { return &initiamove.QueryViewRequest{} })
-		if err != nil {
-			devnode.WriteError(w, err)
-			return
-		}
-		serve(w, r, func(c *devnode.Context) (any, error) {
-			out := make([]json.RawMessage, len(reqs))
-			for i, m := range reqs {
-				q := m.(*initiamove.QueryViewRequest)
-				data, events, gas, err := e.view(c, q.Address, q.ModuleName, q.FunctionName, q.TypeArgs, q.Args, false)
-				if err != nil {
-					return nil, err
-				}
-				if out[i], err = protoJSON(&initiamove.QueryViewResponse{Data: data, Events: events, GasUsed: gas}); err != nil {
-					return nil, err
-				}
-			}
-			return map[string]any{"responses": out}, nil
-		})
-	})
-	mux.HandleFunc("POST /initia/move/v1/view/json/batch", func(w http.ResponseWriter, r *http.Request) {
-		reqs, err := batchRequests(r, func() proto.Message { return &initiamove.QueryViewJSONRequest{} })
-		if err != nil {
-			devnode.WriteError(w, err)
-			return
-		}
-		serve(w, r, func(c *devnode.Context) (any, error) {
-			out := make([]json.RawMessage, len(reqs))
-			for i, m := range reqs {
-				q := m.(*initiamove.QueryViewJSONRequest)
-				args := make([][]byte, len(q.Args))
-				for j, a := range q.Args {
-					args[j] = []byte(a)
-				}
-				data, events, gas, err := e.view(c, q.Address, q.ModuleName, q.FunctionName, q.TypeArgs, args, true)
-				if err != nil {
-					return nil, err
-				}
-				if out[i], err = protoJSON(&initiamove.QueryViewJSONResponse{Data: data, Events: events, GasUsed: gas}); err != nil {
-					return nil, err
-				}
-			}
-			return map[string]any{"responses": out}, nil
-		})
-	})
+}
+
+// viewBCS runs a view with BCS arguments and answers it in the gateway's JSON.
+func (e *Executor) viewBCS(c *devnode.Context, q *initiamove.QueryViewRequest) (json.RawMessage, error) {
+	data, events, gas, err := e.view(c, q.Address, q.ModuleName, q.FunctionName, q.TypeArgs, q.Args, false)
+	if err != nil {
+		return nil, err
+	}
+	return protoJSON(&initiamove.QueryViewResponse{Data: data, Events: events, GasUsed: gas})
 }
 
 // batchRequests decodes {"requests": [...]}, each element in the gateway's JSON.
