@@ -6,7 +6,7 @@ GINKGO := $(GO) tool ginkgo
 E2E_FLAGS ?=
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: e2e-external all setup setup-demo setup-system setup-npm setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
+.PHONY: e2e-external all setup setup-demo setup-system setup-npm setup-jsclients setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
 
 all: build
 
@@ -14,7 +14,7 @@ all: build
 ## (localnet/setup/system.sh: apt-get as root or through sudo, else one line per missing piece),
 ## Go modules, the pinned compiler packages from npm (checksums from package-lock.json), and
 ## Initia's Move libraries from npm (`vipctl setup`: sha256 from localnet/movevm/native.sha256)
-setup: setup-system setup-npm setup-movevm
+setup: setup-system setup-npm setup-jsclients setup-movevm
 	$(GO) mod download
 
 ## setup-demo: what `make demo` needs (Node and npm, the Move libraries)
@@ -32,6 +32,13 @@ setup-movevm: .cache/movevm/.verified
 	touch $@
 
 setup-npm: contracts/node_modules/.package-lock.json
+
+## setup-jsclients: the ecosystem's own JS clients (Initia's JS SDK, the Skip Go SDK), pinned
+## with their integrity hashes in e2e/jsclients/package-lock.json, for the e2e/jsclients suite
+setup-jsclients: e2e/jsclients/node_modules/.package-lock.json
+
+e2e/jsclients/node_modules/.package-lock.json: e2e/jsclients/package.json e2e/jsclients/package-lock.json
+	npm ci --prefix e2e/jsclients --no-audit --no-fund --loglevel=error
 
 contracts/node_modules/.package-lock.json: contracts/package.json contracts/package-lock.json
 	npm ci --prefix contracts --no-audit --no-fund --loglevel=error
@@ -130,6 +137,7 @@ lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+	@$(GO) mod tidy -diff >/dev/null || { $(GO) mod tidy -diff; echo "go.mod/go.sum: not tidy (run go mod tidy)"; exit 1; }
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
