@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
 
@@ -90,7 +91,7 @@ type Subject struct {
 // Run deploys a fresh contract at stage and runs every check in order. A check that depends
 // on an earlier one that failed is skipped with that reason.
 func Run(ctx context.Context, s Subject, stage uint64) Report {
-	r := &run{s: s, stage: stage, want: Reasons[s.Scorer.VM()], model: map[string]uint64{}}
+	r := &run{s: s, stage: stage, want: spec(s.Scorer.VM()).Reasons, model: map[string]uint64{}}
 	r.report = Report{VM: s.Scorer.VM(), Stage: stage}
 	r.check("deploy at the stage", r.deploy)
 	r.check("update one address", func(ctx context.Context) (string, error) { return r.update(ctx, 1, 1) })
@@ -352,14 +353,14 @@ func (r *run) events(ctx context.Context, tx string, want ...string) (string, er
 }
 
 func (r *run) updateEvents(ctx context.Context) (string, error) {
-	return r.events(ctx, r.updateTx, Events[r.s.Scorer.VM()]["update"]...)
+	return r.events(ctx, r.updateTx, spec(r.s.Scorer.VM()).Events["update"]...)
 }
 
 func (r *run) finalizeEvents(ctx context.Context) (string, error) {
 	if !r.finalized {
 		return "", skip("the stage was not finalized")
 	}
-	return r.events(ctx, r.finalizeTx, Events[r.s.Scorer.VM()]["finalize"]...)
+	return r.events(ctx, r.finalizeTx, spec(r.s.Scorer.VM()).Events["finalize"]...)
 }
 
 // refused checks that err is the contract's refusal named want (any contract refusal when
@@ -547,4 +548,11 @@ func (r *run) finalizedScores(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("finalized stage %d changed: %d rows when finalized, %d now", r.stage, len(r.finalizedRows), len(rows))
 	}
 	return "", nil
+}
+
+// spec is the VM's Spec: the official names its refusals and events carry (zero for a VM
+// this build does not know, whose checks then find no names).
+func spec(vm deployer.VM) deployer.Spec {
+	s, _ := scorers.Describe(vm)
+	return s
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vipharness/vipharness/deployer"
 	"net/url"
 	"sort"
 	"strings"
@@ -179,3 +180,18 @@ func (w *wasmContract) Interface(ctx context.Context) ([]string, error) {
 }
 
 func (w *wasmContract) OpenStage(ctx context.Context) (uint64, error) { return w.open(ctx) }
+
+// readers are how each VM's contract is read through its rollup's faces.
+var readers = map[deployer.VM]func(*probe.Client, string, OpenStageFunc) Contract{
+	deployer.EVM:  EVMContract,
+	deployer.Move: MoveContract,
+	deployer.Wasm: WasmContract,
+}
+
+// ContractOf reads the scoring contract at address on a rollup of vm; nil for an unknown VM.
+func ContractOf(vm deployer.VM, c *probe.Client, address string, open OpenStageFunc) Contract {
+	if read, ok := readers[vm]; ok {
+		return read(c, address, open)
+	}
+	return nil
+}

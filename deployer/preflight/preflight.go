@@ -18,6 +18,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/probe"
+	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/stage"
 )
 
@@ -86,7 +87,7 @@ type Config struct {
 	// Accounts to check balances of.
 	Accounts []Account
 	// EVMCreationCode is the contract's creation code with its constructor arguments, which
-	// the node estimates the EVM deploy's gas for.
+	// the node estimates the EVM deploy's gas for (default: ours at stage 1).
 	EVMCreationCode []byte
 	// FirstPush is the number of addresses the first score push is estimated for.
 	FirstPush int
@@ -125,6 +126,7 @@ type run struct {
 	findings []Finding
 
 	vm       deployer.VM
+	spec     deployer.Spec // the VM's, zero while the VM is unknown
 	chainID  string
 	minitia  string
 	l1Stage  uint64
@@ -169,7 +171,7 @@ func (r *run) rollup(ctx context.Context) {
 	var ni stage.NodeInfo
 	if cfg.REST == "" {
 		s := Skip
-		if cfg.VM == deployer.Move || cfg.VM == deployer.Wasm {
+		if spec, err := scorers.Describe(cfg.VM); err == nil && spec.Cosmos {
 			s = Fail
 		}
 		r.add("rollup rest", s, "no REST endpoint given", "pass --rest (REST_URL): the rollup's REST API, port 1317 on minitiad")
@@ -183,7 +185,8 @@ func (r *run) rollup(ctx context.Context) {
 			version = ni.Version
 		}
 	}
-	r.vm, r.minitia = cfg.VM, ni.Name
+	r.setVM(cfg.VM)
+	r.minitia = ni.Name
 	if ni.Name != "" {
 		vm, ok := ni.VM()
 		switch {
@@ -192,7 +195,7 @@ func (r *run) rollup(ctx context.Context) {
 		case cfg.VM != "" && vm != cfg.VM:
 			r.add("vm", Fail, fmt.Sprintf("the rollup is %s (%s), the deploy targets %s", ni.Name, vm, cfg.VM), fmt.Sprintf("pass --vm %s", vm))
 		default:
-			r.vm = vm
+			r.setVM(vm)
 			r.add("vm", OK, fmt.Sprintf("%s (%s)", ni.Name, vm), "")
 		}
 	} else if cfg.VM != "" {
@@ -208,7 +211,7 @@ func (r *run) rollup(ctx context.Context) {
 // (and finds in the blocks only the few a stopped node failed to index), so a node started
 // with indexer = "null" would leave every chunk unconfirmed.
 func (r *run) txIndex(ctx context.Context) {
-	if r.cfg.CometRPC == "" || (r.vm != deployer.Move && r.vm != deployer.Wasm) {
+	if r.cfg.CometRPC == "" || !r.spec.Cosmos {
 		return
 	}
 	var reply struct {
@@ -245,8 +248,8 @@ func (r *run) release(version string) {
 		return
 	}
 	minitia := r.minitia
-	if minitia == "" && r.vm != "" {
-		minitia = map[deployer.VM]string{deployer.EVM: "minievm", deployer.Move: "minimove", deployer.Wasm: "miniwasm"}[r.vm]
+	if minitia == "" {
+		minitia = r.spec.Minitia
 	}
 	rel, err := probe.ReleaseFor(minitia, version, r.cfg.GOOS, r.cfg.GOARCH)
 	var nr *probe.ErrNotRelease
@@ -287,7 +290,7 @@ func (r *run) chainIDs(ctx context.Context) {
 
 // evm checks the JSON-RPC face and, on minievm, Initia's EVM chain id derivation.
 func (r *run) evm(ctx context.Context) {
-	if r.vm != deployer.EVM {
+	if r.vm == "" || r.spec.Cosmos {
 		return
 	}
 	if r.cfg.JSONRPC == "" {
@@ -334,21 +337,15 @@ func (r *run) l1(ctx context.Context) {
 // is estimated by the node; the rest are this project's measurements (BENCHMARKS.md: Move
 // publish 319,502 and 4,492 per address; Wasm store+instantiate 850,799 and 7,335 per
 // address on wasmd; EVM 30,664 per new address at 100 per call), with 20% headroom.
-var estimates = map[deployer.VM]struct{ deploy, fixed, perAddress uint64 }{
-	deployer.EVM:  {0, 50_000, 30_664},
-	deployer.Move: {319_502, 10_360, 4_492},
-	deployer.Wasm: {850_799, 150_000, 7_335},
-}
-
 const headroom = 120 // percent
 
 // DeployGas and PushGas are the estimates the balances are checked against.
-func DeployGas(vm deployer.VM) uint64 { return estimates[vm].deploy * headroom / 100 }
+func DeployGas(vm deployer.VM) uint64 { return gas(vm).Deploy * headroom / 100 }
 
 // PushGas is the estimated gas of pushing n new addresses.
 func PushGas(vm deployer.VM, n int) uint64 {
-	e := estimates[vm]
-	return (e.fixed + e.perAddress*uint64(n)) * headroom / 100
+	e := gas(vm)
+	return (e.Fixed + e.PerAddress*uint64(n)) * headroom / 100
 }
 
 func (r *run) balances(ctx context.Context) {
@@ -392,7 +389,7 @@ func (r *run) balances(ctx context.Context) {
 
 // priceKnown reads the gas price once.
 func (r *run) priceKnown(ctx context.Context) bool {
-	if r.vm == deployer.EVM {
+	if !r.spec.Cosmos {
 		wei, err := r.c.EVMGasPrice(ctx)
 		if err != nil {
 			r.add("gas price", Fail, err.Error(), "fix --rpc")
@@ -413,19 +410,23 @@ func (r *run) priceKnown(ctx context.Context) bool {
 // deployGas is the deploy's estimated gas: the node's eth_estimateGas of the creation code
 // on EVM, the measured figure else.
 func (r *run) deployGas(ctx context.Context, from string) (uint64, error) {
-	if r.vm != deployer.EVM {
+	if r.spec.Cosmos {
 		return DeployGas(r.vm), nil
 	}
-	if len(r.cfg.EVMCreationCode) == 0 {
-		return 0, errors.New("no creation code to estimate")
+	code := r.cfg.EVMCreationCode
+	if len(code) == 0 {
+		var err error
+		if code, err = EVMCreationCode(1); err != nil {
+			return 0, err
+		}
 	}
-	g, err := r.c.EVMEstimateGas(ctx, from, "", r.cfg.EVMCreationCode)
+	g, err := r.c.EVMEstimateGas(ctx, from, "", code)
 	return g * headroom / 100, err
 }
 
 // need is what an address must hold for gas and what it holds, in the fee unit.
 func (r *run) need(ctx context.Context, address string, gas uint64) (need, have *big.Int, unit string, err error) {
-	if r.vm == deployer.EVM {
+	if !r.spec.Cosmos {
 		have, err := r.c.EVMBalance(ctx, address)
 		if err != nil {
 			return nil, nil, "", err
@@ -488,4 +489,16 @@ func (r *run) contract(ctx context.Context) {
 		r.add("contract stage", Warn, fmt.Sprintf("the contract's open stage %d is ahead of the L1's %d", open, r.l1Stage),
 			"scores pushed now count for a stage the L1 has not reached; check the --network")
 	}
+}
+
+// gas is the VM's measured estimate (zero for an unknown VM).
+func gas(vm deployer.VM) deployer.GasEstimate {
+	spec, _ := scorers.Describe(vm)
+	return spec.Gas
+}
+
+// setVM makes vm the VM the checks run for ("" while unknown).
+func (r *run) setVM(vm deployer.VM) {
+	r.vm = vm
+	r.spec, _ = scorers.Describe(vm)
 }

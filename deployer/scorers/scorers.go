@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/crypto"
 
@@ -75,6 +77,8 @@ type Config struct {
 	Window     int
 	Logger     *slog.Logger
 	Progress   func(done, total int)
+
+	spec deployer.Spec // set by Open
 }
 
 // Secret is a private key's bytes; it never prints.
@@ -85,35 +89,60 @@ func (Secret) GoString() string             { return "[secret]" }
 func (Secret) LogValue() slog.Value         { return slog.StringValue("[secret]") }
 func (Secret) MarshalText() ([]byte, error) { return []byte("[secret]"), nil }
 
-// DefaultKeyType is the key kind a VM's rollups use: Initia's eth_secp256k1 on Move,
-// secp256k1 (coin type 118) on Wasm, and none on EVM (Ethereum keys).
-func DefaultKeyType(vm deployer.VM) keys.KeyType {
-	switch vm {
-	case deployer.Move:
-		return keys.EthSecp256k1
-	case deployer.Wasm:
-		return keys.Secp256k1
-	}
-	return ""
+// vms are the VMs this build knows: each one's Spec and how its Scorer opens.
+var vms = map[deployer.VM]struct {
+	spec deployer.Spec
+	open func(context.Context, Config) (Scorer, error)
+}{
+	deployer.EVM:  {evm.Spec, openEVM},
+	deployer.Move: {move.Spec, openMove},
+	deployer.Wasm: {wasm.Spec, openWasm},
 }
+
+// Describe is the Spec of vm: what it means to the code around it.
+func Describe(vm deployer.VM) (deployer.Spec, error) {
+	v, ok := vms[vm]
+	if !ok {
+		return deployer.Spec{}, fmt.Errorf("unknown vm %q: want evm, move or wasm", vm)
+	}
+	return v.spec, nil
+}
+
+// MustDescribe is Describe of a VM known to be valid (a deployer constant, a parsed --vm).
+func MustDescribe(vm deployer.VM) deployer.Spec {
+	spec, err := Describe(vm)
+	if err != nil {
+		panic(err)
+	}
+	return spec
+}
+
+// ByNodeName is the VM whose nodes give name as node_info's application_version.name
+// (minievm, minimove, miniwasm; wasmd's "wasm"), any case.
+func ByNodeName(name string) (deployer.VM, bool) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	for _, vm := range deployer.VMs {
+		spec := vms[vm].spec
+		if name == spec.Minitia || slices.Contains(spec.NodeNames, name) {
+			return vm, true
+		}
+	}
+	return "", false
+}
+
+// DefaultKeyType is the key kind a VM's rollups use: Initia's eth_secp256k1 on EVM and
+// Move, secp256k1 (coin type 118) on Wasm.
+func DefaultKeyType(vm deployer.VM) keys.KeyType { return vms[vm].spec.KeyType }
 
 // Open dials the rollup of cfg.VM and returns its Scorer, attached to the configured
 // contract if any.
 func Open(ctx context.Context, cfg Config) (Scorer, error) {
-	var (
-		s   Scorer
-		err error
-	)
-	switch cfg.VM {
-	case deployer.EVM:
-		s, err = openEVM(ctx, cfg)
-	case deployer.Wasm:
-		s, err = openWasm(ctx, cfg)
-	case deployer.Move:
-		s, err = openMove(ctx, cfg)
-	default:
+	v, ok := vms[cfg.VM]
+	if !ok {
 		return nil, fmt.Errorf("no deployer for vm %q: want evm, move or wasm", cfg.VM)
 	}
+	cfg.spec = v.spec
+	s, err := v.open(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +206,7 @@ func openEVM(ctx context.Context, cfg Config) (Scorer, error) {
 func cosmosKeys(cfg Config) (op, dep cryptotypes.PrivKey, err error) {
 	kind := cfg.KeyType
 	if kind == "" {
-		kind = DefaultKeyType(cfg.VM)
+		kind = cfg.spec.KeyType
 	}
 	if cfg.Operator != nil {
 		if op, err = keys.PrivKeyFromBytes(cfg.Operator, kind); err != nil {

@@ -1,6 +1,8 @@
 package scorers
 
 import (
+	"github.com/cosmos/cosmos-sdk/types/bech32"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -31,10 +33,65 @@ func TestOpenRefusesWhatItCannotDial(t *testing.T) {
 	}
 }
 
-func TestDefaultKeyType(t *testing.T) {
-	for vm, want := range map[deployer.VM]keys.KeyType{deployer.Move: keys.EthSecp256k1, deployer.Wasm: keys.Secp256k1, deployer.EVM: ""} {
-		if got := DefaultKeyType(vm); got != want {
-			t.Errorf("%s: %q, want %q", vm, got, want)
+func TestDescribe(t *testing.T) {
+	for vm, want := range map[deployer.VM]struct {
+		keyType keys.KeyType
+		minitia string
+		vmType  uint64
+		cosmos  bool
+	}{
+		deployer.EVM:  {keys.EthSecp256k1, "minievm", 2, false},
+		deployer.Move: {keys.EthSecp256k1, "minimove", 0, true},
+		deployer.Wasm: {keys.Secp256k1, "miniwasm", 1, true},
+	} {
+		spec, err := Describe(vm)
+		if err != nil {
+			t.Fatalf("%s: %v", vm, err)
+		}
+		if spec.VM != vm || spec.KeyType != want.keyType || spec.Minitia != want.minitia || spec.VMType != want.vmType || spec.Cosmos != want.cosmos {
+			t.Errorf("%s: %+v, want %+v", vm, spec, want)
+		}
+		if got, ok := ByNodeName(strings.ToUpper(want.minitia)); !ok || got != vm {
+			t.Errorf("ByNodeName(%s) = %s %v", want.minitia, got, ok)
+		}
+	}
+	if vm, ok := ByNodeName("wasmd"); !ok || vm != deployer.Wasm {
+		t.Errorf("wasmd: %s %v, want wasm", vm, ok)
+	}
+	if _, ok := ByNodeName("gaia"); ok {
+		t.Error("gaia named a VM")
+	}
+	if _, err := Describe("solana"); err == nil || !strings.Contains(err.Error(), "solana") {
+		t.Errorf("unknown vm: %v", err)
+	}
+}
+
+// Every Spec checks its own artifacts and contract addresses and refuses the others'.
+func TestSpecChecks(t *testing.T) {
+	artifacts := map[deployer.VM][]byte{
+		deployer.EVM:  []byte("6080604052"),
+		deployer.Move: {0xa1, 0x1c, 0xeb, 0x0b, 1, 0, 0, 0},
+		deployer.Wasm: []byte("\x00asm\x01\x00\x00\x00"),
+	}
+	contracts := map[deployer.VM]string{
+		deployer.EVM:  "0x00000000000000000000000000000000000000aa",
+		deployer.Move: "0x1234",
+		deployer.Wasm: mustBech32("wasm", bytes.Repeat([]byte{7}, 32)),
+	}
+	for _, vm := range deployer.VMs {
+		spec := MustDescribe(vm)
+		for other := range artifacts {
+			_, err := spec.ReadArtifact(artifacts[other])
+			if (err == nil) != (other == vm) {
+				t.Errorf("%s reads %s's artifact: %v", vm, other, err)
+			}
+			err = spec.CheckContract(contracts[other])
+			if vm == deployer.Move && other == deployer.EVM {
+				continue // 0x and 40 hex digits is a Move address too
+			}
+			if (err == nil) != (other == vm) {
+				t.Errorf("%s checks %s's contract %s: %v", vm, other, contracts[other], err)
+			}
 		}
 	}
 }
@@ -50,4 +107,12 @@ func TestConfigNeverShowsItsSecrets(t *testing.T) {
 			t.Errorf("secret shown: %s", out)
 		}
 	}
+}
+
+func mustBech32(prefix string, b []byte) string {
+	s, err := bech32.ConvertAndEncode(prefix, b)
+	if err != nil {
+		panic(err)
+	}
+	return s
 }

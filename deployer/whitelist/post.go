@@ -5,16 +5,12 @@ import (
 	"strings"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/scorers"
 )
 
 func vmLabel(vm deployer.VM) string {
-	switch vm {
-	case deployer.EVM:
-		return "MiniEVM"
-	case deployer.Move:
-		return "MiniMove"
-	case deployer.Wasm:
-		return "MiniWasm"
+	if spec, err := scorers.Describe(vm); err == nil {
+		return spec.Label
 	}
 	return string(vm)
 }

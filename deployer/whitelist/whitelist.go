@@ -12,9 +12,9 @@ import (
 	"strings"
 
 	"github.com/cosmos/cosmos-sdk/types/bech32"
-	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/scorers"
 )
 
 // L1Prefix is the bech32 prefix of Initia L1 accounts.
@@ -22,15 +22,8 @@ const L1Prefix = "init"
 
 // VMType is vip::register's vm_type: the real module's numbering.
 func VMType(vm deployer.VM) (uint64, error) {
-	switch vm {
-	case deployer.Move:
-		return 0, nil
-	case deployer.Wasm:
-		return 1, nil
-	case deployer.EVM:
-		return 2, nil
-	}
-	return 0, fmt.Errorf("unknown VM %q: want evm, move or wasm", vm)
+	spec, err := scorers.Describe(vm)
+	return spec.VMType, err
 }
 
 // Request is what a whitelisting needs. Text fields are markdown.
@@ -220,30 +213,12 @@ func pad(bz []byte) ([32]byte, error) {
 
 // checkScoreContract checks the contract address in the form its VM writes it.
 func checkScoreContract(vm deployer.VM, s string) error {
-	t := strings.TrimSpace(s)
-	if t == "" {
+	if strings.TrimSpace(s) == "" {
 		return errors.New("empty: the scoring contract's address on the rollup")
 	}
-	switch vm {
-	case deployer.EVM:
-		if !common.IsHexAddress(t) || !strings.HasPrefix(t, "0x") || len(t) != 42 {
-			return fmt.Errorf("%q is not an EVM address (0x and 40 hex digits)", s)
-		}
-		if common.HexToAddress(t) == (common.Address{}) {
-			return errors.New("the zero address")
-		}
-	case deployer.Move:
-		if _, err := parseHexAddress(t); err != nil {
-			return fmt.Errorf("the vip_score module's address: %w", err)
-		}
-	case deployer.Wasm:
-		_, bz, err := bech32.DecodeAndConvert(t)
-		if err != nil {
-			return fmt.Errorf("%q is not a bech32 contract address: %v", s, err)
-		}
-		if len(bz) != 20 && len(bz) != 32 {
-			return fmt.Errorf("%q is %d bytes, want 20 or 32", s, len(bz))
-		}
+	spec, err := scorers.Describe(vm)
+	if err != nil {
+		return nil // the vm field's own error says so
 	}
-	return nil
+	return spec.CheckContract(s)
 }

@@ -11,7 +11,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"maps"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -31,12 +30,10 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/conformance"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
-	"github.com/vipharness/vipharness/deployer/wasm"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/container"
 	"github.com/vipharness/vipharness/localnet/embedded"
@@ -394,15 +391,12 @@ func fixturesDir() string {
 func ContractError(err error) string { return deployer.Reason(err) }
 
 // Expected maps a failure the suites provoke to the contract error each VM must give: the
-// official names the conformance checks hold (conformance.Reasons), and how our own
-// contracts refuse a re-finalize (the official EVM contract accepts one, changing nothing).
-// A failure a VM's messages cannot express has no entry.
+// official names the conformance checks hold, and how our own contracts refuse a
+// re-finalize (deployer.Spec.Reasons). A failure a VM's messages cannot express has no entry.
 var Expected = func() map[deployer.VM]map[string]string {
-	refinalize := map[deployer.VM]string{deployer.EVM: "StageFinalized", deployer.Wasm: wasm.StageAlreadyFinalized, deployer.Move: "EFINALIZED_STAGE"}
 	out := map[deployer.VM]map[string]string{}
-	for vm, reasons := range conformance.Reasons {
-		out[vm] = maps.Clone(reasons)
-		out[vm]["refinalize"] = refinalize[vm]
+	for _, vm := range deployer.VMs {
+		out[vm] = scorers.MustDescribe(vm).Reasons
 	}
 	return out
 }()

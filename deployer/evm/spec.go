@@ -1,0 +1,42 @@
+package evm
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/keys"
+)
+
+// Spec is what the EVM means to the code around it.
+var Spec = deployer.Spec{
+	VM:           deployer.EVM,
+	Minitia:      "minievm",
+	Label:        "MiniEVM",
+	VMType:       2,
+	KeyType:      keys.EthSecp256k1,
+	Artifact:     "solc's .bin (hex creation code) or a Foundry/Hardhat .json",
+	ReadArtifact: ReadArtifact,
+	CheckContract: func(addr string) error {
+		t := strings.TrimSpace(addr)
+		if !common.IsHexAddress(t) || !strings.HasPrefix(t, "0x") || len(t) != 42 {
+			return fmt.Errorf("%q is not an EVM address (0x and 40 hex digits)", addr)
+		}
+		if common.HexToAddress(t) == (common.Address{}) {
+			return errors.New("the zero address")
+		}
+		return nil
+	},
+	Gas: deployer.GasEstimate{Deploy: 0, Fixed: 50_000, PerAddress: 30_664}, // the deploy is estimated by the node
+	Reasons: map[string]string{
+		"not allowed":     "PermissionDenied",
+		"finalized":       "StageFinalized",
+		"missing stage":   "StageNotFound",
+		"refinalize":      "StageFinalized",
+		"length mismatch": "AddrsAndAmountsLengthMistmatch",
+	},
+	Events: map[string][]string{"update": {"UpdateScore"}, "finalize": {"FinalizeStage", "CreateStage"}},
+}
