@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -15,9 +14,6 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/conformance"
-	"github.com/vipharness/vipharness/deployer/cosmostx"
-	"github.com/vipharness/vipharness/deployer/evm"
-	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/stage"
 )
@@ -86,7 +82,7 @@ func newCheckCmd(g *globals) *cobra.Command {
 					return err
 				}
 				defer closeFn()
-				if vm == deployer.Move && artifact == "" {
+				if scorers.MustDescribe(vm).OneContractPerDeployer && artifact == "" {
 					// An account holds one vip_score module: a fresh publisher, funded by the
 					// deployer, lets check run again and again on one chain. (A team's own .mv
 					// is built for its deployer's address, so --artifact publishes from there.)
@@ -139,31 +135,20 @@ func detectVM(ctx context.Context, g *globals) (deployer.VM, error) {
 	return "", invalid(errors.New("no rollup to check: pass --rpc (EVM JSON-RPC), or --comet-rpc and --rest (or set JSON_RPC_URL, or COMET_RPC_URL and REST_URL)"))
 }
 
-// readArtifact reads a contract build for vm: for EVM the creation code (hex, or a Foundry
-// or Hardhat artifact whose ABI is checked against the interface), raw bytes else.
+// readArtifact reads a contract build for vm (deployer.Spec.ReadArtifact): for EVM the
+// creation code (hex, or a Foundry or Hardhat artifact whose ABI is checked against the
+// interface), the module's bytes else.
 func readArtifact(vm deployer.VM, path string) ([]byte, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("--artifact: %w", err)
 	}
-	switch vm {
-	case deployer.EVM:
-		code, err := evm.ReadArtifact(b)
-		if err != nil {
-			return nil, fmt.Errorf("--artifact %s (solc's .bin, or a Foundry or Hardhat JSON artifact): %w", path, err)
-		}
-		return code, nil
-	case deployer.Wasm:
-		if len(b) < 4 || string(b[:4]) != "\x00asm" {
-			return nil, fmt.Errorf("--artifact %s is not a Wasm module (no \\0asm header)", path)
-		}
-	case deployer.Move:
-		// A compiled Move module starts with the magic a1 1c eb 0b.
-		if len(b) < 4 || hex.EncodeToString(b[:4]) != "a11ceb0b" {
-			return nil, fmt.Errorf("--artifact %s is not a compiled Move module (.mv)", path)
-		}
+	spec := scorers.MustDescribe(vm)
+	code, err := spec.ReadArtifact(b)
+	if err != nil {
+		return nil, fmt.Errorf("--artifact %s (want %s): %w", path, spec.Artifact, err)
 	}
-	return b, nil
+	return code, nil
 }
 
 // strangerFor opens Scorers with a fresh key that is on no allow list. EVM calls need no
@@ -186,27 +171,19 @@ func (g *globals) freshAccount(ctx context.Context, vm deployer.VM, s scorers.Sc
 	if _, err := rand.Read(secret); err != nil {
 		return nil, err
 	}
-	if vm != deployer.EVM {
-		c := s.(interface{ Client() *cosmostx.Client }).Client()
-		funder := cfg.DeployerSigner
-		if funder == nil {
-			funder = cfg.OperatorSigner
-		}
-		if funder == nil {
-			return nil, invalid(errors.New("no deployer key to fund a fresh account with: set PRIVATE_KEY or MNEMONIC, or pass --from, --keystore or --ledger"))
-		}
-		key, err := keys.PrivKeyFromBytes(secret, cfg.KeyType)
-		if err != nil {
-			return nil, err
-		}
-		sg, err := c.SignerOf(ctx, funder)
-		if err != nil {
-			return nil, fmt.Errorf("deployer account: %w", err)
-		}
-		if err := c.Fund(ctx, sg, c.Address(key.PubKey()), c.FeeFunds(gas)); err != nil {
-			return nil, err
-		}
-		cfg.GasPrice = &c.GasPrice
+	funder := cfg.DeployerSigner
+	if funder == nil {
+		funder = cfg.OperatorSigner
+	}
+	if scorers.MustDescribe(vm).Cosmos && funder == nil {
+		return nil, invalid(errors.New("no deployer key to fund a fresh account with: set PRIVATE_KEY or MNEMONIC, or pass --from, --keystore or --ledger"))
+	}
+	price, err := scorers.FundFresh(ctx, s, funder, secret, cfg.KeyType, gas)
+	if err != nil {
+		return nil, err
+	}
+	if price != nil {
+		cfg.GasPrice = price
 	}
 	cfg.Operator, cfg.Deployer, cfg.Contract, cfg.Logger = secret, nil, contract, nil
 	cfg.OperatorSigner, cfg.DeployerSigner = nil, nil

@@ -193,11 +193,9 @@ func devScorer(ctx context.Context, g *globals, r localnet.Rollup, journalDir st
 	ep := r.Endpoints()
 	cfg := scorers.Config{VM: r.VM(), JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST,
 		Operator: secret, JournalDir: journalDir, Logger: g.logger}
-	if r.VM() == deployer.Move {
-		// The dev rollups fund fresh accounts: vip_score is compiled for the deployer.
-		if cfg.MoveCompiler, err = moveCompiler(); err != nil {
-			return nil, nil, err
-		}
+	// The dev rollups fund fresh accounts: a Move deployer compiles vip_score for its address.
+	if cfg.MoveCompiler, err = moveCompiler(); err != nil {
+		return nil, nil, err
 	}
 	s, err := scorers.Open(ctx, cfg)
 	if err != nil {

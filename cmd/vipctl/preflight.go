@@ -15,6 +15,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/preflight"
 	"github.com/vipharness/vipharness/deployer/probe"
+	"github.com/vipharness/vipharness/deployer/scorers"
 )
 
 func newPreflightCmd(g *globals) *cobra.Command {
@@ -56,11 +57,6 @@ func newPreflightCmd(g *globals) *cobra.Command {
 			if cfg.Accounts, err = preflightAccounts(ctx, g, vm); err != nil {
 				return err
 			}
-			if vm == deployer.EVM {
-				if cfg.EVMCreationCode, err = preflight.EVMCreationCode(1); err != nil {
-					return err
-				}
-			}
 			if g.contract != "" && vm != "" {
 				c := &probe.Client{REST: g.rest, JSONRPC: g.rpc}
 				open := func(ctx2 context.Context) (uint64, error) {
@@ -72,14 +68,7 @@ func newPreflightCmd(g *globals) *cobra.Command {
 					defer closeFn()
 					return s.OpenStage(ctx2)
 				}
-				switch vm {
-				case deployer.EVM:
-					cfg.Contract = preflight.EVMContract(c, g.contract, open)
-				case deployer.Move:
-					cfg.Contract = preflight.MoveContract(c, g.contract, open)
-				case deployer.Wasm:
-					cfg.Contract = preflight.WasmContract(c, g.contract, open)
-				}
+				cfg.Contract = preflight.ContractOf(vm, c, g.contract, open)
 			}
 			rep := preflight.Run(ctx, cfg)
 			if err := g.printResult(rep, preflightTable(rep)); err != nil {
@@ -102,7 +91,8 @@ func preflightAccounts(ctx context.Context, g *globals, vm deployer.VM) ([]prefl
 		return nil, nil
 	}
 	var dep, op string
-	if vm != deployer.EVM && (g.cometRPC == "" || g.rest == "") {
+	cosmos := scorers.MustDescribe(vm).Cosmos
+	if cosmos && (g.cometRPC == "" || g.rest == "") {
 		return nil, nil // the findings say the endpoints are missing
 	}
 	d, o, err := g.signers(ctx, vm)
@@ -110,7 +100,7 @@ func preflightAccounts(ctx context.Context, g *globals, vm deployer.VM) ([]prefl
 		return nil, err
 	}
 	addr := func(s keys.Signer) (string, error) { return s.Address().Hex(), nil }
-	if vm != deployer.EVM {
+	if cosmos {
 		prefix, err := (&probe.Client{REST: g.rest}).Bech32Prefix(ctx)
 		if err != nil {
 			prefix = "init" // the REST finding says why it did not answer

@@ -257,7 +257,7 @@ func (g *globals) scorerConfig(ctx context.Context, vm deployer.VM) (scorers.Con
 		VM: vm, JSONRPC: g.rpc, CometRPC: g.cometRPC, REST: g.rest, Code: g.code,
 		JournalDir: g.journalDir(), ChunkSize: g.chunkSize, Window: g.window, Logger: g.logger,
 	}
-	if vm == deployer.EVM {
+	if !scorers.MustDescribe(vm).Cosmos {
 		if g.rpc == "" {
 			return cfg, invalid(errors.New("no rollup RPC: pass --rpc or set JSON_RPC_URL"))
 		}
@@ -277,13 +277,12 @@ func (g *globals) scorerConfig(ctx context.Context, vm deployer.VM) (scorers.Con
 			cfg.GasPrice = &p
 		}
 	}
-	if vm == deployer.Move {
-		comp, err := moveCompiler()
-		if err != nil {
-			return cfg, err
-		}
-		cfg.MoveCompiler = comp
+	// Only a Move deployer compiles (vip_score is built for its address); other VMs ignore it.
+	comp, err := moveCompiler()
+	if err != nil {
+		return cfg, err
 	}
+	cfg.MoveCompiler = comp
 	dep, op, err := g.signers(ctx, vm)
 	if err != nil {
 		return cfg, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/scorers"
 )
 
 // signerFlags say where the signing key is: the environment (default), a keyring key, a
@@ -60,8 +61,8 @@ func (s *signerFlags) explicit() bool { return s.from != "" || s.keystore != "" 
 // keyKind is the Cosmos key kind of environment and keystore keys on vm: eth_secp256k1 on
 // EVM, --key-type or the VM's kind on Move and Wasm.
 func (g *globals) keyKind(vm deployer.VM) (keys.KeyType, error) {
-	if vm == deployer.EVM {
-		return keys.EthSecp256k1, nil
+	if !scorers.MustDescribe(vm).Cosmos {
+		return keys.EthSecp256k1, nil // an Ethereum key: --key-type does not apply
 	}
 	return g.cosmosKeyType(vm)
 }

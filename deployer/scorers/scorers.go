@@ -20,6 +20,7 @@ import (
 
 	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/move"
@@ -68,7 +69,8 @@ type Config struct {
 	Code []byte
 	// GasPrice overrides a Cosmos node's minimum gas price.
 	GasPrice *sdk.DecCoin
-	// MoveCompiler builds vip_score for a Move deployer other than the development one.
+	// MoveCompiler builds vip_score for a Move deployer other than the development one;
+	// the other VMs ignore it, so callers set it whatever the VM.
 	MoveCompiler movecontract.Compiler
 	// JournalDir, ChunkSize, Window, Logger and Progress are the push's knobs; zero values
 	// keep each deployer's default.
@@ -307,4 +309,32 @@ func openMove(ctx context.Context, cfg Config) (Scorer, error) {
 		opts = append(opts, move.WithProgress(cfg.Progress))
 	}
 	return move.Dial(ctx, cfg.CometRPC, cfg.REST, opts...)
+}
+
+// FundFresh readies a fresh account (secret, of key kind kind) to sign on s's rollup for
+// gas: on a Cosmos rollup, where the chain simulates only for an existing account, funder
+// pays it the fees of gas and the gas price it was paid at is returned; an EVM rollup's
+// calls need no account, so nothing is sent there and the price is nil.
+func FundFresh(ctx context.Context, s Scorer, funder keys.Signer, secret []byte, kind keys.KeyType, gas uint64) (*sdk.DecCoin, error) {
+	cs, ok := s.(interface{ Client() *cosmostx.Client })
+	if !ok {
+		return nil, nil
+	}
+	if funder == nil {
+		return nil, errors.New("no key to fund a fresh account with")
+	}
+	c := cs.Client()
+	key, err := keys.PrivKeyFromBytes(secret, kind)
+	if err != nil {
+		return nil, err
+	}
+	sg, err := c.SignerOf(ctx, funder)
+	if err != nil {
+		return nil, fmt.Errorf("funding account: %w", err)
+	}
+	if err := c.Fund(ctx, sg, c.Address(key.PubKey()), c.FeeFunds(gas)); err != nil {
+		return nil, fmt.Errorf("fund a fresh account: %w", err)
+	}
+	price := c.GasPrice
+	return &price, nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/scorers"
 )
 
 // NodeInfo is what a Cosmos rollup's REST says of itself
@@ -22,18 +23,8 @@ type NodeInfo struct {
 }
 
 // VM maps the application name to the rollup's VM: Initia's minievm, minimove and miniwasm,
-// and wasmd (a plain CosmWasm chain) as Wasm.
-func (n NodeInfo) VM() (deployer.VM, bool) {
-	switch strings.ToLower(n.Name) {
-	case "minievm":
-		return deployer.EVM, true
-	case "minimove":
-		return deployer.Move, true
-	case "miniwasm", "wasm", "wasmd":
-		return deployer.Wasm, true
-	}
-	return "", false
-}
+// and wasmd (a plain CosmWasm chain) as Wasm (deployer.Spec's names).
+func (n NodeInfo) VM() (deployer.VM, bool) { return scorers.ByNodeName(n.Name) }
 
 // ReadNodeInfo asks a Cosmos REST endpoint for its node_info.
 func ReadNodeInfo(ctx context.Context, rest string) (NodeInfo, error) {
