@@ -2,8 +2,6 @@ package harness
 
 import (
 	"encoding/hex"
-
-	"github.com/vipharness/vipharness/deployer"
 )
 
 // VipctlEnv is the environment vipctl needs to operate this Env's contract as the operator:
@@ -14,7 +12,7 @@ func (e *Env) VipctlEnv() []string {
 	env := []string{"VM=" + string(e.Target.VM), "PRIVATE_KEY=" + hex.EncodeToString(e.operator), "MNEMONIC=", "KEY_TYPE=",
 		"JSON_RPC_URL=" + ep.JSONRPC, "COMET_RPC_URL=" + ep.CometRPC, "REST_URL=" + ep.REST, "CONTRACT_ADDRESS=",
 		"L1_REST_URL=" + e.L1.URL(), "VIP_MODULE_ADDRESS=" + e.L1.VIPAddress(), "NETWORK=", "INIT_STAGE=", "OPERATOR_PRIVATE_KEY=", "OPERATOR_MNEMONIC="}
-	if e.Target.VM == deployer.EVM {
+	if e.chain == nil { // an EVM rollup: vipctl must not take its Cosmos faces for the VM's
 		env = append(env, "COMET_RPC_URL=", "REST_URL=")
 	}
 	return env

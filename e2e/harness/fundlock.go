@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -10,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/keys"
 )
 
 // lockFunder holds an exclusive lock, shared by every process on this machine, on the account
@@ -41,34 +42,39 @@ func lockFunder(ctx context.Context, account string) (unlock func(), err error) 
 	}
 }
 
-// fundCosmos sends amount from the funder to an account, under the funder's lock, and sends
-// again at a fresh sequence when the node reports a sequence mismatch: the key may also be
-// in use by something other than these suites.
-func (e *Env) fundCosmos(ctx context.Context, funder []byte, to string, gas uint64) error {
-	key, err := e.cosmosKey(funder)
+// fund sends the funded operator's coins to a signer's account, enough for gas, under the
+// funder's lock (localnet.Chain.Fund: one transfer path for every VM).
+func (e *Env) fund(ctx context.Context, to keys.Signer, gas uint64) error {
+	from, err := e.signer(e.operator)
 	if err != nil {
 		return err
 	}
-	from := e.chain.Address(key.PubKey())
-	unlock, err := lockFunder(ctx, from)
+	fromAddr, err := e.Chain.Address(from)
+	if err != nil {
+		return err
+	}
+	toAddr, err := e.Chain.Address(to)
+	if err != nil {
+		return err
+	}
+	unlock, err := lockFunder(ctx, fromAddr)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	for attempt := 1; ; attempt++ {
-		s, err := e.chain.Signer(ctx, key)
-		if err != nil {
-			return fmt.Errorf("funding account %s: %w", from, err)
-		}
-		err = e.chain.Fund(ctx, s, to, e.chain.FeeFunds(gas))
-		var txErr *cosmostx.TxError
-		if err == nil || attempt == 5 || !errors.As(err, &txErr) || txErr.Codespace != "sdk" || txErr.Code != 32 {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return err
-		case <-time.After(time.Second):
-		}
+	return e.Chain.Fund(ctx, from, toAddr, gas)
+}
+
+// signer is a secret as a signer of the rollup's key type.
+func (e *Env) signer(secret []byte) (keys.Signer, error) {
+	return keys.NewSoftware(mustAccount(secret), e.keyType(), "funded key")
+}
+
+// mustAccount wraps a 32-byte secret the harness made or a rollup funded.
+func mustAccount(secret []byte) *keys.Account {
+	a, err := keys.FromHex(hex.EncodeToString(secret))
+	if err != nil {
+		panic(fmt.Sprintf("harness key: %v", err))
 	}
+	return a
 }

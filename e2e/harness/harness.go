@@ -6,12 +6,10 @@ package harness
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math/big"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -23,12 +21,8 @@ import (
 	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
-	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/onsi/ginkgo/v2"
 
-	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
@@ -192,7 +186,9 @@ type Env struct {
 	// operator and stranger are funded keys (32-byte secrets); the stranger is never put on
 	// an allow list.
 	operator, stranger []byte
-	// chain is a Cosmos rollup's client, dialed once (its prefix names the VM's addresses).
+	// Chain is the rollup's plumbing (height, sequences, funding), dialed once; chain is its
+	// Cosmos client on a Move or Wasm rollup (nil on EVM).
+	Chain *localnet.Chain
 	chain *cosmostx.Client
 }
 
@@ -220,39 +216,23 @@ func Start(ctx context.Context, t Target, l1Stage uint64, journalDir string) (_ 
 	if e.operator, err = hex.DecodeString(funded[0].PrivateKey); err != nil {
 		return nil, fmt.Errorf("funded key: %w", err)
 	}
-	if t.VM != deployer.EVM {
-		ep := r.Endpoints()
-		if e.chain, err = cosmostx.Dial(ctx, ep.CometRPC, ep.REST, cosmostx.WithMessages(initiamove.RegisterInterfaces)); err != nil {
-			return nil, fmt.Errorf("dial %s rollup: %w", t, err)
-		}
+	if e.Chain, err = localnet.DialChain(ctx, r); err != nil {
+		return nil, fmt.Errorf("dial %s rollup: %w", t, err)
 	}
+	e.chain = e.Chain.Cosmos()
 	_, shared := t.Engine.(external.Engine)
 	switch {
-	case shared && t.VM == deployer.EVM:
-		// A shared, long-lived chain that other suites may use at the same time: this Env's
-		// operator is a fresh account funded by the environment's key, so the nonces it
-		// counts are its own; the stranger needs no funds (calls only).
-		if e.operator, err = e.freshEVMAccount(ctx); err != nil {
-			return nil, err
-		}
-		var k *ecdsa.PrivateKey
-		if k, err = crypto.GenerateKey(); err == nil {
-			e.stranger = crypto.FromECDSA(k)
-		}
 	case shared:
-		// Likewise on a Cosmos rollup, where the stranger needs an account to simulate, and
-		// an account holds one vip_score module on Move.
-		if e.operator, e.stranger, err = e.freshAccounts(ctx); err != nil {
-			return nil, err
+		// A shared, long-lived chain that other suites may use at the same time: this Env's
+		// operator and stranger are fresh accounts funded by the environment's key, so the
+		// sequences it counts are its own (and on Move, an account holds one vip_score
+		// module); the stranger gets what a few refused simulations cost.
+		spec := e.Chain.Spec()
+		if e.operator, err = e.freshAccount(ctx, spec.Gas.Fixed*100+spec.Gas.PerAddress*90_000); err == nil {
+			e.stranger, err = e.freshAccount(ctx, 2_000_000)
 		}
 	case len(funded) > 1:
 		e.stranger, err = hex.DecodeString(funded[1].PrivateKey)
-	case t.VM == deployer.EVM:
-		// An EVM call needs no account: a fresh key is refused by the contract alone.
-		var k *ecdsa.PrivateKey
-		if k, err = crypto.GenerateKey(); err == nil {
-			e.stranger = crypto.FromECDSA(k)
-		}
 	default:
 		err = fmt.Errorf("%s rollup funds %d accounts; the stranger needs a second", t, len(funded))
 	}
@@ -267,6 +247,7 @@ func Start(ctx context.Context, t Target, l1Stage uint64, journalDir string) (_ 
 
 // Stop stops the rollup and the L1 stand-in.
 func (e *Env) Stop(ctx context.Context) error {
+	e.Chain.Close()
 	return errors.Join(e.L1.Close(), e.Rollup.Stop(ctx))
 }
 
@@ -318,23 +299,15 @@ func (e *Env) scorerWith(ctx context.Context, secret []byte, signer keys.Signer,
 		Operator: secret, OperatorSigner: signer, Contract: contract, JournalDir: e.JournalDir,
 		ChunkSize: k.chunkSize, Window: k.window, Progress: k.progress,
 	}
-	if e.Target.VM != deployer.EVM {
-		cfg.KeyType = e.keyType()
-	}
-	if e.Target.VM == deployer.Move {
-		// The rollups fund fresh accounts, so vip_score is compiled for the deployer's address.
-		comp, err := movevm.OpenCompiler(movevm.Dir())
-		if err != nil {
-			return nil, err
-		}
-		cfg.MoveCompiler = comp
-	}
+	// The rollups fund fresh accounts: a Move deployer compiles vip_score for its address
+	// (the library opens on a Move deploy only); key types matter on Cosmos rollups only.
+	cfg.KeyType, cfg.MoveCompiler = e.keyType(), movevm.LazyCompiler(movevm.Dir())
 	return scorers.Open(ctx, cfg)
 }
 
 // Generate makes n distinct, VM-valid score entries, deterministic in seed.
 func (e *Env) Generate(n int, seed int64) []scores.Entry {
-	if e.Target.VM != deployer.EVM {
+	if e.chain != nil {
 		return scores.GenerateBech32(n, seed, e.chain.Prefix())
 	}
 	return scores.Generate(n, seed)
@@ -346,7 +319,7 @@ func (e *Env) Generate(n int, seed int64) []scores.Entry {
 // each fixture keeps its meaning.
 func (e *Env) ScoreFile(dir, name string) (string, error) {
 	src := filepath.Join(fixturesDir(), "scores", name)
-	if e.Target.VM == deployer.EVM {
+	if e.chain == nil {
 		return src, nil
 	}
 	data, err := os.ReadFile(src)
@@ -415,113 +388,34 @@ func (e *Env) keyType() keys.KeyType {
 	return scorers.DefaultKeyType(e.Target.VM)
 }
 
-// freshEVMAccount makes a key and funds it from the rollup's funded key with a value
-// transfer worth 2,000,000,000 gas at the current gas price.
-func (e *Env) freshEVMAccount(ctx context.Context) ([]byte, error) {
-	c, err := ethclient.DialContext(ctx, e.Rollup.Endpoints().JSONRPC)
+// freshAccount makes a key and funds it from the rollup's funded key with what gas costs.
+func (e *Env) freshAccount(ctx context.Context, gas uint64) ([]byte, error) {
+	secret := make([]byte, 32)
+	if _, err := rand.Read(secret); err != nil {
+		return nil, err
+	}
+	to, err := keys.NewSoftware(mustAccount(secret), e.keyType(), "fresh")
 	if err != nil {
 		return nil, err
 	}
-	defer c.Close()
-	funder, err := crypto.ToECDSA(e.operator)
-	if err != nil {
-		return nil, err
-	}
-	fresh, err := crypto.GenerateKey()
-	if err != nil {
-		return nil, err
-	}
-	chainID, err := c.ChainID(ctx)
-	if err != nil {
+	if err := e.fund(ctx, to, gas); err != nil {
 		return nil, fmt.Errorf("fund a fresh account: %w", err)
 	}
-	price, err := c.SuggestGasPrice(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("fund a fresh account: %w", err)
-	}
-	unlock, err := lockFunder(ctx, crypto.PubkeyToAddress(funder.PublicKey).Hex())
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	nonce, err := c.PendingNonceAt(ctx, crypto.PubkeyToAddress(funder.PublicKey))
-	if err != nil {
-		return nil, fmt.Errorf("fund a fresh account: %w", err)
-	}
-	to := crypto.PubkeyToAddress(fresh.PublicKey)
-	price = new(big.Int).Mul(price, big.NewInt(2))
-	tx, err := types.SignNewTx(funder, types.LatestSignerForChainID(chainID), &types.LegacyTx{
-		Nonce: nonce, GasPrice: price, Gas: 21_000, To: &to, Value: new(big.Int).Mul(price, big.NewInt(2_000_000_000)),
-	})
-	if err != nil {
-		return nil, err
-	}
-	if err := c.SendTransaction(ctx, tx); err != nil {
-		return nil, fmt.Errorf("fund a fresh account: %w", err)
-	}
-	for {
-		rc, err := c.TransactionReceipt(ctx, tx.Hash())
-		if err == nil {
-			if rc.Status != types.ReceiptStatusSuccessful {
-				return nil, fmt.Errorf("fund a fresh account: tx %s failed", tx.Hash().Hex())
-			}
-			return crypto.FromECDSA(fresh), nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("fund a fresh account: wait for %s: %w", tx.Hash().Hex(), ctx.Err())
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
-// freshAccounts makes an operator and a stranger and funds both from the rollup's funded
-// key: the operator with what a suite's deploys and pushes cost, the stranger with what its
-// refused simulations need.
-func (e *Env) freshAccounts(ctx context.Context) (operator, stranger []byte, err error) {
-	for _, a := range []struct {
-		secret *[]byte
-		gas    uint64
-	}{{&operator, 400_000_000}, {&stranger, 2_000_000}} {
-		*a.secret = make([]byte, 32)
-		if _, err := rand.Read(*a.secret); err != nil {
-			return nil, nil, err
-		}
-		key, err := e.cosmosKey(*a.secret)
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := e.fundCosmos(ctx, e.operator, e.chain.Address(key.PubKey()), a.gas); err != nil {
-			return nil, nil, err
-		}
-	}
-	return operator, stranger, nil
+	return secret, nil
 }
 
 // OperatorSequence is how many txs the operator has had included, to prove that a
 // rejected input sent nothing.
 func (e *Env) OperatorSequence(ctx context.Context) (uint64, error) {
-	switch e.Target.VM {
-	case deployer.EVM:
-		c, err := ethclient.DialContext(ctx, e.Rollup.Endpoints().JSONRPC)
-		if err != nil {
-			return 0, err
-		}
-		defer c.Close()
-		key, err := crypto.ToECDSA(e.operator)
-		if err != nil {
-			return 0, err
-		}
-		return c.PendingNonceAt(ctx, crypto.PubkeyToAddress(key.PublicKey))
-	case deployer.Wasm, deployer.Move:
-		key, err := e.cosmosKey(e.operator)
-		if err != nil {
-			return 0, err
-		}
-		_, seq, err := e.chain.Account(ctx, e.chain.Address(key.PubKey()))
-		return seq, err
+	op, err := e.signer(e.operator)
+	if err != nil {
+		return 0, err
 	}
-	return 0, fmt.Errorf("no sequence for %s", e.Target)
+	addr, err := e.Chain.Address(op)
+	if err != nil {
+		return 0, err
+	}
+	return e.Chain.Sequence(ctx, addr)
 }
 
 // CallMismatched simulates updateScores with two addresses and one score, which only a

@@ -17,26 +17,11 @@ import (
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/bindings/vipscore"
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 )
 
 // Height is the chain's latest block height.
-func (e *Env) Height(ctx context.Context) (uint64, error) {
-	if e.Target.VM == deployer.EVM {
-		c, err := ethclient.DialContext(ctx, e.Rollup.Endpoints().JSONRPC)
-		if err != nil {
-			return 0, err
-		}
-		defer c.Close()
-		return c.BlockNumber(ctx)
-	}
-	st, err := e.chain.RPC.Status(ctx)
-	if err != nil {
-		return 0, err
-	}
-	return uint64(st.SyncInfo.LatestBlockHeight), nil
-}
+func (e *Env) Height(ctx context.Context) (uint64, error) { return e.Chain.Height(ctx) }
 
 // AddrKey is an account's 20 address bytes in hex, whichever way the address is written
 // (0x hex, bech32, a 32-byte Move address).
@@ -59,7 +44,7 @@ func (e *Env) Updates(ctx context.Context, contract string, after uint64) (map[s
 	if err != nil {
 		return nil, 0, err
 	}
-	if e.Target.VM == deployer.EVM {
+	if e.chain == nil { // an EVM rollup: updateScores calls in its blocks
 		c, err := ethclient.DialContext(ctx, e.Rollup.Endpoints().JSONRPC)
 		if err != nil {
 			return nil, 0, err

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/vipharness/vipharness/bindings/movebcs"
+	movecontract "github.com/vipharness/vipharness/contracts/move"
 )
 
 // BuildOptions are the compiler settings of a build.
@@ -156,4 +157,23 @@ func compilerArguments(pkgDir string, o BuildOptions) []byte {
 		w.Address(a)
 	}
 	return w.Out()
+}
+
+// LazyCompiler is a Compiler that opens the library in dir on its first Build, so a caller
+// can hand it to every VM's Scorer and only a Move deploy loads the library.
+func LazyCompiler(dir string) movecontract.Compiler { return &lazyCompiler{dir: dir} }
+
+type lazyCompiler struct {
+	dir  string
+	once sync.Once
+	c    *Compiler
+	err  error
+}
+
+func (l *lazyCompiler) Build(ctx context.Context, pkgDir string, named map[string]movebcs.Address) error {
+	l.once.Do(func() { l.c, l.err = OpenCompiler(l.dir) })
+	if l.err != nil {
+		return l.err
+	}
+	return l.c.Build(ctx, pkgDir, named)
 }
