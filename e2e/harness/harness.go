@@ -234,7 +234,9 @@ func Start(ctx context.Context, t Target, l1Stage uint64, journalDir string) (_ 
 	case len(funded) > 1:
 		e.stranger, err = hex.DecodeString(funded[1].PrivateKey)
 	default:
-		err = fmt.Errorf("%s rollup funds %d accounts; the stranger needs a second", t, len(funded))
+		// One funded account: the stranger is a fresh key with what a few refused
+		// simulations cost (a Cosmos chain simulates only for an existing account).
+		e.stranger, err = e.freshAccount(ctx, 2_000_000)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("stranger key: %w", err)
