@@ -30,6 +30,7 @@ import (
 	"github.com/cosmos/gogoproto/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 )
 
@@ -448,4 +449,26 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte) ([]by
 		return nil, e
 	}
 	return out, nil
+}
+
+// DialFor dials a Cosmos rollup as a Scorer's settings ask (its poll, a gas price given
+// instead of the node's), knowing the messages register adds: the one dial Move and Wasm
+// share.
+func DialFor(ctx context.Context, cometRPC, rest string, set deployer.Settings, register func(codectypes.InterfaceRegistry)) (*Client, error) {
+	opts := []Option{WithMessages(register), WithPollInterval(set.Poll)}
+	if set.GasPrice != nil {
+		opts = append(opts, WithGasPrice(*set.GasPrice))
+	}
+	return Dial(ctx, cometRPC, rest, opts...)
+}
+
+// WithOperatorKey and WithDeployerKey set a Cosmos software key as the operator's or the
+// deployer's signer.
+func WithOperatorKey(k cryptotypes.PrivKey) deployer.Option {
+	return deployer.WithOperator(SoftKey(k, "operator key"))
+}
+
+// WithDeployerKey sets the deployer's software key.
+func WithDeployerKey(k cryptotypes.PrivKey) deployer.Option {
+	return deployer.WithDeployer(SoftKey(k, "deployer key"))
 }

@@ -51,7 +51,7 @@ func benchPush(b *testing.B, r localnet.Rollup) {
 	const n = 5000
 	ctx := context.Background()
 	key, _ := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
-	s, err := evm.Dial(ctx, r.Endpoints().JSONRPC, evm.WithOperatorKey(key), evm.WithJournalDir(b.TempDir()), evm.WithPollInterval(2*time.Millisecond))
+	s, err := evm.Dial(ctx, r.Endpoints().JSONRPC, evm.WithOperatorKey(key), deployer.WithJournalDir(b.TempDir()), deployer.WithPollInterval(2*time.Millisecond))
 	if err != nil {
 		b.Fatal(err)
 	}

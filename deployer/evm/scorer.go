@@ -7,7 +7,6 @@ import (
 	"crypto/ecdsa"
 	"errors"
 	"fmt"
-	"log/slog"
 	"math/big"
 	"sync"
 	"time"
@@ -51,51 +50,22 @@ type Scorer struct {
 
 var _ deployer.Scorer = (*Scorer)(nil)
 
-// Option configures a Scorer.
-type Option func(*Scorer)
+// Option sets what a Scorer takes: deployer.With* options.
+type Option = deployer.Option
 
-// WithCreationCode deploys bin (a team's own build of the contract, with the official
-// constructor(uint64 initStage) and interface) instead of the embedded build.
-func WithCreationCode(bin []byte) Option { return func(s *Scorer) { s.code = bin } }
-
-// WithDeployerKey sets the key that deploys the contract (and becomes its first allow-listed
-// account). Defaults to the operator key.
+// WithDeployerKey sets the software key that deploys the contract (and becomes its first
+// allow-listed account); it defaults to the operator's.
 func WithDeployerKey(k *ecdsa.PrivateKey) Option {
-	return func(s *Scorer) { s.deployerKey = keys.FromECDSA(k, "deployer key") }
+	return deployer.WithDeployer(softKey(k, "deployer key"))
 }
 
-// WithDeployerSigner sets the deployer's signer (a keyring or keystore key, a Ledger).
-func WithDeployerSigner(k keys.Signer) Option { return func(s *Scorer) { s.deployerKey = k } }
-
-// WithOperatorKey sets the key that updates scores and finalizes stages.
+// WithOperatorKey sets the software key that updates scores and finalizes stages.
 func WithOperatorKey(k *ecdsa.PrivateKey) Option {
-	return func(s *Scorer) { s.operatorKey = keys.FromECDSA(k, "operator key") }
+	return deployer.WithOperator(softKey(k, "operator key"))
 }
 
-// WithOperatorSigner sets the operator's signer (a keyring or keystore key, a Ledger).
-func WithOperatorSigner(k keys.Signer) Option { return func(s *Scorer) { s.operatorKey = k } }
-
-// WithContract attaches to an already deployed contract.
-func WithContract(addr common.Address) Option { return func(s *Scorer) { s.contract = addr } }
-
-// WithJournalDir sets where push journals are kept (default journal.DefaultDir(), under the
-// user's state directory); a relative dir is resolved against the working directory at Dial.
-func WithJournalDir(dir string) Option { return func(s *Scorer) { s.k.JournalDir = dir } }
-
-// WithChunkSize fixes the entries per updateScores tx; 0 (default) derives it from gas.
-func WithChunkSize(n int) Option { return func(s *Scorer) { s.k.ChunkSize = n } }
-
-// WithWindow sets how many chunk txs may be in flight (default 8).
-func WithWindow(n int) Option { return func(s *Scorer) { s.k.Window = n } }
-
-// WithPollInterval sets how often receipts are polled (default 25ms).
-func WithPollInterval(d time.Duration) Option { return func(s *Scorer) { s.k.Poll = d } }
-
-// WithLogger sets the logger.
-func WithLogger(l *slog.Logger) Option { return func(s *Scorer) { s.k.Logger = l } }
-
-// WithProgress reports confirmed entries during UpdateScores.
-func WithProgress(f func(done, total int)) Option { return func(s *Scorer) { s.k.Progress = f } }
+// softKey is an Ethereum key as a signer.
+func softKey(k *ecdsa.PrivateKey, source string) keys.Signer { return keys.FromECDSA(k, source) }
 
 // Dial connects to an EVM rollup's JSON-RPC endpoint.
 func Dial(ctx context.Context, rpcURL string, opts ...Option) (*Scorer, error) {
@@ -110,19 +80,20 @@ func Dial(ctx context.Context, rpcURL string, opts ...Option) (*Scorer, error) {
 	}
 	b := vipscore.NewVipScore()
 	parsed := b.GetABI()
+	set := deployer.Apply(opts...)
 	s := &Scorer{
-		client: client, chainID: chainID, binding: b, abi: &parsed, k: deployer.DefaultKnobs(),
+		client: client, chainID: chainID, binding: b, abi: &parsed, k: set.Knobs,
+		code: set.Code, deployerKey: set.Deployer, operatorKey: set.Operator,
 	}
-	for _, o := range opts {
-		o(s)
-	}
-	dir, err := deployer.JournalDir(s.k.JournalDir)
-	if err != nil {
+	if s.k.JournalDir, err = deployer.JournalDir(s.k.JournalDir); err != nil {
+		client.Close()
 		return nil, err
 	}
-	s.k.JournalDir = dir
-	if s.deployerKey == nil {
-		s.deployerKey = s.operatorKey
+	if set.Contract != "" {
+		if err := s.Attach(set.Contract); err != nil {
+			client.Close()
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -164,7 +135,7 @@ func (s *Scorer) CheckAddress(addr string) (string, error) { return scores.Check
 
 func (s *Scorer) needContract() error {
 	if s.contract == (common.Address{}) {
-		return errors.New("no contract address: deploy first or pass the contract")
+		return deployer.ErrNoContract
 	}
 	return nil
 }

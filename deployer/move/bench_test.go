@@ -14,6 +14,7 @@ import (
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/move"
 	"github.com/vipharness/vipharness/deployer/push"
@@ -64,7 +65,7 @@ func scorerDialer(b *testing.B, r localnet.Rollup) func(opts ...move.Option) *mo
 	dial := func(opts ...move.Option) *move.Scorer {
 		ep := r.Endpoints()
 		s, err := move.Dial(ctx, ep.CometRPC, ep.REST, append([]move.Option{
-			move.WithOperatorKey(key), move.WithJournalDir(b.TempDir()), move.WithPollInterval(5 * time.Millisecond),
+			cosmostx.WithOperatorKey(key), deployer.WithJournalDir(b.TempDir()), deployer.WithPollInterval(5 * time.Millisecond),
 			move.WithCompiler(comp)}, opts...)...)
 		if err != nil {
 			b.Fatal(err)
@@ -99,7 +100,7 @@ func BenchmarkPublish(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		_, dial := benchRollup(b, devnode.WithFundedMnemonics(mnemonic), devnode.WithGeneratedAccounts(0))
-		s := dial(move.WithModule(built.VipScore))
+		s := dial(deployer.WithCode(built.VipScore))
 		b.StartTimer()
 		d, err := s.Deploy(context.Background(), 1)
 		if err != nil {

@@ -6,17 +6,15 @@
 package move
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/url"
 	"strconv"
-	"time"
 
-	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
@@ -57,14 +55,13 @@ const (
 type Scorer struct {
 	c          *cosmostx.Client
 	owner      *movebcs.Address // the module's address: the deployer's, once deployed or attached
-	moduleAddr string           // WithModuleAddress's, read at Dial
+	moduleAddr string           // deployer.WithContract's, attached at Dial
 	module     []byte           // compiled for the deployer, if given
 	compiler   movecontract.Compiler
 	allow      []string
 
 	deployerKey keys.Signer
 	operatorKey keys.Signer
-	dialOpts    []cosmostx.Option
 	maxTxBytes  int
 	simGas      uint64
 	k           deployer.Knobs
@@ -72,97 +69,42 @@ type Scorer struct {
 
 var _ deployer.Scorer = (*Scorer)(nil)
 
-// Option configures a Scorer.
-type Option func(*Scorer)
+// Option sets what a Scorer takes: deployer.With* options (cosmostx.WithOperatorKey and
+// WithDeployerKey for software keys). Code is a vip_score module compiled for the deployer,
+// Contract the address of a published one (0x-hex or bech32).
+type Option = deployer.Option
 
-// WithDeployerKey sets the key that publishes the module (its address becomes the module's
-// address). Defaults to the operator key.
-func WithDeployerKey(k cryptotypes.PrivKey) Option {
-	return func(s *Scorer) { s.deployerKey = cosmostx.SoftKey(k, "deployer key") }
-}
+// compilerKey is where WithCompiler keeps the compiler among the shared options.
+type compilerKey struct{}
 
-// WithDeployerSigner sets the deployer's signer (a keyring or keystore key, a Ledger).
-func WithDeployerSigner(k keys.Signer) Option { return func(s *Scorer) { s.deployerKey = k } }
-
-// WithOperatorKey sets the key that updates scores and finalizes stages.
-func WithOperatorKey(k cryptotypes.PrivKey) Option {
-	return func(s *Scorer) { s.operatorKey = cosmostx.SoftKey(k, "operator key") }
-}
-
-// WithOperatorSigner sets the operator's signer (a keyring or keystore key, a Ledger).
-func WithOperatorSigner(k keys.Signer) Option { return func(s *Scorer) { s.operatorKey = k } }
-
-// WithAllowList adds accounts as deployers (score writers) at deploy time; the deployer and
-// the operator always are.
-func WithAllowList(addrs ...string) Option {
-	return func(s *Scorer) { s.allow = append(s.allow, addrs...) }
-}
-
-// WithModuleAddress attaches to a published vip_score module (0x-hex or bech32 address).
-func WithModuleAddress(addr string) Option { return func(s *Scorer) { s.moduleAddr = addr } }
-
-// WithModule publishes this compiled vip_score instead of compiling it for the deployer.
-func WithModule(code []byte) Option { return func(s *Scorer) { s.module = code } }
-
-// WithCompiler compiles vip_score for a deployer other than the development one (the Move
-// module carries its address). Without it (and without WithModule) only the committed
+// WithCompiler compiles vip_score for a deployer other than the development one (the module
+// carries its address). Without it (and without deployer.WithCode) only the committed
 // artifact, built for movecontract.DevDeployer, can be deployed. vipctl passes a
-// movecontract.CommandCompiler, which keeps the native compiler out of its process.
-func WithCompiler(c movecontract.Compiler) Option { return func(s *Scorer) { s.compiler = c } }
-
-// WithGasPrice sets the gas price instead of the node's reported minimum.
-func WithGasPrice(p sdk.DecCoin) Option {
-	return func(s *Scorer) { s.dialOpts = append(s.dialOpts, cosmostx.WithGasPrice(p)) }
+// movecontract.CommandCompiler, which keeps the native compiler out of its process. A nil
+// compiler changes nothing.
+func WithCompiler(c movecontract.Compiler) Option {
+	if c == nil {
+		return func(*deployer.Settings) {}
+	}
+	return deployer.WithExtension(compilerKey{}, c)
 }
-
-// WithJournalDir sets where push journals are kept (default journal.DefaultDir(), under the
-// user's state directory); a relative dir is resolved against the working directory at Dial.
-func WithJournalDir(dir string) Option { return func(s *Scorer) { s.k.JournalDir = dir } }
-
-// WithChunkSize fixes the entries per update_score_script tx; 0 (default) derives it.
-func WithChunkSize(n int) Option { return func(s *Scorer) { s.k.ChunkSize = n } }
-
-// WithMaxTxBytes sets the node's mempool tx size limit (default 1 MiB).
-func WithMaxTxBytes(n int) Option { return func(s *Scorer) { s.maxTxBytes = n } }
-
-// WithSimulationGasLimit sets the chain's contract simulation gas limit (default 3,000,000).
-func WithSimulationGasLimit(gas uint64) Option { return func(s *Scorer) { s.simGas = gas } }
-
-// WithWindow sets how many chunk txs may be in flight (default 8).
-func WithWindow(n int) Option { return func(s *Scorer) { s.k.Window = n } }
-
-// WithPollInterval sets how often txs are looked up (default 25ms).
-func WithPollInterval(d time.Duration) Option { return func(s *Scorer) { s.k.Poll = d } }
-
-// WithLogger sets the logger.
-func WithLogger(l *slog.Logger) Option { return func(s *Scorer) { s.k.Logger = l } }
-
-// WithProgress reports confirmed entries during UpdateScores.
-func WithProgress(f func(done, total int)) Option { return func(s *Scorer) { s.k.Progress = f } }
 
 // Dial connects to a Move rollup's CometBFT RPC and REST faces.
 func Dial(ctx context.Context, cometRPC, rest string, opts ...Option) (*Scorer, error) {
+	set := deployer.Apply(opts...)
 	s := &Scorer{
-		maxTxBytes: DefaultMaxTxBytes, simGas: DefaultSimulationGasLimit, k: deployer.DefaultKnobs(),
+		maxTxBytes: cmp.Or(set.MaxTxBytes, DefaultMaxTxBytes), simGas: cmp.Or(set.SimulationGasLimit, DefaultSimulationGasLimit),
+		k: set.Knobs, module: set.Code, allow: set.AllowList,
+		deployerKey: set.Deployer, operatorKey: set.Operator, moduleAddr: set.Contract,
 	}
-	for _, o := range opts {
-		o(s)
-	}
-	dir, err := deployer.JournalDir(s.k.JournalDir)
-	if err != nil {
+	s.compiler, _ = set.Extension(compilerKey{}).(movecontract.Compiler)
+	var err error
+	if s.k.JournalDir, err = deployer.JournalDir(s.k.JournalDir); err != nil {
 		return nil, err
 	}
-	s.k.JournalDir = dir
-	if s.deployerKey == nil {
-		s.deployerKey = s.operatorKey
-	}
-	c, err := cosmostx.Dial(ctx, cometRPC, rest, append([]cosmostx.Option{
-		cosmostx.WithMessages(initiamove.RegisterInterfaces), cosmostx.WithPollInterval(s.k.Poll),
-	}, s.dialOpts...)...)
-	if err != nil {
+	if s.c, err = cosmostx.DialFor(ctx, cometRPC, rest, set, initiamove.RegisterInterfaces); err != nil {
 		return nil, fmt.Errorf("dial move rollup: %w", err)
 	}
-	s.c = c
 	if s.moduleAddr != "" {
 		if err := s.Attach(s.moduleAddr); err != nil {
 			return nil, err

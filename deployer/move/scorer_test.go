@@ -61,7 +61,7 @@ func start(t *testing.T, opts ...embedded.MoveOption) *rollup {
 func (r *rollup) dial(t *testing.T, opts ...move.Option) *move.Scorer {
 	t.Helper()
 	ep := r.r.Endpoints()
-	s, err := move.Dial(context.Background(), ep.CometRPC, ep.REST, append([]move.Option{move.WithJournalDir(r.journal), move.WithCompiler(r.comp)}, opts...)...)
+	s, err := move.Dial(context.Background(), ep.CometRPC, ep.REST, append([]move.Option{deployer.WithJournalDir(r.journal), move.WithCompiler(r.comp)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestDeployUpdateFinalize(t *testing.T) {
 	r := start(t)
 	ctx := context.Background()
 	// Deployer A publishes; operator B writes scores: both become deployers of the module.
-	s := r.dial(t, move.WithDeployerKey(r.keyA), move.WithOperatorKey(r.keyB), move.WithChunkSize(40))
+	s := r.dial(t, cosmostx.WithDeployerKey(r.keyA), cosmostx.WithOperatorKey(r.keyB), deployer.WithChunkSize(40))
 	d, err := s.Deploy(ctx, 6)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func TestDeployUpdateFinalize(t *testing.T) {
 	}
 
 	// The deployer, though not the operator, may write too.
-	byDeployer := r.dial(t, move.WithOperatorKey(r.keyA), move.WithModuleAddress(d.Contract))
+	byDeployer := r.dial(t, cosmostx.WithOperatorKey(r.keyA), deployer.WithContract(d.Contract))
 	if _, err := byDeployer.FinalizeStage(ctx, 6); err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestDeployUpdateFinalize(t *testing.T) {
 func TestRefusesBeforeSending(t *testing.T) {
 	r := start(t)
 	ctx := context.Background()
-	s := r.dial(t, move.WithOperatorKey(r.keyA))
+	s := r.dial(t, cosmostx.WithOperatorKey(r.keyA))
 	if _, err := s.Deploy(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestRefusesBeforeSending(t *testing.T) {
 	before := r.sequence(t, s, addr)
 	entries := scores.GenerateBech32(500, 4, "init")
 
-	small := r.dial(t, move.WithOperatorKey(r.keyA), move.WithModuleAddress(s.Contract()), move.WithMaxTxBytes(8_000), move.WithChunkSize(500))
+	small := r.dial(t, cosmostx.WithOperatorKey(r.keyA), deployer.WithContract(s.Contract()), deployer.WithMaxTxBytes(8_000), deployer.WithChunkSize(500))
 	_, err := small.UpdateScores(ctx, 1, entries)
 	// 40 bytes per entry: (8000-1024)/40 = 174 entries fit.
 	if err == nil || !strings.Contains(err.Error(), "chunk size 500 does not fit the 8000-byte tx limit: at most 174 entries per tx") {
@@ -173,7 +173,7 @@ func TestRefusesBeforeSending(t *testing.T) {
 		t.Fatalf("sequence %d -> %d: refused input sent txs", before, after)
 	}
 
-	stranger := r.dial(t, move.WithOperatorKey(r.keyB), move.WithModuleAddress(s.Contract()))
+	stranger := r.dial(t, cosmostx.WithOperatorKey(r.keyB), deployer.WithContract(s.Contract()))
 	_, err = stranger.UpdateScores(ctx, 1, entries[:3])
 	wantAbort(t, err, "EUNAUTHORIZED")
 	var te *cosmostx.TxError
@@ -182,7 +182,7 @@ func TestRefusesBeforeSending(t *testing.T) {
 	}
 
 	ep := r.r.Endpoints()
-	if _, err := move.Dial(ctx, ep.CometRPC, ep.REST, move.WithModuleAddress("nope")); err == nil || !strings.Contains(err.Error(), "module address") {
+	if _, err := move.Dial(ctx, ep.CometRPC, ep.REST, deployer.WithContract("nope")); err == nil || !strings.Contains(err.Error(), "module address") {
 		t.Fatalf("bad module address: %v", err)
 	}
 	if _, err := r.dial(t).Deploy(ctx, 1); err == nil || !strings.Contains(err.Error(), "no deployer key") {
@@ -197,7 +197,7 @@ func TestRefusesBeforeSending(t *testing.T) {
 func TestChunksFitTheGasLimits(t *testing.T) {
 	r := start(t, devnode.WithMaxBlockGas(1_000_000))
 	ctx := context.Background()
-	s := r.dial(t, move.WithOperatorKey(r.keyA))
+	s := r.dial(t, cosmostx.WithOperatorKey(r.keyA))
 	if _, err := s.Deploy(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestChunksFitTheGasLimits(t *testing.T) {
 	if err != nil || res.Chunks != plan.Chunks || res.Confirmed != plan.Chunks {
 		t.Fatalf("update %+v, %v (plan %+v)", res, err, plan)
 	}
-	big := r.dial(t, move.WithOperatorKey(r.keyA), move.WithModuleAddress(s.Contract()), move.WithChunkSize(600))
+	big := r.dial(t, cosmostx.WithOperatorKey(r.keyA), deployer.WithContract(s.Contract()), deployer.WithChunkSize(600))
 	_, err = big.UpdateScores(ctx, 1, scores.GenerateBech32(600, 6, "init"))
 	if err == nil || !strings.Contains(err.Error(), "block gas limit 1000000") || !strings.Contains(err.Error(), fmt.Sprintf("at most %d entries per tx", plan.ChunkSize)) {
 		t.Fatalf("oversized chunk: %v", err)
@@ -221,7 +221,7 @@ func TestChunksFitTheGasLimits(t *testing.T) {
 
 	// Without a block gas limit, the 3,000,000-gas simulation limit bounds the chunk.
 	free := start(t)
-	fs := free.dial(t, move.WithOperatorKey(free.keyA))
+	fs := free.dial(t, cosmostx.WithOperatorKey(free.keyA))
 	if _, err := fs.Deploy(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestDeployFromAnotherAccountCompilesForIt(t *testing.T) {
 	ctx := context.Background()
 	seq := r.sequence(t, r.dial(t), r.r.Funded()[1].Address)
 	ep := r.r.Endpoints()
-	bare, err := move.Dial(ctx, ep.CometRPC, ep.REST, move.WithJournalDir(r.journal), move.WithOperatorKey(r.keyB))
+	bare, err := move.Dial(ctx, ep.CometRPC, ep.REST, deployer.WithJournalDir(r.journal), cosmostx.WithOperatorKey(r.keyB))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestDeployFromAnotherAccountCompilesForIt(t *testing.T) {
 	if now := r.sequence(t, r.dial(t), r.r.Funded()[1].Address); now != seq {
 		t.Fatalf("a refused deploy sent a tx: sequence %d -> %d", seq, now)
 	}
-	s := r.dial(t, move.WithOperatorKey(r.keyB))
+	s := r.dial(t, cosmostx.WithOperatorKey(r.keyB))
 	d, err := s.Deploy(ctx, 2)
 	if err != nil {
 		t.Fatal(err)

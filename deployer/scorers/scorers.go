@@ -6,16 +6,12 @@ package scorers
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/crypto"
-
-	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
 	movecontract "github.com/vipharness/vipharness/contracts/move"
@@ -94,7 +90,7 @@ func (Secret) MarshalText() ([]byte, error) { return []byte("[secret]"), nil }
 // vms are the VMs this build knows: each one's Spec and how its Scorer opens.
 var vms = map[deployer.VM]struct {
 	spec deployer.Spec
-	open func(context.Context, Config) (Scorer, error)
+	open func(context.Context, Config, []deployer.Option) (Scorer, error)
 }{
 	deployer.EVM:  {evm.Spec, openEVM},
 	deployer.Move: {move.Spec, openMove},
@@ -144,7 +140,11 @@ func Open(ctx context.Context, cfg Config) (Scorer, error) {
 		return nil, fmt.Errorf("no deployer for vm %q: want evm, move or wasm", cfg.VM)
 	}
 	cfg.spec = v.spec
-	s, err := v.open(ctx, cfg)
+	opts, err := options(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s, err := v.open(ctx, cfg, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -164,63 +164,25 @@ func Open(ctx context.Context, cfg Config) (Scorer, error) {
 	return s, nil
 }
 
-func openEVM(ctx context.Context, cfg Config) (Scorer, error) {
+func openEVM(ctx context.Context, cfg Config, opts []deployer.Option) (Scorer, error) {
 	if cfg.JSONRPC == "" {
 		return nil, errors.New("an EVM rollup needs its JSON-RPC URL")
-	}
-	opts := []evm.Option{evm.WithJournalDir(cfg.JournalDir), evm.WithChunkSize(cfg.ChunkSize)}
-	for _, k := range []struct {
-		secret Secret
-		with   func(*ecdsa.PrivateKey) evm.Option
-		role   string
-	}{{cfg.Operator, evm.WithOperatorKey, "operator"}, {cfg.Deployer, evm.WithDeployerKey, "deployer"}} {
-		if k.secret == nil {
-			continue
-		}
-		key, err := crypto.ToECDSA(k.secret)
-		if err != nil {
-			return nil, fmt.Errorf("%s key: %w", k.role, err)
-		}
-		opts = append(opts, k.with(key))
-	}
-	if cfg.OperatorSigner != nil {
-		opts = append(opts, evm.WithOperatorSigner(cfg.OperatorSigner))
-	}
-	if cfg.DeployerSigner != nil {
-		opts = append(opts, evm.WithDeployerSigner(cfg.DeployerSigner))
-	}
-	if cfg.Code != nil {
-		opts = append(opts, evm.WithCreationCode(cfg.Code))
-	}
-	if cfg.Window > 0 {
-		opts = append(opts, evm.WithWindow(cfg.Window))
-	}
-	if cfg.Logger != nil {
-		opts = append(opts, evm.WithLogger(cfg.Logger))
-	}
-	if cfg.Progress != nil {
-		opts = append(opts, evm.WithProgress(cfg.Progress))
 	}
 	return evm.Dial(ctx, cfg.JSONRPC, opts...)
 }
 
-// cosmosKeys are the operator and deployer keys of a Move or Wasm rollup.
-func cosmosKeys(cfg Config) (op, dep cryptotypes.PrivKey, err error) {
-	kind := cfg.KeyType
-	if kind == "" {
-		kind = cfg.spec.KeyType
+func openWasm(ctx context.Context, cfg Config, opts []deployer.Option) (Scorer, error) {
+	if err := needCosmos(cfg); err != nil {
+		return nil, err
 	}
-	if cfg.Operator != nil {
-		if op, err = keys.PrivKeyFromBytes(cfg.Operator, kind); err != nil {
-			return nil, nil, fmt.Errorf("operator key: %w", err)
-		}
+	return wasm.Dial(ctx, cfg.CometRPC, cfg.REST, opts...)
+}
+
+func openMove(ctx context.Context, cfg Config, opts []deployer.Option) (Scorer, error) {
+	if err := needCosmos(cfg); err != nil {
+		return nil, err
 	}
-	if cfg.Deployer != nil {
-		if dep, err = keys.PrivKeyFromBytes(cfg.Deployer, kind); err != nil {
-			return nil, nil, fmt.Errorf("deployer key: %w", err)
-		}
-	}
-	return op, dep, nil
+	return move.Dial(ctx, cfg.CometRPC, cfg.REST, opts...)
 }
 
 func needCosmos(cfg Config) error {
@@ -230,85 +192,44 @@ func needCosmos(cfg Config) error {
 	return nil
 }
 
-func openWasm(ctx context.Context, cfg Config) (Scorer, error) {
-	if err := needCosmos(cfg); err != nil {
-		return nil, err
+// options are cfg as the Scorer's settings, the same on every VM: the secrets become
+// software signers of the VM's key kind (Ethereum keys on EVM) unless a signer is given.
+func options(cfg Config) ([]deployer.Option, error) {
+	kind := cfg.KeyType
+	if kind == "" || !cfg.spec.Cosmos {
+		kind = cfg.spec.KeyType
 	}
-	op, dep, err := cosmosKeys(cfg)
-	if err != nil {
-		return nil, err
+	opts := []deployer.Option{
+		deployer.WithJournalDir(cfg.JournalDir), deployer.WithChunkSize(cfg.ChunkSize), deployer.WithWindow(cfg.Window),
+		deployer.WithLogger(cfg.Logger), deployer.WithProgress(cfg.Progress), move.WithCompiler(cfg.MoveCompiler),
 	}
-	opts := []wasm.Option{wasm.WithJournalDir(cfg.JournalDir), wasm.WithChunkSize(cfg.ChunkSize)}
-	if op != nil {
-		opts = append(opts, wasm.WithOperatorKey(op))
-	}
-	if dep != nil {
-		opts = append(opts, wasm.WithDeployerKey(dep))
-	}
-	if cfg.OperatorSigner != nil {
-		opts = append(opts, wasm.WithOperatorSigner(cfg.OperatorSigner))
-	}
-	if cfg.DeployerSigner != nil {
-		opts = append(opts, wasm.WithDeployerSigner(cfg.DeployerSigner))
-	}
-	if cfg.Code != nil {
-		opts = append(opts, wasm.WithCode(cfg.Code))
-	}
-	if cfg.GasPrice != nil {
-		opts = append(opts, wasm.WithGasPrice(*cfg.GasPrice))
-	}
-	if cfg.Window > 0 {
-		opts = append(opts, wasm.WithWindow(cfg.Window))
-	}
-	if cfg.Logger != nil {
-		opts = append(opts, wasm.WithLogger(cfg.Logger))
-	}
-	if cfg.Progress != nil {
-		opts = append(opts, wasm.WithProgress(cfg.Progress))
-	}
-	return wasm.Dial(ctx, cfg.CometRPC, cfg.REST, opts...)
-}
-
-func openMove(ctx context.Context, cfg Config) (Scorer, error) {
-	if err := needCosmos(cfg); err != nil {
-		return nil, err
-	}
-	op, dep, err := cosmosKeys(cfg)
-	if err != nil {
-		return nil, err
-	}
-	opts := []move.Option{move.WithJournalDir(cfg.JournalDir), move.WithChunkSize(cfg.ChunkSize)}
-	if op != nil {
-		opts = append(opts, move.WithOperatorKey(op))
-	}
-	if dep != nil {
-		opts = append(opts, move.WithDeployerKey(dep))
-	}
-	if cfg.OperatorSigner != nil {
-		opts = append(opts, move.WithOperatorSigner(cfg.OperatorSigner))
-	}
-	if cfg.DeployerSigner != nil {
-		opts = append(opts, move.WithDeployerSigner(cfg.DeployerSigner))
+	for _, k := range []struct {
+		secret Secret
+		signer keys.Signer
+		with   func(keys.Signer) deployer.Option
+		role   string
+	}{{cfg.Operator, cfg.OperatorSigner, deployer.WithOperator, "operator"}, {cfg.Deployer, cfg.DeployerSigner, deployer.WithDeployer, "deployer"}} {
+		signer := k.signer
+		if signer == nil && k.secret != nil {
+			pk, err := keys.PrivKeyFromBytes(k.secret, kind)
+			if err != nil {
+				return nil, fmt.Errorf("%s key: %w", k.role, err)
+			}
+			if signer, err = keys.FromPrivKey(pk, k.role+" key"); err != nil {
+				return nil, fmt.Errorf("%s key: %w", k.role, err)
+			}
+		}
+		if signer != nil {
+			opts = append(opts, k.with(signer))
+		}
 	}
 	if cfg.Code != nil {
-		opts = append(opts, move.WithModule(cfg.Code))
-	}
-	if cfg.MoveCompiler != nil {
-		opts = append(opts, move.WithCompiler(cfg.MoveCompiler))
+		opts = append(opts, deployer.WithCode(cfg.Code))
 	}
 	if cfg.GasPrice != nil {
-		opts = append(opts, move.WithGasPrice(*cfg.GasPrice))
+		opts = append(opts, deployer.WithGasPrice(*cfg.GasPrice))
 	}
-	if cfg.Window > 0 {
-		opts = append(opts, move.WithWindow(cfg.Window))
-	}
-	if cfg.Logger != nil {
-		opts = append(opts, move.WithLogger(cfg.Logger))
-	}
-	if cfg.Progress != nil {
-		opts = append(opts, move.WithProgress(cfg.Progress))
-	}
-	return move.Dial(ctx, cfg.CometRPC, cfg.REST, opts...)
+	return opts, nil
 }
 
 // FundFresh readies a fresh account (secret, of key kind kind) to sign on s's rollup for

@@ -16,6 +16,7 @@ import (
 	"github.com/vipharness/vipharness/bindings/vipwasm"
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/throughput"
@@ -38,7 +39,7 @@ func devScorer(b *testing.B, r localnet.Rollup, opts ...wasm.Option) *wasm.Score
 	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
 	ep := r.Endpoints()
 	s, err := wasm.Dial(context.Background(), ep.CometRPC, ep.REST, append([]wasm.Option{
-		wasm.WithOperatorKey(&secp256k1.PrivKey{Key: secret}), wasm.WithJournalDir(b.TempDir()), wasm.WithPollInterval(5 * time.Millisecond)}, opts...)...)
+		cosmostx.WithOperatorKey(&secp256k1.PrivKey{Key: secret}), deployer.WithJournalDir(b.TempDir()), deployer.WithPollInterval(5 * time.Millisecond)}, opts...)...)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -5,19 +5,19 @@ import (
 	"testing"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/wasm"
+	"github.com/vipharness/vipharness/deployer/cosmostx"
 )
 
 func TestSecondDeployIsAlreadyDeployedAndSendsNothing(t *testing.T) {
 	ctx := context.Background()
 	r := start(t)
-	s := r.dial(t, wasm.WithDeployerKey(r.keyA))
+	s := r.dial(t, cosmostx.WithDeployerKey(r.keyA))
 	first, err := s.Deploy(ctx, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	seq := r.sequence(t, s, first.Deployer)
-	again, err := r.dial(t, wasm.WithDeployerKey(r.keyA)).Deploy(ctx, 5)
+	again, err := r.dial(t, cosmostx.WithDeployerKey(r.keyA)).Deploy(ctx, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,12 +32,12 @@ func TestSecondDeployIsAlreadyDeployedAndSendsNothing(t *testing.T) {
 func TestDeployReusesCodeStoredWithTheSameChecksum(t *testing.T) {
 	ctx := context.Background()
 	r := start(t)
-	a, err := r.dial(t, wasm.WithDeployerKey(r.keyA)).Deploy(ctx, 3)
+	a, err := r.dial(t, cosmostx.WithDeployerKey(r.keyA)).Deploy(ctx, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Another deployer: its own contract, on the code the first one stored.
-	sb := r.dial(t, wasm.WithDeployerKey(r.keyB))
+	sb := r.dial(t, cosmostx.WithDeployerKey(r.keyB))
 	b, err := sb.Deploy(ctx, 3)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ package wasm
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -13,14 +14,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	wasmtypes "github.com/CosmWasm/wasmd/x/wasm/types"
-	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
 	"github.com/vipharness/vipharness/bindings/vipwasm"
@@ -63,106 +61,35 @@ type Scorer struct {
 
 	deployerKey keys.Signer
 	operatorKey keys.Signer
-	dialOpts    []cosmostx.Option
 	maxTxBytes  int
 	k           deployer.Knobs
 }
 
 var _ deployer.Scorer = (*Scorer)(nil)
 
-// Option configures a Scorer.
-type Option func(*Scorer)
-
-// WithDeployerKey sets the key that stores and instantiates the contract (and is on its allow
-// list). Defaults to the operator key.
-func WithDeployerKey(k cryptotypes.PrivKey) Option {
-	return func(s *Scorer) { s.deployerKey = cosmostx.SoftKey(k, "deployer key") }
-}
-
-// WithDeployerSigner sets the deployer's signer (a keyring or keystore key, a Ledger).
-func WithDeployerSigner(k keys.Signer) Option { return func(s *Scorer) { s.deployerKey = k } }
-
-// WithOperatorKey sets the key that updates scores and finalizes stages.
-func WithOperatorKey(k cryptotypes.PrivKey) Option {
-	return func(s *Scorer) { s.operatorKey = cosmostx.SoftKey(k, "operator key") }
-}
-
-// WithOperatorSigner sets the operator's signer (a keyring or keystore key, a Ledger).
-func WithOperatorSigner(k keys.Signer) Option { return func(s *Scorer) { s.operatorKey = k } }
-
-// WithAllowList adds accounts to the allow list given at instantiation (the deployer and the
-// operator are always on it).
-func WithAllowList(addrs ...string) Option {
-	return func(s *Scorer) { s.allow = append(s.allow, addrs...) }
-}
-
-// WithContract attaches to an instantiated contract.
-func WithContract(addr string) Option { return func(s *Scorer) { s.contract = addr } }
-
-// WithCodeID instantiates already stored code instead of storing the contract again.
-func WithCodeID(id uint64) Option { return func(s *Scorer) { s.codeID = id } }
-
-// WithCode stores other contract code than the embedded artifact.
-func WithCode(wasm []byte) Option { return func(s *Scorer) { s.code = wasm } }
-
-// WithLabel sets the instantiation label (default "vip-score").
-func WithLabel(l string) Option { return func(s *Scorer) { s.label = l } }
-
-// WithAdmin sets the contract admin, who may migrate it; "" instantiates without one.
-// Defaults to the deployer.
-func WithAdmin(addr string) Option { return func(s *Scorer) { s.admin = &addr } }
-
-// WithGasPrice sets the gas price instead of the node's reported minimum.
-func WithGasPrice(p sdk.DecCoin) Option {
-	return func(s *Scorer) { s.dialOpts = append(s.dialOpts, cosmostx.WithGasPrice(p)) }
-}
-
-// WithJournalDir sets where push journals are kept (default journal.DefaultDir(), under the
-// user's state directory); a relative dir is resolved against the working directory at Dial.
-func WithJournalDir(dir string) Option { return func(s *Scorer) { s.k.JournalDir = dir } }
-
-// WithChunkSize fixes the entries per update_scores tx; 0 (default) derives it from limits.
-func WithChunkSize(n int) Option { return func(s *Scorer) { s.k.ChunkSize = n } }
-
-// WithMaxTxBytes sets the node's mempool tx size limit (default 1 MiB, CometBFT's default).
-func WithMaxTxBytes(n int) Option { return func(s *Scorer) { s.maxTxBytes = n } }
-
-// WithWindow sets how many chunk txs may be in flight (default 8).
-func WithWindow(n int) Option { return func(s *Scorer) { s.k.Window = n } }
-
-// WithPollInterval sets how often txs are looked up (default 25ms).
-func WithPollInterval(d time.Duration) Option { return func(s *Scorer) { s.k.Poll = d } }
-
-// WithLogger sets the logger.
-func WithLogger(l *slog.Logger) Option { return func(s *Scorer) { s.k.Logger = l } }
-
-// WithProgress reports confirmed entries during UpdateScores.
-func WithProgress(f func(done, total int)) Option { return func(s *Scorer) { s.k.Progress = f } }
+// Option sets what a Scorer takes: deployer.With* options (cosmostx.WithOperatorKey and
+// WithDeployerKey for software keys; WithCodeID, WithLabel and WithAdmin for the
+// instantiation).
+type Option = deployer.Option
 
 // Dial connects to a Wasm rollup's CometBFT RPC and REST faces.
 func Dial(ctx context.Context, cometRPC, rest string, opts ...Option) (*Scorer, error) {
+	set := deployer.Apply(opts...)
 	s := &Scorer{
-		code: wasmcontract.Code(), label: DefaultLabel,
-		maxTxBytes: DefaultMaxTxBytes, k: deployer.DefaultKnobs(),
+		code: wasmcontract.Code(), label: cmp.Or(set.Label, DefaultLabel), codeID: set.CodeID, admin: set.Admin,
+		maxTxBytes: cmp.Or(set.MaxTxBytes, DefaultMaxTxBytes), k: set.Knobs, allow: set.AllowList,
+		deployerKey: set.Deployer, operatorKey: set.Operator, contract: set.Contract,
 	}
-	for _, o := range opts {
-		o(s)
+	if set.Code != nil {
+		s.code = set.Code
 	}
-	dir, err := deployer.JournalDir(s.k.JournalDir)
-	if err != nil {
+	var err error
+	if s.k.JournalDir, err = deployer.JournalDir(s.k.JournalDir); err != nil {
 		return nil, err
 	}
-	s.k.JournalDir = dir
-	if s.deployerKey == nil {
-		s.deployerKey = s.operatorKey
-	}
-	c, err := cosmostx.Dial(ctx, cometRPC, rest, append([]cosmostx.Option{
-		cosmostx.WithMessages(wasmtypes.RegisterInterfaces), cosmostx.WithPollInterval(s.k.Poll),
-	}, s.dialOpts...)...)
-	if err != nil {
+	if s.c, err = cosmostx.DialFor(ctx, cometRPC, rest, set, wasmtypes.RegisterInterfaces); err != nil {
 		return nil, fmt.Errorf("dial wasm rollup: %w", err)
 	}
-	s.c = c
 	if s.contract != "" {
 		if err := s.Attach(s.contract); err != nil {
 			return nil, err
@@ -213,7 +140,7 @@ func (s *Scorer) CheckAddress(addr string) (string, error) {
 
 func (s *Scorer) needContract() error {
 	if s.contract == "" {
-		return errors.New("no contract address: deploy first or pass the contract")
+		return deployer.ErrNoContract
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ func start(t *testing.T, opts ...embedded.WasmOption) *rollup {
 func (r *rollup) dial(t *testing.T, opts ...wasm.Option) *wasm.Scorer {
 	t.Helper()
 	ep := r.r.Endpoints()
-	s, err := wasm.Dial(context.Background(), ep.CometRPC, ep.REST, append([]wasm.Option{wasm.WithJournalDir(r.journal)}, opts...)...)
+	s, err := wasm.Dial(context.Background(), ep.CometRPC, ep.REST, append([]wasm.Option{deployer.WithJournalDir(r.journal)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestDeployUpdateFinalize(t *testing.T) {
 	r := start(t)
 	ctx := context.Background()
 	// Deployer A; operator B: both go on the allow list.
-	s := r.dial(t, wasm.WithDeployerKey(r.keyA), wasm.WithOperatorKey(r.keyB), wasm.WithChunkSize(40))
+	s := r.dial(t, cosmostx.WithDeployerKey(r.keyA), cosmostx.WithOperatorKey(r.keyB), deployer.WithChunkSize(40))
 	d, err := s.Deploy(ctx, 6)
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +95,7 @@ func TestDeployUpdateFinalize(t *testing.T) {
 	}
 
 	// The deployer, though not the operator, is on the allow list too.
-	byDeployer := r.dial(t, wasm.WithOperatorKey(r.keyA), wasm.WithContract(d.Contract))
+	byDeployer := r.dial(t, cosmostx.WithOperatorKey(r.keyA), deployer.WithContract(d.Contract))
 	if _, err := byDeployer.FinalizeStage(ctx, 6); err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestDeployUpdateFinalize(t *testing.T) {
 func TestRefusesBeforeSending(t *testing.T) {
 	r := start(t)
 	ctx := context.Background()
-	s := r.dial(t, wasm.WithOperatorKey(r.keyA))
+	s := r.dial(t, cosmostx.WithOperatorKey(r.keyA))
 	if _, err := s.Deploy(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestRefusesBeforeSending(t *testing.T) {
 	before := r.sequence(t, s, addr)
 	entries := scores.GenerateBech32(500, 4, "init")
 
-	small := r.dial(t, wasm.WithOperatorKey(r.keyA), wasm.WithContract(s.Contract()), wasm.WithMaxTxBytes(8_000), wasm.WithChunkSize(500))
+	small := r.dial(t, cosmostx.WithOperatorKey(r.keyA), deployer.WithContract(s.Contract()), deployer.WithMaxTxBytes(8_000), deployer.WithChunkSize(500))
 	_, err := small.UpdateScores(ctx, 1, entries)
 	// ["init1…(43 chars)",999999] is at most 56 bytes: (8000-1024)/56 = 124 entries fit.
 	if err == nil || !regexp.MustCompile(`chunk size 500 does not fit the 8000-byte tx limit: at most 12[4-9] entries per tx`).MatchString(err.Error()) {
@@ -149,7 +149,7 @@ func TestRefusesBeforeSending(t *testing.T) {
 		t.Fatalf("sequence %d -> %d: refused input sent txs", before, after)
 	}
 
-	stranger := r.dial(t, wasm.WithOperatorKey(r.keyB), wasm.WithContract(s.Contract()))
+	stranger := r.dial(t, cosmostx.WithOperatorKey(r.keyB), deployer.WithContract(s.Contract()))
 	_, err = stranger.UpdateScores(ctx, 1, entries[:3])
 	var ce *wasm.ContractError
 	if !errors.As(err, &ce) || ce.Reason() != wasm.NotAllowed {
@@ -161,7 +161,7 @@ func TestRefusesBeforeSending(t *testing.T) {
 	}
 
 	ep := r.r.Endpoints()
-	if _, err := wasm.Dial(ctx, ep.CometRPC, ep.REST, wasm.WithContract("0x1234")); err == nil || !strings.Contains(err.Error(), "contract") {
+	if _, err := wasm.Dial(ctx, ep.CometRPC, ep.REST, deployer.WithContract("0x1234")); err == nil || !strings.Contains(err.Error(), "contract") {
 		t.Fatalf("bad contract address: %v", err)
 	}
 	if _, err := r.dial(t).Deploy(ctx, 1); err == nil || !strings.Contains(err.Error(), "no deployer key") {
@@ -177,7 +177,7 @@ func TestRefusesBeforeSending(t *testing.T) {
 func TestChunksFitTheBlockGasLimit(t *testing.T) {
 	r := start(t, devnode.WithMaxBlockGas(2_000_000))
 	ctx := context.Background()
-	s := r.dial(t, wasm.WithOperatorKey(r.keyA))
+	s := r.dial(t, cosmostx.WithOperatorKey(r.keyA))
 	if _, err := s.Deploy(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestChunksFitTheBlockGasLimit(t *testing.T) {
 	if err != nil || res.Chunks != plan.Chunks || res.Confirmed != plan.Chunks {
 		t.Fatalf("update %+v, %v (plan %+v)", res, err, plan)
 	}
-	big := r.dial(t, wasm.WithOperatorKey(r.keyA), wasm.WithContract(s.Contract()), wasm.WithChunkSize(600))
+	big := r.dial(t, cosmostx.WithOperatorKey(r.keyA), deployer.WithContract(s.Contract()), deployer.WithChunkSize(600))
 	_, err = big.UpdateScores(ctx, 1, scores.GenerateBech32(600, 6, "init"))
 	if err == nil || !strings.Contains(err.Error(), "block gas limit 2000000") || !strings.Contains(err.Error(), fmt.Sprintf("at most %d entries per tx", plan.ChunkSize)) {
 		t.Fatalf("oversized chunk: %v", err)

@@ -29,6 +29,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/localnet"
+	"github.com/vipharness/vipharness/localnet/chain"
 	"github.com/vipharness/vipharness/localnet/container"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/external"
@@ -188,7 +189,7 @@ type Env struct {
 	operator, stranger []byte
 	// Chain is the rollup's plumbing (height, sequences, funding), dialed once; chain is its
 	// Cosmos client on a Move or Wasm rollup (nil on EVM).
-	Chain *localnet.Chain
+	Chain *chain.Chain
 	chain *cosmostx.Client
 }
 
@@ -216,7 +217,7 @@ func Start(ctx context.Context, t Target, l1Stage uint64, journalDir string) (_ 
 	if e.operator, err = hex.DecodeString(funded[0].PrivateKey); err != nil {
 		return nil, fmt.Errorf("funded key: %w", err)
 	}
-	if e.Chain, err = localnet.DialChain(ctx, r); err != nil {
+	if e.Chain, err = chain.Dial(ctx, r); err != nil {
 		return nil, fmt.Errorf("dial %s rollup: %w", t, err)
 	}
 	e.chain = e.Chain.Cosmos()

@@ -68,7 +68,7 @@ var _ = cosmosCrashSpec(cosmosCrash{
 		return out, true
 	},
 	scorer: func(ctx context.Context, ep localnet.Endpoints, contract string) (deployer.Scorer, error) {
-		return wasm.Dial(ctx, ep.CometRPC, ep.REST, wasm.WithContract(contract))
+		return wasm.Dial(ctx, ep.CometRPC, ep.REST, deployer.WithContract(contract))
 	},
 })
 
@@ -93,7 +93,7 @@ var _ = cosmosCrashSpec(cosmosCrash{
 		return out, true
 	},
 	scorer: func(ctx context.Context, ep localnet.Endpoints, contract string) (deployer.Scorer, error) {
-		return move.Dial(ctx, ep.CometRPC, ep.REST, move.WithModuleAddress(contract))
+		return move.Dial(ctx, ep.CometRPC, ep.REST, deployer.WithContract(contract))
 	},
 })
 

@@ -38,7 +38,7 @@ var _ = Describe("a push killed with SIGKILL", Label("evm", "embedded", "crash")
 		key, err := crypto.HexToECDSA(devKey)
 		Expect(err).NotTo(HaveOccurred())
 
-		s, err := evm.Dial(ctx, rpcURL, evm.WithOperatorKey(key), evm.WithJournalDir(GinkgoT().TempDir()))
+		s, err := evm.Dial(ctx, rpcURL, evm.WithOperatorKey(key), deployer.WithJournalDir(GinkgoT().TempDir()))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(s.Close)
 		d, err := s.Deploy(ctx, stage)

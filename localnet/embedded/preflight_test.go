@@ -127,7 +127,7 @@ func TestPreflightOnTheEmbeddedEVM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := evm.Dial(ctx, ep.JSONRPC, evm.WithDeployerKey(key), evm.WithJournalDir(t.TempDir()), evm.WithPollInterval(20*time.Millisecond))
+	s, err := evm.Dial(ctx, ep.JSONRPC, evm.WithDeployerKey(key), deployer.WithJournalDir(t.TempDir()), deployer.WithPollInterval(20*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,6 @@ import (
 	"syscall"
 
 	"github.com/vipharness/vipharness/bindings/movebcs"
-	movecontract "github.com/vipharness/vipharness/contracts/move"
 )
 
 // BuildOptions are the compiler settings of a build.
@@ -161,16 +160,18 @@ func compilerArguments(pkgDir string, o BuildOptions) []byte {
 
 // LazyCompiler is a Compiler that opens the library in dir on its first Build, so a caller
 // can hand it to every VM's Scorer and only a Move deploy loads the library.
-func LazyCompiler(dir string) movecontract.Compiler { return &lazyCompiler{dir: dir} }
+func LazyCompiler(dir string) *Lazy { return &Lazy{dir: dir} }
 
-type lazyCompiler struct {
+// Lazy is LazyCompiler's Compiler.
+type Lazy struct {
 	dir  string
 	once sync.Once
 	c    *Compiler
 	err  error
 }
 
-func (l *lazyCompiler) Build(ctx context.Context, pkgDir string, named map[string]movebcs.Address) error {
+// Build opens the library once, then builds as Compiler.Build does.
+func (l *Lazy) Build(ctx context.Context, pkgDir string, named map[string]movebcs.Address) error {
 	l.once.Do(func() { l.c, l.err = OpenCompiler(l.dir) })
 	if l.err != nil {
 		return l.err

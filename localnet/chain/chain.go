@@ -1,4 +1,7 @@
-package localnet
+// Package chain is the plumbing callers need on a local rollup of any VM (height, sequences,
+// funding, waiting for a tx), so that they never ask which VM it is. It is its own package
+// so that the engines' root package links no deployer.
+package chain
 
 import (
 	"context"
@@ -17,6 +20,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/localnet"
 )
 
 // Chain is the plumbing callers need on a rollup of any VM, so that they never ask which VM
@@ -29,13 +33,13 @@ type Chain struct {
 	poll   time.Duration
 }
 
-// DialChain dials r's faces.
-func DialChain(ctx context.Context, r Rollup) (*Chain, error) {
+// Dial dials r's faces.
+func Dial(ctx context.Context, r localnet.Rollup) (*Chain, error) {
 	return DialEndpoints(ctx, r.VM(), r.Endpoints())
 }
 
 // DialEndpoints dials a rollup of vm at ep (a rollup this process did not start).
-func DialEndpoints(ctx context.Context, vm deployer.VM, ep Endpoints) (*Chain, error) {
+func DialEndpoints(ctx context.Context, vm deployer.VM, ep localnet.Endpoints) (*Chain, error) {
 	spec, err := scorers.Describe(vm)
 	if err != nil {
 		return nil, err
