@@ -1,7 +1,10 @@
 // The Initia.js calls every Cosmos rollup (Move, Wasm) answers alike: node, accounts, balances,
 // fee discovery, each sign mode, tx lookup and search, blocks and the CometBFT websocket. Each
 // goes through check(), so the Go spec counts and asserts every one.
-import { MnemonicKey, MsgSend, RESTClient, SignMode, WebSocketClient, isTxError } from "@initia/initia.js";
+import {
+  AuthInfo, Coins, Fee, MnemonicKey, ModeInfo, MsgSend, RESTClient, SignDoc, SignMode, SignerInfo, Tx, TxBody, WebSocketClient, isTxError,
+} from "@initia/initia.js";
+import txpb from "@initia/initia.proto/cosmos/tx/v1beta1/tx.js";
 import { check, env, must } from "./report.mjs";
 
 // The environment the Go spec passes: the rollup's faces and a funded mnemonic.
@@ -11,6 +14,7 @@ export function rollup() {
     rpc: env("RPC_URL"),
     chainId: env("CHAIN_ID"),
     mnemonic: env("MNEMONIC"),
+    mnemonic2: env("MNEMONIC2"), // a second funded account: the DIRECT_AUX tx's aux signer
     denom: env("FEE_DENOM"),
   };
 }
@@ -125,6 +129,30 @@ export async function cosmosChecks(r, key) {
     });
   }
 
+  // SIGN_MODE_DIRECT_AUX: the SDK's Key.signTx refuses it ("not supported sign mode"), so the
+  // tx is put together from the SDK's own types, as a wallet kit does: the aux signer signs
+  // SignDocDirectAux (no fee), the fee payer signs the whole tx in DIRECT.
+  sent.SIGN_MODE_DIRECT_AUX = await check("SIGN_MODE_DIRECT_AUX (aux signer, DIRECT fee payer)", async () => {
+    const aux = defaultKeyLike(key, r.mnemonic2);
+    const [payerAcc, auxAcc] = await Promise.all([rest.auth.accountInfo(addr), rest.auth.accountInfo(aux.accAddress)]);
+    const body = new TxBody([new MsgSend(aux.accAddress, aux.accAddress, `1${r.denom}`)], "jsclients SIGN_MODE_DIRECT_AUX");
+    const gas = 300000;
+    const fee = new Fee(gas, new Coins(await rest.gasPrices()).mul(gas).toIntCeilCoins(), addr);
+    const single = (mode) => new ModeInfo(new ModeInfo.Single(mode));
+    const authInfo = new AuthInfo([
+      new SignerInfo(aux.publicKey, auxAcc.getSequenceNumber(), single(SignMode.SIGN_MODE_DIRECT_AUX)),
+      new SignerInfo(key.publicKey, payerAcc.getSequenceNumber(), single(SignMode.SIGN_MODE_DIRECT)),
+    ], fee);
+    const auxDoc = txpb.SignDocDirectAux.encode({
+      bodyBytes: body.toBytes(), publicKey: aux.publicKey.packAny(), chainId: r.chainId,
+      accountNumber: BigInt(auxAcc.getAccountNumber()), sequence: BigInt(auxAcc.getSequenceNumber()),
+    }).finish();
+    const auxSig = await aux.sign(Buffer.from(auxDoc));
+    const payerSig = await key.sign(Buffer.from(new SignDoc(r.chainId, payerAcc.getAccountNumber(), payerAcc.getSequenceNumber(), authInfo, body).toBytes()));
+    const res = await landed(rest, new Tx(body, authInfo, [auxSig.toString("base64"), payerSig.toString("base64")]));
+    return { hash: res.txhash, height: Number(res.height), sender: aux.accAddress };
+  });
+
   await check("websocket NewBlock", async () => {
     const msg = await block.got;
     must(msg.type === "tendermint/event/NewBlock", `a NewBlock event, got ${msg.type}`);
@@ -151,8 +179,10 @@ export async function cosmosChecks(r, key) {
   await check("tx.search by message.sender", async () => {
     const res = await rest.tx.search({ query: [{ key: "message.sender", value: addr }] });
     const hashes = res.txs.map((t) => t.txhash);
-    for (const [name, s] of Object.entries(sent)) must(s && hashes.includes(s.hash), `the ${name} send found`);
-    must(res.total >= Object.keys(sent).length, `a total, got ${res.total}`);
+    for (const [name, s] of Object.entries(sent)) {
+      if (!s?.sender) must(s && hashes.includes(s.hash), `the ${name} send found`);
+    }
+    must(res.total >= 3, `a total, got ${res.total}`);
   });
   await check("tx.search by tx.height", async () => {
     must(first, "the DIRECT send to have landed");
@@ -168,6 +198,11 @@ export async function cosmosChecks(r, key) {
     must(/insufficient funds/.test(res.raw_log), `the reason in raw_log: ${res.raw_log}`);
   });
   return { rest, wallet, addr, latest };
+}
+
+// defaultKeyLike derives mnemonic's key of the same kind as key (eth_secp256k1 or not).
+function defaultKeyLike(key, mnemonic) {
+  return key.eth ? new MnemonicKey({ mnemonic }) : new MnemonicKey({ mnemonic, coinType: 118, eth: false });
 }
 
 // defaultKey is what MnemonicKey({mnemonic}) derives with the SDK's defaults (coin type 60,

@@ -10,7 +10,7 @@ import (
 )
 
 // moveCalls is how many calls initia_move.mjs makes when it runs to its end.
-const moveCalls = 37
+const moveCalls = 38
 
 var _ = Describe("Initia.js on a Move rollup", func() {
 	for _, target := range initiaTargets(deployer.Move) {

@@ -68,11 +68,11 @@ func deployScored(ctx context.Context, env *harness.Env) (contract, addr string,
 func cosmosScriptEnv(env *harness.Env, feeDenom string) map[string]string {
 	ep := env.Rollup.Endpoints()
 	funded := env.Rollup.Funded()
-	Expect(funded).NotTo(BeEmpty())
+	Expect(len(funded)).To(BeNumerically(">=", 2), "two funded accounts (the second signs the DIRECT_AUX tx)")
 	Expect(funded[0].Mnemonic).NotTo(BeEmpty(), "the rollup's first funded account comes from a mnemonic")
 	return map[string]string{
 		"REST_URL": ep.REST, "RPC_URL": ep.CometRPC, "CHAIN_ID": env.Rollup.ChainID(),
-		"MNEMONIC": funded[0].Mnemonic, "FEE_DENOM": feeDenom,
+		"MNEMONIC": funded[0].Mnemonic, "MNEMONIC2": funded[1].Mnemonic, "FEE_DENOM": feeDenom,
 		"L1_REST_URL": env.L1.URL(), "L1_CHAIN_ID": l1.ChainID, "VIP_MODULE_ADDRESS": env.L1.VIPAddress(),
 		"L1_STAGE": strconv.Itoa(l1Stage), "STAGE": strconv.Itoa(l1Stage),
 	}

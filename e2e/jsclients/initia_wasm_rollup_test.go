@@ -14,7 +14,7 @@ import (
 )
 
 // wasmCalls is how many calls initia_wasm.mjs makes when it runs to its end.
-const wasmCalls = 39
+const wasmCalls = 40
 
 var _ = Describe("Initia.js on a Wasm rollup", func() {
 	for _, target := range initiaTargets(deployer.Wasm) {
