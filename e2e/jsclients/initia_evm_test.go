@@ -16,6 +16,9 @@ var _ = Describe("Initia.js on an EVM rollup", func() {
 	for _, target := range initiaTargets(deployer.EVM) {
 		Context(target.String(), Label("initia.js", string(target.VM), target.Engine.Name()), Ordered, func() {
 			It("reads the minievm Cosmos face a wallet reads before JSON-RPC", func(ctx SpecContext) {
+				if plainNode(target) {
+					Skip(target.String() + " runs plain geth: it has no Cosmos REST face")
+				}
 				env := startRollup(ctx, target)
 				ep := env.Rollup.Endpoints()
 				cosmos, ok := env.Rollup.(interface{ CosmosChainID() string })

@@ -33,6 +33,14 @@ func initiaTargets(vm deployer.VM) []harness.Target {
 	return out
 }
 
+// plainNode reports whether the target runs the VM's plain upstream node rather than a
+// minitia's faces: geth (no Cosmos face) and wasmd (no coin type 60 accounts, no opchild) on
+// the process and container engines. Their specs skip before a rollup is started.
+func plainNode(t harness.Target) bool {
+	name := t.Engine.Name()
+	return (t.VM == deployer.EVM || t.VM == deployer.Wasm) && (name == "process" || name == "container")
+}
+
 // startRollup starts the target's rollup and the L1 stand-in for the running Ordered
 // container, stopped when it ends.
 func startRollup(ctx context.Context, t harness.Target) *harness.Env {

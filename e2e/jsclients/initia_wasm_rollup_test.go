@@ -20,6 +20,9 @@ var _ = Describe("Initia.js on a Wasm rollup", func() {
 	for _, target := range initiaTargets(deployer.Wasm) {
 		Context(target.String(), Label("initia.js", string(target.VM), target.Engine.Name()), Ordered, func() {
 			It("answers every call an application makes, from both of the mnemonic's funded accounts", func(ctx SpecContext) {
+				if plainNode(target) {
+					Skip(target.String() + " runs plain wasmd: no coin type 60 account is funded and no opchild params are served")
+				}
 				env := startRollup(ctx, target)
 				funded := env.Rollup.Funded()
 				if funded[0].CoinType60Address == "" {
