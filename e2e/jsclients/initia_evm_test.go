@@ -19,7 +19,7 @@ var _ = Describe("Initia.js on an EVM rollup", func() {
 				if plainNode(target) {
 					Skip(target.String() + " runs plain geth: it has no Cosmos REST face")
 				}
-				env := startRollup(ctx, target)
+				env := startInitiaRollup(ctx, target)
 				ep := env.Rollup.Endpoints()
 				cosmos, ok := env.Rollup.(interface{ CosmosChainID() string })
 				if !ok || ep.REST == "" {

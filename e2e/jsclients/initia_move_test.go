@@ -16,7 +16,7 @@ var _ = Describe("Initia.js on a Move rollup", func() {
 	for _, target := range initiaTargets(deployer.Move) {
 		Context(target.String(), Label("initia.js", string(target.VM), target.Engine.Name()), Ordered, func() {
 			It("answers every call an application makes, signed in each sign mode", func(ctx SpecContext) {
-				env := startRollup(ctx, target)
+				env := startInitiaRollup(ctx, target)
 				contract, addr, score := deployScored(ctx, env)
 				vars := cosmosScriptEnv(env, feeDenom(env))
 				vars["VIP_SCORE"], vars["SCORED"], vars["SCORE"] = contract, addr, strconv.FormatUint(score, 10)

@@ -16,8 +16,8 @@ import (
 	"github.com/vipharness/vipharness/localnet/l1"
 )
 
-// l1Stage is the stage the L1 stand-in reports and the scoring contract is deployed at.
-const l1Stage = 3
+// initiaL1Stage is the stage the L1 stand-in reports and the scoring contract is deployed at.
+const initiaL1Stage = 3
 
 // scriptTimeout bounds one Initia.js script run: a few dozen calls and a handful of txs.
 const scriptTimeout = 2 * time.Minute
@@ -41,10 +41,10 @@ func plainNode(t harness.Target) bool {
 	return (t.VM == deployer.EVM || t.VM == deployer.Wasm) && (name == "process" || name == "container")
 }
 
-// startRollup starts the target's rollup and the L1 stand-in for the running Ordered
+// startInitiaRollup starts the target's rollup and the L1 stand-in for the running Ordered
 // container, stopped when it ends.
-func startRollup(ctx context.Context, t harness.Target) *harness.Env {
-	env, err := harness.Start(ctx, t, l1Stage, GinkgoT().TempDir())
+func startInitiaRollup(ctx context.Context, t harness.Target) *harness.Env {
+	env, err := harness.Start(ctx, t, initiaL1Stage, GinkgoT().TempDir())
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func(ctx SpecContext) {
 		if CurrentSpecReport().Failed() {
@@ -57,15 +57,15 @@ func startRollup(ctx context.Context, t harness.Target) *harness.Env {
 	return env
 }
 
-// deployScored deploys the scoring contract with the operator key at l1Stage and scores one
+// deployScored deploys the scoring contract with the operator key at initiaL1Stage and scores one
 // generated address; it returns the contract and the scored entry.
 func deployScored(ctx context.Context, env *harness.Env) (contract, addr string, score uint64) {
 	scorer, err := env.Scorer(ctx, "")
 	Expect(err).NotTo(HaveOccurred())
-	d, err := scorer.Deploy(ctx, l1Stage)
+	d, err := scorer.Deploy(ctx, initiaL1Stage)
 	Expect(err).NotTo(HaveOccurred())
 	entries := env.Generate(3, 24)
-	res, err := scorer.UpdateScores(ctx, l1Stage, entries)
+	res, err := scorer.UpdateScores(ctx, initiaL1Stage, entries)
 	Expect(err).NotTo(HaveOccurred())
 	Expect(res.Confirmed).To(Equal(res.Chunks))
 	return d.Contract, entries[0].Addr, entries[0].Amount
@@ -82,7 +82,7 @@ func cosmosScriptEnv(env *harness.Env, feeDenom string) map[string]string {
 		"REST_URL": ep.REST, "RPC_URL": ep.CometRPC, "CHAIN_ID": env.Rollup.ChainID(),
 		"MNEMONIC": funded[0].Mnemonic, "MNEMONIC2": funded[1].Mnemonic, "FEE_DENOM": feeDenom,
 		"L1_REST_URL": env.L1.URL(), "L1_CHAIN_ID": l1.ChainID, "VIP_MODULE_ADDRESS": env.L1.VIPAddress(),
-		"L1_STAGE": strconv.Itoa(l1Stage), "STAGE": strconv.Itoa(l1Stage),
+		"L1_STAGE": strconv.Itoa(initiaL1Stage), "STAGE": strconv.Itoa(initiaL1Stage),
 	}
 }
 

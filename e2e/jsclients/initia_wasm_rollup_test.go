@@ -23,7 +23,7 @@ var _ = Describe("Initia.js on a Wasm rollup", func() {
 				if plainNode(target) {
 					Skip(target.String() + " runs plain wasmd: no coin type 60 account is funded and no opchild params are served")
 				}
-				env := startRollup(ctx, target)
+				env := startInitiaRollup(ctx, target)
 				funded := env.Rollup.Funded()
 				if funded[0].CoinType60Address == "" {
 					Skip(target.String() + " funds no coin type 60 account (a plain wasmd): Initia.js MnemonicKey() defaults have no funds there")

@@ -34,7 +34,7 @@ var knownRegistryBreaks = map[string]string{
 	"testnets/embr_old": `assetlist.json /assets/1/display: display "EMBR INIT" is not among the denom_units`,
 }
 
-type publishedEntry struct {
+type registryEntry struct {
 	Network   string          `json:"network"`
 	Folder    string          `json:"folder"`
 	Chain     json.RawMessage `json:"chain"`
@@ -58,7 +58,7 @@ var _ = Describe("vipctl registry validate over the published registry", Label("
 		ensureClients()
 		out, err := exec.CommandContext(ctx, "node", "registry_entries.cjs", pkg).Output()
 		Expect(err).NotTo(HaveOccurred(), "read the published entries with node")
-		var entries []publishedEntry
+		var entries []registryEntry
 		Expect(json.Unmarshal(out, &entries)).To(Succeed())
 		Expect(len(entries)).To(BeNumerically(">=", 10), "the package publishes the registry's entries under main/")
 
