@@ -413,7 +413,8 @@ func ReadEntry(dir string) (EntryFiles, error) {
 	if f.Chain, err = os.ReadFile(filepath.Join(abs, "chain.json")); err != nil {
 		return EntryFiles{}, fmt.Errorf("read the entry: %w", err)
 	}
-	if f.Assetlist, err = os.ReadFile(filepath.Join(abs, "assetlist.json")); err != nil {
+	// The registry holds chains without an assetlist (testnets/embr); Validate checks what is there.
+	if f.Assetlist, err = os.ReadFile(filepath.Join(abs, "assetlist.json")); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return EntryFiles{}, fmt.Errorf("read the entry: %w", err)
 	}
 	prof, err := os.ReadFile(filepath.Join(root, "profiles", filepath.Base(abs)+".json"))

@@ -294,6 +294,8 @@ func (e *Executor) instantiate(ctx *devnode.Context, msg *wasmtypes.MsgInstantia
 	entry := cinfo.InitialHistory(msg.Msg)
 	store.Set(wasmtypes.GetContractCodeHistoryElementKey(contract, 1), mustMarshal(&entry))
 	store.Set(wasmtypes.GetContractByCreatedSecondaryIndexKey(contract, entry), []byte{})
+	// wasmd's creator index, which ContractsByCreator reads.
+	store.Set(wasmtypes.GetContractByCreatorSecondaryIndexKey(sender, entry.Updated.Bytes(), contract), []byte{})
 	store.Set(wasmtypes.GetContractAddressKey(contract), mustMarshal(&cinfo))
 	ctx.EmitEvent(sdk.NewEvent(wasmtypes.EventTypeInstantiate,
 		sdk.NewAttribute(wasmtypes.AttributeKeyContractAddr, contractStr),

@@ -98,6 +98,36 @@ func (e *Executor) Queries() []devnode.Query {
 			},
 		},
 		{
+			Method: "/cosmwasm.wasm.v1.Query/AllContractState",
+			New:    func() proto.Message { return &wasmtypes.QueryAllContractStateRequest{} },
+			HTTP:   "GET /cosmwasm/wasm/v1/contract/{address}/state",
+			Bind: func(r *http.Request, req proto.Message) error {
+				q := req.(*wasmtypes.QueryAllContractStateRequest)
+				q.Address = r.PathValue("address")
+				var err error
+				q.Pagination, err = devnode.BindPageRequest(r.URL.Query())
+				return err
+			},
+			Handle: func(c *devnode.Context, r proto.Message) (proto.Message, error) {
+				return allContractState(c, r.(*wasmtypes.QueryAllContractStateRequest))
+			},
+		},
+		{
+			Method: "/cosmwasm.wasm.v1.Query/ContractsByCreator",
+			New:    func() proto.Message { return &wasmtypes.QueryContractsByCreatorRequest{} },
+			HTTP:   "GET /cosmwasm/wasm/v1/contracts/creator/{creator_address}",
+			Bind: func(r *http.Request, req proto.Message) error {
+				q := req.(*wasmtypes.QueryContractsByCreatorRequest)
+				q.CreatorAddress = r.PathValue("creator_address")
+				var err error
+				q.Pagination, err = devnode.BindPageRequest(r.URL.Query())
+				return err
+			},
+			Handle: func(c *devnode.Context, r proto.Message) (proto.Message, error) {
+				return contractsByCreator(c, r.(*wasmtypes.QueryContractsByCreatorRequest))
+			},
+		},
+		{
 			Method: "/cosmwasm.wasm.v1.Query/ContractsByCode",
 			New:    func() proto.Message { return &wasmtypes.QueryContractsByCodeRequest{} },
 			HTTP:   "GET /cosmwasm/wasm/v1/code/{code_id}/contracts",
@@ -209,6 +239,65 @@ func contractHistory(c *devnode.Context, req *wasmtypes.QueryContractHistoryRequ
 		return nil, err
 	}
 	return &wasmtypes.QueryContractHistoryResponse{Entries: entries, Pagination: res}, nil
+}
+
+// pageLimits applies wasmd's ensurePaginationParams: a default page of 100, at most 100.
+func pageLimits(page *query.PageRequest) *query.PageRequest {
+	if page == nil {
+		page = &query.PageRequest{}
+	}
+	if page.Limit == 0 || page.Limit > 100 {
+		page.Limit = 100
+	}
+	return page
+}
+
+// allContractState is wasmd's AllContractState: a contract's raw key/value models, paginated;
+// an address without a contract is refused as wasmd refuses it.
+func allContractState(c *devnode.Context, req *wasmtypes.QueryAllContractStateRequest) (proto.Message, error) {
+	contract, err := contractAddr(c, req.Address)
+	if err != nil {
+		return nil, err
+	}
+	store := c.KVStore(wasmtypes.ModuleName)
+	if loadContract(store, contract) == nil {
+		return nil, wasmtypes.ErrNoSuchContractFn(req.Address).Wrapf("address %s", req.Address)
+	}
+	models := []wasmtypes.Model{}
+	kv := prefix.NewStore(store, wasmtypes.GetContractStorePrefix(contract))
+	res, err := query.Paginate(kv, pageLimits(req.Pagination), func(key, value []byte) error {
+		models = append(models, wasmtypes.Model{Key: key, Value: value})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &wasmtypes.QueryAllContractStateResponse{Models: models, Pagination: res}, nil
+}
+
+// contractsByCreator is wasmd's ContractsByCreator: the contracts an account instantiated,
+// oldest first, from the creator index instantiate writes.
+func contractsByCreator(c *devnode.Context, req *wasmtypes.QueryContractsByCreatorRequest) (proto.Message, error) {
+	creator, err := contractAddr(c, req.CreatorAddress)
+	if err != nil {
+		return nil, err
+	}
+	contracts := []string{}
+	store := prefix.NewStore(c.KVStore(wasmtypes.ModuleName), wasmtypes.GetContractsByCreatorPrefix(creator))
+	res, err := query.FilteredPaginate(store, pageLimits(req.Pagination), func(key, _ []byte, accumulate bool) (bool, error) {
+		if accumulate {
+			addr, err := c.Addresses.BytesToString(key[wasmtypes.AbsoluteTxPositionLen:])
+			if err != nil {
+				return false, status.Error(codes.Internal, err.Error())
+			}
+			contracts = append(contracts, addr)
+		}
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &wasmtypes.QueryContractsByCreatorResponse{ContractAddresses: contracts, Pagination: res}, nil
 }
 
 // smart runs a contract query as wasmd's SmartContractState does.

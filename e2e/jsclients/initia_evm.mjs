@@ -1,0 +1,41 @@
+// Initia.js against a local EVM rollup's Cosmos face, as a wallet or app reads a minievm
+// before it turns to JSON-RPC: node info, chain id, syncing, fee discovery and the funded
+// account's balances in bech32 and hex. The face serves no Cosmos txs, blocks, accounts or
+// minievm's /minievm/evm/v1 queries (fixtures/evm/README.md, "what still differs").
+import { AccAddress, RESTClient } from "@initia/initia.js";
+import { check, env, must } from "./report.mjs";
+
+const chainId = env("CHAIN_ID");
+const denom = env("FEE_DENOM");
+const hex = env("FUNDED_HEX"); // the funded EVM account, 0x
+const rest = new RESTClient(env("REST_URL"), { chainId });
+const b32 = AccAddress.fromHex(hex);
+
+await check("tendermint.nodeInfo names minievm", async () => {
+  const info = await rest.tendermint.nodeInfo();
+  must(info.application_version?.name === "minievm", `application_version.name minievm, got ${info.application_version?.name}`);
+  must(info.default_node_info?.network === chainId, `network ${chainId}, got ${info.default_node_info?.network}`);
+});
+await check("tendermint.chainId", async () => must((await rest.tendermint.chainId()) === chainId, `chain id ${chainId}`));
+await check("tendermint.syncing", async () => must((await rest.tendermint.syncing()) === false, "syncing false"));
+await check("opchild.parameters min_gas_prices", async () => {
+  const p = await rest.opchild.parameters();
+  must(p.min_gas_prices.get(denom), `min_gas_prices in ${denom}, got ${p.min_gas_prices}`);
+});
+await check("tx.gasPrices", async () => must((await rest.tx.gasPrices()).get(denom), `a ${denom} gas price`));
+await check("tx.gasPrice", async () => must((await rest.tx.gasPrice(denom)).denom === denom, `the ${denom} gas price`));
+await check("rest.gasPrices (default fee discovery)", async () => {
+  const p = await rest.gasPrices();
+  must(p && String(p).endsWith(denom), `discovered gas prices in ${denom}, got ${p}`);
+});
+await check("bank.balance (bech32 of the EVM account)", async () => {
+  const [coins] = await rest.bank.balance(b32);
+  must(BigInt(coins.get(denom)?.amount ?? 0) > 0n, `a ${denom} balance for ${b32}`);
+});
+await check("bank.balanceByDenom (bech32)", async () => {
+  must(BigInt((await rest.bank.balanceByDenom(b32, denom)).amount) > 0n, `a ${denom} balance for ${b32}`);
+});
+await check("bank.balanceByDenom (hex)", async () => {
+  const [byHex, byB32] = await Promise.all([rest.bank.balanceByDenom(hex, denom), rest.bank.balanceByDenom(b32, denom)]);
+  must(byHex.amount === byB32.amount, `one balance for ${hex} and ${b32}: ${byHex.amount} vs ${byB32.amount}`);
+});

@@ -1,0 +1,38 @@
+package jsclients_test
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/vipharness/vipharness/deployer"
+)
+
+// evmCalls is how many calls initia_evm.mjs makes when it runs to its end.
+const evmCalls = 10
+
+var _ = Describe("Initia.js on an EVM rollup", func() {
+	for _, target := range initiaTargets(deployer.EVM) {
+		Context(target.String(), Label("initia.js", string(target.VM), target.Engine.Name()), Ordered, func() {
+			It("reads the minievm Cosmos face a wallet reads before JSON-RPC", func(ctx SpecContext) {
+				if plainNode(target) {
+					Skip(target.String() + " runs plain geth: it has no Cosmos REST face")
+				}
+				env := startInitiaRollup(ctx, target)
+				ep := env.Rollup.Endpoints()
+				cosmos, ok := env.Rollup.(interface{ CosmosChainID() string })
+				if !ok || ep.REST == "" {
+					// The process and container engines run plain geth (no Cosmos face).
+					Skip(target.String() + " is plain geth: it has no Cosmos REST face")
+				}
+				funded := env.Rollup.Funded()
+				Expect(funded).NotTo(BeEmpty())
+				calls, err := runScript(ctx, "initia_evm.mjs", map[string]string{
+					"REST_URL": ep.REST, "CHAIN_ID": cosmos.CosmosChainID(), "FEE_DENOM": feeDenom(env), "FUNDED_HEX": funded[0].Address,
+				})
+				expectAllPassed(target, "initia_evm.mjs", calls, err, evmCalls)
+			}, SpecTimeout(time.Minute+scriptTimeout))
+		})
+	}
+})
