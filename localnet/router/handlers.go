@@ -27,7 +27,6 @@ const (
 	msgInitiateWithdraw = "/opinit.opchild.v1.MsgInitiateTokenWithdrawal"
 	defaultTimeoutSecs  = 300
 	maxTimeoutSecs      = 7 * 24 * 3600
-	reasonNoRoute       = "NO_ROUTE"
 )
 
 // bridgeTypes are the BridgeType values the API knows; the stand-in routes IBC and OPINIT.
@@ -148,7 +147,7 @@ func (s *Server) handleRoute(r *http.Request) (any, *apiErr) {
 	}
 	path := s.ix.findRoute(req.SourceAssetChainID, req.SourceAssetDenom, req.DestAssetChainID, req.DestAssetDenom, f)
 	if path == nil {
-		return nil, notFound(reasonNoRoute, fmt.Sprintf("no route found from %s on %s to %s on %s", req.SourceAssetDenom, req.SourceAssetChainID, req.DestAssetDenom, req.DestAssetChainID))
+		return nil, notFound(fmt.Sprintf("no route found from %s on %s to %s on %s", req.SourceAssetDenom, req.SourceAssetChainID, req.DestAssetDenom, req.DestAssetChainID))
 	}
 	if amountOut != nil {
 		amountIn = amountInFor(path, amountOut)
@@ -315,7 +314,7 @@ func (s *Server) handleOPHook(r *http.Request) (any, *apiErr) {
 	}
 	path := s.ix.findRoute(req.SourceAssetChainID, req.SourceAssetDenom, req.DestAssetChainID, req.DestAssetDenom, routeFilter{})
 	if path == nil {
-		return nil, notFound(reasonNoRoute, fmt.Sprintf("no route found from %s on %s to %s on %s", req.SourceAssetDenom, req.SourceAssetChainID, req.DestAssetDenom, req.DestAssetChainID))
+		return nil, notFound(fmt.Sprintf("no route found from %s on %s to %s on %s", req.SourceAssetDenom, req.SourceAssetChainID, req.DestAssetDenom, req.DestAssetChainID))
 	}
 	hi := hookHop(path)
 	if hi < 0 {

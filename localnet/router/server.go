@@ -30,9 +30,6 @@ import (
 // maxRequestBody bounds a request body.
 const maxRequestBody = 1 << 20
 
-// errorDomain is the ErrorInfo domain of the stand-in's errors.
-const errorDomain = "router.localnet.vipharness"
-
 // Server is a running stand-in.
 type Server struct {
 	cfg     config
@@ -88,7 +85,7 @@ func Start(ctx context.Context, opts ...Option) (*Server, error) {
 		serveDone: make(chan struct{}),
 		requests:  map[string]*atomic.Int64{},
 	}
-	for _, p := range []string{api.PathRoute, api.PathOPHook, api.PathMsgs, api.PathTrack, api.PathStatus} {
+	for _, p := range []string{api.PathRoute, api.PathOPHook, api.PathMsgs, api.PathTrack, api.PathStatus, api.PathChains, api.PathAssets, api.PathBalances} {
 		s.requests[p] = new(atomic.Int64)
 	}
 	for _, l := range cfg.links {
@@ -183,6 +180,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveAPI(w, r, http.MethodPost, s.handleTrack)
 	case api.PathStatus:
 		s.serveAPI(w, r, http.MethodGet, s.handleStatus)
+	case api.PathChains:
+		s.serveAPI(w, r, http.MethodGet, s.handleChains)
+	case api.PathAssets:
+		s.serveAPI(w, r, http.MethodGet, s.handleAssets)
+	case api.PathBalances:
+		s.serveAPI(w, r, http.MethodPost, s.handleBalances)
 	case PathFaults:
 		s.handleFaults(w, r)
 	case "/health":
@@ -247,11 +250,11 @@ func badField(field, desc string) *apiErr {
 	}
 }
 
-func notFound(reason, msg string) *apiErr {
-	return &apiErr{
-		status: http.StatusNotFound, code: api.CodeNotFound, msg: msg,
-		details: []api.ErrorDetail{{Type: api.TypeErrorInfo, Reason: reason, Domain: errorDomain}},
-	}
+// notFound is a 404 (code 5). Its details stay empty: the service's ErrorDetail.reason enum
+// (LOW_INFO_ERROR, BAD_PRICE_ERROR, HIGH_LOSS_ERROR) has no value for a missing route, tx or
+// chain, so the message alone tells them apart, as the service's messages do.
+func notFound(msg string) *apiErr {
+	return &apiErr{status: http.StatusNotFound, code: api.CodeNotFound, msg: msg}
 }
 
 func writeErr(w http.ResponseWriter, e *apiErr) {

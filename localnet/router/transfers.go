@@ -81,7 +81,7 @@ func (s *Server) handleTrack(r *http.Request) (any, *apiErr) {
 	}
 	chain, ok := s.ix.chains[req.ChainID]
 	if !ok {
-		return nil, notFound(api.ReasonChainNotSupported, "chain ID not supported")
+		return nil, notFound("chain ID not supported")
 	}
 	h, e := normHash(chain, req.TxHash)
 	if e != nil {
@@ -93,7 +93,7 @@ func (s *Server) handleTrack(r *http.Request) (any, *apiErr) {
 		s.faults.TrackNotFound--
 		s.mu.Unlock()
 		s.cfg.log.Info("router: track lost (injected)", "tx", req.TxHash)
-		return nil, notFound(api.ReasonTxNotFound, "tx not found")
+		return nil, notFound("tx not found")
 	}
 	if t, ok := s.transfers[key]; ok {
 		s.mu.Unlock()
@@ -104,7 +104,7 @@ func (s *Server) handleTrack(r *http.Request) (any, *apiErr) {
 
 	src, ok := s.sources[chain.ChainID]
 	if !ok {
-		return nil, notFound(api.ReasonChainNotSupported, fmt.Sprintf("chain ID not supported: %s is not linked to a local node", chain.ChainID))
+		return nil, notFound(fmt.Sprintf("chain ID not supported: %s is not linked to a local node", chain.ChainID))
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
 	defer cancel()
@@ -113,7 +113,7 @@ func (s *Server) handleTrack(r *http.Request) (any, *apiErr) {
 		return nil, &apiErr{status: http.StatusServiceUnavailable, code: api.CodeUnavailable, msg: fmt.Sprintf("chain %s: %v", chain.ChainID, err)}
 	}
 	if !found {
-		return nil, notFound(api.ReasonTxNotFound, "tx not found")
+		return nil, notFound("tx not found")
 	}
 	if !tx.Success {
 		e := badField("tx_hash", "tx is invalid on chain: it did not execute successfully")
@@ -243,7 +243,7 @@ func (s *Server) handleStatus(r *http.Request) (any, *apiErr) {
 	}
 	chain, ok := s.ix.chains[chainID]
 	if !ok {
-		return nil, notFound(api.ReasonChainNotSupported, "chain ID not supported")
+		return nil, notFound("chain ID not supported")
 	}
 	h, e := normHash(chain, hash)
 	if e != nil {
@@ -253,7 +253,7 @@ func (s *Server) handleStatus(r *http.Request) (any, *apiErr) {
 	t := s.transfers[chain.ChainID+"/"+h]
 	s.mu.Unlock()
 	if t == nil {
-		return nil, notFound(api.ReasonTxNotFound, "tx not found")
+		return nil, notFound("tx not found")
 	}
 	elapsed := s.now().Sub(t.trackedAt)
 	n := int(elapsed / s.cfg.step)
