@@ -404,7 +404,7 @@ func TestControlEndpoint(t *testing.T) {
 	}
 	body := `{"tx_hash":"` + hash + `","chain_id":"3370758106842963"}`
 	for i := 0; i < 2; i++ {
-		if status, e, _ := do(t, http.MethodPost, s.URL()+api.PathTrack, body); status != 404 || e.Details[0].Reason != api.ReasonTxNotFound {
+		if status, e, _ := do(t, http.MethodPost, s.URL()+api.PathTrack, body); status != 404 || e.Message != "tx not found" || len(e.Details) != 0 {
 			t.Fatalf("track %d: %d", i, status)
 		}
 	}
