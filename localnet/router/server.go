@@ -52,6 +52,10 @@ type Server struct {
 	plans     map[string]*plan
 	hooks     map[string]bool
 	transfers map[string]*transfer
+
+	hc          *http.Client // reads linked chains' accounts
+	accounts    map[string]map[string]*simAccount
+	nextAccount uint64
 }
 
 // Start starts a stand-in on 127.0.0.1 (a free port unless WithAddr). ctx bounds the
@@ -82,11 +86,21 @@ func Start(ctx context.Context, opts ...Option) (*Server, error) {
 		plans:     map[string]*plan{},
 		hooks:     map[string]bool{},
 		transfers: map[string]*transfer{},
+		hc:        &http.Client{Timeout: 10 * time.Second},
+		accounts:  map[string]map[string]*simAccount{},
 		serveDone: make(chan struct{}),
 		requests:  map[string]*atomic.Int64{},
 	}
 	for _, p := range []string{api.PathRoute, api.PathOPHook, api.PathMsgs, api.PathTrack, api.PathStatus, api.PathChains, api.PathAssets, api.PathBalances} {
 		s.requests[p] = new(atomic.Int64)
+	}
+	for id, u := range cfg.accountLinks {
+		if _, ok := s.ix.chains[id]; !ok {
+			return nil, fmt.Errorf("router: accounts linked for chain %q, which is not in the graph", id)
+		}
+		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			return nil, fmt.Errorf("router: accounts of chain %s: REST URL %q is not http(s)", id, u)
+		}
 	}
 	for _, l := range cfg.links {
 		if _, ok := s.ix.chains[l.chainID]; !ok {
@@ -191,6 +205,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "/health":
 		writeJSON(w, http.StatusOK, map[string]any{"ok": true})
 	default:
+		if strings.HasPrefix(path, chainRESTPrefix) {
+			s.serveChainREST(w, r, path)
+			return
+		}
 		writeErr(w, &apiErr{status: http.StatusNotFound, code: api.CodeNotFound, msg: "Not Found"})
 	}
 }

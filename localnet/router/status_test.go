@@ -40,7 +40,7 @@ func newStepper(t *testing.T, chain *memChain, key *ecdsa.PrivateKey, opts ...Op
 func (st *stepper) send(dstChain, dstDenom, amount string) {
 	t := st.t
 	ctx := context.Background()
-	signer := memSignerKey(t, st.chain, st.key)
+	signer := memSignerKey(t, st.chain, st.key, hookAccounts(st.s))
 	addrs := addressesFor(signer.Address(), dstChain)
 	route, err := st.c.Route(ctx, api.RouteRequest{AmountIn: amount, SourceAssetChainID: evmChain, SourceAssetDenom: evmNative, DestAssetChainID: dstChain, DestAssetDenom: dstDenom})
 	if err != nil {

@@ -122,12 +122,17 @@ func (s *Server) handleTrack(r *http.Request) (any, *apiErr) {
 	}
 	t := s.newTransfer(key, chain, req.TxHash, tx, faults)
 	s.mu.Lock()
+	fresh := false
 	if old, ok := s.transfers[key]; ok {
 		t = old
 	} else {
 		s.transfers[key] = t
+		fresh = true
 	}
 	s.mu.Unlock()
+	if p := t.plan; fresh && p != nil && p.hookHop >= 0 && t.mismatch == "" && (t.stuckHop < 0 || t.stuckHop >= p.hookHop) && (t.failHop < 0 || t.failHop >= p.hookHop) {
+		s.hookRan(p.path[p.hookHop].bridge.FromChainID, p.addrs[p.hookHop])
+	}
 	s.cfg.log.Info("router: tracking", "tx", req.TxHash, "chain", chain.ChainID, "hops", len(t.hops), "routed", t.plan != nil)
 	return &api.TrackResponse{TxHash: req.TxHash, ExplorerLink: t.explorer}, nil
 }
