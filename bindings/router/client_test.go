@@ -308,3 +308,13 @@ func TestApproveCalldata(t *testing.T) {
 		t.Error("bad token accepted")
 	}
 }
+
+// The amino sign doc is written as cosmjs's serializeSignDoc writes it: keys sorted at every
+// level, numbers as strings, <, > and & escaped.
+func TestAminoSignDocIsSortedJSON(t *testing.T) {
+	got := string(AminoSignDoc("initiation-2", 10, 3, nil, 1, "a<b", []TokenDeposit{{Sender: "init1s", BridgeID: "2", To: "init1t", Amount: Coin{Amount: "0", Denom: "uinit"}}}))
+	want := `{"account_number":"10","chain_id":"initiation-2","fee":{"amount":[],"gas":"1"},"memo":"a\u003cb","msgs":[{"type":"ophost/MsgInitiateTokenDeposit","value":{"amount":{"amount":"0","denom":"uinit"},"bridge_id":"2","sender":"init1s","to":"init1t"}}],"sequence":"3"}`
+	if got != want {
+		t.Fatalf("sign doc\n%s\nwant\n%s", got, want)
+	}
+}

@@ -304,7 +304,11 @@ func AminoSignDoc(chainID string, accountNumber, sequence uint64, fee []Coin, ga
 	}
 	am := make([]any, len(msgs))
 	for i, m := range msgs {
-		am[i] = map[string]any{"type": AminoInitiateTokenDeposit, "value": m}
+		// through a map, so the value's keys come out sorted too
+		var v map[string]any
+		b, _ := json.Marshal(m)
+		_ = json.Unmarshal(b, &v)
+		am[i] = map[string]any{"type": AminoInitiateTokenDeposit, "value": v}
 	}
 	b, _ := json.Marshal(map[string]any{
 		"account_number": strconv.FormatUint(accountNumber, 10),
