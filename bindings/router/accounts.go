@@ -17,9 +17,6 @@ type AccountLookup func(ctx context.Context, chainID, address string) (number, s
 // RESTAccounts looks accounts up at GET {rest}/cosmos/auth/v1beta1/accounts/{address} of
 // each chain's Cosmos REST base URL, keyed by chain id; hc nil is http.DefaultClient.
 func RESTAccounts(hc *http.Client, restURLs map[string]string) AccountLookup {
-	if hc == nil {
-		hc = http.DefaultClient
-	}
 	return func(ctx context.Context, chainID, address string) (uint64, uint64, error) {
 		base, ok := restURLs[chainID]
 		if !ok {
@@ -30,8 +27,12 @@ func RESTAccounts(hc *http.Client, restURLs map[string]string) AccountLookup {
 }
 
 // ReadAccount reads an account's number and sequence from a Cosmos REST base URL. Module
-// and vesting accounts nest theirs in base_account, as the auth module writes them.
+// and vesting accounts nest theirs in base_account, as the auth module writes them. hc nil
+// is http.DefaultClient.
 func ReadAccount(ctx context.Context, hc *http.Client, restURL, address string) (number, sequence uint64, err error) {
+	if hc == nil {
+		hc = http.DefaultClient
+	}
 	u := strings.TrimRight(restURL, "/") + "/cosmos/auth/v1beta1/accounts/" + url.PathEscape(address)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {

@@ -259,3 +259,14 @@ func memSignerKey(t testing.TB, chain *memChain, key *ecdsa.PrivateKey, opts ...
 func hookAccounts(srv *Server) api.EVMSignerOption {
 	return api.WithHookAccounts(api.RESTAccounts(nil, map[string]string{l1Chain: srv.ChainRESTURL(l1Chain)}))
 }
+
+// Balance makes memChain a BalanceSource: every account holds 1000 + its nonce of the
+// native coin; ERC20 denoms are not deployed here.
+func (m *memChain) Balance(_ context.Context, address, denom string) (*big.Int, error) {
+	if common.IsHexAddress(denom) {
+		return nil, errors.New("no contract at " + denom)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return big.NewInt(1000 + int64(m.nonces[common.HexToAddress(address)])), nil
+}
