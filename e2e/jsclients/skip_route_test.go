@@ -1,6 +1,7 @@
 package jsclients_test
 
 import (
+	"fmt"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -36,6 +37,7 @@ var _ = Describe("the Skip Go SDK against the routing stand-in", Label("evm", "e
 			"HOOK_REST_URL": srv.ChainRESTURL("initiation-2"),
 		})
 		Expect(err).NotTo(HaveOccurred())
+		fmt.Fprintf(GinkgoWriter, "Skip SDK: %d of %d calls pass\n", len(calls)-len(failed(calls)), len(calls))
 		Expect(failed(calls)).To(BeEmpty())
 		Expect(calls).To(HaveLen(skipRouteCalls))
 	}, SpecTimeout(3*time.Minute))
