@@ -78,18 +78,23 @@ await check("messages (IBC)", async () => {
   must(m?.txs?.[0]?.evmTx?.chainId === evmChain, `an evm_tx on ${evmChain}, got ${JSON.stringify(m)}`);
 });
 await check("executeRoute (IBC)", async () => {
-  let done, broadcast;
+  let done, broadcast, tracked;
+  const before = await pub.getBalance({ address: account.address });
   await executeRoute({
     route: ibcRoute, userAddresses, slippageTolerancePercent: "1",
     getEvmSigner: async (id) => { must(id === evmChain, `signer asked for ${evmChain}, not ${id}`); return wallet; },
     onTransactionBroadcast: async (tx) => { broadcast = tx; },
+    onTransactionTracked: async (tx) => { tracked = tx; },
     onTransactionCompleted: async (tx) => { done = tx; },
     trackTxPollingOptions: { maxRetries: 20, retryInterval: 200, backoffMultiplier: 1 },
   });
-  must(broadcast?.txHash, "a broadcast tx");
+  must(broadcast?.txHash && tracked?.explorerLink, `a broadcast tx the service tracked, got ${JSON.stringify({ broadcast, tracked })}`);
+  must(done?.status?.state === "STATE_COMPLETED_SUCCESS", `completion reported, got ${JSON.stringify(done)}`);
   const st = await transactionStatus({ txHash: broadcast.txHash, chainId: evmChain });
   must(st?.state === "STATE_COMPLETED_SUCCESS", `STATE_COMPLETED_SUCCESS, got ${JSON.stringify(st)}`);
-  must(done !== undefined || st.state === "STATE_COMPLETED_SUCCESS", "completion reported");
+  const rc = await pub.getTransactionReceipt({ hash: broadcast.txHash });
+  must(rc.status === "success" && before - (await pub.getBalance({ address: account.address })) >= BigInt(ibcReq.amountIn),
+    "the tx mined on the rollup, paying amount_in");
 });
 
 // The OP-hook route: EVM -> IBC -> L1 -> OPinit deposit to a rollup, the deposit run on the
