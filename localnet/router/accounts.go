@@ -75,15 +75,35 @@ func (s *Server) simAccount(chainID, address string) *simAccount {
 	return a
 }
 
-// hookRan moves the hook signer's sequence on, as the hook chain does when it runs the
-// hook tx; linked chains move their own.
-func (s *Server) hookRan(chainID, signer string) {
-	if _, linked := s.cfg.accountLinks[chainID]; linked {
-		return
+// runHook runs the signed hook of the transfer tx carries on its simulated hook chain, as
+// the chain runs a tx: with the signer's current sequence it succeeds and moves the sequence
+// on; with another (a hook signed before a later one ran) it fails, and the transfer fails at
+// the hook's hop with the funds on the hook chain. Hooks on chains linked with WithAccounts
+// run there, out of the stand-in's sight. It returns the faults the transfer runs with.
+func (s *Server) runHook(tx ChainTx, f Faults) Faults {
+	id, ok := routeIDFromCalldata(tx.Data)
+	if !ok {
+		return f
 	}
 	s.mu.Lock()
-	s.simAccount(chainID, signer).sequence++
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	p := s.plans[id]
+	if p == nil || p.hookHop < 0 || (f.StuckHop != nil && *f.StuckHop < p.hookHop) || (f.FailHop != nil && *f.FailHop < p.hookHop) {
+		return f
+	}
+	chainID := p.path[p.hookHop].bridge.FromChainID
+	if _, linked := s.cfg.accountLinks[chainID]; linked {
+		return f
+	}
+	a := s.simAccount(chainID, p.addrs[p.hookHop])
+	if p.hookSeq != a.sequence {
+		hi := p.hookHop
+		f.FailHop = &hi
+		f.FailMessage = fmt.Sprintf("op hook: account sequence mismatch, expected %d, got %d: incorrect account sequence", a.sequence, p.hookSeq)
+		return f
+	}
+	a.sequence++
+	return f
 }
 
 // serveChainREST answers a simulated chain's account route; other paths under it are 501,

@@ -341,7 +341,8 @@ type plan struct {
 	amountIn *big.Int
 	outs     []*big.Int
 	escrow   string
-	hookHop  int // the hop the signed hook runs, -1 for none
+	hookHop  int    // the hop the signed hook runs, -1 for none
+	hookSeq  uint64 // the signed hook's sequence on the hook chain
 }
 
 func (s *Server) handleMsgs(r *http.Request) (any, *apiErr) {
@@ -405,16 +406,17 @@ func (s *Server) handleMsgs(r *http.Request) (any, *apiErr) {
 		return nil, badField("amount_out", fmt.Sprintf("is more than the route delivers (%s)", final))
 	}
 	hi := hookHop(path)
+	var hookSeq uint64
 	switch {
 	case hi < 0 && req.SignedOPHook != nil:
 		return nil, badField("signed_op_hook", "is set but the route has no OP hook")
 	case hi >= 0:
-		if e := s.checkSignedHook(r.Context(), req.SignedOPHook, path, hi, req.AddressList); e != nil {
+		if hookSeq, e = s.checkSignedHook(r.Context(), req.SignedOPHook, path, hi, req.AddressList); e != nil {
 			return nil, e
 		}
 	}
 
-	p := &plan{path: path, chains: chains, addrs: req.AddressList, amountIn: amountIn, outs: outs, hookHop: hi}
+	p := &plan{path: path, chains: chains, addrs: req.AddressList, amountIn: amountIn, outs: outs, hookHop: hi, hookSeq: hookSeq}
 	p.id = planID(req, path)
 	if src.ChainType == ChainEVM {
 		p.escrow = common.HexToAddress(path[0].bridge.EscrowAddress).Hex()
@@ -479,56 +481,58 @@ func (s *Server) handleMsgs(r *http.Request) (any, *apiErr) {
 // exactly the hook /op-hook issued for these addresses, signed with the signer's
 // eth_secp256k1 key (SIGN_MODE_EIP_191 or SIGN_MODE_DIRECT) for the hook chain with the
 // signer's account number and current sequence there.
-func (s *Server) checkSignedHook(ctx context.Context, sh *api.SignedOPHook, path []hop, hi int, addrs []string) *apiErr {
+func (s *Server) checkSignedHook(ctx context.Context, sh *api.SignedOPHook, path []hop, hi int, addrs []string) (uint64, *apiErr) {
 	if sh == nil {
-		return badField("signed_op_hook", "is required: the route's OPinit hop after an earlier hop runs as a hook; get it from /op-hook and sign it")
+		return 0, badField("signed_op_hook", "is required: the route's OPinit hop after an earlier hop runs as a hook; get it from /op-hook and sign it")
 	}
 	hookChain := path[hi].bridge.FromChainID
 	if sh.Signer == "" {
-		return badField("signed_op_hook.signer", "is required")
+		return 0, badField("signed_op_hook.signer", "is required")
 	}
 	if sh.Signer != addrs[hi] {
-		return badField("signed_op_hook.signer", fmt.Sprintf("is %s; the address on %s in address_list is %s", sh.Signer, hookChain, addrs[hi]))
+		return 0, badField("signed_op_hook.signer", fmt.Sprintf("is %s; the address on %s in address_list is %s", sh.Signer, hookChain, addrs[hi]))
 	}
 	if sh.Hook == "" {
-		return badField("signed_op_hook.hook", "is required")
+		return 0, badField("signed_op_hook.hook", "is required")
 	}
 	tx, err := api.DecodeHookTx(sh.Hook)
 	if err != nil {
-		return badField("signed_op_hook.hook", err.Error())
+		return 0, badField("signed_op_hook.hook", err.Error())
 	}
 	want := hookMsgs(path[hi], sh.Signer, addrs[len(addrs)-1])
 	s.mu.Lock()
 	issued := s.hooks[hookKey(hookChain, want)]
 	s.mu.Unlock()
 	if !issued {
-		return badField("signed_op_hook.hook", "was not issued by /op-hook for these addresses")
+		return 0, badField("signed_op_hook.hook", "was not issued by /op-hook for these addresses")
 	}
 	if len(tx.Msgs) != len(want) {
-		return badField("signed_op_hook.hook", fmt.Sprintf("holds %d messages; the hook has %d", len(tx.Msgs), len(want)))
+		return 0, badField("signed_op_hook.hook", fmt.Sprintf("holds %d messages; the hook has %d", len(tx.Msgs), len(want)))
 	}
 	for i, m := range want {
 		d, _ := api.ParseTokenDeposit(m)
 		if tx.Msgs[i] != d {
-			return badField("signed_op_hook.hook", fmt.Sprintf("message %d is not the hook's deposit (%+v, want %+v)", i, tx.Msgs[i], d))
+			return 0, badField("signed_op_hook.hook", fmt.Sprintf("message %d is not the hook's deposit (%+v, want %+v)", i, tx.Msgs[i], d))
 		}
 	}
 	_, signerBytes, err := bech32.DecodeAndConvert(sh.Signer)
 	key, kerr := tx.Signer()
 	if err != nil || kerr != nil || hex.EncodeToString(signerBytes) != hex.EncodeToString(key) {
-		return badField("signed_op_hook.hook", "is signed by a key that is not the signer's")
+		return 0, badField("signed_op_hook.hook", "is signed by a key that is not the signer's")
 	}
 	num, seq, err := s.account(ctx, hookChain, sh.Signer)
 	if err != nil {
-		return &apiErr{status: http.StatusServiceUnavailable, code: api.CodeUnavailable, msg: fmt.Sprintf("read account %s on %s: %v", sh.Signer, hookChain, err)}
+		return 0, &apiErr{status: http.StatusServiceUnavailable, code: api.CodeUnavailable, msg: fmt.Sprintf("read account %s on %s: %v", sh.Signer, hookChain, err)}
 	}
-	if tx.Sequence != seq {
-		return badField("signed_op_hook.hook", fmt.Sprintf("is signed with sequence %d; the signer's sequence on %s is %d", tx.Sequence, hookChain, seq))
+	// A hook may be signed for a later sequence (interwovenkit adds the sequences the
+	// bridge tx uses when it runs on the hook chain too); one already used can never run.
+	if tx.Sequence < seq {
+		return 0, badField("signed_op_hook.hook", fmt.Sprintf("is signed with sequence %d; the signer's sequence on %s is already %d", tx.Sequence, hookChain, seq))
 	}
 	if err := tx.Verify(hookChain, num); err != nil {
-		return badField("signed_op_hook.hook", err.Error())
+		return 0, badField("signed_op_hook.hook", err.Error())
 	}
-	return nil
+	return tx.Sequence, nil
 }
 
 // forwardMemo is the memo of the first hop: what the chains after it do, innermost last.

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	txtypes "github.com/cosmos/cosmos-sdk/types/tx"
 	"github.com/cosmos/cosmos-sdk/types/tx/signing"
@@ -38,8 +39,8 @@ func resignDirect(t *testing.T, hook string, key func([]byte) []byte, chainID st
 
 func TestSignedOPHookIsACosmosTxOfTheHookChain(t *testing.T) {
 	chain := newMemChain(3370758106842963)
-	s := startRouter(t, WithTxSource(evmChain, chain))
-	c := newClient(t, s)
+	s := startRouter(t, WithTxSource(evmChain, chain), WithStepInterval(time.Millisecond))
+	c := newClient(t, s, api.WithPollBackoff(time.Millisecond, 5*time.Millisecond))
 	ctx := context.Background()
 	key, _ := newKey(t)
 	signer := memSignerKey(t, chain, key, hookAccounts(s))
@@ -101,7 +102,8 @@ func TestSignedOPHookIsACosmosTxOfTheHookChain(t *testing.T) {
 		{"signed in SIGN_MODE_DIRECT", api.SignedOPHook{Signer: good.Signer, Hook: resignDirect(t, good.Hook, privSign, l1Chain, num)}, ""},
 		{"DIRECT for another chain", api.SignedOPHook{Signer: good.Signer, Hook: resignDirect(t, good.Hook, privSign, moveChain, num)}, "does not verify"},
 		{"wrong account number", sign(lookup(num+1, seq)), "does not verify"},
-		{"wrong sequence", sign(lookup(num, seq+1)), "sequence 1"},
+		// interwovenkit signs for a later sequence when the bridge tx runs on the hook chain too
+		{"a later sequence", sign(lookup(num, seq+1)), ""},
 		{"another message", tampered(), "message 0 is not the hook's deposit"},
 		{"not a tx", api.SignedOPHook{Signer: good.Signer, Hook: base64.StdEncoding.EncodeToString([]byte(`{"chain_id":"initiation-2"}`))}, "signed_op_hook.hook"},
 	} {
@@ -116,24 +118,46 @@ func TestSignedOPHookIsACosmosTxOfTheHookChain(t *testing.T) {
 		})
 	}
 
-	// Tracking the transfer runs the hook on initiation-2: the signer's sequence moves on,
-	// and the same signed hook no longer verifies.
-	msgs, err := c.Msgs(ctx, msgsFor(good))
-	if err != nil {
-		t.Fatal(err)
+	// Tracking a transfer runs its hook on initiation-2: with the current sequence it runs
+	// and moves the sequence on; a used hook is refused; a hook whose sequence is not the
+	// current one when it runs fails there, and so does the transfer.
+	send := func(h api.SignedOPHook) *api.StatusResponse {
+		t.Helper()
+		msgs, err := c.Msgs(ctx, msgsFor(h))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hash, chainID, err := signer.SignAndBroadcast(ctx, msgs.Txs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := api.TrackRequest{TxHash: hash, ChainID: chainID}
+		if _, err := c.Track(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		st, err := c.WaitStatus(wctx, req, nil)
+		if err != nil && st == nil {
+			t.Fatal(err)
+		}
+		return st
 	}
-	hash, chainID, err := signer.SignAndBroadcast(ctx, msgs.Txs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Track(ctx, api.TrackRequest{TxHash: hash, ChainID: chainID}); err != nil {
-		t.Fatal(err)
+	if st := send(good); st.State != api.StateCompletedSuccess {
+		t.Fatalf("the hook's transfer ended %s", st.State)
 	}
 	if _, seq, _ := api.ReadAccount(ctx, nil, s.ChainRESTURL(l1Chain), addrs[l1Chain]); seq != 1 {
 		t.Errorf("sequence after the hook ran: %d", seq)
 	}
-	if _, err := c.Msgs(ctx, msgsFor(good)); err == nil || !strings.Contains(err.Error(), "sequence 0") {
+	if _, err := c.Msgs(ctx, msgsFor(good)); err == nil || !strings.Contains(err.Error(), "already 1") {
 		t.Errorf("a used hook was accepted again: %v", err)
+	}
+	st := send(sign(lookup(num, 2)))
+	if st.State != api.StateCompletedError || st.Error == nil || !strings.Contains(st.Error.Message, "account sequence mismatch, expected 1, got 2") {
+		t.Errorf("a hook out of sequence ended %s %+v", st.State, st.Error)
+	}
+	if _, seq, _ := api.ReadAccount(ctx, nil, s.ChainRESTURL(l1Chain), addrs[l1Chain]); seq != 1 {
+		t.Errorf("a failed hook moved the sequence to %d", seq)
 	}
 }
 

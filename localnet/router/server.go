@@ -53,6 +53,7 @@ type Server struct {
 	hooks     map[string]bool
 	transfers map[string]*transfer
 
+	trackMu     sync.Mutex   // one new transfer at a time (its hook sees the sequence before it)
 	hc          *http.Client // reads linked chains' accounts
 	accounts    map[string]map[string]*simAccount
 	nextAccount uint64

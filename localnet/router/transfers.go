@@ -120,19 +120,25 @@ func (s *Server) handleTrack(r *http.Request) (any, *apiErr) {
 		e.msg = "tx is invalid on chain"
 		return nil, e
 	}
-	t := s.newTransfer(key, chain, req.TxHash, tx, faults)
+	// One new transfer at a time, so the hook it runs sees the sequence the one before left.
+	s.trackMu.Lock()
+	defer s.trackMu.Unlock()
 	s.mu.Lock()
-	fresh := false
-	if old, ok := s.transfers[key]; ok {
-		t = old
-	} else {
-		s.transfers[key] = t
-		fresh = true
-	}
+	old, seen := s.transfers[key]
 	s.mu.Unlock()
-	if p := t.plan; fresh && p != nil && p.hookHop >= 0 && t.mismatch == "" && (t.stuckHop < 0 || t.stuckHop >= p.hookHop) && (t.failHop < 0 || t.failHop >= p.hookHop) {
-		s.hookRan(p.path[p.hookHop].bridge.FromChainID, p.addrs[p.hookHop])
+	if seen {
+		return &api.TrackResponse{TxHash: req.TxHash, ExplorerLink: old.explorer}, nil
 	}
+	t := s.newTransfer(key, chain, req.TxHash, tx, faults)
+	if t.plan != nil && t.mismatch == "" {
+		// the bridge took the funds: the hook runs when they arrive on the hook chain
+		if hf := s.runHook(tx, faults); hf.FailHop != faults.FailHop {
+			t = s.newTransfer(key, chain, req.TxHash, tx, hf)
+		}
+	}
+	s.mu.Lock()
+	s.transfers[key] = t
+	s.mu.Unlock()
 	s.cfg.log.Info("router: tracking", "tx", req.TxHash, "chain", chain.ChainID, "hops", len(t.hops), "routed", t.plan != nil)
 	return &api.TrackResponse{TxHash: req.TxHash, ExplorerLink: t.explorer}, nil
 }
