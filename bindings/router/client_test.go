@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -14,10 +15,9 @@ import (
 	"time"
 
 	"github.com/cosmos/cosmos-sdk/types/bech32"
+	"github.com/cosmos/cosmos-sdk/types/tx/signing"
 	"github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 )
@@ -245,7 +245,17 @@ func TestEVMSignerSignsOPHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hook := OPHookResponse{ChainID: "initiation-2", Hook: []CosmosMsg{{MsgTypeURL: "/opinit.ophost.v1.MsgInitiateTokenDeposit", Msg: `{"sender":"x"}`}}}
+	hook := OPHookResponse{ChainID: "initiation-2", Hook: []CosmosMsg{{MsgTypeURL: MsgInitiateTokenDepositURL,
+		Msg: `{"sender":"init1x","bridge_id":"2","to":"init1y","amount":{"amount":"0","denom":"uinit"}}`}}}
+	if _, err := s.SignOPHook(context.Background(), hook); err == nil || !strings.Contains(err.Error(), "WithHookAccounts") {
+		t.Fatalf("signed without an account lookup: %v", err)
+	}
+	WithHookAccounts(func(_ context.Context, chainID, addr string) (uint64, uint64, error) {
+		if chainID != hook.ChainID || addr != s.CosmosAddress() {
+			return 0, 0, fmt.Errorf("asked for %s on %s", addr, chainID)
+		}
+		return 42, 7, nil
+	})(s)
 	signed, err := s.SignOPHook(context.Background(), hook)
 	if err != nil {
 		t.Fatal(err)
@@ -254,17 +264,26 @@ func TestEVMSignerSignsOPHooks(t *testing.T) {
 	if err != nil || hrp != "init" || common.BytesToAddress(b) != s.Address() {
 		t.Fatalf("signer %s", signed.Signer)
 	}
-	env, err := DecodeOPHookEnvelope(signed.Hook)
-	if err != nil || env.ChainID != hook.ChainID || env.Signer != signed.Signer || len(env.Hook) != 1 {
-		t.Fatalf("%+v %v", env, err)
+	tx, err := DecodeHookTx(signed.Hook)
+	if err != nil || tx.Sequence != 7 || tx.SignMode != signing.SignMode_SIGN_MODE_EIP_191 || len(tx.Msgs) != 1 || tx.Msgs[0].BridgeID != "2" {
+		t.Fatalf("%+v %v", tx, err)
 	}
-	sig, _ := hexutil.Decode(env.Signature)
-	pub, err := crypto.SigToPub(accounts.TextHash(OPHookSignDoc(env.ChainID, env.Signer, env.Hook)), sig)
-	if err != nil || crypto.PubkeyToAddress(*pub) != s.Address() {
-		t.Fatalf("signature does not recover the signer: %v", err)
+	if key, err := tx.Signer(); err != nil || common.BytesToAddress(key) != s.Address() {
+		t.Fatalf("tx key %x %v", key, err)
 	}
-	if _, err := DecodeOPHookEnvelope("bm90IGpzb24="); err == nil {
-		t.Error("decoded a non-envelope")
+	if err := tx.Verify(hook.ChainID, 42); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []struct {
+		chain string
+		num   uint64
+	}{{"minimove-1", 42}, {hook.ChainID, 41}} {
+		if err := tx.Verify(bad.chain, bad.num); err == nil {
+			t.Errorf("verified for %s account %d", bad.chain, bad.num)
+		}
+	}
+	if _, err := DecodeHookTx("bm90IGEgdHg="); err == nil {
+		t.Error("decoded a non-tx")
 	}
 	if _, err := s.SignOPHook(context.Background(), OPHookResponse{}); err == nil {
 		t.Error("signed an empty hook")
@@ -287,5 +306,15 @@ func TestApproveCalldata(t *testing.T) {
 	}
 	if _, err := approveCall(ERC20Approval{TokenContract: "x", Spender: "0x00000000000000000000000000000000000000aa", Amount: "1"}); err == nil {
 		t.Error("bad token accepted")
+	}
+}
+
+// The amino sign doc is written as cosmjs's serializeSignDoc writes it: keys sorted at every
+// level, numbers as strings, <, > and & escaped.
+func TestAminoSignDocIsSortedJSON(t *testing.T) {
+	got := string(AminoSignDoc("initiation-2", 10, 3, nil, 1, "a<b", []TokenDeposit{{Sender: "init1s", BridgeID: "2", To: "init1t", Amount: Coin{Amount: "0", Denom: "uinit"}}}))
+	want := `{"account_number":"10","chain_id":"initiation-2","fee":{"amount":[],"gas":"1"},"memo":"a\u003cb","msgs":[{"type":"ophost/MsgInitiateTokenDeposit","value":{"amount":{"amount":"0","denom":"uinit"},"bridge_id":"2","sender":"init1s","to":"init1t"}}],"sequence":"3"}`
+	if got != want {
+		t.Fatalf("sign doc\n%s\nwant\n%s", got, want)
 	}
 }

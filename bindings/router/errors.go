@@ -34,9 +34,10 @@ const (
 	TypeBadRequest = "type.googleapis.com/google.rpc.BadRequest"
 )
 
-// ErrorInfo reasons. The service documents BAD_PRICE_ERROR, LOW_INFO_ERROR and
-// HIGH_LOSS_ERROR for routes; the two not-found reasons are the stand-in's, so a client can
-// tell a transaction the service has not seen yet from a chain it does not serve.
+// ErrorInfo reasons. The service's ErrorDetail.reason enum is BAD_PRICE_ERROR,
+// LOW_INFO_ERROR and HIGH_LOSS_ERROR (route price checks). The two not-found reasons are
+// outside it and the stand-in no longer sends them (a not-found answer's message tells a
+// transaction from a chain); they are kept so the client still reads answers that carry them.
 const (
 	ReasonBadPrice          = "BAD_PRICE_ERROR"
 	ReasonLowInfo           = "LOW_INFO_ERROR"

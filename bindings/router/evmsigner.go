@@ -33,15 +33,16 @@ type EVMBackend interface {
 
 // EVMSigner signs the evm_tx transactions of a transfer with one private key, sends them
 // through an EVM chain's JSON-RPC and waits for their receipts. It signs OP hooks with the
-// same key (OPHookEnvelope). It is safe for concurrent use: nonces are handed out in order.
+// same key (a Cosmos tx in SIGN_MODE_EIP_191). It is safe for concurrent use: nonces are handed out in order.
 type EVMSigner struct {
-	key     KeySigner
-	addr    common.Address
-	backend EVMBackend
-	chainID *big.Int
-	prefix  string
-	poll    time.Duration
-	gasMul  float64
+	key      KeySigner
+	addr     common.Address
+	backend  EVMBackend
+	chainID  *big.Int
+	prefix   string
+	accounts AccountLookup
+	poll     time.Duration
+	gasMul   float64
 
 	mu        sync.Mutex
 	nonce     uint64
@@ -54,6 +55,10 @@ type EVMSignerOption func(*EVMSigner)
 // WithBech32Prefix sets the prefix of the signer's Cosmos address, used as the OP hook's
 // signer (default "init": Initia accounts of eth_secp256k1 keys share the EVM address bytes).
 func WithBech32Prefix(p string) EVMSignerOption { return func(s *EVMSigner) { s.prefix = p } }
+
+// WithHookAccounts sets how the signer finds its account number and sequence on an OP
+// hook's chain (RESTAccounts reads them from the chains' Cosmos REST).
+func WithHookAccounts(l AccountLookup) EVMSignerOption { return func(s *EVMSigner) { s.accounts = l } }
 
 // WithReceiptPoll sets how often the signer asks for a receipt (default 50ms).
 func WithReceiptPoll(d time.Duration) EVMSignerOption {
@@ -131,19 +136,34 @@ func (s *EVMSigner) CosmosAddress() string {
 	return a
 }
 
-// SignOPHook signs the hook as an OPHookEnvelope: EIP-191 over OPHookSignDoc, with the
-// signer's bech32 address as signer.
+// SignOPHook signs the hook as Initia's wallet kit does: a Cosmos tx of the hook's messages
+// on the hook's chain, with the signer's account number and sequence there (WithHookAccounts),
+// signed in SIGN_MODE_EIP_191 with the signer's key; the signer is its bech32 address.
 func (s *EVMSigner) SignOPHook(ctx context.Context, hook OPHookResponse) (SignedOPHook, error) {
 	if hook.ChainID == "" || len(hook.Hook) == 0 {
 		return SignedOPHook{}, errors.New("evm signer: empty op hook")
 	}
+	if s.accounts == nil {
+		return SignedOPHook{}, fmt.Errorf("evm signer: op hook on %s: no account lookup for hook chains (WithHookAccounts)", hook.ChainID)
+	}
+	msgs := make([]TokenDeposit, len(hook.Hook))
+	for i, m := range hook.Hook {
+		d, err := ParseTokenDeposit(m)
+		if err != nil {
+			return SignedOPHook{}, fmt.Errorf("evm signer: %w", err)
+		}
+		msgs[i] = d
+	}
 	signer := s.CosmosAddress()
-	sig, err := s.key.SignPersonal(ctx, OPHookSignDoc(hook.ChainID, signer, hook.Hook))
+	num, seq, err := s.accounts(ctx, hook.ChainID, signer)
+	if err != nil {
+		return SignedOPHook{}, fmt.Errorf("evm signer: account %s on %s: %w", signer, hook.ChainID, err)
+	}
+	tx, err := SignHookTx(ctx, hook.ChainID, num, seq, msgs, s.key.SignPersonal)
 	if err != nil {
 		return SignedOPHook{}, fmt.Errorf("evm signer: sign op hook: %w", err)
 	}
-	env := OPHookEnvelope{ChainID: hook.ChainID, Signer: signer, Hook: hook.Hook, Signature: hexutil.Encode(sig)}
-	return SignedOPHook{Signer: signer, Hook: env.Encode()}, nil
+	return SignedOPHook{Signer: signer, Hook: tx}, nil
 }
 
 // SignAndBroadcast sends the transaction's ERC-20 approvals and then the transaction

@@ -1,7 +1,8 @@
 // Package evmrest is the Cosmos REST face of an EVM rollup as minievm serves it beside its
 // JSON-RPC: node_info naming minievm, the bech32 prefix, the node's minimum gas price and
 // the OPinit child module's params and Initia's gas price routes (localnet/feeroutes, as the
-// dev nodes serve them), and balances of the fee denom read from the EVM. It lets
+// dev nodes serve them), balances of the fee denom read from the EVM, and accounts (number,
+// sequence = EVM nonce), which a wallet signing a Cosmos tx for the rollup needs. It lets
 // the Cosmos-side tools of a rollup team (registry entry, preflight, VM detection, wallets'
 // fee discovery) run against a local EVM chain that is not a minievm underneath.
 package evmrest
@@ -16,6 +17,7 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"cosmossdk.io/math"
@@ -40,6 +42,7 @@ const Prefix = "init"
 // Chain is what the face reads from the EVM.
 type Chain interface {
 	BalanceAt(ctx context.Context, account common.Address, blockNumber *big.Int) (*big.Int, error)
+	NonceAt(ctx context.Context, account common.Address, blockNumber *big.Int) (uint64, error)
 }
 
 // Info describes the rollup.
@@ -60,6 +63,10 @@ type Server struct {
 	info  Info
 	chain Chain
 	reg   codectypes.InterfaceRegistry
+
+	mu       sync.Mutex
+	numbers  map[common.Address]uint64 // account numbers, handed out when first seen
+	nextAcct uint64
 }
 
 // Start listens on an ephemeral 127.0.0.1 port.
@@ -71,7 +78,9 @@ func Start(info Info, chain Chain) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen for the evm rest face: %w", err)
 	}
-	s := &Server{url: "http://" + ln.Addr().String(), info: info, chain: chain, reg: codectypes.NewInterfaceRegistry()}
+	s := &Server{url: "http://" + ln.Addr().String(), info: info, chain: chain, reg: codectypes.NewInterfaceRegistry(),
+		numbers: map[common.Address]uint64{}, nextAcct: firstAccountNumber}
+	authtypes.RegisterInterfaces(s.reg)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /cosmos/base/tendermint/v1beta1/node_info", s.nodeInfo)
 	mux.HandleFunc("GET /cosmos/auth/v1beta1/bech32", func(w http.ResponseWriter, _ *http.Request) {
@@ -81,6 +90,7 @@ func Start(info Info, chain Chain) (*Server, error) {
 		s.writeProto(w, &nodeservice.ConfigResponse{MinimumGasPrice: s.minGasPrice().String()})
 	})
 	mux.HandleFunc("GET /cosmos/bank/v1beta1/balances/{address}/by_denom", s.balance)
+	mux.HandleFunc("GET /cosmos/auth/v1beta1/accounts/{address}", s.account)
 	feeroutes.Register(mux, func() sdk.DecCoins { return sdk.DecCoins{s.minGasPrice()} })
 	s.registerWallet(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
@@ -144,6 +154,57 @@ func (s *Server) balance(w http.ResponseWriter, r *http.Request) {
 	}
 	coin := sdk.NewCoin(denom, amount)
 	s.writeProto(w, &banktypes.QueryBalanceResponse{Balance: &coin})
+}
+
+// firstAccountNumber follows the module accounts a minitia creates at genesis.
+const firstAccountNumber = 10
+
+// account answers an EVM account as minievm's auth module shows it: a BaseAccount whose
+// sequence is the EVM nonce (minievm keeps the two the same). An address the chain has not
+// seen (no nonce, no balance) is not found, as on a real chain; the others are numbered in
+// the order they are first asked for, and keep their number for the face's life.
+func (s *Server) account(w http.ResponseWriter, r *http.Request) {
+	addr, err := parseAccount(r.PathValue("address"))
+	if err != nil {
+		writeStatus(w, http.StatusBadRequest, 3, err.Error())
+		return
+	}
+	nonce, err := s.chain.NonceAt(r.Context(), addr, nil)
+	if err != nil {
+		writeStatus(w, http.StatusInternalServerError, 13, err.Error())
+		return
+	}
+	s.mu.Lock()
+	num, known := s.numbers[addr]
+	s.mu.Unlock()
+	if !known && nonce == 0 {
+		bal, err := s.chain.BalanceAt(r.Context(), addr, nil)
+		if err != nil {
+			writeStatus(w, http.StatusInternalServerError, 13, err.Error())
+			return
+		}
+		if bal.Sign() == 0 {
+			bech, _ := bech32.ConvertAndEncode(Prefix, addr.Bytes())
+			writeStatus(w, http.StatusNotFound, 5, fmt.Sprintf("account %s not found", bech))
+			return
+		}
+	}
+	if !known {
+		s.mu.Lock()
+		if num, known = s.numbers[addr]; !known {
+			num = s.nextAcct
+			s.numbers[addr] = num
+			s.nextAcct++
+		}
+		s.mu.Unlock()
+	}
+	bech, _ := bech32.ConvertAndEncode(Prefix, addr.Bytes())
+	acct, err := codectypes.NewAnyWithValue(&authtypes.BaseAccount{Address: bech, AccountNumber: num, Sequence: nonce})
+	if err != nil {
+		writeStatus(w, http.StatusInternalServerError, 13, err.Error())
+		return
+	}
+	s.writeProto(w, &authtypes.QueryAccountResponse{Account: acct})
 }
 
 func parseAccount(a string) (common.Address, error) {

@@ -13,20 +13,77 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 )
 
-type fakeChain map[common.Address]*big.Int
+type fakeChain struct {
+	nonces   map[common.Address]uint64
+	balances map[common.Address]int64
+}
 
 func (f fakeChain) BalanceAt(_ context.Context, a common.Address, _ *big.Int) (*big.Int, error) {
-	if b, ok := f[a]; ok {
-		return b, nil
+	return big.NewInt(f.balances[a]), nil
+}
+
+func (f fakeChain) NonceAt(_ context.Context, a common.Address, _ *big.Int) (uint64, error) {
+	return f.nonces[a], nil
+}
+
+func TestAccountsAreNumberedAndCarryTheNonce(t *testing.T) {
+	sender, funded, unseen := common.HexToAddress("0x01"), common.HexToAddress("0x02"), common.HexToAddress("0x03")
+	chain := fakeChain{nonces: map[common.Address]uint64{sender: 4}, balances: map[common.Address]int64{funded: 5}}
+	s, err := Start(Info{ChainID: "vip-evm-1", FeeDenom: "umin", MinGasPrice: math.LegacyOneDec()}, chain)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return new(big.Int), nil
+	t.Cleanup(func() { _ = s.Close() })
+	get := func(addr string) (int, map[string]any) {
+		t.Helper()
+		res, err := http.Get(s.URL() + "/cosmos/auth/v1beta1/accounts/" + addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var out map[string]any
+		if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+			t.Fatal(err)
+		}
+		return res.StatusCode, out
+	}
+	bech := func(a common.Address) string { b, _ := bech32.ConvertAndEncode(Prefix, a.Bytes()); return b }
+	tests := []struct {
+		name, addr       string
+		status           int
+		number, sequence string
+	}{
+		{"sender by bech32", bech(sender), 200, "10", "4"},
+		{"funded by hex keeps order", funded.Hex(), 200, "11", "0"},
+		{"sender again keeps its number", sender.Hex(), 200, "10", "4"},
+		{"unseen is not found", bech(unseen), 404, "", ""},
+		{"bad address", "init1xyz", 400, "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			status, out := get(tc.addr)
+			if status != tc.status {
+				t.Fatalf("status %d: %v", status, out)
+			}
+			if status != 200 {
+				if out["message"] == "" || out["code"] == nil {
+					t.Fatalf("error body %v", out)
+				}
+				return
+			}
+			acc, _ := out["account"].(map[string]any)
+			if acc["@type"] != "/cosmos.auth.v1beta1.BaseAccount" || acc["account_number"] != tc.number || acc["sequence"] != tc.sequence {
+				t.Fatalf("account %v", acc)
+			}
+		})
+	}
 }
 
 // All balances and syncing as the gateway answers them: the fee coin only when held, the
 // count of coins as total, bad addresses refused with code 3.
 func TestWalletRoutes(t *testing.T) {
 	rich := common.HexToAddress("0x00000000000000000000000000000000000000aa")
-	s, err := Start(Info{ChainID: "vip-evm-1", FeeDenom: "umin", MinGasPrice: math.LegacyNewDec(1)}, fakeChain{rich: big.NewInt(1234)})
+	s, err := Start(Info{ChainID: "vip-evm-1", FeeDenom: "umin", MinGasPrice: math.LegacyNewDec(1)}, fakeChain{balances: map[common.Address]int64{rich: 1234}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,17 +28,17 @@ const benchTransfers = 1000
 func BenchmarkTransfers(b *testing.B) {
 	b.Run("memchain", func(b *testing.B) {
 		chain := newMemChain(3370758106842963)
-		signers := make([]api.Signer, 8)
+		signers := make([]api.Signer, 8+hookSigners)
 		for i := range signers {
 			k, _ := newKey(b)
 			signers[i] = memSignerKey(b, chain, k)
 		}
-		benchTransfersOn(b, WithTxSource(evmChain, chain), signers)
+		benchTransfersOn(b, WithTxSource(evmChain, chain), signers[:8], signers[8:])
 	})
 	b.Run("embedded-evm", func(b *testing.B) {
 		var keys []*ecdsa.PrivateKey
 		var addrs []common.Address
-		for range 20 {
+		for range 20 + hookSigners {
 			k, _ := newKey(b)
 			keys = append(keys, k)
 			addrs = append(addrs, crypto.PubkeyToAddress(k.PublicKey))
@@ -58,17 +58,27 @@ func BenchmarkTransfers(b *testing.B) {
 			}
 			signers = append(signers, s)
 		}
-		benchTransfersOn(b, WithChain(r.ChainID(), r.Endpoints().JSONRPC), signers)
+		benchTransfersOn(b, WithChain(r.ChainID(), r.Endpoints().JSONRPC), signers[:20], signers[20:])
 	})
 }
 
-func benchTransfersOn(b *testing.B, link Option, signers []api.Signer) {
+// hookSigners is how many users send the OP-hook transfers of an iteration, one each: a
+// user's hooks run one after another on the hook chain (each is signed with the sequence
+// the one before it leaves), so concurrent hook transfers come from different users.
+const hookSigners = (benchTransfers + 2) / 3
+
+func benchTransfersOn(b *testing.B, link Option, signers, hookers []api.Signer) {
 	s := startRouter(b, link, WithStepInterval(time.Millisecond), WithSeed(1))
 	tr := &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, MaxConnsPerHost: 128, IdleConnTimeout: 30 * time.Second}
 	defer tr.CloseIdleConnections()
 	c := newClient(b, s, api.WithHTTPClient(&http.Client{Transport: tr, Timeout: 30 * time.Second}),
 		api.WithPollBackoff(time.Millisecond, 10*time.Millisecond))
 	dst := []struct{ chain, denom string }{{l1Chain, ethOnL1}, {nobleChain, ethOnNoble}, {moveChain, ethOnMove}}
+	for _, sg := range hookers {
+		if es, ok := sg.(*api.EVMSigner); ok {
+			hookAccounts(s)(es)
+		}
+	}
 	b.ResetTimer()
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
@@ -79,13 +89,16 @@ func benchTransfersOn(b *testing.B, link Option, signers []api.Signer) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				d := dst[j%len(dst)]
 				signer := signers[j%len(signers)]
+				if d.chain == moveChain {
+					signer = hookers[j/len(dst)]
+				}
 				var from common.Address
 				switch s := signer.(type) {
 				case *api.EVMSigner:
 					from = s.Address()
 				}
-				d := dst[j%len(dst)]
 				res, err := c.Transfer(ctx, api.TransferRequest{
 					Route:     api.RouteRequest{AmountIn: fmt.Sprint(1000 + j), SourceAssetChainID: evmChain, SourceAssetDenom: evmNative, DestAssetChainID: d.chain, DestAssetDenom: d.denom},
 					Addresses: addressesFor(from, d.chain),

@@ -28,7 +28,7 @@ func newFlow(t *testing.T, faults Faults, copts ...api.Option) *flowEnv {
 	t.Helper()
 	r, key := sharedEVM(t)
 	s := startRouter(t, WithChain(r.ChainID(), r.Endpoints().JSONRPC), WithStepInterval(5*time.Millisecond), WithFaults(faults), WithSeed(42))
-	return &flowEnv{chain: r, s: s, c: newClient(t, s, copts...), signer: evmSigner(t, r, key)}
+	return &flowEnv{chain: r, s: s, c: newClient(t, s, copts...), signer: evmSigner(t, r, key, hookAccounts(s))}
 }
 
 func (f *flowEnv) request(dstChain, dstDenom, amount string) api.TransferRequest {

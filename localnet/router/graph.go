@@ -39,6 +39,13 @@ type Chain struct {
 	ExplorerTxURL string `json:"explorer_tx_url"`
 	// PFMEnabled: the chain forwards IBC packets on (packet-forward middleware).
 	PFMEnabled bool `json:"pfm_enabled"`
+	// PrettyName is the display name /v2/info/chains gives (chain_name when empty).
+	PrettyName string `json:"pretty_name,omitempty"`
+	// IsTestnet puts the chain in /v2/info/chains?only_testnets=true instead of the
+	// default (mainnet) list.
+	IsTestnet bool `json:"is_testnet,omitempty"`
+	// FeeAssets are the denoms the chain takes fees in, with gas prices.
+	FeeAssets []api.FeeAsset `json:"fee_assets,omitempty"`
 }
 
 // Asset is a denom on a chain.

@@ -1,6 +1,7 @@
 package router
 
 import (
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -11,10 +12,8 @@ import (
 	"strings"
 
 	"github.com/cosmos/cosmos-sdk/types/bech32"
-	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	api "github.com/vipharness/vipharness/bindings/router"
@@ -27,7 +26,6 @@ const (
 	msgInitiateWithdraw = "/opinit.opchild.v1.MsgInitiateTokenWithdrawal"
 	defaultTimeoutSecs  = 300
 	maxTimeoutSecs      = 7 * 24 * 3600
-	reasonNoRoute       = "NO_ROUTE"
 )
 
 // bridgeTypes are the BridgeType values the API knows; the stand-in routes IBC and OPINIT.
@@ -148,7 +146,7 @@ func (s *Server) handleRoute(r *http.Request) (any, *apiErr) {
 	}
 	path := s.ix.findRoute(req.SourceAssetChainID, req.SourceAssetDenom, req.DestAssetChainID, req.DestAssetDenom, f)
 	if path == nil {
-		return nil, notFound(reasonNoRoute, fmt.Sprintf("no route found from %s on %s to %s on %s", req.SourceAssetDenom, req.SourceAssetChainID, req.DestAssetDenom, req.DestAssetChainID))
+		return nil, notFound(fmt.Sprintf("no route found from %s on %s to %s on %s", req.SourceAssetDenom, req.SourceAssetChainID, req.DestAssetDenom, req.DestAssetChainID))
 	}
 	if amountOut != nil {
 		amountIn = amountInFor(path, amountOut)
@@ -280,12 +278,9 @@ func (s *Server) pathFromOps(ops []api.Operation, srcChain, srcDenom, dstChain, 
 // earlier hop has arrived. The amount is "0", meaning whatever arrived: the op-hook request
 // carries no amount.
 func hookMsgs(h hop, sourceAddr, destAddr string) []api.CosmosMsg {
-	msg, _ := json.Marshal(map[string]any{
-		"sender":    sourceAddr,
-		"bridge_id": h.bridge.OPInitBridgeID,
-		"to":        destAddr,
-		"amount":    map[string]string{"denom": h.denomIn, "amount": "0"},
-		"data":      "",
+	msg, _ := json.Marshal(api.TokenDeposit{
+		Sender: sourceAddr, BridgeID: h.bridge.OPInitBridgeID, To: destAddr,
+		Amount: api.Coin{Denom: h.denomIn, Amount: "0"},
 	})
 	return []api.CosmosMsg{{MsgTypeURL: msgInitiateDeposit, Msg: string(msg)}}
 }
@@ -315,7 +310,7 @@ func (s *Server) handleOPHook(r *http.Request) (any, *apiErr) {
 	}
 	path := s.ix.findRoute(req.SourceAssetChainID, req.SourceAssetDenom, req.DestAssetChainID, req.DestAssetDenom, routeFilter{})
 	if path == nil {
-		return nil, notFound(reasonNoRoute, fmt.Sprintf("no route found from %s on %s to %s on %s", req.SourceAssetDenom, req.SourceAssetChainID, req.DestAssetDenom, req.DestAssetChainID))
+		return nil, notFound(fmt.Sprintf("no route found from %s on %s to %s on %s", req.SourceAssetDenom, req.SourceAssetChainID, req.DestAssetDenom, req.DestAssetChainID))
 	}
 	hi := hookHop(path)
 	if hi < 0 {
@@ -346,6 +341,8 @@ type plan struct {
 	amountIn *big.Int
 	outs     []*big.Int
 	escrow   string
+	hookHop  int    // the hop the signed hook runs, -1 for none
+	hookSeq  uint64 // the signed hook's sequence on the hook chain
 }
 
 func (s *Server) handleMsgs(r *http.Request) (any, *apiErr) {
@@ -409,16 +406,17 @@ func (s *Server) handleMsgs(r *http.Request) (any, *apiErr) {
 		return nil, badField("amount_out", fmt.Sprintf("is more than the route delivers (%s)", final))
 	}
 	hi := hookHop(path)
+	var hookSeq uint64
 	switch {
 	case hi < 0 && req.SignedOPHook != nil:
 		return nil, badField("signed_op_hook", "is set but the route has no OP hook")
 	case hi >= 0:
-		if e := s.checkSignedHook(req.SignedOPHook, path, hi, req.AddressList); e != nil {
+		if hookSeq, e = s.checkSignedHook(r.Context(), req.SignedOPHook, path, hi, req.AddressList); e != nil {
 			return nil, e
 		}
 	}
 
-	p := &plan{path: path, chains: chains, addrs: req.AddressList, amountIn: amountIn, outs: outs}
+	p := &plan{path: path, chains: chains, addrs: req.AddressList, amountIn: amountIn, outs: outs, hookHop: hi, hookSeq: hookSeq}
 	p.id = planID(req, path)
 	if src.ChainType == ChainEVM {
 		p.escrow = common.HexToAddress(path[0].bridge.EscrowAddress).Hex()
@@ -478,60 +476,63 @@ func (s *Server) handleMsgs(r *http.Request) (any, *apiErr) {
 	return res, nil
 }
 
-// checkSignedHook verifies signed_op_hook: signer is the address on the hook chain, the hook
-// is one /op-hook issued for these addresses, and the signature is the signer's.
-func (s *Server) checkSignedHook(sh *api.SignedOPHook, path []hop, hi int, addrs []string) *apiErr {
+// checkSignedHook verifies signed_op_hook as the hook chain would run it: signer is the
+// user's address on the hook chain; hook is a base64 protobuf Cosmos tx whose messages are
+// exactly the hook /op-hook issued for these addresses, signed with the signer's
+// eth_secp256k1 key (SIGN_MODE_EIP_191 or SIGN_MODE_DIRECT) for the hook chain with the
+// signer's account number and current sequence there.
+func (s *Server) checkSignedHook(ctx context.Context, sh *api.SignedOPHook, path []hop, hi int, addrs []string) (uint64, *apiErr) {
 	if sh == nil {
-		return badField("signed_op_hook", "is required: the route's OPinit hop after an earlier hop runs as a hook; get it from /op-hook and sign it")
+		return 0, badField("signed_op_hook", "is required: the route's OPinit hop after an earlier hop runs as a hook; get it from /op-hook and sign it")
 	}
 	hookChain := path[hi].bridge.FromChainID
 	if sh.Signer == "" {
-		return badField("signed_op_hook.signer", "is required")
+		return 0, badField("signed_op_hook.signer", "is required")
 	}
 	if sh.Signer != addrs[hi] {
-		return badField("signed_op_hook.signer", fmt.Sprintf("is %s; the address on %s in address_list is %s", sh.Signer, hookChain, addrs[hi]))
+		return 0, badField("signed_op_hook.signer", fmt.Sprintf("is %s; the address on %s in address_list is %s", sh.Signer, hookChain, addrs[hi]))
 	}
 	if sh.Hook == "" {
-		return badField("signed_op_hook.hook", "is required")
+		return 0, badField("signed_op_hook.hook", "is required")
 	}
-	env, err := api.DecodeOPHookEnvelope(sh.Hook)
+	tx, err := api.DecodeHookTx(sh.Hook)
 	if err != nil {
-		return badField("signed_op_hook.hook", err.Error())
-	}
-	switch {
-	case env.ChainID != hookChain:
-		return badField("signed_op_hook.hook", fmt.Sprintf("is signed for chain %s; the hook runs on %s", env.ChainID, hookChain))
-	case env.Signer != sh.Signer:
-		return badField("signed_op_hook.signer", "differs from the signer inside the hook")
+		return 0, badField("signed_op_hook.hook", err.Error())
 	}
 	want := hookMsgs(path[hi], sh.Signer, addrs[len(addrs)-1])
-	got, _ := json.Marshal(env.Hook)
-	exp, _ := json.Marshal(want)
-	if string(got) != string(exp) {
-		return badField("signed_op_hook.hook", "is not the hook for this route and these addresses")
-	}
 	s.mu.Lock()
 	issued := s.hooks[hookKey(hookChain, want)]
 	s.mu.Unlock()
 	if !issued {
-		return badField("signed_op_hook.hook", "was not issued by /op-hook")
+		return 0, badField("signed_op_hook.hook", "was not issued by /op-hook for these addresses")
 	}
-	sig, err := hexutil.Decode(env.Signature)
-	if err != nil || len(sig) != 65 {
-		return badField("signed_op_hook.hook", "signature must be 65 bytes of 0x-hex")
+	if len(tx.Msgs) != len(want) {
+		return 0, badField("signed_op_hook.hook", fmt.Sprintf("holds %d messages; the hook has %d", len(tx.Msgs), len(want)))
 	}
-	if sig[64] >= 27 {
-		sig[64] -= 27
-	}
-	pub, err := crypto.SigToPub(accounts.TextHash(api.OPHookSignDoc(env.ChainID, env.Signer, env.Hook)), sig)
-	if err != nil {
-		return badField("signed_op_hook.hook", "signature does not recover: "+err.Error())
+	for i, m := range want {
+		d, _ := api.ParseTokenDeposit(m)
+		if tx.Msgs[i] != d {
+			return 0, badField("signed_op_hook.hook", fmt.Sprintf("message %d is not the hook's deposit (%+v, want %+v)", i, tx.Msgs[i], d))
+		}
 	}
 	_, signerBytes, err := bech32.DecodeAndConvert(sh.Signer)
-	if err != nil || !strings.EqualFold(hex.EncodeToString(signerBytes), hex.EncodeToString(crypto.PubkeyToAddress(*pub).Bytes())) {
-		return badField("signed_op_hook.hook", "signature is not by the signer's key")
+	key, kerr := tx.Signer()
+	if err != nil || kerr != nil || hex.EncodeToString(signerBytes) != hex.EncodeToString(key) {
+		return 0, badField("signed_op_hook.hook", "is signed by a key that is not the signer's")
 	}
-	return nil
+	num, seq, err := s.account(ctx, hookChain, sh.Signer)
+	if err != nil {
+		return 0, &apiErr{status: http.StatusServiceUnavailable, code: api.CodeUnavailable, msg: fmt.Sprintf("read account %s on %s: %v", sh.Signer, hookChain, err)}
+	}
+	// A hook may be signed for a later sequence (interwovenkit adds the sequences the
+	// bridge tx uses when it runs on the hook chain too); one already used can never run.
+	if tx.Sequence < seq {
+		return 0, badField("signed_op_hook.hook", fmt.Sprintf("is signed with sequence %d; the signer's sequence on %s is already %d", tx.Sequence, hookChain, seq))
+	}
+	if err := tx.Verify(hookChain, num); err != nil {
+		return 0, badField("signed_op_hook.hook", err.Error())
+	}
+	return tx.Sequence, nil
 }
 
 // forwardMemo is the memo of the first hop: what the chains after it do, innermost last.

@@ -234,11 +234,11 @@ func TestMain(m *testing.M) {
 }
 
 // evmSigner is a real EVM signer of key on the embedded chain.
-func evmSigner(t testing.TB, r *embedded.EVMRollup, key *ecdsa.PrivateKey) *api.EVMSigner {
+func evmSigner(t testing.TB, r *embedded.EVMRollup, key *ecdsa.PrivateKey, opts ...api.EVMSignerOption) *api.EVMSigner {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	s, err := api.NewEVMSigner(ctx, r.Client(), hex.EncodeToString(crypto.FromECDSA(key)), api.WithReceiptPoll(5*time.Millisecond))
+	s, err := api.NewEVMSigner(ctx, r.Client(), hex.EncodeToString(crypto.FromECDSA(key)), append([]api.EVMSignerOption{api.WithReceiptPoll(5 * time.Millisecond)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,11 +246,27 @@ func evmSigner(t testing.TB, r *embedded.EVMRollup, key *ecdsa.PrivateKey) *api.
 }
 
 // memSignerKey is a real EVM signer of key on an in-memory chain.
-func memSignerKey(t testing.TB, chain *memChain, key *ecdsa.PrivateKey) *api.EVMSigner {
+func memSignerKey(t testing.TB, chain *memChain, key *ecdsa.PrivateKey, opts ...api.EVMSignerOption) *api.EVMSigner {
 	t.Helper()
-	s, err := api.NewEVMSigner(context.Background(), chain, hex.EncodeToString(crypto.FromECDSA(key)), api.WithReceiptPoll(time.Millisecond))
+	s, err := api.NewEVMSigner(context.Background(), chain, hex.EncodeToString(crypto.FromECDSA(key)), append([]api.EVMSignerOption{api.WithReceiptPoll(time.Millisecond)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// hookAccounts lets a signer read its accounts on the chains srv simulates (the hook chain).
+func hookAccounts(srv *Server) api.EVMSignerOption {
+	return api.WithHookAccounts(api.RESTAccounts(nil, map[string]string{l1Chain: srv.ChainRESTURL(l1Chain)}))
+}
+
+// Balance makes memChain a BalanceSource: every account holds 1000 + its nonce of the
+// native coin; ERC20 denoms are not deployed here.
+func (m *memChain) Balance(_ context.Context, address, denom string) (*big.Int, error) {
+	if common.IsHexAddress(denom) {
+		return nil, errors.New("no contract at " + denom)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return big.NewInt(1000 + int64(m.nonces[common.HexToAddress(address)])), nil
 }

@@ -18,6 +18,7 @@ type config struct {
 	graph        *Graph
 	graphErr     error
 	links        []chainLink
+	accountLinks map[string]string
 	seed         uint64
 	step         time.Duration
 	abandonAfter time.Duration

@@ -30,9 +30,6 @@ import (
 // maxRequestBody bounds a request body.
 const maxRequestBody = 1 << 20
 
-// errorDomain is the ErrorInfo domain of the stand-in's errors.
-const errorDomain = "router.localnet.vipharness"
-
 // Server is a running stand-in.
 type Server struct {
 	cfg     config
@@ -55,6 +52,11 @@ type Server struct {
 	plans     map[string]*plan
 	hooks     map[string]bool
 	transfers map[string]*transfer
+
+	trackMu     sync.Mutex   // one new transfer at a time (its hook sees the sequence before it)
+	hc          *http.Client // reads linked chains' accounts
+	accounts    map[string]map[string]*simAccount
+	nextAccount uint64
 }
 
 // Start starts a stand-in on 127.0.0.1 (a free port unless WithAddr). ctx bounds the
@@ -85,11 +87,21 @@ func Start(ctx context.Context, opts ...Option) (*Server, error) {
 		plans:     map[string]*plan{},
 		hooks:     map[string]bool{},
 		transfers: map[string]*transfer{},
+		hc:        &http.Client{Timeout: 10 * time.Second},
+		accounts:  map[string]map[string]*simAccount{},
 		serveDone: make(chan struct{}),
 		requests:  map[string]*atomic.Int64{},
 	}
-	for _, p := range []string{api.PathRoute, api.PathOPHook, api.PathMsgs, api.PathTrack, api.PathStatus} {
+	for _, p := range []string{api.PathRoute, api.PathOPHook, api.PathMsgs, api.PathTrack, api.PathStatus, api.PathChains, api.PathAssets, api.PathBalances} {
 		s.requests[p] = new(atomic.Int64)
+	}
+	for id, u := range cfg.accountLinks {
+		if _, ok := s.ix.chains[id]; !ok {
+			return nil, fmt.Errorf("router: accounts linked for chain %q, which is not in the graph", id)
+		}
+		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			return nil, fmt.Errorf("router: accounts of chain %s: REST URL %q is not http(s)", id, u)
+		}
 	}
 	for _, l := range cfg.links {
 		if _, ok := s.ix.chains[l.chainID]; !ok {
@@ -183,11 +195,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveAPI(w, r, http.MethodPost, s.handleTrack)
 	case api.PathStatus:
 		s.serveAPI(w, r, http.MethodGet, s.handleStatus)
+	case api.PathChains:
+		s.serveAPI(w, r, http.MethodGet, s.handleChains)
+	case api.PathAssets:
+		s.serveAPI(w, r, http.MethodGet, s.handleAssets)
+	case api.PathBalances:
+		s.serveAPI(w, r, http.MethodPost, s.handleBalances)
 	case PathFaults:
 		s.handleFaults(w, r)
 	case "/health":
 		writeJSON(w, http.StatusOK, map[string]any{"ok": true})
 	default:
+		if strings.HasPrefix(path, chainRESTPrefix) {
+			s.serveChainREST(w, r, path)
+			return
+		}
 		writeErr(w, &apiErr{status: http.StatusNotFound, code: api.CodeNotFound, msg: "Not Found"})
 	}
 }
@@ -247,11 +269,11 @@ func badField(field, desc string) *apiErr {
 	}
 }
 
-func notFound(reason, msg string) *apiErr {
-	return &apiErr{
-		status: http.StatusNotFound, code: api.CodeNotFound, msg: msg,
-		details: []api.ErrorDetail{{Type: api.TypeErrorInfo, Reason: reason, Domain: errorDomain}},
-	}
+// notFound is a 404 (code 5). Its details stay empty: the service's ErrorDetail.reason enum
+// (LOW_INFO_ERROR, BAD_PRICE_ERROR, HIGH_LOSS_ERROR) has no value for a missing route, tx or
+// chain, so the message alone tells them apart, as the service's messages do.
+func notFound(msg string) *apiErr {
+	return &apiErr{status: http.StatusNotFound, code: api.CodeNotFound, msg: msg}
 }
 
 func writeErr(w http.ResponseWriter, e *apiErr) {

@@ -40,7 +40,7 @@ func newStepper(t *testing.T, chain *memChain, key *ecdsa.PrivateKey, opts ...Op
 func (st *stepper) send(dstChain, dstDenom, amount string) {
 	t := st.t
 	ctx := context.Background()
-	signer := memSignerKey(t, st.chain, st.key)
+	signer := memSignerKey(t, st.chain, st.key, hookAccounts(st.s))
 	addrs := addressesFor(signer.Address(), dstChain)
 	route, err := st.c.Route(ctx, api.RouteRequest{AmountIn: amount, SourceAssetChainID: evmChain, SourceAssetDenom: evmNative, DestAssetChainID: dstChain, DestAssetDenom: dstDenom})
 	if err != nil {
@@ -404,7 +404,7 @@ func TestControlEndpoint(t *testing.T) {
 	}
 	body := `{"tx_hash":"` + hash + `","chain_id":"3370758106842963"}`
 	for i := 0; i < 2; i++ {
-		if status, e, _ := do(t, http.MethodPost, s.URL()+api.PathTrack, body); status != 404 || e.Details[0].Reason != api.ReasonTxNotFound {
+		if status, e, _ := do(t, http.MethodPost, s.URL()+api.PathTrack, body); status != 404 || e.Message != "tx not found" || len(e.Details) != 0 {
 			t.Fatalf("track %d: %d", i, status)
 		}
 	}

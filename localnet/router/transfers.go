@@ -81,7 +81,7 @@ func (s *Server) handleTrack(r *http.Request) (any, *apiErr) {
 	}
 	chain, ok := s.ix.chains[req.ChainID]
 	if !ok {
-		return nil, notFound(api.ReasonChainNotSupported, "chain ID not supported")
+		return nil, notFound("chain ID not supported")
 	}
 	h, e := normHash(chain, req.TxHash)
 	if e != nil {
@@ -93,7 +93,7 @@ func (s *Server) handleTrack(r *http.Request) (any, *apiErr) {
 		s.faults.TrackNotFound--
 		s.mu.Unlock()
 		s.cfg.log.Info("router: track lost (injected)", "tx", req.TxHash)
-		return nil, notFound(api.ReasonTxNotFound, "tx not found")
+		return nil, notFound("tx not found")
 	}
 	if t, ok := s.transfers[key]; ok {
 		s.mu.Unlock()
@@ -104,7 +104,7 @@ func (s *Server) handleTrack(r *http.Request) (any, *apiErr) {
 
 	src, ok := s.sources[chain.ChainID]
 	if !ok {
-		return nil, notFound(api.ReasonChainNotSupported, fmt.Sprintf("chain ID not supported: %s is not linked to a local node", chain.ChainID))
+		return nil, notFound(fmt.Sprintf("chain ID not supported: %s is not linked to a local node", chain.ChainID))
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
 	defer cancel()
@@ -113,20 +113,31 @@ func (s *Server) handleTrack(r *http.Request) (any, *apiErr) {
 		return nil, &apiErr{status: http.StatusServiceUnavailable, code: api.CodeUnavailable, msg: fmt.Sprintf("chain %s: %v", chain.ChainID, err)}
 	}
 	if !found {
-		return nil, notFound(api.ReasonTxNotFound, "tx not found")
+		return nil, notFound("tx not found")
 	}
 	if !tx.Success {
 		e := badField("tx_hash", "tx is invalid on chain: it did not execute successfully")
 		e.msg = "tx is invalid on chain"
 		return nil, e
 	}
-	t := s.newTransfer(key, chain, req.TxHash, tx, faults)
+	// One new transfer at a time, so the hook it runs sees the sequence the one before left.
+	s.trackMu.Lock()
+	defer s.trackMu.Unlock()
 	s.mu.Lock()
-	if old, ok := s.transfers[key]; ok {
-		t = old
-	} else {
-		s.transfers[key] = t
+	old, seen := s.transfers[key]
+	s.mu.Unlock()
+	if seen {
+		return &api.TrackResponse{TxHash: req.TxHash, ExplorerLink: old.explorer}, nil
 	}
+	t := s.newTransfer(key, chain, req.TxHash, tx, faults)
+	if t.plan != nil && t.mismatch == "" {
+		// the bridge took the funds: the hook runs when they arrive on the hook chain
+		if hf := s.runHook(tx, faults); hf.FailHop != faults.FailHop {
+			t = s.newTransfer(key, chain, req.TxHash, tx, hf)
+		}
+	}
+	s.mu.Lock()
+	s.transfers[key] = t
 	s.mu.Unlock()
 	s.cfg.log.Info("router: tracking", "tx", req.TxHash, "chain", chain.ChainID, "hops", len(t.hops), "routed", t.plan != nil)
 	return &api.TrackResponse{TxHash: req.TxHash, ExplorerLink: t.explorer}, nil
@@ -243,7 +254,7 @@ func (s *Server) handleStatus(r *http.Request) (any, *apiErr) {
 	}
 	chain, ok := s.ix.chains[chainID]
 	if !ok {
-		return nil, notFound(api.ReasonChainNotSupported, "chain ID not supported")
+		return nil, notFound("chain ID not supported")
 	}
 	h, e := normHash(chain, hash)
 	if e != nil {
@@ -253,7 +264,7 @@ func (s *Server) handleStatus(r *http.Request) (any, *apiErr) {
 	t := s.transfers[chain.ChainID+"/"+h]
 	s.mu.Unlock()
 	if t == nil {
-		return nil, notFound(api.ReasonTxNotFound, "tx not found")
+		return nil, notFound("tx not found")
 	}
 	elapsed := s.now().Sub(t.trackedAt)
 	n := int(elapsed / s.cfg.step)

@@ -99,13 +99,13 @@ func TestValidationNamesTheBadField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	signer := memSignerKey(t, chain, key)
+	signer := memSignerKey(t, chain, key, hookAccounts(s))
 	signed, err := signer.SignOPHook(ctx, *hook)
 	if err != nil {
 		t.Fatal(err)
 	}
 	otherKey := mustKey(t)
-	other := memSignerKey(t, chain, otherKey)
+	other := memSignerKey(t, chain, otherKey, hookAccounts(s))
 	forged, _ := other.SignOPHook(ctx, *hook)
 	forged.Signer = signed.Signer
 	hookMsgs := func() api.MsgsRequest {
@@ -186,12 +186,7 @@ func TestValidationNamesTheBadField(t *testing.T) {
 		{"msgs hook missing", api.PathMsgs, editHook(func(m *api.MsgsRequest) { m.SignedOPHook = nil }), "signed_op_hook"},
 		{"msgs hook signer not in address list", api.PathMsgs, editHook(func(m *api.MsgsRequest) { h := signed; h.Signer = haddrs[moveChain]; m.SignedOPHook = &h }), "signed_op_hook.signer"},
 		{"msgs hook not base64", api.PathMsgs, editHook(func(m *api.MsgsRequest) { h := signed; h.Hook = "%%%"; m.SignedOPHook = &h }), "signed_op_hook.hook"},
-		{"msgs hook signed by another key", api.PathMsgs, editHook(func(m *api.MsgsRequest) {
-			env, _ := api.DecodeOPHookEnvelope(forged.Hook)
-			env.Signer = signed.Signer
-			h := api.SignedOPHook{Signer: signed.Signer, Hook: env.Encode()}
-			m.SignedOPHook = &h
-		}), "signed_op_hook.hook"},
+		{"msgs hook signed by another key", api.PathMsgs, editHook(func(m *api.MsgsRequest) { m.SignedOPHook = &forged }), "signed_op_hook.hook"},
 		{"msgs hook for other recipient", api.PathMsgs, editHook(func(m *api.MsgsRequest) { m.AddressList[2] = bech("init", sender) }), "signed_op_hook.hook"},
 		// track
 		{"track no hash", api.PathTrack, `{"chain_id":"3370758106842963"}`, "tx_hash"},
@@ -234,18 +229,20 @@ func TestValidationNamesTheBadField(t *testing.T) {
 		}
 	})
 	t.Run("not found answers", func(t *testing.T) {
-		check := func(method, path, body, reason string) {
+		// The message tells what was not found; details stay empty, as no value of the
+		// service's ErrorDetail.reason enum fits.
+		check := func(method, path, body, msg string) {
 			t.Helper()
 			status, e, raw := do(t, method, s.URL()+path, body)
-			if status != 404 || e.Code != api.CodeNotFound || (reason != "" && (len(e.Details) == 0 || e.Details[0].Reason != reason)) {
-				t.Errorf("%s %s: %d %s, want 404 code 5 %s", method, path, status, raw, reason)
+			if status != 404 || e.Code != api.CodeNotFound || len(e.Details) != 0 || !strings.Contains(e.Message, msg) {
+				t.Errorf("%s %s: %d %s, want 404 code 5 %q without details", method, path, status, raw, msg)
 			}
 		}
-		check("POST", api.PathTrack, `{"tx_hash":"`+goodHash+`","chain_id":"osmosis-1"}`, api.ReasonChainNotSupported)
-		check("POST", api.PathTrack, `{"tx_hash":"`+strings.Repeat("AB", 32)+`","chain_id":"noble-local"}`, api.ReasonChainNotSupported)
-		check("POST", api.PathTrack, `{"tx_hash":"`+goodHash+`","chain_id":"3370758106842963"}`, api.ReasonTxNotFound)
-		check("GET", api.PathStatus+"?"+url.Values{"tx_hash": {goodHash}, "chain_id": {"3370758106842963"}}.Encode(), "", api.ReasonTxNotFound)
-		check("POST", api.PathRoute, editRoute(func(r *api.RouteRequest) { r.DestAssetChainID, r.DestAssetDenom = nobleChain, "uusdc" }), reasonNoRoute)
+		check("POST", api.PathTrack, `{"tx_hash":"`+goodHash+`","chain_id":"osmosis-1"}`, "chain ID not supported")
+		check("POST", api.PathTrack, `{"tx_hash":"`+strings.Repeat("AB", 32)+`","chain_id":"noble-local"}`, "chain ID not supported")
+		check("POST", api.PathTrack, `{"tx_hash":"`+goodHash+`","chain_id":"3370758106842963"}`, "tx not found")
+		check("GET", api.PathStatus+"?"+url.Values{"tx_hash": {goodHash}, "chain_id": {"3370758106842963"}}.Encode(), "", "tx not found")
+		check("POST", api.PathRoute, editRoute(func(r *api.RouteRequest) { r.DestAssetChainID, r.DestAssetDenom = nobleChain, "uusdc" }), "no route found")
 		check("GET", "/v2/nothing", "", "")
 	})
 	t.Run("op-hook for a route without hook", func(t *testing.T) {
