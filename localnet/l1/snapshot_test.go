@@ -2,12 +2,17 @@ package l1
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/audit"
+	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
@@ -171,4 +176,92 @@ func TestSnapshotsAndClaims(t *testing.T) {
 	args, _ := audit.ClaimArgs(29, 1, []uint64{9}, []audit.ProofLine{lines9[audit.Address(user(0x11))]})
 	args[4] = movebcs.ArgU64s([]uint64{5, 5})
 	wantAbort(t, c.run(user(0x11), c.vip, "vip", "batch_claim_user_reward_script", args...), 0x1, 17)
+}
+
+// Through the node: the agent's signed submit_snapshot, read back by deployer/audit over the
+// REST table routes a real L1 serves (ModuleStore, stage_data, snapshots by BCS key, the
+// get_bridge_infos view), and a funded user's signed claim with a line of its proofs file.
+func TestServerSnapshotReadBackAndClaim(t *testing.T) {
+	requireLibs(t)
+	ctx := context.Background()
+	mnemonic, err := devnode.NewMnemonic()
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := devnode.DeriveAccount(mnemonic, keys.EthSecp256k1, "init")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Start(ctx, WithStage(4), WithBridge(Bridge{ID: 3, VM: deployer.EVM, Contract: "0x5FbDB2315678afecb367f032d93F642f64180aa3"}), WithFundedMnemonic(mnemonic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Advance(ctx); err != nil { // stage 5 (the bridge's first) is open
+		t.Fatal(err)
+	}
+	if _, err := s.Advance(ctx); err != nil { // stage 5 is over
+		t.Fatal(err)
+	}
+	b := audit.NewBuilder(3, 5, 0)
+	for _, row := range []struct {
+		addr  []byte
+		score uint64
+	}{{u.Key.PubKey().Address(), 77}, {bytes.Repeat([]byte{9}, 20), 23}, {bytes.Repeat([]byte{8}, 20), 0}} {
+		if err := b.Add(row.addr, row.score); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := tr.Root()
+	if err := s.SubmitSnapshot(ctx, 3, 1, 5, root[:], tr.Total); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SubmitSnapshot(ctx, 3, 1, 5, root[:], tr.Total); err == nil {
+		t.Fatal("a second snapshot of the same key was accepted")
+	} else if a, ok := Abort(err); !ok || a.Category() != 0x8 || a.Reason() != 3 {
+		t.Fatalf("second snapshot: %v", err)
+	}
+
+	l1 := audit.NewL1(s.URL(), s.VIPAddress(), nil)
+	v, err := l1.BridgeVersion(ctx, 3)
+	if err != nil || v != 1 {
+		t.Fatalf("version %d, %v", v, err)
+	}
+	snap, err := l1.Snapshot(ctx, 3, 1, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(snap.MerkleRoot, root[:]) || snap.TotalL2Score != 100 || snap.CreateTime == 0 || audit.Compare(tr, snap) != audit.Match {
+		t.Fatalf("snapshot read back %+v", snap)
+	}
+	if _, err := l1.Snapshot(ctx, 3, 1, 4); !errors.Is(err, audit.ErrNoSnapshot) {
+		t.Fatalf("stage 4: %v", err)
+	}
+
+	addr, _ := audit.L1Address(u.Key.PubKey().Address())
+	i, ok := tr.Find(addr)
+	if !ok {
+		t.Fatal("user not a leaf")
+	}
+	_, score, _ := tr.Leaf(i)
+	var proof [][]byte
+	for _, p := range tr.Proof(i) {
+		proof = append(proof, bytes.Clone(p[:]))
+	}
+	line := audit.ProofLine{Address: addr, Score: score, Proof: proof}
+	time.Sleep(1100 * time.Millisecond) // the claim's block must be after the snapshot's second
+	bad := line
+	bad.Score++
+	args, _ := audit.ClaimArgs(3, 1, []uint64{5}, []audit.ProofLine{bad})
+	if a, ok := Abort(s.Claim(ctx, u.Key, args)); !ok || a.Category() != 0x1 || a.Reason() != 10 {
+		t.Fatalf("a raised score's claim: %+v %v", a, ok)
+	}
+	args, _ = audit.ClaimArgs(3, 1, []uint64{5}, []audit.ProofLine{line})
+	if err := s.Claim(ctx, u.Key, args); err != nil {
+		t.Fatalf("the user's claim: %v", err)
+	}
 }
