@@ -49,44 +49,57 @@ var ErrNoSnapshot = errors.New("the L1 holds no snapshot for this bridge, versio
 // ErrBridgeNotRegistered is a bridge id get_bridge_infos does not list.
 var ErrBridgeNotRegistered = errors.New("the bridge is not registered on the L1's vip module")
 
+// BridgeInfo is what get_bridge_infos lists for a bridge's current version.
+type BridgeInfo struct {
+	BridgeID, Version, InitStage uint64
+}
+
 // BridgeVersion is the bridge's current version: the highest version get_bridge_infos
 // lists for it (a bridge re-registered after deregistration gets the next version).
 func (l *L1) BridgeVersion(ctx context.Context, bridgeID uint64) (uint64, error) {
+	b, err := l.Bridge(ctx, bridgeID)
+	return b.Version, err
+}
+
+// Bridge is the bridge's current version and its first scored stage, from get_bridge_infos.
+func (l *L1) Bridge(ctx context.Context, bridgeID uint64) (BridgeInfo, error) {
+	out := BridgeInfo{BridgeID: bridgeID}
 	body, err := json.Marshal(map[string]any{
 		"address": l.vip, "module_name": "vip", "function_name": "get_bridge_infos", "type_args": []string{}, "args": []string{},
 	})
 	if err != nil {
-		return 0, err
+		return out, err
 	}
 	var reply struct {
 		Data string `json:"data"`
 	}
 	if err := l.do(ctx, http.MethodPost, "/initia/move/v1/view", body, &reply); err != nil {
-		return 0, fmt.Errorf("read bridge %d's version: %w", bridgeID, err)
+		return out, fmt.Errorf("read bridge %d's version: %w", bridgeID, err)
 	}
 	var infos []struct {
-		BridgeID string `json:"bridge_id"`
-		Version  string `json:"version"`
+		BridgeID  string `json:"bridge_id"`
+		Version   string `json:"version"`
+		InitStage string `json:"init_stage"`
 	}
 	if err := json.Unmarshal([]byte(reply.Data), &infos); err != nil {
-		return 0, fmt.Errorf("read bridge %d's version: get_bridge_infos replied %q: %w", bridgeID, snippet([]byte(reply.Data)), err)
+		return out, fmt.Errorf("read bridge %d's version: get_bridge_infos replied %q: %w", bridgeID, snippet([]byte(reply.Data)), err)
 	}
-	var version uint64
 	found := false
 	for _, in := range infos {
 		id, err1 := strconv.ParseUint(in.BridgeID, 10, 64)
 		v, err2 := strconv.ParseUint(in.Version, 10, 64)
-		if err1 != nil || err2 != nil {
-			return 0, fmt.Errorf("read bridge %d's version: bridge info %+v: not decimal u64s", bridgeID, in)
+		init, err3 := strconv.ParseUint(in.InitStage, 10, 64)
+		if err1 != nil || err2 != nil || err3 != nil {
+			return out, fmt.Errorf("read bridge %d's version: bridge info %+v: not decimal u64s", bridgeID, in)
 		}
-		if id == bridgeID && (!found || v > version) {
-			version, found = v, true
+		if id == bridgeID && (!found || v > out.Version) {
+			out.Version, out.InitStage, found = v, init, true
 		}
 	}
 	if !found {
-		return 0, fmt.Errorf("read bridge %d's version: %w", bridgeID, ErrBridgeNotRegistered)
+		return out, fmt.Errorf("read bridge %d's version: %w", bridgeID, ErrBridgeNotRegistered)
 	}
-	return version, nil
+	return out, nil
 }
 
 // Snapshot reads the snapshot of (bridgeID, version, stage).
