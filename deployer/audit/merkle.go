@@ -6,7 +6,8 @@
 // address; each internal node is sha3-256 of its two children, the smaller first (unsigned
 // byte order), so every proof passes the module's assert_merkle_proofs whatever side a node
 // sits on; an odd node at the end of a level moves up unchanged (its proof gets nothing for
-// that level). The tree is held as hashes only: 32 bytes a node, about 2n nodes.
+// that level). The tree is held as its rows (40 bytes each) and the hashes above the leaves
+// (32 bytes a node, about n nodes); a leaf's hash is recomputed when a proof needs it.
 package audit
 
 import (
@@ -146,12 +147,17 @@ func (b *Builder) Build() (*Tree, error) {
 		total += r.score
 	}
 	t := &Tree{BridgeID: b.bridgeID, Stage: b.stage, Total: total, recs: recs}
-	if len(recs) == 0 {
+	if len(recs) <= 1 {
 		return t, nil
 	}
-	level := make([]Hash, len(recs))
-	for i, r := range recs {
-		level[i] = ScoreHash(b.bridgeID, b.stage, r.addr, r.score, total)
+	// The level above the leaves, hashed pair by pair without keeping the leaves.
+	level := make([]Hash, (len(recs)+1)/2)
+	for i := 0; i+1 < len(recs); i += 2 {
+		l, r := t.leaf(i), t.leaf(i+1)
+		level[i/2] = node(&l, &r)
+	}
+	if len(recs)%2 == 1 {
+		level[len(level)-1] = t.leaf(len(recs) - 1)
 	}
 	t.levels = append(t.levels, level)
 	for len(level) > 1 {
@@ -174,7 +180,11 @@ type Tree struct {
 	// Total is the sum of the scores, the total_l2_score every leaf holds.
 	Total  uint64
 	recs   []record
-	levels [][]Hash // levels[0] the leaves, the last the root
+	levels [][]Hash // levels[0] the one above the leaves, the last the root; none for n <= 1
+}
+
+func (t *Tree) leaf(i int) Hash {
+	return ScoreHash(t.BridgeID, t.Stage, t.recs[i].addr, t.recs[i].score, t.Total)
 }
 
 // Len is the number of leaves.
@@ -183,15 +193,18 @@ func (t *Tree) Len() int { return len(t.recs) }
 // Root is the merkle root; a tree without leaves has the zero hash (this package's
 // convention: the module's claim can prove nothing against it).
 func (t *Tree) Root() Hash {
-	if len(t.levels) == 0 {
+	switch {
+	case len(t.recs) == 0:
 		return Hash{}
+	case len(t.levels) == 0:
+		return t.leaf(0)
 	}
 	return t.levels[len(t.levels)-1][0]
 }
 
 // Leaf is the i-th leaf in tree order: its address, score and hash.
 func (t *Tree) Leaf(i int) (Address, uint64, Hash) {
-	return t.recs[i].addr, t.recs[i].score, t.levels[0][i]
+	return t.recs[i].addr, t.recs[i].score, t.leaf(i)
 }
 
 // Find is the leaf index of addr.
@@ -203,7 +216,14 @@ func (t *Tree) Find(addr Address) (int, bool) {
 func (t *Tree) Proof(i int) []Hash { return t.appendProof(nil, i) }
 
 func (t *Tree) appendProof(out []Hash, i int) []Hash {
-	for _, level := range t.levels[:max(len(t.levels)-1, 0)] {
+	if len(t.recs) < 2 {
+		return out
+	}
+	if sib := i ^ 1; sib < len(t.recs) {
+		out = append(out, t.leaf(sib))
+	}
+	i /= 2
+	for _, level := range t.levels[:len(t.levels)-1] {
 		if sib := i ^ 1; sib < len(level) {
 			out = append(out, level[sib])
 		}
