@@ -1,4 +1,6 @@
-package audit_test
+// Package chainbench_test benchmarks an audit against a live chain; it lives apart from
+// deployer/audit so that the in-memory benchmark's binary links no chain (its peak RSS).
+package chainbench_test
 
 import (
 	"context"
