@@ -2,8 +2,10 @@
 // node (localnet/devnode with the MoveVM) whose genesis holds a small vip module at the VIP
 // module address. Its ModuleStore carries the current stage; it is read through the real Move
 // REST route (resources/by_struct_tag) and moved on by the agent's signed MsgExecute txs
-// (advance_stage, set_stage). Unknown accounts, struct tags and paths get the node's gRPC
-// gateway errors.
+// (advance_stage, set_stage). Stages it moves past get stage data, where the agent's
+// submit_snapshot keeps a bridge's merkle root and total (SubmitSnapshot), read back through
+// the real table routes, and users' batch_claim_user_reward_script checks their proofs
+// (snapshot.go). Unknown accounts, struct tags and paths get the node's gRPC gateway errors.
 package l1
 
 import (
