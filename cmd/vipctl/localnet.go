@@ -47,7 +47,7 @@ func engineByName(name string, g *globals) (localnet.Engine, error) {
 	return nil, invalid(fmt.Errorf("--engine %q: want embedded, process, container, or process-devnode / container-devnode (Wasm on our dev node binary)", name))
 }
 
-func startLocalStack(ctx context.Context, g *globals, engineName string, vm deployer.VM, l1Stage uint64) (*localStack, error) {
+func startLocalStack(ctx context.Context, g *globals, engineName string, vm deployer.VM, l1Stage uint64, l1Opts ...l1.Option) (*localStack, error) {
 	engine, err := engineByName(engineName, g)
 	if err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ func startLocalStack(ctx context.Context, g *globals, engineName string, vm depl
 	if err != nil {
 		return nil, fmt.Errorf("start %s %s rollup: %w", engine.Name(), vm, err)
 	}
-	srv, err := l1.Start(ctx, l1.WithStage(l1Stage))
+	srv, err := l1.Start(ctx, append([]l1.Option{l1.WithStage(l1Stage)}, l1Opts...)...)
 	if err != nil {
 		_ = r.Stop(ctx)
 		return nil, fmt.Errorf("start L1 stand-in: %w", err)
@@ -82,6 +82,7 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 	var l1Stage uint64
 	var envFile, engineName string
 	var l1Every time.Duration
+	var bridgeID uint64
 	up := &cobra.Command{
 		Use:   "up",
 		Short: "Start a rollup for --vm (embedded dev chain, or geth/wasmd as a process or container) and the L1 stand-in; print endpoints; run until interrupted",
@@ -89,7 +90,11 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			vm, _ := deployer.ParseVM(g.vm)
-			st, err := startLocalStack(ctx, g, engineName, vm, l1Stage)
+			var l1Opts []l1.Option
+			if bridgeID != 0 {
+				l1Opts = append(l1Opts, l1.WithBridge(l1.Bridge{ID: bridgeID, VM: vm, Contract: "(deployed by vipctl deploy)"}))
+			}
+			st, err := startLocalStack(ctx, g, engineName, vm, l1Stage, l1Opts...)
 			if err != nil {
 				return err
 			}
@@ -131,7 +136,7 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 				"vm": vm, "engine": st.engine, "chain_id": st.rollup.ChainID(),
 				"json_rpc": ep.JSONRPC, "comet_rpc": ep.CometRPC, "rest": ep.REST, "indexer": indexerURL, "router": routerURL,
 				"l1_rest": st.l1.URL(), "vip_address": st.l1.VIPAddress(), "l1_stage": l1Stage,
-				"funded_address": dev.Address, "env_file": envFile,
+				"funded_address": dev.Address, "env_file": envFile, "bridge_id": bridgeID,
 			}
 			funded := dev.Address
 			if dev.CoinType60Address != "" {
@@ -146,12 +151,18 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 			if l1Every > 0 {
 				go advanceL1(ctx, st.l1, l1Every, g.errOut)
 			}
+			if bridgeID != 0 {
+				a, closeAgent := g.localAgent(vm, st.rollup, st.l1, bridgeID)
+				defer closeAgent()
+				go a.Run(ctx)
+			}
 			<-ctx.Done()
 			return nil
 		},
 	}
 	up.Flags().DurationVar(&l1Every, "l1-advance-every", 0, "move the L1 stand-in to the next stage at this interval (its agent's signed tx), to rehearse 'vipctl operate'; 0: never")
 	up.Flags().Uint64Var(&l1Stage, "l1-stage", 1, "stage the L1 stand-in reports")
+	up.Flags().Uint64Var(&bridgeID, "bridge-id", 1, "register the rollup on the L1 stand-in under this bridge id (scored from the stage after --l1-stage) and run a local VIP agent that snapshots each stage the deployed contract finalizes (submit_snapshot); 0: neither")
 	up.Flags().StringVar(&engineName, "engine", "embedded", "embedded (in-process), process (geth from 'make nodes') or container (Docker)")
 	up.Flags().StringVar(&envFile, "env-file", filepath.Join(".vipharness", "localnet.env"), "where to write the endpoints and dev key")
 	cmd.AddCommand(up, newLedgerStandInCmd(g))

@@ -113,6 +113,8 @@ func newRoot() *cobra.Command {
 	root.AddCommand(newCheckCmd(g))
 	// Step 8, every stage: follow the L1.
 	root.AddCommand(newOperateCmd(g))
+	// After finalize: the agent's snapshot and users' proofs.
+	root.AddCommand(newAuditCmd(g))
 	// Registration (steps 2, 6 and 7 of the program).
 	root.AddCommand(newPreflightCmd(g), newRegistryCmd(g), newWhitelistCmd(g))
 	root.AddCommand(newMoveBuildCmd())

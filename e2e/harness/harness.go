@@ -196,7 +196,8 @@ type Env struct {
 // Start starts the target's rollup and an L1 stand-in at l1Stage. Called from a spec or
 // BeforeAll, it skips them when the target cannot run here (Engine.Available), or fails them
 // when the environment requires the engine (REQUIRE_NODES=1, REQUIRE_DOCKER=1).
-func Start(ctx context.Context, t Target, l1Stage uint64, journalDir string) (_ *Env, err error) {
+// l1Opts configure the L1 stand-in further (bridges registered at genesis, funded users).
+func Start(ctx context.Context, t Target, l1Stage uint64, journalDir string, l1Opts ...l1.Option) (_ *Env, err error) {
 	if err := ensure(ctx, t); err != nil {
 		return nil, err
 	}
@@ -242,7 +243,7 @@ func Start(ctx context.Context, t Target, l1Stage uint64, journalDir string) (_ 
 	if err != nil {
 		return nil, fmt.Errorf("stranger key: %w", err)
 	}
-	if e.L1, err = l1.Start(ctx, l1.WithStage(l1Stage)); err != nil {
+	if e.L1, err = l1.Start(ctx, append([]l1.Option{l1.WithStage(l1Stage)}, l1Opts...)...); err != nil {
 		return nil, fmt.Errorf("start L1 stand-in: %w", err)
 	}
 	return e, nil

@@ -2,8 +2,10 @@
 // node (localnet/devnode with the MoveVM) whose genesis holds a small vip module at the VIP
 // module address. Its ModuleStore carries the current stage; it is read through the real Move
 // REST route (resources/by_struct_tag) and moved on by the agent's signed MsgExecute txs
-// (advance_stage, set_stage). Unknown accounts, struct tags and paths get the node's gRPC
-// gateway errors.
+// (advance_stage, set_stage). Stages it moves past get stage data, where the agent's
+// submit_snapshot keeps a bridge's merkle root and total (SubmitSnapshot), read back through
+// the real table routes, and users' batch_claim_user_reward_script checks their proofs
+// (snapshot.go). Unknown accounts, struct tags and paths get the node's gRPC gateway errors.
 package l1
 
 import (
@@ -15,6 +17,7 @@ import (
 	"strconv"
 	"time"
 
+	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
@@ -38,6 +41,8 @@ type config struct {
 	vip      string
 	interval time.Duration
 	logger   *slog.Logger
+	bridges  []Bridge // registered at genesis (snapshot.go)
+	funded   []string // mnemonics of accounts funded at genesis besides the agent
 }
 
 // Option configures a Server.
@@ -62,7 +67,9 @@ type Server struct {
 	exec  *moveexec.Executor
 	c     *cosmostx.Client
 	agent *cosmostx.Signer
-	vip   movebcs.Address
+	// agentKey signs as the agent (AgentKey).
+	agentKey cryptotypes.PrivKey
+	vip      movebcs.Address
 }
 
 // Start starts the L1 node on loopback ports, with the vip module at its genesis; ctx bounds
@@ -99,26 +106,30 @@ func Start(ctx context.Context, opts ...Option) (_ *Server, err error) {
 	}
 	agentAddr := movebcs.AccountAddress(agent.Key.PubKey().Address())
 	genesis := time.Now().UTC()
-	exec, err := moveexec.New(moveexec.WithGenesisPackage(moveexec.GenesisPackage{
-		Owner:   vip,
-		Modules: [][]byte{code},
-		Calls: []movevm.Function{{
-			Module: movevm.ModuleID{Address: vip, Name: "vip"}, Function: "initialize",
-			Args: [][]byte{movebcs.ArgU64(c.stage), movebcs.ArgU64(uint64(genesis.Unix())), movebcs.ArgU64(uint64(c.interval / time.Second)), agentAddr[:]},
-		}},
-	}))
+	calls := []movevm.Function{{
+		Module: movevm.ModuleID{Address: vip, Name: "vip"}, Function: "initialize",
+		Args: [][]byte{movebcs.ArgU64(c.stage), movebcs.ArgU64(uint64(genesis.Unix())), movebcs.ArgU64(uint64(c.interval / time.Second)), agentAddr[:]},
+	}}
+	for _, b := range c.bridges {
+		call, err := b.register(vip)
+		if err != nil {
+			return nil, fmt.Errorf("l1 stand-in: %w", err)
+		}
+		calls = append(calls, call)
+	}
+	exec, err := moveexec.New(moveexec.WithGenesisPackage(moveexec.GenesisPackage{Owner: vip, Modules: [][]byte{code}, Calls: calls}))
 	if err != nil {
 		return nil, fmt.Errorf("l1 stand-in: %w", err)
 	}
 	node, err := devnode.Start(ctx, exec, devnode.WithChainID(ChainID), devnode.WithKeyType(keys.EthSecp256k1),
-		devnode.WithFundedMnemonics(mnemonic), devnode.WithGeneratedAccounts(0), devnode.WithGenesisTime(genesis),
+		devnode.WithFundedMnemonics(append([]string{mnemonic}, c.funded...)...), devnode.WithGeneratedAccounts(0), devnode.WithGenesisTime(genesis),
 		devnode.WithAppVersion("vipharness-l1-standin", "devnode/movevm-v0.7.0"),
 		devnode.WithApplication("initia", "initiad"), devnode.WithLogger(c.logger))
 	if err != nil {
 		_ = exec.Close()
 		return nil, fmt.Errorf("l1 stand-in: %w", err)
 	}
-	s := &Server{node: node, exec: exec, vip: vip}
+	s := &Server{node: node, exec: exec, vip: vip, agentKey: agent.Key}
 	defer func() {
 		if err != nil {
 			_ = s.Close()

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/audit"
+)
+
+// auditGCPercent is the collector's pacing during an audit (see audit).
+const auditGCPercent = 25
+
+// auditOutput is what `audit --json` prints: the tree's root and total, and the L1's
+// snapshot beside it when the L1 was read.
+type auditOutput struct {
+	BridgeID     uint64 `json:"bridge_id"`
+	Stage        uint64 `json:"stage"`
+	MerkleRoot   string `json:"merkle_root"`
+	TotalL2Score uint64 `json:"total_l2_score"`
+	Leaves       int    `json:"leaves"`
+	Finalized    bool   `json:"finalized"`
+	// L1 is the L1's snapshot and how it compares ("match", "root_differs",
+	// "total_differs", "no_snapshot"); absent without an L1.
+	L1       *auditL1          `json:"l1,omitempty"`
+	L1Proofs *audit.ProofCheck `json:"l1_proofs,omitempty"`
+}
+
+type auditL1 struct {
+	Version      uint64 `json:"version"`
+	Verdict      string `json:"verdict"`
+	MerkleRoot   string `json:"merkle_root,omitempty"`
+	TotalL2Score uint64 `json:"total_l2_score"`
+	CreateTime   uint64 `json:"create_time,omitempty"`
+}
+
+func newAuditCmd(g *globals) *cobra.Command {
+	var (
+		st, bridgeID, version uint64
+		allowOpen             bool
+		proofsFile, l1Proofs  string
+	)
+	cmd := &cobra.Command{
+		Use:   "audit --stage N --bridge-id B [--proofs FILE] [--l1-proofs FILE]",
+		Short: "Rebuild the VIP snapshot of a finalized stage (merkle root, total, every address's proof) and check it against the L1's",
+		Long: `audit reads a finalized stage back from the scoring contract, builds the merkle tree the
+L1's vip module checks claims against (leaf: sha3-256 of BCS bridge_id, stage, the 32-byte
+address, l2_score, total_l2_score; leaves sorted by address; nodes hash the smaller child
+first) and prints its root and total. --proofs writes one JSON line per address for
+batch_claim_user_reward_script. With an L1 (--network, or --l1-rest and --vip-address) it
+reads the agent's snapshot of (bridge, the bridge's current version, stage) and compares:
+another total exits 4; the same total with another root is a warning (the agent's tree
+shape is not published), and --l1-proofs then checks the agent's proof lines against the
+L1's root and the contract's scores (exit 4 on any failure).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if st == 0 {
+				return invalid(errors.New("--stage is required (a finalized stage >= 1)"))
+			}
+			if !cmd.Flags().Changed("bridge-id") {
+				return invalid(errors.New("--bridge-id is required: the bridge id the L1 registered the rollup under (every leaf holds it)"))
+			}
+			if l1Proofs != "" && g.l1REST == "" && g.network == "" {
+				return invalid(errors.New("--l1-proofs needs the L1 (--network, or --l1-rest and --vip-address): its proofs are checked against the L1's root"))
+			}
+			return g.withScorer(cmd, func(ctx context.Context, s deployer.Scorer) error {
+				return g.audit(ctx, s, st, bridgeID, version, allowOpen, proofsFile, l1Proofs)
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.Uint64Var(&st, "stage", 0, "the stage to audit")
+	f.Uint64Var(&bridgeID, "bridge-id", 0, "the rollup's bridge id on the L1")
+	f.Uint64Var(&version, "bridge-version", 0, "the bridge's version on the L1; default its current one (get_bridge_infos)")
+	f.BoolVar(&allowOpen, "allow-open", false, "preview a stage that is not finalized (its scores may still change)")
+	f.StringVar(&proofsFile, "proofs", "", "write every address's proof line (JSON lines) to this file")
+	f.StringVar(&l1Proofs, "l1-proofs", "", "proof lines from the agent's API to check against the L1's root")
+	return cmd
+}
+
+func (g *globals) audit(ctx context.Context, s deployer.Scorer, st, bridgeID, version uint64, allowOpen bool, proofsFile, l1Proofs string) error {
+	// The tree's rows and hashes hold no pointers and stay live to the end: collecting at
+	// 25% growth instead of 100% keeps a million-address audit's heap near what it holds
+	// (BENCHMARKS.md, Audit) for little collector work. A GOGC the user set wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(auditGCPercent)
+	}
+	tree, info, err := audit.BuildFromStage(ctx, s, bridgeID, st, allowOpen)
+	switch {
+	case errors.Is(err, audit.ErrNotFinalized), errors.Is(err, audit.ErrStageMissing):
+		return invalid(err)
+	case errors.Is(err, audit.ErrTotalsDiffer):
+		return &exitError{exitMismatch, err}
+	case err != nil:
+		return classify(err)
+	}
+	out := auditOutput{BridgeID: bridgeID, Stage: st, MerkleRoot: tree.Root().String(), TotalL2Score: tree.Total, Leaves: tree.Len(), Finalized: info.Finalized}
+	if proofsFile != "" {
+		if err := writeProofs(tree, proofsFile); err != nil {
+			return err
+		}
+	}
+	human := fmt.Sprintf("bridge %d stage %d: merkle root %s, total_l2_score %d, %d leaves", bridgeID, st, out.MerkleRoot, out.TotalL2Score, out.Leaves)
+	if !info.Finalized {
+		human += " (stage open: a preview)"
+	}
+	if proofsFile != "" {
+		human += "\nproofs: " + proofsFile
+	}
+	var fail error
+	if g.l1REST != "" || g.vipAddr != "" || g.network != "" {
+		src, err := g.l1Source(true)
+		if err != nil {
+			return err
+		}
+		if src.REST.Value == "" || src.VIP.Value == "" {
+			return invalid(errors.New("the L1 needs both its REST URL and the vip module address (--l1-rest and --vip-address, or --network)"))
+		}
+		l1 := audit.NewL1(src.REST.Value, src.VIP.Value, nil)
+		if version == 0 {
+			if version, err = l1.BridgeVersion(ctx, bridgeID); err != nil {
+				return err
+			}
+		}
+		snap, err := l1.Snapshot(ctx, bridgeID, version, st)
+		a := &auditL1{Version: version}
+		out.L1 = a
+		switch {
+		case errors.Is(err, audit.ErrNoSnapshot):
+			a.Verdict = "no_snapshot"
+			human += fmt.Sprintf("\nthe L1 holds no snapshot of bridge %d version %d stage %d yet (the agent submits it after the stage ends)", bridgeID, version, st)
+		case err != nil:
+			return err
+		default:
+			a.MerkleRoot, a.TotalL2Score, a.CreateTime = fmt.Sprintf("%x", snap.MerkleRoot), snap.TotalL2Score, snap.CreateTime
+			switch audit.Compare(tree, snap) {
+			case audit.Match:
+				a.Verdict = "match"
+				human += fmt.Sprintf("\nmatches the L1 snapshot (bridge %d version %d stage %d)", bridgeID, version, st)
+			case audit.TotalDiffers:
+				a.Verdict = "total_differs"
+				fail = fmt.Errorf("stage %d: the L1 snapshot's total_l2_score is %d, the contract's %d: every leaf (which holds the total) differs, so no user's claim can pass with the contract's scores", st, snap.TotalL2Score, tree.Total)
+			case audit.RootDiffers:
+				a.Verdict = "root_differs"
+				human += fmt.Sprintf("\nwarning: the L1 snapshot has the same total but another root (%x): the agent's tree shape is not published, so this alone proves no fault; our proofs verify against our root only. Check the agent's proofs with --l1-proofs", snap.MerkleRoot)
+			}
+			if l1Proofs != "" && fail == nil {
+				pc, err := checkL1Proofs(l1Proofs, tree, snap)
+				if err != nil {
+					return err
+				}
+				out.L1Proofs = &pc
+				human += fmt.Sprintf("\n--l1-proofs: %d lines, %d pass against the L1 root, %d fail", pc.Lines, pc.Passed, pc.Failed)
+				for _, f := range pc.Failures {
+					human += "\n  " + f
+				}
+				if pc.Failed > 0 {
+					fail = fmt.Errorf("stage %d: %d of %d proof lines in %s fail against the L1's root with the contract's scores", st, pc.Failed, pc.Lines, l1Proofs)
+				}
+			}
+		}
+	}
+	if err := g.printResult(out, human); err != nil {
+		return err
+	}
+	if fail != nil {
+		return &exitError{exitMismatch, fail}
+	}
+	return nil
+}
+
+func writeProofs(tree *audit.Tree, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("write proofs: %w", err)
+	}
+	if err := tree.WriteProofs(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write proofs: %w", err)
+	}
+	return nil
+}
+
+func checkL1Proofs(path string, tree *audit.Tree, snap audit.Snapshot) (audit.ProofCheck, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return audit.ProofCheck{}, invalid(fmt.Errorf("--l1-proofs: %w", err))
+	}
+	defer f.Close()
+	pc, err := audit.CheckProofs(f, tree, snap)
+	if err != nil {
+		return pc, invalid(fmt.Errorf("--l1-proofs %s: %w", path, err))
+	}
+	return pc, nil
+}

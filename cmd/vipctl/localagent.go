@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/audit"
+	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/localnet"
+	"github.com/vipharness/vipharness/localnet/agent"
+	"github.com/vipharness/vipharness/localnet/l1"
+)
+
+// localAgent is the VIP agent `localnet up` runs beside the L1 stand-in: it snapshots each
+// stage the contract this tool deployed on the local rollup (the state directory's
+// deployment) has finalized, once the L1 has moved past it.
+func (g *globals) localAgent(vm deployer.VM, r localnet.Rollup, srv *l1.Server, bridgeID uint64) (*agent.Agent, func()) {
+	var (
+		mu sync.Mutex
+		s  scorers.Scorer
+	)
+	ep := r.Endpoints()
+	open := func(ctx context.Context) (audit.StageReader, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if s != nil {
+			return s, nil
+		}
+		if _, err := os.Stat(g.statePath(vm, r.ChainID())); errors.Is(err, os.ErrNotExist) {
+			return nil, agent.ErrNoContract
+		}
+		var err error
+		s, err = scorers.Open(ctx, scorers.Config{VM: vm, JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST, Logger: g.logger,
+			ContractFor: func(chainID string) (string, error) { return g.loadDeployment(vm, chainID) }})
+		if err != nil {
+			return nil, fmt.Errorf("open the local rollup's contract: %w", err)
+		}
+		return s, nil
+	}
+	closeFn := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if s != nil {
+			s.Close()
+		}
+	}
+	return agent.New(srv, bridgeID, open, agent.WithLogger(g.logger)), closeFn
+}

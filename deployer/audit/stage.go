@@ -1,0 +1,68 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+// StageReader is what an audit reads a stage through: every VM's Scorer has it (the same
+// paged read-back `vipctl verify` uses).
+type StageReader interface {
+	StageInfo(ctx context.Context, stage uint64) (deployer.StageInfo, error)
+	ScorePages(ctx context.Context, stage uint64, each func(page []scores.Entry) error) error
+	Codec() scores.Codec
+}
+
+// Refusals of BuildFromStage.
+var (
+	ErrStageMissing = errors.New("the contract has no such stage")
+	ErrNotFinalized = errors.New("the stage is not finalized: its scores can still change (--allow-open previews it)")
+	// ErrTotalsDiffer is a contract whose stage total is not the sum of its rows: the
+	// agent's total and ours could then differ for reasons no tree explains.
+	ErrTotalsDiffer = errors.New("the contract's stage total differs from the sum of its rows")
+)
+
+// BuildFromStage reads stage page by page and builds its tree for bridgeID. Each row is
+// decoded with the VM's codec and kept as 40 bytes (32-byte address, score). A stage that
+// is not finalized is refused unless allowOpen.
+func BuildFromStage(ctx context.Context, r StageReader, bridgeID, stage uint64, allowOpen bool) (*Tree, deployer.StageInfo, error) {
+	info, err := r.StageInfo(ctx, stage)
+	if err != nil {
+		return nil, info, fmt.Errorf("audit stage %d: %w", stage, err)
+	}
+	if !info.Exists {
+		return nil, info, fmt.Errorf("audit stage %d: %w", stage, ErrStageMissing)
+	}
+	if !info.Finalized && !allowOpen {
+		return nil, info, fmt.Errorf("audit stage %d: %w", stage, ErrNotFinalized)
+	}
+	codec := r.Codec()
+	b := NewBuilder(bridgeID, stage, 0)
+	err = r.ScorePages(ctx, stage, func(page []scores.Entry) error {
+		for _, e := range page {
+			addr, err := codec.Decode(e.Addr)
+			if err != nil {
+				return fmt.Errorf("row of %q: %w", e.Addr, err)
+			}
+			if err := b.Add(addr, e.Amount); err != nil {
+				return fmt.Errorf("row of %q: %w", e.Addr, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, info, fmt.Errorf("audit stage %d: read back: %w", stage, err)
+	}
+	t, err := b.Build()
+	if err != nil {
+		return nil, info, fmt.Errorf("audit stage %d: %w", stage, err)
+	}
+	if t.Total != info.TotalScore {
+		return t, info, fmt.Errorf("audit stage %d: contract total %d, rows sum to %d: %w", stage, info.TotalScore, t.Total, ErrTotalsDiffer)
+	}
+	return t, info, nil
+}
