@@ -31,7 +31,7 @@ func BenchmarkAuditChain(b *testing.B) {
 	defer r.Stop(ctx)
 	key, _ := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
 	for i, n := range []int{10_000, 100_000} {
-		s, err := evm.Dial(ctx, r.Endpoints().JSONRPC, evm.WithOperatorKey(key), evm.WithJournalDir(b.TempDir()), evm.WithPollInterval(2*time.Millisecond))
+		s, err := evm.Dial(ctx, r.Endpoints().JSONRPC, evm.WithOperatorKey(key), deployer.WithJournalDir(b.TempDir()), deployer.WithPollInterval(2*time.Millisecond))
 		if err != nil {
 			b.Fatal(err)
 		}
