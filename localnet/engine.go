@@ -9,6 +9,7 @@ import (
 	"net"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/keys"
 )
 
 // Endpoints are the faces a rollup offers; empty where the VM has none.
@@ -39,6 +40,18 @@ type Rollup interface {
 	Funded() []Account
 	// Stop ends the chain and frees its ports; safe to call more than once.
 	Stop(ctx context.Context) error
+}
+
+// KeyTyped is a rollup whose accounts use a key kind it names (an external rollup's
+// KEY_TYPE), which may differ from its VM's.
+type KeyTyped interface {
+	KeyType() keys.KeyType
+}
+
+// Logged is a rollup whose node keeps a log (the process and container engines'), for the
+// report of a failed spec.
+type Logged interface {
+	Logs() string
 }
 
 // Engine starts rollups of one kind (embedded, process, container, external).

@@ -67,7 +67,7 @@ func (e *Env) fund(ctx context.Context, to keys.Signer, gas uint64) error {
 
 // signer is a secret as a signer of the rollup's key type.
 func (e *Env) signer(secret []byte) (keys.Signer, error) {
-	return keys.NewSoftware(mustAccount(secret), e.keyType(), "funded key")
+	return keys.NewSoftware(mustAccount(secret), e.KeyType(), "funded key")
 }
 
 // mustAccount wraps a 32-byte secret the harness made or a rollup funded.

@@ -18,12 +18,12 @@ import (
 	"sync"
 	"time"
 
-	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/conformance"
 	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
@@ -258,7 +258,7 @@ func (e *Env) Stop(ctx context.Context) error {
 // Logs returns what the rollup's node printed, when it keeps a log (process and container
 // engines), for the report of a failed spec.
 func (e *Env) Logs() string {
-	if l, ok := e.Rollup.(interface{ Logs() string }); ok {
+	if l, ok := e.Rollup.(localnet.Logged); ok {
 		return l.Logs()
 	}
 	return ""
@@ -305,7 +305,7 @@ func (e *Env) scorerWith(ctx context.Context, secret []byte, signer keys.Signer,
 	}
 	// The rollups fund fresh accounts: a Move deployer compiles vip_score for its address
 	// (the library opens on a Move deploy only); key types matter on Cosmos rollups only.
-	cfg.KeyType, cfg.MoveCompiler = e.keyType(), movevm.LazyCompiler(movevm.Dir())
+	cfg.KeyType, cfg.MoveCompiler = e.KeyType(), movevm.LazyCompiler(movevm.Dir())
 	return scorers.Open(ctx, cfg)
 }
 
@@ -378,27 +378,13 @@ var Expected = func() map[deployer.VM]map[string]string {
 	return out
 }()
 
-// cosmosKey is a funded secret as the rollup's key type: Initia's eth_secp256k1 on a Move
-// rollup, secp256k1 (wasmd's) on a Wasm one.
-func (e *Env) cosmosKey(secret []byte) (cryptotypes.PrivKey, error) {
-	return keys.PrivKeyFromBytes(secret, e.keyType())
-}
-
-// keyType is the rollup's account key kind: the external rollup's (KEY_TYPE), else the VM's.
-func (e *Env) keyType() keys.KeyType {
-	if k, ok := e.Rollup.(interface{ KeyType() keys.KeyType }); ok && k.KeyType() != "" {
-		return k.KeyType()
-	}
-	return scorers.DefaultKeyType(e.Target.VM)
-}
-
 // freshAccount makes a key and funds it from the rollup's funded key with what gas costs.
 func (e *Env) freshAccount(ctx context.Context, gas uint64) ([]byte, error) {
 	secret := make([]byte, 32)
 	if _, err := rand.Read(secret); err != nil {
 		return nil, err
 	}
-	to, err := keys.NewSoftware(mustAccount(secret), e.keyType(), "fresh")
+	to, err := keys.NewSoftware(mustAccount(secret), e.KeyType(), "fresh")
 	if err != nil {
 		return nil, err
 	}
@@ -430,11 +416,9 @@ func (e *Env) CallMismatched(ctx context.Context, contract string, stage uint64)
 	if err != nil {
 		return err
 	}
-	m, ok := s.(interface {
-		SimulateMismatch(ctx context.Context, stage uint64) error
-	})
-	if !ok {
+	mismatch := conformance.SubjectFor(s, nil).Mismatch
+	if mismatch == nil {
 		return fmt.Errorf("no mismatched call for %s", e.Target)
 	}
-	return m.SimulateMismatch(ctx, stage)
+	return mismatch(ctx, stage)
 }

@@ -6,13 +6,20 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/container"
 	"github.com/vipharness/vipharness/localnet/process"
 )
 
-// KeyType is the Cosmos key kind software keys take on this Env's chain: eth_secp256k1 on
-// EVM and Move, secp256k1 on Wasm (wasmd knows no other).
-func (e *Env) KeyType() keys.KeyType { return scorers.MustDescribe(e.Target.VM).KeyType }
+// KeyType is the key kind of this Env's accounts: the rollup's own when it names one (an
+// external rollup's KEY_TYPE), else the VM's (deployer.Spec): eth_secp256k1 on EVM and
+// Move, secp256k1 on Wasm (wasmd knows no other).
+func (e *Env) KeyType() keys.KeyType {
+	if k, ok := e.Rollup.(localnet.KeyTyped); ok && k.KeyType() != "" {
+		return k.KeyType()
+	}
+	return scorers.MustDescribe(e.Target.VM).KeyType
+}
 
 // LedgerCapable reports whether the chain takes Ledger-signed txs: every EVM chain, and Cosmos
 // chains that know Initia's eth_secp256k1 and SIGN_MODE_EIP_191 (our dev nodes, as minimove
