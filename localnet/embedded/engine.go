@@ -22,26 +22,40 @@ var _ localnet.Engine = Engine{}
 func (Engine) Name() string { return "embedded" }
 
 // Available is nil for EVM and Wasm (linked in); Move needs Initia's MoveVM library.
-func (Engine) Available(_ context.Context, vm deployer.VM) error {
-	switch vm {
-	case deployer.EVM, deployer.Wasm:
-		return nil
-	case deployer.Move:
-		_, err := movevm.OpenVM(movevm.Dir())
-		return err
+func (e Engine) Available(_ context.Context, vm deployer.VM) error {
+	n, ok := e.nodes()[vm]
+	if !ok {
+		return fmt.Errorf("embedded engine: no %s rollup", vm)
 	}
-	return fmt.Errorf("embedded engine: no %s rollup", vm)
+	if n.available != nil {
+		return n.available()
+	}
+	return nil
 }
 
 // StartRollup starts an in-process rollup of the given VM.
 func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollup, error) {
-	switch vm {
-	case deployer.EVM:
-		return StartEVM(ctx, e.EVMOptions...)
-	case deployer.Wasm:
-		return StartWasm(ctx)
-	case deployer.Move:
-		return StartMove(ctx)
+	n, ok := e.nodes()[vm]
+	if !ok {
+		return nil, fmt.Errorf("embedded engine: no %s rollup", vm)
 	}
-	return nil, fmt.Errorf("embedded engine: %s rollup is not available yet", vm)
+	return n.start(ctx)
+}
+
+// vmNode is how the engine runs one VM's rollup.
+type vmNode struct {
+	available func() error // nil: always
+	start     func(context.Context) (localnet.Rollup, error)
+}
+
+// nodes is the engine's node table.
+func (e Engine) nodes() map[deployer.VM]vmNode {
+	return map[deployer.VM]vmNode{
+		deployer.EVM:  {start: func(ctx context.Context) (localnet.Rollup, error) { return StartEVM(ctx, e.EVMOptions...) }},
+		deployer.Wasm: {start: func(ctx context.Context) (localnet.Rollup, error) { return StartWasm(ctx) }},
+		deployer.Move: {
+			available: func() error { _, err := movevm.OpenVM(movevm.Dir()); return err },
+			start:     func(ctx context.Context) (localnet.Rollup, error) { return StartMove(ctx) },
+		},
+	}
 }

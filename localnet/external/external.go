@@ -16,15 +16,14 @@ package external
 import (
 	"context"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/localnet"
 )
@@ -73,17 +72,14 @@ func (e Engine) VMs(ctx context.Context) ([]deployer.VM, error) {
 // Available reports whether the environment describes a vm rollup with a funded key.
 func (e Engine) Available(ctx context.Context, vm deployer.VM) error {
 	ep := e.Endpoints()
-	switch vm {
-	case deployer.EVM:
-		if ep.JSONRPC == "" {
-			return errors.New("external engine: no EVM rollup: set JSON_RPC_URL")
-		}
-	case deployer.Wasm, deployer.Move:
-		if ep.CometRPC == "" || ep.REST == "" {
-			return fmt.Errorf("external engine: no %s rollup: set COMET_RPC_URL and REST_URL", vm)
-		}
-	default:
-		return fmt.Errorf("external engine: unknown vm %q", vm)
+	spec, err := scorers.Describe(vm)
+	switch {
+	case err != nil:
+		return fmt.Errorf("external engine: %w", err)
+	case !spec.Cosmos && ep.JSONRPC == "":
+		return fmt.Errorf("external engine: no %s rollup: set JSON_RPC_URL", vm)
+	case spec.Cosmos && (ep.CometRPC == "" || ep.REST == ""):
+		return fmt.Errorf("external engine: no %s rollup: set COMET_RPC_URL and REST_URL", vm)
 	}
 	if _, err := fundedKey(vm); err != nil {
 		return err
@@ -93,8 +89,8 @@ func (e Engine) Available(ctx context.Context, vm deployer.VM) error {
 
 // fundedKey is the environment's key on the path the VM's accounts use.
 func fundedKey(vm deployer.VM) (*keys.Account, error) {
-	path := keys.EVMPath
-	if vm == deployer.Wasm && !strings.EqualFold(os.Getenv("KEY_TYPE"), "eth_secp256k1") {
+	path := keys.EVMPath // coin type 60
+	if keyType(vm).CoinType() != 60 {
 		path = keys.CosmosPath
 	}
 	a, err := keys.FromEnv(keys.Operator, keys.WithPath(path))
@@ -114,7 +110,7 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 		return nil, err
 	}
 	r := &Rollup{vm: vm, ep: e.Endpoints(), funded: localnet.Account{PrivateKey: hex.EncodeToString(key.Secret())}}
-	if vm == deployer.EVM {
+	if !scorers.MustDescribe(vm).Cosmos {
 		c, err := ethclient.DialContext(ctx, r.ep.JSONRPC)
 		if err != nil {
 			return nil, fmt.Errorf("external engine: dial %s: %w", r.ep.JSONRPC, err)
@@ -158,19 +154,19 @@ func (r *Rollup) Endpoints() localnet.Endpoints { return r.ep }
 // Funded is the environment's key: the only account the suites may spend from.
 func (r *Rollup) Funded() []localnet.Account { return []localnet.Account{r.funded} }
 
-// KeyType is the Cosmos account key kind of the funded key: KEY_TYPE, else the VM's ("" on
-// EVM and for the VM's default).
-func (r *Rollup) KeyType() keys.KeyType {
-	if r.vm == deployer.EVM {
-		return ""
+// KeyType is the account key kind of the funded key: KEY_TYPE on a Cosmos rollup, else the
+// VM's.
+func (r *Rollup) KeyType() keys.KeyType { return keyType(r.vm) }
+
+// keyType is KEY_TYPE (eth_secp256k1 or secp256k1) on a Cosmos rollup, else the VM's.
+func keyType(vm deployer.VM) keys.KeyType {
+	spec, _ := scorers.Describe(vm)
+	if spec.Cosmos {
+		if k, err := keys.ParseKeyType(os.Getenv("KEY_TYPE")); err == nil && k != "" {
+			return k
+		}
 	}
-	if strings.EqualFold(os.Getenv("KEY_TYPE"), "eth_secp256k1") {
-		return keys.EthSecp256k1
-	}
-	if strings.EqualFold(os.Getenv("KEY_TYPE"), "secp256k1") {
-		return keys.Secp256k1
-	}
-	return ""
+	return spec.KeyType
 }
 
 // Stop leaves the rollup running: it is not ours.
