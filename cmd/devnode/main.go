@@ -44,6 +44,8 @@ func run() error {
 	maxBlockGas := flag.Int64("max-block-gas", 0, "block gas limit (0: none)")
 	mnemonics := flag.String("mnemonics-file", "", "file of BIP39 mnemonics, one per line, whose first accounts are funded (default: two fresh accounts)")
 	verbose := flag.Bool("v", false, "log every block and refused tx")
+	rpcAddr := flag.String("rpc-addr", "127.0.0.1:0", "CometBFT RPC listen address (a container listens on 0.0.0.0:<fixed port>)")
+	restAddr := flag.String("rest-addr", "127.0.0.1:0", "REST listen address")
 	flag.Parse()
 	if *vm != "wasm" && *vm != "move" {
 		return fmt.Errorf("--vm %q: this dev node runs wasm or move rollups", *vm)
@@ -58,7 +60,7 @@ func run() error {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	opts := []devnode.Option{
 		devnode.WithChainID(*chainID), devnode.WithBech32Prefix(*prefix), devnode.WithFeeDenom(*denom),
-		devnode.WithMinGasPrice(*gasPrice), devnode.WithLogger(logger),
+		devnode.WithMinGasPrice(*gasPrice), devnode.WithLogger(logger), devnode.WithListen(*rpcAddr, *restAddr),
 	}
 	if *maxBlockGas > 0 {
 		opts = append(opts, devnode.WithMaxBlockGas(*maxBlockGas))

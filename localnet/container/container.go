@@ -1,7 +1,11 @@
 // Package container runs rollups as Docker containers through testcontainers-go: images
 // built locally from the same node binaries the process engine runs (FROM scratch, no
-// registry needed), host networking on 127.0.0.1, readiness on the node's real signal,
-// labels on everything and a sweep of leftovers.
+// registry needed), on a Docker network of the run's own with each node's ports published
+// to the Docker host (on 127.0.0.1 where the engine is local) and reached through
+// testcontainers' Host and MappedPort, so a remote DOCKER_HOST, Docker Desktop and
+// Docker-in-Docker work alike; node state and files travel through the Docker API (no bind
+// mounts); readiness on the node's real signal; labels on everything and a sweep of
+// leftovers.
 package container
 
 import (
@@ -138,13 +142,30 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 	return nil, fmt.Errorf("container engine: no %s node yet", vm)
 }
 
-// ownerLabel names the process that started a container: "<pid>:<start time in ticks>", so
-// a sweep can tell a dead run's leftovers from the containers of runs still going (go test
-// runs packages in parallel).
+// ownerLabel names the process that started a container, network or volume:
+// "<hostname>/<pid>:<start time in ticks>", so a sweep can tell a dead run's leftovers from
+// what runs still going own (go test runs packages in parallel, ginkgo -p runs a suite in
+// several processes, and a remote engine may serve several machines).
 const ownerLabel = "org.vipharness.owner"
 
 // owner identifies this process.
-var owner = processID(os.Getpid())
+var owner = ownerOf(os.Getpid())
+
+func ownerOf(pid int) string {
+	id := processID(pid)
+	if id == "" {
+		return ""
+	}
+	return hostname() + "/" + id
+}
+
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return "unknown"
+	}
+	return h
+}
 
 // processID is "<pid>:<start time>" from /proc, or "" when the process does not exist.
 func processID(pid int) string {
@@ -164,18 +185,30 @@ func processID(pid int) string {
 	return fmt.Sprintf("%d:%s", pid, f[19])
 }
 
-// alive reports whether the process named by an owner label still runs.
+// alive reports whether the process named by an owner label may still run: it runs on this
+// machine, or the label names another machine (whose processes this one cannot see, so
+// their containers are never swept from here). Labels of earlier versions ("<pid>:<start>")
+// name this machine.
 func alive(label string) bool {
-	pid, _, ok := strings.Cut(label, ":")
+	id := label
+	if host, rest, ok := strings.Cut(label, "/"); ok {
+		if host != hostname() {
+			return true
+		}
+		id = rest
+	}
+	pid, _, ok := strings.Cut(id, ":")
 	if !ok {
 		return false
 	}
 	n, err := strconv.Atoi(pid)
-	return err == nil && processID(n) == label
+	return err == nil && processID(n) == id
 }
 
-// Sweep removes containers that runs which are no longer alive left behind (a crashed
-// suite cannot run its cleanups, and there is no reaper); containers of live runs stay.
+// Sweep removes the containers, networks and volumes that runs which are no longer alive
+// left behind (a crashed suite cannot run its cleanups, and there is no reaper); only what
+// carries this engine's label, and never what a live run owns. It returns how many
+// containers it removed.
 func Sweep(ctx context.Context) (int, error) {
 	quiet()
 	c, err := testcontainers.NewDockerClientWithOpts(ctx)
@@ -183,7 +216,8 @@ func Sweep(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("sweep containers: %w", err)
 	}
 	defer c.Close()
-	list, err := c.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: make(client.Filters).Add("label", Label)})
+	mine := make(client.Filters).Add("label", Label)
+	list, err := c.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: mine})
 	if err != nil {
 		return 0, fmt.Errorf("sweep containers: list: %w", err)
 	}
@@ -196,6 +230,28 @@ func Sweep(ctx context.Context) (int, error) {
 			return n, fmt.Errorf("sweep containers: remove %s: %w", ct.ID, err)
 		}
 		n++
+	}
+	nets, err := c.NetworkList(ctx, client.NetworkListOptions{Filters: mine})
+	if err != nil {
+		return n, fmt.Errorf("sweep networks: list: %w", err)
+	}
+	for _, nw := range nets.Items {
+		if !alive(nw.Labels[ownerLabel]) {
+			if _, err := c.NetworkRemove(ctx, nw.ID, client.NetworkRemoveOptions{}); err != nil {
+				return n, fmt.Errorf("sweep networks: remove %s: %w", nw.Name, err)
+			}
+		}
+	}
+	vols, err := c.VolumeList(ctx, client.VolumeListOptions{Filters: mine})
+	if err != nil {
+		return n, fmt.Errorf("sweep volumes: list: %w", err)
+	}
+	for _, v := range vols.Items {
+		if !alive(v.Labels[ownerLabel]) {
+			if _, err := c.VolumeRemove(ctx, v.Name, client.VolumeRemoveOptions{Force: true}); err != nil {
+				return n, fmt.Errorf("sweep volumes: remove %s: %w", v.Name, err)
+			}
+		}
 	}
 	return n, nil
 }

@@ -1,0 +1,89 @@
+package container
+
+import (
+	"archive/tar"
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func TestHostFor(t *testing.T) {
+	tests := []struct {
+		daemon      string
+		sameMachine bool
+		dial, bind  string
+	}{
+		// A local socket: publish on the IPv4 loopback and dial that.
+		{"localhost", false, "127.0.0.1", "127.0.0.1"},
+		{"127.0.0.1", false, "127.0.0.1", "127.0.0.1"},
+		{"::1", false, "::1", "::1"},
+		// A socket inside a container: testcontainers guesses the bridge gateway, but the
+		// engine runs on this machine (its host name is ours): loopback.
+		{"172.17.0.1", true, "127.0.0.1", "127.0.0.1"},
+		// A remote engine (DOCKER_HOST=tcp://docker:2375, a dind service, an override):
+		// published on its interfaces, dialled by its name.
+		{"docker", false, "docker", "invalid IP"},
+		{"10.1.2.3", false, "10.1.2.3", "invalid IP"},
+		{"172.17.0.1", false, "172.17.0.1", "invalid IP"},
+	}
+	for _, tt := range tests {
+		got := hostFor(tt.daemon, tt.sameMachine)
+		if got.host != tt.dial || got.bind.String() != tt.bind {
+			t.Errorf("hostFor(%q) = dial %s bind %s, want %s, %s", tt.daemon, got.host, got.bind, tt.dial, tt.bind)
+		}
+	}
+	if u := hostFor("::1", false).url(8545); u != "http://[::1]:8545" {
+		t.Errorf("IPv6 URL %s", u)
+	}
+}
+
+func TestTarDirKeepsTreeAndModes(t *testing.T) {
+	dir := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(dir, "config"), 0o700))
+	must(os.WriteFile(filepath.Join(dir, "config", "app.toml"), []byte("a = 1\n"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "mnemonics"), []byte("secret words\n"), 0o600))
+	must(os.Symlink(filepath.Join(dir, "mnemonics"), filepath.Join(dir, "link")))
+
+	read := func(only []string) map[string]string {
+		var buf bytes.Buffer
+		must(tarDir(&buf, dir, "/home", only))
+		out := map[string]string{}
+		tr := tar.NewReader(&buf)
+		for {
+			h, err := tr.Next()
+			if errors.Is(err, io.EOF) {
+				return out
+			}
+			must(err)
+			b, _ := io.ReadAll(tr)
+			out[h.Name] = os.FileMode(h.Mode).String() + " " + string(b)
+		}
+	}
+	want := map[string]string{
+		"home/":                "-rwxr-xr-x ",
+		"home/config/":         "-rwx------ ",
+		"home/config/app.toml": "-rw-r--r-- a = 1\n",
+		"home/mnemonics":       "-rw------- secret words\n",
+		"home/link":            "-rw------- secret words\n", // followed, not linked
+	}
+	if got := read(nil); !reflect.DeepEqual(got, want) {
+		t.Fatalf("tree:\n got %v\nwant %v", got, want)
+	}
+	if got := read([]string{"mnemonics"}); !reflect.DeepEqual(got, map[string]string{"home/": want["home/"], "home/mnemonics": want["home/mnemonics"]}) {
+		t.Fatalf("only mnemonics: %v", got)
+	}
+	var buf bytes.Buffer
+	if err := tarDir(&buf, dir, "/home", []string{"absent"}); err == nil {
+		t.Fatal("a named file that is missing must fail")
+	}
+}
