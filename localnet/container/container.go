@@ -119,9 +119,21 @@ func dockerAvailable(ctx context.Context) error {
 		defer c.Close()
 		if _, err := c.Ping(ctx, client.PingOptions{}); err != nil {
 			dockerErr = fmt.Errorf("no Docker engine answers: %w", err)
+			return
 		}
+		dockerErr = sameEngine(os.Getenv("DOCKER_HOST"), c.DaemonHost())
 	})
 	return dockerErr
+}
+
+// sameEngine fails when DOCKER_HOST names an engine other than the one testcontainers
+// settled on: it tries the next place it knows (the local socket) when DOCKER_HOST does
+// not answer, and a run meant for a remote engine would quietly run on this machine.
+func sameEngine(dockerHost, used string) error {
+	if dockerHost == "" || dockerHost == used {
+		return nil
+	}
+	return fmt.Errorf("DOCKER_HOST=%s does not answer (testcontainers would use %s instead)", dockerHost, used)
 }
 
 // StartRollup starts vm's node in a container.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -85,5 +86,18 @@ func TestTarDirKeepsTreeAndModes(t *testing.T) {
 	var buf bytes.Buffer
 	if err := tarDir(&buf, dir, "/home", []string{"absent"}); err == nil {
 		t.Fatal("a named file that is missing must fail")
+	}
+}
+
+func TestSameEngineRefusesAFallback(t *testing.T) {
+	if err := sameEngine("", "unix:///var/run/docker.sock"); err != nil {
+		t.Fatal(err)
+	}
+	if err := sameEngine("tcp://127.0.0.1:2375", "tcp://127.0.0.1:2375"); err != nil {
+		t.Fatal(err)
+	}
+	err := sameEngine("tcp://127.0.0.1:2375", "unix:///var/run/docker.sock")
+	if err == nil || !strings.Contains(err.Error(), "DOCKER_HOST=tcp://127.0.0.1:2375 does not answer") {
+		t.Fatalf("a silent fallback to the local socket must be refused, got %v", err)
 	}
 }
