@@ -6,7 +6,7 @@ GINKGO := $(GO) tool ginkgo
 E2E_FLAGS ?=
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: e2e-run e2e-shards e2e-docker-tcp e2e-external all setup setup-demo setup-system setup-npm setup-jsclients setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
+.PHONY: nodes-linux e2e-run e2e-shards e2e-docker-tcp e2e-external all setup setup-demo setup-system setup-npm setup-jsclients setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
 
 all: build
 
@@ -56,6 +56,17 @@ devnode:
 	mkdir -p .cache/nodes
 	cd localnet/nodes/geth && CGO_ENABLED=0 $(GO) build -trimpath -o $(CURDIR)/$@.tmp github.com/ethereum/go-ethereum/cmd/geth
 	mv $@.tmp $@
+
+## nodes-linux: geth for a Linux Docker engine of another platform than this machine (Docker
+## Desktop on a Mac or Windows): static, GOOS=linux GOARCH=$(ARCH) (the engine's, by default)
+## into $(LINUX_NODES). wasmd and the dev node link C libraries (cgo): their images are built
+## on a Linux machine of the engine's architecture only (or use official images).
+ARCH ?= $(shell docker info --format '{{.Architecture}}' 2>/dev/null | sed 's/x86_64/amd64/; s/aarch64/arm64/')
+LINUX_NODES ?= .cache/nodes/linux-$(ARCH)
+nodes-linux:
+	@test -n "$(ARCH)" || { echo "nodes-linux: no Docker engine answers; name its architecture: make nodes-linux ARCH=arm64"; exit 1; }
+	mkdir -p $(LINUX_NODES)
+	cd localnet/nodes/geth && CGO_ENABLED=0 GOOS=linux GOARCH=$(ARCH) $(GO) build -trimpath -o $(abspath $(LINUX_NODES))/geth-v1.17.8 github.com/ethereum/go-ethereum/cmd/geth
 
 # The version stamps a release build carries; abci_info reports them (the deployer reads the
 # rollup version from there).

@@ -98,10 +98,15 @@ func (e Engine) Available(ctx context.Context, vm deployer.VM) error {
 	if vm != deployer.EVM && vm != deployer.Wasm && vm != deployer.Move {
 		return fmt.Errorf("container engine: no %s node yet", vm)
 	}
+	// The host's build prepares the node's home (genesis, keys) even for an image given.
+	if err := e.processEngine().Available(ctx, vm); err != nil {
+		return err
+	}
 	if e.Images[vm].Name != "" {
 		return nil
 	}
-	return e.processEngine().Available(ctx, vm)
+	_, _, err := e.imageBinary(ctx, vm, e.nodeBinary(vm))
+	return err
 }
 
 var (

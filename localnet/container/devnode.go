@@ -35,9 +35,9 @@ var _ localnet.Rollup = (*DevNodeRollup)(nil)
 const devNodeRPCPort, devNodeRESTPort = 26657, 1317
 
 func (e Engine) startDevNode(ctx context.Context, vm deployer.VM) (_ *DevNodeRollup, err error) {
-	bin, err := e.processEngine().Binary(process.DevNodeBinary)
+	bin, _, err := e.imageBinary(ctx, vm, process.DevNodeBinary)
 	if err != nil {
-		return nil, fmt.Errorf("container engine: %w", err)
+		return nil, err
 	}
 	home, err := os.MkdirTemp("", "vipharness-devnode-ctr-")
 	if err != nil {

@@ -16,7 +16,6 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/gethdev"
-	"github.com/vipharness/vipharness/localnet/process"
 )
 
 // GethRollup is `geth --dev` in a container.
@@ -33,15 +32,15 @@ const gethDockerfile = "FROM scratch\nCOPY geth /geth\nENTRYPOINT [\"/geth\"]\n"
 const gethHTTPPort, gethAuthPort = 8545, 8551
 
 func (e Engine) startGeth(ctx context.Context) (_ *GethRollup, err error) {
-	bin, err := process.Engine{NodesDir: e.NodesDir}.Binary(gethdev.Binary)
+	bin, imageBin, err := e.imageBinary(ctx, deployer.EVM, gethdev.Binary)
 	if err != nil {
-		return nil, fmt.Errorf("container engine: %w", err)
+		return nil, err
 	}
 	home, err := os.MkdirTemp("", "vipharness-geth-ctr-")
 	if err != nil {
 		return nil, fmt.Errorf("geth home: %w", err)
 	}
-	// The datadir is initialized on the host with the same binary the image holds, then
+	// The datadir is initialized on the host with the host's build of the image's geth, then
 	// copied into the node's volume: a scratch image has no shell to run `geth init` first.
 	// Once copied, the host copy is not needed.
 	defer os.RemoveAll(home)
@@ -61,7 +60,7 @@ func (e Engine) startGeth(ctx context.Context) (_ *GethRollup, err error) {
 		wait:   wait.ForLog("HTTP server started").WithStartupTimeout(60 * time.Second),
 	}
 	if spec.Name == "" {
-		buildCtx, err := gethBuildContext(bin)
+		buildCtx, err := gethBuildContext(imageBin)
 		if err != nil {
 			return nil, err
 		}

@@ -20,7 +20,6 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
-	"github.com/vipharness/vipharness/localnet/process"
 	"github.com/vipharness/vipharness/localnet/wasmddev"
 )
 
@@ -33,9 +32,9 @@ type WasmdRollup struct {
 var _ localnet.Rollup = (*WasmdRollup)(nil)
 
 func (e Engine) startWasmd(ctx context.Context) (_ *WasmdRollup, err error) {
-	bin, err := process.Engine{NodesDir: e.NodesDir}.Binary(wasmddev.Binary)
+	bin, _, err := e.imageBinary(ctx, deployer.Wasm, wasmddev.Binary)
 	if err != nil {
-		return nil, fmt.Errorf("container engine: %w", err)
+		return nil, err
 	}
 	home, err := os.MkdirTemp("", "vipharness-wasmd-ctr-")
 	if err != nil {
