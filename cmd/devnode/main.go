@@ -1,7 +1,8 @@
 // Command devnode runs the project's own dev node as a process of its own, so that the
 // process and container engines can drive it like any other node binary: a Wasm rollup
 // (wasmvm) or a Move rollup (Initia's libmovevm, from --movevm-dir) on the shared dev node
-// core, serving CometBFT RPC, Cosmos REST (and Move REST) on 127.0.0.1.
+// core, serving CometBFT RPC, Cosmos REST (and Move REST) on 127.0.0.1 (--rpc-addr and
+// --rest-addr change that: in a container it listens on 0.0.0.0 for Docker to publish).
 // It funds the accounts of the mnemonics in --mnemonics-file (keys never pass through its
 // output), prints one ready line (devnode.ReadyPrefix + JSON) on stdout, and runs until
 // SIGINT or SIGTERM.

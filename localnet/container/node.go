@@ -37,7 +37,6 @@ type seed struct {
 // nodeSpec is how one node runs in a container.
 type nodeSpec struct {
 	kind   string // "geth", "wasmd", "devnode": the alias prefix
-	vm     string
 	image  string // an image to run; else build
 	build  *testcontainers.FromDockerfile
 	cmd    []string

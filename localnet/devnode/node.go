@@ -189,7 +189,7 @@ type Node struct {
 }
 
 // Start creates the genesis state (funded accounts), seals block 1 and serves the CometBFT RPC
-// and the REST gateway on ephemeral 127.0.0.1 ports.
+// and the REST gateway on ephemeral 127.0.0.1 ports (WithListen names others).
 func Start(ctx context.Context, exec Executor, opts ...Option) (*Node, error) {
 	cfg := config{
 		chainID:       DefaultChainID,
