@@ -130,7 +130,7 @@ func write(path string, r suites) error {
 
 // summary is a Markdown table (GitHub shows it as the job summary).
 func summary(w io.Writer, sums []shardSum) {
-	fmt.Fprintln(w, "| shard | specs | passed | failed | skipped | suite time (s) |")
+	fmt.Fprintln(w, "| shard | specs | passed | failed | skipped or filtered out | suite time (s) |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
 	for _, s := range sums {
 		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %.1f |\n", s.name, s.tests, s.ok, s.failures+s.errors, s.skipped, s.time)
