@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
 	tclog "github.com/testcontainers/testcontainers-go/log"
@@ -243,7 +244,7 @@ func Sweep(ctx context.Context) (int, error) {
 		if alive(ct.Labels[ownerLabel]) {
 			continue
 		}
-		if _, err := c.ContainerRemove(ctx, ct.ID, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true}); err != nil {
+		if _, err := c.ContainerRemove(ctx, ct.ID, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !gone(err) {
 			return n, fmt.Errorf("sweep containers: remove %s: %w", ct.ID, err)
 		}
 		n++
@@ -254,7 +255,7 @@ func Sweep(ctx context.Context) (int, error) {
 	}
 	for _, nw := range nets.Items {
 		if !alive(nw.Labels[ownerLabel]) {
-			if _, err := c.NetworkRemove(ctx, nw.ID, client.NetworkRemoveOptions{}); err != nil {
+			if _, err := c.NetworkRemove(ctx, nw.ID, client.NetworkRemoveOptions{}); err != nil && !gone(err) {
 				return n, fmt.Errorf("sweep networks: remove %s: %w", nw.Name, err)
 			}
 		}
@@ -265,13 +266,17 @@ func Sweep(ctx context.Context) (int, error) {
 	}
 	for _, v := range vols.Items {
 		if !alive(v.Labels[ownerLabel]) {
-			if _, err := c.VolumeRemove(ctx, v.Name, client.VolumeRemoveOptions{Force: true}); err != nil {
+			if _, err := c.VolumeRemove(ctx, v.Name, client.VolumeRemoveOptions{Force: true}); err != nil && !gone(err) {
 				return n, fmt.Errorf("sweep volumes: remove %s: %w", v.Name, err)
 			}
 		}
 	}
 	return n, nil
 }
+
+// gone reports an error removing something another sweep (a parallel Ginkgo process, a
+// concurrent package) removed first, or still removes.
+func gone(err error) bool { return cerrdefs.IsNotFound(err) || cerrdefs.IsConflict(err) }
 
 func expand(args []string, vars map[string]string) []string {
 	out := make([]string, len(args))

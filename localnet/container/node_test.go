@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/moby/moby/client"
 )
 
 func TestHostFor(t *testing.T) {
@@ -99,5 +101,24 @@ func TestSameEngineRefusesAFallback(t *testing.T) {
 	err := sameEngine("tcp://127.0.0.1:2375", "unix:///var/run/docker.sock")
 	if err == nil || !strings.Contains(err.Error(), "DOCKER_HOST=tcp://127.0.0.1:2375 does not answer") {
 		t.Fatalf("a silent fallback to the local socket must be refused, got %v", err)
+	}
+}
+
+func TestGoneTellsARaceFromAFailure(t *testing.T) {
+	c, err := dockerClient(t.Context())
+	if err != nil {
+		t.Skip(err)
+	}
+	defer c.Close()
+	if _, err := c.Ping(t.Context(), client.PingOptions{}); err != nil {
+		t.Skipf("no Docker engine: %v", err)
+	}
+	// Removing what does not exist (as after a parallel sweep) is not a failure.
+	_, err = c.VolumeRemove(t.Context(), "vipharness-no-such-volume-"+randHex(6), client.VolumeRemoveOptions{})
+	if err == nil || !gone(err) {
+		t.Fatalf("removing a missing volume: %v; want an error gone() accepts", err)
+	}
+	if gone(errors.New("connection refused")) {
+		t.Fatal("any other error is a failure")
 	}
 }
