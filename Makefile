@@ -6,7 +6,7 @@ GINKGO := $(GO) tool ginkgo
 E2E_FLAGS ?=
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: e2e-external all setup setup-demo setup-system setup-npm setup-jsclients setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
+.PHONY: nodes-linux e2e-run e2e-shards e2e-docker-tcp e2e-external all setup setup-demo setup-system setup-npm setup-jsclients setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
 
 all: build
 
@@ -56,6 +56,17 @@ devnode:
 	mkdir -p .cache/nodes
 	cd localnet/nodes/geth && CGO_ENABLED=0 $(GO) build -trimpath -o $(CURDIR)/$@.tmp github.com/ethereum/go-ethereum/cmd/geth
 	mv $@.tmp $@
+
+## nodes-linux: geth for a Linux Docker engine of another platform than this machine (Docker
+## Desktop on a Mac or Windows): static, GOOS=linux GOARCH=$(ARCH) (the engine's, by default)
+## into $(LINUX_NODES). wasmd and the dev node link C libraries (cgo): their images are built
+## on a Linux machine of the engine's architecture only (or use official images).
+ARCH ?= $(shell docker info --format '{{.Architecture}}' 2>/dev/null | sed 's/x86_64/amd64/; s/aarch64/arm64/')
+LINUX_NODES ?= .cache/nodes/linux-$(ARCH)
+nodes-linux:
+	@test -n "$(ARCH)" || { echo "nodes-linux: no Docker engine answers; name its architecture: make nodes-linux ARCH=arm64"; exit 1; }
+	mkdir -p $(LINUX_NODES)
+	cd localnet/nodes/geth && CGO_ENABLED=0 GOOS=linux GOARCH=$(ARCH) $(GO) build -trimpath -o $(abspath $(LINUX_NODES))/geth-v1.17.8 github.com/ethereum/go-ethereum/cmd/geth
 
 # The version stamps a release build carries; abci_info reports them (the deployer reads the
 # rollup version from there).
@@ -119,10 +130,60 @@ unit:
 e2e-external: nodes
 	bash e2e/external/run.sh
 
-## e2e: every Ginkgo suite on every engine available here, with a JUnit report
+## e2e: every Ginkgo suite on every engine available here, with a JUnit report in
+## $(E2E_REPORTS). PROCS=N runs each suite in N Ginkgo processes (ginkgo -p); SHARD=<vm>-<engine>
+## runs one shard of the CI matrix (.github/workflows/e2e.yml): e.g. evm-embedded, wasm-process,
+## wasm-container-devnode, move-container; SHARD=other the specs that name no VM or no engine.
 e2e: setup nodes
-	mkdir -p .cache/reports
-	E2E_ENGINES=$(E2E_ENGINES) $(GINKGO) -r --keep-going --junit-report=junit.xml --output-dir=.cache/reports $(E2E_FLAGS) ./e2e
+	$(MAKE) --no-print-directory e2e-run
+
+# The shards: every spec labelled with one VM and one engine is in exactly one <vm>-<engine>
+# shard; the rest (suites about the CLI's signers, the JS clients, ...) are in "other".
+E2E_VMS := evm wasm move
+E2E_SHARD_ENGINES := embedded process process-devnode container container-devnode
+# Only Wasm runs on the dev node binary as well (process-devnode, container-devnode).
+E2E_SHARDS := $(foreach v,$(E2E_VMS),$(foreach e,embedded process container,$(v)-$(e))) \
+	wasm-process-devnode wasm-container-devnode other
+E2E_REPORTS ?= .cache/reports
+PROCS ?= 1
+SHARD ?=
+empty :=
+space := $(empty) $(empty)
+anyof = $(subst $(space), || ,$(strip $(1)))
+ifneq ($(SHARD),)
+ifeq ($(filter $(SHARD),$(E2E_SHARDS)),)
+$(error SHARD=$(SHARD) is not a shard; want one of: $(E2E_SHARDS))
+endif
+ifeq ($(SHARD),other)
+SHARD_ENGINES := $(E2E_ENGINES)
+SHARD_FILTER := !($(call anyof,$(E2E_VMS))) || !($(call anyof,$(E2E_SHARD_ENGINES)))
+else
+SHARD_VM := $(firstword $(subst -, ,$(SHARD)))
+SHARD_ENGINE := $(patsubst $(SHARD_VM)-%,%,$(SHARD))
+SHARD_ENGINES := $(firstword $(subst -, ,$(SHARD_ENGINE)))
+SHARD_FILTER := $(SHARD_VM) && $(SHARD_ENGINE)
+endif
+E2E_RUN_ENV := E2E_ENGINES=$(SHARD_ENGINES)
+E2E_RUN_FLAGS := --label-filter='$(SHARD_FILTER)'
+E2E_REPORT_DIR := $(E2E_REPORTS)/$(SHARD)
+else
+E2E_RUN_ENV := E2E_ENGINES=$(E2E_ENGINES)
+E2E_REPORT_DIR := $(E2E_REPORTS)
+endif
+
+## e2e-run: `make e2e` without its set-up (CI shards set up first, then run this)
+e2e-run:
+	mkdir -p $(E2E_REPORT_DIR)
+	$(E2E_RUN_ENV) $(GINKGO) -r --keep-going --procs=$(PROCS) --junit-report=junit.xml --output-dir=$(E2E_REPORT_DIR) $(E2E_RUN_FLAGS) $(E2E_FLAGS) ./e2e
+
+## e2e-shards: the shard names, one a line (the CI matrix reads them)
+e2e-shards:
+	@printf '%s\n' $(E2E_SHARDS)
+
+## e2e-docker-tcp: the container specs once more, focused (scoring on every VM, the restart
+## spec), through whatever DOCKER_HOST names: .ci/run points it at dockerd's TCP address
+e2e-docker-tcp:
+	E2E_ENGINES=container $(GO) test -count=1 -timeout 20m ./e2e/scoring ./e2e/fault -ginkgo.label-filter='container'
 
 ## demo: the main job on the embedded default (L1 stage -> deploy -> scores -> finalize -> verify)
 demo: setup-demo

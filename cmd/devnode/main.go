@@ -1,7 +1,8 @@
 // Command devnode runs the project's own dev node as a process of its own, so that the
 // process and container engines can drive it like any other node binary: a Wasm rollup
 // (wasmvm) or a Move rollup (Initia's libmovevm, from --movevm-dir) on the shared dev node
-// core, serving CometBFT RPC, Cosmos REST (and Move REST) on 127.0.0.1.
+// core, serving CometBFT RPC, Cosmos REST (and Move REST) on 127.0.0.1 (--rpc-addr and
+// --rest-addr change that: in a container it listens on 0.0.0.0 for Docker to publish).
 // It funds the accounts of the mnemonics in --mnemonics-file (keys never pass through its
 // output), prints one ready line (devnode.ReadyPrefix + JSON) on stdout, and runs until
 // SIGINT or SIGTERM.
@@ -44,6 +45,8 @@ func run() error {
 	maxBlockGas := flag.Int64("max-block-gas", 0, "block gas limit (0: none)")
 	mnemonics := flag.String("mnemonics-file", "", "file of BIP39 mnemonics, one per line, whose first accounts are funded (default: two fresh accounts)")
 	verbose := flag.Bool("v", false, "log every block and refused tx")
+	rpcAddr := flag.String("rpc-addr", "127.0.0.1:0", "CometBFT RPC listen address (a container listens on 0.0.0.0:<fixed port>)")
+	restAddr := flag.String("rest-addr", "127.0.0.1:0", "REST listen address")
 	flag.Parse()
 	if *vm != "wasm" && *vm != "move" {
 		return fmt.Errorf("--vm %q: this dev node runs wasm or move rollups", *vm)
@@ -58,7 +61,7 @@ func run() error {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	opts := []devnode.Option{
 		devnode.WithChainID(*chainID), devnode.WithBech32Prefix(*prefix), devnode.WithFeeDenom(*denom),
-		devnode.WithMinGasPrice(*gasPrice), devnode.WithLogger(logger),
+		devnode.WithMinGasPrice(*gasPrice), devnode.WithLogger(logger), devnode.WithListen(*rpcAddr, *restAddr),
 	}
 	if *maxBlockGas > 0 {
 		opts = append(opts, devnode.WithMaxBlockGas(*maxBlockGas))

@@ -1,7 +1,11 @@
 // Package container runs rollups as Docker containers through testcontainers-go: images
 // built locally from the same node binaries the process engine runs (FROM scratch, no
-// registry needed), host networking on 127.0.0.1, readiness on the node's real signal,
-// labels on everything and a sweep of leftovers.
+// registry needed), on a Docker network of the run's own with each node's ports published
+// to the Docker host (on 127.0.0.1 where the engine is local) and reached through
+// testcontainers' Host and MappedPort, so a remote DOCKER_HOST, Docker Desktop and
+// Docker-in-Docker work alike; node state and files travel through the Docker API (no bind
+// mounts); readiness on the node's real signal; labels on everything and a sweep of
+// leftovers.
 package container
 
 import (
@@ -14,6 +18,7 @@ import (
 	"strings"
 	"sync"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
 	tclog "github.com/testcontainers/testcontainers-go/log"
@@ -94,10 +99,15 @@ func (e Engine) Available(ctx context.Context, vm deployer.VM) error {
 	if vm != deployer.EVM && vm != deployer.Wasm && vm != deployer.Move {
 		return fmt.Errorf("container engine: no %s node yet", vm)
 	}
+	// The host's build prepares the node's home (genesis, keys) even for an image given.
+	if err := e.processEngine().Available(ctx, vm); err != nil {
+		return err
+	}
 	if e.Images[vm].Name != "" {
 		return nil
 	}
-	return e.processEngine().Available(ctx, vm)
+	_, _, err := e.imageBinary(ctx, vm, e.nodeBinary(vm))
+	return err
 }
 
 var (
@@ -115,9 +125,21 @@ func dockerAvailable(ctx context.Context) error {
 		defer c.Close()
 		if _, err := c.Ping(ctx, client.PingOptions{}); err != nil {
 			dockerErr = fmt.Errorf("no Docker engine answers: %w", err)
+			return
 		}
+		dockerErr = sameEngine(os.Getenv("DOCKER_HOST"), c.DaemonHost())
 	})
 	return dockerErr
+}
+
+// sameEngine fails when DOCKER_HOST names an engine other than the one testcontainers
+// settled on: it tries the next place it knows (the local socket) when DOCKER_HOST does
+// not answer, and a run meant for a remote engine would quietly run on this machine.
+func sameEngine(dockerHost, used string) error {
+	if dockerHost == "" || dockerHost == used {
+		return nil
+	}
+	return fmt.Errorf("DOCKER_HOST=%s does not answer (testcontainers would use %s instead)", dockerHost, used)
 }
 
 // StartRollup starts vm's node in a container.
@@ -138,13 +160,30 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 	return nil, fmt.Errorf("container engine: no %s node yet", vm)
 }
 
-// ownerLabel names the process that started a container: "<pid>:<start time in ticks>", so
-// a sweep can tell a dead run's leftovers from the containers of runs still going (go test
-// runs packages in parallel).
+// ownerLabel names the process that started a container, network or volume:
+// "<hostname>/<pid>:<start time in ticks>", so a sweep can tell a dead run's leftovers from
+// what runs still going own (go test runs packages in parallel, ginkgo -p runs a suite in
+// several processes, and a remote engine may serve several machines).
 const ownerLabel = "org.vipharness.owner"
 
 // owner identifies this process.
-var owner = processID(os.Getpid())
+var owner = ownerOf(os.Getpid())
+
+func ownerOf(pid int) string {
+	id := processID(pid)
+	if id == "" {
+		return ""
+	}
+	return hostname() + "/" + id
+}
+
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return "unknown"
+	}
+	return h
+}
 
 // processID is "<pid>:<start time>" from /proc, or "" when the process does not exist.
 func processID(pid int) string {
@@ -164,18 +203,30 @@ func processID(pid int) string {
 	return fmt.Sprintf("%d:%s", pid, f[19])
 }
 
-// alive reports whether the process named by an owner label still runs.
+// alive reports whether the process named by an owner label may still run: it runs on this
+// machine, or the label names another machine (whose processes this one cannot see, so
+// their containers are never swept from here). Labels of earlier versions ("<pid>:<start>")
+// name this machine.
 func alive(label string) bool {
-	pid, _, ok := strings.Cut(label, ":")
+	id := label
+	if host, rest, ok := strings.Cut(label, "/"); ok {
+		if host != hostname() {
+			return true
+		}
+		id = rest
+	}
+	pid, _, ok := strings.Cut(id, ":")
 	if !ok {
 		return false
 	}
 	n, err := strconv.Atoi(pid)
-	return err == nil && processID(n) == label
+	return err == nil && processID(n) == id
 }
 
-// Sweep removes containers that runs which are no longer alive left behind (a crashed
-// suite cannot run its cleanups, and there is no reaper); containers of live runs stay.
+// Sweep removes the containers, networks and volumes that runs which are no longer alive
+// left behind (a crashed suite cannot run its cleanups, and there is no reaper); only what
+// carries this engine's label, and never what a live run owns. It returns how many
+// containers it removed.
 func Sweep(ctx context.Context) (int, error) {
 	quiet()
 	c, err := testcontainers.NewDockerClientWithOpts(ctx)
@@ -183,7 +234,8 @@ func Sweep(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("sweep containers: %w", err)
 	}
 	defer c.Close()
-	list, err := c.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: make(client.Filters).Add("label", Label)})
+	mine := make(client.Filters).Add("label", Label)
+	list, err := c.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: mine})
 	if err != nil {
 		return 0, fmt.Errorf("sweep containers: list: %w", err)
 	}
@@ -192,13 +244,39 @@ func Sweep(ctx context.Context) (int, error) {
 		if alive(ct.Labels[ownerLabel]) {
 			continue
 		}
-		if _, err := c.ContainerRemove(ctx, ct.ID, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true}); err != nil {
+		if _, err := c.ContainerRemove(ctx, ct.ID, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !gone(err) {
 			return n, fmt.Errorf("sweep containers: remove %s: %w", ct.ID, err)
 		}
 		n++
 	}
+	nets, err := c.NetworkList(ctx, client.NetworkListOptions{Filters: mine})
+	if err != nil {
+		return n, fmt.Errorf("sweep networks: list: %w", err)
+	}
+	for _, nw := range nets.Items {
+		if !alive(nw.Labels[ownerLabel]) {
+			if _, err := c.NetworkRemove(ctx, nw.ID, client.NetworkRemoveOptions{}); err != nil && !gone(err) {
+				return n, fmt.Errorf("sweep networks: remove %s: %w", nw.Name, err)
+			}
+		}
+	}
+	vols, err := c.VolumeList(ctx, client.VolumeListOptions{Filters: mine})
+	if err != nil {
+		return n, fmt.Errorf("sweep volumes: list: %w", err)
+	}
+	for _, v := range vols.Items {
+		if !alive(v.Labels[ownerLabel]) {
+			if _, err := c.VolumeRemove(ctx, v.Name, client.VolumeRemoveOptions{Force: true}); err != nil && !gone(err) {
+				return n, fmt.Errorf("sweep volumes: remove %s: %w", v.Name, err)
+			}
+		}
+	}
 	return n, nil
 }
+
+// gone reports an error removing something another sweep (a parallel Ginkgo process, a
+// concurrent package) removed first, or still removes.
+func gone(err error) bool { return cerrdefs.IsNotFound(err) || cerrdefs.IsConflict(err) }
 
 func expand(args []string, vars map[string]string) []string {
 	out := make([]string, len(args))

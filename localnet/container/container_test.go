@@ -2,6 +2,7 @@ package container
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -9,11 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moby/moby/api/types/network"
 	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
+	"github.com/testcontainers/testcontainers-go/wait"
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/stage"
+	"github.com/vipharness/vipharness/localnet/wasmddev"
 )
 
 // requireDocker skips without Docker or the node binary, unless REQUIRE_DOCKER=1 (CI)
@@ -61,6 +65,11 @@ func TestGethContainerServesOnLoopbackAndIsRemoved(t *testing.T) {
 		t.Fatalf("%d labelled containers while running, want 1", n)
 	}
 	g := r.(*GethRollup)
+	published(t, ctx, g.node, gethHTTPPort)
+	// Another container on the run's network reaches geth by its alias.
+	if out := sibling(t, ctx, g.node, "attach", "--exec", "eth.chainId()", g.InNetwork()); !strings.Contains(out, `"0x539"`) {
+		t.Fatalf("geth attach %s from a sibling container: %s", g.InNetwork(), out)
+	}
 	before, err := g.Head(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +80,9 @@ func TestGethContainerServesOnLoopbackAndIsRemoved(t *testing.T) {
 	if after, err := g.Head(ctx); err != nil || after < before {
 		t.Fatalf("after restart: head %d (%v), want >= %d", after, err, before)
 	}
+	if got := r.Endpoints(); got.JSONRPC != ep.JSONRPC {
+		t.Fatalf("after restart the endpoint moved from %s to %s: a push in flight would lose its node", ep.JSONRPC, got.JSONRPC)
+	}
 	if err := r.Stop(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +90,53 @@ func TestGethContainerServesOnLoopbackAndIsRemoved(t *testing.T) {
 	if n := labelled(t, ctx); n != 0 {
 		t.Fatalf("%d labelled containers left after Stop", n)
 	}
+}
+
+// published checks that n runs without host networking, on the run's network, with each
+// port published on 127.0.0.1 of the (local) Docker host.
+func published(t *testing.T, ctx context.Context, n *node, ports ...int) {
+	t.Helper()
+	c, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	in, err := c.ContainerInspect(ctx, n.container().GetContainerID(), client.ContainerInspectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mode := in.Container.HostConfig.NetworkMode; mode.IsHost() {
+		t.Fatalf("network mode %q: host networking", mode)
+	}
+	if _, ok := in.Container.NetworkSettings.Networks[n.net]; !ok {
+		t.Fatalf("not on the run's network %s: %v", n.net, in.Container.NetworkSettings.Networks)
+	}
+	for _, p := range ports {
+		b := in.Container.NetworkSettings.Ports[network.MustParsePort(fmt.Sprintf("%d/tcp", p))]
+		if len(b) == 0 || b[0].HostIP.String() != "127.0.0.1" || n.url(p) != "http://127.0.0.1:"+b[0].HostPort {
+			t.Fatalf("port %d published as %+v, endpoint %s; want 127.0.0.1 and that port", p, b, n.url(p))
+		}
+	}
+}
+
+// sibling runs n's image with args in a container on n's network, and returns its output.
+func sibling(t *testing.T, ctx context.Context, n *node, args ...string) string {
+	t.Helper()
+	ctr, err := testcontainers.GenericContainer(ctx, testcontainers.GenericContainerRequest{
+		ContainerRequest: testcontainers.ContainerRequest{
+			Image: n.image, Cmd: args, Networks: []string{n.net},
+			Labels:     map[string]string{Label: "container", ownerLabel: owner},
+			WaitingFor: wait.ForExit().WithExitTimeout(time.Minute),
+		},
+		Started: true,
+	})
+	if ctr != nil {
+		defer func() { _ = ctr.Terminate(context.Background()) }()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return readAll(ctr.Logs(ctx))
 }
 
 func labelled(t *testing.T, ctx context.Context) int {
@@ -106,12 +165,19 @@ func TestOwnerLabelTellsLiveRunsFromDeadOnes(t *testing.T) {
 	if owner == "" || !alive(owner) {
 		t.Fatalf("this process (%q) must count as alive", owner)
 	}
-	pid, start, _ := strings.Cut(owner, ":")
-	if alive(pid + ":" + start + "0") {
+	host, id, _ := strings.Cut(owner, "/")
+	pid, start, _ := strings.Cut(id, ":")
+	if alive(host + "/" + pid + ":" + start + "0") {
 		t.Fatal("same pid with another start time must count as dead")
 	}
-	if alive("999999999:1") || alive("garbage") || alive("") {
+	if !alive(id) {
+		t.Fatal("a label of the earlier form (no host) names this machine")
+	}
+	if alive(host+"/999999999:1") || alive("999999999:1") || alive("garbage") || alive("") {
 		t.Fatal("a missing process must count as dead")
+	}
+	if !alive("another-machine/999999999:1") {
+		t.Fatal("another machine's run is not this machine's to judge (a shared remote engine)")
 	}
 }
 
@@ -148,8 +214,12 @@ func TestWasmdContainerServesOnLoopbackAndIsRemoved(t *testing.T) {
 		t.Fatalf("%d labelled containers while running, want 1", n)
 	}
 	w := r.(*WasmdRollup)
+	published(t, ctx, w.node, wasmddev.DefaultPorts.RPC, wasmddev.DefaultPorts.REST)
 	if err := w.Restart(ctx, 100*time.Millisecond); err != nil {
 		t.Fatal(err)
+	}
+	if got := r.Endpoints(); got != ep {
+		t.Fatalf("after restart the endpoints moved from %+v to %+v", ep, got)
 	}
 	if after, err := stage.ReadVersion(ctx, ep.CometRPC); err != nil || after.LastBlockHeight < ver.LastBlockHeight {
 		t.Fatalf("after restart: %+v, %v", after, err)

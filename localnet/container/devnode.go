@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
@@ -25,28 +24,27 @@ import (
 
 // DevNodeRollup is the project's dev node (cmd/devnode) in a container.
 type DevNodeRollup struct {
-	ctr      testcontainers.Container
-	home     string
+	node     *node
 	ready    devnode.Ready
 	accounts []localnet.Account
 }
 
 var _ localnet.Rollup = (*DevNodeRollup)(nil)
 
+// Container ports of the dev node: CometBFT RPC and REST, as a CometBFT node's.
+const devNodeRPCPort, devNodeRESTPort = 26657, 1317
+
 func (e Engine) startDevNode(ctx context.Context, vm deployer.VM) (_ *DevNodeRollup, err error) {
-	bin, err := e.processEngine().Binary(process.DevNodeBinary)
+	bin, _, err := e.imageBinary(ctx, vm, process.DevNodeBinary)
 	if err != nil {
-		return nil, fmt.Errorf("container engine: %w", err)
+		return nil, err
 	}
 	home, err := os.MkdirTemp("", "vipharness-devnode-ctr-")
 	if err != nil {
 		return nil, fmt.Errorf("dev node home: %w", err)
 	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(home)
-		}
-	}()
+	// The mnemonics file is copied into the container (0600 there too); the host copy goes.
+	defer os.RemoveAll(home)
 	_, mnemonics, err := process.NewDevNodeHome(home, devnode.DefaultFundedCount)
 	if err != nil {
 		return nil, err
@@ -56,18 +54,19 @@ func (e Engine) startDevNode(ctx context.Context, vm deployer.VM) (_ *DevNodeRol
 	if err != nil {
 		return nil, err
 	}
-	cmd := []string{"--vm", string(vm), "--mnemonics-file", "/home/mnemonics"}
-	binds := []string{home + ":/home:ro"}
+	cmd := []string{"--vm", string(vm), "--mnemonics-file", "/home/mnemonics",
+		"--rpc-addr", fmt.Sprintf("0.0.0.0:%d", devNodeRPCPort), "--rest-addr", fmt.Sprintf("0.0.0.0:%d", devNodeRESTPort)}
+	seeds := []seed{{hostDir: home, at: "/home"}}
 	var libDeps []string
 	if vm == deployer.Move {
-		// Initia's libraries are mounted, never baked into an image; the image carries what
-		// libmovevm links against.
+		// Initia's library is copied into the container, never baked into an image; the
+		// image carries what libmovevm links against.
 		lib := filepath.Join(movevm.Dir(), movevm.VMLib)
 		if _, err := movevm.OpenVM(movevm.Dir()); err != nil {
 			return nil, fmt.Errorf("container engine: %w", err)
 		}
 		libDeps = append(libDeps, lib)
-		binds = append(binds, movevm.Dir()+":/movevm:ro")
+		seeds = append(seeds, seed{hostDir: movevm.Dir(), at: "/movevm", only: []string{movevm.VMLib}})
 		cmd = append(cmd, "--movevm-dir", "/movevm")
 		tag += "-move"
 	}
@@ -76,42 +75,38 @@ func (e Engine) startDevNode(ctx context.Context, vm deployer.VM) (_ *DevNodeRol
 		return nil, err
 	}
 	defer os.RemoveAll(buildCtx)
-	req := testcontainers.ContainerRequest{
-		FromDockerfile: testcontainers.FromDockerfile{
+	n, err := startNode(ctx, nodeSpec{
+		kind: "devnode", cmd: cmd, ports: []int{devNodeRPCPort, devNodeRESTPort},
+		build: &testcontainers.FromDockerfile{
 			Context: buildCtx, Repo: "vipharness/devnode", Tag: tag, KeepImage: true,
 			BuildOptionsModifier: func(o *client.ImageBuildOptions) { o.Labels = map[string]string{Label: "image"} },
 		},
-		Cmd:    cmd,
-		Labels: map[string]string{Label: "container", ownerLabel: owner, "org.vipharness.vm": string(vm)},
+		seeds:  seeds,
+		labels: map[string]string{"org.vipharness.vm": string(vm)},
 		// wasmvm keeps its code cache in a temp dir, which a scratch image lacks.
-		Tmpfs: map[string]string{"/tmp": "rw,mode=1777"},
-		HostConfigModifier: func(hc *container.HostConfig) {
-			hc.NetworkMode = "host"
-			hc.Binds = binds
-		},
-		WaitingFor: wait.ForLog(devnode.ReadyPrefix).WithStartupTimeout(60 * time.Second),
-	}
-	ctr, err := testcontainers.GenericContainer(ctx, testcontainers.GenericContainerRequest{ContainerRequest: req, Started: true})
+		tmpfs: map[string]string{"/tmp": "rw,mode=1777"},
+		wait:  wait.ForLog(devnode.ReadyPrefix).WithStartupTimeout(60 * time.Second),
+	})
 	if err != nil {
-		if ctr != nil {
-			_ = ctr.Terminate(context.Background())
-		}
-		return nil, fmt.Errorf("container engine: start dev node: %w", err)
+		return nil, err
 	}
-	r := &DevNodeRollup{ctr: ctr, home: home}
+	r := &DevNodeRollup{node: n}
 	ready, ok, err := devnode.FindReady(r.Logs())
 	if err == nil && !ok {
 		err = errors.New("dev node container printed no ready line")
 	}
 	if err == nil {
+		// The ready line names the addresses the node listens on inside its container;
+		// clients reach it at the published ports.
+		ready.CometRPC, ready.REST = n.url(devNodeRPCPort), n.url(devNodeRESTPort)
 		r.ready = ready
 		r.accounts, err = process.DevNodeAccounts(ready, mnemonics)
 	}
 	if err != nil {
-		_ = ctr.Terminate(context.Background())
+		_ = n.stop(context.Background())
 		return nil, fmt.Errorf("container engine: %w", err)
 	}
-	e.logger().Debug("dev node container ready", "id", ctr.GetContainerID(), "rpc", ready.CometRPC)
+	e.logger().Debug("dev node container ready", "id", n.container().GetContainerID(), "rpc", ready.CometRPC, "network", n.net, "alias", n.alias)
 	return r, nil
 }
 
@@ -142,14 +137,16 @@ func (r *DevNodeRollup) Endpoints() localnet.Endpoints {
 // Funded are the accounts funded at genesis, with the mnemonics this process chose.
 func (r *DevNodeRollup) Funded() []localnet.Account { return r.accounts }
 
-// Logs returns the container's log, for failed specs.
-func (r *DevNodeRollup) Logs() string {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	return readAll(r.ctr.Logs(ctx))
+// Network is the Docker network the container runs on.
+func (r *DevNodeRollup) Network() string { return r.node.net }
+
+// InNetwork are the endpoints on the run's network (by network alias).
+func (r *DevNodeRollup) InNetwork() localnet.Endpoints {
+	return localnet.Endpoints{CometRPC: r.node.inNetwork(devNodeRPCPort), REST: r.node.inNetwork(devNodeRESTPort)}
 }
 
-// Stop terminates the container and removes the node's home.
-func (r *DevNodeRollup) Stop(ctx context.Context) error {
-	return errors.Join(r.ctr.Terminate(ctx), os.RemoveAll(r.home))
-}
+// Logs returns the container's log, for failed specs.
+func (r *DevNodeRollup) Logs() string { return r.node.logs() }
+
+// Stop terminates the container.
+func (r *DevNodeRollup) Stop(ctx context.Context) error { return r.node.stop(ctx) }

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
@@ -115,10 +114,9 @@ func TestCgoImageRunsWithLibraryUnderTmp(t *testing.T) {
 				Context: buildCtx, Repo: "vipharness/probe", Tag: "test",
 				BuildOptionsModifier: func(o *client.ImageBuildOptions) { o.Labels = map[string]string{Label: "image"} },
 			},
-			Labels:             map[string]string{Label: "container", ownerLabel: owner},
-			Tmpfs:              map[string]string{"/tmp": "rw,mode=1777"},
-			HostConfigModifier: func(hc *container.HostConfig) { hc.NetworkMode = "host" },
-			WaitingFor:         wait.ForExit().WithExitTimeout(time.Minute),
+			Labels:     map[string]string{Label: "container", ownerLabel: owner},
+			Tmpfs:      map[string]string{"/tmp": "rw,mode=1777"},
+			WaitingFor: wait.ForExit().WithExitTimeout(time.Minute),
 		},
 		Started: true,
 	})

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -15,90 +14,78 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
-	"github.com/vipharness/vipharness/localnet/process"
 	"github.com/vipharness/vipharness/localnet/wasmddev"
 )
 
 // WasmdRollup is a single-validator wasmd chain in a container.
 type WasmdRollup struct {
-	ctr      testcontainers.Container
-	home     string
-	rpc      string
-	rest     string
+	node     *node
 	accounts []localnet.Account
 }
 
 var _ localnet.Rollup = (*WasmdRollup)(nil)
 
 func (e Engine) startWasmd(ctx context.Context) (_ *WasmdRollup, err error) {
-	bin, err := process.Engine{NodesDir: e.NodesDir}.Binary(wasmddev.Binary)
+	bin, _, err := e.imageBinary(ctx, deployer.Wasm, wasmddev.Binary)
 	if err != nil {
-		return nil, fmt.Errorf("container engine: %w", err)
+		return nil, err
 	}
 	home, err := os.MkdirTemp("", "vipharness-wasmd-ctr-")
 	if err != nil {
 		return nil, fmt.Errorf("wasmd home: %w", err)
 	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(home)
-		}
-	}()
-	accounts, p, err := wasmddev.Prepare(ctx, bin, home)
+	// The home is made on the host and copied into the node's volume.
+	defer os.RemoveAll(home)
+	accounts, err := wasmddev.Init(ctx, bin, home, 2)
 	if err != nil {
 		return nil, err
 	}
-	rpc, rest := p.URLs()
+	p := wasmddev.DefaultPorts
+	if err := wasmddev.ConfigureOn(home, "0.0.0.0", p); err != nil {
+		return nil, err
+	}
 	spec := e.Images[deployer.Wasm]
 	args := wasmddev.Args("/home")
 	if len(spec.Cmd) > 0 {
 		args = expand(spec.Cmd, map[string]string{"rpc_port": strconv.Itoa(p.RPC), "rest_port": strconv.Itoa(p.REST), "home": "/home"})
 	}
-	req := testcontainers.ContainerRequest{
-		Cmd:    args,
-		Labels: map[string]string{Label: "container", ownerLabel: owner, "org.vipharness.vm": string(deployer.Wasm)},
+	ns := nodeSpec{
+		kind: "wasmd", image: spec.Name, cmd: args, ports: []int{p.RPC, p.REST},
+		state:  "/home",
+		seeds:  []seed{{hostDir: home, at: "/home"}},
+		labels: map[string]string{"org.vipharness.vm": string(deployer.Wasm)},
 		// wasmd wants a temp dir, which a scratch image lacks.
-		Tmpfs: map[string]string{"/tmp": "rw,mode=1777"},
-		HostConfigModifier: func(hc *container.HostConfig) {
-			hc.NetworkMode = "host"
-			hc.Binds = []string{home + ":/home"}
-		},
+		tmpfs: map[string]string{"/tmp": "rw,mode=1777"},
 		// CometBFT logs each committed block; the first one means the chain runs.
-		WaitingFor: wait.ForLog("committed state").WithStartupTimeout(90 * time.Second),
+		wait: wait.ForLog("committed state").WithStartupTimeout(90 * time.Second),
 	}
-	if spec.Name != "" {
-		req.Image = spec.Name
-	} else {
+	if spec.Name == "" {
 		buildCtx, err := cgoImageContext(ctx, bin, "wasmd")
 		if err != nil {
 			return nil, err
 		}
 		defer os.RemoveAll(buildCtx)
-		req.FromDockerfile = testcontainers.FromDockerfile{
+		ns.build = &testcontainers.FromDockerfile{
 			Context: buildCtx, Repo: "vipharness/wasmd", Tag: "v0.61.14", KeepImage: true,
 			BuildOptionsModifier: func(o *client.ImageBuildOptions) { o.Labels = map[string]string{Label: "image"} },
 		}
 	}
-	ctr, err := testcontainers.GenericContainer(ctx, testcontainers.GenericContainerRequest{ContainerRequest: req, Started: true})
+	n, err := startNode(ctx, ns)
 	if err != nil {
-		if ctr != nil {
-			_ = ctr.Terminate(context.Background())
-		}
-		return nil, fmt.Errorf("container engine: start wasmd: %w", err)
-	}
-	r := &WasmdRollup{ctr: ctr, home: home, accounts: accounts, rpc: rpc, rest: rest}
-	if err := r.waitREST(ctx); err != nil {
-		_ = ctr.Terminate(context.Background())
 		return nil, err
 	}
-	e.logger().Debug("wasmd container ready", "id", ctr.GetContainerID(), "rpc", r.rpc)
+	r := &WasmdRollup{node: n, accounts: accounts}
+	if err := r.waitREST(ctx); err != nil {
+		_ = n.stop(context.Background())
+		return nil, err
+	}
+	e.logger().Debug("wasmd container ready", "id", n.container().GetContainerID(), "rpc", r.Endpoints().CometRPC, "network", n.net, "alias", n.alias)
 	return r, nil
 }
 
@@ -106,8 +93,9 @@ func (e Engine) startWasmd(ctx context.Context) (_ *WasmdRollup, err error) {
 func (r *WasmdRollup) waitREST(ctx context.Context) error {
 	ready, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
+	rest := r.Endpoints().REST
 	for {
-		req, _ := http.NewRequestWithContext(ready, http.MethodGet, r.rest+"/cosmos/base/tendermint/v1beta1/node_info", nil)
+		req, _ := http.NewRequestWithContext(ready, http.MethodGet, rest+"/cosmos/base/tendermint/v1beta1/node_info", nil)
 		if resp, err := http.DefaultClient.Do(req); err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
@@ -214,39 +202,34 @@ func (r *WasmdRollup) VM() deployer.VM { return deployer.Wasm }
 // ChainID is wasmddev.ChainID.
 func (r *WasmdRollup) ChainID() string { return wasmddev.ChainID }
 
-// Endpoints are CometBFT RPC and the Cosmos REST gateway.
+// Endpoints are CometBFT RPC and the Cosmos REST gateway, at their published ports.
 func (r *WasmdRollup) Endpoints() localnet.Endpoints {
-	return localnet.Endpoints{CometRPC: r.rpc, REST: r.rest}
+	p := wasmddev.DefaultPorts
+	return localnet.Endpoints{CometRPC: r.node.url(p.RPC), REST: r.node.url(p.REST)}
+}
+
+// Network is the Docker network the container runs on.
+func (r *WasmdRollup) Network() string { return r.node.net }
+
+// InNetwork are the endpoints on the run's network (by network alias).
+func (r *WasmdRollup) InNetwork() localnet.Endpoints {
+	p := wasmddev.DefaultPorts
+	return localnet.Endpoints{CometRPC: r.node.inNetwork(p.RPC), REST: r.node.inNetwork(p.REST)}
 }
 
 // Funded are test accounts funded at genesis.
 func (r *WasmdRollup) Funded() []localnet.Account { return r.accounts }
 
 // Logs returns the container's log, for failed specs.
-func (r *WasmdRollup) Logs() string {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	return readAll(r.ctr.Logs(ctx))
-}
+func (r *WasmdRollup) Logs() string { return r.node.logs() }
 
-// Restart stops the container and starts it again on the same home.
+// Restart stops the node and starts it again on the same home and host ports.
 func (r *WasmdRollup) Restart(ctx context.Context, down time.Duration) error {
-	timeout := 15 * time.Second
-	if err := r.ctr.Stop(ctx, &timeout); err != nil {
-		return fmt.Errorf("restart wasmd container: stop: %w", err)
-	}
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(down):
-	}
-	if err := r.ctr.Start(ctx); err != nil {
-		return fmt.Errorf("restart wasmd container: start: %w", err)
+	if err := r.node.restart(ctx, down, 15*time.Second); err != nil {
+		return fmt.Errorf("restart wasmd container: %w", err)
 	}
 	return r.waitREST(ctx)
 }
 
-// Stop terminates the container and removes the chain's home.
-func (r *WasmdRollup) Stop(ctx context.Context) error {
-	return errors.Join(r.ctr.Terminate(ctx), os.RemoveAll(r.home))
-}
+// Stop terminates the container and removes its volume.
+func (r *WasmdRollup) Stop(ctx context.Context) error { return r.node.stop(ctx) }

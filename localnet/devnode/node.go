@@ -76,6 +76,8 @@ type config struct {
 	binaryName    string // node_info application_version.app_name
 	logger        *slog.Logger
 	genesisTime   time.Time
+	rpcAddr       string // CometBFT RPC listen address; default 127.0.0.1:0
+	restAddr      string // REST listen address; default 127.0.0.1:0
 
 	gasPrice sdkmath.LegacyDec
 }
@@ -187,7 +189,7 @@ type Node struct {
 }
 
 // Start creates the genesis state (funded accounts), seals block 1 and serves the CometBFT RPC
-// and the REST gateway on ephemeral 127.0.0.1 ports.
+// and the REST gateway on ephemeral 127.0.0.1 ports (WithListen names others).
 func Start(ctx context.Context, exec Executor, opts ...Option) (*Node, error) {
 	cfg := config{
 		chainID:       DefaultChainID,
@@ -253,11 +255,11 @@ func Start(ctx context.Context, exec Executor, opts ...Option) (*Node, error) {
 	if err := n.events.Start(); err != nil {
 		return nil, fmt.Errorf("devnode: event bus: %w", err)
 	}
-	if n.rpc, err = serve(n.rpcHandler()); err != nil {
+	if n.rpc, err = serve(cfg.rpcAddr, n.rpcHandler()); err != nil {
 		_ = n.events.Stop()
 		return nil, err
 	}
-	if n.rest, err = serve(n.restHandler()); err != nil {
+	if n.rest, err = serve(cfg.restAddr, n.restHandler()); err != nil {
 		_ = n.rpc.close()
 		_ = n.events.Stop()
 		return nil, err
@@ -513,8 +515,11 @@ type server struct {
 	srv *http.Server
 }
 
-func serve(h http.Handler) (*server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+func serve(addr string, h http.Handler) (*server, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("devnode: listen: %w", err)
 	}

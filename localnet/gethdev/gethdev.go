@@ -94,16 +94,27 @@ func Init(ctx context.Context, bin, dir string) error {
 // sender's txs wait in the queue can drop some of them and strand the rest behind the gap
 // (see localnet/embedded's pipelinedPool).
 func Args(datadir string, httpPort, authPort int) []string {
+	return ArgsOn(datadir, "127.0.0.1", httpPort, authPort)
+}
+
+// ArgsOn is Args with JSON-RPC listening on host: a container's geth listens on 0.0.0.0
+// for Docker to publish the port, and then answers whatever host name its clients reach
+// the Docker host by (--http.vhosts); the engine API stays on the container's loopback.
+func ArgsOn(datadir, host string, httpPort, authPort int) []string {
 	const slots = "65536"
-	return []string{
+	var vhosts []string
+	if host != "127.0.0.1" {
+		vhosts = []string{"--http.vhosts", "*"}
+	}
+	return append([]string{
 		"--txpool.accountslots", slots, "--txpool.globalslots", slots,
 		"--txpool.accountqueue", slots, "--txpool.globalqueue", slots,
 		"--dev", "--dev.period", "0", "--dev.gaslimit", strconv.Itoa(GasLimit),
 		"--datadir", datadir, "--ipcdisable", "--nat", "none",
-		"--http", "--http.addr", "127.0.0.1", "--http.port", strconv.Itoa(httpPort), "--http.api", "eth,net,web3,txpool,debug",
+		"--http", "--http.addr", host, "--http.port", strconv.Itoa(httpPort), "--http.api", "eth,net,web3,txpool,debug",
 		"--authrpc.addr", "127.0.0.1", "--authrpc.port", strconv.Itoa(authPort),
 		"--rpc.gascap", "0", "--rpc.txfeecap", "0", "--verbosity", "3",
-	}
+	}, vhosts...)
 }
 
 // Face is what a deployer sees of a running geth: JSON-RPC and the CometBFT face.

@@ -85,10 +85,18 @@ func Init(ctx context.Context, bin, dir string, funded int) ([]localnet.Account,
 }
 
 // Configure writes the listeners and block timing into the home's config files.
-func Configure(dir string, p Ports) error {
+func Configure(dir string, p Ports) error { return ConfigureOn(dir, "127.0.0.1", p) }
+
+// DefaultPorts are wasmd's own ports, which a node alone in its container keeps.
+var DefaultPorts = Ports{RPC: 26657, P2P: 26656, REST: 1317, GRPC: 9090, App: 26658}
+
+// ConfigureOn is Configure with CometBFT RPC and the REST gateway listening on host (a
+// container's node listens on 0.0.0.0, for Docker to publish); the other listeners stay
+// on 127.0.0.1.
+func ConfigureOn(dir, host string, p Ports) error {
 	cfg := filepath.Join(dir, "config", "config.toml")
 	if err := edit(cfg, map[string]string{
-		"laddr = \"tcp://127.0.0.1:26657\"":     fmt.Sprintf("laddr = \"tcp://127.0.0.1:%d\"", p.RPC),
+		"laddr = \"tcp://127.0.0.1:26657\"":     fmt.Sprintf("laddr = \"tcp://%s:%d\"", host, p.RPC),
 		"laddr = \"tcp://0.0.0.0:26656\"":       fmt.Sprintf("laddr = \"tcp://127.0.0.1:%d\"", p.P2P),
 		"proxy_app = \"tcp://127.0.0.1:26658\"": fmt.Sprintf("proxy_app = \"tcp://127.0.0.1:%d\"", p.App),
 		"pprof_laddr = \"localhost:6060\"":      "pprof_laddr = \"\"",
@@ -101,7 +109,7 @@ func Configure(dir string, p Ports) error {
 	app := filepath.Join(dir, "config", "app.toml")
 	return edit(app, map[string]string{
 		"minimum-gas-prices = \"0" + Denom + "\"": fmt.Sprintf("minimum-gas-prices = \"%s\"", GasPrice),
-		"address = \"tcp://localhost:1317\"":      fmt.Sprintf("address = \"tcp://127.0.0.1:%d\"", p.REST),
+		"address = \"tcp://localhost:1317\"":      fmt.Sprintf("address = \"tcp://%s:%d\"", host, p.REST),
 		"address = \"localhost:9090\"":            fmt.Sprintf("address = \"127.0.0.1:%d\"", p.GRPC),
 		"enable = false\n\n# Swagger":             "enable = true\n\n# Swagger",
 	})
