@@ -11,7 +11,6 @@ import (
 	"github.com/moby/moby/client"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/gethdev"
 	"github.com/vipharness/vipharness/localnet/process"
 	"github.com/vipharness/vipharness/localnet/wasmddev"
@@ -108,15 +107,7 @@ func pickImageBinary(name, host string, hostP, target platform, dirs []string) (
 }
 
 // nodesDirs are the folders searched for node binaries (the process engine's).
-func (e Engine) nodesDirs() []string {
-	if e.NodesDir != "" {
-		return []string{e.NodesDir}
-	}
-	if d := os.Getenv("VIPHARNESS_NODES"); d != "" {
-		return []string{d}
-	}
-	return localnet.CacheDirs("nodes")
-}
+func (e Engine) nodesDirs() []string { return process.NodesDirs(e.NodesDir) }
 
 // nodeBinary is the binary vm's node runs.
 func (e Engine) nodeBinary(vm deployer.VM) string {

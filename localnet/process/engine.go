@@ -40,9 +40,13 @@ func (e Engine) Name() string {
 }
 
 // nodesDirs are the folders searched for node binaries, in order.
-func (e Engine) nodesDirs() []string {
-	if e.NodesDir != "" {
-		return []string{e.NodesDir}
+func (e Engine) nodesDirs() []string { return NodesDirs(e.NodesDir) }
+
+// NodesDirs are the folders the engines search for node binaries, in order: dir when set,
+// else $VIPHARNESS_NODES, else the cache folders (.cache/nodes in a checkout, the user's).
+func NodesDirs(dir string) []string {
+	if dir != "" {
+		return []string{dir}
 	}
 	if d := os.Getenv("VIPHARNESS_NODES"); d != "" {
 		return []string{d}
@@ -55,21 +59,18 @@ func (e Engine) Binary(name string) (string, error) { return findBinary(e.nodesD
 
 // Available reports whether the engine can run vm here, and why not.
 func (e Engine) Available(_ context.Context, vm deployer.VM) error {
-	switch vm {
-	case deployer.EVM:
-		_, err := findBinary(e.nodesDirs(), gethdev.Binary)
+	n, ok := e.nodes()[vm]
+	if !ok {
+		return fmt.Errorf("process engine: no %s node yet", vm)
+	}
+	if _, err := findBinary(e.nodesDirs(), n.binary); err != nil {
 		return err
-	case deployer.Wasm:
-		_, err := findBinary(e.nodesDirs(), e.wasmBinary())
-		return err
-	case deployer.Move:
-		if _, err := findBinary(e.nodesDirs(), DevNodeBinary); err != nil {
-			return err
-		}
+	}
+	if n.moveVM {
 		_, err := movevm.OpenVM(movevm.Dir())
 		return err
 	}
-	return fmt.Errorf("process engine: no %s node yet", vm)
+	return nil
 }
 
 // StartRollup starts a node for vm.
@@ -78,31 +79,46 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	switch vm {
-	case deployer.EVM:
-		bin, err := findBinary(e.nodesDirs(), gethdev.Binary)
-		if err != nil {
-			return nil, fmt.Errorf("process engine: %w", err)
-		}
-		return StartGeth(ctx, bin, logger)
-	case deployer.Wasm:
-		bin, err := findBinary(e.nodesDirs(), e.wasmBinary())
-		if err != nil {
-			return nil, fmt.Errorf("process engine: %w", err)
-		}
-		if e.WasmNode == DevNode {
+	n, ok := e.nodes()[vm]
+	if !ok {
+		return nil, fmt.Errorf("process engine: no %s node yet", vm)
+	}
+	bin, err := findBinary(e.nodesDirs(), n.binary)
+	if err != nil {
+		return nil, fmt.Errorf("process engine: %w", err)
+	}
+	return n.start(ctx, bin, logger)
+}
+
+// vmNode is the node binary that runs one VM's rollup, whether it needs Initia's MoveVM
+// library, and how it starts.
+type vmNode struct {
+	binary string
+	moveVM bool
+	start  func(ctx context.Context, bin string, logger *slog.Logger) (localnet.Rollup, error)
+}
+
+// nodes is the engine's node table: geth for EVM, wasmd (or the dev node) for Wasm, and
+// the dev node with the MoveVM for Move (there is no minimove binary here).
+func (e Engine) nodes() map[deployer.VM]vmNode {
+	devNode := func(vm deployer.VM) func(context.Context, string, *slog.Logger) (localnet.Rollup, error) {
+		return func(ctx context.Context, bin string, logger *slog.Logger) (localnet.Rollup, error) {
 			return StartDevNode(ctx, bin, vm, logger)
 		}
-		return StartWasmd(ctx, bin, logger)
-	case deployer.Move:
-		// The dev node binary with the MoveVM is the Move node here (no minimove binary).
-		bin, err := findBinary(e.nodesDirs(), DevNodeBinary)
-		if err != nil {
-			return nil, fmt.Errorf("process engine: %w", err)
-		}
-		return StartDevNode(ctx, bin, vm, logger)
 	}
-	return nil, fmt.Errorf("process engine: no %s node yet", vm)
+	wasm := vmNode{binary: e.wasmBinary(), start: func(ctx context.Context, bin string, logger *slog.Logger) (localnet.Rollup, error) {
+		return StartWasmd(ctx, bin, logger)
+	}}
+	if e.WasmNode == DevNode {
+		wasm.start = devNode(deployer.Wasm)
+	}
+	return map[deployer.VM]vmNode{
+		deployer.EVM: {binary: gethdev.Binary, start: func(ctx context.Context, bin string, logger *slog.Logger) (localnet.Rollup, error) {
+			return StartGeth(ctx, bin, logger)
+		}},
+		deployer.Wasm: wasm,
+		deployer.Move: {binary: DevNodeBinary, moveVM: true, start: devNode(deployer.Move)},
+	}
 }
 
 func (e Engine) wasmBinary() string {
