@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/vipharness/vipharness/deployer/jsonfmt"
+	"github.com/vipharness/vipharness/deployer/registry/jsonfmt"
 )
 
 // publishedPackage is where `make setup` installs the registry's published entries

@@ -17,7 +17,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
-	"github.com/vipharness/vipharness/deployer/jsonfmt"
+	"github.com/vipharness/vipharness/deployer/registry/jsonfmt"
 	"github.com/vipharness/vipharness/deployer/probe"
 )
 
