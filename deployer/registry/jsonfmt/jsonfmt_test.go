@@ -11,7 +11,7 @@ import (
 // rules' edges: 80 columns with the comma counted, arrays of several objects, number fill,
 // collapsed and expanded objects, source text of strings and numbers.
 func TestFormatMatchesGoldenFiles(t *testing.T) {
-	ins, err := filepath.Glob("../../fixtures/jsonfmt/*.in.json")
+	ins, err := filepath.Glob("../../../fixtures/jsonfmt/*.in.json")
 	if err != nil || len(ins) == 0 {
 		t.Fatalf("no golden inputs (%v)", err)
 	}
