@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -98,37 +99,49 @@ var _ = Describe("vipctl audit", func() {
 				stateDir = GinkgoT().TempDir()
 			}, NodeTimeout(2*time.Minute))
 
-			It("finalizes two stages while the L1 moves, and the agent snapshots each", func(ctx SpecContext) {
+			It("operate finalizes two stages while the L1 moves, and the agent snapshots each", func(ctx SpecContext) {
 				var err error
 				scorer, err = env.Scorer(ctx, "")
 				Expect(err).NotTo(HaveOccurred())
 				d, err := scorer.Deploy(ctx, first)
 				Expect(err).NotTo(HaveOccurred())
 				contract = d.Contract
-				user := scorer.Codec().Encode(userKey.Key.PubKey().Address())
-				for i, st := range []uint64{first, first + 1} {
-					set := append(env.Generate(30+i*7, int64(50+i)), scores.Entry{Addr: user, Amount: uint64(123 + i)})
-					set[0].Amount = 0 // a zero score is a leaf too
-					res, err := scorer.UpdateScores(ctx, st, set)
-					Expect(err).NotTo(HaveOccurred())
-					Expect(res.Confirmed).To(Equal(res.Chunks))
-					sets[st] = set
-					_, err = scorer.FinalizeStage(ctx, st)
-					Expect(err).NotTo(HaveOccurred())
-				}
 				ag := agent.New(env.L1, bridge, func(context.Context) (audit.StageReader, error) { return scorer, nil })
 				done, err := ag.Step(ctx)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(done).To(BeEmpty(), "the L1 is still at stage %d: nothing is due", l1Stage)
 
-				Expect(env.L1.Set(ctx, first+2)).To(Succeed())
-				done, err = ag.Step(ctx)
-				Expect(err).NotTo(HaveOccurred())
-				Expect(done).To(Equal([]uint64{first, first + 1}))
+				// The team's scoring query, as operate runs it: stage-N.csv for VIP_STAGE=N.
+				srcDir := GinkgoT().TempDir()
+				query := fmt.Sprintf(`cat %q/stage-$VIP_STAGE.csv`, srcDir)
+				user := scorer.Codec().Encode(userKey.Key.PubKey().Address())
+				// A live query has the open stage's scores too: operate pushes them each pass.
+				for i, st := range []uint64{first, first + 1} {
+					set := append(env.Generate(30+i*7, int64(50+i)), scores.Entry{Addr: user, Amount: uint64(123 + i)})
+					set[0].Amount = 0 // a zero score is a leaf too
+					var b bytes.Buffer
+					Expect(scores.Write(&b, set, scores.CSV)).To(Succeed())
+					Expect(os.WriteFile(filepath.Join(srcDir, fmt.Sprintf("stage-%d.csv", st)), b.Bytes(), 0o600)).To(Succeed())
+					sets[st] = set
+				}
+				Expect(os.WriteFile(filepath.Join(srcDir, fmt.Sprintf("stage-%d.csv", first+2)), []byte(user+",1\n"), 0o600)).To(Succeed())
+				for _, st := range []uint64{first, first + 1} {
+					// The L1 moves past st: one operate pass pushes st's final scores and
+					// finalizes it; the agent then snapshots st, and only st.
+					Expect(env.L1.Set(ctx, st+1)).To(Succeed())
+					out, code := env.RunVipctl(ctx, vipctl, stateDir, "--contract", contract, "operate", "--command", query, "--once")
+					Expect(code).To(Equal(0), out)
+					info, err := scorer.StageInfo(ctx, st)
+					Expect(err).NotTo(HaveOccurred())
+					Expect(info.Finalized).To(BeTrue(), "operate finalized stage %d:\n%s", st, out)
+					done, err = ag.Step(ctx)
+					Expect(err).NotTo(HaveOccurred())
+					Expect(done).To(Equal([]uint64{st}))
+				}
 				done, err = ag.Step(ctx)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(done).To(BeEmpty(), "a snapshot is submitted once")
-			}, SpecTimeout(3*time.Minute))
+			}, SpecTimeout(4*time.Minute))
 
 			It("rebuilds each snapshot: `vipctl audit` matches the L1 and writes every address's proof", func(ctx SpecContext) {
 				for _, st := range []uint64{first, first + 1} {
