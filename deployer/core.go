@@ -266,23 +266,22 @@ func (c Core) OpenStage(ctx context.Context) (uint64, error) {
 	}
 }
 
-// Measure fits the gas model of an update from the gas of one with 1 and one with 50 new
-// addresses, as est reports it (an estimate or a simulation on the live contract, which
-// also proves the sender may write). what names the call in errors. The two run at once
-// (est must allow that): each is a round trip to the node, before the first chunk.
+// Measure fits the gas model of an update from the gas of one with 1, 2 and 50 new
+// addresses, as est reports it (an estimate or a simulation on the live contract, which also
+// proves the sender may write). what names the call in errors. The three run at once (est
+// must allow that): each is a round trip to the node, before the first chunk.
 func Measure(stage uint64, what string, headroom uint64, est func(n int) (uint64, error)) (GasModel, error) {
 	const n = 50
-	var many uint64
-	var manyErr error
+	sizes := [3]int{1, 2, n}
+	var gas [3]uint64
+	var errs [3]error
 	var wg sync.WaitGroup
-	wg.Go(func() { many, manyErr = est(n) })
-	one, err := est(1)
-	wg.Wait()
-	if err == nil {
-		err = manyErr
+	for i, k := range sizes {
+		wg.Go(func() { gas[i], errs[i] = est(k) })
 	}
-	if err != nil {
+	wg.Wait()
+	if err := errors.Join(errs[:]...); err != nil {
 		return GasModel{}, fmt.Errorf("%s stage %d: %w", what, stage, err)
 	}
-	return FitGas(one, many, n, headroom), nil
+	return FitGas(gas[0], gas[1], gas[2], n, headroom), nil
 }
