@@ -13,8 +13,8 @@ import (
 
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
-	"github.com/vipharness/vipharness/deployer/registry/jsonfmt"
 	"github.com/vipharness/vipharness/deployer/probe"
+	"github.com/vipharness/vipharness/deployer/registry/jsonfmt"
 )
 
 // Live is what the running rollup reports about itself.

@@ -12,8 +12,8 @@ import (
 	sdkmath "cosmossdk.io/math"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
-	"github.com/vipharness/vipharness/deployer/registry/jsonfmt"
 	"github.com/vipharness/vipharness/deployer/probe"
+	"github.com/vipharness/vipharness/deployer/registry/jsonfmt"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")

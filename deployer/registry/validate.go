@@ -17,8 +17,8 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
-	"github.com/vipharness/vipharness/deployer/registry/jsonfmt"
 	"github.com/vipharness/vipharness/deployer/probe"
+	"github.com/vipharness/vipharness/deployer/registry/jsonfmt"
 )
 
 var english = message.NewPrinter(language.English)

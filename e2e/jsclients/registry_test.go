@@ -18,8 +18,8 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/gexec"
 
-	"github.com/vipharness/vipharness/deployer/registry/jsonfmt"
 	"github.com/vipharness/vipharness/deployer/registry"
+	"github.com/vipharness/vipharness/deployer/registry/jsonfmt"
 	"github.com/vipharness/vipharness/e2e/harness"
 )
 
