@@ -106,7 +106,11 @@ func (e Engine) Available(ctx context.Context, vm deployer.VM) error {
 	if e.Images[vm].Name != "" {
 		return nil
 	}
-	_, _, err := e.imageBinary(ctx, vm, e.nodeBinary(vm))
+	bin, err := e.processEngine().NodeBinary(vm)
+	if err != nil {
+		return err
+	}
+	_, _, err = e.imageBinary(ctx, vm, bin)
 	return err
 }
 

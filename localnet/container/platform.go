@@ -13,7 +13,6 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet/gethdev"
 	"github.com/vipharness/vipharness/localnet/process"
-	"github.com/vipharness/vipharness/localnet/wasmddev"
 )
 
 // platform is an OS/architecture pair in Go's names.
@@ -108,14 +107,3 @@ func pickImageBinary(name, host string, hostP, target platform, dirs []string) (
 
 // nodesDirs are the folders searched for node binaries (the process engine's).
 func (e Engine) nodesDirs() []string { return process.NodesDirs(e.NodesDir) }
-
-// nodeBinary is the binary vm's node runs.
-func (e Engine) nodeBinary(vm deployer.VM) string {
-	switch {
-	case vm == deployer.EVM:
-		return gethdev.Binary
-	case vm == deployer.Wasm && e.WasmNode != process.DevNode:
-		return wasmddev.Binary
-	}
-	return process.DevNodeBinary
-}

@@ -90,6 +90,16 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 	return n.start(ctx, bin, logger)
 }
 
+// NodeBinary is the name of the binary that runs vm's node (the container engine builds
+// its images from the same table).
+func (e Engine) NodeBinary(vm deployer.VM) (string, error) {
+	n, ok := e.nodes()[vm]
+	if !ok {
+		return "", fmt.Errorf("process engine: no %s node yet", vm)
+	}
+	return n.binary, nil
+}
+
 // vmNode is the node binary that runs one VM's rollup, whether it needs Initia's MoveVM
 // library, and how it starts.
 type vmNode struct {
