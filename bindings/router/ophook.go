@@ -16,6 +16,8 @@ import (
 	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/crypto"
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/vipharness/vipharness/bindings/pbwalk"
 )
 
 // The signed OP hook is what the service takes in signed_op_hook.hook: a Cosmos transaction
@@ -133,35 +135,15 @@ func unmarshalTokenDeposit(b []byte) (TokenDeposit, error) {
 	return d, err
 }
 
-// eachField walks a protobuf message's fields: bytes fields give v, varints give n.
+// eachField walks a protobuf message's fields (pbwalk.EachField): bytes fields give v,
+// varints give n; a field of any other wire type is refused, as no hook tx field has one.
 func eachField(b []byte, f func(num protowire.Number, typ protowire.Type, v []byte, n uint64) error) error {
-	for len(b) > 0 {
-		num, typ, l := protowire.ConsumeTag(b)
-		if l < 0 {
-			return protowire.ParseError(l)
-		}
-		b = b[l:]
-		var (
-			v []byte
-			n uint64
-		)
-		switch typ {
-		case protowire.BytesType:
-			v, l = protowire.ConsumeBytes(b)
-		case protowire.VarintType:
-			n, l = protowire.ConsumeVarint(b)
-		default:
+	return pbwalk.EachField(b, func(num protowire.Number, typ protowire.Type, v []byte, n uint64) error {
+		if typ != protowire.BytesType && typ != protowire.VarintType {
 			return fmt.Errorf("field %d: wire type %d not expected", num, typ)
 		}
-		if l < 0 {
-			return protowire.ParseError(l)
-		}
-		b = b[l:]
-		if err := f(num, typ, v, n); err != nil {
-			return err
-		}
-	}
-	return nil
+		return f(num, typ, v, n)
+	})
 }
 
 // HookTx is a decoded signed OP hook.

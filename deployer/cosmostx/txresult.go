@@ -14,6 +14,8 @@ import (
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	txtypes "github.com/cosmos/cosmos-sdk/types/tx"
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/vipharness/vipharness/bindings/pbwalk"
 )
 
 // A chunk's result holds one event per address. CometBFT's tx endpoint encodes every one of
@@ -150,11 +152,11 @@ func (c *Client) querySimulate(ctx context.Context, txBytes []byte) (*txtypes.Si
 		return nil, &TxError{Phase: PhaseSimulate, Codespace: q.Codespace, Code: q.Code, RawLog: q.Log}
 	}
 	res := &txtypes.SimulateResponse{GasInfo: &sdk.GasInfo{}}
-	err = eachField(q.Value, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
+	err = pbwalk.EachField(q.Value, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
 		if num != 1 || typ != protowire.BytesType {
 			return nil // the result, with its events
 		}
-		return eachField(v, func(num protowire.Number, typ protowire.Type, _ []byte, n uint64) error {
+		return pbwalk.EachField(v, func(num protowire.Number, typ protowire.Type, _ []byte, n uint64) error {
 			switch {
 			case num == 1 && typ == protowire.VarintType:
 				res.GasInfo.GasWanted = n
@@ -175,7 +177,7 @@ func (c *Client) querySimulate(ctx context.Context, txBytes []byte) (*txtypes.Si
 func decodeTxResponse(b []byte) (*sdk.TxResponse, error) {
 	var inner []byte
 	found := false
-	if err := eachField(b, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
+	if err := pbwalk.EachField(b, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
 		if num == 2 && typ == protowire.BytesType {
 			inner, found = v, true
 		}
@@ -187,7 +189,7 @@ func decodeTxResponse(b []byte) (*sdk.TxResponse, error) {
 		return nil, errors.New("no tx_response")
 	}
 	res := &sdk.TxResponse{}
-	err := eachField(inner, func(num protowire.Number, typ protowire.Type, v []byte, n uint64) error {
+	err := pbwalk.EachField(inner, func(num protowire.Number, typ protowire.Type, v []byte, n uint64) error {
 		switch {
 		case num == 1 && typ == protowire.VarintType:
 			res.Height = int64(n)
@@ -205,36 +207,6 @@ func decodeTxResponse(b []byte) (*sdk.TxResponse, error) {
 		return nil
 	})
 	return res, err
-}
-
-// eachField walks one level of a protobuf message: f gets a length-delimited field's bytes,
-// or a varint field's value; other wire types are skipped.
-func eachField(b []byte, f func(num protowire.Number, typ protowire.Type, v []byte, n uint64) error) error {
-	for len(b) > 0 {
-		num, typ, l := protowire.ConsumeTag(b)
-		if l < 0 {
-			return protowire.ParseError(l)
-		}
-		b = b[l:]
-		var v []byte
-		var n uint64
-		switch typ {
-		case protowire.VarintType:
-			n, l = protowire.ConsumeVarint(b)
-		case protowire.BytesType:
-			v, l = protowire.ConsumeBytes(b)
-		default:
-			l = protowire.ConsumeFieldValue(num, typ, b)
-		}
-		if l < 0 {
-			return protowire.ParseError(l)
-		}
-		b = b[l:]
-		if err := f(num, typ, v, n); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // leanTx is the part of CometBFT's tx reply a push reads; the events and the tx bytes are
