@@ -35,11 +35,7 @@ type Chain struct {
 
 // Dial dials r's faces.
 func Dial(ctx context.Context, r localnet.Rollup) (*Chain, error) {
-	return DialEndpoints(ctx, r.VM(), r.Endpoints())
-}
-
-// DialEndpoints dials a rollup of vm at ep (a rollup this process did not start).
-func DialEndpoints(ctx context.Context, vm deployer.VM, ep localnet.Endpoints) (*Chain, error) {
+	vm, ep := r.VM(), r.Endpoints()
 	spec, err := scorers.Describe(vm)
 	if err != nil {
 		return nil, err
@@ -148,7 +144,7 @@ func (c *Chain) fundEVM(ctx context.Context, from keys.Signer, to common.Address
 	if err := c.eth.SendTransaction(ctx, tx); err != nil {
 		return fmt.Errorf("fund %s: %w", to.Hex(), err)
 	}
-	rc, err := c.WaitMined(ctx, tx.Hash())
+	rc, err := c.waitMined(ctx, tx.Hash())
 	if err != nil {
 		return fmt.Errorf("fund %s: %w", to.Hex(), err)
 	}
@@ -158,11 +154,8 @@ func (c *Chain) fundEVM(ctx context.Context, from keys.Signer, to common.Address
 	return nil
 }
 
-// WaitMined polls an EVM rollup for the receipt of hash until it is mined or ctx ends.
-func (c *Chain) WaitMined(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
-	if c.eth == nil {
-		return nil, errors.New("not an EVM rollup")
-	}
+// waitMined polls for the receipt of hash until it is mined or ctx ends.
+func (c *Chain) waitMined(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
 	for {
 		if rc, err := c.eth.TransactionReceipt(ctx, hash); err == nil {
 			return rc, nil
