@@ -127,17 +127,26 @@ func (c *Chain) fundEVM(ctx context.Context, from keys.Signer, to common.Address
 	if err != nil {
 		return fmt.Errorf("fund %s: %w", to.Hex(), err)
 	}
-	price, err := c.eth.SuggestGasPrice(ctx)
+	// A sender's balance is checked against gas limit × fee cap, and senders here cap at
+	// tip + 2 × base fee (deployer/evm): fund what gas costs at that cap, twice over.
+	tip, err := c.eth.SuggestGasTipCap(ctx)
 	if err != nil {
 		return fmt.Errorf("fund %s: %w", to.Hex(), err)
+	}
+	head, err := c.eth.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("fund %s: %w", to.Hex(), err)
+	}
+	feeCap := new(big.Int).Set(tip)
+	if head.BaseFee != nil {
+		feeCap.Add(feeCap, new(big.Int).Mul(head.BaseFee, big.NewInt(2)))
 	}
 	nonce, err := c.eth.PendingNonceAt(ctx, from.Address())
 	if err != nil {
 		return fmt.Errorf("fund %s: %w", to.Hex(), err)
 	}
-	price.Mul(price, big.NewInt(2))
-	value := new(big.Int).Mul(price, new(big.Int).SetUint64(gas))
-	tx, err := from.SignEVMTx(ctx, types.NewTx(&types.LegacyTx{Nonce: nonce, GasPrice: price, Gas: 21_000, To: &to, Value: value}), id)
+	value := new(big.Int).Mul(new(big.Int).Mul(feeCap, big.NewInt(2)), new(big.Int).SetUint64(gas))
+	tx, err := from.SignEVMTx(ctx, types.NewTx(&types.DynamicFeeTx{ChainID: id, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: 21_000, To: &to, Value: value}), id)
 	if err != nil {
 		return fmt.Errorf("fund %s: sign: %w", to.Hex(), err)
 	}
