@@ -91,11 +91,10 @@ func (m *memChain) score(addr string) uint64 {
 
 // Push A, then B (one score changed), then A again: the chain, not the journal, decides
 // what the third push sends.
-func TestCoreRepushesWhatTheStageNoLongerHolds(t *testing.T) {
+func TestScorerRepushesWhatTheStageNoLongerHolds(t *testing.T) {
 	ctx := context.Background()
 	m := newMemChain()
-	core := deployer.Core{Contract: m, Knobs: deployer.DefaultKnobs()}
-	core.Knobs.JournalDir = t.TempDir()
+	core := deployer.NewScorer(m, deployer.Knobs{JournalDir: t.TempDir()})
 	a := scores.Generate(10, 1)
 	b := slices.Clone(a)
 	b[3].Amount += 1000
@@ -140,13 +139,11 @@ func TestCoreRepushesWhatTheStageNoLongerHolds(t *testing.T) {
 }
 
 // A re-push that stops half way is resumed with the set it planned, not a recomputed one.
-func TestCoreResumesAnInterruptedRepush(t *testing.T) {
+func TestScorerResumesAnInterruptedRepush(t *testing.T) {
 	ctx := context.Background()
 	m := newMemChain()
 	m.fits = 1
-	core := deployer.Core{Contract: m, Knobs: deployer.DefaultKnobs()}
-	core.Knobs.JournalDir = t.TempDir()
-	core.Knobs.Window = 1
+	core := deployer.NewScorer(m, deployer.Knobs{JournalDir: t.TempDir(), Window: 1})
 	a := scores.Generate(6, 1)
 	b := slices.Clone(a)
 	for i := range 3 {

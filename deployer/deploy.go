@@ -21,8 +21,8 @@ const (
 
 // DeployChain is what one VM offers the shared deploy flow (RunDeploy): the deployer's
 // sequences, a signed deploy tx, broadcast and lookup by hash, and read-only probes of what
-// a deployment left on the chain. Implementations live in deployer/evm, deployer/move and
-// deployer/wasm. A DeployChain that is a push.PoolChecker is asked whether its node holds an
+// a deployment left on the chain. Implementations live in deployer/vm/evm, deployer/vm/move and
+// deployer/vm/wasm. A DeployChain that is a push.PoolChecker is asked whether its node holds an
 // unmined tx, and one that is a push.BlockScanner looks for it in the blocks, before that
 // tx is given up.
 type DeployChain interface {

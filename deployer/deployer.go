@@ -1,18 +1,15 @@
-// Package deployer is the VM-neutral face of a VIP scoring contract: one Scorer per VM
-// (deployer/evm, deployer/move, deployer/wasm) deploys it at a stage, pushes scores in
-// journaled chunks, finalizes stages and reads them back.
+// Package deployer is the VM-neutral face of a VIP scoring contract: one Scorer type over
+// a per-VM Contract (deployer/vm/evm, deployer/vm/move, deployer/vm/wasm) deploys it at a stage,
+// pushes scores in journaled chunks, finalizes stages and reads them back.
 package deployer
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/vipharness/vipharness/deployer/journal"
-	"github.com/vipharness/vipharness/deployer/push"
-	"github.com/vipharness/vipharness/deployer/scores"
 )
 
 // VM names the virtual machine kind of a rollup.
@@ -91,42 +88,6 @@ func MakePlan(stage uint64, entries, size int, path string, gasLimit func(n int)
 		j.Close()
 	}
 	return plan
-}
-
-// Scorer is a scoring contract on one chain, seen through one VM's deployer.
-type Scorer interface {
-	VM() VM
-	// Contract is the contract's address ("" before Deploy or Attach).
-	Contract() string
-	// CheckAddress validates an address for this VM and returns its canonical form.
-	CheckAddress(addr string) (string, error)
-	// Deploy creates the contract with initStage as its first open stage, journaled and
-	// retry-safe (RunDeploy): a re-run finishes a deploy an earlier run sent, and a deployer
-	// with a healthy deployment gets it back (StatusAlready) unless AnotherDeployment.
-	Deploy(ctx context.Context, initStage uint64, opts ...DeployOption) (Deployment, error)
-	// Codec is how the VM writes account addresses: CheckAddress is its Decode then Encode.
-	Codec() scores.Codec
-	// Plan validates entries against the contract and chain limits and returns the chunks
-	// an update would send, without sending anything.
-	Plan(ctx context.Context, stage uint64, entries []scores.Entry) (Plan, error)
-	// PlanSet is Plan of a set validated already (scores.LoadSet, scores.NewSet).
-	PlanSet(ctx context.Context, stage uint64, set *scores.Set) (Plan, error)
-	// UpdateScores validates entries, then pushes them in journaled chunks; a re-run with the
-	// same input resumes.
-	UpdateScores(ctx context.Context, stage uint64, entries []scores.Entry) (push.Result, error)
-	// UpdateSet is UpdateScores of a set validated already: the way for large sets, which
-	// are then never held as text.
-	UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (push.Result, error)
-	// FinalizeStage finalizes stage and so opens stage+1; it returns the tx hash.
-	FinalizeStage(ctx context.Context, stage uint64) (string, error)
-	StageInfo(ctx context.Context, stage uint64) (StageInfo, error)
-	// Scores reads every (address, score) of a stage, paging through the contract.
-	Scores(ctx context.Context, stage uint64) ([]scores.Entry, error)
-	// ScorePages reads a stage page by page, in the contract's order, handing each page to
-	// each (which must not keep it) and stopping at its first error.
-	ScorePages(ctx context.Context, stage uint64, each func(page []scores.Entry) error) error
-	// OpenStage is the stage that accepts updates now.
-	OpenStage(ctx context.Context) (uint64, error)
 }
 
 // JournalDir is the folder a Scorer journals in: dir made absolute (so a later change of

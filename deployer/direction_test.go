@@ -59,7 +59,7 @@ func TestProductImportsNoTestInfrastructure(t *testing.T) {
 // The EVM and Wasm deployers need nothing of Move: no Move values, contract or messages, and
 // so never the MoveVM's native library.
 func TestEVMAndWasmDeployersNeedNoMove(t *testing.T) {
-	for _, pkg := range []string{"../deployer/evm", "../deployer/wasm"} {
+	for _, pkg := range []string{"../deployer/vm/evm", "../deployer/vm/wasm"} {
 		for path := range goList(t, pkg) {
 			rel, ours := strings.CutPrefix(path, module)
 			if ours && strings.Contains(rel, "move") {

@@ -22,8 +22,8 @@ type older struct {
 // since pushing the set again in the new order would resend the chunks it already landed.
 // The set's old fingerprint (every address written as text) is computed only when a
 // journal without the mark is on disk for this stage.
-func (c Core) olderJournal(stage uint64, set *scores.Set) (*older, error) {
-	dir := filepath.Dir(c.journalKey(stage, "").Path(c.Knobs.JournalDir))
+func (s *Scorer) olderJournal(stage uint64, set *scores.Set) (*older, error) {
+	dir := filepath.Dir(s.journalKey(stage, "").Path(s.k.JournalDir))
 	paths, err := filepath.Glob(filepath.Join(dir, fmt.Sprintf("stage-%d-*.jsonl", stage)))
 	if err != nil {
 		return nil, fmt.Errorf("find journals in %s: %w", dir, err)

@@ -41,8 +41,15 @@ const MaxListed = 1000
 // OK is true when every input address holds its input score and the totals agree.
 func (r Report) OK() bool { return len(r.Mismatches) == 0 && r.MismatchCount == 0 && r.TotalsAgree }
 
-// Verify reads stage back and compares it with entries, validated for the Scorer's VM.
-func Verify(ctx context.Context, s Scorer, stage uint64, entries []scores.Entry) (Report, error) {
+// StageReader reads a stage: its row in the contract and its scores page by page (a
+// Scorer is one).
+type StageReader interface {
+	StagePager
+	StageInfo(ctx context.Context, stage uint64) (StageInfo, error)
+}
+
+// Verify reads stage back and compares it with entries, validated for the contract's VM.
+func Verify(ctx context.Context, s StageReader, stage uint64, entries []scores.Entry) (Report, error) {
 	set := &scores.Set{}
 	if len(entries) > 0 {
 		var err error
@@ -56,7 +63,7 @@ func Verify(ctx context.Context, s Scorer, stage uint64, entries []scores.Entry)
 // VerifySet reads stage back page by page and compares each row with set as it arrives:
 // beside the set it holds one bit per entry (seen on chain) and the listed mismatches, never
 // the rows read back, so a million-address stage verifies in little more than its set.
-func VerifySet(ctx context.Context, s Scorer, stage uint64, set *scores.Set) (Report, error) {
+func VerifySet(ctx context.Context, s StageReader, stage uint64, set *scores.Set) (Report, error) {
 	info, err := s.StageInfo(ctx, stage)
 	if err != nil {
 		return Report{}, fmt.Errorf("verify stage %d: %w", stage, err)
@@ -164,9 +171,15 @@ func AllScores(ctx context.Context, stage uint64, pages func(ctx context.Context
 	return all, nil
 }
 
+// StageCloser finalizes the open stage of a contract (a Scorer is one).
+type StageCloser interface {
+	OpenStage(ctx context.Context) (uint64, error)
+	FinalizeStage(ctx context.Context, stage uint64) (string, error)
+}
+
 // SyncStage finalizes the contract's open stages one by one until target is open. confirm
 // is asked once with the stages to finalize; it returns false to stop without sending.
-func SyncStage(ctx context.Context, s Scorer, target uint64, confirm func(from, to uint64) bool) ([]uint64, error) {
+func SyncStage(ctx context.Context, s StageCloser, target uint64, confirm func(from, to uint64) bool) ([]uint64, error) {
 	open, err := s.OpenStage(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("sync stage: read open stage: %w", err)

@@ -8,7 +8,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/vipharness/vipharness/localnet/movevm"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
 // suite is one `go test -bench` run.
@@ -36,19 +37,19 @@ var suites = []suite{
 	{"Embedded rollups: start-to-ready", []string{"./localnet/embedded/..."}, "5x", "EVM: JSON-RPC served on loopback and auto-mining armed, then stopped. Move: MoveVM allocated, framework genesis (9 modules published at 0x1, init_genesis), CometBFT RPC and REST serving, then stopped."},
 	{"Real nodes: start-to-ready", []string{"./localnet/process/...", "./localnet/container/..."}, "3x",
 		"geth v1.17.8 --dev (genesis, init, start, first JSON-RPC answer, stop), wasmd v0.61.14 single-validator (init, genesis, gentx, start, first block, REST answer, stop) and our dev node binary (ready line with its endpoints, stop), each as a child process and as a FROM-scratch container through testcontainers-go (image from Docker's layer cache, readiness log line, removal). Skipped without `make nodes` or Docker."},
-	{"Deployer throughput (EVM: embedded chain and real geth)", []string{"./deployer/evm/..."}, "6x",
+	{"Deployer throughput (EVM: embedded chain and real geth)", []string{"./deployer/vm/evm/..."}, "6x",
 		"5,000 new addresses through the deployer (validate, gas model, journal synced once per window of txs, pipelined nonces, each chunk's receipt read for its status, gas and block, its logs skipped, while the next chunk is sent) beside raw pre-signed txs of the same chunk size sent back to back on the same chain in the same run (the chain's ceiling), which then reads every receipt; on the embedded chain and on geth v1.17.8 --dev as a child process. Rates over 6 rounds of new addresses, the side that goes first alternating (deployer/internal/throughput)."},
 	{"Embedded Wasm rollup (dev node + wasmvm)", []string{"./localnet/devnode/..."}, "3x",
 		"The node's own ceiling: signed update_scores txs of our contract broadcast straight to the dev node (CheckTx, block, wasmvm execution, events, tx index)."},
-	{"Wasm deployer: store + instantiate, and throughput (embedded dev node and real wasmd)", []string{"./deployer/wasm/..."}, "6x",
+	{"Wasm deployer: store + instantiate, and throughput (embedded dev node and real wasmd)", []string{"./deployer/vm/wasm/..."}, "6x",
 		"Deploy: store the contract code and instantiate it (simulate, sign, broadcast, wait for each). Push: 5,000 new addresses through the deployer (validation, simulated gas model, journal synced once per window of txs, pipelined sequences, result checks overlapping the sends) beside raw pre-signed update_scores txs of the same chunk size broadcast back to back on the same chain in the same run (the chain's ceiling); on the embedded dev node and on wasmd v0.61.14 (200 ms blocks) as a child process. The deployer confirms each chunk by the SDK's GetTx over abci_query (protobuf), read for its code, log, gas and height only (the 1,000 update events of a chunk skipped, not decoded), where the raw run waits for the last tx only. Rates over 6 rounds of new addresses, the side that goes first alternating (deployer/internal/throughput)."},
-	{"Move deployer: publish and throughput (embedded dev node + libmovevm)", []string{"./deployer/move/..."}, "6x",
+	{"Move deployer: publish and throughput (embedded dev node + libmovevm)", []string{"./deployer/vm/move/..."}, "6x",
 		"Publish: one tx that publishes vip_score (prebuilt for the key), adds the deployer and sets the initial stage (simulate, sign, broadcast, wait). Push: 5,000 new addresses through the deployer (validation, simulated gas model, journal synced once per window of txs, pipelined sequences, result checks overlapping the sends) beside raw pre-signed update_score_script txs of the same chunk size broadcast back to back on the same chain in the same run (the node's own ceiling). Chunks are capped so the chain can still simulate them (Initia's 3,000,000-gas contract simulation limit). The deployer confirms each chunk by the SDK's GetTx over abci_query (protobuf), read for its code, log, gas and height only (its `move` events, one per address, skipped, not decoded), where the raw run waits for the last tx only; gas per address includes the SDK's tx-size gas (10 per byte, 40 bytes per address) beside the VM's own (3,377 per new address, the official module's 4,047: see Move contract gas). Rates over 6 rounds of new addresses, the side that goes first alternating (deployer/internal/throughput)."},
 	{"Journal: bytes and fsyncs per chunk, resume over a 1,000,000-address journal", []string{"./deployer/journal/..."}, "5x",
 		"AppendChunk: EVM-sized chunks (455 addresses, the signed tx as hex) journaled as the push does, with 1 and with 8 txs in flight: the signed txs of a window written together and synced once before the first broadcast (group commit), each outcome riding on the next sync. Resume: opening the journal of a finished 1,000,000-address push (2,198 chunks, each signed and confirmed), line by line; heap-kept-MB is what the folded journal holds afterwards (confirmed chunks keep no signed txs)."},
 	{"Score sets in memory", []string{"./deployer/scores/..."}, "1x",
 		"A 1,000,000-address EVM score file (CSV, 50 MB) read into the compact canonical set that `scores update` and `verify` work from (each address's bytes, its score and its place in the file in one fixed-size record, in address order): bytes-held/addr is what the set's records hold, heap/addr the Go heap it keeps live after a collection; load-ms covers parsing, decoding, sorting and the duplicate check. The same file as one Go string per address took about 72 bytes an address, twice during validation."},
-	{"Audit: a stage's merkle tree and every proof (vipctl audit)", []string{"./deployer/audit/..."}, "1x",
+	{"Audit: a stage's merkle tree and every proof (vipctl audit)", []string{"./deployer/operation/audit/..."}, "1x",
 		"A finalized stage of n EVM addresses handed over in pages of 1,000 as the contract's read-back gives them (text addresses decoded by the VM's codec), built into the VIP snapshot's tree (40 bytes a row, 32 a hash, leaves sorted by 32-byte address, sha3-256 leaves and nodes) and every address's proof line streamed to a file (proofs-file-MB); readback is the same pages decoded and dropped, the floor an audit cannot beat. build-ms covers read-back, sort and hashing, proofs-ms the file. peak-rss-MB is the test process's peak resident set during the iteration (VmHWM, reset through /proc/self/clear_refs first), the collector paced at GOGC 25 as `vipctl audit` sets it (at the default 100 the 1M peak was ~190 MB); the vipctl binary itself starts at ~78 MB resident. BenchmarkAuditChain does the same on a live stage of the embedded EVM chain (the contract's getScores pages over JSON-RPC, proofs to io.Discard) beside its read-back alone, at 10,000 and 100,000 addresses, pushed once untimed; 1,000,000 on chain is not set up here (the push alone takes minutes), so the 1M figures are the tree and proofs over in-memory pages."},
 	{"Indexer stand-in", []string{"./localnet/indexer/..."}, "2s",
 		"Page latency with 100,000 indexed txs (p50/p99 over every request of the run), and the indexing rate of a fresh indexer catching up behind a live embedded chain."},

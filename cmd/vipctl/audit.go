@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/audit"
+	"github.com/vipharness/vipharness/deployer/operation/audit"
 )
 
 // auditGCPercent is the collector's pacing during an audit (see audit).
@@ -68,7 +68,7 @@ L1's root and the contract's scores (exit 4 on any failure).`,
 			if l1Proofs != "" && g.l1REST == "" && g.network == "" {
 				return invalid(errors.New("--l1-proofs needs the L1 (--network, or --l1-rest and --vip-address): its proofs are checked against the L1's root"))
 			}
-			return g.withScorer(cmd, func(ctx context.Context, s deployer.Scorer) error {
+			return g.withScorer(cmd.Context(), func(ctx context.Context, s *deployer.Scorer) error {
 				return g.audit(ctx, s, st, bridgeID, version, allowOpen, proofsFile, l1Proofs)
 			})
 		},
@@ -80,10 +80,10 @@ L1's root and the contract's scores (exit 4 on any failure).`,
 	f.BoolVar(&allowOpen, "allow-open", false, "preview a stage that is not finalized (its scores may still change)")
 	f.StringVar(&proofsFile, "proofs", "", "write every address's proof line (JSON lines) to this file")
 	f.StringVar(&l1Proofs, "l1-proofs", "", "proof lines from the agent's API to check against the L1's root")
-	return cmd
+	return g.addFlags(cmd, rollupFlags, l1Flags)
 }
 
-func (g *globals) audit(ctx context.Context, s deployer.Scorer, st, bridgeID, version uint64, allowOpen bool, proofsFile, l1Proofs string) error {
+func (g *globals) audit(ctx context.Context, s *deployer.Scorer, st, bridgeID, version uint64, allowOpen bool, proofsFile, l1Proofs string) error {
 	// The tree's rows and hashes hold no pointers and stay live to the end: collecting at
 	// 25% growth instead of 100% keeps a million-address audit's heap near what it holds
 	// (BENCHMARKS.md, Audit) for little collector work. A GOGC the user set wins.

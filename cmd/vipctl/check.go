@@ -14,15 +14,19 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/conformance"
+	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/scorers"
-	"github.com/vipharness/vipharness/deployer/stage"
 )
 
+// checkOptions are check's own flags.
+type checkOptions struct {
+	artifact, junit string
+	st              uint64
+	vmSet           bool // --vm given: the VM is not detected
+}
+
 func newCheckCmd(g *globals) *cobra.Command {
-	var (
-		artifact, junit string
-		st              uint64
-	)
+	var o checkOptions
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Check that a rollup and a scoring contract conform: deploy a fresh one and run the named checks",
@@ -39,81 +43,88 @@ func newCheckCmd(g *globals) *cobra.Command {
 			"Exit 0 only when no check fails; --json and --junit FILE for pipelines.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			if !cmd.Flags().Changed("vm") && os.Getenv("VM") == "" {
-				vm, err := detectVM(ctx, g)
-				if err != nil {
-					return err
-				}
-				g.vm = string(vm)
-			}
-			vm, _ := deployer.ParseVM(g.vm)
-			if artifact != "" {
-				code, err := readArtifact(vm, artifact)
-				if err != nil {
-					return invalid(err)
-				}
-				g.code = code
-			}
-			var l1Stage uint64
-			if r, err := g.l1Reader(); err == nil {
-				if l1Stage, err = r.Stage(ctx); err != nil {
-					return fmt.Errorf("read L1 stage: %w", err)
-				}
-			}
-			var rep conformance.Report
-			if g.contract != "" {
-				// An existing deployment: read-only checks, nothing is sent.
-				if artifact != "" || st != 0 {
-					return invalid(errors.New("--contract checks an existing deployment read-only; --artifact and --stage are for a fresh deploy"))
-				}
-				s, closeFn, err := g.scorer(ctx, true, nil)
-				if err != nil {
-					return err
-				}
-				defer closeFn()
-				rep = conformance.Inspect(ctx, s, l1Stage)
-			} else {
-				if st == 0 {
-					st = max(l1Stage, 1)
-				}
-				s, closeFn, err := g.scorer(ctx, false, nil)
-				if err != nil {
-					return err
-				}
-				defer closeFn()
-				if scorers.MustDescribe(vm).OneContractPerDeployer && artifact == "" {
-					// An account holds one vip_score module: a fresh publisher, funded by the
-					// deployer, lets check run again and again on one chain. (A team's own .mv
-					// is built for its deployer's address, so --artifact publishes from there.)
-					fresh, err := g.freshAccount(ctx, vm, s, "", 40_000_000)
-					if err != nil {
-						return fmt.Errorf("a fresh Move publisher: %w", err)
-					}
-					defer fresh.Close()
-					s = fresh
-				}
-				rep = conformance.Run(ctx, conformance.SubjectFor(s, g.strangerFor(vm, s)), st)
-			}
-			if junit != "" {
-				if err := writeJUnit(junit, rep); err != nil {
-					return err
-				}
-			}
-			if err := g.printResult(rep, checkTable(rep)); err != nil {
-				return err
-			}
-			if !rep.OK() {
-				_, fail, _ := rep.Counts()
-				return &exitError{exitMismatch, fmt.Errorf("%d conformance check(s) failed", fail)}
-			}
-			return nil
+			o.vmSet = cmd.Flags().Changed("vm")
+			return g.runChecks(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().StringVar(&artifact, "artifact", "", "deploy this build instead of ours: .bin (hex creation code) or a Foundry/Hardhat .json for EVM, .mv for Move, .wasm for Wasm")
-	cmd.Flags().Uint64Var(&st, "stage", 0, "stage to deploy at (default: the L1's current stage, else 1)")
-	cmd.Flags().StringVar(&junit, "junit", "", "also write the checks as a JUnit XML report to this file")
-	return cmd
+	cmd.Flags().StringVar(&o.artifact, "artifact", "", "deploy this build instead of ours: .bin (hex creation code) or a Foundry/Hardhat .json for EVM, .mv for Move, .wasm for Wasm")
+	cmd.Flags().Uint64Var(&o.st, "stage", 0, "stage to deploy at (default: the L1's current stage, else 1)")
+	cmd.Flags().StringVar(&o.junit, "junit", "", "also write the checks as a JUnit XML report to this file")
+	return g.addFlags(cmd, rollupFlags, l1Flags, pushFlags, signerGroup)
+}
+
+// runChecks deploys a fresh contract and runs the conformance checks, or inspects the
+// contract named, read-only; it prints the checks and exits 4 when one fails.
+func (g *globals) runChecks(ctx context.Context, o checkOptions) error {
+	artifact, junit, st, vmSet := o.artifact, o.junit, o.st, o.vmSet
+	if !vmSet && os.Getenv("VM") == "" {
+		vm, err := detectVM(ctx, g)
+		if err != nil {
+			return err
+		}
+		g.vm = string(vm)
+	}
+	vm, _ := deployer.ParseVM(g.vm)
+	if artifact != "" {
+		code, err := readArtifact(vm, artifact)
+		if err != nil {
+			return invalid(err)
+		}
+		g.code = code
+	}
+	var l1Stage uint64
+	if r, err := g.l1Reader(); err == nil {
+		if l1Stage, err = r.Stage(ctx); err != nil {
+			return fmt.Errorf("read L1 stage: %w", err)
+		}
+	}
+	var rep conformance.Report
+	if g.contract != "" {
+		// An existing deployment: read-only checks, nothing is sent.
+		if artifact != "" || st != 0 {
+			return invalid(errors.New("--contract checks an existing deployment read-only; --artifact and --stage are for a fresh deploy"))
+		}
+		s, closeFn, err := g.scorer(ctx, true, nil)
+		if err != nil {
+			return err
+		}
+		defer closeFn()
+		rep = conformance.Inspect(ctx, s, l1Stage)
+	} else {
+		if st == 0 {
+			st = max(l1Stage, 1)
+		}
+		s, closeFn, err := g.scorer(ctx, false, nil)
+		if err != nil {
+			return err
+		}
+		defer closeFn()
+		if scorers.MustDescribe(vm).OneContractPerDeployer && artifact == "" {
+			// An account holds one vip_score module: a fresh publisher, funded by the
+			// deployer, lets check run again and again on one chain. (A team's own .mv
+			// is built for its deployer's address, so --artifact publishes from there.)
+			fresh, err := g.freshAccount(ctx, vm, s, "", 40_000_000)
+			if err != nil {
+				return fmt.Errorf("a fresh Move publisher: %w", err)
+			}
+			defer fresh.Close()
+			s = fresh
+		}
+		rep = conformance.Run(ctx, conformance.SubjectFor(s, g.strangerFor(vm, s)), st)
+	}
+	if junit != "" {
+		if err := writeJUnit(junit, rep); err != nil {
+			return err
+		}
+	}
+	if err := g.printResult(rep, checkTable(rep)); err != nil {
+		return err
+	}
+	if !rep.OK() {
+		_, fail, _ := rep.Counts()
+		return &exitError{exitMismatch, fmt.Errorf("%d conformance check(s) failed", fail)}
+	}
+	return nil
 }
 
 // detectVM names the rollup's VM: an Initia rollup's node_info says minievm, minimove or
@@ -154,15 +165,15 @@ func readArtifact(vm deployer.VM, path string) ([]byte, error) {
 // strangerFor opens Scorers with a fresh key that is on no allow list. EVM calls need no
 // account; on a Cosmos rollup the chain simulates only for an existing account, so the
 // deployer funds the stranger with what a few simulations cost.
-func (g *globals) strangerFor(vm deployer.VM, s scorers.Scorer) func(ctx context.Context, contract string) (deployer.Scorer, error) {
-	return func(ctx context.Context, contract string) (deployer.Scorer, error) {
+func (g *globals) strangerFor(vm deployer.VM, s *deployer.Scorer) func(ctx context.Context, contract string) (conformance.Target, error) {
+	return func(ctx context.Context, contract string) (conformance.Target, error) {
 		return g.freshAccount(ctx, vm, s, contract, 2_000_000)
 	}
 }
 
 // freshAccount opens a Scorer whose deployer and operator is a new key, attached to contract
 // if set. On a Cosmos rollup the environment's deployer first funds it with the fees of gas.
-func (g *globals) freshAccount(ctx context.Context, vm deployer.VM, s scorers.Scorer, contract string, gas uint64) (scorers.Scorer, error) {
+func (g *globals) freshAccount(ctx context.Context, vm deployer.VM, s *deployer.Scorer, contract string, gas uint64) (*deployer.Scorer, error) {
 	cfg, err := g.scorerConfig(ctx, vm)
 	if err != nil {
 		return nil, err

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/evm"
-	"github.com/vipharness/vipharness/deployer/move"
-	"github.com/vipharness/vipharness/deployer/wasm"
+	"github.com/vipharness/vipharness/deployer/vm/evm"
+	"github.com/vipharness/vipharness/deployer/vm/move"
+	"github.com/vipharness/vipharness/deployer/vm/wasm"
 )
 
 // A pipeline reads the exit code: a contract's refusal on any VM is 3, a malformed address

@@ -13,9 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
-	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/fixtures"
 	"github.com/vipharness/vipharness/localnet"
 )
@@ -40,50 +40,63 @@ type demoReport struct {
 	Elapsed        time.Duration `json:"elapsed_ns"`
 }
 
+// demoOptions are demo's own flags.
+type demoOptions struct {
+	l1Stage    uint64
+	generate   int
+	engineName string
+	vmSet      bool // --vm given: that VM alone
+}
+
 func newDemoCmd(g *globals) *cobra.Command {
-	var l1Stage uint64
-	var generate int
-	var engineName string
+	var o demoOptions
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Run the whole job on an embedded rollup: read the L1 stage, deploy, push scores, finalize, verify",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			// Every VM with a deployer, unless --vm (or VM) picks one.
-			vms := []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move}
-			if cmd.Flags().Changed("vm") || os.Getenv("VM") != "" {
-				vm, _ := deployer.ParseVM(g.vm)
-				vms = []deployer.VM{vm}
-			}
-			var reps []demoReport
-			for i, vm := range vms {
-				if i > 0 && !g.jsonOut {
-					fmt.Fprintln(g.out)
-				}
-				rep, err := runDemo(cmd.Context(), g, engineName, vm, l1Stage, generate)
-				if err != nil {
-					return classify(fmt.Errorf("demo %s: %w", vm, err))
-				}
-				reps = append(reps, rep)
-				if !g.jsonOut {
-					if err := g.printResult(nil, demoText(rep)); err != nil {
-						return err
-					}
-				}
-			}
-			if !g.jsonOut {
-				return nil
-			}
-			if len(reps) == 1 {
-				return g.printResult(reps[0], "")
-			}
-			return g.printResult(reps, "")
+			o.vmSet = cmd.Flags().Changed("vm")
+			return g.demo(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().Uint64Var(&l1Stage, "l1-stage", 7, "stage the L1 stand-in reports")
-	cmd.Flags().IntVar(&generate, "generate", 2000, "generated entries pushed beside the fixture score file")
-	cmd.Flags().StringVar(&engineName, "engine", "embedded", "embedded (in-process), process (geth/wasmd from 'make nodes') or container (Docker)")
-	return cmd
+	cmd.Flags().Uint64Var(&o.l1Stage, "l1-stage", 7, "stage the L1 stand-in reports")
+	cmd.Flags().IntVar(&o.generate, "generate", 2000, "generated entries pushed beside the fixture score file")
+	cmd.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), process (geth/wasmd from 'make nodes') or container (Docker)")
+	return g.addFlags(cmd, "vm")
+}
+
+// demo runs the whole job on a local rollup of each VM (or of --vm's) and prints the reports.
+func (g *globals) demo(ctx context.Context, o demoOptions) error {
+	l1Stage, generate, engineName, vmSet := o.l1Stage, o.generate, o.engineName, o.vmSet
+	// Every VM with a deployer, unless --vm (or VM) picks one.
+	vms := []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move}
+	if vmSet || os.Getenv("VM") != "" {
+		vm, _ := deployer.ParseVM(g.vm)
+		vms = []deployer.VM{vm}
+	}
+	var reps []demoReport
+	for i, vm := range vms {
+		if i > 0 && !g.jsonOut {
+			fmt.Fprintln(g.out)
+		}
+		rep, err := runDemo(ctx, g, engineName, vm, l1Stage, generate)
+		if err != nil {
+			return classify(fmt.Errorf("demo %s: %w", vm, err))
+		}
+		reps = append(reps, rep)
+		if !g.jsonOut {
+			if err := g.printResult(nil, demoText(rep)); err != nil {
+				return err
+			}
+		}
+	}
+	if !g.jsonOut {
+		return nil
+	}
+	if len(reps) == 1 {
+		return g.printResult(reps[0], "")
+	}
+	return g.printResult(reps, "")
 }
 
 func demoText(rep demoReport) string {
@@ -185,7 +198,7 @@ func runDemo(ctx context.Context, g *globals, engineName string, vm deployer.VM,
 }
 
 // devScorer opens a Scorer for the rollup's VM signing with its first funded dev account.
-func devScorer(ctx context.Context, g *globals, r localnet.Rollup, journalDir string) (scorers.Scorer, func(), error) {
+func devScorer(ctx context.Context, g *globals, r localnet.Rollup, journalDir string) (*deployer.Scorer, func(), error) {
 	secret, err := hex.DecodeString(r.Funded()[0].PrivateKey)
 	if err != nil {
 		return nil, nil, fmt.Errorf("dev key: %w", err)

@@ -40,8 +40,17 @@ func (v keyView) human() string {
 
 func newKeysCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "keys", Short: "Create or inspect the deployer and operator accounts (environment, keyring, keystore, Ledger)"}
-	var out, prefix string
-	var confirm bool
+	cmd.AddCommand(newKeysNewCmd(g), newKeysShowCmd(g))
+	return cmd
+}
+
+// keysNewOptions are keys new's own flags.
+type keysNewOptions struct {
+	out, prefix string
+}
+
+func newKeysNewCmd(g *globals) *cobra.Command {
+	var o keysNewOptions
 	create := &cobra.Command{
 		Use:   "new",
 		Short: "Create an account: a new mnemonic (--out FILE), a keyring key (--from NAME), a keystore file (--keystore FILE), or record a Ledger account (--ledger [--from NAME])",
@@ -53,129 +62,149 @@ func newKeysCmd(g *globals) *cobra.Command {
 --key-type picks eth_secp256k1 (default; coin type 60, Initia's keys) or secp256k1 (coin type 118) for keyring keys.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			kind := keys.EthSecp256k1
-			if g.keyType != "" {
-				k, err := keys.ParseKeyType(g.keyType)
-				if err != nil {
-					return invalid(err)
-				}
-				kind = k
-			}
-			sf := &g.signer
-			switch {
-			case sf.ledger:
-				return g.newLedgerKey(cmd.Context(), kind)
-			case sf.keystore != "" && sf.from != "":
-				return invalid(errors.New("keys new: choose --from (a keyring key) or --keystore (a file)"))
-			case sf.from != "":
-				if out == "" {
-					return invalid(errors.New("keys new --from: --out FILE is required: the mnemonic backup is written there, never printed"))
-				}
-				kr, err := keys.OpenKeyring(sf.keyringBackend, sf.keyringDir, keys.EnvOrTerminal(keys.KeyringPassphraseEnv))
-				if err != nil {
-					return invalid(err)
-				}
-				s, mnemonic, err := kr.New(sf.from, kind, 0)
-				if err != nil {
-					return invalid(err)
-				}
-				if err := writeSecretFile(out, fmt.Sprintf("%s\n", mnemonic)); err != nil {
-					return err
-				}
-				v := viewOf("", s)
-				v.File = out
-				return g.printResult(v, fmt.Sprintf("new key %s; mnemonic backup written to %s (keep it offline)", v.human(), out))
-			case sf.keystore != "":
-				acct, mnemonic, err := keys.New()
-				if err != nil {
-					return err
-				}
-				if err := keys.WriteKeystore(acct, sf.keystore, keys.EnvOrTerminal(keys.KeystorePasswordEnv), keystore.StandardScryptN, keystore.StandardScryptP); err != nil {
-					return invalid(err)
-				}
-				if out != "" {
-					if err := writeSecretFile(out, mnemonic+"\n"); err != nil {
-						return err
-					}
-				}
-				s, err := acct.Signer(keys.EthSecp256k1)
-				if err != nil {
-					return err
-				}
-				v := viewOf("", s)
-				v.Source, v.File = "keystore "+sf.keystore, out
-				return g.printResult(v, fmt.Sprintf("new keystore %s: %s", sf.keystore, v.human()))
-			}
-			if out == "" {
-				return invalid(errors.New("keys new: --out FILE is required: the mnemonic is written there, never printed"))
-			}
-			if prefix != "" && prefix != "OPERATOR_" {
-				return invalid(fmt.Errorf("keys new: --prefix %q: want empty (deployer) or OPERATOR_", prefix))
-			}
-			acct, mnemonic, err := keys.New()
-			if err != nil {
-				return err
-			}
-			if err := writeSecretFile(out, fmt.Sprintf("export %sMNEMONIC=%q\nexport %sMNEMONIC_INDEX=0\n", prefix, mnemonic, prefix)); err != nil {
-				return err
-			}
-			return g.printResult(map[string]string{"address": acct.Address().Hex(), "file": out},
-				fmt.Sprintf("new account %s; mnemonic written to %s (source it to use it; back it up)", acct.Address().Hex(), out))
+			return g.newKey(cmd.Context(), o)
 		},
 	}
-	create.Flags().StringVar(&out, "out", "", "file to write the mnemonic to (created with mode 0600; must not exist)")
-	create.Flags().StringVar(&prefix, "prefix", "", "variable prefix: empty for the deployer, OPERATOR_ for the operator")
+	create.Flags().StringVar(&o.out, "out", "", "file to write the mnemonic to (created with mode 0600; must not exist)")
+	create.Flags().StringVar(&o.prefix, "prefix", "", "variable prefix: empty for the deployer, OPERATOR_ for the operator")
+	return g.addFlags(create, "vm", "key-type", signerGroup)
+}
 
+// newKey creates the account the flags ask for and prints its address, never a secret.
+func (g *globals) newKey(ctx context.Context, o keysNewOptions) error {
+	out, prefix := o.out, o.prefix
+	kind := keys.EthSecp256k1
+	if g.keyType != "" {
+		k, err := keys.ParseKeyType(g.keyType)
+		if err != nil {
+			return invalid(err)
+		}
+		kind = k
+	}
+	sf := &g.signer
+	switch {
+	case sf.ledger:
+		return g.newLedgerKey(ctx, kind)
+	case sf.keystore != "" && sf.from != "":
+		return invalid(errors.New("keys new: choose --from (a keyring key) or --keystore (a file)"))
+	case sf.from != "":
+		if out == "" {
+			return invalid(errors.New("keys new --from: --out FILE is required: the mnemonic backup is written there, never printed"))
+		}
+		kr, err := keys.OpenKeyring(sf.keyringBackend, sf.keyringDir, keys.EnvOrTerminal(keys.KeyringPassphraseEnv))
+		if err != nil {
+			return invalid(err)
+		}
+		s, mnemonic, err := kr.New(sf.from, kind, 0)
+		if err != nil {
+			return invalid(err)
+		}
+		if err := writeSecretFile(out, fmt.Sprintf("%s\n", mnemonic)); err != nil {
+			return err
+		}
+		v := viewOf("", s)
+		v.File = out
+		return g.printResult(v, fmt.Sprintf("new key %s; mnemonic backup written to %s (keep it offline)", v.human(), out))
+	case sf.keystore != "":
+		acct, mnemonic, err := keys.New()
+		if err != nil {
+			return err
+		}
+		if err := keys.WriteKeystore(acct, sf.keystore, keys.EnvOrTerminal(keys.KeystorePasswordEnv), keystore.StandardScryptN, keystore.StandardScryptP); err != nil {
+			return invalid(err)
+		}
+		if out != "" {
+			if err := writeSecretFile(out, mnemonic+"\n"); err != nil {
+				return err
+			}
+		}
+		s, err := acct.Signer(keys.EthSecp256k1)
+		if err != nil {
+			return err
+		}
+		v := viewOf("", s)
+		v.Source, v.File = "keystore "+sf.keystore, out
+		return g.printResult(v, fmt.Sprintf("new keystore %s: %s", sf.keystore, v.human()))
+	}
+	if out == "" {
+		return invalid(errors.New("keys new: --out FILE is required: the mnemonic is written there, never printed"))
+	}
+	if prefix != "" && prefix != "OPERATOR_" {
+		return invalid(fmt.Errorf("keys new: --prefix %q: want empty (deployer) or OPERATOR_", prefix))
+	}
+	acct, mnemonic, err := keys.New()
+	if err != nil {
+		return err
+	}
+	if err := writeSecretFile(out, fmt.Sprintf("export %sMNEMONIC=%q\nexport %sMNEMONIC_INDEX=0\n", prefix, mnemonic, prefix)); err != nil {
+		return err
+	}
+	return g.printResult(map[string]string{"address": acct.Address().Hex(), "file": out},
+		fmt.Sprintf("new account %s; mnemonic written to %s (source it to use it; back it up)", acct.Address().Hex(), out))
+}
+
+// keysShowOptions are keys show's own flags.
+type keysShowOptions struct {
+	confirm bool
+}
+
+func newKeysShowCmd(g *globals) *cobra.Command {
+	var o keysShowOptions
 	show := &cobra.Command{
 		Use:   "show",
 		Short: "Print the account the signer flags (--from, --keystore, --ledger) or the environment's keys give (never a key)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			vm, _ := deployer.ParseVM(g.vm)
-			if g.signer.explicit() {
-				kind, err := g.keyKind(vm)
-				if err != nil {
-					return err
-				}
-				s, err := keys.Open(cmd.Context(), keys.Deployer, g.signer.spec(kind))
-				if err != nil {
-					return signerError(err)
-				}
-				if l, ok := s.(*keys.Ledger); ok && confirm {
-					fmt.Fprintf(g.errOut, "confirm %s on the device\n", l.Address().Hex())
-					if err := l.Confirm(cmd.Context()); err != nil {
-						return err
-					}
-				}
-				v := viewOf("", s)
-				return g.printResult(v, v.human())
-			}
-			dep, op, err := g.signers(cmd.Context(), vm)
-			if err != nil {
-				return err
-			}
-			if dep == nil && op == nil {
-				return invalid(errors.New("keys show: no key: set PRIVATE_KEY or MNEMONIC, or pass --from, --keystore or --ledger"))
-			}
-			var views []keyView
-			var lines []string
-			for _, r := range []struct {
-				role string
-				s    keys.Signer
-			}{{"deployer", dep}, {"operator", op}} {
-				if r.s == nil {
-					continue
-				}
-				v := viewOf(r.role, r.s)
-				views = append(views, v)
-				lines = append(lines, v.human())
-			}
-			return g.printResult(views, strings.Join(lines, "\n"))
+			return g.showKeys(cmd.Context(), o)
 		},
 	}
-	show.Flags().BoolVar(&confirm, "confirm", false, "with --ledger: show the address on the device and wait for the user to confirm it")
-	cmd.AddCommand(create, show)
-	return cmd
+	show.Flags().BoolVar(&o.confirm, "confirm", false, "with --ledger: show the address on the device and wait for the user to confirm it")
+	return g.addFlags(show, "vm", "key-type", signerGroup)
+}
+
+// showKeys prints the signer flags' account, or the environment's deployer and operator.
+func (g *globals) showKeys(ctx context.Context, o keysShowOptions) error {
+	confirm := o.confirm
+	vm, _ := deployer.ParseVM(g.vm)
+	if g.signer.explicit() {
+		kind, err := g.keyKind(vm)
+		if err != nil {
+			return err
+		}
+		s, err := keys.Open(ctx, keys.Deployer, g.signer.spec(kind))
+		if err != nil {
+			return signerError(err)
+		}
+		if l, ok := s.(*keys.Ledger); ok && confirm {
+			fmt.Fprintf(g.errOut, "confirm %s on the device\n", l.Address().Hex())
+			if err := l.Confirm(ctx); err != nil {
+				return err
+			}
+		}
+		v := viewOf("", s)
+		return g.printResult(v, v.human())
+	}
+	dep, op, err := g.signers(ctx, vm)
+	if err != nil {
+		return err
+	}
+	if dep == nil && op == nil {
+		return invalid(errors.New("keys show: no key: set PRIVATE_KEY or MNEMONIC, or pass --from, --keystore or --ledger"))
+	}
+	var views []keyView
+	var lines []string
+	for _, r := range []struct {
+		role string
+		s    keys.Signer
+	}{{"deployer", dep}, {"operator", op}} {
+		if r.s == nil {
+			continue
+		}
+		v := viewOf(r.role, r.s)
+		views = append(views, v)
+		lines = append(lines, v.human())
+	}
+	return g.printResult(views, strings.Join(lines, "\n"))
 }
 
 // newLedgerKey shows the device account for the user to confirm and, with --from, records it

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/vipharness/vipharness/deployer/stage"
+	"github.com/vipharness/vipharness/deployer/operation/stage"
 )
 
 // l1Values are the L1 settings from one source (the command line or the environment); ""

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/audit"
+	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/agent"
@@ -21,7 +21,7 @@ import (
 func (g *globals) localAgent(vm deployer.VM, r localnet.Rollup, srv *l1.Server, bridgeID uint64) (*agent.Agent, func()) {
 	var (
 		mu sync.Mutex
-		s  scorers.Scorer
+		s  *deployer.Scorer
 	)
 	ep := r.Endpoints()
 	open := func(ctx context.Context) (audit.StageReader, error) {

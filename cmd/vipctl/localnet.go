@@ -79,94 +79,108 @@ func (s *localStack) stop() {
 
 func newLocalnetCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "localnet", Short: "Run local rollups and the L1 stand-in"}
-	var l1Stage uint64
-	var envFile, engineName string
-	var l1Every time.Duration
-	var bridgeID uint64
+	cmd.AddCommand(newLocalnetUpCmd(g), newLedgerStandInCmd(g))
+	return cmd
+}
+
+// localnetUpOptions are localnet up's own flags.
+type localnetUpOptions struct {
+	l1Stage, bridgeID   uint64
+	envFile, engineName string
+	l1Every             time.Duration
+}
+
+func newLocalnetUpCmd(g *globals) *cobra.Command {
+	var o localnetUpOptions
 	up := &cobra.Command{
 		Use:   "up",
 		Short: "Start a rollup for --vm (embedded dev chain, or geth/wasmd as a process or container) and the L1 stand-in; print endpoints; run until interrupted",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			vm, _ := deployer.ParseVM(g.vm)
-			var l1Opts []l1.Option
-			if bridgeID != 0 {
-				l1Opts = append(l1Opts, l1.WithBridge(l1.Bridge{ID: bridgeID, VM: vm, Contract: "(deployed by vipctl deploy)"}))
-			}
-			st, err := startLocalStack(ctx, g, engineName, vm, l1Stage, l1Opts...)
-			if err != nil {
-				return err
-			}
-			defer st.stop()
-			ep := st.rollup.Endpoints()
-			indexerURL, routerURL := "", ""
-			if ep.JSONRPC != "" {
-				if st.indexer, err = indexer.New(ctx, ep.JSONRPC, indexer.WithLogger(g.logger)); err != nil {
-					return fmt.Errorf("start indexer: %w", err)
-				}
-				indexerURL = st.indexer.URL()
-				// The fixture graph's EVM rollup is the embedded chain's id; another EVM chain
-				// (geth --dev keeps 1337) is routed over but its transfers are not tracked.
-				opts := []router.Option{router.WithLogger(g.logger)}
-				if graphHasChain(router.DefaultGraph(), st.rollup.ChainID()) {
-					opts = append(opts, router.WithChain(st.rollup.ChainID(), ep.JSONRPC))
-				} else {
-					fmt.Fprintf(g.errOut, "router stand-in: its graph has no chain %s; transfers on this rollup are not tracked\n", st.rollup.ChainID())
-				}
-				if st.router, err = router.Start(ctx, opts...); err != nil {
-					return fmt.Errorf("start router stand-in: %w", err)
-				}
-				routerURL = st.router.URL()
-			}
-			dev := st.rollup.Funded()[0]
-			// The dev key of a throwaway chain goes to a 0600 file, never to the terminal.
-			if err := os.MkdirAll(filepath.Dir(envFile), 0o755); err != nil {
-				return err
-			}
-			env := fmt.Sprintf("export VM=%s\nexport JSON_RPC_URL=%s\nexport COMET_RPC_URL=%s\nexport REST_URL=%s\nexport INDEXER_URL=%s\nexport ROUTER_URL=%s\nexport L1_REST_URL=%s\nexport VIP_MODULE_ADDRESS=%s\nexport PRIVATE_KEY=%s\n",
-				vm, ep.JSONRPC, ep.CometRPC, ep.REST, indexerURL, routerURL, st.l1.URL(), st.l1.VIPAddress(), dev.PrivateKey)
-			if dev.Mnemonic != "" {
-				env = strings.Replace(env, "export PRIVATE_KEY="+dev.PrivateKey+"\n", fundedLines(dev)+fmt.Sprintf("export MNEMONIC=%q\n", dev.Mnemonic), 1)
-			}
-			if err := os.WriteFile(envFile, []byte(env), 0o600); err != nil {
-				return fmt.Errorf("write env file: %w", err)
-			}
-			info := map[string]any{
-				"vm": vm, "engine": st.engine, "chain_id": st.rollup.ChainID(),
-				"json_rpc": ep.JSONRPC, "comet_rpc": ep.CometRPC, "rest": ep.REST, "indexer": indexerURL, "router": routerURL,
-				"l1_rest": st.l1.URL(), "vip_address": st.l1.VIPAddress(), "l1_stage": l1Stage,
-				"funded_address": dev.Address, "env_file": envFile, "bridge_id": bridgeID,
-			}
-			funded := dev.Address
-			if dev.CoinType60Address != "" {
-				info["funded_address_coin_type_60"] = dev.CoinType60Address
-				funded = fmt.Sprintf("%s (coin type 118 secp256k1) and %s (coin type 60 eth_secp256k1), one mnemonic", dev.Address, dev.CoinType60Address)
-			}
-			human := fmt.Sprintf("%s %s rollup (chain %s)\n  JSON-RPC   %s\n  CometBFT   %s\n  REST       %s\n  indexer    %s\n  router     %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
-				st.engine, vm, st.rollup.ChainID(), orNone(ep.JSONRPC), orNone(ep.CometRPC), orNone(ep.REST), orNone(indexerURL), orNone(routerURL), l1Stage, st.l1.URL(), st.l1.VIPAddress(), funded, envFile)
-			if err := g.printResult(info, human); err != nil {
-				return err
-			}
-			if l1Every > 0 {
-				go advanceL1(ctx, st.l1, l1Every, g.errOut)
-			}
-			if bridgeID != 0 {
-				a, closeAgent := g.localAgent(vm, st.rollup, st.l1, bridgeID)
-				defer closeAgent()
-				go a.Run(ctx)
-			}
-			<-ctx.Done()
-			return nil
+			return g.localnetUp(cmd.Context(), o)
 		},
 	}
-	up.Flags().DurationVar(&l1Every, "l1-advance-every", 0, "move the L1 stand-in to the next stage at this interval (its agent's signed tx), to rehearse 'vipctl operate'; 0: never")
-	up.Flags().Uint64Var(&l1Stage, "l1-stage", 1, "stage the L1 stand-in reports")
-	up.Flags().Uint64Var(&bridgeID, "bridge-id", 1, "register the rollup on the L1 stand-in under this bridge id (scored from the stage after --l1-stage) and run a local VIP agent that snapshots each stage the deployed contract finalizes (submit_snapshot); 0: neither")
-	up.Flags().StringVar(&engineName, "engine", "embedded", "embedded (in-process), process (geth from 'make nodes') or container (Docker)")
-	up.Flags().StringVar(&envFile, "env-file", filepath.Join(".vipharness", "localnet.env"), "where to write the endpoints and dev key")
-	cmd.AddCommand(up, newLedgerStandInCmd(g))
-	return cmd
+	up.Flags().DurationVar(&o.l1Every, "l1-advance-every", 0, "move the L1 stand-in to the next stage at this interval (its agent's signed tx), to rehearse 'vipctl operate'; 0: never")
+	up.Flags().Uint64Var(&o.l1Stage, "l1-stage", 1, "stage the L1 stand-in reports")
+	up.Flags().Uint64Var(&o.bridgeID, "bridge-id", 1, "register the rollup on the L1 stand-in under this bridge id (scored from the stage after --l1-stage) and run a local VIP agent that snapshots each stage the deployed contract finalizes (submit_snapshot); 0: neither")
+	up.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), process (geth from 'make nodes') or container (Docker)")
+	up.Flags().StringVar(&o.envFile, "env-file", filepath.Join(".vipharness", "localnet.env"), "where to write the endpoints and dev key")
+	return g.addFlags(up, "vm")
+}
+
+// localnetUp starts the rollup and the L1 stand-in, writes the env file and runs until
+// interrupted.
+func (g *globals) localnetUp(ctx context.Context, o localnetUpOptions) error {
+	l1Stage, envFile, engineName, l1Every, bridgeID := o.l1Stage, o.envFile, o.engineName, o.l1Every, o.bridgeID
+	vm, _ := deployer.ParseVM(g.vm)
+	var l1Opts []l1.Option
+	if bridgeID != 0 {
+		l1Opts = append(l1Opts, l1.WithBridge(l1.Bridge{ID: bridgeID, VM: vm, Contract: "(deployed by vipctl deploy)"}))
+	}
+	st, err := startLocalStack(ctx, g, engineName, vm, l1Stage, l1Opts...)
+	if err != nil {
+		return err
+	}
+	defer st.stop()
+	ep := st.rollup.Endpoints()
+	indexerURL, routerURL := "", ""
+	if ep.JSONRPC != "" {
+		if st.indexer, err = indexer.New(ctx, ep.JSONRPC, indexer.WithLogger(g.logger)); err != nil {
+			return fmt.Errorf("start indexer: %w", err)
+		}
+		indexerURL = st.indexer.URL()
+		// The fixture graph's EVM rollup is the embedded chain's id; another EVM chain
+		// (geth --dev keeps 1337) is routed over but its transfers are not tracked.
+		opts := []router.Option{router.WithLogger(g.logger)}
+		if graphHasChain(router.DefaultGraph(), st.rollup.ChainID()) {
+			opts = append(opts, router.WithChain(st.rollup.ChainID(), ep.JSONRPC))
+		} else {
+			fmt.Fprintf(g.errOut, "router stand-in: its graph has no chain %s; transfers on this rollup are not tracked\n", st.rollup.ChainID())
+		}
+		if st.router, err = router.Start(ctx, opts...); err != nil {
+			return fmt.Errorf("start router stand-in: %w", err)
+		}
+		routerURL = st.router.URL()
+	}
+	dev := st.rollup.Funded()[0]
+	// The dev key of a throwaway chain goes to a 0600 file, never to the terminal.
+	if err := os.MkdirAll(filepath.Dir(envFile), 0o755); err != nil {
+		return err
+	}
+	env := fmt.Sprintf("export VM=%s\nexport JSON_RPC_URL=%s\nexport COMET_RPC_URL=%s\nexport REST_URL=%s\nexport INDEXER_URL=%s\nexport ROUTER_URL=%s\nexport L1_REST_URL=%s\nexport VIP_MODULE_ADDRESS=%s\nexport PRIVATE_KEY=%s\n",
+		vm, ep.JSONRPC, ep.CometRPC, ep.REST, indexerURL, routerURL, st.l1.URL(), st.l1.VIPAddress(), dev.PrivateKey)
+	if dev.Mnemonic != "" {
+		env = strings.Replace(env, "export PRIVATE_KEY="+dev.PrivateKey+"\n", fundedLines(dev)+fmt.Sprintf("export MNEMONIC=%q\n", dev.Mnemonic), 1)
+	}
+	if err := os.WriteFile(envFile, []byte(env), 0o600); err != nil {
+		return fmt.Errorf("write env file: %w", err)
+	}
+	info := map[string]any{
+		"vm": vm, "engine": st.engine, "chain_id": st.rollup.ChainID(),
+		"json_rpc": ep.JSONRPC, "comet_rpc": ep.CometRPC, "rest": ep.REST, "indexer": indexerURL, "router": routerURL,
+		"l1_rest": st.l1.URL(), "vip_address": st.l1.VIPAddress(), "l1_stage": l1Stage,
+		"funded_address": dev.Address, "env_file": envFile, "bridge_id": bridgeID,
+	}
+	funded := dev.Address
+	if dev.CoinType60Address != "" {
+		info["funded_address_coin_type_60"] = dev.CoinType60Address
+		funded = fmt.Sprintf("%s (coin type 118 secp256k1) and %s (coin type 60 eth_secp256k1), one mnemonic", dev.Address, dev.CoinType60Address)
+	}
+	human := fmt.Sprintf("%s %s rollup (chain %s)\n  JSON-RPC   %s\n  CometBFT   %s\n  REST       %s\n  indexer    %s\n  router     %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
+		st.engine, vm, st.rollup.ChainID(), orNone(ep.JSONRPC), orNone(ep.CometRPC), orNone(ep.REST), orNone(indexerURL), orNone(routerURL), l1Stage, st.l1.URL(), st.l1.VIPAddress(), funded, envFile)
+	if err := g.printResult(info, human); err != nil {
+		return err
+	}
+	if l1Every > 0 {
+		go advanceL1(ctx, st.l1, l1Every, g.errOut)
+	}
+	if bridgeID != 0 {
+		a, closeAgent := g.localAgent(vm, st.rollup, st.l1, bridgeID)
+		defer closeAgent()
+		go a.Run(ctx)
+	}
+	<-ctx.Done()
+	return nil
 }
 
 // fundedLines are the env file's lines naming the mnemonic's funded accounts: the chain's

@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+
+	"github.com/spf13/cobra"
 )
 
 // Exit codes a pipeline can trust.
@@ -35,7 +38,7 @@ func reverted(err error) error { return &exitError{exitReverted, err} }
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := newRoot().ExecuteContext(ctx)
+	err := execute(ctx, newRoot())
 	if err == nil {
 		return
 	}
@@ -45,4 +48,13 @@ func main() {
 		os.Exit(ee.code)
 	}
 	os.Exit(exitFailure)
+}
+
+// execute runs root; a command name it does not know is bad input, as a bad flag is.
+func execute(ctx context.Context, root *cobra.Command) error {
+	err := root.ExecuteContext(ctx)
+	if err != nil && strings.HasPrefix(err.Error(), "unknown command ") {
+		return invalid(err)
+	}
+	return err
 }

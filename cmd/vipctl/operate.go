@@ -11,15 +11,18 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/vipharness/vipharness/deployer/operate"
+	"github.com/vipharness/vipharness/deployer/operation/operate"
 )
 
+// operateOptions are operate's own flags.
+type operateOptions struct {
+	file, format, command, listen  string
+	every, poll, maxBackoff, srcTO time.Duration
+	once, allowEmpty               bool
+}
+
 func newOperateCmd(g *globals) *cobra.Command {
-	var (
-		file, format, command, listen  string
-		every, poll, maxBackoff, srcTO time.Duration
-		once, allowEmpty               bool
-	)
+	var o operateOptions
 	cmd := &cobra.Command{
 		Use:   "operate (--file scores.csv | --command 'query ...')",
 		Short: "Follow the L1 stage: push changed scores, and finalize each stage the L1 moves past with its final scores",
@@ -34,81 +37,86 @@ One operator per contract (a lock in the state dir); SIGINT/SIGTERM stop it betw
 --once runs one pass and exits (for cron and CI), 1 on any failure.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var src operate.Source
-			switch {
-			case file != "" && command != "":
-				return invalid(errors.New("pass one score source: --file or --command, not both"))
-			case file != "":
-				src = &operate.FileSource{Path: file, Format: format}
-			case command != "":
-				src = &operate.CommandSource{Argv: []string{"sh", "-c", command}, Format: format, Timeout: srcTO}
-			default:
-				return invalid(errors.New("no score source: pass --file (may hold {stage}) or --command"))
-			}
-			if every <= 0 || poll <= 0 || maxBackoff < poll {
-				return invalid(fmt.Errorf("--every and --poll must be positive and --max-backoff at least --poll"))
-			}
-			if listen != "" {
-				if err := checkListen(listen); err != nil {
-					return invalid(err)
-				}
-			}
-			l1, err := g.l1Reader()
-			if err != nil {
-				return err
-			}
-			ctx := cmd.Context()
-			logger := operateLogger(g)
-			g.logger = logger // the scorer's push logs too
-			s, closeFn, err := g.writer(ctx, nil)
-			if err != nil {
-				return err
-			}
-			defer closeFn()
-			lock, err := operate.Acquire(operate.LockPath(g.stateDir, s.Contract()))
-			if err != nil {
-				if errors.Is(err, operate.ErrLocked) {
-					return invalid(fmt.Errorf("another vipctl operate runs for contract %s: %w", s.Contract(), err))
-				}
-				return err
-			}
-			defer lock.Release()
-
-			followHeap(ctx, time.Second)
-			metrics := operate.NewMetrics()
-			op := operate.New(s, l1, src, g.stateDir, operate.WithEvery(every), operate.WithPoll(poll),
-				operate.WithMaxBackoff(maxBackoff), operate.WithAllowEmpty(allowEmpty), operate.WithLogger(logger),
-				operate.WithMetrics(metrics))
-			if once {
-				if err := op.Once(ctx); err != nil {
-					logger.Error("pass failed", "err", err)
-					return classify(err)
-				}
-				logger.Info("pass complete")
-				return nil
-			}
-			if listen != "" {
-				stop, err := serveMetrics(listen, metrics.Handler(max(3*every, 3*poll, 2*maxBackoff)), logger)
-				if err != nil {
-					return err
-				}
-				defer stop()
-			}
-			return op.Run(ctx)
+			return g.operate(cmd.Context(), o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&file, "file", "", "score file (.csv or .json), re-read when it changes; {stage} in the path is the stage")
-	f.StringVar(&command, "command", "", "shell command that prints the stage's scores (CSV or JSON); VIP_STAGE and {stage} carry the stage")
-	f.StringVar(&format, "format", "", "csv or json; default: the file's extension, or told from the command's output")
-	f.DurationVar(&every, "every", time.Minute, "how often the command is run (a file is re-read as soon as it changes)")
-	f.DurationVar(&poll, "poll", 15*time.Second, "how often the L1 stage is read")
-	f.DurationVar(&maxBackoff, "max-backoff", 5*time.Minute, "longest wait after repeated failures")
-	f.DurationVar(&srcTO, "source-timeout", 5*time.Minute, "how long the command may run")
-	f.BoolVar(&once, "once", false, "run one pass and exit (cron, CI); exit 1 on any failure")
-	f.BoolVar(&allowEmpty, "allow-empty", false, "finalize a stage the source gives no scores for")
-	f.StringVar(&listen, "listen", "127.0.0.1:9464", "address of /metrics and /healthz (loopback by default; empty: none)")
-	return cmd
+	f.StringVar(&o.file, "file", "", "score file (.csv or .json), re-read when it changes; {stage} in the path is the stage")
+	f.StringVar(&o.command, "command", "", "shell command that prints the stage's scores (CSV or JSON); VIP_STAGE and {stage} carry the stage")
+	f.StringVar(&o.format, "format", "", "csv or json; default: the file's extension, or told from the command's output")
+	f.DurationVar(&o.every, "every", time.Minute, "how often the command is run (a file is re-read as soon as it changes)")
+	f.DurationVar(&o.poll, "poll", 15*time.Second, "how often the L1 stage is read")
+	f.DurationVar(&o.maxBackoff, "max-backoff", 5*time.Minute, "longest wait after repeated failures")
+	f.DurationVar(&o.srcTO, "source-timeout", 5*time.Minute, "how long the command may run")
+	f.BoolVar(&o.once, "once", false, "run one pass and exit (cron, CI); exit 1 on any failure")
+	f.BoolVar(&o.allowEmpty, "allow-empty", false, "finalize a stage the source gives no scores for")
+	f.StringVar(&o.listen, "listen", "127.0.0.1:9464", "address of /metrics and /healthz (loopback by default; empty: none)")
+	return g.addFlags(cmd, rollupFlags, l1Flags, pushFlags, signerGroup)
+}
+
+// operate runs the operator loop (or one pass, with --once) over the score source.
+func (g *globals) operate(ctx context.Context, o operateOptions) error {
+	file, format, command, listen, every, poll, maxBackoff, srcTO, once, allowEmpty := o.file, o.format, o.command, o.listen, o.every, o.poll, o.maxBackoff, o.srcTO, o.once, o.allowEmpty
+	var src operate.Source
+	switch {
+	case file != "" && command != "":
+		return invalid(errors.New("pass one score source: --file or --command, not both"))
+	case file != "":
+		src = &operate.FileSource{Path: file, Format: format}
+	case command != "":
+		src = &operate.CommandSource{Argv: []string{"sh", "-c", command}, Format: format, Timeout: srcTO}
+	default:
+		return invalid(errors.New("no score source: pass --file (may hold {stage}) or --command"))
+	}
+	if every <= 0 || poll <= 0 || maxBackoff < poll {
+		return invalid(fmt.Errorf("--every and --poll must be positive and --max-backoff at least --poll"))
+	}
+	if listen != "" {
+		if err := checkListen(listen); err != nil {
+			return invalid(err)
+		}
+	}
+	l1, err := g.l1Reader()
+	if err != nil {
+		return err
+	}
+	logger := operateLogger(g)
+	g.logger = logger // the scorer's push logs too
+	s, closeFn, err := g.writer(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	lock, err := operate.Acquire(operate.LockPath(g.stateDir, s.Contract()))
+	if err != nil {
+		if errors.Is(err, operate.ErrLocked) {
+			return invalid(fmt.Errorf("another vipctl operate runs for contract %s: %w", s.Contract(), err))
+		}
+		return err
+	}
+	defer lock.Release()
+
+	followHeap(ctx, time.Second)
+	metrics := operate.NewMetrics()
+	op := operate.New(s, l1, src, g.stateDir, operate.WithEvery(every), operate.WithPoll(poll),
+		operate.WithMaxBackoff(maxBackoff), operate.WithAllowEmpty(allowEmpty), operate.WithLogger(logger),
+		operate.WithMetrics(metrics))
+	if once {
+		if err := op.Once(ctx); err != nil {
+			logger.Error("pass failed", "err", err)
+			return classify(err)
+		}
+		logger.Info("pass complete")
+		return nil
+	}
+	if listen != "" {
+		stop, err := serveMetrics(listen, metrics.Handler(max(3*every, 3*poll, 2*maxBackoff)), logger)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	return op.Run(ctx)
 }
 
 // operateLogger logs at info (debug with -v) on stderr, as JSON with --json.

@@ -13,13 +13,19 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/preflight"
-	"github.com/vipharness/vipharness/deployer/probe"
+	"github.com/vipharness/vipharness/deployer/registration/preflight"
+	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/scorers"
 )
 
+// preflightOptions are preflight's own flags.
+type preflightOptions struct {
+	firstPush int
+	vmSet     bool // --vm given: the VM is not detected
+}
+
 func newPreflightCmd(g *globals) *cobra.Command {
-	var firstPush int
+	var o preflightOptions
 	cmd := &cobra.Command{
 		Use:   "preflight",
 		Short: "Check a rollup, the L1 and the accounts before a deploy; every finding says what to do",
@@ -32,56 +38,62 @@ func newPreflightCmd(g *globals) *cobra.Command {
 			"Exit 0 when nothing fails (warnings allowed), 1 when a check fails; --json for pipelines.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			cfg := preflight.Config{CometRPC: g.cometRPC, REST: g.rest, JSONRPC: g.rpc, FirstPush: firstPush,
-				GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, ContractAddress: g.contract, Client: &probe.Client{REST: g.rest, JSONRPC: g.rpc}}
-			if cmd.Flags().Changed("vm") || os.Getenv("VM") != "" {
-				cfg.VM, _ = deployer.ParseVM(g.vm)
-			} else if g.rest == "" && g.rpc != "" {
-				cfg.VM = deployer.EVM
-			}
-			if g.network != "" || g.l1REST != "" {
-				r, err := g.l1Reader()
-				if err != nil {
-					return err
-				}
-				cfg.L1 = r
-			}
-			vm := cfg.VM
-			if vm == "" && g.rest != "" {
-				if ni, err := cfg.Client.NodeInfo(ctx); err == nil {
-					vm, _ = ni.VM()
-				}
-			}
-			var err error
-			if cfg.Accounts, err = preflightAccounts(ctx, g, vm); err != nil {
-				return err
-			}
-			if g.contract != "" && vm != "" {
-				c := &probe.Client{REST: g.rest, JSONRPC: g.rpc}
-				open := func(ctx2 context.Context) (uint64, error) {
-					g.vm = string(vm)
-					s, closeFn, err := g.scorer(ctx2, true, nil)
-					if err != nil {
-						return 0, err
-					}
-					defer closeFn()
-					return s.OpenStage(ctx2)
-				}
-				cfg.Contract = preflight.ContractOf(vm, c, g.contract, open)
-			}
-			rep := preflight.Run(ctx, cfg)
-			if err := g.printResult(rep, preflightTable(rep)); err != nil {
-				return err
-			}
-			if !rep.OK {
-				return &exitError{exitFailure, fmt.Errorf("preflight: %d check(s) failed", rep.Count(preflight.Fail))}
-			}
-			return nil
+			o.vmSet = cmd.Flags().Changed("vm")
+			return g.preflight(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().IntVar(&firstPush, "first-push", 1000, "addresses the first score push is estimated for")
-	return cmd
+	cmd.Flags().IntVar(&o.firstPush, "first-push", 1000, "addresses the first score push is estimated for")
+	return g.addFlags(cmd, rollupFlags, l1Flags, signerGroup)
+}
+
+// preflight checks the rollup, the L1 and the accounts and prints every finding.
+func (g *globals) preflight(ctx context.Context, o preflightOptions) error {
+	firstPush, vmSet := o.firstPush, o.vmSet
+	cfg := preflight.Config{CometRPC: g.cometRPC, REST: g.rest, JSONRPC: g.rpc, FirstPush: firstPush,
+		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, ContractAddress: g.contract, Client: &probe.Client{REST: g.rest, JSONRPC: g.rpc}}
+	if vmSet || os.Getenv("VM") != "" {
+		cfg.VM, _ = deployer.ParseVM(g.vm)
+	} else if g.rest == "" && g.rpc != "" {
+		cfg.VM = deployer.EVM
+	}
+	if g.network != "" || g.l1REST != "" {
+		r, err := g.l1Reader()
+		if err != nil {
+			return err
+		}
+		cfg.L1 = r
+	}
+	vm := cfg.VM
+	if vm == "" && g.rest != "" {
+		if ni, err := cfg.Client.NodeInfo(ctx); err == nil {
+			vm, _ = ni.VM()
+		}
+	}
+	var err error
+	if cfg.Accounts, err = preflightAccounts(ctx, g, vm); err != nil {
+		return err
+	}
+	if g.contract != "" && vm != "" {
+		c := &probe.Client{REST: g.rest, JSONRPC: g.rpc}
+		open := func(ctx2 context.Context) (uint64, error) {
+			g.vm = string(vm)
+			s, closeFn, err := g.scorer(ctx2, true, nil)
+			if err != nil {
+				return 0, err
+			}
+			defer closeFn()
+			return s.OpenStage(ctx2)
+		}
+		cfg.Contract = preflight.ContractOf(vm, c, g.contract, open)
+	}
+	rep := preflight.Run(ctx, cfg)
+	if err := g.printResult(rep, preflightTable(rep)); err != nil {
+		return err
+	}
+	if !rep.OK {
+		return &exitError{exitFailure, fmt.Errorf("preflight: %d check(s) failed", rep.Count(preflight.Fail))}
+	}
+	return nil
 }
 
 // preflightAccounts are the deployer and operator (signer flags or environment) (the operator defaults to

@@ -5,22 +5,25 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/vipharness/vipharness/deployer/probe"
-	"github.com/vipharness/vipharness/deployer/registry"
+	"github.com/vipharness/vipharness/deployer/registration/probe"
+	"github.com/vipharness/vipharness/deployer/registration/registry"
 )
 
+// registryOptions are registry's own flags.
+type registryOptions struct {
+	in                  registry.Inputs
+	registryDir, outDir string
+	logoFile            string
+	vipActions          []string
+}
+
 func newRegistryCmd(g *globals) *cobra.Command {
-	var (
-		in                  registry.Inputs
-		registryDir, outDir string
-		logoFile            string
-		vipActions          []string
-	)
+	var o registryOptions
+	in := &o.in
 	cmd := &cobra.Command{
 		Use:   "registry --network mainnet|testnet --name NAME --rest URL [--registry-dir DIR] ...",
 		Short: "Write the rollup's entry for Initia's chain registry (chain.json, assetlist.json, profile), checked",
@@ -32,100 +35,7 @@ formatted as the registry's prettier check wants:
 into --registry-dir (a checkout of initia-labs/initia-registry, ready for a pull request)
 or --out. The public endpoints (--public-*) are the https URLs users will reach.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			in.Network = g.network
-			for _, a := range vipActions {
-				title, desc, _ := strings.Cut(a, ":")
-				in.VIPActions = append(in.VIPActions, registry.Action{Title: strings.TrimSpace(title), Description: strings.TrimSpace(desc)})
-			}
-			var logo []byte
-			if logoFile != "" {
-				if registryDir == "" {
-					return invalid(errors.New("registry: --logo-file needs --registry-dir: the image goes into the registry's images/"))
-				}
-				if in.Logo != "" {
-					return invalid(errors.New("registry: --logo and --logo-file both name the logo: pass one"))
-				}
-				var err error
-				if logo, err = os.ReadFile(logoFile); err != nil {
-					return invalid(fmt.Errorf("registry: --logo-file: %w", err))
-				}
-				if err := registry.CheckLogo(logo); err != nil {
-					return invalid(fmt.Errorf("registry: --logo-file %s: %w", logoFile, err))
-				}
-				in.Logo = registry.RawBase + "images/" + in.Name + ".png"
-			}
-			if err := in.Check(); err != nil {
-				return invalid(fmt.Errorf("registry: %w", flagNamesRegistry(err)))
-			}
-			if g.rest == "" {
-				return invalid(errors.New("registry: --rest (or REST_URL): the rollup's REST endpoint, to read its chain id, prefix and gas prices"))
-			}
-			root := registryDir
-			if root == "" {
-				root = outDir
-			}
-			schemas, err := registry.SchemasFor(registryDir)
-			if err != nil {
-				return invalid(fmt.Errorf("registry: --registry-dir: %w", err))
-			}
-			ctx := cmd.Context()
-			live, err := readLive(ctx, g)
-			if err != nil {
-				return err
-			}
-			if in.OpBridgeID == 0 {
-				// A minitia's opchild module knows its bridge.
-				if b, err := (&probe.Client{REST: g.rest}).BridgeInfo(ctx); err == nil {
-					in.OpBridgeID = b.ID
-				}
-			}
-			entry, err := registry.Build(live, in)
-			if err != nil {
-				return invalid(fmt.Errorf("registry: %w", flagNamesRegistry(err)))
-			}
-			files, err := entry.Files()
-			if err != nil {
-				return err
-			}
-			check := registry.EntryFiles{
-				Dir:       filepath.ToSlash(filepath.Join(registry.NetworkFolder(in.Network), in.Name)),
-				Chain:     files[registry.ChainPath(in.Network, in.Name)],
-				Assetlist: files[registry.AssetlistPath(in.Network, in.Name)],
-				Profile:   files[registry.ProfilePath(in.Name)],
-				Schemas:   schemas,
-			}
-			if registryDir != "" && logoFile == "" {
-				check.Root = registryDir
-			}
-			problems, err := registry.Validate(check)
-			if err != nil {
-				return err
-			}
-			if len(problems) > 0 {
-				return problemsError(g, "registry: the entry breaks the registry's rules; nothing written", problems)
-			}
-			written, err := files.Write(root)
-			if err != nil {
-				return fmt.Errorf("registry: %w", err)
-			}
-			if logo != nil {
-				dst := filepath.Join(registryDir, "images", in.Name+".png")
-				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-					return err
-				}
-				if err := os.WriteFile(dst, logo, 0o644); err != nil {
-					return fmt.Errorf("registry: copy the logo: %w", err)
-				}
-				written = append(written, dst)
-			}
-			next := "review the files, then validate them in place: vipctl registry validate " + filepath.Join(root, registry.NetworkFolder(in.Network), in.Name)
-			if registryDir != "" {
-				next = "commit the files on a branch of your initia-registry fork and open a pull request"
-			}
-			return g.printResult(map[string]any{"files": written, "chain_id": live.ChainID, "minitia": live.Minitia, "next": next},
-				"wrote\n  "+strings.Join(written, "\n  ")+"\nnext: "+next)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return g.writeRegistryEntry(cmd.Context(), o) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&in.Name, "name", "", "chain_name and registry folder: lower-case letters and digits")
@@ -142,7 +52,7 @@ or --out. The public endpoints (--public-*) are the https URLs users will reach.
 	f.StringSliceVar(&in.OpDenoms, "op-denom", []string{"uinit"}, "L1 denoms the bridge carries (repeatable)")
 	f.StringVar(&in.ExecutorURI, "executor-uri", "", "https URL of the OPinit executor API")
 	f.StringVar(&in.Logo, "logo", "", "https URL of the rollup's PNG logo (this or --logo-file)")
-	f.StringVar(&logoFile, "logo-file", "", "PNG image (<= 100 KB) to add to the registry's images/ as <name>.png (with --registry-dir)")
+	f.StringVar(&o.logoFile, "logo-file", "", "PNG image (<= 100 KB) to add to the registry's images/ as <name>.png (with --registry-dir)")
 	f.StringVar(&in.AssetSymbol, "asset-symbol", "", "symbol of the first fee token, e.g. INIT")
 	f.StringVar(&in.AssetName, "asset-name", "", "name of the first fee token (<= 42 characters)")
 	f.IntVar(&in.AssetDecimals, "asset-decimals", 0, "decimals of the first fee token's display unit")
@@ -151,9 +61,9 @@ or --out. The public endpoints (--public-*) are the https URLs users will reach.
 	f.StringVar(&in.Color, "color", "", "profile: colour as #RRGGBB")
 	f.StringVar(&in.Twitter, "twitter", "", "profile: https://x.com/... link")
 	f.StringVar(&in.Status, "status", "live", "profile: "+strings.Join(registry.Statuses, ", "))
-	f.StringArrayVar(&vipActions, "vip-action", nil, `profile: a scored user action, "Title: description" (repeatable)`)
-	f.StringVar(&registryDir, "registry-dir", "", "a checkout of initia-labs/initia-registry to write into")
-	f.StringVar(&outDir, "out", "registry", "folder to write into when there is no --registry-dir")
+	f.StringArrayVar(&o.vipActions, "vip-action", nil, `profile: a scored user action, "Title: description" (repeatable)`)
+	f.StringVar(&o.registryDir, "registry-dir", "", "a checkout of initia-labs/initia-registry to write into")
+	f.StringVar(&o.outDir, "out", "registry", "folder to write into when there is no --registry-dir")
 
 	validate := &cobra.Command{
 		Use:   "validate PATH",
@@ -180,7 +90,7 @@ or --out. The public endpoints (--public-*) are the https URLs users will reach.
 		},
 	}
 	cmd.AddCommand(validate)
-	return cmd
+	return g.addFlags(cmd, "rpc", "rest", "network")
 }
 
 // problemsError prints the problems (a list, or JSON) and returns the invalid-input exit.
@@ -196,8 +106,47 @@ func problemsError(g *globals, head string, problems []registry.Problem) error {
 	return invalid(fmt.Errorf("%s:\n%s", head, strings.Join(lines, "\n")))
 }
 
-// flagNamesRegistry names the flag behind each input Build refused.
-func flagNamesRegistry(err error) error {
+// writeRegistryEntry reads the logo file, then has registry.Write build, check and write
+// the entry; its refusals name the flags behind them.
+func (g *globals) writeRegistryEntry(ctx context.Context, o registryOptions) error {
+	req := registry.Request{Inputs: o.in, Rollup: &probe.Client{REST: g.rest, JSONRPC: g.rpc}, RegistryDir: o.registryDir, Out: o.outDir}
+	req.Inputs.Network = g.network
+	for _, a := range o.vipActions {
+		title, desc, _ := strings.Cut(a, ":")
+		req.Inputs.VIPActions = append(req.Inputs.VIPActions, registry.Action{Title: strings.TrimSpace(title), Description: strings.TrimSpace(desc)})
+	}
+	if o.logoFile != "" {
+		var err error
+		if req.Logo, err = os.ReadFile(o.logoFile); err != nil {
+			return invalid(fmt.Errorf("registry: --logo-file: %w", err))
+		}
+	}
+	w, err := registry.Write(ctx, req)
+	var pe *registry.ProblemsError
+	switch {
+	case errors.As(err, &pe):
+		return problemsError(g, "registry: the entry breaks the registry's rules; nothing written", pe.Problems)
+	case err != nil && hasInputError(err):
+		return invalid(fmt.Errorf("registry: %w", registryFlagNames(err, o.logoFile)))
+	case err != nil:
+		return fmt.Errorf("registry: %w", err)
+	}
+	return g.printResult(w, "wrote\n  "+strings.Join(w.Files, "\n  ")+"\nnext: "+w.Next)
+}
+
+// hasInputError reports whether err (or one it joins) is an input registry refused.
+func hasInputError(err error) bool {
+	for _, e := range unjoin(err) {
+		var ie *registry.InputError
+		if errors.As(e, &ie) {
+			return true
+		}
+	}
+	return false
+}
+
+// registryFlagNames names the flag behind each input registry refused.
+func registryFlagNames(err error, logoFile string) error {
 	var out []error
 	for _, e := range unjoin(err) {
 		var ie *registry.InputError
@@ -211,35 +160,16 @@ func flagNamesRegistry(err error) error {
 			name = "--op-denom"
 		case "logo":
 			name = "--logo (or --logo-file)"
+		case "logo-file":
+			name = "--logo-file " + logoFile
+		case "rest":
+			name = "--rest (or REST_URL)"
+		case "rpc":
+			name = "--rpc (or JSON_RPC_URL)"
 		case "chain-id", "gas-prices":
 			name = "the rollup (--rest)"
 		}
 		out = append(out, fmt.Errorf("%s: %w", name, ie.Err))
 	}
 	return errors.Join(out...)
-}
-
-// readLive asks the rollup what the registry entry states about it.
-func readLive(ctx context.Context, g *globals) (registry.Live, error) {
-	c := &probe.Client{REST: g.rest, JSONRPC: g.rpc}
-	ni, err := c.NodeInfo(ctx)
-	if err != nil {
-		return registry.Live{}, fmt.Errorf("registry: read the rollup's node_info: %w", err)
-	}
-	live := registry.Live{ChainID: ni.Network, Minitia: ni.Name, Version: ni.Version}
-	if live.Bech32Prefix, err = c.Bech32Prefix(ctx); err != nil {
-		return registry.Live{}, fmt.Errorf("registry: read the rollup's bech32 prefix: %w", err)
-	}
-	if live.GasPrices, err = c.MinGasPrices(ctx); err != nil {
-		return registry.Live{}, fmt.Errorf("registry: read the rollup's gas prices: %w", err)
-	}
-	if ni.Name == "minievm" {
-		if g.rpc == "" {
-			return registry.Live{}, invalid(errors.New("registry: the rollup is a minievm: pass --rpc (JSON_RPC_URL) to read its EVM chain id"))
-		}
-		if live.EVMChainID, err = c.EVMChainID(ctx); err != nil {
-			return registry.Live{}, fmt.Errorf("registry: read the EVM chain id: %w", err)
-		}
-	}
-	return live, nil
 }

@@ -15,12 +15,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/keys/ledger"
+	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scorers"
-	"github.com/vipharness/vipharness/deployer/stage"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
 
 // globals are the flags every command shares.
@@ -90,23 +90,10 @@ func newRoot() *cobra.Command {
 	// A flag that does not parse (--stage -1, --window x) is bad input, as one out of range.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return invalid(err) })
 	f := root.PersistentFlags()
-	f.StringVar(&g.vm, "vm", envOr("VM", "evm"), "rollup VM: evm, move or wasm (env VM)")
-	f.StringVar(&g.rpc, "rpc", os.Getenv("JSON_RPC_URL"), "rollup JSON-RPC URL (env JSON_RPC_URL)")
-	f.StringVar(&g.cometRPC, "comet-rpc", os.Getenv("COMET_RPC_URL"), "rollup CometBFT RPC URL: abci_info, and Wasm txs (env COMET_RPC_URL)")
-	f.StringVar(&g.rest, "rest", os.Getenv("REST_URL"), "rollup Cosmos REST URL, for Wasm (env REST_URL)")
-	f.StringVar(&g.gasPrice, "gas-price", os.Getenv("GAS_PRICE"), "Wasm gas price such as 0.025stake; default: the node's minimum (env GAS_PRICE)")
-	f.StringVar(&g.keyType, "key-type", envOr("KEY_TYPE", ""), "Cosmos account key: secp256k1 (coin type 118) or eth_secp256k1 (coin type 60); default secp256k1 for Wasm, eth_secp256k1 for Move (Initia's keys) (env KEY_TYPE)")
-	f.StringVar(&g.contract, "contract", os.Getenv("CONTRACT_ADDRESS"), "scoring contract address; default: the one this tool deployed on this chain (env CONTRACT_ADDRESS)")
 	f.StringVar(&g.stateDir, "state-dir", envOr("VIPHARNESS_DIR", ".vipharness"), "where deployments and journals are kept; relative to the working directory (env VIPHARNESS_DIR)")
 	f.BoolVar(&g.jsonOut, "json", false, "print machine-readable JSON")
 	f.BoolVarP(&g.verbose, "verbose", "v", false, "debug logs on stderr")
-	f.StringVar(&g.network, "network", os.Getenv("NETWORK"), "L1 preset: mainnet or testnet (env NETWORK)")
-	f.StringVar(&g.l1REST, "l1-rest", os.Getenv("L1_REST_URL"), "L1 REST URL for the VIP stage (env L1_REST_URL)")
-	f.StringVar(&g.vipAddr, "vip-address", os.Getenv("VIP_MODULE_ADDRESS"), "address of the L1 vip module (env VIP_MODULE_ADDRESS)")
-	f.IntVar(&g.chunkSize, "chunk-size", 0, "entries per tx; 0 derives it from the chain's gas limits")
-	f.IntVar(&g.window, "window", 8, "chunk txs in flight at once")
 	f.BoolVar(&g.noProgress, "no-progress", false, "no progress bar")
-	g.signer.register(f)
 
 	root.AddCommand(newDeployCmd(g), newScoresCmd(g), newStageCmd(g), newVerifyCmd(g), newLocalnetCmd(g), newDemoCmd(g), newKeysCmd(g), newIndexerCmd(g), newRouterCmd(g), newSetupCmd(g))
 	// Before registration: does the rollup and its contract conform.
@@ -118,7 +105,24 @@ func newRoot() *cobra.Command {
 	// Registration (steps 2, 6 and 7 of the program).
 	root.AddCommand(newPreflightCmd(g), newRegistryCmd(g), newWhitelistCmd(g))
 	root.AddCommand(newMoveBuildCmd())
+	argsAreInput(root)
 	return root
+}
+
+// argsAreInput makes a wrong number or kind of arguments bad input (exit 2) on every
+// command, as a flag that does not parse is.
+func argsAreInput(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return invalid(err)
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		argsAreInput(sub)
+	}
 }
 
 func envOr(key, def string) string {
@@ -227,7 +231,7 @@ func (g *globals) loadDeployment(vm deployer.VM, chainID string) (string, error)
 
 // scorer opens the Scorer for --vm, with keys from the environment, attached to the
 // contract (--contract, or the one this tool deployed on the chain) when needContract.
-func (g *globals) scorer(ctx context.Context, needContract bool, progress func(done, total int)) (scorers.Scorer, func(), error) {
+func (g *globals) scorer(ctx context.Context, needContract bool, progress func(done, total int)) (*deployer.Scorer, func(), error) {
 	vm, err := deployer.ParseVM(g.vm)
 	if err != nil {
 		return nil, nil, invalid(err)

@@ -41,7 +41,7 @@ func newIndexerCmd(g *globals) *cobra.Command {
 	}
 	serve.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "listen address (loopback only)")
 	serve.Flags().BoolVar(&lenient, "lenient", false, "parse bad query parameters as the real service does (defaults) instead of answering 400")
-	cmd.AddCommand(serve)
+	cmd.AddCommand(g.addFlags(serve, "rpc"))
 	return cmd
 }
 

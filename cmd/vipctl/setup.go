@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -18,8 +19,13 @@ type setupReport struct {
 	Nodes         map[string]string `json:"nodes"`          // binary -> path, or how to get it
 }
 
+// setupOptions are setup's own flags.
+type setupOptions struct {
+	dir string
+}
+
 func newSetupCmd(g *globals) *cobra.Command {
-	var dir string
+	var o setupOptions
 	cmd := &cobra.Command{
 		Use:   "setup",
 		Short: "Install Initia's Move libraries (pinned npm package, sha256-checked) and report the node binaries",
@@ -30,32 +36,38 @@ func newSetupCmd(g *globals) *cobra.Command {
 			"them. Then reports the node binaries the process and container engines run.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if dir == "" {
-				dir = movevm.Dir()
-			}
-			rep := setupReport{MoveLibraries: dir, Nodes: map[string]string{}}
-			if movevm.Installed(dir) != nil {
-				if !g.jsonOut {
-					fmt.Fprintf(g.errOut, "setup: fetching %s with npm into %s\n", movevm.Package, dir)
-				}
-				if err := movevm.Install(cmd.Context(), dir); err != nil {
-					return err
-				}
-				rep.Installed = true
-			}
-			human := fmt.Sprintf("Move libraries: verified in %s", dir)
-			for _, name := range []string{gethdev.Binary, wasmddev.Binary, process.DevNodeBinary} {
-				path, err := process.Engine{}.Binary(name)
-				if err != nil {
-					path = err.Error()
-				}
-				rep.Nodes[name] = path
-				human += fmt.Sprintf("\nnode %s: %s", name, path)
-			}
-			human += "\nThe embedded engine (vipctl demo, vipctl localnet up) needs nothing more; the process and container engines need the node binaries."
-			return g.printResult(rep, human)
+			return g.setup(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().StringVar(&dir, "movevm-dir", "", "install the Move libraries here (default: $VIPHARNESS_MOVEVM, else .cache/movevm in a checkout, else the user cache directory)")
+	cmd.Flags().StringVar(&o.dir, "movevm-dir", "", "install the Move libraries here (default: $VIPHARNESS_MOVEVM, else .cache/movevm in a checkout, else the user cache directory)")
 	return cmd
+}
+
+// setup installs the Move libraries and reports the node binaries.
+func (g *globals) setup(ctx context.Context, o setupOptions) error {
+	dir := o.dir
+	if dir == "" {
+		dir = movevm.Dir()
+	}
+	rep := setupReport{MoveLibraries: dir, Nodes: map[string]string{}}
+	if movevm.Installed(dir) != nil {
+		if !g.jsonOut {
+			fmt.Fprintf(g.errOut, "setup: fetching %s with npm into %s\n", movevm.Package, dir)
+		}
+		if err := movevm.Install(ctx, dir); err != nil {
+			return err
+		}
+		rep.Installed = true
+	}
+	human := fmt.Sprintf("Move libraries: verified in %s", dir)
+	for _, name := range []string{gethdev.Binary, wasmddev.Binary, process.DevNodeBinary} {
+		path, err := process.Engine{}.Binary(name)
+		if err != nil {
+			path = err.Error()
+		}
+		rep.Nodes[name] = path
+		human += fmt.Sprintf("\nnode %s: %s", name, path)
+	}
+	human += "\nThe embedded engine (vipctl demo, vipctl localnet up) needs nothing more; the process and container engines need the node binaries."
+	return g.printResult(rep, human)
 }

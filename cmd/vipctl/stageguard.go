@@ -13,8 +13,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/guard"
 	"github.com/vipharness/vipharness/deployer/journal"
+	"github.com/vipharness/vipharness/deployer/operation/guard"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
 
@@ -29,7 +29,7 @@ func (g *globals) optionalL1() (guard.L1, error) {
 func (g *globals) journalDir() string { return filepath.Join(g.stateDir, "journal") }
 
 // recorded wraps s so its finalizes are recorded in the state dir.
-func (g *globals) recorded(s deployer.Scorer) (deployer.Scorer, *guard.Records) {
+func (g *globals) recorded(s *deployer.Scorer) (*guard.RecordedScorer, *guard.Records) {
 	recs := guard.NewRecords(g.journalDir(), s.Contract())
 	return guard.Recorded(s, recs), recs
 }
@@ -68,13 +68,13 @@ func guarded(err error) error {
 }
 
 // finalizeStage runs a guarded, recorded finalize.
-func (g *globals) finalizeStage(ctx context.Context, s deployer.Scorer, req guard.FinalizeRequest, yes bool) error {
+func (g *globals) finalizeStage(ctx context.Context, s *deployer.Scorer, req guard.FinalizeRequest, yes bool) error {
 	l1, err := g.optionalL1()
 	if err != nil {
 		return err
 	}
-	s, recs := g.recorded(s)
-	d, err := guard.DecideFinalize(ctx, s, l1, req)
+	rs, recs := g.recorded(s)
+	d, err := guard.DecideFinalize(ctx, rs, l1, req)
 	if err != nil {
 		return guarded(err)
 	}
@@ -83,7 +83,7 @@ func (g *globals) finalizeStage(ctx context.Context, s deployer.Scorer, req guar
 		TxHash string `json:"tx_hash"`
 	}
 	if d.Done {
-		hash, err := recs.FinalizeTx(ctx, s, d.Stage)
+		hash, err := recs.FinalizeTx(ctx, rs, d.Stage)
 		shown := hash
 		switch {
 		case err != nil:
@@ -98,7 +98,7 @@ func (g *globals) finalizeStage(ctx context.Context, s deployer.Scorer, req guar
 			return err
 		}
 	}
-	hash, err := s.FinalizeStage(ctx, d.Stage)
+	hash, err := rs.FinalizeStage(ctx, d.Stage)
 	if err != nil {
 		return classify(err)
 	}
@@ -107,7 +107,7 @@ func (g *globals) finalizeStage(ctx context.Context, s deployer.Scorer, req guar
 
 // lastPushedStage is the stage the score set was last pushed to by this state dir, else the
 // contract's open stage.
-func (g *globals) lastPushedStage(ctx context.Context, s deployer.Scorer, set *scores.Set) (uint64, error) {
+func (g *globals) lastPushedStage(ctx context.Context, s *deployer.Scorer, set *scores.Set) (uint64, error) {
 	pushes, err := journal.FindPushes(g.journalDir(), s.Contract(), set.Fingerprint())
 	if err != nil {
 		return 0, err

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer"
 )
 
 // maxWindow bounds --window: more txs of one sender in flight than a node's pool queues
@@ -89,7 +89,7 @@ func checkFlags(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// interfaceChecker is a Scorer that can read its contract's interface (the read-only check
+// interfaceChecker is a VM's Contract that can read its interface (the read-only check
 // of vipctl check --contract).
 type interfaceChecker interface {
 	CheckInterface(ctx context.Context) (string, error)
@@ -99,35 +99,30 @@ type interfaceChecker interface {
 // first that the address holds a scoring contract: code that speaks the official
 // interface. A plain account, or a chain reset under a remembered address, is refused with
 // nothing sent. It costs one read on EVM and Move, and a few queries on Wasm.
-func (g *globals) writer(ctx context.Context, progress func(done, total int)) (scorers.Scorer, func(), error) {
+func (g *globals) writer(ctx context.Context, progress func(done, total int)) (*deployer.Scorer, func(), error) {
 	s, closeFn, err := g.scorer(ctx, true, progress)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkContract(ctx, s); err != nil {
+	if err := checkContract(ctx, s.Contract(), s); err != nil {
 		closeFn()
 		return nil, nil, err
 	}
 	return s, closeFn, nil
 }
 
-// checkContract runs s's interface check: a contract that fails it is bad input (exit 2),
-// while a chain that could not be asked is not.
-func checkContract(ctx context.Context, s any) error {
-	ic, ok := s.(interfaceChecker)
+// checkContract runs the interface check of s (the contract at addr): a contract that
+// fails it is bad input (exit 2), while a chain that could not be asked is not.
+func checkContract(ctx context.Context, addr string, s any) error {
+	ic, ok := deployer.As[interfaceChecker](s)
 	if !ok {
 		return nil
 	}
-	c, _ := s.(interface{ Contract() string })
 	if _, err := ic.CheckInterface(ctx); err != nil {
 		if unreachable(ctx, err) {
 			return fmt.Errorf("check the contract's interface: %w", err)
 		}
-		addr := ""
-		if c != nil {
-			addr = c.Contract() + " "
-		}
-		return invalid(fmt.Errorf("contract %sis not a scoring contract (--contract, or the one deployed from this state dir): %w; nothing was sent", addr, err))
+		return invalid(fmt.Errorf("contract %s is not a scoring contract (--contract, or the one deployed from this state dir): %w; nothing was sent", addr, err))
 	}
 	return nil
 }

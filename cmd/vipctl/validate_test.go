@@ -42,7 +42,7 @@ func TestNumericFlagsInRange(t *testing.T) {
 		{[]string{"scores", "update", "--window", "1"}, ""},
 		{[]string{"scores", "update", "--window", fmt.Sprint(maxWindow)}, ""},
 		{[]string{"scores", "update", "--window", fmt.Sprint(maxWindow + 1)}, "--window"},
-		{[]string{"stage", "finalize", "--window", "0"}, "--window"}, // a root flag on any command
+		{[]string{"operate", "--window", "0"}, "--window"}, // a push flag on another command
 		{[]string{"operate", "--every", "0s"}, "--every"},
 		{[]string{"operate", "--poll", "-1s"}, "--poll"},
 		{[]string{"operate", "--max-backoff", "0s"}, "--max-backoff"},
@@ -109,7 +109,6 @@ type fakeChecker struct {
 	err  error
 }
 
-func (f fakeChecker) Contract() string { return f.addr }
 func (f fakeChecker) CheckInterface(context.Context) (string, error) {
 	return "ok", f.err
 }
@@ -130,7 +129,7 @@ func TestCheckContract(t *testing.T) {
 		{"cannot check", struct{}{}, exitOK, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := checkContract(context.Background(), tc.s)
+			err := checkContract(context.Background(), addr, tc.s)
 			if exitCode(err) != tc.code || (tc.says != "" && !strings.Contains(err.Error(), tc.says)) {
 				t.Fatalf("got exit %d, %v; want exit %d saying %q", exitCode(err), err, tc.code, tc.says)
 			}

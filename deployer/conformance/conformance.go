@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
@@ -72,13 +73,27 @@ func (r Report) Counts() (pass, fail, skip int) {
 	return
 }
 
+// Target is what the checks use of a contract's Scorer (a *deployer.Scorer is one); the
+// VM's probes are found in it with deployer.As.
+type Target interface {
+	deployer.StageReader // Codec, StageInfo, ScorePages
+	VM() deployer.VM
+	Contract() string
+	Deploy(ctx context.Context, initStage uint64, opts ...deployer.DeployOption) (deployer.Deployment, error)
+	Plan(ctx context.Context, stage uint64, entries []scores.Entry) (deployer.Plan, error)
+	UpdateScores(ctx context.Context, stage uint64, entries []scores.Entry) (push.Result, error)
+	FinalizeStage(ctx context.Context, stage uint64) (string, error)
+	Scores(ctx context.Context, stage uint64) ([]scores.Entry, error)
+	OpenStage(ctx context.Context) (uint64, error)
+}
+
 // Subject is a fresh contract to check, seen through the VM's deployer, and the VM's probes.
 type Subject struct {
 	// Scorer deploys the contract and operates it (the deployer and operator keys).
-	Scorer deployer.Scorer
+	Scorer Target
 	// Stranger opens a Scorer on contract whose key is not on its allow list (funded where
 	// the chain needs an account to simulate); nil skips the unauthorized-sender check.
-	Stranger func(ctx context.Context, contract string) (deployer.Scorer, error)
+	Stranger func(ctx context.Context, contract string) (Target, error)
 	// Generate makes n distinct VM-valid entries, deterministic in seed.
 	Generate func(n int, seed int64) []scores.Entry
 	// Mismatch sends (by simulation) an update with two addresses and one score and returns

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vm/evm"
 )
 
 // fakeContract is an in-memory scoring contract with the official rules, plus switches for
@@ -148,7 +148,7 @@ func (f *fakeScorer) Scores(_ context.Context, stage uint64) ([]scores.Entry, er
 func subjectOf(c *fakeContract) Subject {
 	return Subject{
 		Scorer: &fakeScorer{c: c, allowed: true},
-		Stranger: func(context.Context, string) (deployer.Scorer, error) {
+		Stranger: func(context.Context, string) (Target, error) {
 			return &fakeScorer{c: c, allowed: false}, nil
 		},
 		Generate: scores.Generate,
@@ -231,7 +231,7 @@ func TestFailedDeploySkipsTheRest(t *testing.T) {
 	}
 }
 
-type failingDeploy struct{ deployer.Scorer }
+type failingDeploy struct{ Target }
 
 func (failingDeploy) Deploy(context.Context, uint64, ...deployer.DeployOption) (deployer.Deployment, error) {
 	return deployer.Deployment{}, errors.New("out of gas")

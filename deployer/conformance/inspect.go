@@ -15,13 +15,13 @@ type interfaceChecker interface {
 // (EVM selectors, the Move module's ABI, the Wasm query shapes), where its open stage stands
 // beside the L1's (l1Stage 0: no L1 given), the open stage's state and totals, and that the
 // stage before it is finalized. Nothing is sent.
-func Inspect(ctx context.Context, s deployer.Scorer, l1Stage uint64) Report {
+func Inspect(ctx context.Context, s Target, l1Stage uint64) Report {
 	r := &run{s: Subject{Scorer: s}, report: Report{VM: s.VM(), Contract: s.Contract()}}
 	// Every check here needs only the contract, which exists by assumption.
 	r.deployed = true
 	var open uint64
 	r.check("interface", func(ctx context.Context) (string, error) {
-		ic, ok := s.(interfaceChecker)
+		ic, ok := deployer.As[interfaceChecker](s)
 		if !ok {
 			return "", skip("the %s deployer cannot read the contract's interface", s.VM())
 		}

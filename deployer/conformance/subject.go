@@ -4,11 +4,11 @@ import (
 	"context"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
 
-// Probes a VM's Scorer may offer beyond deployer.Scorer.
+// Probes a VM's Contract may offer beyond deployer.Contract.
 type (
 	mismatchProber interface {
 		SimulateMismatch(ctx context.Context, stage uint64) error
@@ -16,21 +16,20 @@ type (
 	eventReader interface {
 		TxEventNames(ctx context.Context, txHash string) ([]string, error)
 	}
-	cosmosClient interface{ Client() *cosmostx.Client }
 )
 
 // SubjectFor is the Subject of a VM's Scorer: its address generator (0x addresses, or bech32
 // of the chain's prefix) and the probes the Scorer offers. stranger may be nil.
-func SubjectFor(s deployer.Scorer, stranger func(ctx context.Context, contract string) (deployer.Scorer, error)) Subject {
+func SubjectFor(s *deployer.Scorer, stranger func(ctx context.Context, contract string) (Target, error)) Subject {
 	sub := Subject{Scorer: s, Stranger: stranger, Generate: scores.Generate}
-	if c, ok := s.(cosmosClient); ok {
+	if c, ok := deployer.As[cosmostx.Backed](s); ok {
 		prefix := c.Client().Prefix()
 		sub.Generate = func(n int, seed int64) []scores.Entry { return scores.GenerateBech32(n, seed, prefix) }
 	}
-	if m, ok := s.(mismatchProber); ok {
+	if m, ok := deployer.As[mismatchProber](s); ok {
 		sub.Mismatch = m.SimulateMismatch
 	}
-	if e, ok := s.(eventReader); ok {
+	if e, ok := deployer.As[eventReader](s); ok {
 		sub.Events = e.TxEventNames
 	}
 	return sub

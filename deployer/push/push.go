@@ -36,8 +36,8 @@ type Outcome struct {
 	Err     error  // the chain's reason, when included and failed (decoded where possible)
 }
 
-// Chain is what a VM offers the push loop. Implementations live in deployer/evm,
-// deployer/move and deployer/wasm.
+// Chain is what a VM offers the push loop. Implementations live in deployer/vm/evm,
+// deployer/vm/move and deployer/vm/wasm.
 type Chain interface {
 	// Sequence is the next sequence (nonce) the chain will accept from the sender, counting
 	// transactions it already holds in its pool where it can tell.

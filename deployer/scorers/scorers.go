@@ -16,30 +16,11 @@ import (
 
 	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/cosmostx"
-	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/move"
-	"github.com/vipharness/vipharness/deployer/wasm"
-)
-
-// Scorer is a deployer.Scorer with what a caller needs besides, on every VM.
-type Scorer interface {
-	deployer.Scorer
-	// ChainID is the chain id the node reported (decimal on EVM).
-	ChainID() string
-	// Bech32Prefix is the chain's account prefix, or "" where accounts are 0x addresses (EVM).
-	Bech32Prefix() string
-	// Attach makes addr the contract later calls go to; a malformed address is
-	// deployer.ErrBadAddress.
-	Attach(addr string) error
-	Close()
-}
-
-var (
-	_ Scorer = (*evm.Scorer)(nil)
-	_ Scorer = (*move.Scorer)(nil)
-	_ Scorer = (*wasm.Scorer)(nil)
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
+	"github.com/vipharness/vipharness/deployer/vm/evm"
+	"github.com/vipharness/vipharness/deployer/vm/move"
+	"github.com/vipharness/vipharness/deployer/vm/wasm"
 )
 
 // Config is what opening a Scorer takes. It holds secrets: it prints them as [secret].
@@ -90,7 +71,7 @@ func (Secret) MarshalText() ([]byte, error) { return []byte("[secret]"), nil }
 // vms are the VMs this build knows: each one's Spec and how its Scorer opens.
 var vms = map[deployer.VM]struct {
 	spec deployer.Spec
-	open func(context.Context, Config, []deployer.Option) (Scorer, error)
+	open func(context.Context, Config, []deployer.Option) (*deployer.Scorer, error)
 }{
 	deployer.EVM:  {evm.Spec, openEVM},
 	deployer.Move: {move.Spec, openMove},
@@ -134,7 +115,7 @@ func DefaultKeyType(vm deployer.VM) keys.KeyType { return vms[vm].spec.KeyType }
 
 // Open dials the rollup of cfg.VM and returns its Scorer, attached to the configured
 // contract if any.
-func Open(ctx context.Context, cfg Config) (Scorer, error) {
+func Open(ctx context.Context, cfg Config) (*deployer.Scorer, error) {
 	v, ok := vms[cfg.VM]
 	if !ok {
 		return nil, fmt.Errorf("no deployer for vm %q: want evm, move or wasm", cfg.VM)
@@ -164,21 +145,21 @@ func Open(ctx context.Context, cfg Config) (Scorer, error) {
 	return s, nil
 }
 
-func openEVM(ctx context.Context, cfg Config, opts []deployer.Option) (Scorer, error) {
+func openEVM(ctx context.Context, cfg Config, opts []deployer.Option) (*deployer.Scorer, error) {
 	if cfg.JSONRPC == "" {
 		return nil, errors.New("an EVM rollup needs its JSON-RPC URL")
 	}
 	return evm.Dial(ctx, cfg.JSONRPC, opts...)
 }
 
-func openWasm(ctx context.Context, cfg Config, opts []deployer.Option) (Scorer, error) {
+func openWasm(ctx context.Context, cfg Config, opts []deployer.Option) (*deployer.Scorer, error) {
 	if err := needCosmos(cfg); err != nil {
 		return nil, err
 	}
 	return wasm.Dial(ctx, cfg.CometRPC, cfg.REST, opts...)
 }
 
-func openMove(ctx context.Context, cfg Config, opts []deployer.Option) (Scorer, error) {
+func openMove(ctx context.Context, cfg Config, opts []deployer.Option) (*deployer.Scorer, error) {
 	if err := needCosmos(cfg); err != nil {
 		return nil, err
 	}
@@ -236,8 +217,8 @@ func options(cfg Config) ([]deployer.Option, error) {
 // gas: on a Cosmos rollup, where the chain simulates only for an existing account, funder
 // pays it the fees of gas and the gas price it was paid at is returned; an EVM rollup's
 // calls need no account, so nothing is sent there and the price is nil.
-func FundFresh(ctx context.Context, s Scorer, funder keys.Signer, secret []byte, kind keys.KeyType, gas uint64) (*sdk.DecCoin, error) {
-	cs, ok := s.(interface{ Client() *cosmostx.Client })
+func FundFresh(ctx context.Context, s *deployer.Scorer, funder keys.Signer, secret []byte, kind keys.KeyType, gas uint64) (*sdk.DecCoin, error) {
+	cs, ok := deployer.As[cosmostx.Backed](s)
 	if !ok {
 		return nil, nil
 	}

@@ -1,5 +1,5 @@
-// Package scorertest is an in-memory scoring contract for tests of code written over
-// deployer.Scorer: it keeps the rules every VM's contract shares (one open stage; finalizing
+// Package scorertest is an in-memory scoring contract for tests of code written over the
+// views of a deployer.Scorer (guard, operate): it keeps the rules every VM's contract shares (one open stage; finalizing
 // N opens N+1; a finalized or missing stage refuses updates and a second finalize) and counts
 // every write, so a test can assert that a retry sent nothing.
 package scorertest
@@ -19,7 +19,7 @@ import (
 // ErrFinalized is the contract's refusal to touch a finalized stage.
 var ErrFinalized = errors.New("stage finalized")
 
-// Scorer is an in-memory deployer.Scorer holding EVM-style addresses.
+// Scorer is an in-memory stand-in for a deployer.Scorer holding EVM-style addresses.
 type Scorer struct {
 	mu        sync.Mutex
 	open      uint64
@@ -36,7 +36,10 @@ type Scorer struct {
 	FailNext error
 }
 
-var _ deployer.Scorer = (*Scorer)(nil)
+var (
+	_ deployer.StageReader = (*Scorer)(nil)
+	_ deployer.StageCloser = (*Scorer)(nil)
+)
 
 // New returns a contract whose open stage is initStage.
 func New(initStage uint64) *Scorer {

@@ -15,8 +15,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/audit"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/agent"
@@ -66,7 +66,7 @@ var _ = Describe("vipctl audit", func() {
 		Context(target.String(), Label(string(target.VM), target.Engine.Name(), "audit"), Ordered, func() {
 			var (
 				env      *harness.Env
-				scorer   deployer.Scorer
+				scorer   *deployer.Scorer
 				contract string
 				stateDir string
 				userKey  devnode.Account

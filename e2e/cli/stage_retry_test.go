@@ -26,7 +26,7 @@ var _ = Describe("stage commands retried", func() {
 				env            *harness.Env
 				stateDir, file string
 				contract       string
-				scorer         deployer.Scorer
+				scorer         *deployer.Scorer
 			)
 
 			BeforeAll(func(ctx SpecContext) {

@@ -71,7 +71,8 @@ var _ = Describe("input validated before anything is sent", func() {
 				refused(ctx, "--chunk-size -5", "scores", "update", "--file", small, "--chunk-size", "-5")
 				refused(ctx, "--window 0", "scores", "update", "--file", small, "--window", "0")
 				refused(ctx, "--window -1", "scores", "update", "--file", small, "--window", "-1")
-				refused(ctx, "--window 0", "stage", "finalize", "--window", "0", "--force", "--yes")
+				// A push flag on a command that pushes nothing is refused as unknown.
+				refused(ctx, "unknown flag: --window", "stage", "finalize", "--window", "0", "--force", "--yes")
 				// --force closes a stage early only when it is named.
 				refused(ctx, fmt.Sprintf("--stage %d --force", l1Stage), "stage", "finalize", "--force", "--yes")
 			}, SpecTimeout(2*time.Minute))

@@ -24,10 +24,10 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/conformance"
-	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/chain"
 	"github.com/vipharness/vipharness/localnet/container"
@@ -282,17 +282,17 @@ func Window(n int) Knob { return func(k *knobs) { k.window = n } }
 func Progress(f func(done, total int)) Knob { return func(k *knobs) { k.progress = f } }
 
 // Scorer opens a Scorer signing with the funded operator key, attached to contract if set.
-func (e *Env) Scorer(ctx context.Context, contract string, k ...Knob) (deployer.Scorer, error) {
+func (e *Env) Scorer(ctx context.Context, contract string, k ...Knob) (*deployer.Scorer, error) {
 	return e.scorerWith(ctx, e.operator, nil, contract, k...)
 }
 
 // Stranger opens a Scorer on contract whose (funded) key is not on its allow list.
-func (e *Env) Stranger(ctx context.Context, contract string) (deployer.Scorer, error) {
+func (e *Env) Stranger(ctx context.Context, contract string) (*deployer.Scorer, error) {
 	return e.scorerWith(ctx, e.stranger, nil, contract)
 }
 
 // scorerWith opens a Scorer signing with secret, or with signer when it is set.
-func (e *Env) scorerWith(ctx context.Context, secret []byte, signer keys.Signer, contract string, ks ...Knob) (deployer.Scorer, error) {
+func (e *Env) scorerWith(ctx context.Context, secret []byte, signer keys.Signer, contract string, ks ...Knob) (*deployer.Scorer, error) {
 	var k knobs
 	for _, f := range ks {
 		f(&k)

@@ -17,7 +17,7 @@ import (
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/bindings/vipscore"
-	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
 
 // Height is the chain's latest block height.

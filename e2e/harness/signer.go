@@ -44,6 +44,6 @@ func (e *Env) Fund(ctx context.Context, to keys.Signer) error {
 
 // ScorerSigning opens a Scorer whose deployer and operator sign with s, attached to contract
 // if set.
-func (e *Env) ScorerSigning(ctx context.Context, s keys.Signer, contract string, k ...Knob) (deployer.Scorer, error) {
+func (e *Env) ScorerSigning(ctx context.Context, s keys.Signer, contract string, k ...Knob) (*deployer.Scorer, error) {
 	return e.scorerWith(ctx, nil, s, contract, k...)
 }

@@ -18,8 +18,8 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/gexec"
 
-	"github.com/vipharness/vipharness/deployer/registry"
-	"github.com/vipharness/vipharness/deployer/registry/jsonfmt"
+	"github.com/vipharness/vipharness/deployer/registration/registry"
+	"github.com/vipharness/vipharness/deployer/registration/registry/jsonfmt"
 	"github.com/vipharness/vipharness/e2e/harness"
 )
 
@@ -29,7 +29,7 @@ const registryPackage = "../../contracts/node_modules/@initia/initia-registry"
 
 // knownRegistryBreaks are published entries the registry's own CI refuses (not a schema
 // rule), with the one problem vipctl must name for each; any other refusal fails the spec.
-// (deployer/registry's TestPublishedEntriesPass holds the same list for the library.)
+// (deployer/registration/registry's TestPublishedEntriesPass holds the same list for the library.)
 var knownRegistryBreaks = map[string]string{
 	"testnets/embr_old": `assetlist.json /assets/1/display: display "EMBR INIT" is not among the denom_units`,
 }

@@ -110,7 +110,7 @@ var _ = Describe("vipctl operate", func() {
 				env      *harness.Env
 				stateDir string
 				src      *source
-				scorer   deployer.Scorer
+				scorer   *deployer.Scorer
 				seed     int64 = 100
 			)
 

@@ -22,10 +22,10 @@ import (
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/bindings/vipwasm"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/cosmostx"
-	"github.com/vipharness/vipharness/deployer/move"
 	"github.com/vipharness/vipharness/deployer/scores"
-	"github.com/vipharness/vipharness/deployer/wasm"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
+	"github.com/vipharness/vipharness/deployer/vm/move"
+	"github.com/vipharness/vipharness/deployer/vm/wasm"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/embedded"
@@ -44,7 +44,7 @@ type cosmosCrash struct {
 	register func(codectypes.InterfaceRegistry)
 	// updated is the addresses a message of the scoring contract's update carries.
 	updated func(m sdk.Msg, contract, prefix string) ([]string, bool)
-	scorer  func(ctx context.Context, ep localnet.Endpoints, contract string) (deployer.Scorer, error)
+	scorer  func(ctx context.Context, ep localnet.Endpoints, contract string) (*deployer.Scorer, error)
 }
 
 var _ = cosmosCrashSpec(cosmosCrash{
@@ -67,7 +67,7 @@ var _ = cosmosCrashSpec(cosmosCrash{
 		}
 		return out, true
 	},
-	scorer: func(ctx context.Context, ep localnet.Endpoints, contract string) (deployer.Scorer, error) {
+	scorer: func(ctx context.Context, ep localnet.Endpoints, contract string) (*deployer.Scorer, error) {
 		return wasm.Dial(ctx, ep.CometRPC, ep.REST, deployer.WithContract(contract))
 	},
 })
@@ -92,7 +92,7 @@ var _ = cosmosCrashSpec(cosmosCrash{
 		}
 		return out, true
 	},
-	scorer: func(ctx context.Context, ep localnet.Endpoints, contract string) (deployer.Scorer, error) {
+	scorer: func(ctx context.Context, ep localnet.Endpoints, contract string) (*deployer.Scorer, error) {
 		return move.Dial(ctx, ep.CometRPC, ep.REST, deployer.WithContract(contract))
 	},
 })

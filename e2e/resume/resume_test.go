@@ -20,8 +20,8 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/vipscore"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/evm"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vm/evm"
 	"github.com/vipharness/vipharness/localnet/embedded"
 )
 

@@ -7,8 +7,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/scores"
-	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/l1"
 )
@@ -21,7 +21,7 @@ var _ = Describe("VIP scoring", func() {
 		Context(target.String(), Label(string(target.VM), target.Engine.Name()), Ordered, func() {
 			var (
 				env      *harness.Env
-				scorer   deployer.Scorer
+				scorer   *deployer.Scorer
 				contract string
 				expect   = harness.Expected[target.VM]
 			)

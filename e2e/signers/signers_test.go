@@ -71,7 +71,7 @@ var _ = Describe("signers", Label("signers"), func() {
 				entries := env.Generate(n, 16)
 				from, err := env.Height(ctx)
 				Expect(err).NotTo(HaveOccurred())
-				open := func() deployer.Scorer {
+				open := func() *deployer.Scorer {
 					sc, err := env.ScorerSigning(ctx, signer, d.Contract, harness.ChunkSize(chunk), harness.Window(4))
 					Expect(err).NotTo(HaveOccurred())
 					return sc

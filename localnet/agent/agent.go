@@ -1,6 +1,6 @@
 // Package agent is a local VIP agent beside the L1 stand-in: it snapshots each stage that a
 // rollup's scoring contract has finalized and the L1 has moved past, as the VIP agent does
-// (the contract's scores read back page by page, the tree built by deployer/audit, the root
+// (the contract's scores read back page by page, the tree built by deployer/operation/audit, the root
 // and total sent in submit_snapshot signed by the agent's key). It keeps no state of its
 // own: what the L1 already holds is skipped, so a restarted agent carries on.
 package agent
@@ -12,7 +12,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer/audit"
+	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/localnet/l1"
 )
 

@@ -17,15 +17,15 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet"
 )
 
 // Chain is the plumbing callers need on a rollup of any VM, so that they never ask which VM
 // it is: its height, an account's address, sequence (nonce) and funding. It drives the
-// rollup's EVM JSON-RPC (go-ethereum) or its Cosmos faces (deployer/cosmostx), one path each.
+// rollup's EVM JSON-RPC (go-ethereum) or its Cosmos faces (deployer/vm/cosmostx), one path each.
 type Chain struct {
 	spec   deployer.Spec
 	eth    *ethclient.Client // EVM
@@ -128,7 +128,7 @@ func (c *Chain) fundEVM(ctx context.Context, from keys.Signer, to common.Address
 		return fmt.Errorf("fund %s: %w", to.Hex(), err)
 	}
 	// A sender's balance is checked against gas limit × fee cap, and senders here cap at
-	// tip + 2 × base fee (deployer/evm): fund what gas costs at that cap, twice over.
+	// tip + 2 × base fee (deployer/vm/evm): fund what gas costs at that cap, twice over.
 	tip, err := c.eth.SuggestGasTipCap(ctx)
 	if err != nil {
 		return fmt.Errorf("fund %s: %w", to.Hex(), err)

@@ -16,8 +16,8 @@ import (
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 	"github.com/cosmos/gogoproto/proto"
 
-	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
 
 // noVM is an executor without messages or queries: the core's own routes, bank sends only.
@@ -249,7 +249,7 @@ type inMode struct {
 func (s inMode) CosmosSignMode() signing.SignMode { return s.mode }
 
 // Initia's tx config takes DIRECT, DIRECT_AUX, LEGACY_AMINO_JSON and EIP_191 (EIP_191 is
-// proven with the Ledger stand-in in deployer/cosmostx; DIRECT_AUX needs a fee payer beside the
+// proven with the Ledger stand-in in deployer/vm/cosmostx; DIRECT_AUX needs a fee payer beside the
 // aux signer, as the SDK refuses it for the payer); a signature over other bytes is refused.
 func TestSignModes(t *testing.T) {
 	n := startCore(t)

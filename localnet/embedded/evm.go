@@ -3,7 +3,6 @@ package embedded
 import (
 	"context"
 
-	"cosmossdk.io/math"
 	"crypto/ecdsa"
 	"encoding/hex"
 	"errors"
@@ -12,6 +11,8 @@ import (
 	"math/big"
 	"sync"
 	"time"
+
+	"cosmossdk.io/math"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
@@ -33,7 +34,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/probe"
+	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/cometrpc"
 	"github.com/vipharness/vipharness/localnet/evmrest"

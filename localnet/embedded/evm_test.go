@@ -23,7 +23,7 @@ import (
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/probe"
+	"github.com/vipharness/vipharness/deployer/registration/probe"
 )
 
 func startEVM(t *testing.T, opts ...EVMOption) *EVMRollup {

@@ -22,9 +22,9 @@ import (
 
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/wasm"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
+	"github.com/vipharness/vipharness/deployer/vm/wasm"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/devnode/wasmexec"
 )

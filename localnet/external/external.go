@@ -23,8 +23,8 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/scorers"
-	"github.com/vipharness/vipharness/deployer/stage"
 	"github.com/vipharness/vipharness/localnet"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/whitelist"
+	"github.com/vipharness/vipharness/deployer/registration/whitelist"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/audit"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
@@ -178,7 +178,7 @@ func TestSnapshotsAndClaims(t *testing.T) {
 	wantAbort(t, c.run(user(0x11), c.vip, "vip", "batch_claim_user_reward_script", args...), 0x1, 17)
 }
 
-// Through the node: the agent's signed submit_snapshot, read back by deployer/audit over the
+// Through the node: the agent's signed submit_snapshot, read back by deployer/operation/audit over the
 // REST table routes a real L1 serves (ModuleStore, stage_data, snapshots by BCS key, the
 // get_bridge_infos view), and a funded user's signed claim with a line of its proofs file.
 func TestServerSnapshotReadBackAndClaim(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/stage"
+	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/localnet/gethdev"
 )
 

@@ -19,12 +19,12 @@ import (
 
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
-	"github.com/vipharness/vipharness/deployer/stage"
-	"github.com/vipharness/vipharness/deployer/wasm"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
+	"github.com/vipharness/vipharness/deployer/vm/wasm"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/wasmddev"
 )
@@ -217,7 +217,7 @@ func TestWasmdWithoutATxIndexRefusesAPush(t *testing.T) {
 		t.Fatal(err)
 	}
 	seq := func() uint64 {
-		_, n, err := s.Client().Account(ctx, s.Client().Address(key.PubKey()))
+		_, n, err := s.VMContract().(*wasm.Contract).Client().Account(ctx, s.VMContract().(*wasm.Contract).Client().Address(key.PubKey()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -231,7 +231,7 @@ func TestWasmdWithoutATxIndexRefusesAPush(t *testing.T) {
 	if after := seq(); after != before {
 		t.Fatalf("the refused push sent %d txs", after-before)
 	}
-	_, err = (&cosmostx.PushChain{C: s.Client()}).Lookup(ctx, strings.Repeat("AB", 32))
+	_, err = (&cosmostx.PushChain{C: s.VMContract().(*wasm.Contract).Client()}).Lookup(ctx, strings.Repeat("AB", 32))
 	if !errors.Is(err, cosmostx.ErrTxIndexDisabled) || !push.IsRejected(err) {
 		t.Fatalf("lookup: %v, want a refusal naming the index", err)
 	}

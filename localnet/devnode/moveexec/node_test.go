@@ -12,7 +12,7 @@ import (
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
-	"github.com/vipharness/vipharness/deployer/cosmostx"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/devnode/moveexec"
 	"github.com/vipharness/vipharness/localnet/movevm"

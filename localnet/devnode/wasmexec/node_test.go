@@ -23,10 +23,10 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
-	"github.com/vipharness/vipharness/deployer/cosmostx"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
-	"github.com/vipharness/vipharness/deployer/wasm"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
+	"github.com/vipharness/vipharness/deployer/vm/wasm"
 	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/devnode/wasmexec"
 )

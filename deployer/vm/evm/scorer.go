@@ -1,0 +1,384 @@
+// Package evm deploys and operates the Solidity VipScore contract on an EVM rollup through
+// go-ethereum's JSON-RPC client and the abigen binding in bindings/vipscore.
+package evm
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/vipharness/vipharness/bindings/vipscore"
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/journal"
+	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+// MaxTxGas is the per-transaction gas cap of Osaka (EIP-7825).
+const MaxTxGas = 1 << 24
+
+// gasHeadroom (percent) covers eth_estimateGas's own error on top of the fitted model.
+const gasHeadroom = 20
+
+// pageSize is how many rows one getScores call reads.
+const pageSize = 1000
+
+// Contract is the VipScore contract on one EVM chain.
+type Contract struct {
+	client   *ethclient.Client
+	chainID  *big.Int
+	binding  *vipscore.VipScore
+	abi      *abi.ABI
+	contract common.Address
+	code     []byte // creation code to deploy instead of the embedded build (WithCreationCode)
+
+	deployerKey keys.Signer
+	operatorKey keys.Signer
+	k           deployer.Knobs
+}
+
+var _ deployer.Contract = (*Contract)(nil)
+
+// Option sets what a Contract takes: deployer.With* options.
+type Option = deployer.Option
+
+// WithDeployerKey sets the software key that deploys the contract (and becomes its first
+// allow-listed account); it defaults to the operator's.
+func WithDeployerKey(k *ecdsa.PrivateKey) Option {
+	return deployer.WithDeployer(softKey(k, "deployer key"))
+}
+
+// WithOperatorKey sets the software key that updates scores and finalizes stages.
+func WithOperatorKey(k *ecdsa.PrivateKey) Option {
+	return deployer.WithOperator(softKey(k, "operator key"))
+}
+
+// softKey is an Ethereum key as a signer.
+func softKey(k *ecdsa.PrivateKey, source string) keys.Signer { return keys.FromECDSA(k, source) }
+
+// Dial connects to the rollup's JSON-RPC endpoint and returns the Scorer of its contract.
+func Dial(ctx context.Context, rpcURL string, opts ...Option) (*deployer.Scorer, error) {
+	c, err := DialContract(ctx, rpcURL, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return deployer.NewScorer(c, c.k), nil
+}
+
+// DialContract is Dial's evm half alone, for what only this VM offers.
+func DialContract(ctx context.Context, rpcURL string, opts ...Option) (*Contract, error) {
+	client, err := ethclient.DialContext(ctx, rpcURL)
+	if err != nil {
+		return nil, fmt.Errorf("dial evm rpc %s: %w", rpcURL, err)
+	}
+	chainID, err := client.ChainID(ctx)
+	if err != nil {
+		client.Close()
+		return nil, fmt.Errorf("read chain id from %s: %w", rpcURL, err)
+	}
+	b := vipscore.NewVipScore()
+	parsed := b.GetABI()
+	set := deployer.Apply(opts...)
+	s := &Contract{
+		client: client, chainID: chainID, binding: b, abi: &parsed, k: set.Knobs,
+		code: set.Code, deployerKey: set.Deployer, operatorKey: set.Operator,
+	}
+	if s.k.JournalDir, err = deployer.JournalDir(s.k.JournalDir); err != nil {
+		client.Close()
+		return nil, err
+	}
+	if set.Contract != "" {
+		if err := s.Attach(set.Contract); err != nil {
+			client.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Close closes the RPC connection.
+func (s *Contract) Close() { s.client.Close() }
+
+// VM is deployer.EVM.
+func (s *Contract) VM() deployer.VM { return deployer.EVM }
+
+// ChainID is the chain id the RPC reported, in decimal (as Deployment.ChainID).
+func (s *Contract) ChainID() string { return s.chainID.String() }
+
+// Bech32Prefix is "": an EVM rollup's accounts are 0x addresses.
+func (s *Contract) Bech32Prefix() string { return "" }
+
+// Attach makes addr (a 0x address) the contract later calls go to.
+func (s *Contract) Attach(addr string) error {
+	if !common.IsHexAddress(addr) {
+		return fmt.Errorf("contract %q: %w: not a 0x address", addr, deployer.ErrBadAddress)
+	}
+	s.contract = common.HexToAddress(addr)
+	return nil
+}
+
+// Contract is the contract address, or "" before Deploy.
+func (s *Contract) Contract() string {
+	if s.contract == (common.Address{}) {
+		return ""
+	}
+	return s.contract.Hex()
+}
+
+// Codec is 0x-hex, EIP-55 checksummed.
+func (s *Contract) Codec() scores.Codec { return scores.EVMCodec{} }
+
+func (s *Contract) needContract() error {
+	if s.contract == (common.Address{}) {
+		return deployer.ErrNoContract
+	}
+	return nil
+}
+
+func (s *Contract) needKey(k keys.Signer, role string) error {
+	if k == nil {
+		return fmt.Errorf("no %s key: set PRIVATE_KEY or MNEMONIC", role)
+	}
+	return nil
+}
+
+// Deploy creates the contract with initStage as its open stage; the deployer key becomes
+// the first allow-listed account. It is journaled and retry-safe (deployer.RunDeploy): the
+// signed tx and the CREATE address (sender and nonce) are fsynced before broadcast.
+func (s *Contract) Deploy(ctx context.Context, initStage uint64, opts ...deployer.DeployOption) (deployer.Deployment, error) {
+	if initStage == 0 {
+		return deployer.Deployment{}, errors.New("deploy: initial stage must be at least 1 (ZeroStage)")
+	}
+	if err := s.needKey(s.deployerKey, "deployer"); err != nil {
+		return deployer.Deployment{}, err
+	}
+	from := s.deployerKey.Address()
+	res, err := deployer.RunDeploy(ctx, &deployChain{s: s, key: s.deployerKey, from: from}, deployer.DeployRun{
+		Journal: journal.DeployPath(s.k.JournalDir, s.JournalChain(), from.Hex()), Poll: s.k.Poll, Logger: s.k.Logger,
+	}, initStage, deployer.DeployConfigOf(opts...))
+	if err != nil {
+		return deployer.Deployment{}, err
+	}
+	s.contract = common.HexToAddress(res.Contract)
+	s.k.Logger.Info("contract "+res.Status, "address", s.contract.Hex(), "stage", res.InitStage, "tx", res.TxHash, "gas", res.GasUsed)
+	return deployer.Deployment{
+		VM: deployer.EVM, ChainID: s.chainID.String(), Contract: s.contract.Hex(), InitStage: res.InitStage,
+		TxHash: res.TxHash, Deployer: from.Hex(), GasUsed: res.GasUsed, Status: res.Status,
+	}, nil
+}
+
+// sendAndWait signs, simulates, sends and waits for one tx; a revert in simulation is
+// returned decoded, and nothing is sent.
+func (s *Contract) sendAndWait(ctx context.Context, key keys.Signer, to *common.Address, data []byte) (*types.Transaction, *types.Receipt, error) {
+	from := key.Address()
+	gas, err := s.client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: to, Data: data})
+	if err != nil {
+		return nil, nil, decodeRevert(s.abi, err)
+	}
+	nonce, err := s.client.PendingNonceAt(ctx, from)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read nonce: %w", err)
+	}
+	tip, feeCap, err := s.fees(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx, err := key.SignEVMTx(ctx, types.NewTx(&types.DynamicFeeTx{
+		ChainID: s.chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
+		Gas: min(gas*6/5, MaxTxGas), To: to, Data: data,
+	}), s.chainID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sign: %w", err)
+	}
+	if err := s.client.SendTransaction(ctx, tx); err != nil {
+		return nil, nil, fmt.Errorf("send: %w", err)
+	}
+	for {
+		out, err := s.lookup(ctx, tx.Hash())
+		if err != nil {
+			return tx, nil, err
+		}
+		if out.Found {
+			if !out.Success {
+				return tx, nil, fmt.Errorf("tx %s: %w", tx.Hash().Hex(), out.Err)
+			}
+			rc, err := s.client.TransactionReceipt(ctx, tx.Hash())
+			return tx, rc, err
+		}
+		select {
+		case <-ctx.Done():
+			return tx, nil, fmt.Errorf("wait for tx %s: %w", tx.Hash().Hex(), ctx.Err())
+		case <-time.After(s.k.Poll):
+		}
+	}
+}
+
+func (s *Contract) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
+	tip, feeCap, _, err = s.feesAndHead(ctx)
+	return tip, feeCap, err
+}
+
+// feesAndHead is fees and the head block they were read at, the two asked at once.
+func (s *Contract) feesAndHead(ctx context.Context) (tip, feeCap *big.Int, head *types.Header, err error) {
+	var tipErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { tip, tipErr = s.client.SuggestGasTipCap(ctx) })
+	head, err = s.client.HeaderByNumber(ctx, nil)
+	wg.Wait()
+	if tipErr != nil {
+		return nil, nil, nil, fmt.Errorf("suggest gas tip: %w", tipErr)
+	}
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read head: %w", err)
+	}
+	feeCap = new(big.Int).Set(tip)
+	if head.BaseFee != nil {
+		feeCap.Add(feeCap, new(big.Int).Mul(head.BaseFee, big.NewInt(2)))
+	}
+	return tip, feeCap, head, nil
+}
+
+// JournalChain is "evm-<chain id>".
+func (s *Contract) JournalChain() string { return "evm-" + s.chainID.String() }
+
+// PrepareUpdate estimates updateScores for 1 and for 50 new addresses on the live contract
+// (which also proves the operator may write to stage) and sizes chunks by the per-tx gas
+// cap.
+func (s *Contract) PrepareUpdate(ctx context.Context, stage uint64, _ *scores.Set) (deployer.Update, error) {
+	if err := s.needKey(s.operatorKey, "operator"); err != nil {
+		return deployer.Update{}, err
+	}
+	from := s.operatorKey.Address()
+	// The fees and the block gas limit are read while the update is estimated.
+	var tip, feeCap *big.Int
+	var head *types.Header
+	var headErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { tip, feeCap, head, headErr = s.feesAndHead(ctx) })
+	cost, err := deployer.Measure(stage, "estimate updateScores", gasHeadroom, func(k int) (uint64, error) {
+		addrs := make([]common.Address, k)
+		amounts := make([]uint64, k)
+		for i := range addrs {
+			addrs[i], amounts[i] = probeAddress(i), 1
+		}
+		data, err := s.binding.TryPackUpdateScores(stage, addrs, amounts)
+		if err != nil {
+			return 0, err
+		}
+		to := s.contract
+		g, err := s.client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Data: data})
+		return g, decodeRevert(s.abi, err)
+	})
+	wg.Wait()
+	if err != nil {
+		return deployer.Update{}, err
+	}
+	if headErr != nil {
+		return deployer.Update{}, headErr
+	}
+	// The most gas one tx may use: the Osaka cap or the block limit if lower.
+	txCap := min(uint64(MaxTxGas), head.GasLimit)
+	pc := &pushChain{s: s, key: s.operatorKey, from: from, cost: cost, tip: tip, feeCap: feeCap, txGasOK: txCap}
+	return deployer.Update{Chain: pc, Fits: cost.MaxEntries(txCap),
+		Limit: fmt.Sprintf("tx gas cap %d (~%d gas per entry)", txCap, cost.PerEntry),
+		Gas:   func(n int) uint64 { return cost.Limit(n, txCap) }}, nil
+}
+
+// FinalizeStage finalizes stage (opening stage+1).
+func (s *Contract) FinalizeStage(ctx context.Context, stage uint64) (string, error) {
+	if err := s.needContract(); err != nil {
+		return "", err
+	}
+	if err := s.needKey(s.operatorKey, "operator"); err != nil {
+		return "", err
+	}
+	data, err := s.binding.TryPackFinalizeStage(stage)
+	if err != nil {
+		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
+	}
+	to := s.contract
+	tx, _, err := s.sendAndWait(ctx, s.operatorKey, &to, data)
+	if err != nil {
+		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
+	}
+	return tx.Hash().Hex(), nil
+}
+
+func (s *Contract) call(ctx context.Context, data []byte) ([]byte, error) {
+	to := s.contract
+	out, err := s.client.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
+	return out, decodeRevert(s.abi, err)
+}
+
+// StageInfo reads stages(stage).
+func (s *Contract) StageInfo(ctx context.Context, stage uint64) (deployer.StageInfo, error) {
+	if err := s.needContract(); err != nil {
+		return deployer.StageInfo{}, err
+	}
+	out, err := s.call(ctx, s.binding.PackStages(stage))
+	if err != nil {
+		return deployer.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
+	}
+	st, err := s.binding.UnpackStages(out)
+	if err != nil {
+		return deployer.StageInfo{}, fmt.Errorf("decode stage %d: %w", stage, err)
+	}
+	return deployer.StageInfo{Stage: stage, TotalScore: st.TotalScore, Finalized: st.IsFinalized, Exists: st.Stage == stage}, nil
+}
+
+// ScorePages pages through getScores. The contract pads a page to its limit with zero rows (as
+// the official one does), so a zero address, or a short page, ends the list.
+func (s *Contract) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
+	if err := s.needContract(); err != nil {
+		return err
+	}
+	page := make([]scores.Entry, 0, pageSize)
+	for offset := uint64(0); ; offset += pageSize {
+		out, err := s.call(ctx, s.binding.PackGetScores(stage, offset, pageSize))
+		if err != nil {
+			return fmt.Errorf("read scores stage %d offset %d: %w", stage, offset, err)
+		}
+		rows, err := s.binding.UnpackGetScores(out)
+		if err != nil {
+			return fmt.Errorf("decode scores stage %d offset %d: %w", stage, offset, err)
+		}
+		page = page[:0]
+		end := len(rows) < pageSize
+		for _, r := range rows {
+			if r.Addr == (common.Address{}) {
+				end = true
+				break
+			}
+			page = append(page, scores.Entry{Addr: r.Addr.Hex(), Amount: r.Amount})
+		}
+		if err := each(page); err != nil || end {
+			return err
+		}
+	}
+}
+
+// InitStage reads initStage().
+func (s *Contract) InitStage(ctx context.Context) (uint64, error) {
+	if err := s.needContract(); err != nil {
+		return 0, err
+	}
+	out, err := s.call(ctx, s.binding.PackInitStage())
+	if err != nil {
+		return 0, fmt.Errorf("read initStage: %w", err)
+	}
+	st, err := s.binding.UnpackInitStage(out)
+	if err != nil {
+		return 0, fmt.Errorf("decode initStage: %w", err)
+	}
+	return st, nil
+}

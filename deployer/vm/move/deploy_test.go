@@ -1,0 +1,38 @@
+package move_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
+)
+
+func TestSecondDeployNamesTheModuleUnderTheDeployer(t *testing.T) {
+	ctx := context.Background()
+	r := start(t)
+	first, err := r.dial(t, cosmostx.WithDeployerKey(r.keyA)).Deploy(ctx, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A fresh journal: the module is found on the chain, not in a journal.
+	r.journal = t.TempDir()
+	s := r.dial(t, cosmostx.WithDeployerKey(r.keyA))
+	seq := r.sequence(t, s, first.Deployer)
+	again, err := s.Deploy(ctx, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Status != deployer.StatusAlready || again.Contract != first.Contract || again.InitStage != 3 {
+		t.Fatalf("second deploy %+v, want already deployed at %s stage 3", again, first.Contract)
+	}
+	_, err = s.Deploy(ctx, 5, deployer.AnotherDeployment())
+	if !errors.Is(err, deployer.ErrOnePerDeployer) || !strings.Contains(err.Error(), "--new cannot") || strings.Contains(err.Error(), "EDEPLOYER_ALREADY_ADDED") {
+		t.Fatalf("--new on Move: %v", err)
+	}
+	if got := r.sequence(t, s, first.Deployer); got != seq {
+		t.Fatalf("sequence %d -> %d: a tx was sent", seq, got)
+	}
+}

@@ -1,0 +1,450 @@
+// Package move deploys and operates the VIP score Move module (contracts/move) on a Move
+// rollup through the shared Cosmos tx path (deployer/vm/cosmostx) and the shared push loop:
+// x/move's MsgPublish and MsgExecute with BCS arguments, reads through Initia's Move REST
+// routes (view functions, resources, table entries). Everything chain-specific (chain id,
+// bech32 prefix, gas price, block limits) is read from the chain or given as options.
+package move
+
+import (
+	"cmp"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+
+	sdk "github.com/cosmos/cosmos-sdk/types"
+	"github.com/cosmos/cosmos-sdk/types/bech32"
+
+	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/movebcs"
+	movecontract "github.com/vipharness/vipharness/contracts/move"
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/journal"
+	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
+)
+
+const (
+	// ModuleName is the module every function call goes to.
+	ModuleName = "vip_score"
+	// DefaultMaxChunk caps the entries of one update_score_script tx when limits allow more.
+	DefaultMaxChunk = 1000
+	// DefaultMaxTxBytes is CometBFT's default mempool max_tx_bytes.
+	DefaultMaxTxBytes = 1 << 20
+	// DefaultSimulationGasLimit is Initia's DefaultContractSimulationGasLimit: a chunk is kept
+	// small enough that the chain can still simulate it.
+	DefaultSimulationGasLimit = 3_000_000
+	// MaxArgBytes is x/move's limit on one argument.
+	MaxArgBytes = 1_000_000
+	// gasHeadroom (percent) covers the gap between simulated and delivered gas.
+	gasHeadroom = 30
+	// txOverhead bounds the bytes of an update_score_script tx besides its arguments.
+	txOverhead = 1024
+	// bytesPerEntry is one address (32) and one score (8) in BCS.
+	bytesPerEntry = 40
+	// pageSize is how many rows one get_scores view reads (the module's maximum).
+	pageSize = 1000
+)
+
+// Contract is the VIP score module on one Move chain.
+type Contract struct {
+	c          *cosmostx.Client
+	owner      *movebcs.Address // the module's address: the deployer's, once deployed or attached
+	moduleAddr string           // deployer.WithContract's, attached at Dial
+	module     []byte           // compiled for the deployer, if given
+	compiler   movecontract.Compiler
+	allow      []string
+
+	deployerKey keys.Signer
+	operatorKey keys.Signer
+	maxTxBytes  int
+	simGas      uint64
+	k           deployer.Knobs
+}
+
+var _ deployer.Contract = (*Contract)(nil)
+
+// Option sets what a Contract takes: deployer.With* options (cosmostx.WithOperatorKey and
+// WithDeployerKey for software keys). Code is a vip_score module compiled for the deployer,
+// Contract the address of a published one (0x-hex or bech32).
+type Option = deployer.Option
+
+// compilerKey is where WithCompiler keeps the compiler among the shared options.
+type compilerKey struct{}
+
+// WithCompiler compiles vip_score for a deployer other than the development one (the module
+// carries its address). Without it (and without deployer.WithCode) only the committed
+// artifact, built for movecontract.DevDeployer, can be deployed. vipctl passes a
+// movecontract.CommandCompiler, which keeps the native compiler out of its process. A nil
+// compiler changes nothing.
+func WithCompiler(c movecontract.Compiler) Option {
+	if c == nil {
+		return func(*deployer.Settings) {}
+	}
+	return deployer.WithExtension(compilerKey{}, c)
+}
+
+// Dial connects to the rollup's CometBFT RPC and REST faces and returns the Scorer of its contract.
+func Dial(ctx context.Context, cometRPC, rest string, opts ...Option) (*deployer.Scorer, error) {
+	c, err := DialContract(ctx, cometRPC, rest, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return deployer.NewScorer(c, c.k), nil
+}
+
+// DialContract is Dial's move half alone, for what only this VM offers.
+func DialContract(ctx context.Context, cometRPC, rest string, opts ...Option) (*Contract, error) {
+	set := deployer.Apply(opts...)
+	s := &Contract{
+		maxTxBytes: cmp.Or(set.MaxTxBytes, DefaultMaxTxBytes), simGas: cmp.Or(set.SimulationGasLimit, DefaultSimulationGasLimit),
+		k: set.Knobs, module: set.Code, allow: set.AllowList,
+		deployerKey: set.Deployer, operatorKey: set.Operator, moduleAddr: set.Contract,
+	}
+	s.compiler, _ = set.Extension(compilerKey{}).(movecontract.Compiler)
+	var err error
+	if s.k.JournalDir, err = deployer.JournalDir(s.k.JournalDir); err != nil {
+		return nil, err
+	}
+	if s.c, err = cosmostx.DialFor(ctx, cometRPC, rest, set, initiamove.RegisterInterfaces); err != nil {
+		return nil, fmt.Errorf("dial move rollup: %w", err)
+	}
+	if s.moduleAddr != "" {
+		if err := s.Attach(s.moduleAddr); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Attach makes addr (0x-hex, or a bech32 account) the module later
+// calls go to.
+func (s *Contract) Attach(addr string) error {
+	if a, err := movebcs.ParseAddress(addr); err == nil {
+		s.owner = &a
+		return nil
+	}
+	a, err := s.accountAddress(addr)
+	if err != nil {
+		return fmt.Errorf("module address %q: %w: neither 0x-hex nor bech32", addr, deployer.ErrBadAddress)
+	}
+	s.owner = &a
+	return nil
+}
+
+// Bech32Prefix is the chain's account address prefix.
+func (s *Contract) Bech32Prefix() string { return s.c.Prefix() }
+
+// Close releases nothing today; it keeps the Contract's shape the same as the other VMs'.
+func (s *Contract) Close() {}
+
+// VM is deployer.Move.
+func (s *Contract) VM() deployer.VM { return deployer.Move }
+
+// ChainID is the chain id the node reported.
+func (s *Contract) ChainID() string { return s.c.ChainID }
+
+// Client is the chain client.
+func (s *Contract) Client() *cosmostx.Client { return s.c }
+
+// Contract is the module's address (0x-hex), or "" before Deploy.
+func (s *Contract) Contract() string {
+	if s.owner == nil {
+		return ""
+	}
+	return s.owner.Short()
+}
+
+// Codec is bech32 under the chain's prefix.
+func (s *Contract) Codec() scores.Codec { return scores.Bech32Codec{Prefix: s.c.Prefix()} }
+
+func (s *Contract) needModule() error {
+	if s.owner == nil {
+		return errors.New("no module address: deploy first or pass the module address")
+	}
+	return nil
+}
+
+// accountAddress is the Move address of a bech32 account.
+func (s *Contract) accountAddress(addr string) (movebcs.Address, error) {
+	_, bz, err := bech32.DecodeAndConvert(addr)
+	if err != nil {
+		return movebcs.Address{}, err
+	}
+	return movebcs.AccountAddress(bz), nil
+}
+
+func (s *Contract) call(sender, fn string, args ...[]byte) *initiamove.MsgExecute {
+	return &initiamove.MsgExecute{Sender: sender, ModuleAddress: s.owner.Short(), ModuleName: ModuleName, FunctionName: fn, Args: args}
+}
+
+// moduleFor is vip_score built for the deployer's address: WithModule's, the committed
+// artifact for the development deployer, else a fresh compile with WithCompiler's compiler.
+func (s *Contract) moduleFor(ctx context.Context, addr movebcs.Address) ([]byte, error) {
+	if s.module != nil {
+		return s.module, nil
+	}
+	if addr == movecontract.DevDeployer {
+		return movecontract.Module(), nil
+	}
+	if s.compiler == nil {
+		return nil, fmt.Errorf("vip_score must be compiled for the deployer %s (the committed module is built for %s): give a Move compiler (WithCompiler) or the compiled module (WithModule)", addr.Short(), movecontract.DevDeployer.Short())
+	}
+	b, err := movecontract.Compile(ctx, s.compiler, addr)
+	if err != nil {
+		return nil, fmt.Errorf("compile vip_score for %s: %w", addr.Short(), err)
+	}
+	return b.VipScore, nil
+}
+
+// Deploy publishes vip_score under the deployer's address and, in the same tx, makes the
+// deployer, the operator and any WithAllowList accounts deployers and sets initStage as the
+// first stage: the module is never visible half set up. It is journaled and retry-safe
+// (deployer.RunDeploy); a vip_score module already under the deployer is reported, read
+// through REST, before anything is sent (a deployer can publish it once: --new cannot help).
+func (s *Contract) Deploy(ctx context.Context, initStage uint64, opts ...deployer.DeployOption) (deployer.Deployment, error) {
+	if initStage == 0 {
+		return deployer.Deployment{}, errors.New("deploy: initial stage must be at least 1")
+	}
+	dep, err := s.c.RoleSigner(ctx, s.deployerKey, "deployer")
+	if err != nil {
+		return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
+	}
+	owner, err := s.accountAddress(dep.Address)
+	if err != nil {
+		return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
+	}
+	chain := &deployChain{s: s, owner: owner, DeployTx: cosmostx.DeployTx{C: s.c, Signer: dep, Decode: DecodeAbort,
+		Msgs: func(stage uint64) ([]sdk.Msg, string, error) { return s.deployMsgs(ctx, dep.Address, owner, stage) }}}
+	res, err := deployer.RunDeploy(ctx, chain, deployer.DeployRun{
+		Journal: journal.DeployPath(s.k.JournalDir, s.JournalChain(), dep.Address), Poll: s.k.Poll, Logger: s.k.Logger,
+	}, initStage, deployer.DeployConfigOf(opts...))
+	if err != nil {
+		return deployer.Deployment{}, fmt.Errorf("deploy vip_score at %s: %w", owner.Short(), err)
+	}
+	s.owner = &owner
+	s.k.Logger.Info("module "+res.Status, "address", owner.Short(), "stage", res.InitStage, "tx", res.TxHash, "gas", res.GasUsed)
+	return deployer.Deployment{
+		VM: deployer.Move, ChainID: s.c.ChainID, Contract: owner.Short(), InitStage: res.InitStage,
+		TxHash: res.TxHash, Deployer: dep.Address, GasUsed: res.GasUsed, Status: res.Status,
+	}, nil
+}
+
+// deployMsgs are the publish of vip_score built for owner and its setup at stage.
+func (s *Contract) deployMsgs(ctx context.Context, sender string, owner movebcs.Address, stage uint64) ([]sdk.Msg, string, error) {
+	code, err := s.moduleFor(ctx, owner)
+	if err != nil {
+		return nil, "", err
+	}
+	writers := []string{sender}
+	if s.operatorKey != nil {
+		writers = append(writers, s.c.Address(s.operatorKey.PubKey()))
+	}
+	for _, a := range s.allow {
+		canonical, err := scores.CheckBech32(s.c.Prefix())(a)
+		if err != nil {
+			return nil, "", fmt.Errorf("allow list: %w", err)
+		}
+		writers = append(writers, canonical)
+	}
+	at := s.at(owner)
+	msgs := []sdk.Msg{&initiamove.MsgPublish{Sender: sender, CodeBytes: [][]byte{code}, UpgradePolicy: initiamove.COMPATIBLE}}
+	seen := map[string]bool{}
+	for _, w := range writers {
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		a, err := s.accountAddress(w)
+		if err != nil {
+			return nil, "", err
+		}
+		msgs = append(msgs, at.call(sender, "add_deployer_script", a[:]))
+	}
+	msgs = append(msgs, at.call(sender, "set_init_stage", movebcs.ArgU64(stage)))
+	return msgs, owner.Short(), nil
+}
+
+// at is a copy of s attached to the module under owner (s is left as it is).
+func (s *Contract) at(owner movebcs.Address) *Contract {
+	cp := *s
+	cp.owner = &owner
+	return &cp
+}
+
+func (s *Contract) updateMsg(sender string, stage uint64, chunk scores.Chunk) (*initiamove.MsgExecute, error) {
+	addrs := make([]movebcs.Address, chunk.Len())
+	amounts := make([]uint64, chunk.Len())
+	for i := range addrs {
+		bz, amount := chunk.At(i)
+		addrs[i], amounts[i] = movebcs.AccountAddress(bz), amount
+	}
+	return s.call(sender, "update_score_script", movebcs.ArgU64(stage), movebcs.ArgAddresses(addrs), movebcs.ArgU64s(amounts)), nil
+}
+
+// JournalChain is "move-<chain id>".
+func (s *Contract) JournalChain() string { return "move-" + s.c.ChainID }
+
+// PrepareUpdate simulates update_score_script with 1 and with 50 new addresses on the live
+// module (which also proves the operator may write to stage) and sizes chunks by the block
+// gas limit, the simulation gas limit, the tx size limit and the argument limit.
+func (s *Contract) PrepareUpdate(ctx context.Context, stage uint64, _ *scores.Set) (deployer.Update, error) {
+	if err := s.needModule(); err != nil {
+		return deployer.Update{}, err
+	}
+	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
+	if err != nil {
+		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, err)
+	}
+	return s.c.PrepareUpdate(ctx, stage, cosmostx.UpdateSpec{
+		Signer: op, Decode: DecodeAbort, What: "simulate update_score_script", Headroom: gasHeadroom,
+		Msg: func(stage uint64, chunk scores.Chunk) (sdk.Msg, error) {
+			return s.updateMsg(op.Address, stage, chunk)
+		},
+		GasCap: s.simGas, GasCapName: "contract simulation gas limit",
+		MaxTxBytes: s.maxTxBytes, Overhead: txOverhead, PerEntry: bytesPerEntry,
+		MaxEntries: MaxArgBytes / 32, Cap: DefaultMaxChunk,
+	})
+}
+
+// FinalizeStage finalizes stage (opening stage+1).
+func (s *Contract) FinalizeStage(ctx context.Context, stage uint64) (string, error) {
+	if err := s.needModule(); err != nil {
+		return "", err
+	}
+	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
+	if err != nil {
+		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
+	}
+	res, err := s.c.Exec(ctx, op, s.call(op.Address, "finalize_script", movebcs.ArgU64(stage)))
+	if err != nil {
+		return "", fmt.Errorf("finalize stage %d: %w", stage, DecodeAbort(err))
+	}
+	return res.TxHash, nil
+}
+
+// view calls a view function with BCS arguments and decodes its JSON value into out.
+func (s *Contract) view(ctx context.Context, fn string, out any, args ...[]byte) error {
+	if err := s.needModule(); err != nil {
+		return err
+	}
+	var res initiamove.QueryViewResponse
+	req := &initiamove.QueryViewRequest{Address: s.owner.Short(), ModuleName: ModuleName, FunctionName: fn, Args: args}
+	if err := s.c.Post(ctx, "/initia/move/v1/view", req, &res); err != nil {
+		return fmt.Errorf("view %s: %w", fn, DecodeAbort(err))
+	}
+	if err := json.Unmarshal([]byte(res.Data), out); err != nil {
+		return fmt.Errorf("view %s: reply %q: %w", fn, res.Data, err)
+	}
+	return nil
+}
+
+// moduleStore is the module's ModuleStore resource, as JSON.
+type moduleStore struct {
+	InitStage string `json:"init_stage"`
+	Stages    struct {
+		Handle string `json:"handle"`
+	} `json:"stages"`
+}
+
+func (s *Contract) store(ctx context.Context) (moduleStore, error) {
+	if err := s.needModule(); err != nil {
+		return moduleStore{}, err
+	}
+	tag := s.owner.Short() + "::" + ModuleName + "::ModuleStore"
+	var res initiamove.QueryResourceResponse
+	if err := s.c.Get(ctx, "/initia/move/v1/accounts/"+s.owner.Short()+"/resources/by_struct_tag?struct_tag="+tag, &res); err != nil {
+		return moduleStore{}, fmt.Errorf("read %s: %w", tag, err)
+	}
+	var r struct {
+		Data moduleStore `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(res.Resource.MoveResource), &r); err != nil || r.Data.Stages.Handle == "" {
+		return moduleStore{}, fmt.Errorf("read %s: %q is not a vip_score ModuleStore", tag, res.Resource.MoveResource)
+	}
+	return r.Data, nil
+}
+
+// StageInfo reads the stage's row of the module's stages table; a stage the module does not
+// have is Exists false.
+func (s *Contract) StageInfo(ctx context.Context, stage uint64) (deployer.StageInfo, error) {
+	ms, err := s.store(ctx)
+	if err != nil {
+		return deployer.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
+	}
+	var res initiamove.QueryTableEntryResponse
+	err = s.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+url.QueryEscape(base64.StdEncoding.EncodeToString(movebcs.ArgU64(stage))), &res)
+	if cosmostx.NotFound(err) {
+		return deployer.StageInfo{Stage: stage}, nil
+	}
+	if err != nil {
+		return deployer.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
+	}
+	var row struct {
+		TotalScore  string `json:"total_score"`
+		IsFinalized bool   `json:"is_finalized"`
+	}
+	if err := json.Unmarshal([]byte(res.TableEntry.Value), &row); err != nil {
+		return deployer.StageInfo{}, fmt.Errorf("read stage %d: row %q: %w", stage, res.TableEntry.Value, err)
+	}
+	total, err := strconv.ParseUint(row.TotalScore, 10, 64)
+	if err != nil {
+		return deployer.StageInfo{}, fmt.Errorf("read stage %d: total score %q: %w", stage, row.TotalScore, err)
+	}
+	return deployer.StageInfo{Stage: stage, TotalScore: total, Finalized: row.IsFinalized, Exists: true}, nil
+}
+
+// ScorePages pages through get_scores by start_after, in the module's order (descending address).
+func (s *Contract) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
+	var after *movebcs.Address
+	page := make([]scores.Entry, 0, pageSize)
+	for read := 0; ; {
+		var reply struct {
+			Scores []struct {
+				Addr  string `json:"addr"`
+				Score string `json:"score"`
+			} `json:"scores"`
+		}
+		if err := s.view(ctx, "get_scores", &reply, movebcs.ArgU64(stage), movebcs.ArgU16(pageSize), movebcs.ArgOptionAddress(after)); err != nil {
+			return fmt.Errorf("read scores stage %d after %d rows: %w", stage, read, err)
+		}
+		page = page[:0]
+		for _, r := range reply.Scores {
+			a, err := movebcs.ParseAddress(r.Addr)
+			if err != nil {
+				return fmt.Errorf("read scores stage %d: %w", stage, err)
+			}
+			n, err := strconv.ParseUint(r.Score, 10, 64)
+			if err != nil {
+				return fmt.Errorf("read scores stage %d: score %q of %s: %w", stage, r.Score, r.Addr, err)
+			}
+			addr, err := bech32.ConvertAndEncode(s.c.Prefix(), a.AccountBytes())
+			if err != nil {
+				return err
+			}
+			page = append(page, scores.Entry{Addr: addr, Amount: n})
+			after = &a
+		}
+		read += len(page)
+		if err := each(page); err != nil || len(reply.Scores) < pageSize {
+			return err
+		}
+	}
+}
+
+// InitStage reads the module's first stage from its ModuleStore.
+func (s *Contract) InitStage(ctx context.Context) (uint64, error) {
+	ms, err := s.store(ctx)
+	if err != nil {
+		return 0, err
+	}
+	st, err := strconv.ParseUint(ms.InitStage, 10, 64)
+	if err != nil || st == 0 {
+		return 0, fmt.Errorf("module %s has no initial stage set (init_stage %q)", s.owner.Short(), ms.InitStage)
+	}
+	return st, nil
+}

@@ -1,0 +1,394 @@
+// Package wasm deploys and operates the VIP score CosmWasm contract (contracts/wasm) on a Wasm
+// rollup through the shared Cosmos tx path (deployer/vm/cosmostx) and the shared push loop.
+// Everything chain-specific (chain id, bech32 prefix, gas price, block limits) is read from
+// the chain or given as options; nothing is assumed.
+package wasm
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	wasmtypes "github.com/CosmWasm/wasmd/x/wasm/types"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+
+	"github.com/vipharness/vipharness/bindings/vipwasm"
+	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/journal"
+	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
+)
+
+const (
+	// DefaultLabel is the contract label given at instantiation.
+	DefaultLabel = "vip-score"
+	// DefaultMaxChunk caps the entries of one update_scores tx when limits allow more: a
+	// failed chunk then costs little to resend, and blocks stay small.
+	DefaultMaxChunk = 1000
+	// DefaultMaxTxBytes is CometBFT's default mempool max_tx_bytes; a node's own value is not
+	// visible over RPC, so it is an option.
+	DefaultMaxTxBytes = 1 << 20
+	// gasHeadroom (percent) covers the gap between simulated and delivered gas.
+	gasHeadroom = 30
+	// txOverhead bounds the bytes of an update_scores tx besides its score pairs: signer
+	// info, signature, fee, sender and contract addresses and the JSON frame.
+	txOverhead = 1024
+	// pageSize is how many rows one get_scores query reads.
+	pageSize = 1000
+)
+
+// Contract is the VIP score contract on one Wasm chain.
+type Contract struct {
+	c        *cosmostx.Client
+	contract string
+	codeID   uint64
+	code     []byte
+	label    string
+	admin    *string
+	allow    []string
+
+	deployerKey keys.Signer
+	operatorKey keys.Signer
+	maxTxBytes  int
+	k           deployer.Knobs
+}
+
+var _ deployer.Contract = (*Contract)(nil)
+
+// Option sets what a Contract takes: deployer.With* options (cosmostx.WithOperatorKey and
+// WithDeployerKey for software keys; WithCodeID, WithLabel and WithAdmin for the
+// instantiation).
+type Option = deployer.Option
+
+// Dial connects to the rollup's CometBFT RPC and REST faces and returns the Scorer of its contract.
+func Dial(ctx context.Context, cometRPC, rest string, opts ...Option) (*deployer.Scorer, error) {
+	c, err := DialContract(ctx, cometRPC, rest, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return deployer.NewScorer(c, c.k), nil
+}
+
+// DialContract is Dial's wasm half alone, for what only this VM offers.
+func DialContract(ctx context.Context, cometRPC, rest string, opts ...Option) (*Contract, error) {
+	set := deployer.Apply(opts...)
+	s := &Contract{
+		code: wasmcontract.Code(), label: cmp.Or(set.Label, DefaultLabel), codeID: set.CodeID, admin: set.Admin,
+		maxTxBytes: cmp.Or(set.MaxTxBytes, DefaultMaxTxBytes), k: set.Knobs, allow: set.AllowList,
+		deployerKey: set.Deployer, operatorKey: set.Operator, contract: set.Contract,
+	}
+	if set.Code != nil {
+		s.code = set.Code
+	}
+	var err error
+	if s.k.JournalDir, err = deployer.JournalDir(s.k.JournalDir); err != nil {
+		return nil, err
+	}
+	if s.c, err = cosmostx.DialFor(ctx, cometRPC, rest, set, wasmtypes.RegisterInterfaces); err != nil {
+		return nil, fmt.Errorf("dial wasm rollup: %w", err)
+	}
+	if s.contract != "" {
+		if err := s.Attach(s.contract); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Close releases nothing today; it keeps the Contract's shape the same as the other VMs'.
+func (s *Contract) Close() {}
+
+// VM is deployer.Wasm.
+func (s *Contract) VM() deployer.VM { return deployer.Wasm }
+
+// ChainID is the chain id the node reported.
+func (s *Contract) ChainID() string { return s.c.ChainID }
+
+// Client is the chain client, for callers that need the chain's prefix or gas price.
+func (s *Contract) Client() *cosmostx.Client { return s.c }
+
+// Contract is the contract address, or "" before Deploy.
+func (s *Contract) Contract() string { return s.contract }
+
+// Bech32Prefix is the chain's account address prefix.
+func (s *Contract) Bech32Prefix() string { return s.c.Prefix() }
+
+// Attach makes addr (a bech32 contract address under the chain's prefix) the contract later
+// calls go to.
+func (s *Contract) Attach(addr string) error {
+	canonical, err := scores.CheckBech32(s.c.Prefix())(addr)
+	if err != nil {
+		return fmt.Errorf("contract: %w: %w", deployer.ErrBadAddress, err)
+	}
+	s.contract = canonical
+	return nil
+}
+
+// CodeID is the code id stored or given, or 0.
+func (s *Contract) CodeID() uint64 { return s.codeID }
+
+// Codec is bech32 under the chain's prefix.
+func (s *Contract) Codec() scores.Codec { return scores.Bech32Codec{Prefix: s.c.Prefix()} }
+
+func (s *Contract) needContract() error {
+	if s.contract == "" {
+		return deployer.ErrNoContract
+	}
+	return nil
+}
+
+// Deploy instantiates the contract with initStage as its open stage and the deployer, the
+// operator and any WithAllowList accounts on its allow list. The code is WithCodeID's, else
+// code already stored with the same checksum (by anyone), else stored now. The instantiate
+// is journaled and retry-safe (deployer.RunDeploy); the chain assigns its address at
+// inclusion, so the journal learns it from the tx's events.
+func (s *Contract) Deploy(ctx context.Context, initStage uint64, opts ...deployer.DeployOption) (deployer.Deployment, error) {
+	if initStage == 0 {
+		return deployer.Deployment{}, errors.New("deploy: initial stage must be at least 1")
+	}
+	dep, err := s.c.RoleSigner(ctx, s.deployerKey, "deployer")
+	if err != nil {
+		return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
+	}
+	allow := []string{dep.Address}
+	if s.operatorKey != nil {
+		allow = append(allow, s.c.Address(s.operatorKey.PubKey()))
+	}
+	for _, a := range s.allow {
+		canonical, err := scores.CheckBech32(s.c.Prefix())(a)
+		if err != nil {
+			return deployer.Deployment{}, fmt.Errorf("deploy: allow list: %w", err)
+		}
+		allow = append(allow, canonical)
+	}
+	allow = dedupe(allow)
+	admin := dep.Address
+	if s.admin != nil {
+		admin = *s.admin
+		if admin != "" {
+			if admin, err = scores.CheckBech32(s.c.Prefix())(admin); err != nil {
+				return deployer.Deployment{}, fmt.Errorf("deploy: admin: %w", err)
+			}
+		}
+	}
+	msgs := func(stage uint64) ([]sdk.Msg, string, error) {
+		init, err := json.Marshal(vipwasm.Instantiate{AllowList: allow, InitStage: stage})
+		if err != nil {
+			return nil, "", err
+		}
+		return []sdk.Msg{&wasmtypes.MsgInstantiateContract{Sender: dep.Address, Admin: admin, CodeID: s.codeID, Label: s.label, Msg: init}}, "", nil
+	}
+	chain := &deployChain{s: s, dep: dep, DeployTx: cosmostx.DeployTx{C: s.c, Signer: dep, Msgs: msgs, Decode: decodeContract}}
+	res, err := deployer.RunDeploy(ctx, chain, deployer.DeployRun{
+		Journal: journal.DeployPath(s.k.JournalDir, s.JournalChain(), dep.Address), Poll: s.k.Poll, Logger: s.k.Logger,
+	}, initStage, deployer.DeployConfigOf(opts...))
+	if err != nil {
+		return deployer.Deployment{}, err
+	}
+	s.contract = res.Contract
+	codeID, err := s.contractCode(ctx, res.Contract)
+	if err != nil {
+		return deployer.Deployment{}, fmt.Errorf("deploy: %s: %w", res.Status, err)
+	}
+	s.codeID = codeID
+	s.k.Logger.Info("contract "+res.Status, "address", s.contract, "stage", res.InitStage, "code_id", s.codeID, "tx", res.TxHash, "gas", res.GasUsed)
+	return deployer.Deployment{
+		VM: deployer.Wasm, ChainID: s.c.ChainID, Contract: s.contract, InitStage: res.InitStage,
+		TxHash: res.TxHash, Deployer: dep.Address, GasUsed: res.GasUsed + chain.storeGas, CodeID: s.codeID, Status: res.Status,
+	}, nil
+}
+
+// codesByChecksum are the code ids stored with code's checksum, oldest first, from the
+// chain's list of codes (GET /cosmwasm/wasm/v1/code, every page).
+func (s *Contract) codesByChecksum(ctx context.Context, code []byte) ([]uint64, error) {
+	sum := sha256.Sum256(code)
+	var found []uint64
+	key := ""
+	for {
+		path := "/cosmwasm/wasm/v1/code?pagination.limit=100"
+		if key != "" {
+			path += "&pagination.key=" + url.QueryEscape(key)
+		}
+		var res wasmtypes.QueryCodesResponse
+		if err := s.c.Get(ctx, path, &res); err != nil {
+			return nil, fmt.Errorf("list stored codes: %w", err)
+		}
+		for _, ci := range res.CodeInfos {
+			if bytes.Equal(ci.DataHash, sum[:]) {
+				found = append(found, ci.CodeID)
+			}
+		}
+		if res.Pagination == nil || len(res.Pagination.NextKey) == 0 {
+			return found, nil
+		}
+		key = base64.StdEncoding.EncodeToString(res.Pagination.NextKey)
+	}
+}
+
+// contractCode is the code id the contract at addr runs.
+func (s *Contract) contractCode(ctx context.Context, addr string) (uint64, error) {
+	var res wasmtypes.QueryContractInfoResponse
+	if err := s.c.Get(ctx, "/cosmwasm/wasm/v1/contract/"+addr, &res); err != nil {
+		return 0, fmt.Errorf("read contract info of %s: %w", addr, err)
+	}
+	return res.CodeID, nil
+}
+
+// storedCode reads the code id from a MsgStoreCode result and checks the stored checksum.
+func storedCode(res *sdk.TxResponse, code []byte) (uint64, error) {
+	ids := cosmostx.Attr(res, wasmtypes.EventTypeStoreCode, wasmtypes.AttributeKeyCodeID)
+	if len(ids) != 1 {
+		return 0, fmt.Errorf("%d code ids in its events, want 1", len(ids))
+	}
+	id, err := strconv.ParseUint(ids[0], 10, 64)
+	if err != nil || id == 0 {
+		return 0, fmt.Errorf("code id %q is not a positive number", ids[0])
+	}
+	sum := sha256.Sum256(code)
+	if got := cosmostx.Attr(res, wasmtypes.EventTypeStoreCode, wasmtypes.AttributeKeyChecksum); len(got) == 1 && !strings.EqualFold(got[0], hex.EncodeToString(sum[:])) {
+		return 0, fmt.Errorf("chain stored checksum %s, the code's is %x", got[0], sum)
+	}
+	return id, nil
+}
+
+func dedupe(in []string) []string {
+	seen := map[string]bool{}
+	out := in[:0]
+	for _, a := range in {
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func updateMsg(sender, contract string, stage uint64, chunk []scores.Entry) (*wasmtypes.MsgExecuteContract, error) {
+	pairs := make([]vipwasm.Score, len(chunk))
+	for i, e := range chunk {
+		pairs[i] = vipwasm.Score{Addr: e.Addr, Score: e.Amount}
+	}
+	return execMsg(sender, contract, vipwasm.Execute{UpdateScores: &vipwasm.UpdateScores{Stage: stage, Scores: pairs}})
+}
+
+func execMsg(sender, contract string, msg vipwasm.Execute) (*wasmtypes.MsgExecuteContract, error) {
+	bz, err := json.Marshal(msg)
+	if err != nil {
+		return nil, fmt.Errorf("encode execute message: %w", err)
+	}
+	return &wasmtypes.MsgExecuteContract{Sender: sender, Contract: contract, Msg: bz}, nil
+}
+
+// JournalChain is "wasm-<chain id>".
+func (s *Contract) JournalChain() string { return "wasm-" + s.c.ChainID }
+
+// PrepareUpdate simulates update_scores with 1 and with 50 new addresses on the live
+// contract (which also proves the operator may write to stage) and sizes chunks by the
+// chain's block gas limit and the tx size limit for these entries.
+func (s *Contract) PrepareUpdate(ctx context.Context, stage uint64, canonical *scores.Set) (deployer.Update, error) {
+	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
+	if err != nil {
+		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, err)
+	}
+	// ["addr",score], in the JSON message, for the longest address and score of the set
+	perEntry := 0
+	for _, w := range canonical.Widths() {
+		perEntry = max(perEntry, len(canonical.Codec().Encode(make([]byte, w)))+len(strconv.FormatUint(canonical.MaxScore(), 10))+6)
+	}
+	return s.c.PrepareUpdate(ctx, stage, cosmostx.UpdateSpec{
+		Signer: op, Decode: decodeContract, What: "simulate update_scores", Headroom: gasHeadroom,
+		Msg: func(stage uint64, chunk scores.Chunk) (sdk.Msg, error) {
+			return updateMsg(op.Address, s.contract, stage, chunk.Entries())
+		},
+		MaxTxBytes: s.maxTxBytes, Overhead: txOverhead, PerEntry: perEntry, Cap: DefaultMaxChunk,
+	})
+}
+
+// FinalizeStage finalizes stage (opening stage+1).
+func (s *Contract) FinalizeStage(ctx context.Context, stage uint64) (string, error) {
+	if err := s.needContract(); err != nil {
+		return "", err
+	}
+	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
+	if err != nil {
+		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
+	}
+	msg, err := execMsg(op.Address, s.contract, vipwasm.Execute{FinalizeStage: &vipwasm.Stage{Stage: stage}})
+	if err != nil {
+		return "", err
+	}
+	res, err := s.c.Exec(ctx, op, msg)
+	if err != nil {
+		return "", fmt.Errorf("finalize stage %d: %w", stage, decodeContract(err))
+	}
+	return res.TxHash, nil
+}
+
+func (s *Contract) query(ctx context.Context, q vipwasm.Query, out any) error {
+	if err := s.needContract(); err != nil {
+		return err
+	}
+	return decodeContract(Smart(ctx, s.c, s.contract, q, out))
+}
+
+// StageInfo reads get_stage_info; a stage the contract does not have is Exists false.
+func (s *Contract) StageInfo(ctx context.Context, stage uint64) (deployer.StageInfo, error) {
+	var info vipwasm.StageInfo
+	if err := s.query(ctx, vipwasm.Query{GetStageInfo: &vipwasm.Stage{Stage: stage}}, &info); err != nil {
+		var ce *ContractError
+		if errors.As(err, &ce) && ce.Reason() == StageNotFound {
+			return deployer.StageInfo{Stage: stage}, nil
+		}
+		return deployer.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
+	}
+	return deployer.StageInfo{Stage: stage, TotalScore: info.TotalScore, Finalized: info.IsFinalized, Exists: true}, nil
+}
+
+// ScorePages pages through get_scores by start_after, in the contract's address order.
+func (s *Contract) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
+	var after *string
+	page := make([]scores.Entry, 0, pageSize)
+	for read := 0; ; {
+		var reply vipwasm.ScoresPage
+		if err := s.query(ctx, vipwasm.Query{GetScores: &vipwasm.GetScores{Stage: stage, Limit: pageSize, StartAfter: after}}, &reply); err != nil {
+			return fmt.Errorf("read scores stage %d after %d rows: %w", stage, read, err)
+		}
+		page = page[:0]
+		for _, r := range reply.Scores {
+			page = append(page, scores.Entry{Addr: r.Addr, Amount: r.Score})
+		}
+		read += len(page)
+		if err := each(page); err != nil || len(reply.Scores) < pageSize {
+			return err
+		}
+		last := reply.Scores[len(reply.Scores)-1].Addr
+		after = &last
+	}
+}
+
+// InitStage reads the contract's first stage from its storage.
+func (s *Contract) InitStage(ctx context.Context) (uint64, error) {
+	if err := s.needContract(); err != nil {
+		return 0, err
+	}
+	raw, err := Raw(ctx, s.c, s.contract, vipwasm.InitStageKey)
+	if err != nil {
+		return 0, fmt.Errorf("read init_stage of %s: %w", s.contract, err)
+	}
+	st, err := strconv.ParseUint(string(raw), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("read init_stage of %s: %q is not a stage (is it a VIP score contract?)", s.contract, raw)
+	}
+	return st, nil
+}
