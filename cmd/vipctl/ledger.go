@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -14,13 +15,18 @@ import (
 	"github.com/vipharness/vipharness/localnet/ledger"
 )
 
+// ledgerStandInOptions are localnet ledger's own flags.
+type ledgerStandInOptions struct {
+	mnemonicFile string
+	fromEnv      bool
+	delay        time.Duration
+	refuse       string
+}
+
 // newLedgerStandInCmd serves the Ledger stand-in (the Ethereum app emulated at the APDU
 // level) on a Speculos port, to rehearse --ledger flows without a device.
 func newLedgerStandInCmd(g *globals) *cobra.Command {
-	var mnemonicFile string
-	var fromEnv bool
-	var delay time.Duration
-	var refuse string
+	var o ledgerStandInOptions
 	cmd := &cobra.Command{
 		Use:   "ledger",
 		Short: "Serve a Ledger stand-in (Ethereum app, Speculos APDU protocol on 127.0.0.1) for --ledger --ledger-speculos",
@@ -32,73 +38,79 @@ user refuse the N-th request (N+ : the N-th and every later one), to rehearse a 
 mid-push. Ctrl-C stops.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			mnemonic := "test test test test test test test test test test test junk"
-			if mnemonicFile != "" {
-				b, err := os.ReadFile(mnemonicFile)
-				if err != nil {
-					return invalid(fmt.Errorf("--mnemonic-file: %w", err))
-				}
-				mnemonic = strings.TrimSpace(string(b))
-			}
-			if fromEnv {
-				if mnemonic = os.Getenv("MNEMONIC"); mnemonic == "" {
-					return invalid(errors.New("--mnemonic-from-env: MNEMONIC is not set (source the localnet env file)"))
-				}
-			}
-			nth, onward, err := parseRefuse(refuse)
-			if err != nil {
-				return invalid(err)
-			}
-			dev, err := ledger.NewDevice(mnemonic, ledger.WithConfirmDelay(delay))
-			if err != nil {
-				return invalid(errors.New("the stand-in's mnemonic is not a valid BIP39 mnemonic"))
-			}
-			switch {
-			case nth > 0 && onward:
-				dev.RejectFrom(nth)
-			case nth > 0:
-				dev.RejectNth(nth)
-			}
-			srv, err := ledger.Serve(dev)
-			if err != nil {
-				return err
-			}
-			defer srv.Close()
-			addr0, _ := srv.Address(keys.EVMPath(0))
-			if err := g.printResult(map[string]string{"speculos": srv.Addr(), "account_0": addr0.Hex()},
-				fmt.Sprintf("Ledger stand-in (Ethereum app) on %s; account 0 %s\nuse --ledger --ledger-speculos %s; Ctrl-C stops", srv.Addr(), addr0.Hex(), srv.Addr())); err != nil {
-				return err
-			}
-			seen := 0
-			tick := time.NewTicker(200 * time.Millisecond)
-			defer tick.Stop()
-			for {
-				select {
-				case <-cmd.Context().Done():
-					return nil
-				case <-tick.C:
-					log := srv.Confirmations()
-					for _, c := range log[seen:] {
-						shown := strings.Join(c.Screens, " | ")
-						if len(shown) > 240 {
-							shown = shown[:240] + "..."
-						}
-						answer := "approved"
-						if !c.Approved {
-							answer = "REFUSED"
-						}
-						fmt.Fprintf(g.errOut, "device: %s %s %s: %s\n", answer, c.Kind, c.Path, shown)
-					}
-					seen = len(log)
-				}
-			}
+			return g.serveLedgerStandIn(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().StringVar(&mnemonicFile, "mnemonic-file", "", "file holding the stand-in's mnemonic (default: the public test mnemonic)")
-	cmd.Flags().BoolVar(&fromEnv, "mnemonic-from-env", false, "take the mnemonic from MNEMONIC (the funded account 'vipctl localnet up' writes to its env file)")
-	cmd.Flags().DurationVar(&delay, "confirm-delay", 0, "time the simulated user takes to confirm each request")
-	cmd.Flags().StringVar(&refuse, "refuse", "", "the simulated user refuses the N-th request (N), or the N-th and every later one (N+)")
+	cmd.Flags().StringVar(&o.mnemonicFile, "mnemonic-file", "", "file holding the stand-in's mnemonic (default: the public test mnemonic)")
+	cmd.Flags().BoolVar(&o.fromEnv, "mnemonic-from-env", false, "take the mnemonic from MNEMONIC (the funded account 'vipctl localnet up' writes to its env file)")
+	cmd.Flags().DurationVar(&o.delay, "confirm-delay", 0, "time the simulated user takes to confirm each request")
+	cmd.Flags().StringVar(&o.refuse, "refuse", "", "the simulated user refuses the N-th request (N), or the N-th and every later one (N+)")
 	return cmd
+}
+
+// serveLedgerStandIn serves the Ledger stand-in until interrupted.
+func (g *globals) serveLedgerStandIn(ctx context.Context, o ledgerStandInOptions) error {
+	mnemonicFile, fromEnv, delay, refuse := o.mnemonicFile, o.fromEnv, o.delay, o.refuse
+	mnemonic := "test test test test test test test test test test test junk"
+	if mnemonicFile != "" {
+		b, err := os.ReadFile(mnemonicFile)
+		if err != nil {
+			return invalid(fmt.Errorf("--mnemonic-file: %w", err))
+		}
+		mnemonic = strings.TrimSpace(string(b))
+	}
+	if fromEnv {
+		if mnemonic = os.Getenv("MNEMONIC"); mnemonic == "" {
+			return invalid(errors.New("--mnemonic-from-env: MNEMONIC is not set (source the localnet env file)"))
+		}
+	}
+	nth, onward, err := parseRefuse(refuse)
+	if err != nil {
+		return invalid(err)
+	}
+	dev, err := ledger.NewDevice(mnemonic, ledger.WithConfirmDelay(delay))
+	if err != nil {
+		return invalid(errors.New("the stand-in's mnemonic is not a valid BIP39 mnemonic"))
+	}
+	switch {
+	case nth > 0 && onward:
+		dev.RejectFrom(nth)
+	case nth > 0:
+		dev.RejectNth(nth)
+	}
+	srv, err := ledger.Serve(dev)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	addr0, _ := srv.Address(keys.EVMPath(0))
+	if err := g.printResult(map[string]string{"speculos": srv.Addr(), "account_0": addr0.Hex()},
+		fmt.Sprintf("Ledger stand-in (Ethereum app) on %s; account 0 %s\nuse --ledger --ledger-speculos %s; Ctrl-C stops", srv.Addr(), addr0.Hex(), srv.Addr())); err != nil {
+		return err
+	}
+	seen := 0
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+			log := srv.Confirmations()
+			for _, c := range log[seen:] {
+				shown := strings.Join(c.Screens, " | ")
+				if len(shown) > 240 {
+					shown = shown[:240] + "..."
+				}
+				answer := "approved"
+				if !c.Approved {
+					answer = "REFUSED"
+				}
+				fmt.Fprintf(g.errOut, "device: %s %s %s: %s\n", answer, c.Kind, c.Path, shown)
+			}
+			seen = len(log)
+		}
+	}
 }
 
 // parseRefuse reads --refuse: "" (approve all), "N" or "N+" with N >= 1.

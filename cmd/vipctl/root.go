@@ -23,40 +23,53 @@ import (
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
 
-// globals are the flags every command shares.
+// globals are what the commands share: the terminal, the state folder, and each group of
+// shared flags (flags.go), which a command registers only when it reads them.
 type globals struct {
-	vm         string
-	rpc        string
-	cometRPC   string
-	rest       string
-	gasPrice   string
-	keyType    string
-	contract   string
-	stateDir   string
-	jsonOut    bool
-	verbose    bool
-	l1REST     string
-	vipAddr    string
-	network    string
-	chunkSize  int
-	window     int
+	terminal
+	stateDir string
+	rollupSettings
+	l1Settings
+	pushSettings
+	signer signerFlags
+	// code, when set, is the contract build to deploy instead of ours (vipctl check --artifact).
+	code []byte
+}
+
+// terminal is where a command reads and writes, and how (the root's flags).
+type terminal struct {
 	in         io.Reader // the command's input: prompts are read from it
 	out        io.Writer
 	errOut     io.Writer
 	logger     *slog.Logger
+	jsonOut    bool
+	verbose    bool
 	noProgress bool
-	signer     signerFlags
-	// code, when set, is the contract build to deploy instead of ours (vipctl check --artifact).
-	code []byte
+}
 
+// rollupSettings are the rollupFlags group: which rollup and contract.
+type rollupSettings struct {
+	vm, rpc, cometRPC, rest string
+	gasPrice, keyType       string
+	contract                string
+}
+
+// l1Settings are the l1Flags group: where the L1's VIP stage is read.
+type l1Settings struct {
+	l1REST, vipAddr, network string
 	// l1Flag and l1Env are the L1 settings split by source (l1REST, vipAddr and network
 	// merge them), so contradictions can be refused; l1Split says they were recorded.
 	l1Flag, l1Env l1Values
 	l1Split       bool
 }
 
+// pushSettings are the pushFlags group: how a push is sized.
+type pushSettings struct {
+	chunkSize, window int
+}
+
 func newRoot() *cobra.Command {
-	g := &globals{in: os.Stdin, out: os.Stdout, errOut: os.Stderr}
+	g := &globals{terminal: terminal{in: os.Stdin, out: os.Stdout, errOut: os.Stderr}}
 	root := &cobra.Command{
 		Use:           "vipctl",
 		Short:         "Deploy, operate and verify the VIP scoring contract of a rollup",

@@ -163,7 +163,7 @@ func TestFlagUsageNamesNoValueByAccident(t *testing.T) {
 func TestOperateLogsDurationsAsText(t *testing.T) {
 	for _, jsonOut := range []bool{true, false} {
 		var buf strings.Builder
-		g := &globals{errOut: &buf, jsonOut: jsonOut}
+		g := &globals{terminal: terminal{errOut: &buf, jsonOut: jsonOut}}
 		operateLogger(g).Info("operator started", "every", 5*time.Second, "poll", 1500*time.Millisecond)
 		if out := buf.String(); strings.Contains(out, "5000000000") || !strings.Contains(out, "5s") || !strings.Contains(out, "1.5s") {
 			t.Errorf("json %v: %s", jsonOut, out)
