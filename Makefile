@@ -114,11 +114,14 @@ check-artifacts: setup-npm setup-movevm
 	VIPHARNESS_CHECK_REBUILD=1 $(GO) test -count=1 ./contracts/... ./bindings/...
 
 ## test: vet, unit tests, reproducibility of artifacts, and the e2e suites on every engine
-## available here (embedded always; process after `make nodes`; container where Docker runs)
+## available here (embedded always; process after `make nodes`; container where Docker runs).
+## Packages run TEST_P at a time (go test -p; default: one per core), each suite's specs in
+## order (BENCHMARKS.md compares -p 1 with the default)
 E2E_ENGINES ?= embedded,process,container
+TEST_P ?=
 test: setup nodes
 	$(GO) vet ./...
-	E2E_ENGINES=$(E2E_ENGINES) VIPHARNESS_CHECK_REBUILD=1 $(GO) test -count=1 -timeout 45m ./...
+	E2E_ENGINES=$(E2E_ENGINES) VIPHARNESS_CHECK_REBUILD=1 $(GO) test $(if $(TEST_P),-p $(TEST_P)) -count=1 -timeout 45m ./...
 	bash e2e/external/run.sh
 
 ## unit: unit tests only (no e2e)
