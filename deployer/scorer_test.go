@@ -101,8 +101,17 @@ func TestScorerValidatesBeforeAskingTheChain(t *testing.T) {
 		t.Fatalf("the chain was measured for invalid input %v", f.prepared)
 	}
 	none := deployer.NewScorer(&fakeContract{}, deployer.Knobs{JournalDir: t.TempDir()})
-	if _, err := none.Plan(context.Background(), 3, scores.Generate(2, 1)); !errors.Is(err, deployer.ErrNoContract) {
-		t.Fatalf("no contract: %v", err)
+	ctx := context.Background()
+	for name, call := range map[string]func() error{
+		"plan":     func() error { _, err := none.Plan(ctx, 3, scores.Generate(2, 1)); return err },
+		"finalize": func() error { _, err := none.FinalizeStage(ctx, 3); return err },
+		"stage":    func() error { _, err := none.StageInfo(ctx, 3); return err },
+		"pages":    func() error { return none.ScorePages(ctx, 3, func([]scores.Entry) error { return nil }) },
+		"open":     func() error { _, err := none.OpenStage(ctx); return err },
+	} {
+		if err := call(); !errors.Is(err, deployer.ErrNoContract) {
+			t.Fatalf("%s with no contract: %v", name, err)
+		}
 	}
 }
 

@@ -164,7 +164,7 @@ func (s *Contract) Codec() scores.Codec { return scores.Bech32Codec{Prefix: s.c.
 
 func (s *Contract) needModule() error {
 	if s.owner == nil {
-		return errors.New("no module address: deploy first or pass the module address")
+		return deployer.ErrNoContract
 	}
 	return nil
 }
