@@ -49,7 +49,7 @@ func TestEachCommandHasTheFlagsItReads(t *testing.T) {
 		"localnet up":       {"vm"},
 		"localnet ledger":   nil,
 		"indexer serve":     {"rpc"},
-		"router serve":      nil,
+		"router serve":      {"rpc"},
 		"setup":             nil,
 		"registry":          {"rpc", "rest", "network"},
 		"registry validate": nil,

@@ -12,6 +12,11 @@ import (
 
 func newIndexerCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "indexer", Short: "The local indexer stand-in (rollytics EVM tx API)"}
+	cmd.AddCommand(newIndexerServeCmd(g))
+	return cmd
+}
+
+func newIndexerServeCmd(g *globals) *cobra.Command {
 	var addr string
 	var lenient bool
 	serve := &cobra.Command{
@@ -41,12 +46,16 @@ func newIndexerCmd(g *globals) *cobra.Command {
 	}
 	serve.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "listen address (loopback only)")
 	serve.Flags().BoolVar(&lenient, "lenient", false, "parse bad query parameters as the real service does (defaults) instead of answering 400")
-	cmd.AddCommand(g.addFlags(serve, "rpc"))
-	return cmd
+	return g.addFlags(serve, "rpc")
 }
 
 func newRouterCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "router", Short: "The local transfer-routing stand-in (Skip Go API v2 superset)"}
+	cmd.AddCommand(newRouterServeCmd(g))
+	return cmd
+}
+
+func newRouterServeCmd(g *globals) *cobra.Command {
 	var addr, graph, chainID string
 	var seed uint64
 	serve := &cobra.Command{
@@ -78,6 +87,5 @@ func newRouterCmd(g *globals) *cobra.Command {
 	serve.Flags().StringVar(&graph, "graph", "", "graph of chains, assets and bridges (default: fixtures/router/graph.json, built in)")
 	serve.Flags().StringVar(&chainID, "chain-id", "3370758106842963", "chain id of the graph that --rpc runs")
 	serve.Flags().Uint64Var(&seed, "seed", 1, "seed for timings and injected faults")
-	cmd.AddCommand(serve)
-	return cmd
+	return g.addFlags(serve, "rpc")
 }
