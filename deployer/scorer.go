@@ -181,7 +181,15 @@ func (s *Scorer) ScorePages(ctx context.Context, stage uint64, each func(page []
 
 // Scores reads every (address, score) of a stage, paging through the contract.
 func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, error) {
-	return AllScores(ctx, stage, s.ScorePages)
+	var all []scores.Entry
+	err := s.ScorePages(ctx, stage, func(page []scores.Entry) error {
+		all = append(all, page...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return all, nil
 }
 
 // Close releases the connection to the chain.
@@ -360,22 +368,26 @@ func attemptSetPath(journalPath string) string {
 	return strings.TrimSuffix(journalPath, ".jsonl") + ".set.csv"
 }
 
-// OpenStage reads the contract's first stage and walks past the finalized stages.
-func (s *Scorer) OpenStage(ctx context.Context) (uint64, error) {
-	if s.c.Contract() == "" {
+// OpenStage is the stage that accepts updates now (OpenStage of the contract).
+func (s *Scorer) OpenStage(ctx context.Context) (uint64, error) { return OpenStage(ctx, s.c) }
+
+// OpenStage reads c's first stage and walks past its finalized stages to the one that
+// accepts updates now.
+func OpenStage(ctx context.Context, c Contract) (uint64, error) {
+	if c.Contract() == "" {
 		return 0, ErrNoContract
 	}
-	st, err := s.c.InitStage(ctx)
+	st, err := c.InitStage(ctx)
 	if err != nil {
 		return 0, err
 	}
 	for {
-		info, err := s.c.StageInfo(ctx, st)
+		info, err := c.StageInfo(ctx, st)
 		if err != nil {
 			return 0, err
 		}
 		if !info.Exists {
-			return 0, fmt.Errorf("stage %d does not exist on the contract %s", st, s.c.Contract())
+			return 0, fmt.Errorf("stage %d does not exist on the contract %s", st, c.Contract())
 		}
 		if !info.Finalized {
 			return st, nil

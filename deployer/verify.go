@@ -158,19 +158,6 @@ func (l *missList) list(set *scores.Set) []Mismatch {
 	return out
 }
 
-// AllScores collects every page of a stage (Scorer.Scores over Scorer.ScorePages).
-func AllScores(ctx context.Context, stage uint64, pages func(ctx context.Context, stage uint64, each func([]scores.Entry) error) error) ([]scores.Entry, error) {
-	var all []scores.Entry
-	err := pages(ctx, stage, func(page []scores.Entry) error {
-		all = append(all, page...)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return all, nil
-}
-
 // StageCloser finalizes the open stage of a contract (a Scorer is one).
 type StageCloser interface {
 	OpenStage(ctx context.Context) (uint64, error)

@@ -123,26 +123,16 @@ func (g *globals) writeRegistryEntry(ctx context.Context, o registryOptions) err
 	}
 	w, err := registry.Write(ctx, req)
 	var pe *registry.ProblemsError
+	var ie *registry.InputError
 	switch {
 	case errors.As(err, &pe):
 		return problemsError(g, "registry: the entry breaks the registry's rules; nothing written", pe.Problems)
-	case err != nil && hasInputError(err):
+	case errors.As(err, &ie): // one or more refused inputs, joined
 		return invalid(fmt.Errorf("registry: %w", registryFlagNames(err, o.logoFile)))
 	case err != nil:
 		return fmt.Errorf("registry: %w", err)
 	}
 	return g.printResult(w, "wrote\n  "+strings.Join(w.Files, "\n  ")+"\nnext: "+w.Next)
-}
-
-// hasInputError reports whether err (or one it joins) is an input registry refused.
-func hasInputError(err error) bool {
-	for _, e := range unjoin(err) {
-		var ie *registry.InputError
-		if errors.As(e, &ie) {
-			return true
-		}
-	}
-	return false
 }
 
 // registryFlagNames names the flag behind each input registry refused.

@@ -217,7 +217,8 @@ func TestWasmdWithoutATxIndexRefusesAPush(t *testing.T) {
 		t.Fatal(err)
 	}
 	seq := func() uint64 {
-		_, n, err := s.VMContract().(*wasm.Contract).Client().Account(ctx, s.VMContract().(*wasm.Contract).Client().Address(key.PubKey()))
+		c := s.VMContract().(*wasm.Contract).Client()
+		_, n, err := c.Account(ctx, c.Address(key.PubKey()))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -68,15 +68,15 @@ func softKey(k *ecdsa.PrivateKey, source string) keys.Signer { return keys.FromE
 
 // Dial connects to the rollup's JSON-RPC endpoint and returns the Scorer of its contract.
 func Dial(ctx context.Context, rpcURL string, opts ...Option) (*deployer.Scorer, error) {
-	c, err := DialContract(ctx, rpcURL, opts...)
+	c, err := dialContract(ctx, rpcURL, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return deployer.NewScorer(c, c.k), nil
 }
 
-// DialContract is Dial's evm half alone, for what only this VM offers.
-func DialContract(ctx context.Context, rpcURL string, opts ...Option) (*Contract, error) {
+// dialContract dials the VM's Contract (Dial's half without the shared flow).
+func dialContract(ctx context.Context, rpcURL string, opts ...Option) (*Contract, error) {
 	client, err := ethclient.DialContext(ctx, rpcURL)
 	if err != nil {
 		return nil, fmt.Errorf("dial evm rpc %s: %w", rpcURL, err)

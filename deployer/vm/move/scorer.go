@@ -90,15 +90,15 @@ func WithCompiler(c movecontract.Compiler) Option {
 
 // Dial connects to the rollup's CometBFT RPC and REST faces and returns the Scorer of its contract.
 func Dial(ctx context.Context, cometRPC, rest string, opts ...Option) (*deployer.Scorer, error) {
-	c, err := DialContract(ctx, cometRPC, rest, opts...)
+	c, err := dialContract(ctx, cometRPC, rest, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return deployer.NewScorer(c, c.k), nil
 }
 
-// DialContract is Dial's move half alone, for what only this VM offers.
-func DialContract(ctx context.Context, cometRPC, rest string, opts ...Option) (*Contract, error) {
+// dialContract dials the VM's Contract (Dial's half without the shared flow).
+func dialContract(ctx context.Context, cometRPC, rest string, opts ...Option) (*Contract, error) {
 	set := deployer.Apply(opts...)
 	s := &Contract{
 		maxTxBytes: cmp.Or(set.MaxTxBytes, DefaultMaxTxBytes), simGas: cmp.Or(set.SimulationGasLimit, DefaultSimulationGasLimit),

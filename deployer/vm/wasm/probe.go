@@ -37,7 +37,7 @@ func (s *Contract) CheckInterface(ctx context.Context) (string, error) {
 	if err := s.needContract(); err != nil {
 		return "", err
 	}
-	open, err := deployer.NewScorer(s, s.k).OpenStage(ctx)
+	open, err := deployer.OpenStage(ctx, s)
 	if err != nil {
 		return "", err
 	}
