@@ -4,6 +4,7 @@
 package keys
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	"encoding/hex"
 	"errors"
@@ -94,7 +95,10 @@ func WithPath(path func(index uint32) Path) EnvOption {
 // FromEnv reads the role's key: <P>PRIVATE_KEY (hex, optional 0x) or <P>MNEMONIC with
 // <P>MNEMONIC_INDEX (default 0) on m/44'/60'/0'/0/index (see WithPath), where <P> is "" for
 // the deployer and "OPERATOR_" for the operator. An operator without its own key is the
-// deployer. It returns ErrNoKey when nothing is set; errors never contain the secret.
+// deployer. Both <P>PRIVATE_KEY and <P>MNEMONIC may be set when they are the same account
+// (Foundry reads the one, vipctl's env file carries the other); when they differ it refuses,
+// naming both addresses. It returns ErrNoKey when nothing is set; errors never contain the
+// secret.
 func FromEnv(role Role, opts ...EnvOption) (*Account, error) {
 	cfg := envConfig{path: EVMPath}
 	for _, o := range opts {
@@ -116,31 +120,54 @@ func fromEnvPrefix(p string, path func(uint32) Path) (*Account, error) {
 	hasKey, hasPhrase = hasKey && strings.TrimSpace(hexKey) != "", hasPhrase && strings.TrimSpace(phrase) != ""
 	switch {
 	case hasKey && hasPhrase:
-		return nil, fmt.Errorf("both %sPRIVATE_KEY and %sMNEMONIC are set: keep one", p, p)
+		// Foundry's recipes read PRIVATE_KEY and vipctl's env files carry MNEMONIC: both set
+		// is one account named twice, or a mistake refused before anything is signed.
+		fromKey, err := keyFromEnv(p, hexKey)
+		if err != nil {
+			return nil, err
+		}
+		fromPhrase, err := phraseFromEnv(p, phrase, path)
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.Equal(fromKey.Secret(), fromPhrase.Secret()) {
+			return nil, fmt.Errorf("%sPRIVATE_KEY (%s) and %s (%s) are different accounts: keep the one to sign with",
+				p, fromKey.Address().Hex(), fromPhrase.source, fromPhrase.Address().Hex())
+		}
+		fromKey.source = fmt.Sprintf("%sPRIVATE_KEY = %s", p, fromPhrase.source)
+		return fromKey, nil
 	case hasKey:
-		a, err := FromHex(hexKey)
-		if err != nil {
-			return nil, fmt.Errorf("%sPRIVATE_KEY: %w", p, err)
-		}
-		a.source = p + "PRIVATE_KEY"
-		return a, nil
+		return keyFromEnv(p, hexKey)
 	case hasPhrase:
-		index := uint32(0)
-		if s := os.Getenv(p + "MNEMONIC_INDEX"); s != "" {
-			n, err := strconv.ParseUint(s, 10, 31)
-			if err != nil {
-				return nil, fmt.Errorf("%sMNEMONIC_INDEX %q: want a number below 2^31", p, s)
-			}
-			index = uint32(n)
-		}
-		a, err := FromMnemonic(phrase, path(index))
-		if err != nil {
-			return nil, fmt.Errorf("%sMNEMONIC: %w", p, err)
-		}
-		a.source = fmt.Sprintf("%sMNEMONIC index %d", p, index)
-		return a, nil
+		return phraseFromEnv(p, phrase, path)
 	}
 	return nil, ErrNoKey
+}
+
+func keyFromEnv(p, hexKey string) (*Account, error) {
+	a, err := FromHex(hexKey)
+	if err != nil {
+		return nil, fmt.Errorf("%sPRIVATE_KEY: %w", p, err)
+	}
+	a.source = p + "PRIVATE_KEY"
+	return a, nil
+}
+
+func phraseFromEnv(p, phrase string, path func(uint32) Path) (*Account, error) {
+	index := uint32(0)
+	if s := os.Getenv(p + "MNEMONIC_INDEX"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 31)
+		if err != nil {
+			return nil, fmt.Errorf("%sMNEMONIC_INDEX %q: want a number below 2^31", p, s)
+		}
+		index = uint32(n)
+	}
+	a, err := FromMnemonic(phrase, path(index))
+	if err != nil {
+		return nil, fmt.Errorf("%sMNEMONIC: %w", p, err)
+	}
+	a.source = fmt.Sprintf("%sMNEMONIC index %d", p, index)
+	return a, nil
 }
 
 // FromHex parses a 32-byte hex private key (optional 0x).
