@@ -14,6 +14,7 @@ type config struct {
 	addr    string
 	lenient bool
 	batch   uint64
+	chainID string // what /status names (WithChainID)
 }
 
 func defaultConfig() config {

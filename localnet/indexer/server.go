@@ -188,6 +188,11 @@ func (ix *Indexer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	under := func(prefix string) bool { return path == prefix || strings.HasPrefix(path, prefix+"/") }
 	switch {
+	case path == api.PathStatus && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+		// rollytics' GET /status: the newest block it has collected.
+		body, _ := json.Marshal(api.Status{Version: "vipharness-indexer", ChainID: ix.cfg.chainID, Height: int64(ix.Height())})
+		writeJSON(w, body)
+		return
 	case under(api.PathEVMTxs) && ix.cfg.noEVM, under(internalTxsPath):
 		// A chain without EVM answers every evm route so, on any method; the internal-tx
 		// extension is off, as it is by default.
