@@ -14,9 +14,12 @@ import (
 
 // Endpoints are the faces a rollup offers; empty where the VM has none.
 type Endpoints struct {
-	JSONRPC  string // EVM JSON-RPC, http://127.0.0.1:port
-	CometRPC string // CometBFT RPC subset (abci_info, status, ...)
-	REST     string // Cosmos / Initia REST
+	JSONRPC string // EVM JSON-RPC, http://127.0.0.1:port
+	// JSONRPCWS is the EVM JSON-RPC over WebSocket (eth_subscribe), ws://127.0.0.1:port;
+	// empty where the node serves none.
+	JSONRPCWS string
+	CometRPC  string // CometBFT RPC subset (abci_info, status, ...)
+	REST      string // Cosmos / Initia REST
 }
 
 // Account is a genesis-funded development account of a local rollup. Its secrets are dev

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/txpool/legacypool"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -40,8 +41,10 @@ import (
 	"github.com/vipharness/vipharness/localnet/evmrest"
 )
 
-// DefaultEVMBlockGasLimit is the block gas limit of the embedded EVM rollup.
-const DefaultEVMBlockGasLimit = 60_000_000
+// DefaultEVMBlockGasLimit is the block gas limit of the embedded EVM rollup: 2^40, so that
+// no block comes near half of it and the base fee stays at EVMBaseFee (see EVMMinGasPrice).
+// A tx still carries at most Osaka's per-tx cap (2^24).
+const DefaultEVMBlockGasLimit = 1 << 40
 
 // OsakaRules makes a go-ethereum dev/simulated chain run Prague/Osaka gas rules. The dev
 // config of go-ethereum 1.17 also schedules Amsterdam and Bogota (EIP-8037/8038 state gas),
@@ -151,12 +154,23 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	nodeConf.HTTPPort = 0
 	nodeConf.HTTPModules = []string{"eth", "net", "web3", "txpool", "debug"}
 	nodeConf.HTTPVirtualHosts = []string{"*"}
+	// WebSocket on the HTTP port (both 0 share the listener), the same namespaces: eth_subscribe
+	// newHeads, logs and newPendingTransactions as minievm serves them (its default 8546).
+	nodeConf.WSHost = "127.0.0.1"
+	nodeConf.WSPort = 0
+	nodeConf.WSModules = nodeConf.HTTPModules
+	nodeConf.WSOrigins = []string{"*"}
 	nodeConf.Logger = gethlog.NewLogger(slog.DiscardHandler)
 
 	ethConf := ethconfig.Defaults
-	ethConf.Genesis = &core.Genesis{Config: params.AllDevChainProtocolChanges, GasLimit: cfg.gasLimit, Alloc: alloc}
+	ethConf.Genesis = &core.Genesis{Config: params.AllDevChainProtocolChanges, GasLimit: cfg.gasLimit, Alloc: alloc,
+		BaseFee: big.NewInt(EVMBaseFee)}
 	ethConf.Miner.GasCeil = cfg.gasLimit
 	ethConf.SyncMode = ethconfig.FullSync
+	// Every block's state stays readable (eth_call at earliest, a stage's first block): an
+	// archive of the hash-scheme trie, where geth would keep the last 128 blocks only.
+	ethConf.NoPruning = true
+	ethConf.StateScheme = rawdb.HashScheme
 	ethConf.TxPool.NoLocals = true
 	ethConf.TxPool = pipelinedPool(ethConf.TxPool)
 	OsakaRules(&nodeConf, &ethConf)
@@ -174,10 +188,24 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		stack.Close()
 		return nil, fmt.Errorf("create eth service: %w", err)
 	}
-	stack.RegisterAPIs([]rpc.API{{
-		Namespace: "eth",
-		Service:   filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend, filters.Config{})),
-	}})
+	// A tip buys nothing (see EVMMinGasPrice): the miner and the pool take any tip from 0.
+	backend.TxPool().SetGasTip(new(big.Int))
+	if err := backend.Miner().SetGasTip(new(big.Int)); err != nil {
+		stack.Close()
+		return nil, fmt.Errorf("set the miner's minimum tip: %w", err)
+	}
+	minievm, err := newMinievmAPI(backend, big.NewInt(EVMMinGasPrice))
+	if err != nil {
+		stack.Close()
+		return nil, err
+	}
+	// Log filters with minievm's limits (jsonrpc/config: 5 min filter timeout, 100 addresses,
+	// 1,000,000 blocks per query); registered after the eth service, so these replace its own.
+	stack.RegisterAPIs([]rpc.API{
+		{Namespace: "eth", Service: filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend,
+			filters.Config{Timeout: 5 * time.Minute, LogQueryLimit: 100, RangeLimit: 1_000_000}))},
+		{Namespace: "eth", Service: minievm},
+	})
 	if err := stack.Start(); err != nil {
 		stack.Close()
 		return nil, fmt.Errorf("start evm node: %w", err)
@@ -211,7 +239,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		return nil, err
 	}
 	r.rest, err = evmrest.Start(evmrest.Info{ChainID: cfg.cosmosChainID, Version: cfg.version, FeeDenom: EVMFeeDenom,
-		MinGasPrice: math.LegacyNewDecFromBigInt(ethConf.Miner.GasPrice), CometRPC: r.comet.URL()}, r.client)
+		MinGasPrice: math.LegacyNewDec(EVMMinGasPrice), CometRPC: r.comet.URL()}, r.client)
 	if err != nil {
 		_ = r.comet.Close()
 		stack.Close()
@@ -266,13 +294,25 @@ func (r *EVMRollup) autoMine(sub event.Subscription, txs <-chan core.NewTxsEvent
 			return
 		case <-signal:
 		}
-		// Let a burst of pipelined sends arrive, then seal until the pool is empty.
+		// Let a burst of pipelined sends arrive, then seal until the pool holds no executable
+		// tx. Blocks come only with txs, as a minievm with create_empty_blocks off makes
+		// them: every tx the pool takes is minable (EVMMinGasPrice), so a sealed block that
+		// takes none means something no block will take; stop there instead of sealing
+		// empty blocks, and wait for the next tx.
 		time.Sleep(2 * time.Millisecond)
-		for i := 0; i < 1000; i++ {
+		for {
+			// The pool learns of a sealed block on its own goroutine; have it catch up first,
+			// or it still counts the txs that block took.
+			if err := r.eth.TxPool().Sync(); err != nil {
+				return // the pool is closed: the chain is stopping
+			}
 			if pending, _ := r.eth.TxPool().Stats(); pending == 0 {
 				break
 			}
-			r.Commit()
+			if r.seal() == 0 {
+				r.logger.Warn("the pool holds executable txs that no block takes; sealing paused until the next tx")
+				break
+			}
 		}
 	}
 }
@@ -284,6 +324,16 @@ func (r *EVMRollup) Commit() common.Hash {
 	h := r.beacon.Commit()
 	r.logger.Debug("sealed block", "hash", h)
 	return h
+}
+
+// seal is Commit that reports how many txs the block took.
+func (r *EVMRollup) seal() int {
+	h := r.Commit()
+	b := r.eth.BlockChain().GetBlockByHash(h)
+	if b == nil {
+		return 0
+	}
+	return len(b.Transactions())
 }
 
 func (r *EVMRollup) head(ctx context.Context) (height uint64, root []byte, err error) {
@@ -303,9 +353,9 @@ func (r *EVMRollup) ChainID() string { return r.chainID.String() }
 // CosmosChainID is the Cosmos chain id the rollup's CometBFT and REST faces report.
 func (r *EVMRollup) CosmosChainID() string { return r.cosmosChainID }
 
-// Endpoints returns the JSON-RPC, CometBFT RPC and Cosmos REST URLs.
+// Endpoints returns the JSON-RPC (HTTP and WebSocket), CometBFT RPC and Cosmos REST URLs.
 func (r *EVMRollup) Endpoints() localnet.Endpoints {
-	return localnet.Endpoints{JSONRPC: r.stack.HTTPEndpoint(), CometRPC: r.comet.URL(), REST: r.rest.URL()}
+	return localnet.Endpoints{JSONRPC: r.stack.HTTPEndpoint(), JSONRPCWS: r.stack.WSEndpoint(), CometRPC: r.comet.URL(), REST: r.rest.URL()}
 }
 
 // Funded returns the genesis-funded dev account, with the mnemonic it derives from

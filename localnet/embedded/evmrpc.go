@@ -1,0 +1,125 @@
+package embedded
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/eth"
+)
+
+// The fee rules of the embedded EVM rollup, as a minievm applies them.
+//
+// A minievm charges an EVM tx as a Cosmos tx: its fee is its gas price (the fee cap of an
+// EIP-1559 tx) times its gas, and the ante handler takes any tx whose gas price meets the
+// opchild minimum gas price, whatever its tip. Its blocks report that minimum as their base
+// fee, eth_gasPrice answers it and eth_maxPriorityFeePerGas answers 0.
+//
+// Here the EVM is go-ethereum's, whose consensus rule moves the base fee with every block:
+// down by up to 1/8 when a block uses less than half its gas limit, up when it uses more.
+// Below 8 wei the decrease rounds to 0, so a base fee of EVMBaseFee (7 wei) never falls;
+// with a block gas limit that no run comes near half of (DefaultEVMBlockGasLimit) it never
+// rises either. The minimum gas price is twice that base fee, so that
+//   - every tx that meets it is executable (its fee cap covers the base fee) and, with the
+//     miner taking any tip from 0, mined in the next block;
+//   - the fee caps wallets derive from the head (ethers: 2 x base fee + eth_maxPriorityFeePerGas;
+//     Foundry: 2 x base fee + its fee-history tip) meet it;
+//
+// and a tx below it is refused at send, naming both prices, instead of waiting in the pool.
+const (
+	// EVMBaseFee is the base fee (wei) of every block of the embedded EVM rollup.
+	EVMBaseFee = 7
+	// EVMMinGasPrice is the embedded EVM rollup's minimum gas price (wei): eth_gasPrice, the
+	// opchild min_gas_prices and the node's minimum-gas-price of its Cosmos face.
+	EVMMinGasPrice = 2 * EVMBaseFee
+)
+
+// txAPI is the part of go-ethereum's eth TransactionAPI the minievm face wraps.
+type txAPI interface {
+	SendRawTransaction(ctx context.Context, input hexutil.Bytes) (common.Hash, error)
+	SendRawTransactionSync(ctx context.Context, input hexutil.Bytes, timeoutMs *uint64) (map[string]interface{}, error)
+	GetTransactionReceipt(ctx context.Context, hash common.Hash) (map[string]interface{}, error)
+}
+
+// minievmAPI answers the eth methods where a minievm differs from go-ethereum; registered
+// after the eth service's own APIs, its methods replace theirs on HTTP and WebSocket alike.
+type minievmAPI struct {
+	tx          txAPI
+	minGasPrice *big.Int
+}
+
+func newMinievmAPI(backend *eth.Ethereum, minGasPrice *big.Int) (*minievmAPI, error) {
+	for _, api := range backend.APIs() {
+		if t, ok := api.Service.(txAPI); ok && api.Namespace == "eth" {
+			return &minievmAPI{tx: t, minGasPrice: minGasPrice}, nil
+		}
+	}
+	return nil, errors.New("minievm json-rpc face: the eth service has no transaction API")
+}
+
+// GasPrice is the minimum gas price (minievm: the opchild min gas price of the fee denom).
+func (a *minievmAPI) GasPrice() *hexutil.Big { return (*hexutil.Big)(new(big.Int).Set(a.minGasPrice)) }
+
+// MaxPriorityFeePerGas is 0: a tip buys nothing on a minievm.
+func (a *minievmAPI) MaxPriorityFeePerGas() *hexutil.Big { return (*hexutil.Big)(new(big.Int)) }
+
+// Syncing is false: the chain is its own only node (geth would report its tx indexer's
+// progress as sync progress on a fresh chain).
+func (a *minievmAPI) Syncing() bool { return false }
+
+// SendRawTransaction refuses a tx whose gas price is below the minimum, then hands it to
+// the pool.
+func (a *minievmAPI) SendRawTransaction(ctx context.Context, input hexutil.Bytes) (common.Hash, error) {
+	if err := a.checkFee(input); err != nil {
+		return common.Hash{}, err
+	}
+	return a.tx.SendRawTransaction(ctx, input)
+}
+
+// SendRawTransactionSync is SendRawTransaction that waits for the receipt (EIP-7966).
+func (a *minievmAPI) SendRawTransactionSync(ctx context.Context, input hexutil.Bytes, timeoutMs *uint64) (map[string]interface{}, error) {
+	if err := a.checkFee(input); err != nil {
+		return nil, err
+	}
+	return a.tx.SendRawTransactionSync(ctx, input, timeoutMs)
+}
+
+// GetTransactionReceipt is null for a tx the chain has not mined, as on a minievm; geth
+// answers an error instead while its tx indexer catches up with the head.
+func (a *minievmAPI) GetTransactionReceipt(ctx context.Context, hash common.Hash) (map[string]interface{}, error) {
+	rc, err := a.tx.GetTransactionReceipt(ctx, hash)
+	if err != nil && strings.Contains(err.Error(), "transaction indexing is in progress") {
+		return nil, nil
+	}
+	return rc, err
+}
+
+// UnderpricedError is a tx refused at send because its gas price (the fee cap of an
+// EIP-1559 tx) is below the chain's minimum gas price.
+type UnderpricedError struct {
+	GasPrice, MinGasPrice *big.Int
+}
+
+func (e *UnderpricedError) Error() string {
+	return fmt.Sprintf("insufficient fee: the tx's gas price (max fee per gas) is %s wei, below the minimum gas price %s wei (eth_gasPrice); a tip does not count",
+		e.GasPrice, e.MinGasPrice)
+}
+
+// ErrorCode is the JSON-RPC error code geth gives tx pool refusals.
+func (e *UnderpricedError) ErrorCode() int { return -32000 }
+
+func (a *minievmAPI) checkFee(input hexutil.Bytes) error {
+	tx := new(types.Transaction)
+	if err := tx.UnmarshalBinary(input); err != nil {
+		return err // the pool's own decoding error follows anyway; say it here
+	}
+	if tx.GasFeeCap().Cmp(a.minGasPrice) < 0 {
+		return &UnderpricedError{GasPrice: tx.GasFeeCap(), MinGasPrice: new(big.Int).Set(a.minGasPrice)}
+	}
+	return nil
+}

@@ -1,0 +1,298 @@
+package embedded
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// evmSender signs and sends txs from the rollup's funded account, one nonce after another.
+type evmSender struct {
+	t       *testing.T
+	c       *ethclient.Client
+	key     *ecdsa.PrivateKey
+	chainID *big.Int
+	nonce   uint64
+}
+
+func newSender(t *testing.T, r *EVMRollup) *evmSender {
+	t.Helper()
+	c, err := ethclient.Dial(r.Endpoints().JSONRPC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	key, err := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &evmSender{t: t, c: c, key: key, chainID: r.chainID}
+}
+
+// send signs inner with the next nonce and sends it; a refused tx does not use the nonce.
+func (s *evmSender) send(ctx context.Context, inner types.TxData) (*types.Transaction, error) {
+	switch tx := inner.(type) {
+	case *types.DynamicFeeTx:
+		tx.Nonce, tx.ChainID = s.nonce, s.chainID
+	case *types.LegacyTx:
+		tx.Nonce = s.nonce
+	}
+	tx, err := types.SignNewTx(s.key, types.LatestSignerForChainID(s.chainID), inner)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if err := s.c.SendTransaction(ctx, tx); err != nil {
+		return nil, err
+	}
+	s.nonce++
+	return tx, nil
+}
+
+// mined waits for tx's receipt.
+func (s *evmSender) mined(ctx context.Context, tx *types.Transaction) *types.Receipt {
+	s.t.Helper()
+	for {
+		rc, err := s.c.TransactionReceipt(ctx, tx.Hash())
+		if err == nil {
+			return rc
+		}
+		if !errors.Is(err, ethereum.NotFound) {
+			s.t.Fatalf("receipt of %s: %v", tx.Hash(), err)
+		}
+		select {
+		case <-ctx.Done():
+			s.t.Fatalf("tx %s (fee cap %s, tip %s) not mined: %v", tx.Hash(), tx.GasFeeCap(), tx.GasTipCap(), ctx.Err())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+var sink = common.HexToAddress("0x00000000000000000000000000000000000000bb")
+
+func transfer(feeCap, tip int64) *types.DynamicFeeTx {
+	return &types.DynamicFeeTx{GasFeeCap: big.NewInt(feeCap), GasTipCap: big.NewInt(tip), Gas: 21_000, To: &sink, Value: big.NewInt(1)}
+}
+
+// The fee rules a minievm applies: eth_gasPrice is the minimum gas price, the tip suggestion
+// is 0, a tx that meets the minimum is mined whatever its tip (none, Foundry's 1 wei, a
+// large one; legacy or EIP-1559), one below it is refused at send naming both prices; the
+// base fee never moves and no block is sealed empty.
+func TestEVMFeeRulesAreMinievms(t *testing.T) {
+	r := startEVM(t)
+	s := newSender(t, r)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	price, err := s.c.SuggestGasPrice(ctx)
+	if err != nil || price.Int64() != EVMMinGasPrice {
+		t.Fatalf("eth_gasPrice = %v, %v; want the minimum gas price %d", price, err, EVMMinGasPrice)
+	}
+	tip, err := s.c.SuggestGasTipCap(ctx)
+	if err != nil || tip.Sign() != 0 {
+		t.Fatalf("eth_maxPriorityFeePerGas = %v, %v; want 0", tip, err)
+	}
+	head, err := s.c.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What wallets derive from the head: ethers 2 x base fee + 0; Foundry 2 x base fee + 1 wei.
+	ethers, foundry := 2*head.BaseFee.Int64(), 2*head.BaseFee.Int64()+1
+	for _, tc := range []struct {
+		name string
+		tx   types.TxData
+	}{
+		{"ethers' defaults", transfer(ethers, 0)},
+		{"Foundry's 1 wei tip", transfer(foundry, 1)},
+		{"the minimum, no tip", transfer(EVMMinGasPrice, 0)},
+		{"a tip as large as the fee cap", transfer(EVMMinGasPrice, EVMMinGasPrice)},
+		{"a large fee cap and tip", transfer(1_000_000_000, 1_000_000)},
+		{"legacy at eth_gasPrice", &types.LegacyTx{GasPrice: price, Gas: 21_000, To: &sink, Value: big.NewInt(1)}},
+	} {
+		tx, err := s.send(ctx, tc.tx)
+		if err != nil {
+			t.Fatalf("%s: send: %v", tc.name, err)
+		}
+		if rc := s.mined(ctx, tx); rc.Status != types.ReceiptStatusSuccessful {
+			t.Fatalf("%s: tx failed", tc.name)
+		}
+	}
+
+	_, err = s.send(ctx, transfer(EVMMinGasPrice-1, 0))
+	var rpcErr rpc.Error
+	if err == nil || !errors.As(err, &rpcErr) || !strings.Contains(err.Error(), "13 wei") || !strings.Contains(err.Error(), "14 wei") {
+		t.Fatalf("a fee cap of 13 wei: err = %v; want a refusal naming 13 and 14 wei", err)
+	}
+	_, err = s.send(ctx, &types.LegacyTx{GasPrice: big.NewInt(1), Gas: 21_000, To: &sink})
+	if err == nil || !strings.Contains(err.Error(), "1 wei, below the minimum gas price 14 wei") {
+		t.Fatalf("a legacy gas price of 1 wei: err = %v; want a refusal naming both prices", err)
+	}
+	if pending, queued := r.eth.TxPool().Stats(); pending+queued != 0 {
+		t.Fatalf("the pool holds %d pending and %d queued txs after the refusals", pending, queued)
+	}
+
+	// Six txs, six blocks: none empty, each at the same base fee.
+	n, err := s.c.BlockNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 6 {
+		t.Fatalf("head %d after 6 mined txs, want 6 blocks", n)
+	}
+	for h := int64(0); h <= int64(n); h++ {
+		b, err := s.c.BlockByNumber(ctx, big.NewInt(h))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.BaseFee().Int64() != EVMBaseFee {
+			t.Fatalf("block %d: base fee %s, want %d", h, b.BaseFee(), EVMBaseFee)
+		}
+		if h > 0 && len(b.Transactions()) == 0 {
+			t.Fatalf("block %d is empty", h)
+		}
+	}
+}
+
+// eth_syncing is false and the receipt of a tx the chain never saw is null, on a fresh
+// chain as a minievm answers them (geth: its tx indexer's progress, and an error).
+func TestEVMAnswersSyncingAndUnknownReceiptsAsMinievm(t *testing.T) {
+	r := startEVM(t)
+	c, err := rpc.Dial(r.Endpoints().JSONRPC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var syncing any
+	if err := c.CallContext(ctx, &syncing, "eth_syncing"); err != nil || syncing != false {
+		t.Fatalf("eth_syncing = %v, %v; want false", syncing, err)
+	}
+	var rc map[string]any
+	if err := c.CallContext(ctx, &rc, "eth_getTransactionReceipt", common.HexToHash("0x01")); err != nil || rc != nil {
+		t.Fatalf("receipt of an unknown tx = %v, %v; want null", rc, err)
+	}
+}
+
+// Every block's state stays readable: after more blocks than geth keeps state for (128),
+// eth_getBalance and eth_call at earliest and at each early block still answer.
+func TestEVMKeepsTheStateOfEveryBlock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("140 blocks")
+	}
+	r := startEVM(t)
+	s := newSender(t, r)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for range 140 {
+		tx, err := s.send(ctx, transfer(EVMMinGasPrice, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.mined(ctx, tx)
+	}
+	for _, h := range []int64{0, 1, 5} {
+		bal, err := s.c.BalanceAt(ctx, sink, big.NewInt(h))
+		if err != nil {
+			t.Fatalf("balance at block %d: %v", h, err)
+		}
+		if bal.Int64() != h {
+			t.Fatalf("balance at block %d is %s, want %d", h, bal, h)
+		}
+	}
+	var out hexutil.Bytes
+	if err := s.c.Client().CallContext(ctx, &out, "eth_call", map[string]any{"to": sink}, "earliest"); err != nil {
+		t.Fatalf("eth_call at earliest: %v", err)
+	}
+}
+
+// logEmitter is the creation code of a contract whose every call emits one log with topic
+// logTopic (PUSH32 topic, PUSH1 0, PUSH1 0, LOG1, STOP), behind the usual copy-and-return.
+var (
+	logTopic   = crypto.Keccak256Hash([]byte("vipharness.embedded.ping"))
+	logEmitter = append(common.FromHex("0x6027"+"80"+"600b"+"6000"+"39"+"6000"+"f3"+"7f"), append(logTopic.Bytes(), common.FromHex("0x60006000a100")...)...)
+)
+
+// The WebSocket endpoint serves eth_subscribe as minievm does: newHeads, logs (by topic)
+// and newPendingTransactions.
+func TestEVMServesSubscriptionsOverWebSocket(t *testing.T) {
+	r := startEVM(t)
+	ws := r.Endpoints().JSONRPCWS
+	if !strings.HasPrefix(ws, "ws://127.0.0.1:") {
+		t.Fatalf("websocket endpoint %q, want ws://127.0.0.1:port", ws)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	rc, err := rpc.DialContext(ctx, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	c := ethclient.NewClient(rc)
+	s := newSender(t, r)
+
+	deploy, err := s.send(ctx, &types.DynamicFeeTx{GasFeeCap: big.NewInt(EVMMinGasPrice), Gas: 100_000, Data: logEmitter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emitter := s.mined(ctx, deploy).ContractAddress
+
+	heads := make(chan *types.Header, 8)
+	headSub, err := c.SubscribeNewHead(ctx, heads)
+	if err != nil {
+		t.Fatalf("subscribe newHeads: %v", err)
+	}
+	defer headSub.Unsubscribe()
+	logs := make(chan types.Log, 8)
+	logSub, err := c.SubscribeFilterLogs(ctx, ethereum.FilterQuery{Topics: [][]common.Hash{{logTopic}}}, logs)
+	if err != nil {
+		t.Fatalf("subscribe logs: %v", err)
+	}
+	defer logSub.Unsubscribe()
+	pending := make(chan common.Hash, 8)
+	pendingSub, err := rc.EthSubscribe(ctx, pending, "newPendingTransactions")
+	if err != nil {
+		t.Fatalf("subscribe newPendingTransactions: %v", err)
+	}
+	defer pendingSub.Unsubscribe()
+
+	call, err := s.send(ctx, &types.DynamicFeeTx{GasFeeCap: big.NewInt(EVMMinGasPrice), Gas: 50_000, To: &emitter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mined := s.mined(ctx, call)
+	for got := 0; got < 3; {
+		select {
+		case h := <-pending:
+			if h != call.Hash() {
+				t.Fatalf("pending tx %s, want %s", h, call.Hash())
+			}
+			got++
+		case l := <-logs:
+			if l.Address != emitter || l.TxHash != call.Hash() {
+				t.Fatalf("log %+v, want one from %s in %s", l, emitter, call.Hash())
+			}
+			got++
+		case h := <-heads:
+			if h.Number.Cmp(mined.BlockNumber) != 0 {
+				t.Fatalf("new head %s, want %s", h.Number, mined.BlockNumber)
+			}
+			got++
+		case err := <-headSub.Err():
+			t.Fatal(err)
+		case <-ctx.Done():
+			t.Fatalf("%d of 3 notifications", got)
+		}
+	}
+}
