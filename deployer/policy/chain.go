@@ -1,0 +1,443 @@
+package policy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/vipharness/vipharness/bindings/indexer"
+)
+
+// Header is what a score run needs of a block: its number, hash and time.
+type Header struct {
+	Number uint64
+	Hash   common.Hash
+	Time   uint64
+}
+
+// Headers reads block headers: the chain's newest and one by number.
+type Headers interface {
+	Head(ctx context.Context) (Header, error)
+	Header(ctx context.Context, n uint64) (Header, error)
+}
+
+// Errors of FindWindow.
+var (
+	// ErrBehind is a chain (or indexer) whose newest block is not past the stage's end: the
+	// stage's activity may not all be there yet.
+	ErrBehind = errors.New("the source is behind the stage's end: wait and run again")
+	// ErrNoBlocks is a stage in which the rollup made no block.
+	ErrNoBlocks = errors.New("the rollup made no block inside the stage")
+)
+
+// Span is a Window with the boundary blocks' headers.
+type Span struct {
+	Window
+	First, Last Header
+}
+
+// FindWindow maps the L1 stage's times [start, end) to the rollup's blocks: the first block
+// whose timestamp is at or after start and the last one before end (block times never go
+// back). The chain must hold a block at or past end, else ErrBehind.
+func FindWindow(ctx context.Context, h Headers, start, end uint64) (Span, error) {
+	sp := Span{Window: Window{Start: start, End: end}}
+	if end <= start {
+		return sp, fmt.Errorf("find the stage's blocks: end %d is not after start %d", end, start)
+	}
+	head, err := h.Head(ctx)
+	if err != nil {
+		return sp, fmt.Errorf("find the stage's blocks: newest block: %w", err)
+	}
+	if head.Time < end {
+		return sp, fmt.Errorf("find the stage's blocks: newest block %d has time %d, the stage ends at %d: %w", head.Number, head.Time, end, ErrBehind)
+	}
+	// firstAt is the lowest block with time >= t (head.Number+1 if none).
+	firstAt := func(t uint64) (uint64, error) {
+		var ferr error
+		n := sort.Search(int(head.Number)+1, func(i int) bool {
+			if ferr != nil {
+				return true
+			}
+			hd, err := h.Header(ctx, uint64(i))
+			if err != nil {
+				ferr = err
+				return true
+			}
+			return hd.Time >= t
+		})
+		return uint64(n), ferr
+	}
+	first, err := firstAt(start)
+	if err != nil {
+		return sp, fmt.Errorf("find the stage's first block: %w", err)
+	}
+	next, err := firstAt(end)
+	if err != nil {
+		return sp, fmt.Errorf("find the stage's last block: %w", err)
+	}
+	if next == 0 || first > next-1 {
+		return sp, fmt.Errorf("find the stage's blocks (times %d..%d): %w", start, end, ErrNoBlocks)
+	}
+	sp.FirstBlock, sp.LastBlock = first, next-1
+	if sp.First, err = h.Header(ctx, sp.FirstBlock); err == nil {
+		sp.Last, err = h.Header(ctx, sp.LastBlock)
+	}
+	if err != nil {
+		return sp, fmt.Errorf("find the stage's blocks: %w", err)
+	}
+	return sp, nil
+}
+
+// Node reads a rollup's EVM JSON-RPC: headers, logs (eth_getLogs, paged by block span),
+// block receipts and transactions.
+type Node struct {
+	rpc *rpc.Client
+	// LogSpan is how many blocks one eth_getLogs covers (halved, down to 1, when the node
+	// refuses a range as too large).
+	LogSpan uint64
+	mu      sync.Mutex
+	headers map[uint64]Header
+}
+
+// DialNode connects to the JSON-RPC at url.
+func DialNode(ctx context.Context, url string) (*Node, error) {
+	c, err := rpc.DialContext(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("dial the rollup's JSON-RPC %s: %w", url, err)
+	}
+	return &Node{rpc: c, LogSpan: 2000, headers: map[uint64]Header{}}, nil
+}
+
+// Close closes the connection.
+func (n *Node) Close() { n.rpc.Close() }
+
+type rpcHeader struct {
+	Number    hexutil.Uint64 `json:"number"`
+	Hash      common.Hash    `json:"hash"`
+	Timestamp hexutil.Uint64 `json:"timestamp"`
+}
+
+func (n *Node) header(ctx context.Context, tag string) (Header, error) {
+	var h *rpcHeader
+	if err := n.rpc.CallContext(ctx, &h, "eth_getBlockByNumber", tag, false); err != nil {
+		return Header{}, fmt.Errorf("eth_getBlockByNumber %s: %w", tag, err)
+	}
+	if h == nil {
+		return Header{}, fmt.Errorf("eth_getBlockByNumber %s: no such block", tag)
+	}
+	return Header{Number: uint64(h.Number), Hash: h.Hash, Time: uint64(h.Timestamp)}, nil
+}
+
+// Head is the newest block.
+func (n *Node) Head(ctx context.Context) (Header, error) { return n.header(ctx, "latest") }
+
+// Header is block num (cached: a block below the head never changes on an Initia rollup,
+// which has instant finality).
+func (n *Node) Header(ctx context.Context, num uint64) (Header, error) {
+	n.mu.Lock()
+	h, ok := n.headers[num]
+	n.mu.Unlock()
+	if ok {
+		return h, nil
+	}
+	h, err := n.header(ctx, hexutil.EncodeUint64(num))
+	if err != nil {
+		return h, err
+	}
+	n.mu.Lock()
+	n.headers[num] = h
+	n.mu.Unlock()
+	return h, nil
+}
+
+// BlockReceipts are block num's receipts (eth_getBlockReceipts), in the indexer's shape.
+func (n *Node) BlockReceipts(ctx context.Context, num uint64) ([]indexer.EVMTx, error) {
+	var out []indexer.EVMTx
+	if err := n.rpc.CallContext(ctx, &out, "eth_getBlockReceipts", hexutil.EncodeUint64(num)); err != nil {
+		return nil, fmt.Errorf("eth_getBlockReceipts %d: %w", num, err)
+	}
+	return out, nil
+}
+
+// Tx is what a score run needs of a transaction besides its receipt.
+type Tx struct {
+	Hash  common.Hash     `json:"hash"`
+	From  common.Address  `json:"from"`
+	To    *common.Address `json:"to"`
+	Value *hexutil.Big    `json:"value"`
+	Input hexutil.Bytes   `json:"input"`
+	Index hexutil.Uint64  `json:"transactionIndex"`
+}
+
+// Transaction is a transaction by hash (eth_getTransactionByHash).
+func (n *Node) Transaction(ctx context.Context, hash common.Hash) (Tx, error) {
+	var tx *Tx
+	if err := n.rpc.CallContext(ctx, &tx, "eth_getTransactionByHash", hash); err != nil {
+		return Tx{}, fmt.Errorf("eth_getTransactionByHash %s: %w", hash.Hex(), err)
+	}
+	if tx == nil {
+		return Tx{}, fmt.Errorf("eth_getTransactionByHash %s: unknown to the node", hash.Hex())
+	}
+	return *tx, nil
+}
+
+func (n *Node) blockTxs(ctx context.Context, num uint64) ([]Tx, error) {
+	var b *struct {
+		Transactions []Tx `json:"transactions"`
+	}
+	if err := n.rpc.CallContext(ctx, &b, "eth_getBlockByNumber", hexutil.EncodeUint64(num), true); err != nil {
+		return nil, fmt.Errorf("eth_getBlockByNumber %d: %w", num, err)
+	}
+	if b == nil {
+		return nil, fmt.Errorf("eth_getBlockByNumber %d: no such block", num)
+	}
+	return b.Transactions, nil
+}
+
+type rpcLog struct {
+	BlockNumber hexutil.Uint64 `json:"blockNumber"`
+}
+
+// logBlocks are the blocks in [from, to] holding a log of s, in order, found with
+// eth_getLogs a span at a time.
+func (n *Node) logBlocks(ctx context.Context, s *Source, from, to uint64) ([]uint64, error) {
+	var out []uint64
+	span := max(n.LogSpan, 1)
+	for lo := from; lo <= to; {
+		hi := min(to, lo+span-1)
+		var logs []rpcLog
+		filter := map[string]any{
+			"fromBlock": hexutil.EncodeUint64(lo), "toBlock": hexutil.EncodeUint64(hi),
+			"address": s.Contract, "topics": [][]common.Hash{{s.Event.ID}},
+		}
+		if err := n.rpc.CallContext(ctx, &logs, "eth_getLogs", filter); err != nil {
+			if span > 1 && tooLarge(err) {
+				span /= 2
+				continue
+			}
+			return nil, fmt.Errorf("eth_getLogs %d..%d: %w", lo, hi, err)
+		}
+		for _, l := range logs {
+			b := uint64(l.BlockNumber)
+			if len(out) == 0 || out[len(out)-1] != b {
+				out = append(out, b)
+			}
+		}
+		if hi == to {
+			break
+		}
+		lo = hi + 1
+	}
+	return out, nil
+}
+
+// tooLarge reports whether a node refused a log range for its size (geth, Erigon,
+// minievm and hosted providers word it differently).
+func tooLarge(err error) bool {
+	m := strings.ToLower(err.Error())
+	for _, s := range []string{"too many", "limit", "range", "too large", "exceed"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Read yields the source's records in [from, to] in chain order: logs from the receipts
+// of the blocks eth_getLogs names; calls and native transfers from every block's
+// transactions, successful ones only.
+func (n *Node) Read(ctx context.Context, s *Source, from, to uint64, each func(*Record) error) error {
+	if s.IsLog() {
+		blocks, err := n.logBlocks(ctx, s, from, to)
+		if err != nil {
+			return fmt.Errorf("node: source %s: %w", s.Name, err)
+		}
+		for _, b := range blocks {
+			h, err := n.Header(ctx, b)
+			if err != nil {
+				return fmt.Errorf("node: %w", err)
+			}
+			rs, err := n.BlockReceipts(ctx, b)
+			if err != nil {
+				return fmt.Errorf("node: %w", err)
+			}
+			for _, r := range rs {
+				if err := logRecords(s, h, r, each); err != nil {
+					return fmt.Errorf("node: %w", err)
+				}
+			}
+		}
+		return nil
+	}
+	for b := from; b <= to; b++ {
+		txs, err := n.blockTxs(ctx, b)
+		if err != nil {
+			return fmt.Errorf("node: %w", err)
+		}
+		var rs []indexer.EVMTx
+		for _, tx := range txs {
+			rec := txRecord(Header{Number: b}, tx)
+			if !s.Matches(rec) {
+				continue
+			}
+			if rs == nil {
+				if rs, err = n.BlockReceipts(ctx, b); err != nil {
+					return fmt.Errorf("node: %w", err)
+				}
+			}
+			if int(tx.Index) >= len(rs) || common.HexToHash(rs[tx.Index].TxHash) != tx.Hash {
+				return fmt.Errorf("node: block %d: no receipt of tx %s at index %d", b, tx.Hash.Hex(), tx.Index)
+			}
+			if !rs[tx.Index].Succeeded() {
+				continue
+			}
+			h, err := n.Header(ctx, b)
+			if err != nil {
+				return fmt.Errorf("node: %w", err)
+			}
+			rec.Time = h.Time
+			if err := each(rec); err != nil {
+				return err
+			}
+		}
+		if b == to {
+			break
+		}
+	}
+	return nil
+}
+
+func txRecord(h Header, tx Tx) *Record {
+	r := &Record{Block: h.Number, Time: h.Time, TxHash: tx.Hash, TxIndex: uint64(tx.Index), From: tx.From, To: tx.To, Data: tx.Input, Value: new(big.Int)}
+	if tx.Value != nil {
+		r.Value = tx.Value.ToInt()
+	}
+	if tx.To != nil {
+		r.Address = *tx.To
+	}
+	return r
+}
+
+// logRecords yields the logs of one receipt that belong to s.
+func logRecords(s *Source, h Header, r indexer.EVMTx, each func(*Record) error) error {
+	if len(r.Logs) == 0 {
+		return nil
+	}
+	txIndex, err := indexer.ParseQuantity(r.TxIndex)
+	if err != nil {
+		return fmt.Errorf("receipt %s: transactionIndex: %w", r.TxHash, err)
+	}
+	base := Record{Block: h.Number, Time: h.Time, TxHash: common.HexToHash(r.TxHash), TxIndex: txIndex, From: common.HexToAddress(r.From)}
+	if r.To != "" {
+		to := common.HexToAddress(r.To)
+		base.To = &to
+	}
+	for _, l := range r.Logs {
+		if l.Removed {
+			continue
+		}
+		rec := base
+		rec.Address = common.HexToAddress(l.Address)
+		if rec.LogIndex, err = indexer.ParseQuantity(l.LogIndex); err != nil {
+			return fmt.Errorf("receipt %s: logIndex: %w", r.TxHash, err)
+		}
+		rec.Topics = make([]common.Hash, len(l.Topics))
+		for i, t := range l.Topics {
+			rec.Topics[i] = common.HexToHash(t)
+		}
+		if rec.Data, err = hexutil.Decode(l.Data); err != nil {
+			return fmt.Errorf("receipt %s: log %d data: %w", r.TxHash, rec.LogIndex, err)
+		}
+		if !s.Matches(&rec) {
+			continue
+		}
+		if err := each(&rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// IndexerSource reads records from the chain indexer (rollytics' evm-txs, oldest first,
+// 1,000 a page): logs come from the indexed receipts. Receipts carry neither block times
+// nor a transaction's input and value, so those come from the node: block times for every
+// record, input and value for calls and native transfers.
+type IndexerSource struct {
+	Client *indexer.Client
+	Node   *Node
+}
+
+// Height is how far the indexer has collected (GET /status).
+func (x *IndexerSource) Height(ctx context.Context) (uint64, error) {
+	st, err := x.Client.Status(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("indexer status: %w", err)
+	}
+	if st.Height < 0 {
+		return 0, fmt.Errorf("indexer status: height %d", st.Height)
+	}
+	return uint64(st.Height), nil
+}
+
+// Read yields the source's records in [from, to] in chain order.
+func (x *IndexerSource) Read(ctx context.Context, s *Source, from, to uint64, each func(*Record) error) error {
+	q := indexer.Query{Ascending: true, Limit: indexer.MaxLimit, SkipTotal: true}
+	for tx, err := range x.Client.AllEVMTxs(ctx, q) {
+		if err != nil {
+			return fmt.Errorf("indexer: source %s: %w", s.Name, err)
+		}
+		b, err := tx.Height()
+		if err != nil {
+			return fmt.Errorf("indexer: tx %s: blockNumber: %w", tx.TxHash, err)
+		}
+		if b < from {
+			continue
+		}
+		if b > to {
+			return nil
+		}
+		if s.IsLog() {
+			if len(tx.Logs) == 0 {
+				continue
+			}
+			h, err := x.Node.Header(ctx, b)
+			if err != nil {
+				return fmt.Errorf("indexer: block time: %w", err)
+			}
+			if err := logRecords(s, h, tx, each); err != nil {
+				return fmt.Errorf("indexer: %w", err)
+			}
+			continue
+		}
+		if !tx.Succeeded() {
+			continue
+		}
+		if s.Kind == KindCall && (tx.To == "" || common.HexToAddress(tx.To) != s.Contract) {
+			continue
+		}
+		full, err := x.Node.Transaction(ctx, common.HexToHash(tx.TxHash))
+		if err != nil {
+			return fmt.Errorf("indexer: input and value: %w", err)
+		}
+		h, err := x.Node.Header(ctx, b)
+		if err != nil {
+			return fmt.Errorf("indexer: block time: %w", err)
+		}
+		rec := txRecord(h, full)
+		if !s.Matches(rec) {
+			continue
+		}
+		if err := each(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
