@@ -73,6 +73,18 @@ type Contract interface {
 	InitStage(ctx context.Context) (uint64, error)
 	// ScorePages reads a stage page by page, in the contract's order.
 	ScorePages(ctx context.Context, stage uint64, each func(page []scores.Entry) error) error
+	// CheckInterface checks, read only, that the contract speaks the official interface
+	// (the EVM selectors, the Move module's ABI, the Wasm query shapes) and says what it
+	// checked.
+	CheckInterface(ctx context.Context) (string, error)
+	// SimulateWrite simulates, from the operator, an update of stage with no entries: nothing
+	// is sent, and were it sent nothing would change. It returns the contract's refusal
+	// when the operator may not write stage (not on its allow list), ErrNoSigner without an
+	// operator.
+	SimulateWrite(ctx context.Context, stage uint64) error
+	// FinalizeTx is the hash of the tx that finalized stage, found in the chain's events, or
+	// "" when none is found.
+	FinalizeTx(ctx context.Context, stage uint64) (string, error)
 	// Close releases the connection to the chain.
 	Close()
 }
@@ -103,8 +115,8 @@ func NewScorer(c Contract, k Knobs) *Scorer {
 	return &Scorer{c: c, k: k}
 }
 
-// VMContract is the VM's own half, for what only some VMs offer (a FinalizeFinder, the
-// conformance probes); As finds such a capability.
+// VMContract is the VM's own half, for what only some VMs offer (the conformance probes,
+// a Cosmos client); As finds such a capability.
 func (s *Scorer) VMContract() Contract { return s.c }
 
 // wrapsContract is a Scorer, or a wrapper of one that passes its Contract on.
@@ -194,6 +206,40 @@ func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, erro
 
 // Close releases the connection to the chain.
 func (s *Scorer) Close() { s.c.Close() }
+
+// CheckInterface proves, before anything is sent, that the contract is one this Scorer may
+// write to: it speaks the official interface (ErrNotScoring when it does not), and an update
+// of its open stage with no entries, simulated from the operator, is accepted
+// (ErrCannotWrite, with the contract's refusal, when it is not). It says what it checked.
+func (s *Scorer) CheckInterface(ctx context.Context) (string, error) {
+	if s.c.Contract() == "" {
+		return "", ErrNoContract
+	}
+	what, err := s.c.CheckInterface(ctx)
+	if err != nil {
+		return "", &CheckError{Contract: s.c.Contract(), Kind: ErrNotScoring, Err: err}
+	}
+	open, err := OpenStage(ctx, s.c)
+	if err != nil {
+		return "", &CheckError{Contract: s.c.Contract(), Kind: ErrNotScoring, Err: err}
+	}
+	if err := s.c.SimulateWrite(ctx, open); err != nil {
+		if errors.Is(err, ErrNoSigner) {
+			return "", fmt.Errorf("prove the operator may write stage %d: %w", open, err)
+		}
+		return "", &CheckError{Contract: s.c.Contract(), Kind: ErrCannotWrite, Stage: open, Err: err}
+	}
+	return fmt.Sprintf("%s; the operator may write stage %d", what, open), nil
+}
+
+// FinalizeTx is the hash of the tx that finalized stage, found in the chain's events, or ""
+// when none is found.
+func (s *Scorer) FinalizeTx(ctx context.Context, stage uint64) (string, error) {
+	if s.c.Contract() == "" {
+		return "", ErrNoContract
+	}
+	return s.c.FinalizeTx(ctx, stage)
+}
 
 // ErrNoContract is an operation that needs a contract on a Scorer that has none yet.
 var ErrNoContract = errors.New("no contract address: deploy first or pass the contract")

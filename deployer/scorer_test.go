@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,7 +22,20 @@ type fakeContract struct {
 	init     uint64
 	stages   map[uint64]deployer.StageInfo
 	prepared []int // sizes of the canonical inputs PrepareUpdate saw
+	// notScoring fails the interface check; refuse is the contract's refusal of a write,
+	// and wrote the stages writes were simulated on.
+	notScoring, refuse error
+	wrote              []uint64
 }
+
+func (f *fakeContract) CheckInterface(context.Context) (string, error) {
+	return "the official interface", f.notScoring
+}
+func (f *fakeContract) SimulateWrite(_ context.Context, stage uint64) error {
+	f.wrote = append(f.wrote, stage)
+	return f.refuse
+}
+func (f *fakeContract) FinalizeTx(context.Context, uint64) (string, error) { return "", nil }
 
 func (f *fakeContract) VM() deployer.VM          { return deployer.EVM }
 func (f *fakeContract) ChainID() string          { return "1" }
@@ -186,5 +200,43 @@ func TestScorerOlderJournals(t *testing.T) {
 	plan, err = core(dir).PlanSet(ctx, 3, set)
 	if err != nil || plan.AlreadyDone != 0 || plan.Chunks != 4 || !strings.Contains(plan.Journal, set.Fingerprint()[:16]) {
 		t.Fatalf("another input's older journal: %+v, %v", plan, err)
+	}
+}
+
+// The interface check proves, before anything is sent, that the contract speaks the
+// interface and that an empty update of its open stage from the operator is accepted.
+func TestCheckInterfaceProvesTheOperatorMayWrite(t *testing.T) {
+	ctx := context.Background()
+	stages := map[uint64]deployer.StageInfo{3: {Stage: 3, Exists: true, Finalized: true}, 4: {Stage: 4, Exists: true}}
+	for _, tc := range []struct {
+		name       string
+		notScoring error
+		refuse     error
+		want       error // nil: passes
+		wrote      []uint64
+	}{
+		{"a writer", nil, nil, nil, []uint64{4}},
+		{"another contract", errors.New("no contract code"), nil, deployer.ErrNotScoring, nil},
+		{"a stranger", nil, errors.New("PermissionDenied"), deployer.ErrCannotWrite, []uint64{4}},
+		{"no key", nil, &deployer.MissingKeyError{Role: "operator"}, deployer.ErrNoSigner, []uint64{4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &fakeContract{addr: "0xc0", init: 3, stages: stages, notScoring: tc.notScoring, refuse: tc.refuse}
+			what, err := deployer.NewScorer(c, deployer.Knobs{}).CheckInterface(ctx)
+			switch {
+			case tc.want == nil && (err != nil || !strings.Contains(what, "may write stage 4")):
+				t.Fatalf("%q, %v; want a pass naming stage 4", what, err)
+			case tc.want != nil && !errors.Is(err, tc.want):
+				t.Fatalf("%v; want %v", err, tc.want)
+			case tc.want == deployer.ErrCannotWrite && !strings.Contains(err.Error(), "PermissionDenied"):
+				t.Fatalf("%v does not say why", err)
+			}
+			if !slices.Equal(c.wrote, tc.wrote) {
+				t.Fatalf("simulated writes to stages %v, want %v", c.wrote, tc.wrote)
+			}
+		})
+	}
+	if _, err := deployer.NewScorer(&fakeContract{}, deployer.Knobs{}).CheckInterface(ctx); !errors.Is(err, deployer.ErrNoContract) {
+		t.Fatalf("no contract: %v", err)
 	}
 }

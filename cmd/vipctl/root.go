@@ -338,6 +338,9 @@ func classify(err error) error {
 	if errors.Is(err, deployer.ErrBadAddress) {
 		return invalid(err)
 	}
+	if errors.Is(err, deployer.ErrNoSigner) {
+		return fmt.Errorf("%w: set PRIVATE_KEY or MNEMONIC, or pass --from, --keystore or --ledger", err)
+	}
 	if ledger.Interrupted(err) {
 		return fmt.Errorf("%w\nnothing more was sent; run the same command again to resume from the journal", err)
 	}

@@ -89,16 +89,11 @@ func checkFlags(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// interfaceChecker is a VM's Contract that can read its interface (the read-only check
-// of vipctl check --contract).
-type interfaceChecker interface {
-	CheckInterface(ctx context.Context) (string, error)
-}
-
 // writer opens the Scorer of a command that sends txs to an existing contract, and proves
-// first that the address holds a scoring contract: code that speaks the official
-// interface. A plain account, or a chain reset under a remembered address, is refused with
-// nothing sent. It costs one read on EVM and Move, and a few queries on Wasm.
+// first that the address holds a scoring contract its operator may write: code that speaks
+// the official interface, and an empty update of its open stage, simulated from the
+// operator. A plain account, a chain reset under a remembered address, or an operator not on
+// the contract's allow list is refused with nothing sent.
 func (g *globals) writer(ctx context.Context, progress func(done, total int)) (*deployer.Scorer, func(), error) {
 	s, closeFn, err := g.scorer(ctx, true, progress)
 	if err != nil {
@@ -111,20 +106,29 @@ func (g *globals) writer(ctx context.Context, progress func(done, total int)) (*
 	return s, closeFn, nil
 }
 
-// checkContract runs the interface check of s (the contract at addr): a contract that
-// fails it is bad input (exit 2), while a chain that could not be asked is not.
-func checkContract(ctx context.Context, addr string, s any) error {
-	ic, ok := deployer.As[interfaceChecker](s)
-	if !ok {
+// contractChecker is a Scorer as checkContract sees it.
+type contractChecker interface {
+	CheckInterface(ctx context.Context) (string, error)
+}
+
+// checkContract runs the interface check of s (the contract at addr): a contract that does
+// not speak the interface is bad input (exit 2), one that refuses the operator is refused
+// as the contract refused (exit 3), and a chain that could not be asked is neither.
+func checkContract(ctx context.Context, addr string, s contractChecker) error {
+	_, err := s.CheckInterface(ctx)
+	switch {
+	case err == nil:
 		return nil
+	case unreachable(ctx, err):
+		return fmt.Errorf("check the contract %s: %w", addr, err)
+	case errors.Is(err, deployer.ErrCannotWrite), errors.Is(err, deployer.ErrNoSigner):
+		return classify(fmt.Errorf("%w; nothing was sent", err))
 	}
-	if _, err := ic.CheckInterface(ctx); err != nil {
-		if unreachable(ctx, err) {
-			return fmt.Errorf("check the contract's interface: %w", err)
-		}
-		return invalid(fmt.Errorf("contract %s is not a scoring contract (--contract, or the one deployed from this state dir): %w; nothing was sent", addr, err))
+	cause := err
+	if ce := (*deployer.CheckError)(nil); errors.As(err, &ce) {
+		cause = ce.Err
 	}
-	return nil
+	return invalid(fmt.Errorf("contract %s is not a scoring contract (--contract, or the one deployed from this state dir): %w; nothing was sent", addr, cause))
 }
 
 // unreachable tells a failed conversation with the node (transport, cancel) from an answer.

@@ -85,6 +85,9 @@ type Target interface {
 	FinalizeStage(ctx context.Context, stage uint64) (string, error)
 	Scores(ctx context.Context, stage uint64) ([]scores.Entry, error)
 	OpenStage(ctx context.Context) (uint64, error)
+	// CheckInterface proves the contract speaks the official interface and that the
+	// operator may write its open stage (deployer.Scorer.CheckInterface).
+	CheckInterface(ctx context.Context) (string, error)
 }
 
 // Subject is a fresh contract to check, seen through the VM's deployer, and the VM's probes.

@@ -53,6 +53,13 @@ func (f *fakeScorer) CheckAddress(a string) (string, error)     { return a, nil 
 func (f *fakeScorer) OpenStage(context.Context) (uint64, error) { return f.c.open, nil }
 func (f *fakeScorer) Codec() scores.Codec                       { return scores.EVMCodec{} }
 
+func (f *fakeScorer) CheckInterface(context.Context) (string, error) {
+	if !f.allowed {
+		return "", &deployer.CheckError{Contract: f.Contract(), Kind: deployer.ErrCannotWrite, Stage: f.c.open, Err: f.refuse("PermissionDenied")}
+	}
+	return "the official interface", nil
+}
+
 func (f *fakeScorer) PlanSet(ctx context.Context, stage uint64, set *scores.Set) (deployer.Plan, error) {
 	return f.Plan(ctx, stage, set.Entries(0, set.Len()))
 }
@@ -267,5 +274,19 @@ func TestInspectPlacesTheOpenStageBesideTheL1(t *testing.T) {
 			}
 			t.Fatal("no open-stage check")
 		})
+	}
+}
+
+func TestInspectFailsAnOperatorThatMayNotWrite(t *testing.T) {
+	c := newFake()
+	if _, err := (&fakeScorer{c: c, allowed: true}).Deploy(context.Background(), 5); err != nil {
+		t.Fatal(err)
+	}
+	rep := Inspect(context.Background(), &fakeScorer{c: c, allowed: false}, 5)
+	if rep.OK() {
+		t.Fatalf("a contract its operator may not write passed: %+v", rep.Checks)
+	}
+	if ch := rep.Checks[0]; ch.Name != "interface" || ch.Status != Fail || !strings.Contains(ch.Detail, "PermissionDenied") {
+		t.Fatalf("interface check %+v, want a failure naming the refusal", ch)
 	}
 }

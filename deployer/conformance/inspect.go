@@ -7,12 +7,9 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 )
 
-type interfaceChecker interface {
-	CheckInterface(ctx context.Context) (string, error)
-}
-
 // Inspect runs the read-only checks of a deployed contract (s attached to it): its interface
-// (EVM selectors, the Move module's ABI, the Wasm query shapes), where its open stage stands
+// (EVM selectors, the Move module's ABI, the Wasm query shapes) and the operator's right to
+// write it (an empty update of the open stage, simulated), where its open stage stands
 // beside the L1's (l1Stage 0: no L1 given), the open stage's state and totals, and that the
 // stage before it is finalized. Nothing is sent.
 func Inspect(ctx context.Context, s Target, l1Stage uint64) Report {
@@ -20,13 +17,7 @@ func Inspect(ctx context.Context, s Target, l1Stage uint64) Report {
 	// Every check here needs only the contract, which exists by assumption.
 	r.deployed = true
 	var open uint64
-	r.check("interface", func(ctx context.Context) (string, error) {
-		ic, ok := deployer.As[interfaceChecker](s)
-		if !ok {
-			return "", skip("the %s deployer cannot read the contract's interface", s.VM())
-		}
-		return ic.CheckInterface(ctx)
-	})
+	r.check("interface", s.CheckInterface)
 	r.check("open stage", func(ctx context.Context) (string, error) {
 		var err error
 		if open, err = s.OpenStage(ctx); err != nil {

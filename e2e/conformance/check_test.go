@@ -267,14 +267,18 @@ var _ = Describe("vipctl check", Label("conformance"), func() {
 				Expect(rep.Checks[0].Status).To(Equal(conformance.Pass))
 
 				var behind string
+				behindEnv := env
 				if c.vm == deployer.Move {
 					// An account holds one vip_score module: the one behind the L1 is
-					// published from a fresh account the env's key funds.
-					behind = deploy("3", false, "MNEMONIC="+fundedMnemonic(ctx, env))
+					// published from a fresh account the env's key funds, and checked
+					// with that account's key (the check proves its operator may write).
+					fresh := "MNEMONIC=" + fundedMnemonic(ctx, env)
+					behind = deploy("3", false, fresh)
+					behindEnv = append(env[:len(env):len(env)], fresh)
 				} else {
 					behind = deploy("3", true)
 				}
-				rep, code, _ = check(ctx, env, "--contract", behind)
+				rep, code, _ = check(ctx, behindEnv, "--contract", behind)
 				Expect(failed(rep)).To(Equal([]string{"open stage beside the L1 stage"}))
 				Expect(detail(rep, "open stage beside the L1 stage")).To(ContainSubstring("vipctl stage sync"))
 				Expect(code).To(Equal(4))

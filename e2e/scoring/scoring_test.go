@@ -119,6 +119,11 @@ var _ = Describe("VIP scoring", func() {
 			It("rejects a sender that is not on the allow list, sending nothing", func(ctx SpecContext) {
 				stranger, err := env.Stranger(ctx, contract)
 				Expect(err).NotTo(HaveOccurred())
+				// The interface check (vipctl check --contract, and every write command
+				// before its first tx) proves the operator may write: a stranger's fails.
+				_, err = stranger.CheckInterface(ctx)
+				Expect(err).To(MatchError(deployer.ErrCannotWrite))
+				Expect(harness.ContractError(err)).To(Equal(expect["not allowed"]), "%v", err)
 				_, err = stranger.UpdateScores(ctx, l1Stage, env.Generate(3, 7))
 				Expect(harness.ContractError(err)).To(Equal(expect["not allowed"]), "%v", err)
 				_, err = stranger.FinalizeStage(ctx, l1Stage)

@@ -136,7 +136,7 @@ func (r *Records) FinalizeTx(ctx context.Context, s any, stage uint64) (string, 
 	if hash, err := r.Lookup(stage); err != nil || hash != "" {
 		return hash, err
 	}
-	if ff, ok := deployer.As[deployer.FinalizeFinder](s); ok {
+	if ff, ok := s.(deployer.FinalizeFinder); ok {
 		hash, err := ff.FinalizeTx(ctx, stage)
 		if err != nil {
 			return "", fmt.Errorf("find the tx that finalized stage %d: %w", stage, err)

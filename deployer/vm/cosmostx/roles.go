@@ -6,6 +6,7 @@ import (
 
 	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 )
 
@@ -26,7 +27,7 @@ func SoftKey(k cryptotypes.PrivKey, source string) keys.Signer {
 // names the role and where its key comes from.
 func (c *Client) RoleSigner(ctx context.Context, k keys.Signer, role string) (*Signer, error) {
 	if k == nil {
-		return nil, fmt.Errorf("no %s key: set PRIVATE_KEY or MNEMONIC", role)
+		return nil, &deployer.MissingKeyError{Role: role}
 	}
 	sg, err := c.SignerOf(ctx, k)
 	if err != nil {

@@ -6,11 +6,7 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
-
-	"github.com/vipharness/vipharness/deployer"
 )
-
-var _ deployer.FinalizeFinder = (*Contract)(nil)
 
 // FinalizeTx finds the tx that emitted FinalizeStage(stage) from the contract. The event's
 // stage is not indexed, so every FinalizeStage log of the contract is read (one per stage).

@@ -31,6 +31,24 @@ func (s *Contract) SimulateMismatch(ctx context.Context, stage uint64) error {
 	return decodeRevert(s.abi, err)
 }
 
+// SimulateWrite calls updateScores(stage, [], []) from the operator (eth_call: nothing is
+// sent, and the update would change nothing) and returns the contract's refusal, if any.
+func (s *Contract) SimulateWrite(ctx context.Context, stage uint64) error {
+	if err := s.needContract(); err != nil {
+		return err
+	}
+	if err := s.needKey(s.operatorKey, "operator"); err != nil {
+		return err
+	}
+	data, err := s.binding.TryPackUpdateScores(stage, []common.Address{}, []uint64{})
+	if err != nil {
+		return fmt.Errorf("encode an empty updateScores: %w", err)
+	}
+	to := s.contract
+	_, err = s.client.CallContract(ctx, ethereum.CallMsg{From: s.operatorKey.Address(), To: &to, Data: data}, nil)
+	return decodeRevert(s.abi, err)
+}
+
 // TxEventNames lists the names of the contract's events in a mined tx's logs, in order
 // (logs of other contracts, or with topics the interface does not define, are left out).
 func (s *Contract) TxEventNames(ctx context.Context, txHash string) ([]string, error) {

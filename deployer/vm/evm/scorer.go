@@ -147,7 +147,7 @@ func (s *Contract) needContract() error {
 
 func (s *Contract) needKey(k keys.Signer, role string) error {
 	if k == nil {
-		return fmt.Errorf("no %s key: set PRIVATE_KEY or MNEMONIC", role)
+		return &deployer.MissingKeyError{Role: role}
 	}
 	return nil
 }

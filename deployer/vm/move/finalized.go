@@ -8,11 +8,8 @@ import (
 
 	abci "github.com/cometbft/cometbft/abci/types"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
-
-var _ deployer.FinalizeFinder = (*Contract)(nil)
 
 // FinalizeTx finds the tx whose FinalizedScoreEvent from this module names stage.
 func (s *Contract) FinalizeTx(ctx context.Context, stage uint64) (string, error) {

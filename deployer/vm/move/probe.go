@@ -24,6 +24,21 @@ func (s *Contract) SimulateMismatch(ctx context.Context, stage uint64) error {
 	return DecodeAbort(err)
 }
 
+// SimulateWrite simulates update_score_script of stage with no addresses from the operator
+// (nothing is sent, and the update would change nothing) and returns the module's abort, if
+// any.
+func (s *Contract) SimulateWrite(ctx context.Context, stage uint64) error {
+	if err := s.needModule(); err != nil {
+		return err
+	}
+	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
+	if err != nil {
+		return err
+	}
+	_, err = s.c.Simulate(ctx, op, s.call(op.Address, "update_score_script", movebcs.ArgU64(stage), movebcs.ArgAddresses(nil), movebcs.ArgU64s(nil)))
+	return DecodeAbort(err)
+}
+
 // TxEventNames lists the module's events in a tx's result, in order: the struct name of each
 // `move` event whose type tag is this module's (UpdateScoreEvent, FinalizedScoreEvent, ...).
 func (s *Contract) TxEventNames(ctx context.Context, txHash string) ([]string, error) {

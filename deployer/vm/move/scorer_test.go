@@ -174,6 +174,15 @@ func TestRefusesBeforeSending(t *testing.T) {
 	}
 
 	stranger := r.dial(t, cosmostx.WithOperatorKey(r.keyB), deployer.WithContract(s.Contract()))
+	// The interface check proves the operator may write: a stranger's fails, naming why.
+	if _, err := stranger.CheckInterface(ctx); !errors.Is(err, deployer.ErrCannotWrite) {
+		t.Fatalf("stranger's interface check: %v", err)
+	} else {
+		wantAbort(t, err, "EUNAUTHORIZED")
+	}
+	if _, err := s.CheckInterface(ctx); err != nil {
+		t.Fatalf("operator's interface check: %v", err)
+	}
 	_, err = stranger.UpdateScores(ctx, 1, entries[:3])
 	wantAbort(t, err, "EUNAUTHORIZED")
 	var te *cosmostx.TxError

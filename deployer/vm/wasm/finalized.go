@@ -7,11 +7,8 @@ import (
 
 	abci "github.com/cometbft/cometbft/abci/types"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
-
-var _ deployer.FinalizeFinder = (*Contract)(nil)
 
 // FinalizeTx finds the tx whose finalize-stage event (wasm-finalize-stage, emitted by this
 // contract) names stage.

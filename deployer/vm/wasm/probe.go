@@ -10,6 +10,24 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 )
 
+// SimulateWrite simulates update_scores of stage with no scores from the operator (nothing
+// is sent, and the update would change nothing) and returns the contract's refusal, if any.
+func (s *Contract) SimulateWrite(ctx context.Context, stage uint64) error {
+	if err := s.needContract(); err != nil {
+		return err
+	}
+	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
+	if err != nil {
+		return err
+	}
+	msg, err := updateMsg(op.Address, s.contract, stage, nil)
+	if err != nil {
+		return err
+	}
+	_, err = s.c.Simulate(ctx, op, msg)
+	return decodeContract(err)
+}
+
 // TxEventNames lists the contract's custom events (`wasm-<kind>`) in a tx's result, in order.
 func (s *Contract) TxEventNames(ctx context.Context, txHash string) ([]string, error) {
 	res, err := s.c.GetTx(ctx, txHash)

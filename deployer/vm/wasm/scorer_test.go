@@ -16,7 +16,6 @@ import (
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/wasm"
-	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/embedded"
 )
 
@@ -150,8 +149,15 @@ func TestRefusesBeforeSending(t *testing.T) {
 	}
 
 	stranger := r.dial(t, cosmostx.WithOperatorKey(r.keyB), deployer.WithContract(s.Contract()))
-	_, err = stranger.UpdateScores(ctx, 1, entries[:3])
+	// The interface check proves the operator may write: a stranger's fails, naming why.
 	var ce *wasm.ContractError
+	if _, err := stranger.CheckInterface(ctx); !errors.Is(err, deployer.ErrCannotWrite) || !errors.As(err, &ce) || ce.Reason() != wasm.NotAllowed {
+		t.Fatalf("stranger's interface check: %v", err)
+	}
+	if _, err := s.CheckInterface(ctx); err != nil {
+		t.Fatalf("operator's interface check: %v", err)
+	}
+	_, err = stranger.UpdateScores(ctx, 1, entries[:3])
 	if !errors.As(err, &ce) || ce.Reason() != wasm.NotAllowed {
 		t.Fatalf("stranger: %v", err)
 	}
@@ -175,7 +181,7 @@ func TestRefusesBeforeSending(t *testing.T) {
 // A block gas limit bounds the chunk: the deployer sizes chunks under it, and refuses a
 // chunk size above it before sending.
 func TestChunksFitTheBlockGasLimit(t *testing.T) {
-	r := start(t, devnode.WithMaxBlockGas(2_000_000))
+	r := start(t, embedded.WithMaxBlockGas(2_000_000))
 	ctx := context.Background()
 	s := r.dial(t, cosmostx.WithOperatorKey(r.keyA))
 	if _, err := s.Deploy(ctx, 1); err != nil {
