@@ -147,17 +147,15 @@ func (g *globals) localnetUp(ctx context.Context, o localnetUpOptions) error {
 	if err := os.MkdirAll(filepath.Dir(envFile), 0o755); err != nil {
 		return err
 	}
-	env := fmt.Sprintf("export VM=%s\nexport JSON_RPC_URL=%s\nexport COMET_RPC_URL=%s\nexport REST_URL=%s\nexport INDEXER_URL=%s\nexport ROUTER_URL=%s\nexport L1_REST_URL=%s\nexport VIP_MODULE_ADDRESS=%s\nexport PRIVATE_KEY=%s\n",
-		vm, ep.JSONRPC, ep.CometRPC, ep.REST, indexerURL, routerURL, st.l1.URL(), st.l1.VIPAddress(), dev.PrivateKey)
-	if dev.Mnemonic != "" {
-		env = strings.Replace(env, "export PRIVATE_KEY="+dev.PrivateKey+"\n", fundedLines(dev)+fmt.Sprintf("export MNEMONIC=%q\n", dev.Mnemonic), 1)
-	}
+	env := fmt.Sprintf("export VM=%s\nexport JSON_RPC_URL=%s\nexport COMET_RPC_URL=%s\nexport REST_URL=%s\nexport INDEXER_URL=%s\nexport ROUTER_URL=%s\nexport L1_REST_URL=%s\nexport VIP_MODULE_ADDRESS=%s\n",
+		vm, ep.JSONRPC, ep.CometRPC, ep.REST, indexerURL, routerURL, st.l1.URL(), st.l1.VIPAddress()) +
+		devKeyLines(vm, dev) + recipeLines(vm, ep, l1Stage)
 	if err := os.WriteFile(envFile, []byte(env), 0o600); err != nil {
 		return fmt.Errorf("write env file: %w", err)
 	}
 	info := map[string]any{
 		"vm": vm, "engine": st.engine, "chain_id": st.rollup.ChainID(),
-		"json_rpc": ep.JSONRPC, "comet_rpc": ep.CometRPC, "rest": ep.REST, "indexer": indexerURL, "router": routerURL,
+		"json_rpc": ep.JSONRPC, "json_rpc_ws": ep.JSONRPCWS, "comet_rpc": ep.CometRPC, "rest": ep.REST, "indexer": indexerURL, "router": routerURL,
 		"l1_rest": st.l1.URL(), "vip_address": st.l1.VIPAddress(), "l1_stage": l1Stage,
 		"funded_address": dev.Address, "env_file": envFile, "bridge_id": bridgeID,
 	}
@@ -166,8 +164,8 @@ func (g *globals) localnetUp(ctx context.Context, o localnetUpOptions) error {
 		info["funded_address_coin_type_60"] = dev.CoinType60Address
 		funded = fmt.Sprintf("%s (coin type 118 secp256k1) and %s (coin type 60 eth_secp256k1), one mnemonic", dev.Address, dev.CoinType60Address)
 	}
-	human := fmt.Sprintf("%s %s rollup (chain %s)\n  JSON-RPC   %s\n  CometBFT   %s\n  REST       %s\n  indexer    %s\n  router     %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
-		st.engine, vm, st.rollup.ChainID(), orNone(ep.JSONRPC), orNone(ep.CometRPC), orNone(ep.REST), orNone(indexerURL), orNone(routerURL), l1Stage, st.l1.URL(), st.l1.VIPAddress(), funded, envFile)
+	human := fmt.Sprintf("%s %s rollup (chain %s)\n  JSON-RPC   %s\n  WebSocket  %s\n  CometBFT   %s\n  REST       %s\n  indexer    %s\n  router     %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
+		st.engine, vm, st.rollup.ChainID(), orNone(ep.JSONRPC), orNone(ep.JSONRPCWS), orNone(ep.CometRPC), orNone(ep.REST), orNone(indexerURL), orNone(routerURL), l1Stage, st.l1.URL(), st.l1.VIPAddress(), funded, envFile)
 	if err := g.printResult(info, human); err != nil {
 		return err
 	}
@@ -193,6 +191,39 @@ func fundedLines(dev localnet.Account) string {
 	return "# MNEMONIC funds two accounts: coin type 118 secp256k1 (vipctl's Wasm default)\n" +
 		"# and coin type 60 eth_secp256k1 (Initia.js MnemonicKey() defaults; vipctl --key-type eth_secp256k1)\n" +
 		fmt.Sprintf("export FUNDED_ADDRESS=%s\nexport FUNDED_ADDRESS_COIN_TYPE_60=%s\n", dev.Address, dev.CoinType60Address)
+}
+
+// devKeyLines name the dev account's key: MNEMONIC where it derives from one, PRIVATE_KEY
+// where it does not, and on EVM PRIVATE_KEY (0x hex, as forge's vm.envUint parses it)
+// beside MNEMONIC as well, for Foundry's recipes (one account: vipctl takes both).
+func devKeyLines(vm deployer.VM, dev localnet.Account) string {
+	if dev.Mnemonic == "" {
+		return fmt.Sprintf("export PRIVATE_KEY=%s\n", evmHex(vm, dev.PrivateKey))
+	}
+	lines := fundedLines(dev) + fmt.Sprintf("export MNEMONIC=%q\n", dev.Mnemonic)
+	if vm == deployer.EVM && dev.PrivateKey != "" {
+		lines += fmt.Sprintf("export PRIVATE_KEY=%s\n", evmHex(vm, dev.PrivateKey))
+	}
+	return lines
+}
+
+// evmHex is key with 0x on EVM (Foundry reads an unprefixed key as a decimal number).
+func evmHex(vm deployer.VM, key string) string {
+	if vm != deployer.EVM {
+		return key
+	}
+	return "0x" + strings.TrimPrefix(key, "0x")
+}
+
+// recipeLines are the rest of what the official recipes and ethers read: INIT_STAGE (the
+// L1's stage when the localnet came up: the stage a contract deployed now opens with) and,
+// on EVM, the WebSocket endpoint.
+func recipeLines(vm deployer.VM, ep localnet.Endpoints, l1Stage uint64) string {
+	lines := fmt.Sprintf("export INIT_STAGE=%d\n", l1Stage)
+	if vm == deployer.EVM && ep.JSONRPCWS != "" {
+		lines += fmt.Sprintf("export JSON_RPC_WS_URL=%s\n", ep.JSONRPCWS)
+	}
+	return lines
 }
 
 func orNone(s string) string {

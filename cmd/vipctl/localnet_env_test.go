@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
 )
 
@@ -36,6 +37,42 @@ func TestFundedLines(t *testing.T) {
 			for _, line := range strings.Split(got, "\n") {
 				if strings.HasPrefix(line, "#") && strings.Contains(line, "=") {
 					t.Errorf("comment line %q holds '='", line)
+				}
+			}
+		})
+	}
+}
+
+// The env file of an EVM localnet carries what the official forge recipe reads: PRIVATE_KEY
+// as 0x hex beside MNEMONIC, INIT_STAGE, and the WebSocket endpoint; other VMs keep their
+// one key line and get INIT_STAGE.
+func TestEnvFileCarriesTheRecipesInputs(t *testing.T) {
+	ep := localnet.Endpoints{JSONRPC: "http://127.0.0.1:1", JSONRPCWS: "ws://127.0.0.1:1"}
+	withPhrase := localnet.Account{Address: "0xabc", Mnemonic: "word word", PrivateKey: "00ff"}
+	for _, tc := range []struct {
+		name string
+		got  string
+		want []string
+		not  []string
+	}{
+		{"evm, mnemonic", devKeyLines(deployer.EVM, withPhrase) + recipeLines(deployer.EVM, ep, 7),
+			[]string{"export MNEMONIC=\"word word\"\n", "export PRIVATE_KEY=0x00ff\n", "export INIT_STAGE=7\n", "export JSON_RPC_WS_URL=ws://127.0.0.1:1\n"}, nil},
+		{"evm, key only (geth --dev)", devKeyLines(deployer.EVM, localnet.Account{PrivateKey: "00ff"}),
+			[]string{"export PRIVATE_KEY=0x00ff\n"}, []string{"MNEMONIC"}},
+		{"wasm", devKeyLines(deployer.Wasm, withPhrase) + recipeLines(deployer.Wasm, localnet.Endpoints{}, 3),
+			[]string{"export MNEMONIC=", "export INIT_STAGE=3\n"}, []string{"PRIVATE_KEY", "JSON_RPC_WS_URL"}},
+		{"move, key only", devKeyLines(deployer.Move, localnet.Account{PrivateKey: "00ff"}),
+			[]string{"export PRIVATE_KEY=00ff\n"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, w := range tc.want {
+				if !strings.Contains(tc.got, w) {
+					t.Errorf("%q lacks %q", tc.got, w)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(tc.got, n) {
+					t.Errorf("%q holds %q", tc.got, n)
 				}
 			}
 		})
