@@ -109,7 +109,7 @@ func loadScores(path, format string, codec scores.Codec) (*scores.Set, error) {
 
 func newScoresCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "scores", Short: "Update and read scores"}
-	cmd.AddCommand(newScoresUpdateCmd(g), newScoresGetCmd(g))
+	cmd.AddCommand(newScoresUpdateCmd(g), newScoresGetCmd(g), newScoresComputeCmd(g))
 	return cmd
 }
 

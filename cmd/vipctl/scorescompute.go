@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vipharness/vipharness/bindings/indexer"
+	"github.com/vipharness/vipharness/deployer/operation/audit"
+	"github.com/vipharness/vipharness/deployer/policy"
+)
+
+// computeOptions are scores compute's own flags.
+type computeOptions struct {
+	policy, out, indexerURL string
+	stage, bridgeID         uint64
+	params                  []string
+	logSpan                 uint64
+}
+
+func newScoresComputeCmd(g *globals) *cobra.Command {
+	var o computeOptions
+	cmd := &cobra.Command{
+		Use:   "compute --policy P --stage N --bridge-id B",
+		Short: "Compute a stage's scores from the rollup's own activity by a published scoring policy",
+		Long: `compute reads the stage's start and end times from the L1's vip module, maps them to the
+rollup's first and last blocks inside them, reads the policy's sources over those blocks from
+the node (eth_getLogs, block receipts) or from the indexer (--indexer: rollytics' evm-txs,
+with block times and transaction inputs from the node), and writes DIR/scores.csv and
+DIR/manifest.json (the policy's digest, the block range and its boundary hashes, the source
+and its height, the input digest, the score file's digest and the VIP merkle root for
+--bridge-id). The same policy and chain give the same bytes from either source. It refuses
+while the node or the indexer is behind the stage's end.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch {
+			case o.policy == "":
+				return invalid(errors.New("--policy is required: the scoring policy file (YAML)"))
+			case o.stage == 0:
+				return invalid(errors.New("--stage is required (a stage >= 1 the L1 has moved past)"))
+			case !cmd.Flags().Changed("bridge-id"):
+				return invalid(errors.New("--bridge-id is required: the bridge id every merkle leaf holds"))
+			case g.rpc == "":
+				return invalid(errors.New("--rpc (or JSON_RPC_URL) is required: the rollup's EVM JSON-RPC"))
+			}
+			return g.computeScores(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.policy, "policy", "", "scoring policy file (YAML)")
+	f.Uint64Var(&o.stage, "stage", 0, "the stage to score")
+	f.Uint64Var(&o.bridgeID, "bridge-id", 0, "the rollup's bridge id on the L1 (for the merkle root)")
+	f.StringVar(&o.out, "out", "", "output folder; default scores-stage-N")
+	f.StringArrayVar(&o.params, "param", nil, "override a policy param: name=value (repeatable)")
+	f.StringVar(&o.indexerURL, "indexer", "", "read activity from this indexer (rollytics API) instead of the node")
+	f.Uint64Var(&o.logSpan, "log-span", 2000, "blocks per eth_getLogs request")
+	g.addFlags(cmd, "vm", "rpc")
+	return g.addFlags(cmd, l1Flags)
+}
+
+func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
+	if g.vm != "" && g.vm != "evm" {
+		return invalid(fmt.Errorf("--vm %s: scoring policies read EVM rollups only so far", g.vm))
+	}
+	params := map[string]string{}
+	for _, kv := range o.params {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return invalid(fmt.Errorf("--param %q: want name=value", kv))
+		}
+		params[k] = v
+	}
+	p, err := policy.Load(o.policy, params)
+	if err != nil {
+		var pe policy.Errors
+		if errors.As(err, &pe) {
+			return invalid(err)
+		}
+		return err
+	}
+	src, err := g.l1Source(true)
+	if err != nil {
+		return err
+	}
+	if src.REST.Value == "" || src.VIP.Value == "" {
+		return invalid(errors.New("the stage's times come from the L1: pass --l1-rest and --vip-address, or --network"))
+	}
+	times, err := audit.NewL1(src.REST.Value, src.VIP.Value, nil).StageTimes(ctx, o.stage)
+	if err != nil {
+		return err
+	}
+	node, err := policy.DialNode(ctx, g.rpc)
+	if err != nil {
+		return err
+	}
+	defer node.Close()
+	node.LogSpan = max(o.logSpan, 1)
+	span, err := policy.FindWindow(ctx, node, times.Start, times.End)
+	if err != nil {
+		return fmt.Errorf("stage %d: %w", o.stage, err)
+	}
+	run := policy.Run{Stage: o.stage, BridgeID: o.bridgeID, Span: span}
+	var reader policy.Reader = node
+	if o.indexerURL != "" {
+		c, err := indexer.NewClient(o.indexerURL)
+		if err != nil {
+			return invalid(fmt.Errorf("--indexer: %w", err))
+		}
+		ix := &policy.IndexerSource{Client: c, Node: node}
+		h, err := ix.Height(ctx)
+		if err != nil {
+			return err
+		}
+		if h < span.LastBlock {
+			return fmt.Errorf("stage %d: the indexer has collected blocks up to %d, the stage ends at block %d: %w", o.stage, h, span.LastBlock, policy.ErrBehind)
+		}
+		reader, run.SourceKind, run.SourceHeight = ix, "indexer", h
+	} else {
+		head, err := node.Head(ctx)
+		if err != nil {
+			return err
+		}
+		run.SourceKind, run.SourceHeight = "node", head.Number
+	}
+	res, err := policy.Compute(ctx, p, span.Window, reader)
+	if err != nil {
+		return fmt.Errorf("stage %d: %w", o.stage, err)
+	}
+	scoreFile, manifest, err := policy.Outputs(p, run, res)
+	if err != nil {
+		return fmt.Errorf("stage %d: %w", o.stage, err)
+	}
+	dir := o.out
+	if dir == "" {
+		dir = fmt.Sprintf("scores-stage-%d", o.stage)
+	}
+	if err := policy.WriteOutputs(dir, scoreFile, manifest); err != nil {
+		return err
+	}
+	if g.jsonOut {
+		_, err := g.out.Write(manifest)
+		return err
+	}
+	var total uint64
+	for _, s := range res.Scores {
+		total += s.Score
+	}
+	_, err = fmt.Fprintf(g.out, "stage %d: blocks %d..%d (%s..%s) from the %s at height %d: %d addresses, total %d\nwrote %s and %s\n",
+		o.stage, span.FirstBlock, span.LastBlock, span.First.Hash.Hex(), span.Last.Hash.Hex(), run.SourceKind, run.SourceHeight,
+		len(res.Scores), total, filepath.Join(dir, policy.ScoreFileName), filepath.Join(dir, policy.ManifestName))
+	return err
+}
