@@ -25,9 +25,16 @@ type deployChain struct {
 }
 
 var (
-	_ deployer.DeployChain = (*deployChain)(nil)
-	_ push.PoolChecker     = (*deployChain)(nil)
+	_ deployer.DeployChain    = (*deployChain)(nil)
+	_ deployer.DeployPreparer = (*deployChain)(nil)
+	_ push.PoolChecker        = (*deployChain)(nil)
 )
+
+// PrepareDeploy refuses to send the deploy behind a tx of the deployer's that the chain
+// does not mine (a *StuckNonceError naming the nonce and how to replace it).
+func (c *deployChain) PrepareDeploy(ctx context.Context) error {
+	return c.s.checkStuckNonce(ctx, c.from)
+}
 
 func (c *deployChain) Sequence(ctx context.Context) (uint64, error) {
 	return c.s.client.PendingNonceAt(ctx, c.from)

@@ -259,6 +259,9 @@ func (s *Contract) PrepareUpdate(ctx context.Context, stage uint64, _ *scores.Se
 		return deployer.Update{}, err
 	}
 	from := s.operatorKey.Address()
+	if err := s.checkStuckNonce(ctx, from); err != nil {
+		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, err)
+	}
 	// The fees and the block gas limit are read while the update is estimated.
 	var tip, feeCap *big.Int
 	var head *types.Header
@@ -304,6 +307,9 @@ func (s *Contract) FinalizeStage(ctx context.Context, stage uint64) (string, err
 	}
 	data, err := s.binding.TryPackFinalizeStage(stage)
 	if err != nil {
+		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
+	}
+	if err := s.checkStuckNonce(ctx, s.operatorKey.Address()); err != nil {
 		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
 	}
 	to := s.contract
