@@ -27,14 +27,13 @@ import (
 	"github.com/vipharness/vipharness/deployer/vm/move"
 	"github.com/vipharness/vipharness/deployer/vm/wasm"
 	"github.com/vipharness/vipharness/localnet"
-	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/embedded"
 )
 
 // devRollup is an embedded Cosmos rollup whose blocks the spec reads back.
 type devRollup interface {
 	localnet.Rollup
-	Node() *devnode.Node
+	Height() int64
 }
 
 // cosmosCrash is what differs between the Cosmos VMs in the crash spec.
@@ -68,7 +67,7 @@ var _ = cosmosCrashSpec(cosmosCrash{
 		return out, true
 	},
 	scorer: func(ctx context.Context, ep localnet.Endpoints, contract string) (*deployer.Scorer, error) {
-		return wasm.Dial(ctx, ep.CometRPC, ep.REST, deployer.WithContract(contract))
+		return wasm.Dial(ctx, deployer.Config{CometRPC: ep.CometRPC, REST: ep.REST, Contract: contract})
 	},
 })
 
@@ -93,7 +92,7 @@ var _ = cosmosCrashSpec(cosmosCrash{
 		return out, true
 	},
 	scorer: func(ctx context.Context, ep localnet.Endpoints, contract string) (*deployer.Scorer, error) {
-		return move.Dial(ctx, ep.CometRPC, ep.REST, deployer.WithContract(contract))
+		return move.Dial(ctx, deployer.Config{CometRPC: ep.CometRPC, REST: ep.REST, Contract: contract})
 	},
 })
 
@@ -120,7 +119,7 @@ func cosmosCrashSpec(t cosmosCrash) bool {
 			Expect(err).NotTo(HaveOccurred(), string(out))
 			var d deployer.Deployment
 			Expect(json.Unmarshal(out, &d)).To(Succeed(), string(out))
-			startHeight := r.Node().Height()
+			startHeight := r.Height()
 
 			c, err := cosmostx.Dial(ctx, ep.CometRPC, ep.REST, cosmostx.WithMessages(t.register))
 			Expect(err).NotTo(HaveOccurred())
@@ -159,7 +158,7 @@ func cosmosCrashSpec(t cosmosCrash) bool {
 			sent := map[string]int{}
 			txs := 0
 			decode := c.Enc.TxConfig.TxDecoder()
-			for h := startHeight + 1; h <= r.Node().Height(); h++ {
+			for h := startHeight + 1; h <= r.Height(); h++ {
 				height := int64(h)
 				b, err := c.RPC.Block(ctx, &height)
 				Expect(err).NotTo(HaveOccurred())

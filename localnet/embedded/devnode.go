@@ -24,9 +24,6 @@ type DevRollup struct {
 
 var _ localnet.Rollup = (*DevRollup)(nil)
 
-// WasmRollup is the embedded Wasm rollup (wasmvm).
-type WasmRollup = DevRollup
-
 // MoveRollup is the embedded Move rollup (libmovevm).
 type MoveRollup = DevRollup
 
@@ -65,6 +62,9 @@ func (r *DevRollup) Funded() []localnet.Account {
 	}
 	return out
 }
+
+// Height is the latest sealed block height.
+func (r *DevRollup) Height() int64 { return r.node.Height() }
 
 // Node is the dev node, for in-process use (direct broadcast, its Encoding for signing).
 func (r *DevRollup) Node() *devnode.Node { return r.node }

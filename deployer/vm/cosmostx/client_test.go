@@ -122,7 +122,11 @@ func TestExecReportsEachPhase(t *testing.T) {
 	if err := c.BroadcastSigned(ctx, raw); err != nil {
 		t.Fatalf("re-broadcast: %v", err)
 	}
+	// Blocks come on an interval: the tx is in the next one.
 	hash := strings.ToUpper(hex.EncodeToString(sha(raw)))
+	if _, err := c.WaitTx(ctx, hash); err != nil {
+		t.Fatal(err)
+	}
 	out, err := c.Lookup(ctx, hash)
 	if err != nil || !out.Found || !out.Success || out.GasUsed == 0 || out.Height == 0 {
 		t.Fatalf("lookup %s: %+v %v", hash, out, err)
@@ -140,7 +144,11 @@ func TestExecReportsEachPhase(t *testing.T) {
 	if err := c.BroadcastSigned(ctx, raw); err != nil {
 		t.Fatal(err)
 	}
-	out, err = c.Lookup(ctx, strings.ToUpper(hex.EncodeToString(sha(raw))))
+	hash = strings.ToUpper(hex.EncodeToString(sha(raw)))
+	if _, err := c.WaitTx(ctx, hash); err != nil {
+		t.Fatal(err)
+	}
+	out, err = c.Lookup(ctx, hash)
 	if err != nil || !out.Found || out.Success || !errors.As(out.Err, &te) || te.Phase != cosmostx.PhaseDeliver || te.Code != 11 || te.Height == 0 {
 		t.Fatalf("out of gas: %+v %v", out, err)
 	}

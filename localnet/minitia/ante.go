@@ -1,0 +1,164 @@
+package minitia
+
+import (
+	"fmt"
+
+	signingv1beta1 "cosmossdk.io/api/cosmos/tx/signing/v1beta1"
+	errorsmod "cosmossdk.io/errors"
+	storetypes "cosmossdk.io/store/types"
+	txsigning "cosmossdk.io/x/tx/signing"
+	wasmkeeper "github.com/CosmWasm/wasmd/x/wasm/keeper"
+	wasmtypes "github.com/CosmWasm/wasmd/x/wasm/types"
+	codectypes "github.com/cosmos/cosmos-sdk/codec/types"
+	"github.com/cosmos/cosmos-sdk/runtime"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+	sdkerrors "github.com/cosmos/cosmos-sdk/types/errors"
+	"github.com/cosmos/cosmos-sdk/types/tx/signing"
+	"github.com/cosmos/cosmos-sdk/x/auth/ante"
+	authsigning "github.com/cosmos/cosmos-sdk/x/auth/signing"
+	authtypes "github.com/cosmos/cosmos-sdk/x/auth/types"
+	"google.golang.org/protobuf/types/known/anypb"
+
+	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
+)
+
+// anteHandler is the SDK's ante chain as a minitia runs it, with wasmd's two decorators and
+// two of Initia's: eth_secp256k1 signatures cost what secp256k1 ones do, and a tx signed in
+// SIGN_MODE_EIP_191 is verified against its EIP-191 sign bytes (the SDK's verifier knows the
+// SDK's sign modes only).
+func (a *App) anteHandler() (sdk.AnteHandler, error) {
+	simLimit := uint64(wasmSimulationGasLimit)
+	handlers := a.enc.TxConfig.SignModeHandler()
+	return sdk.ChainAnteDecorators(
+		ante.NewSetUpContextDecorator(),
+		wasmkeeper.NewLimitSimulationGasDecorator(&simLimit),
+		wasmkeeper.NewCountTXDecorator(runtime.NewKVStoreService(a.keys[wasmtypes.StoreKey])),
+		wasmkeeper.NewGasRegisterDecorator(a.WasmKeeper.GetGasRegister()),
+		wasmkeeper.NewTxContractsDecorator(),
+		ante.NewExtensionOptionsDecorator(nil),
+		ante.NewValidateBasicDecorator(),
+		ante.NewTxTimeoutHeightDecorator(),
+		ante.NewValidateMemoDecorator(a.AccountKeeper),
+		ante.NewConsumeGasForTxSizeDecorator(a.AccountKeeper),
+		ante.NewDeductFeeDecorator(a.AccountKeeper, a.BankKeeper, a.FeeGrantKeeper, nil),
+		ante.NewSetPubKeyDecorator(a.AccountKeeper),
+		ante.NewValidateSigCountDecorator(a.AccountKeeper),
+		ante.NewSigGasConsumeDecorator(a.AccountKeeper, sigGasConsumer),
+		eip191SigVerify{sdkVerify: ante.NewSigVerificationDecorator(a.AccountKeeper, handlers), ak: a.AccountKeeper, handlers: handlers},
+		ante.NewIncrementSequenceDecorator(a.AccountKeeper),
+	), nil
+}
+
+// sigGasConsumer charges an eth_secp256k1 signature as a secp256k1 one (Initia's rule) and
+// everything else as the SDK does.
+func sigGasConsumer(meter storetypes.GasMeter, sig signing.SignatureV2, params authtypes.Params) error {
+	if _, ok := sig.PubKey.(*ethsecp256k1.PubKey); ok {
+		meter.ConsumeGas(params.SigVerifyCostSecp256k1, "ante verify: eth_secp256k1")
+		return nil
+	}
+	return ante.DefaultSigVerificationGasConsumer(meter, sig, params)
+}
+
+// eip191SigVerify verifies txs that carry a SIGN_MODE_EIP_191 signature; all others go to
+// the SDK's SigVerificationDecorator unchanged.
+type eip191SigVerify struct {
+	sdkVerify ante.SigVerificationDecorator
+	ak        ante.AccountKeeper
+	handlers  *txsigning.HandlerMap
+}
+
+func (d eip191SigVerify) AnteHandle(ctx sdk.Context, tx sdk.Tx, simulate bool, next sdk.AnteHandler) (sdk.Context, error) {
+	sigTx, ok := tx.(authsigning.Tx)
+	if !ok {
+		return ctx, errorsmod.Wrap(sdkerrors.ErrTxDecode, "invalid transaction type")
+	}
+	sigs, err := sigTx.GetSignaturesV2()
+	if err != nil {
+		return ctx, err
+	}
+	if !hasEIP191(sigs) {
+		return d.sdkVerify.AnteHandle(ctx, tx, simulate, next)
+	}
+	if utx, ok := tx.(sdk.TxWithUnordered); ok && utx.GetUnordered() {
+		return ctx, errorsmod.Wrap(sdkerrors.ErrNotSupported, "unordered transactions are not enabled")
+	}
+	signers, err := sigTx.GetSigners()
+	if err != nil {
+		return ctx, err
+	}
+	if len(sigs) != len(signers) {
+		return ctx, errorsmod.Wrapf(sdkerrors.ErrUnauthorized, "invalid number of signer;  expected: %d, got %d", len(signers), len(sigs))
+	}
+	adaptable, ok := tx.(authsigning.V2AdaptableTx)
+	if !ok {
+		return ctx, fmt.Errorf("expected tx to implement V2AdaptableTx, got %T", tx)
+	}
+	for i, sig := range sigs {
+		acc, err := ante.GetSignerAcc(ctx, d.ak, signers[i])
+		if err != nil {
+			return ctx, err
+		}
+		pk := acc.GetPubKey()
+		if !simulate && pk == nil {
+			return ctx, errorsmod.Wrap(sdkerrors.ErrInvalidPubKey, "pubkey on account is not set")
+		}
+		if sig.Sequence != acc.GetSequence() {
+			return ctx, errorsmod.Wrapf(sdkerrors.ErrWrongSequence, "account sequence mismatch, expected %d, got %d", acc.GetSequence(), sig.Sequence)
+		}
+		if simulate || ctx.IsReCheckTx() || !ctx.IsSigverifyTx() {
+			continue
+		}
+		single, ok := sig.Data.(*signing.SingleSignatureData)
+		if !ok {
+			return ctx, errorsmod.Wrap(sdkerrors.ErrUnauthorized, "multisig signatures are not supported in SIGN_MODE_EIP_191")
+		}
+		mode, err := apiSignMode(single.SignMode)
+		if err != nil {
+			return ctx, errorsmod.Wrap(sdkerrors.ErrUnauthorized, err.Error())
+		}
+		anyPk, err := codectypes.NewAnyWithValue(pk)
+		if err != nil {
+			return ctx, err
+		}
+		accNum := acc.GetAccountNumber()
+		if ctx.BlockHeight() == 0 {
+			accNum = 0
+		}
+		data := txsigning.SignerData{Address: acc.GetAddress().String(), ChainID: ctx.ChainID(), AccountNumber: accNum,
+			Sequence: sig.Sequence, PubKey: &anypb.Any{TypeUrl: anyPk.TypeUrl, Value: anyPk.Value}}
+		bz, err := d.handlers.GetSignBytes(ctx, mode, data, adaptable.GetSigningTxData())
+		if err != nil {
+			return ctx, err
+		}
+		if !pk.VerifySignature(bz, single.Signature) {
+			return ctx, errorsmod.Wrapf(sdkerrors.ErrUnauthorized,
+				"signature verification failed; please verify account number (%d) and chain-id (%s)", accNum, ctx.ChainID())
+		}
+	}
+	return next(ctx, tx, simulate)
+}
+
+func hasEIP191(sigs []signing.SignatureV2) bool {
+	for _, s := range sigs {
+		if single, ok := s.Data.(*signing.SingleSignatureData); ok && single.SignMode == signing.SignMode_SIGN_MODE_EIP_191 {
+			return true
+		}
+	}
+	return false
+}
+
+// apiSignMode maps the sign modes a minitia accepts to x/tx's enum (the SDK's mapping lacks
+// EIP-191).
+func apiSignMode(m signing.SignMode) (signingv1beta1.SignMode, error) {
+	switch m {
+	case signing.SignMode_SIGN_MODE_DIRECT:
+		return signingv1beta1.SignMode_SIGN_MODE_DIRECT, nil
+	case signing.SignMode_SIGN_MODE_DIRECT_AUX:
+		return signingv1beta1.SignMode_SIGN_MODE_DIRECT_AUX, nil
+	case signing.SignMode_SIGN_MODE_LEGACY_AMINO_JSON:
+		return signingv1beta1.SignMode_SIGN_MODE_LEGACY_AMINO_JSON, nil
+	case signing.SignMode_SIGN_MODE_EIP_191:
+		return signingv1beta1.SignMode_SIGN_MODE_EIP_191, nil
+	}
+	return 0, fmt.Errorf("sign mode %s is not accepted (want DIRECT, DIRECT_AUX, LEGACY_AMINO_JSON or EIP_191)", m)
+}

@@ -1,0 +1,295 @@
+// Package minitia is the local rollups' Cosmos SDK application, wired as a minitia is
+// (initia-labs/miniwasm app/modules.go): baseapp.BaseApp with the SDK's own x/auth, x/bank,
+// x/authz, x/feegrant, x/upgrade and consensus params, the SDK's ante handler, Initia's
+// eth_secp256k1 keys and SIGN_MODE_EIP_191, Initia's fee routes, and the VM as a module
+// (wasmd's x/wasm). Node runs it under a CometBFT node in the same process, with the SDK's
+// API server (every module's REST routes) and gRPC server.
+//
+// Only what the SDK and wasmd do not have is written here: the single-sequencer validator
+// set (opchild's place), the EIP-191 signature check, the eth_secp256k1 signature gas and the
+// fee discovery routes. Staking, gov, distribution, IBC and the oracle are left out: VIP
+// scoring needs none of them.
+package minitia
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	corestore "cosmossdk.io/core/store"
+	"cosmossdk.io/log"
+	storetypes "cosmossdk.io/store/types"
+	"cosmossdk.io/x/feegrant"
+	feegrantkeeper "cosmossdk.io/x/feegrant/keeper"
+	feegrantmodule "cosmossdk.io/x/feegrant/module"
+	"cosmossdk.io/x/upgrade"
+	upgradekeeper "cosmossdk.io/x/upgrade/keeper"
+	upgradetypes "cosmossdk.io/x/upgrade/types"
+	"github.com/CosmWasm/wasmd/x/wasm"
+	wasmkeeper "github.com/CosmWasm/wasmd/x/wasm/keeper"
+	wasmtypes "github.com/CosmWasm/wasmd/x/wasm/types"
+	wasmvm "github.com/CosmWasm/wasmvm/v3"
+	wasmvmtypes "github.com/CosmWasm/wasmvm/v3/types"
+	abci "github.com/cometbft/cometbft/abci/types"
+	dbm "github.com/cosmos/cosmos-db"
+	"github.com/cosmos/cosmos-sdk/baseapp"
+	"github.com/cosmos/cosmos-sdk/client"
+	nodeservice "github.com/cosmos/cosmos-sdk/client/grpc/node"
+	"github.com/cosmos/cosmos-sdk/codec"
+	"github.com/cosmos/cosmos-sdk/codec/legacy"
+	"github.com/cosmos/cosmos-sdk/runtime"
+	"github.com/cosmos/cosmos-sdk/server/api"
+	serverconfig "github.com/cosmos/cosmos-sdk/server/config"
+	servertypes "github.com/cosmos/cosmos-sdk/server/types"
+	"github.com/cosmos/cosmos-sdk/std"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+	"github.com/cosmos/cosmos-sdk/types/module"
+	"github.com/cosmos/cosmos-sdk/x/auth"
+	authkeeper "github.com/cosmos/cosmos-sdk/x/auth/keeper"
+	authtx "github.com/cosmos/cosmos-sdk/x/auth/tx"
+	authtypes "github.com/cosmos/cosmos-sdk/x/auth/types"
+	"github.com/cosmos/cosmos-sdk/x/authz"
+	authzkeeper "github.com/cosmos/cosmos-sdk/x/authz/keeper"
+	authzmodule "github.com/cosmos/cosmos-sdk/x/authz/module"
+	"github.com/cosmos/cosmos-sdk/x/bank"
+	bankkeeper "github.com/cosmos/cosmos-sdk/x/bank/keeper"
+	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
+	"github.com/cosmos/cosmos-sdk/x/consensus"
+	consensuskeeper "github.com/cosmos/cosmos-sdk/x/consensus/keeper"
+	consensustypes "github.com/cosmos/cosmos-sdk/x/consensus/types"
+
+	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
+)
+
+// govModule is the module whose address holds every module's authority, as on a minitia
+// (opchild's in theirs; no gov module runs here, so nothing can exercise it).
+const govModule = "gov"
+
+// App is the local minitia application.
+type App struct {
+	*baseapp.BaseApp
+
+	cfg    Config
+	enc    *cosmostx.Encoding
+	amino  *codec.LegacyAmino
+	keys   map[string]*storetypes.KVStoreKey
+	mm     *module.Manager
+	basics module.BasicManager
+	// nodeInfo answers node_info's application_version as a minitia of this VM.
+	nodeInfo nodeInfo
+
+	AccountKeeper   authkeeper.AccountKeeper
+	BankKeeper      bankkeeper.BaseKeeper
+	AuthzKeeper     authzkeeper.Keeper
+	FeeGrantKeeper  feegrantkeeper.Keeper
+	UpgradeKeeper   *upgradekeeper.Keeper
+	ConsensusKeeper consensuskeeper.Keeper
+	WasmKeeper      *wasmkeeper.Keeper
+
+	wasmDir string
+	wasmVM  *wasmvm.VM
+}
+
+var _ servertypes.Application = (*App)(nil)
+
+// moduleAccountPermissions are the module accounts and what they may do.
+var moduleAccountPermissions = map[string][]string{
+	authtypes.FeeCollectorName: nil,
+	wasmtypes.ModuleName:       {authtypes.Burner},
+}
+
+// NewApp builds the application over db with a validated cfg; home holds the Wasm code cache.
+func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error) {
+	if err := setAddressPrefix(cfg.Bech32Prefix); err != nil {
+		return nil, err
+	}
+	enc, err := cosmostx.NewEncoding(cfg.Bech32Prefix,
+		authz.RegisterInterfaces, feegrant.RegisterInterfaces, upgradetypes.RegisterInterfaces,
+		consensustypes.RegisterInterfaces, wasmtypes.RegisterInterfaces)
+	if err != nil {
+		return nil, fmt.Errorf("minitia: encoding: %w", err)
+	}
+	amino := codec.NewLegacyAmino()
+	std.RegisterLegacyAminoCodec(amino)
+	registerEthKeyAmino(amino)
+	registerGlobalAmino()
+
+	bapp := baseapp.NewBaseApp(AppName, logger, db, enc.TxConfig.TxDecoder(),
+		baseapp.SetChainID(cfg.ChainID),
+		baseapp.SetMinGasPrices(cfg.MinGasPrices().String()),
+		baseapp.SetQueryGasLimit(cfg.QueryGasLimit))
+	bapp.SetVersion(cfg.Version)
+	bapp.SetInterfaceRegistry(enc.Registry)
+	bapp.SetTxEncoder(enc.TxConfig.TxEncoder())
+
+	a := &App{BaseApp: bapp, cfg: cfg, enc: enc, amino: amino,
+		nodeInfo: nodeInfo{name: cfg.NodeName, version: cfg.Version}}
+	a.keys = storetypes.NewKVStoreKeys(authtypes.StoreKey, banktypes.StoreKey, authzkeeper.StoreKey,
+		feegrant.StoreKey, upgradetypes.StoreKey, consensustypes.StoreKey, wasmtypes.StoreKey)
+	store := func(name string) corestore.KVStoreService { return runtime.NewKVStoreService(a.keys[name]) }
+	cdc := enc.Codec
+	authority := enc.MustAddr(authtypes.NewModuleAddress(govModule))
+
+	a.ConsensusKeeper = consensuskeeper.NewKeeper(cdc, store(consensustypes.StoreKey), authority, runtime.EventService{})
+	bapp.SetParamStore(a.ConsensusKeeper.ParamsStore)
+
+	a.AccountKeeper = authkeeper.NewAccountKeeper(cdc, store(authtypes.StoreKey), authtypes.ProtoBaseAccount,
+		moduleAccountPermissions, enc.Address, cfg.Bech32Prefix, authority)
+	blocked := map[string]bool{}
+	for name := range moduleAccountPermissions {
+		blocked[enc.MustAddr(authtypes.NewModuleAddress(name))] = true
+	}
+	a.BankKeeper = bankkeeper.NewBaseKeeper(cdc, store(banktypes.StoreKey), a.AccountKeeper, blocked, authority, logger)
+	a.AuthzKeeper = authzkeeper.NewKeeper(store(authzkeeper.StoreKey), cdc, bapp.MsgServiceRouter(), a.AccountKeeper)
+	a.FeeGrantKeeper = feegrantkeeper.NewKeeper(cdc, store(feegrant.StoreKey), a.AccountKeeper)
+	a.UpgradeKeeper = upgradekeeper.NewKeeper(map[int64]bool{}, store(upgradetypes.StoreKey), cdc, home, bapp, authority)
+
+	// x/wasm as miniwasm wires it: no staking, distribution or IBC keepers ("we do not
+	// support staking"), and so no "staking" capability.
+	a.wasmDir = filepath.Join(home, "wasm")
+	if err := os.MkdirAll(a.wasmDir, 0o700); err != nil {
+		return nil, fmt.Errorf("minitia: wasm home: %w", err)
+	}
+	caps := slices.DeleteFunc(wasmkeeper.BuiltInCapabilities(), func(c string) bool { return c == "staking" })
+	nodeCfg := wasmtypes.DefaultNodeConfig()
+	nodeCfg.SmartQueryGasLimit = cfg.QueryGasLimit
+	simLimit := uint64(wasmSimulationGasLimit)
+	nodeCfg.SimulationGasLimit = &simLimit
+	// The VM is made here, as wasmd's keeper would make it, to be released on Close.
+	a.wasmVM, err = wasmvm.NewVMWithConfig(wasmvmtypes.VMConfig{Cache: wasmvmtypes.CacheOptions{
+		BaseDir:                  a.wasmDir,
+		AvailableCapabilities:    caps,
+		MemoryCacheSizeBytes:     wasmvmtypes.NewSizeMebi(nodeCfg.MemoryCacheSize),
+		InstanceMemoryLimitBytes: wasmvmtypes.NewSizeMebi(wasmContractMemoryLimitMiB),
+	}}, false)
+	if err != nil {
+		return nil, fmt.Errorf("minitia: wasm VM: %w", err)
+	}
+	wk := wasmkeeper.NewKeeper(cdc, store(wasmtypes.StoreKey), a.AccountKeeper, a.BankKeeper,
+		nil, nil, nil, nil, nil, nil,
+		bapp.MsgServiceRouter(), bapp.GRPCQueryRouter(), a.wasmDir, nodeCfg, wasmtypes.VMConfig{}, caps, authority,
+		wasmkeeper.WithWasmEngine(a.wasmVM))
+	a.WasmKeeper = &wk
+
+	a.mm = module.NewManager(
+		sequencer{},
+		auth.NewAppModule(cdc, a.AccountKeeper, nil, nil),
+		bank.NewAppModule(cdc, a.BankKeeper, a.AccountKeeper, nil),
+		authzmodule.NewAppModule(cdc, a.AuthzKeeper, a.AccountKeeper, a.BankKeeper, enc.Registry),
+		feegrantmodule.NewAppModule(cdc, a.AccountKeeper, a.BankKeeper, a.FeeGrantKeeper, enc.Registry),
+		upgrade.NewAppModule(a.UpgradeKeeper, enc.Address),
+		consensus.NewAppModule(cdc, a.ConsensusKeeper),
+		wasm.NewAppModule(cdc, a.WasmKeeper, nil, a.AccountKeeper, a.BankKeeper, bapp.MsgServiceRouter(), nil),
+	)
+	a.basics = module.NewBasicManagerFromManager(a.mm, nil)
+	a.basics.RegisterLegacyAminoCodec(amino)
+	order := []string{sequencerModule, authtypes.ModuleName, banktypes.ModuleName, authz.ModuleName,
+		feegrant.ModuleName, upgradetypes.ModuleName, consensustypes.ModuleName, wasmtypes.ModuleName}
+	a.mm.SetOrderPreBlockers(upgradetypes.ModuleName, authtypes.ModuleName)
+	a.mm.SetOrderBeginBlockers(authz.ModuleName)
+	a.mm.SetOrderEndBlockers(feegrant.ModuleName)
+	a.mm.SetOrderInitGenesis(order...)
+	a.mm.SetOrderExportGenesis(order...)
+	if err := a.mm.RegisterServices(module.NewConfigurator(cdc, bapp.MsgServiceRouter(), bapp.GRPCQueryRouter())); err != nil {
+		return nil, fmt.Errorf("minitia: register module services: %w", err)
+	}
+
+	ante, err := a.anteHandler()
+	if err != nil {
+		return nil, err
+	}
+	a.SetAnteHandler(ante)
+	a.SetInitChainer(a.initChainer)
+	a.SetPreBlocker(func(ctx sdk.Context, _ *abci.RequestFinalizeBlock) (*sdk.ResponsePreBlock, error) {
+		return a.mm.PreBlock(ctx)
+	})
+	a.SetBeginBlocker(a.mm.BeginBlock)
+	a.SetEndBlocker(a.mm.EndBlock)
+	a.MountKVStores(a.keys)
+	if err := a.LoadLatestVersion(); err != nil {
+		return nil, fmt.Errorf("minitia: load state: %w", err)
+	}
+	ctx := a.NewUncachedContext(true, emptyHeader())
+	if err := a.WasmKeeper.InitializePinnedCodes(ctx); err != nil {
+		return nil, fmt.Errorf("minitia: pinned Wasm codes: %w", err)
+	}
+	return a, nil
+}
+
+// Initia's amino names of its key. The SDK's ante handler amino-encodes a simulated tx's
+// signatures to charge their size, through the process-wide legacy codec.
+const (
+	ethPubKeyAminoName  = "initia/PubKeyEthSecp256k1"
+	ethPrivKeyAminoName = "initia/PrivKeyEthSecp256k1"
+)
+
+func registerEthKeyAmino(cdc *codec.LegacyAmino) {
+	cdc.RegisterConcrete(&ethsecp256k1.PubKey{}, ethPubKeyAminoName, nil)
+	cdc.RegisterConcrete(&ethsecp256k1.PrivKey{}, ethPrivKeyAminoName, nil)
+}
+
+var registerGlobalAmino = sync.OnceFunc(func() { registerEthKeyAmino(legacy.Cdc) })
+
+// wasmSimulationGasLimit caps a simulation, as wasmd's node config does, so that a simulated
+// tx without a gas limit cannot run forever.
+const wasmSimulationGasLimit = 50_000_000
+
+// wasmContractMemoryLimitMiB is a contract instance's memory limit, wasmd's.
+const wasmContractMemoryLimitMiB = 32
+
+func (a *App) initChainer(ctx sdk.Context, req *abci.RequestInitChain) (*abci.ResponseInitChain, error) {
+	var state map[string]json.RawMessage
+	if err := json.Unmarshal(req.AppStateBytes, &state); err != nil {
+		return nil, fmt.Errorf("minitia: app state: %w", err)
+	}
+	if err := a.UpgradeKeeper.SetModuleVersionMap(ctx, a.mm.GetVersionMap()); err != nil {
+		return nil, err
+	}
+	return a.mm.InitGenesis(ctx, a.enc.Codec, state)
+}
+
+// Encoding is the chain's protobuf world (the same one clients sign with).
+func (a *App) Encoding() *cosmostx.Encoding { return a.enc }
+
+// DefaultGenesis is every module's default genesis state.
+func (a *App) DefaultGenesis() map[string]json.RawMessage {
+	return a.basics.DefaultGenesis(a.enc.Codec)
+}
+
+// RegisterAPIRoutes mounts every module's gateway routes, the tx and CometBFT services' and
+// the node service's, on the API server.
+func (a *App) RegisterAPIRoutes(srv *api.Server, _ serverconfig.APIConfig) {
+	clientCtx := srv.ClientCtx
+	authtx.RegisterGRPCGatewayRoutes(clientCtx, srv.GRPCGatewayRouter)
+	registerCometGateway(clientCtx, srv)
+	nodeservice.RegisterGRPCGatewayRoutes(clientCtx, srv.GRPCGatewayRouter)
+	a.basics.RegisterGRPCGatewayRoutes(clientCtx, srv.GRPCGatewayRouter)
+}
+
+// RegisterTxService registers the tx service (simulate, broadcast, get, search).
+func (a *App) RegisterTxService(clientCtx client.Context) {
+	authtx.RegisterTxService(a.GRPCQueryRouter(), clientCtx, a.Simulate, a.enc.Registry)
+}
+
+// RegisterTendermintService registers the CometBFT service, node_info answering as a minitia.
+func (a *App) RegisterTendermintService(clientCtx client.Context) {
+	registerCometService(a, clientCtx)
+}
+
+// RegisterNodeService registers the node service (config: the minimum gas prices).
+func (a *App) RegisterNodeService(clientCtx client.Context, cfg serverconfig.Config) {
+	nodeservice.RegisterNodeService(clientCtx, a.GRPCQueryRouter(), cfg)
+}
+
+// Close releases the Wasm VM and the state.
+func (a *App) Close() error {
+	if a.wasmVM != nil {
+		a.wasmVM.Cleanup()
+		a.wasmVM = nil
+	}
+	return a.BaseApp.Close()
+}

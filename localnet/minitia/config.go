@@ -1,0 +1,162 @@
+package minitia
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	sdkmath "cosmossdk.io/math"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/keys"
+)
+
+// Defaults of a local minitia, in one place.
+const (
+	DefaultBech32Prefix  = "init"
+	DefaultFeeDenom      = "umin"
+	DefaultMinGasPrice   = "0.15"
+	DefaultFundedCount   = 2
+	DefaultMaxTxBytes    = 1 << 20
+	DefaultQueryGasLimit = 3_000_000
+	// DefaultBlockTime is the interval between blocks: fast, for tests. A minitia makes a
+	// block every 500ms; pass that for realistic measurements.
+	DefaultBlockTime = 100 * time.Millisecond
+	// AppName is what abci_info's data reports on every minitia.
+	AppName = "minitia"
+	// BinaryName is node_info's application_version.app_name on a minitia.
+	BinaryName = "minitiad"
+)
+
+// DefaultGenesisBalance is each funded account's balance of the fee denom.
+var DefaultGenesisBalance = sdkmath.NewInt(1_000_000_000_000_000)
+
+// Config is one local minitia's settings. The zero value of a field means its default;
+// Validate fills the defaults and refuses what cannot run.
+type Config struct {
+	// VM is the rollup's VM module: deployer.Wasm (wasmd's x/wasm).
+	VM deployer.VM
+	// ChainID is the Cosmos chain id (default "vip-<vm>-1").
+	ChainID      string
+	Bech32Prefix string
+	FeeDenom     string
+	// MinGasPrice is the minimum gas price in fee denom units per gas, a decimal ("0.15").
+	MinGasPrice string
+	// GenesisBalance is each funded account's balance.
+	GenesisBalance sdkmath.Int
+	// Mnemonics are funded first; then GeneratedAccounts fresh ones (default 2; -1 for none).
+	Mnemonics         []string
+	GeneratedAccounts int
+	// KeyType is the kind of the accounts Funded reports (default eth_secp256k1, coin type
+	// 60, as Initia's wallets derive); the other kind of the same mnemonic is funded too, so
+	// CosmJS (secp256k1, coin type 118) and Initia.js both find funds.
+	KeyType keys.KeyType
+	// MaxBlockGas is the consensus block gas limit (0: none).
+	MaxBlockGas int64
+	// MaxTxBytes is the largest tx the mempool takes.
+	MaxTxBytes int64
+	// QueryGasLimit bounds a query's gas.
+	QueryGasLimit uint64
+	// Version is what abci_info reports as the version (a minitia's release tag).
+	Version string
+	// NodeName is node_info's application_version.name (default "mini" + the VM's module).
+	NodeName string
+	// BlockTime is the interval between blocks (CometBFT's timeout_commit).
+	BlockTime time.Duration
+	// GenesisTime is the genesis time (default now).
+	GenesisTime time.Time
+	// RPCAddr, APIAddr and GRPCAddr are host:port listen addresses; empty picks a free
+	// 127.0.0.1 port.
+	RPCAddr, APIAddr, GRPCAddr string
+	// Home keeps the node's files (keys, WAL, the Wasm code cache); empty means a temporary
+	// folder removed on Close. State is in memory either way.
+	Home   string
+	Logger *slog.Logger
+	// Genesis edits the app state before the chain starts (e.g. a Move module bundle).
+	Genesis func(GenesisState) error
+
+	minGasPrice sdkmath.LegacyDec
+}
+
+// GenesisState is the app state by module name, as the genesis file holds it.
+type GenesisState = map[string]json.RawMessage
+
+// Validate fills defaults and checks the settings.
+func (c *Config) Validate() error {
+	switch c.VM {
+	case deployer.Wasm:
+	default:
+		return fmt.Errorf("minitia: VM %q has no module here (want wasm)", c.VM)
+	}
+	if c.ChainID == "" {
+		c.ChainID = "vip-" + string(c.VM) + "-1"
+	}
+	if c.Bech32Prefix == "" {
+		c.Bech32Prefix = DefaultBech32Prefix
+	}
+	if c.FeeDenom == "" {
+		c.FeeDenom = DefaultFeeDenom
+	}
+	if err := sdk.ValidateDenom(c.FeeDenom); err != nil {
+		return fmt.Errorf("minitia: fee denom: %w", err)
+	}
+	if c.MinGasPrice == "" {
+		c.MinGasPrice = DefaultMinGasPrice
+	}
+	p, err := sdkmath.LegacyNewDecFromStr(c.MinGasPrice)
+	if err != nil || p.IsNegative() {
+		return fmt.Errorf("minitia: min gas price %q is not a non-negative decimal", c.MinGasPrice)
+	}
+	c.minGasPrice = p
+	if c.GenesisBalance.IsNil() {
+		c.GenesisBalance = DefaultGenesisBalance
+	}
+	switch {
+	case c.GeneratedAccounts == 0:
+		c.GeneratedAccounts = DefaultFundedCount
+	case c.GeneratedAccounts < 0:
+		c.GeneratedAccounts = 0
+	}
+	if c.KeyType == "" {
+		c.KeyType = keys.EthSecp256k1
+	}
+	if c.KeyType != keys.EthSecp256k1 && c.KeyType != keys.Secp256k1 {
+		return fmt.Errorf("minitia: key type %q (want %s or %s)", c.KeyType, keys.EthSecp256k1, keys.Secp256k1)
+	}
+	if c.MaxBlockGas < 0 {
+		return errors.New("minitia: max block gas is negative")
+	}
+	if c.MaxTxBytes == 0 {
+		c.MaxTxBytes = DefaultMaxTxBytes
+	}
+	if c.QueryGasLimit == 0 {
+		c.QueryGasLimit = DefaultQueryGasLimit
+	}
+	if c.Version == "" {
+		c.Version = "v0.0.0-vipharness"
+	}
+	if c.NodeName == "" {
+		c.NodeName = "mini" + string(c.VM)
+	}
+	if c.BlockTime == 0 {
+		c.BlockTime = DefaultBlockTime
+	}
+	if c.BlockTime < 10*time.Millisecond {
+		return fmt.Errorf("minitia: block time %s is below 10ms", c.BlockTime)
+	}
+	if c.GenesisTime.IsZero() {
+		c.GenesisTime = time.Now().UTC()
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return nil
+}
+
+// MinGasPrices are the validated minimum gas prices (after Validate).
+func (c *Config) MinGasPrices() sdk.DecCoins {
+	return sdk.NewDecCoins(sdk.NewDecCoinFromDec(c.FeeDenom, c.minGasPrice))
+}

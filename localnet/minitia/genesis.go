@@ -1,0 +1,181 @@
+package minitia
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	wasmtypes "github.com/CosmWasm/wasmd/x/wasm/types"
+	"github.com/cometbft/cometbft/crypto/ed25519"
+	cmttypes "github.com/cometbft/cometbft/types"
+	"github.com/cosmos/cosmos-sdk/crypto/hd"
+	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+	"github.com/cosmos/cosmos-sdk/types/bech32"
+	authtypes "github.com/cosmos/cosmos-sdk/x/auth/types"
+	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
+	"github.com/cosmos/go-bip39"
+
+	"github.com/vipharness/vipharness/deployer/keys"
+)
+
+// Account is a development account: its bech32 address, the mnemonic it was derived from and
+// its private key. These are throwaway secrets of a local chain.
+type Account struct {
+	Address    string
+	Mnemonic   string
+	PrivateKey string // hex, no 0x
+	Key        cryptotypes.PrivKey
+	KeyType    keys.KeyType
+}
+
+// NewMnemonic returns a fresh 24-word BIP39 mnemonic.
+func NewMnemonic() (string, error) {
+	entropy, err := bip39.NewEntropy(256)
+	if err != nil {
+		return "", fmt.Errorf("mnemonic entropy: %w", err)
+	}
+	return bip39.NewMnemonic(entropy)
+}
+
+// DeriveAccount derives the first account of a mnemonic for a key kind and bech32 prefix.
+func DeriveAccount(mnemonic string, kind keys.KeyType, prefix string) (Account, error) {
+	secret, err := hd.Secp256k1.Derive()(mnemonic, "", kind.Path(0).String())
+	if err != nil {
+		return Account{}, fmt.Errorf("derive key: %w", err)
+	}
+	key, err := keys.PrivKeyFromBytes(secret, kind)
+	if err != nil {
+		return Account{}, err
+	}
+	addr, err := bech32.ConvertAndEncode(prefix, key.PubKey().Address())
+	if err != nil {
+		return Account{}, fmt.Errorf("encode address: %w", err)
+	}
+	return Account{Address: addr, Mnemonic: mnemonic, PrivateKey: hex.EncodeToString(secret), Key: key, KeyType: kind}, nil
+}
+
+// otherKeyType is the key kind funded beside kind (coin type 60 beside 118 and back).
+func otherKeyType(kind keys.KeyType) keys.KeyType {
+	if kind == keys.EthSecp256k1 {
+		return keys.Secp256k1
+	}
+	return keys.EthSecp256k1
+}
+
+// genesis is a chain's start: its genesis document and the accounts it funds.
+type genesis struct {
+	doc    *cmttypes.GenesisDoc
+	funded []Account // of cfg.KeyType, one per mnemonic
+	also   []Account // of the other key type, in the same order
+}
+
+// newGenesis funds every mnemonic's accounts of both key kinds, names the validator and
+// applies cfg.Genesis.
+func newGenesis(cfg Config, a *App, valKey ed25519.PrivKey) (*genesis, error) {
+	g := &genesis{}
+	mnemonics := append([]string(nil), cfg.Mnemonics...)
+	for range cfg.GeneratedAccounts {
+		m, err := NewMnemonic()
+		if err != nil {
+			return nil, err
+		}
+		mnemonics = append(mnemonics, m)
+	}
+	cdc := a.enc.Codec
+	state := a.DefaultGenesis()
+
+	var accounts []authtypes.GenesisAccount
+	var balances []banktypes.Balance
+	coins := sdk.NewCoins(sdk.NewCoin(cfg.FeeDenom, cfg.GenesisBalance))
+	seen := map[string]bool{}
+	fund := func(acc Account) {
+		if seen[acc.Address] {
+			return
+		}
+		seen[acc.Address] = true
+		accounts = append(accounts, authtypes.NewBaseAccount(acc.Key.PubKey().Address().Bytes(), nil, uint64(len(accounts)), 0))
+		balances = append(balances, banktypes.Balance{Address: acc.Address, Coins: coins})
+	}
+	for _, m := range mnemonics {
+		acc, err := DeriveAccount(m, cfg.KeyType, cfg.Bech32Prefix)
+		if err != nil {
+			return nil, fmt.Errorf("minitia: funded account: %w", err)
+		}
+		also, err := DeriveAccount(m, otherKeyType(cfg.KeyType), cfg.Bech32Prefix)
+		if err != nil {
+			return nil, fmt.Errorf("minitia: funded account: %w", err)
+		}
+		fund(acc)
+		fund(also)
+		g.funded, g.also = append(g.funded, acc), append(g.also, also)
+	}
+
+	var authState authtypes.GenesisState
+	if err := cdc.UnmarshalJSON(state[authtypes.ModuleName], &authState); err != nil {
+		return nil, fmt.Errorf("minitia: auth genesis: %w", err)
+	}
+	packed, err := authtypes.PackAccounts(accounts)
+	if err != nil {
+		return nil, fmt.Errorf("minitia: pack accounts: %w", err)
+	}
+	authState.Accounts = packed
+	if state[authtypes.ModuleName], err = cdc.MarshalJSON(&authState); err != nil {
+		return nil, err
+	}
+
+	var bankState banktypes.GenesisState
+	if err := cdc.UnmarshalJSON(state[banktypes.ModuleName], &bankState); err != nil {
+		return nil, fmt.Errorf("minitia: bank genesis: %w", err)
+	}
+	bankState.Balances = banktypes.SanitizeGenesisBalances(balances)
+	bankState.DenomMetadata = []banktypes.Metadata{{
+		Description: "the rollup's fee token", Base: cfg.FeeDenom, Display: cfg.FeeDenom, Name: cfg.FeeDenom, Symbol: cfg.FeeDenom,
+		DenomUnits: []*banktypes.DenomUnit{{Denom: cfg.FeeDenom, Exponent: 0}},
+	}}
+	if state[banktypes.ModuleName], err = cdc.MarshalJSON(&bankState); err != nil {
+		return nil, err
+	}
+
+	// Anyone may upload and instantiate, as on a permissionless minitia.
+	wasmState := wasmtypes.GenesisState{Params: wasmtypes.DefaultParams()}
+	if state[wasmtypes.ModuleName], err = cdc.MarshalJSON(&wasmState); err != nil {
+		return nil, err
+	}
+
+	seq, err := json.Marshal(sequencerGenesis{Validators: []sequencerValidator{{PubKey: valKey.PubKey().Bytes(), Power: 10}}})
+	if err != nil {
+		return nil, err
+	}
+	state[sequencerModule] = seq
+
+	if cfg.Genesis != nil {
+		if err := cfg.Genesis(state); err != nil {
+			return nil, fmt.Errorf("minitia: genesis: %w", err)
+		}
+	}
+	appState, err := json.Marshal(state)
+	if err != nil {
+		return nil, err
+	}
+
+	params := cmttypes.DefaultConsensusParams()
+	params.Block.MaxBytes = max(params.Block.MaxBytes, 2*cfg.MaxTxBytes)
+	params.Block.MaxGas = -1
+	if cfg.MaxBlockGas > 0 {
+		params.Block.MaxGas = cfg.MaxBlockGas
+	}
+	g.doc = &cmttypes.GenesisDoc{
+		GenesisTime:     cfg.GenesisTime,
+		ChainID:         cfg.ChainID,
+		InitialHeight:   1,
+		ConsensusParams: params,
+		Validators: []cmttypes.GenesisValidator{{
+			Address: valKey.PubKey().Address(), PubKey: valKey.PubKey(), Power: 10, Name: "sequencer"}},
+		AppState: appState,
+	}
+	if err := g.doc.ValidateAndComplete(); err != nil {
+		return nil, fmt.Errorf("minitia: genesis document: %w", err)
+	}
+	return g, nil
+}

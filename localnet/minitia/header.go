@@ -1,0 +1,5 @@
+package minitia
+
+import cmtproto "github.com/cometbft/cometbft/proto/tendermint/types"
+
+func emptyHeader() cmtproto.Header { return cmtproto.Header{} }

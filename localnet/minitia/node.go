@@ -1,0 +1,280 @@
+package minitia
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	cmtcfg "github.com/cometbft/cometbft/config"
+	"github.com/cometbft/cometbft/crypto/ed25519"
+	cmtnode "github.com/cometbft/cometbft/node"
+	"github.com/cometbft/cometbft/p2p"
+	"github.com/cometbft/cometbft/privval"
+	"github.com/cometbft/cometbft/proxy"
+	rpclocal "github.com/cometbft/cometbft/rpc/client/local"
+	cmttypes "github.com/cometbft/cometbft/types"
+	dbm "github.com/cosmos/cosmos-db"
+	"github.com/cosmos/cosmos-sdk/client"
+	"github.com/cosmos/cosmos-sdk/server"
+	"github.com/cosmos/cosmos-sdk/server/api"
+	serverconfig "github.com/cosmos/cosmos-sdk/server/config"
+	servergrpc "github.com/cosmos/cosmos-sdk/server/grpc"
+	servercmtlog "github.com/cosmos/cosmos-sdk/server/log"
+	authtypes "github.com/cosmos/cosmos-sdk/x/auth/types"
+	"google.golang.org/grpc"
+
+	"github.com/vipharness/vipharness/localnet/feeroutes"
+)
+
+// Node is a running local minitia: the App under a CometBFT node in this process (one
+// validator, blocks every Config.BlockTime), CometBFT's RPC and websocket, the SDK's API
+// server and gRPC server, all on 127.0.0.1.
+type Node struct {
+	cfg    Config
+	app    *App
+	cmt    *cmtnode.Node
+	grpc   *grpc.Server
+	cancel context.CancelFunc
+	served sync.WaitGroup
+	home   string
+	temp   bool
+	gen    *genesis
+
+	rpcURL, apiURL, grpcAddr string
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Start runs a new chain with cfg and returns once it has made its first block and its API
+// server answers.
+func Start(ctx context.Context, cfg Config) (_ *Node, err error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	n := &Node{cfg: cfg, home: cfg.Home}
+	if n.home == "" {
+		if n.home, err = os.MkdirTemp("", "minitia-"); err != nil {
+			return nil, fmt.Errorf("minitia: home: %w", err)
+		}
+		n.temp = true
+	}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, n.Close())
+		}
+	}()
+	addrs, err := listenAddrs(cfg.RPCAddr, cfg.APIAddr, cfg.GRPCAddr, "")
+	if err != nil {
+		return nil, err
+	}
+	rpcAddr, apiAddr, grpcAddr, p2pAddr := addrs[0], addrs[1], addrs[2], addrs[3]
+	logger := newSDKLogger(cfg.Logger)
+
+	if n.app, err = NewApp(cfg, dbm.NewMemDB(), n.home, logger); err != nil {
+		return nil, err
+	}
+	valKey := ed25519.GenPrivKey()
+	if n.gen, err = newGenesis(cfg, n.app, valKey); err != nil {
+		return nil, err
+	}
+
+	cc := cometConfig(n.home, cfg, rpcAddr, p2pAddr)
+	cmtcfg.EnsureRoot(n.home)
+	pv := privval.NewFilePV(valKey, cc.PrivValidatorKeyFile(), cc.PrivValidatorStateFile())
+	pv.Save()
+	n.cmt, err = cmtnode.NewNode(cc, pv, &p2p.NodeKey{PrivKey: ed25519.GenPrivKey()},
+		proxy.NewLocalClientCreator(server.NewCometABCIWrapper(n.app)),
+		func() (*cmttypes.GenesisDoc, error) { return n.gen.doc, nil },
+		cmtcfg.DefaultDBProvider, cmtnode.DefaultMetricsProvider(cc.Instrumentation),
+		servercmtlog.CometLoggerWrapper{Logger: logger.With("module", "cometbft")})
+	if err != nil {
+		return nil, fmt.Errorf("minitia: consensus node: %w", err)
+	}
+	if err := n.cmt.Start(); err != nil {
+		n.cmt = nil
+		return nil, fmt.Errorf("minitia: start consensus: %w", err)
+	}
+	n.rpcURL = "http://" + rpcAddr
+
+	srvCfg := serverconfig.DefaultConfig()
+	srvCfg.MinGasPrices = cfg.MinGasPrices().String()
+	srvCfg.API.Enable, srvCfg.API.Swagger = true, false
+	srvCfg.API.Address = "tcp://" + apiAddr
+	srvCfg.API.RPCMaxBodyBytes = uint(4*cfg.MaxTxBytes + 1<<20)
+	srvCfg.GRPC.Enable, srvCfg.GRPC.Address = true, grpcAddr
+	srvCfg.GRPCWeb.Enable = false
+
+	enc := n.app.enc
+	clientCtx := client.Context{}.
+		WithCodec(enc.Codec).WithInterfaceRegistry(enc.Registry).WithTxConfig(enc.TxConfig).
+		WithLegacyAmino(n.app.amino).WithClient(rpclocal.New(n.cmt)).WithChainID(cfg.ChainID).
+		WithAccountRetriever(authtypes.AccountRetriever{}).WithHomeDir(n.home)
+	n.app.RegisterTxService(clientCtx)
+	n.app.RegisterTendermintService(clientCtx)
+	n.app.RegisterNodeService(clientCtx, *srvCfg)
+
+	srvCtx, cancel := context.WithCancel(context.Background())
+	n.cancel = cancel
+	if n.grpc, err = servergrpc.NewGRPCServer(clientCtx, n.app, srvCfg.GRPC); err != nil {
+		return nil, fmt.Errorf("minitia: gRPC server: %w", err)
+	}
+	n.serve(func() error { return servergrpc.StartGRPCServer(srvCtx, logger, srvCfg.GRPC, n.grpc) })
+	n.grpcAddr = grpcAddr
+
+	apiSrv := api.New(clientCtx, logger.With("module", "api-server"), n.grpc)
+	n.app.RegisterAPIRoutes(apiSrv, srvCfg.API)
+	fees := http.NewServeMux()
+	feeroutes.Register(fees, cfg.MinGasPrices)
+	apiSrv.Router.PathPrefix("/opinit/opchild/").Handler(fees)
+	apiSrv.Router.PathPrefix("/initia/tx/").Handler(fees)
+	n.serve(func() error { return apiSrv.Start(srvCtx, *srvCfg) })
+	n.apiURL = "http://" + apiAddr
+
+	if err := n.waitReady(ctx); err != nil {
+		return nil, err
+	}
+	cfg.Logger.Info("minitia started", "vm", cfg.VM, "chain_id", cfg.ChainID, "rpc", n.rpcURL, "rest", n.apiURL)
+	return n, nil
+}
+
+func (n *Node) serve(f func() error) {
+	n.served.Add(1)
+	go func() {
+		defer n.served.Done()
+		if err := f(); err != nil {
+			n.cfg.Logger.Error("minitia: server stopped", "err", err)
+		}
+	}()
+}
+
+// waitReady waits for block 1 and for the API server to answer.
+func (n *Node) waitReady(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	hc := &http.Client{Timeout: time.Second}
+	for {
+		if n.cmt.BlockStore().Height() >= 1 {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, n.apiURL+"/cosmos/base/tendermint/v1beta1/syncing", nil)
+			if resp, err := hc.Do(req); err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusOK {
+					return nil
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("minitia: not ready (height %d): %w", n.cmt.BlockStore().Height(), ctx.Err())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// cometConfig is a single validator's CometBFT configuration: loopback only, no peers,
+// blocks every cfg.BlockTime, state in memory, the kv tx index for tx_search.
+func cometConfig(home string, cfg Config, rpcAddr, p2pAddr string) *cmtcfg.Config {
+	cc := cmtcfg.DefaultConfig()
+	cc.SetRoot(home)
+	cc.Moniker = "sequencer"
+	cc.DBBackend = "memdb"
+	cc.RPC.ListenAddress = "tcp://" + rpcAddr
+	cc.RPC.MaxBodyBytes = 4*cfg.MaxTxBytes + 1<<20
+	cc.RPC.PprofListenAddress = ""
+	cc.P2P.ListenAddress = "tcp://" + p2pAddr
+	cc.P2P.PexReactor = false
+	cc.P2P.AllowDuplicateIP = true
+	cc.P2P.AddrBookStrict = false
+	cc.Consensus.TimeoutCommit = cfg.BlockTime
+	cc.Consensus.TimeoutPropose = time.Second
+	cc.Consensus.CreateEmptyBlocks = true
+	cc.Mempool.MaxTxBytes = int(cfg.MaxTxBytes)
+	cc.Instrumentation.Prometheus = false
+	cc.TxIndex.Indexer = "kv"
+	return cc
+}
+
+// listenAddrs gives each empty address a free 127.0.0.1 port.
+func listenAddrs(addrs ...string) ([]string, error) {
+	out := make([]string, len(addrs))
+	var lns []net.Listener
+	defer func() {
+		for _, ln := range lns {
+			ln.Close()
+		}
+	}()
+	for i, a := range addrs {
+		if a != "" {
+			out[i] = a
+			continue
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("minitia: find a free port: %w", err)
+		}
+		lns = append(lns, ln)
+		out[i] = "127.0.0.1:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	}
+	return out, nil
+}
+
+// App is the running application.
+func (n *Node) App() *App { return n.app }
+
+// ChainID is the Cosmos chain id.
+func (n *Node) ChainID() string { return n.cfg.ChainID }
+
+// Config is the validated configuration the node runs with.
+func (n *Node) Config() Config { return n.cfg }
+
+// RPCURL is CometBFT's RPC (and /websocket) URL.
+func (n *Node) RPCURL() string { return n.rpcURL }
+
+// RESTURL is the API server's URL.
+func (n *Node) RESTURL() string { return n.apiURL }
+
+// GRPCAddr is the gRPC server's host:port.
+func (n *Node) GRPCAddr() string { return n.grpcAddr }
+
+// Height is the latest committed height.
+func (n *Node) Height() int64 { return n.cmt.BlockStore().Height() }
+
+// Funded are the accounts of Config.KeyType funded at genesis, one per mnemonic.
+func (n *Node) Funded() []Account { return append([]Account(nil), n.gen.funded...) }
+
+// AlsoFunded are the same mnemonics' accounts of the other key type, in the same order.
+func (n *Node) AlsoFunded() []Account { return append([]Account(nil), n.gen.also...) }
+
+// Close stops the servers, the consensus node and the app, and removes a temporary home;
+// safe to call more than once.
+func (n *Node) Close() error {
+	n.closeOnce.Do(func() {
+		var errs []error
+		if n.cancel != nil {
+			n.cancel()
+		}
+		if n.cmt != nil {
+			if err := n.cmt.Stop(); err != nil {
+				errs = append(errs, fmt.Errorf("stop consensus: %w", err))
+			}
+			n.cmt.Wait()
+		}
+		n.served.Wait()
+		if n.app != nil {
+			if err := n.app.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("close app: %w", err))
+			}
+		}
+		if n.temp {
+			errs = append(errs, os.RemoveAll(n.home))
+		}
+		n.closeErr = errors.Join(errs...)
+	})
+	return n.closeErr
+}
