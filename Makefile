@@ -6,7 +6,7 @@ GINKGO := $(GO) tool ginkgo
 E2E_FLAGS ?=
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: nodes-linux e2e-run e2e-shards e2e-docker-tcp e2e-external all setup setup-demo setup-system setup-npm setup-jsclients setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
+.PHONY: nodes-linux e2e-run e2e-shards e2e-docker-tcp e2e-external all setup setup-demo setup-system setup-npm setup-jsclients setup-foundry setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
 
 all: build
 
@@ -14,7 +14,7 @@ all: build
 ## (localnet/setup/system.sh: apt-get as root or through sudo, else one line per missing piece),
 ## Go modules, the pinned compiler packages from npm (checksums from package-lock.json), and
 ## Initia's Move libraries from npm (`vipctl setup`: sha256 from localnet/movevm/native.sha256)
-setup: setup-system setup-npm setup-jsclients setup-movevm
+setup: setup-system setup-npm setup-jsclients setup-foundry setup-movevm
 	$(GO) mod download
 
 ## setup-demo: what `make demo` needs (Node and npm, the Move libraries)
@@ -39,6 +39,14 @@ setup-jsclients: e2e/jsclients/node_modules/.package-lock.json
 
 e2e/jsclients/node_modules/.package-lock.json: e2e/jsclients/package.json e2e/jsclients/package-lock.json
 	npm ci --prefix e2e/jsclients --no-audit --no-fund --loglevel=error
+
+## setup-foundry: Foundry 1.7.1 (forge and cast, from the -linux-amd64 npm packages: optional
+## dependencies, skipped on other platforms) and ethers, pinned with their integrity hashes in
+## e2e/foundry/package-lock.json, for the e2e/foundry suite
+setup-foundry: e2e/foundry/node_modules/.package-lock.json
+
+e2e/foundry/node_modules/.package-lock.json: e2e/foundry/package.json e2e/foundry/package-lock.json
+	npm ci --prefix e2e/foundry --no-audit --no-fund --loglevel=error
 
 contracts/node_modules/.package-lock.json: contracts/package.json contracts/package-lock.json
 	npm ci --prefix contracts --no-audit --no-fund --loglevel=error

@@ -199,11 +199,12 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		stack.Close()
 		return nil, err
 	}
-	// Log filters with minievm's limits (jsonrpc/config: 5 min filter timeout, 100 addresses,
-	// 1,000,000 blocks per query); registered after the eth service, so these replace its own.
+	// Log filters with minievm's limits (jsonrpc/config: 5 min filter timeout, 100 addresses);
+	// registered after the eth service, so these replace its own. Its 1,000,000-block range
+	// is not set: geth counts a query up to "latest" as 2^64-1 blocks and would refuse them all.
 	stack.RegisterAPIs([]rpc.API{
 		{Namespace: "eth", Service: filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend,
-			filters.Config{Timeout: 5 * time.Minute, LogQueryLimit: 100, RangeLimit: 1_000_000}))},
+			filters.Config{Timeout: 5 * time.Minute, LogQueryLimit: 100}))},
 		{Namespace: "eth", Service: minievm},
 	})
 	if err := stack.Start(); err != nil {

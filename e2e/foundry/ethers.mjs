@@ -1,0 +1,143 @@
+// ethers 6 against the local EVM rollup, over HTTP and WebSocket, as a dApp or a script of a
+// rollup team uses it: the network, fee data, blocks, the scoring contract's reads, writes
+// with ethers' own fee defaults, subscriptions (blocks, the contract's events, pending txs),
+// and the answers minievm gives where geth's differ. Reads JSON_RPC_URL, JSON_RPC_WS_URL,
+// PRIVATE_KEY, CONTRACT_ADDRESS and STAGE (the contract's open stage); prints one JSON line
+// per call: {"call": name, "ok": bool, "error"?: message}. Exits 0 once every call ran.
+import { ethers } from 'ethers';
+
+const env = (name) => {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set`);
+  return v;
+};
+
+const abi = [
+  'function stages(uint64) view returns (uint64 stage, uint64 totalScore, bool isFinalized)',
+  'function getScores(uint64 stage, uint64 offset, uint64 limit) view returns (tuple(address addr, uint64 amount, uint64 index)[])',
+  'function updateScores(uint64 stage, address[] addrs, uint64[] amounts)',
+  'event UpdateScore(address indexed addr, uint64 indexed stage, uint64 score, uint64 totalScore)',
+  'error StageFinalized(uint64 stage)',
+  'error PermissionDenied(address deniedAddress)',
+];
+
+const report = (call, ok, error) => {
+  const line = { call, ok };
+  if (error) line.error = String(error).slice(0, 400);
+  process.stdout.write(JSON.stringify(line) + '\n');
+};
+
+async function check(name, fn) {
+  try {
+    const ok = await fn();
+    report(name, ok !== false, ok === false ? 'unexpected answer' : undefined);
+  } catch (err) {
+    report(name, false, err.shortMessage || err.message);
+  }
+}
+
+const withTimeout = (p, ms, what) =>
+  Promise.race([p, new Promise((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing in ${ms} ms`)), ms))]);
+
+async function main() {
+  const stage = BigInt(env('STAGE'));
+  const address = ethers.getAddress(env('CONTRACT_ADDRESS'));
+  const http = new ethers.JsonRpcProvider(env('JSON_RPC_URL'), undefined, { staticNetwork: true });
+  const ws = new ethers.WebSocketProvider(env('JSON_RPC_WS_URL'));
+  const wallet = new ethers.Wallet(env('PRIVATE_KEY'), http);
+  const score = new ethers.Contract(address, abi, wallet);
+  const wsScore = new ethers.Contract(address, abi, ws);
+
+  for (const [name, p] of [['http', http], ['ws', ws]]) {
+    await check(`${name}: network`, async () => (await p.getNetwork()).chainId === BigInt(await p.send('eth_chainId', [])));
+    await check(`${name}: block number`, async () => (await p.getBlockNumber()) > 0);
+    await check(`${name}: latest block has a base fee`, async () => (await p.getBlock('latest')).baseFeePerGas > 0n);
+    await check(`${name}: eth_syncing is false`, async () => (await p.send('eth_syncing', [])) === false);
+    await check(`${name}: receipt of an unknown tx is null`, async () => (await p.getTransactionReceipt(ethers.ZeroHash.replace(/0$/, '1'))) === null);
+    await check(`${name}: balance at the earliest block`, async () => (await p.getBalance(wallet.address, 'earliest')) >= 0n);
+    await check(`${name}: code of the contract`, async () => (await p.getCode(address)).length > 2);
+    await check(`${name}: stages() of the open stage`, async () => {
+      const s = await new ethers.Contract(address, abi, p).stages(stage);
+      return s.stage === stage && s.isFinalized === false;
+    });
+  }
+
+  // minievm's fee rules, as ethers reads them.
+  let fees;
+  await check('fee data: eth_maxPriorityFeePerGas is 0', async () => {
+    fees = await http.getFeeData();
+    return fees.maxPriorityFeePerGas === 0n;
+  });
+  await check('fee data: eth_gasPrice is the minimum gas price', async () => {
+    const min = BigInt((await (await fetch(`${env('REST_URL')}/cosmos/base/node/v1beta1/config`)).json()).minimum_gas_price.replace(/umin$/, '').split('.')[0]);
+    return fees.gasPrice === min && fees.maxFeePerGas >= min;
+  });
+  await check('fee history answers', async () => (await http.send('eth_feeHistory', ['0x4', 'latest', [50]])).baseFeePerGas.length === 5);
+
+  // Subscriptions, opened before the write they must see.
+  const heads = new Promise((resolve) => ws.once('block', resolve));
+  const pending = new Promise((resolve) => ws.once('pending', resolve));
+  const events = new Promise((resolve) => wsScore.once('UpdateScore', (addr, s, amount, total, ev) => resolve({ addr, s, amount, ev })));
+  const someone = ethers.Wallet.createRandom().address;
+
+  let receipt;
+  await check('updateScores with ethers fee defaults', async () => {
+    const tx = await score.updateScores(stage, [someone], [77n]);
+    receipt = await tx.wait();
+    return receipt.status === 1;
+  });
+  await check('ws: a new block', async () => (await withTimeout(heads, 10000, 'newHeads')) >= receipt.blockNumber - 1);
+  await check('ws: a pending tx', async () => ethers.isHexString(await withTimeout(pending, 10000, 'newPendingTransactions'), 32));
+  await check('ws: the UpdateScore event', async () => {
+    const e = await withTimeout(events, 10000, 'logs');
+    return e.addr === someone && e.s === stage && e.amount === 77n;
+  });
+  await check('receipt logs decode', async () => score.interface.parseLog(receipt.logs.find((l) => l.address === address)).name === 'UpdateScore');
+  await check('getScores reads the write back', async () => {
+    const rows = await score.getScores(stage, 0n, 1000n);
+    return rows.some((r) => r.addr === someone && r.amount === 77n);
+  });
+  await check('queryFilter by topic', async () => {
+    const logs = await score.queryFilter(score.filters.UpdateScore(someone), receipt.blockNumber, receipt.blockNumber);
+    return logs.length === 1;
+  });
+  await check('a custom error decodes', async () => {
+    const stranger = new ethers.Contract(address, abi, ethers.Wallet.createRandom().connect(http));
+    try {
+      await stranger.updateScores.staticCall(stage, [someone], [1n]);
+      return false;
+    } catch (err) {
+      return err.revert?.name === 'PermissionDenied';
+    }
+  });
+  await check('a tx below the minimum gas price is refused at send', async () => {
+    try {
+      await wallet.sendTransaction({ to: someone, value: 1n, gasLimit: 21000n, maxFeePerGas: fees.gasPrice - 1n, maxPriorityFeePerGas: 0n });
+      return false;
+    } catch (err) {
+      return new RegExp(`${fees.gasPrice - 1n} wei, below the minimum gas price ${fees.gasPrice} wei`).test(err.message);
+    }
+  });
+  await check('a legacy tx at eth_gasPrice is mined', async () => {
+    const tx = await wallet.sendTransaction({ to: someone, value: 1n, type: 0, gasPrice: fees.gasPrice });
+    return (await tx.wait()).status === 1;
+  });
+  await check('a batch of requests answers', async () => {
+    const res = await fetch(env('JSON_RPC_URL'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, method: 'eth_blockNumber', params: [] }))),
+    });
+    return (await res.json()).length === 3;
+  });
+  await ws.destroy();
+  http.destroy();
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`${err.stack || err}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,317 @@
+package foundry_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/ethereum/go-ethereum/crypto"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// toolchain is what the specs run: node, the pinned forge and cast (make setup-foundry) and
+// the pinned solcjs behind ./solc (make setup-npm). Missing pieces skip the specs, or fail
+// them where REQUIRE_TOOLCHAIN=1 or CI=true.
+type toolchain struct{ forge, cast, solc string }
+
+func findTools() toolchain {
+	here, err := filepath.Abs(".")
+	Expect(err).NotTo(HaveOccurred())
+	t := toolchain{
+		forge: filepath.Join(here, "node_modules", ".bin", "forge"),
+		cast:  filepath.Join(here, "node_modules", ".bin", "cast"),
+		solc:  filepath.Join(here, "solc"),
+	}
+	missing := ""
+	if _, err := exec.LookPath("node"); err != nil {
+		missing = "node is not on PATH"
+	}
+	for _, p := range []string{t.forge, t.cast} {
+		if _, err := os.Stat(p); err != nil && missing == "" {
+			missing = p + " is missing (make setup-foundry)"
+		}
+	}
+	if _, err := os.Stat(filepath.Join(here, "..", "..", "contracts", "node_modules", "solc")); err != nil && missing == "" {
+		missing = "contracts/node_modules/solc is missing (make setup-npm)"
+	}
+	if missing != "" {
+		if os.Getenv("REQUIRE_TOOLCHAIN") == "1" || os.Getenv("CI") == "true" {
+			Fail("Foundry toolchain required: " + missing)
+		}
+		Skip(missing)
+	}
+	return t
+}
+
+// localnet is `vipctl localnet up` in its own process group, and the env file it wrote.
+type localnet struct {
+	env  []string          // K=V, as `source` would export them
+	vars map[string]string // the same
+}
+
+func startLocalnet(ctx context.Context, engine string, l1Stage uint64) *localnet {
+	dir := GinkgoT().TempDir()
+	envFile := filepath.Join(dir, "localnet.env")
+	cmd := exec.Command(vipctl, "localnet", "up", "--vm", "evm", "--engine", engine,
+		"--l1-stage", strconv.FormatUint(l1Stage, 10), "--env-file", envFile, "--state-dir", dir)
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	Expect(cmd.Start()).To(Succeed())
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	DeferCleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) // Ctrl-C, then the group by its PID
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+		if CurrentSpecReport().Failed() {
+			AddReportEntry("localnet log", log.String())
+		}
+	})
+	Eventually(func() error {
+		select {
+		case err := <-done:
+			return StopTrying(fmt.Sprintf("vipctl localnet up exited (%v):\n%s", err, log.String()))
+		default:
+		}
+		_, err := os.Stat(envFile)
+		return err
+	}).WithContext(ctx).WithTimeout(2 * time.Minute).WithPolling(100 * time.Millisecond).Should(Succeed())
+	b, err := os.ReadFile(envFile)
+	Expect(err).NotTo(HaveOccurred())
+	ln := &localnet{vars: map[string]string{}}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		k, v, ok := strings.Cut(strings.TrimPrefix(strings.TrimSpace(sc.Text()), "export "), "=")
+		if !ok || strings.HasPrefix(k, "#") {
+			continue
+		}
+		if strings.HasPrefix(v, `"`) {
+			v, err = strconv.Unquote(v)
+			Expect(err).NotTo(HaveOccurred(), k)
+		}
+		ln.vars[k] = v
+		ln.env = append(ln.env, k+"="+v)
+	}
+	return ln
+}
+
+// secrets are the env file's keys: no tool's output may hold them.
+func (ln *localnet) secrets() []string {
+	return []string{strings.TrimPrefix(ln.vars["PRIVATE_KEY"], "0x"), ln.vars["MNEMONIC"]}
+}
+
+// run runs a tool in dir with the env file's variables over this process's environment and
+// returns what it printed (stdout and stderr apart) and its error.
+func (ln *localnet) run(ctx context.Context, dir string, extra []string, name string, args ...string) (string, string, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), ln.env...), extra...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	for _, s := range ln.secrets() {
+		if s != "" {
+			Expect(stdout.String() + stderr.String()).NotTo(ContainSubstring(s), "%s printed a key", filepath.Base(name))
+		}
+	}
+	line := strings.Join(args, " ")
+	for _, s := range ln.secrets() {
+		if s != "" {
+			line = strings.ReplaceAll(strings.ReplaceAll(line, "0x"+s, "$PRIVATE_KEY"), s, "(secret)")
+		}
+	}
+	fmt.Fprintf(GinkgoWriter, "$ %s %s\n%s%s", filepath.Base(name), line, stdout.String(), stderr.String())
+	return stdout.String(), stderr.String(), err
+}
+
+// vipctl runs vipctl with the env file's variables and returns its output and exit code.
+func (ln *localnet) vipctl(ctx context.Context, stateDir string, args ...string) (string, int) {
+	out, errOut, err := ln.run(ctx, "", nil, vipctl, append([]string{"--state-dir", stateDir, "--no-progress"}, args...)...)
+	if ee, ok := err.(*exec.ExitError); ok {
+		return out + errOut, ee.ExitCode()
+	}
+	Expect(err).NotTo(HaveOccurred())
+	return out + errOut, 0
+}
+
+// project assembles the forge project: our deploy script and foundry.toml, the contract in
+// src/ as the official repository keeps it.
+func project() string {
+	dir := GinkgoT().TempDir()
+	Expect(os.CopyFS(dir, os.DirFS("project"))).To(Succeed())
+	src, err := os.ReadFile(filepath.Join("..", "..", "contracts", "evm", "VipScore.sol"))
+	Expect(err).NotTo(HaveOccurred())
+	Expect(os.MkdirAll(filepath.Join(dir, "src"), 0o755)).To(Succeed())
+	Expect(os.WriteFile(filepath.Join(dir, "src", "VipScore.sol"), src, 0o644)).To(Succeed())
+	return dir
+}
+
+// revertData is the revert data a tool printed with its error.
+var revertData = regexp.MustCompile(`data: "?(0x[0-9a-fA-F]{8,})`)
+
+func selector(sig string) string { return "0x" + fmt.Sprintf("%x", crypto.Keccak256([]byte(sig))[:4]) }
+
+var _ = Describe("Foundry and ethers on the local EVM rollup", Label("evm", "embedded", "foundry"), Ordered, func() {
+	const l1Stage = 3
+	var (
+		tools    toolchain
+		ln       *localnet
+		dir      string // the forge project
+		contract string
+		state    string // vipctl's state dir
+	)
+	a1, a2, b1 := "0x00000000000000000000000000000000000000A1", "0x00000000000000000000000000000000000000a2", "0x00000000000000000000000000000000000000b1"
+	stage := strconv.Itoa(l1Stage)
+
+	BeforeAll(func(ctx SpecContext) {
+		if e := os.Getenv("E2E_ENGINES"); e != "" && !strings.Contains(e, "embedded") {
+			Skip("E2E_ENGINES=" + e + " holds no embedded engine")
+		}
+		tools = findTools()
+		ln = startLocalnet(ctx, "embedded", l1Stage)
+		dir, state = project(), GinkgoT().TempDir()
+		Expect(ln.vars).To(HaveKeyWithValue("INIT_STAGE", stage))
+		Expect(ln.vars).To(HaveKey("MNEMONIC"))
+		Expect(ln.vars["PRIVATE_KEY"]).To(HavePrefix("0x"))
+		Expect(ln.vars["JSON_RPC_WS_URL"]).To(HavePrefix("ws://127.0.0.1:"))
+	}, NodeTimeout(3*time.Minute))
+
+	It("deploys with the official recipe's forge script, verbatim, from the env file", func(ctx SpecContext) {
+		// forge script script/VipScore.s.sol:DeployVipScore --rpc-url $JSON_RPC_URL --broadcast,
+		// compiling offline with the pinned solc; its fees are forge's own (no flags).
+		_, _, err := ln.run(ctx, dir, []string{"HOME=" + GinkgoT().TempDir()}, tools.forge, "script", "script/VipScore.s.sol:DeployVipScore",
+			"--rpc-url", ln.vars["JSON_RPC_URL"], "--broadcast", "--use", tools.solc, "--offline")
+		Expect(err).NotTo(HaveOccurred())
+		matches, err := filepath.Glob(filepath.Join(dir, "broadcast", "VipScore.s.sol", "*", "run-latest.json"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(matches).To(HaveLen(1))
+		b, err := os.ReadFile(matches[0])
+		Expect(err).NotTo(HaveOccurred())
+		var run struct {
+			Receipts []struct {
+				Status          string `json:"status"`
+				ContractAddress string `json:"contractAddress"`
+			} `json:"receipts"`
+		}
+		Expect(json.Unmarshal(b, &run)).To(Succeed())
+		Expect(run.Receipts).To(HaveLen(1))
+		Expect(run.Receipts[0].Status).To(Equal("0x1"))
+		contract = run.Receipts[0].ContractAddress
+		Expect(contract).To(MatchRegexp("^0x[0-9a-fA-F]{40}$"))
+	}, SpecTimeout(3*time.Minute))
+
+	It("writes and reads scores with cast, finds their logs by topic, and decodes a custom error", func(ctx SpecContext) {
+		Expect(contract).NotTo(BeEmpty())
+		rpc := ln.vars["JSON_RPC_URL"]
+		out, _, err := ln.run(ctx, dir, nil, tools.cast, "send", contract, "updateScores(uint64,address[],uint64[])", stage,
+			fmt.Sprintf("[%s,%s]", a1, a2), "[10,20]", "--private-key", ln.vars["PRIVATE_KEY"], "--rpc-url", rpc, "--json")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out).To(ContainSubstring(`"status":"0x1"`))
+
+		out, _, err = ln.run(ctx, dir, nil, tools.cast, "call", contract, "stages(uint64)(uint64,uint64,bool)", stage, "--rpc-url", rpc)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(strings.Fields(out)).To(Equal([]string{stage, "30", "false"}))
+		out, _, err = ln.run(ctx, dir, nil, tools.cast, "call", contract, "getScores(uint64,uint64,uint64)((address,uint64,uint64)[])", stage, "0", "10", "--rpc-url", rpc)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out).To(And(ContainSubstring("(0x00000000000000000000000000000000000000A1, 10, "), ContainSubstring("(0x00000000000000000000000000000000000000A2, 20, ")))
+
+		out, _, err = ln.run(ctx, dir, nil, tools.cast, "logs", "--json", "--from-block", "0", "--address", contract,
+			"UpdateScore(address indexed addr, uint64 indexed stage, uint64 score, uint64 totalScore)", "--rpc-url", rpc)
+		Expect(err).NotTo(HaveOccurred())
+		var logs []struct{ Topics []string }
+		Expect(json.Unmarshal([]byte(out), &logs)).To(Succeed())
+		Expect(logs).To(HaveLen(2))
+		Expect(logs[0].Topics[0]).To(Equal(fmt.Sprintf("%#x", crypto.Keccak256([]byte("UpdateScore(address,uint64,uint64,uint64)")))))
+
+		// Someone off the allow list: PermissionDenied(them), decoded by cast.
+		stranger := "0x000000000000000000000000000000000000dEaD"
+		_, errOut, err := ln.run(ctx, dir, nil, tools.cast, "call", "--from", stranger, contract, "updateScores(uint64,address[],uint64[])", stage,
+			fmt.Sprintf("[%s]", b1), "[1]", "--rpc-url", rpc)
+		Expect(err).To(HaveOccurred())
+		m := revertData.FindStringSubmatch(errOut)
+		Expect(m).NotTo(BeNil(), errOut)
+		Expect(m[1]).To(HavePrefix(selector("PermissionDenied(address)")))
+		out, _, err = ln.run(ctx, dir, nil, tools.cast, "decode-error", "--sig", "PermissionDenied(address)", m[1])
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out).To(ContainSubstring(stranger))
+	}, SpecTimeout(2*time.Minute))
+
+	It("is checked and operated by vipctl, with PRIVATE_KEY and MNEMONIC both set", func(ctx SpecContext) {
+		Expect(contract).NotTo(BeEmpty())
+		out, code := ln.vipctl(ctx, state, "check", "--contract", contract)
+		Expect(code).To(Equal(0), out)
+		file := filepath.Join(state, "scores.csv")
+		Expect(os.WriteFile(file, []byte(fmt.Sprintf("address,score\n%s,10\n%s,20\n%s,5\n", a1, a2, b1)), 0o600)).To(Succeed())
+		out, code = ln.vipctl(ctx, state, "scores", "update", "--contract", contract, "--file", file)
+		Expect(code).To(Equal(0), out)
+		out, code = ln.vipctl(ctx, state, "verify", "--contract", contract, "--file", file)
+		Expect(code).To(Equal(0), out)
+		Expect(out).To(ContainSubstring("3/3 match, 0 mismatches"))
+	}, SpecTimeout(2*time.Minute))
+
+	It("serves ethers over HTTP and WebSocket: reads, writes with ethers' fee defaults, subscriptions", func(ctx SpecContext) {
+		Expect(contract).NotTo(BeEmpty())
+		out, _, err := ln.run(ctx, "", []string{"CONTRACT_ADDRESS=" + contract, "STAGE=" + stage}, "node", "ethers.mjs")
+		Expect(err).NotTo(HaveOccurred())
+		var calls, failed []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var c struct {
+				Call  string `json:"call"`
+				OK    bool   `json:"ok"`
+				Error string `json:"error"`
+			}
+			Expect(json.Unmarshal([]byte(line), &c)).To(Succeed(), line)
+			calls = append(calls, c.Call)
+			if !c.OK {
+				failed = append(failed, c.Call+": "+c.Error)
+			}
+		}
+		Expect(failed).To(BeEmpty())
+		Expect(len(calls)).To(BeNumerically(">=", 30))
+	}, SpecTimeout(2*time.Minute))
+
+	It("finalizes with cast, refuses a second finalize with StageFinalized, and vipctl operates the next stage", func(ctx SpecContext) {
+		Expect(contract).NotTo(BeEmpty())
+		rpc := ln.vars["JSON_RPC_URL"]
+		out, _, err := ln.run(ctx, dir, nil, tools.cast, "send", contract, "finalizeStage(uint64)", stage,
+			"--private-key", ln.vars["PRIVATE_KEY"], "--rpc-url", rpc, "--json")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out).To(ContainSubstring(`"status":"0x1"`))
+		_, errOut, err := ln.run(ctx, dir, nil, tools.cast, "send", contract, "finalizeStage(uint64)", stage,
+			"--private-key", ln.vars["PRIVATE_KEY"], "--rpc-url", rpc)
+		Expect(err).To(HaveOccurred())
+		m := revertData.FindStringSubmatch(errOut)
+		Expect(m).NotTo(BeNil(), errOut)
+		out, _, err = ln.run(ctx, dir, nil, tools.cast, "decode-error", "--sig", "StageFinalized(uint64)", m[1])
+		Expect(err).NotTo(HaveOccurred())
+		Expect(strings.TrimSpace(out)).To(Equal(stage))
+
+		// The L1 has not moved past the next stage: vipctl writes and finalizes it when told to.
+		next := strconv.Itoa(l1Stage + 1)
+		file := filepath.Join(state, "next.csv")
+		Expect(os.WriteFile(file, []byte(fmt.Sprintf("address,score\n%s,7\n", b1)), 0o600)).To(Succeed())
+		out, code := ln.vipctl(ctx, state, "scores", "update", "--contract", contract, "--stage", next, "--file", file)
+		Expect(code).To(Equal(0), out)
+		out, code = ln.vipctl(ctx, state, "stage", "finalize", "--contract", contract, "--stage", next, "--force", "--yes")
+		Expect(code).To(Equal(0), out)
+		out, _, err = ln.run(ctx, dir, nil, tools.cast, "call", contract, "stages(uint64)(uint64,uint64,bool)", next, "--rpc-url", rpc)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(strings.Fields(out)).To(Equal([]string{next, "7", "true"}))
+	}, SpecTimeout(2*time.Minute))
+})
