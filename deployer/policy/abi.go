@@ -182,7 +182,7 @@ func celArgs(vals map[string]any, args abi.Arguments) (map[string]any, error) {
 func celValue(v any) any {
 	switch x := v.(type) {
 	case common.Address:
-		return strings.ToLower(x.Hex())
+		return lowerHex(x)
 	case common.Hash:
 		return x.Bytes()
 	case *big.Int:

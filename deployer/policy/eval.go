@@ -5,13 +5,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
 	"math"
 	"math/big"
 	"slices"
-	"strings"
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types"
@@ -106,16 +106,16 @@ func Compute(ctx context.Context, p *Policy, w Window, r Reader) (*Result, error
 			from = 0
 		}
 		writeString(d, src.Name)
-		var last *Record
+		var last Record // its position only: a reader may reuse the record it hands over
 		n := 0
 		err := r.Read(ctx, src, from, w.LastBlock, func(rec *Record) error {
-			if last != nil && !inOrder(last, rec) {
+			if n > 0 && !inOrder(&last, rec) {
 				return fmt.Errorf("record at %s came after %s: the reader broke chain order", rec.at(), last.at())
 			}
 			if rec.Block < from || rec.Block > w.LastBlock {
 				return fmt.Errorf("record at %s is outside blocks %d..%d", rec.at(), from, w.LastBlock)
 			}
-			last = rec
+			last = Record{Block: rec.Block, TxIndex: rec.TxIndex, LogIndex: rec.LogIndex, TxHash: rec.TxHash}
 			n++
 			digestRecord(d, rec)
 			act, err := activation(src, rec, params)
@@ -195,7 +195,13 @@ func digestRecord(h hash.Hash, r *Record) {
 	h.Write(r.Data)
 }
 
-func lowerHex(a common.Address) string { return strings.ToLower(a.Hex()) }
+// lowerHex is 0x and the address's 40 lower-case hex digits (no checksum to hash).
+func lowerHex(a common.Address) string {
+	var buf [2 + 2*common.AddressLength]byte
+	buf[0], buf[1] = '0', 'x'
+	hex.Encode(buf[2:], a[:])
+	return string(buf[:])
+}
 
 func bigDouble(v *big.Int) float64 {
 	f, _ := new(big.Float).SetInt(v).Float64()
@@ -243,17 +249,17 @@ func activation(src *Source, r *Record, params map[string]any) (map[string]any, 
 type state struct {
 	rule *Rule
 	w    Window
-	sums map[common.Address]*big.Rat
+	sums map[common.Address]*dyadic
 	days map[common.Address]map[uint64]bool
 	// time-weighted balance: balance, the time it was last accrued to, and the integral.
-	bal      map[common.Address]*big.Rat
+	bal      map[common.Address]*dyadic
 	lastT    map[common.Address]uint64
-	integral map[common.Address]*big.Rat
+	integral map[common.Address]*dyadic
 }
 
 func newState(r *Rule, w Window) *state {
-	return &state{rule: r, w: w, sums: map[common.Address]*big.Rat{}, days: map[common.Address]map[uint64]bool{},
-		bal: map[common.Address]*big.Rat{}, lastT: map[common.Address]uint64{}, integral: map[common.Address]*big.Rat{}}
+	return &state{rule: r, w: w, sums: map[common.Address]*dyadic{}, days: map[common.Address]map[uint64]bool{},
+		bal: map[common.Address]*dyadic{}, lastT: map[common.Address]uint64{}, integral: map[common.Address]*dyadic{}}
 }
 
 func (s *state) inWindow(r *Record) bool {
@@ -278,7 +284,7 @@ func (s *state) add(rec *Record, act map[string]any) error {
 			return nil
 		}
 	}
-	evalNum := func(name string) (*big.Rat, error) {
+	evalNum := func(name string) (*dyadic, error) {
 		prg := r.Amount
 		if name == "multiplier" {
 			prg = r.Multiplier
@@ -306,11 +312,13 @@ func (s *state) add(rec *Record, act map[string]any) error {
 		if err != nil {
 			return err
 		}
-		if from != (common.Address{}) {
-			s.move(from, rec.Time, new(big.Rat).Neg(amt))
-		}
 		if to != (common.Address{}) {
 			s.move(to, rec.Time, amt)
+		}
+		if from != (common.Address{}) {
+			amt = amt.clone()
+			amt.neg()
+			s.move(from, rec.Time, amt)
 		}
 		return nil
 	}
@@ -329,7 +337,8 @@ func (s *state) add(rec *Record, act map[string]any) error {
 		s.days[user][rec.Time/86400] = true
 		return nil
 	case AggCount:
-		v := big.NewRat(1, 1)
+		v := &dyadic{}
+		v.m.SetInt64(1)
 		if r.Multiplier != nil {
 			if v, err = evalNum("multiplier"); err != nil {
 				return err
@@ -346,16 +355,16 @@ func (s *state) add(rec *Record, act map[string]any) error {
 			if err != nil {
 				return err
 			}
-			v.Mul(v, m)
+			v.mul(m)
 		}
 		s.addSum(user, v)
 	}
 	return nil
 }
 
-func (s *state) addSum(user common.Address, v *big.Rat) {
+func (s *state) addSum(user common.Address, v *dyadic) {
 	if cur, ok := s.sums[user]; ok {
-		cur.Add(cur, v)
+		cur.add(v)
 		return
 	}
 	s.sums[user] = v
@@ -367,10 +376,11 @@ func (s *state) clamp(t uint64) uint64 { return min(max(t, s.w.Start), s.w.End) 
 func (s *state) accrue(user common.Address, t uint64) {
 	last, seen := s.lastT[user]
 	if seen {
-		if dt := s.clamp(t) - s.clamp(last); dt > 0 && s.bal[user].Sign() != 0 {
-			inc := new(big.Rat).Mul(s.bal[user], new(big.Rat).SetUint64(dt))
+		if dt := s.clamp(t) - s.clamp(last); dt > 0 && s.bal[user].sign() != 0 {
+			inc := s.bal[user].clone()
+			inc.mulUint(dt)
 			if cur, ok := s.integral[user]; ok {
-				cur.Add(cur, inc)
+				cur.add(inc)
 			} else {
 				s.integral[user] = inc
 			}
@@ -379,12 +389,12 @@ func (s *state) accrue(user common.Address, t uint64) {
 	s.lastT[user] = t
 }
 
-func (s *state) move(user common.Address, t uint64, delta *big.Rat) {
+func (s *state) move(user common.Address, t uint64, delta *dyadic) {
 	s.accrue(user, t)
 	if b, ok := s.bal[user]; ok {
-		b.Add(b, delta)
+		b.add(delta)
 	} else {
-		s.bal[user] = new(big.Rat).Set(delta)
+		s.bal[user] = delta.clone()
 	}
 }
 
@@ -403,12 +413,17 @@ func (s *state) finish() map[common.Address]*big.Rat {
 		for u := range s.bal {
 			s.accrue(u, s.w.End)
 			if v, ok := s.integral[u]; ok {
-				out[u] = v.Quo(v, span)
+				r := v.rat()
+				out[u] = r.Quo(r, span)
 			}
 		}
 		return out
 	}
-	return s.sums
+	out := make(map[common.Address]*big.Rat, len(s.sums))
+	for u, v := range s.sums {
+		out[u] = v.rat()
+	}
+	return out
 }
 
 // evalAddr evaluates an address expression: a 0x string of 20 bytes (any case), or 20

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -297,6 +298,19 @@ rules:
 	for i := range want {
 		if i >= len(res.Scores) || res.Scores[i] != want[i] {
 			t.Fatalf("got %v, want %v", res.Scores, want)
+		}
+	}
+}
+
+// Every example policy under fixtures/policies passes its own checks.
+func TestFixturePolicies(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "..", "fixtures", "policies", "*.yaml"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	for _, path := range paths {
+		if _, err := Load(path, nil); err != nil {
+			t.Errorf("%s: %v", path, err)
 		}
 	}
 }

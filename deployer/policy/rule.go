@@ -5,8 +5,6 @@ import (
 	"math/big"
 
 	"cel.dev/cel-go/cel"
-	"cel.dev/cel-go/common/types"
-	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/ext"
 )
 
@@ -155,21 +153,4 @@ func compileRule(env *cel.Env, rs *RuleSpec, src *Source) (*Rule, Errors) {
 		return nil, errs
 	}
 	return r, nil
-}
-
-// number is a CEL number as an exact rational.
-func number(v ref.Val) (*big.Rat, error) {
-	switch x := v.(type) {
-	case types.Int:
-		return new(big.Rat).SetInt64(int64(x)), nil
-	case types.Uint:
-		return new(big.Rat).SetUint64(uint64(x)), nil
-	case types.Double:
-		r := new(big.Rat)
-		if r.SetFloat64(float64(x)) == nil {
-			return nil, fmt.Errorf("%v is not a finite number", float64(x))
-		}
-		return r, nil
-	}
-	return nil, fmt.Errorf("got %s (%v), want a number", v.Type().TypeName(), v.Value())
 }
