@@ -127,7 +127,7 @@ func (ln *localnet) run(ctx context.Context, dir string, extra []string, name st
 	err := cmd.Run()
 	for _, s := range ln.secrets() {
 		if s != "" {
-			Expect(stdout.String() + stderr.String()).NotTo(ContainSubstring(s), "%s printed a key", filepath.Base(name))
+			Expect(stdout.String()+stderr.String()).NotTo(ContainSubstring(s), "%s printed a key", filepath.Base(name))
 		}
 	}
 	line := strings.Join(args, " ")
@@ -264,6 +264,34 @@ var _ = Describe("Foundry and ethers on the local EVM rollup", Label("evm", "emb
 		Expect(code).To(Equal(0), out)
 		Expect(out).To(ContainSubstring("3/3 match, 0 mismatches"))
 	}, SpecTimeout(2*time.Minute))
+
+	It("takes a WebSocket endpoint for the registry entry's json-rpc-websocket: the public wss one, not the local ws one", func(ctx SpecContext) {
+		registry := GinkgoT().TempDir()
+		args := func(jsonRPC, ws string) []string {
+			return []string{"--network", "testnet", "registry", "--name", "vipevm", "--pretty-name", "VIP EVM",
+				"--category", "DeFi", "--description", "An EVM rollup rehearsing its VIP registration with Foundry.",
+				"--logo", "https://vipevm.example/logo.png", "--op-bridge-id", "9",
+				"--public-rpc", "https://rpc.vipevm.example", "--public-rest", "https://rest.vipevm.example",
+				"--public-json-rpc", jsonRPC, "--public-json-rpc-ws", ws, "--registry-dir", registry}
+		}
+		// The localnet's own endpoints are loopback: the registry's schema wants public https/wss.
+		out, code := ln.vipctl(ctx, state, args(ln.vars["JSON_RPC_URL"], ln.vars["JSON_RPC_WS_URL"])...)
+		Expect(code).NotTo(Equal(0), out)
+		Expect(out).To(ContainSubstring("/apis/json-rpc-websocket/0/address: '" + ln.vars["JSON_RPC_WS_URL"] + "'"))
+		// The public names a team puts in front of them (a TLS proxy to 8545 and 8546).
+		out, code = ln.vipctl(ctx, state, args("https://jsonrpc.vipevm.example", "wss://jsonrpc-ws.vipevm.example")...)
+		Expect(code).To(Equal(0), out)
+		entry := filepath.Join(registry, "testnets", "vipevm")
+		b, err := os.ReadFile(filepath.Join(entry, "chain.json"))
+		Expect(err).NotTo(HaveOccurred())
+		var chain struct {
+			APIs map[string][]struct{ Address string } `json:"apis"`
+		}
+		Expect(json.Unmarshal(b, &chain)).To(Succeed())
+		Expect(chain.APIs["json-rpc-websocket"]).To(ConsistOf(HaveField("Address", "wss://jsonrpc-ws.vipevm.example")))
+		out, code = ln.vipctl(ctx, state, "registry", "validate", entry)
+		Expect(code).To(Equal(0), out)
+	}, SpecTimeout(time.Minute))
 
 	It("serves ethers over HTTP and WebSocket: reads, writes with ethers' fee defaults, subscriptions", func(ctx SpecContext) {
 		Expect(contract).NotTo(BeEmpty())
