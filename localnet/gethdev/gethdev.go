@@ -112,6 +112,8 @@ func ArgsOn(datadir, host string, httpPort, authPort int) []string {
 		"--dev", "--dev.period", "0", "--dev.gaslimit", strconv.Itoa(GasLimit),
 		"--datadir", datadir, "--ipcdisable", "--nat", "none",
 		"--http", "--http.addr", host, "--http.port", strconv.Itoa(httpPort), "--http.api", "eth,net,web3,txpool,debug",
+		// WebSocket on the HTTP port (geth shares the listener), as minievm serves eth_subscribe.
+		"--ws", "--ws.addr", host, "--ws.port", strconv.Itoa(httpPort), "--ws.api", "eth,net,web3,txpool,debug", "--ws.origins", "*",
 		"--authrpc.addr", "127.0.0.1", "--authrpc.port", strconv.Itoa(authPort),
 		"--rpc.gascap", "0", "--rpc.txfeecap", "0", "--verbosity", "3",
 	}, vhosts...)
@@ -210,9 +212,13 @@ func (f *Face) VM() deployer.VM { return deployer.EVM }
 // ChainID is geth --dev's chain id (1337).
 func (f *Face) ChainID() string { return f.chainID.String() }
 
-// Endpoints are the JSON-RPC and CometBFT face URLs.
+// Endpoints are the JSON-RPC (HTTP, and WebSocket on the same port) and CometBFT face URLs.
 func (f *Face) Endpoints() localnet.Endpoints {
-	return localnet.Endpoints{JSONRPC: f.RPC, CometRPC: f.comet.URL()}
+	ws := ""
+	if rest, ok := strings.CutPrefix(f.RPC, "http://"); ok {
+		ws = "ws://" + rest
+	}
+	return localnet.Endpoints{JSONRPC: f.RPC, JSONRPCWS: ws, CometRPC: f.comet.URL()}
 }
 
 // Funded is the developer account.
