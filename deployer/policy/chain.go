@@ -103,6 +103,8 @@ type Node struct {
 	// LogSpan is how many blocks one eth_getLogs covers (halved, down to 1, when the node
 	// refuses a range as too large).
 	LogSpan uint64
+	// Batch is how many blocks one JSON-RPC batch covers (DefaultBatch when 0).
+	Batch   int
 	mu      sync.Mutex
 	headers map[uint64]Header
 }
@@ -189,19 +191,6 @@ func (n *Node) Transaction(ctx context.Context, hash common.Hash) (Tx, error) {
 	return *tx, nil
 }
 
-func (n *Node) blockTxs(ctx context.Context, num uint64) ([]Tx, error) {
-	var b *struct {
-		Transactions []Tx `json:"transactions"`
-	}
-	if err := n.rpc.CallContext(ctx, &b, "eth_getBlockByNumber", hexutil.EncodeUint64(num), true); err != nil {
-		return nil, fmt.Errorf("eth_getBlockByNumber %d: %w", num, err)
-	}
-	if b == nil {
-		return nil, fmt.Errorf("eth_getBlockByNumber %d: no such block", num)
-	}
-	return b.Transactions, nil
-}
-
 type rpcLog struct {
 	BlockNumber hexutil.Uint64 `json:"blockNumber"`
 }
@@ -243,7 +232,7 @@ func (n *Node) logBlocks(ctx context.Context, s *Source, from, to uint64) ([]uin
 // minievm and hosted providers word it differently).
 func tooLarge(err error) bool {
 	m := strings.ToLower(err.Error())
-	for _, s := range []string{"too many", "limit", "range", "too large", "exceed"} {
+	for _, s := range []string{"too many", "limit", "range", "too large", "exceed", "more than"} {
 		if strings.Contains(m, s) {
 			return true
 		}
@@ -253,66 +242,148 @@ func tooLarge(err error) bool {
 
 // Read yields the source's records in [from, to] in chain order: logs from the receipts
 // of the blocks eth_getLogs names; calls and native transfers from every block's
-// transactions, successful ones only.
+// transactions, successful ones only. Blocks and receipts are asked for Batch at a time in
+// one JSON-RPC batch.
 func (n *Node) Read(ctx context.Context, s *Source, from, to uint64, each func(*Record) error) error {
 	if s.IsLog() {
 		blocks, err := n.logBlocks(ctx, s, from, to)
 		if err != nil {
 			return fmt.Errorf("node: source %s: %w", s.Name, err)
 		}
-		for _, b := range blocks {
-			h, err := n.Header(ctx, b)
+		for len(blocks) > 0 {
+			part := blocks[:min(len(blocks), n.batch())]
+			blocks = blocks[len(part):]
+			receipts, err := n.receipts(ctx, part)
 			if err != nil {
 				return fmt.Errorf("node: %w", err)
 			}
-			rs, err := n.BlockReceipts(ctx, b)
-			if err != nil {
-				return fmt.Errorf("node: %w", err)
-			}
-			for _, r := range rs {
-				if err := logRecords(s, h, r, each); err != nil {
+			for i, b := range part {
+				h, err := n.Header(ctx, b)
+				if err != nil {
 					return fmt.Errorf("node: %w", err)
+				}
+				for _, r := range receipts[i] {
+					if err := logRecords(s, h, r, each); err != nil {
+						return fmt.Errorf("node: %w", err)
+					}
 				}
 			}
 		}
 		return nil
 	}
-	for b := from; b <= to; b++ {
-		txs, err := n.blockTxs(ctx, b)
+	for lo := from; lo <= to; {
+		hi := min(to, lo+uint64(n.batch())-1)
+		blocks, err := n.fullBlocks(ctx, lo, hi)
 		if err != nil {
 			return fmt.Errorf("node: %w", err)
 		}
-		var rs []indexer.EVMTx
-		for _, tx := range txs {
-			rec := txRecord(Header{Number: b}, tx)
-			if !s.Matches(rec) {
-				continue
-			}
-			if rs == nil {
-				if rs, err = n.BlockReceipts(ctx, b); err != nil {
-					return fmt.Errorf("node: %w", err)
+		// The matching transactions, then the receipts of the blocks that hold one.
+		var recs []*Record
+		var with []uint64
+		for _, blk := range blocks {
+			for _, tx := range blk.Transactions {
+				rec := txRecord(blk.header(), tx)
+				if s.Matches(rec) {
+					recs = append(recs, rec)
+					if len(with) == 0 || with[len(with)-1] != rec.Block {
+						with = append(with, rec.Block)
+					}
 				}
 			}
-			if int(tx.Index) >= len(rs) || common.HexToHash(rs[tx.Index].TxHash) != tx.Hash {
-				return fmt.Errorf("node: block %d: no receipt of tx %s at index %d", b, tx.Hash.Hex(), tx.Index)
+		}
+		receipts, err := n.receipts(ctx, with)
+		if err != nil {
+			return fmt.Errorf("node: %w", err)
+		}
+		byBlock := make(map[uint64][]indexer.EVMTx, len(with))
+		for i, b := range with {
+			byBlock[b] = receipts[i]
+		}
+		for _, rec := range recs {
+			rs := byBlock[rec.Block]
+			if rec.TxIndex >= uint64(len(rs)) || common.HexToHash(rs[rec.TxIndex].TxHash) != rec.TxHash {
+				return fmt.Errorf("node: block %d: no receipt of tx %s at index %d", rec.Block, rec.TxHash.Hex(), rec.TxIndex)
 			}
-			if !rs[tx.Index].Succeeded() {
+			if !rs[rec.TxIndex].Succeeded() {
 				continue
 			}
-			h, err := n.Header(ctx, b)
-			if err != nil {
-				return fmt.Errorf("node: %w", err)
-			}
-			rec.Time = h.Time
 			if err := each(rec); err != nil {
 				return err
 			}
 		}
-		if b == to {
+		if hi == to {
 			break
+		}
+		lo = hi + 1
+	}
+	return nil
+}
+
+// DefaultBatch is how many blocks' replies one JSON-RPC batch asks for (minievm takes up
+// to 1,000 requests a batch).
+const DefaultBatch = 100
+
+func (n *Node) batch() int {
+	if n.Batch <= 0 {
+		return DefaultBatch
+	}
+	return n.Batch
+}
+
+type fullBlock struct {
+	rpcHeader
+	Transactions []Tx `json:"transactions"`
+}
+
+func (b *fullBlock) header() Header {
+	return Header{Number: uint64(b.Number), Hash: b.Hash, Time: uint64(b.Timestamp)}
+}
+
+// call sends elems as one batch and returns the first error of any of them.
+func (n *Node) call(ctx context.Context, elems []rpc.BatchElem) error {
+	if len(elems) == 0 {
+		return nil
+	}
+	if err := n.rpc.BatchCallContext(ctx, elems); err != nil {
+		return fmt.Errorf("%s batch of %d: %w", elems[0].Method, len(elems), err)
+	}
+	for _, e := range elems {
+		if e.Error != nil {
+			return fmt.Errorf("%s %v: %w", e.Method, e.Args[0], e.Error)
 		}
 	}
 	return nil
+}
+
+// fullBlocks are blocks lo..hi with their transactions (their headers are cached).
+func (n *Node) fullBlocks(ctx context.Context, lo, hi uint64) ([]*fullBlock, error) {
+	out := make([]*fullBlock, hi-lo+1)
+	elems := make([]rpc.BatchElem, len(out))
+	for i := range out {
+		elems[i] = rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{hexutil.EncodeUint64(lo + uint64(i)), true}, Result: &out[i]}
+	}
+	if err := n.call(ctx, elems); err != nil {
+		return nil, err
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for i, b := range out {
+		if b == nil {
+			return nil, fmt.Errorf("eth_getBlockByNumber %d: no such block", lo+uint64(i))
+		}
+		n.headers[uint64(b.Number)] = b.header()
+	}
+	return out, nil
+}
+
+// receipts are the receipts of each block named.
+func (n *Node) receipts(ctx context.Context, blocks []uint64) ([][]indexer.EVMTx, error) {
+	out := make([][]indexer.EVMTx, len(blocks))
+	elems := make([]rpc.BatchElem, len(blocks))
+	for i, b := range blocks {
+		elems[i] = rpc.BatchElem{Method: "eth_getBlockReceipts", Args: []any{hexutil.EncodeUint64(b)}, Result: &out[i]}
+	}
+	return out, n.call(ctx, elems)
 }
 
 func txRecord(h Header, tx Tx) *Record {

@@ -1,0 +1,126 @@
+package policy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/vipharness/vipharness/bindings/indexer"
+)
+
+// fakeEth is the eth namespace of a node over a chain of blocks 0..n-1 (block b at time
+// 1000+b); blocks 3, 4 and 9 each hold one transfer log of token, block 9's twice over (two
+// logs in one receipt). eth_getLogs refuses a range of more than maxSpan blocks as a node
+// with a result limit does.
+type fakeEth struct {
+	n, maxSpan   uint64
+	getLogs      int
+	refusedSpans []uint64
+}
+
+type fakeFilter struct {
+	FromBlock hexutil.Uint64 `json:"fromBlock"`
+	ToBlock   hexutil.Uint64 `json:"toBlock"`
+}
+
+var fakeLogBlocks = map[uint64]int{3: 1, 4: 1, 9: 2}
+
+func (f *fakeEth) GetLogs(_ context.Context, q fakeFilter) ([]map[string]any, error) {
+	f.getLogs++
+	if span := uint64(q.ToBlock) - uint64(q.FromBlock) + 1; span > f.maxSpan {
+		f.refusedSpans = append(f.refusedSpans, span)
+		return nil, errors.New("query returned more than 10000 results")
+	}
+	var out []map[string]any
+	for b := uint64(q.FromBlock); b <= uint64(q.ToBlock); b++ {
+		for range fakeLogBlocks[b] {
+			out = append(out, map[string]any{"blockNumber": hexutil.EncodeUint64(b)})
+		}
+	}
+	return out, nil
+}
+
+func (f *fakeEth) GetBlockByNumber(_ context.Context, tag string, full bool) (map[string]any, error) {
+	b, err := hexutil.DecodeUint64(tag)
+	if tag == "latest" {
+		b, err = f.n-1, nil
+	}
+	if err != nil || b >= f.n {
+		return nil, nil
+	}
+	return map[string]any{"number": hexutil.EncodeUint64(b), "hash": common.BigToHash(big.NewInt(int64(b) + 1)), "timestamp": hexutil.EncodeUint64(1000 + b), "transactions": []any{}}, nil
+}
+
+func (f *fakeEth) GetBlockReceipts(_ context.Context, num hexutil.Uint64) ([]indexer.EVMTx, error) {
+	b := uint64(num)
+	k := fakeLogBlocks[b]
+	if k == 0 {
+		return []indexer.EVMTx{}, nil
+	}
+	rc := indexer.EVMTx{TxHash: fmt.Sprintf("0x%064x", b), TxIndex: "0x0", BlockNumber: hexutil.EncodeUint64(b), From: "0x00000000000000000000000000000000000a11ce", To: lowerHex(token), Status: "0x1"}
+	for i := range k {
+		rec := transfer(b, 1000+b, uint64(i), alice, bob, tokens(float64(b)))
+		var topics []string
+		for _, t := range rec.Topics {
+			topics = append(topics, t.Hex())
+		}
+		rc.Logs = append(rc.Logs, indexer.EVMLog{Address: lowerHex(token), Topics: topics, Data: hexutil.Encode(rec.Data), LogIndex: hexutil.EncodeUint64(uint64(i))})
+	}
+	// A log of another contract in the same receipt is not the source's.
+	rc.Logs = append(rc.Logs, indexer.EVMLog{Address: lowerHex(bob), Topics: rc.Logs[0].Topics, Data: rc.Logs[0].Data, LogIndex: hexutil.EncodeUint64(uint64(k))})
+	return []indexer.EVMTx{rc}, nil
+}
+
+func TestNodeReadsLogsInSpansAndHalvesWhenRefused(t *testing.T) {
+	f := &fakeEth{n: 12, maxSpan: 3}
+	srv := rpc.NewServer()
+	if err := srv.RegisterName("eth", f); err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	node, err := DialNode(context.Background(), hs.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	node.LogSpan, node.Batch = 8, 2
+	p, err := Parse([]byte(header+okSources+"rules:\n  - {name: vol, source: transfers, aggregate: sum, user: args.from, amount: args.value / 1e18}\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	err = node.Read(context.Background(), p.Sources[0], 2, 10, func(r *Record) error {
+		got = append(got, fmt.Sprintf("%d/%d@%d", r.Block, r.LogIndex, r.Time))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"3/0@1003", "4/0@1004", "9/0@1009", "9/1@1009"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("records %v, want %v", got, want)
+	}
+	// 8 blocks refused, then 4, then spans of 2 cover 2..10.
+	if fmt.Sprint(f.refusedSpans) != "[8 4]" {
+		t.Fatalf("refused spans %v", f.refusedSpans)
+	}
+	sp, err := FindWindow(context.Background(), node, 1003, 1010)
+	if err != nil || sp.FirstBlock != 3 || sp.LastBlock != 9 || sp.Last.Hash != common.BigToHash(big.NewInt(10)) {
+		t.Fatalf("window %+v, %v", sp, err)
+	}
+	res, err := Compute(context.Background(), p, sp.Window, node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Scores) != 1 || res.Scores[0].Addr != alice || res.Scores[0].Score != 3+4+9+9 {
+		t.Fatalf("scores %v", res.Scores)
+	}
+}
