@@ -438,12 +438,62 @@ func logRecords(s *Source, h Header, r indexer.EVMTx, each func(*Record) error) 
 }
 
 // IndexerSource reads records from the chain indexer (rollytics' evm-txs, oldest first,
-// 1,000 a page): logs come from the indexed receipts. Receipts carry neither block times
-// nor a transaction's input and value, so those come from the node: block times for every
-// record, input and value for calls and native transfers.
+// 1,000 a page, from the first transaction of the window, which a binary search over
+// pagination.offset finds): logs come from the indexed receipts. Receipts carry neither
+// block times nor a transaction's input and value, so those come from the node: block
+// times for every record, input and value for calls and native transfers.
 type IndexerSource struct {
 	Client *indexer.Client
 	Node   *Node
+	starts map[uint64]int // first offset at or after a block, once found
+}
+
+// startOffset is the offset (oldest first) of the first transaction at or after block from.
+// Offsets of indexed transactions never move: new ones are appended, and an Initia rollup
+// does not reorganise.
+func (x *IndexerSource) startOffset(ctx context.Context, from uint64) (int, error) {
+	if from == 0 {
+		return 0, nil
+	}
+	if off, ok := x.starts[from]; ok {
+		return off, nil
+	}
+	first, err := x.Client.EVMTxs(ctx, indexer.Query{Limit: 1, Ascending: true})
+	if err != nil {
+		return 0, err
+	}
+	total, err := first.Pagination.TotalCount()
+	if err != nil {
+		return 0, fmt.Errorf("total %q: %w", first.Pagination.Total, err)
+	}
+	var ferr error
+	off := sort.Search(int(total), func(i int) bool {
+		if ferr != nil {
+			return true
+		}
+		p, err := x.Client.EVMTxs(ctx, indexer.Query{Offset: i, Limit: 1, Ascending: true, SkipTotal: true})
+		if err != nil {
+			ferr = err
+			return true
+		}
+		if len(p.Txs) == 0 {
+			return true
+		}
+		h, err := p.Txs[0].Height()
+		if err != nil {
+			ferr = fmt.Errorf("tx %s: blockNumber: %w", p.Txs[0].TxHash, err)
+			return true
+		}
+		return h >= from
+	})
+	if ferr != nil {
+		return 0, ferr
+	}
+	if x.starts == nil {
+		x.starts = map[uint64]int{}
+	}
+	x.starts[from] = off
+	return off, nil
 }
 
 // Height is how far the indexer has collected (GET /status).
@@ -460,7 +510,11 @@ func (x *IndexerSource) Height(ctx context.Context) (uint64, error) {
 
 // Read yields the source's records in [from, to] in chain order.
 func (x *IndexerSource) Read(ctx context.Context, s *Source, from, to uint64, each func(*Record) error) error {
-	q := indexer.Query{Ascending: true, Limit: indexer.MaxLimit, SkipTotal: true}
+	off, err := x.startOffset(ctx, from)
+	if err != nil {
+		return fmt.Errorf("indexer: find block %d's first transaction: %w", from, err)
+	}
+	q := indexer.Query{Offset: off, Ascending: true, Limit: indexer.MaxLimit, SkipTotal: true}
 	for tx, err := range x.Client.AllEVMTxs(ctx, q) {
 		if err != nil {
 			return fmt.Errorf("indexer: source %s: %w", s.Name, err)
