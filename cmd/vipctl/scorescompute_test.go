@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// scores compute refuses bad input (exit 2) before it dials anything: missing flags, a
+// malformed --param, a param the policy does not declare, and a policy that does not pass
+// its checks, named by line.
+func TestScoresComputeInput(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join("..", "..", "fixtures", "policies", "demo-token.yaml")
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("policy: 1\nname: x\nvm: evm\nactions: []\nsources: []\nrules: []\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"scores", "compute", "--rpc", "http://127.0.0.1:1", "--l1-rest", "http://127.0.0.1:1", "--vip-address", "0x1"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		says string
+	}{
+		{"no policy", []string{"--stage", "1", "--bridge-id", "1"}, "--policy is required"},
+		{"no stage", []string{"--policy", good, "--bridge-id", "1"}, "--stage is required"},
+		{"no bridge id", []string{"--policy", good, "--stage", "1"}, "--bridge-id is required"},
+		{"a param without a value", []string{"--policy", good, "--stage", "1", "--bridge-id", "1", "--param", "token"}, `--param "token": want name=value`},
+		{"an undeclared param", []string{"--policy", good, "--stage", "1", "--bridge-id", "1", "--param", "pool=0x1"}, "param pool: the policy declares no such param"},
+		{"a policy failing its schema", []string{"--policy", bad, "--stage", "1", "--bridge-id", "1"}, "line 4: /actions: minItems"},
+		{"a VM without policy sources", []string{"--policy", good, "--stage", "1", "--bridge-id", "1", "--vm", "wasm"}, "EVM rollups only"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := newRoot()
+			root.SetArgs(append([]string{"--state-dir", t.TempDir()}, append(base, tc.args...)...))
+			root.SetOut(io.Discard)
+			root.SetErr(io.Discard)
+			err := execute(context.Background(), root)
+			if err == nil || !strings.Contains(err.Error(), tc.says) {
+				t.Fatalf("got %v; want an error saying %q", err, tc.says)
+			}
+			if code := exitCode(err); code != exitInvalid {
+				t.Fatalf("exit %d for %v; want %d (bad input)", code, err, exitInvalid)
+			}
+		})
+	}
+}
