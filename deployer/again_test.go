@@ -94,7 +94,7 @@ func (m *memChain) score(addr string) uint64 {
 func TestScorerRepushesWhatTheStageNoLongerHolds(t *testing.T) {
 	ctx := context.Background()
 	m := newMemChain()
-	core := deployer.NewScorer(m, deployer.Knobs{JournalDir: t.TempDir()})
+	core := scorerOf(t, m, deployer.PushConfig{JournalDir: t.TempDir()})
 	a := scores.Generate(10, 1)
 	b := slices.Clone(a)
 	b[3].Amount += 1000
@@ -143,7 +143,7 @@ func TestScorerResumesAnInterruptedRepush(t *testing.T) {
 	ctx := context.Background()
 	m := newMemChain()
 	m.fits = 1
-	core := deployer.NewScorer(m, deployer.Knobs{JournalDir: t.TempDir(), Window: 1})
+	core := scorerOf(t, m, deployer.PushConfig{JournalDir: t.TempDir(), Window: 1})
 	a := scores.Generate(6, 1)
 	b := slices.Clone(a)
 	for i := range 3 {

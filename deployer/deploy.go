@@ -127,7 +127,7 @@ func RunDeploy(ctx context.Context, chain DeployChain, run DeployRun, stage uint
 		return DeployResult{}, errors.New("deploy: initial stage must be at least 1")
 	}
 	if run.Poll <= 0 {
-		run.Poll = 25 * time.Millisecond
+		run.Poll = push.DefaultPoll
 	}
 	if run.ResendAfter <= 0 {
 		run.ResendAfter = 3 * time.Second

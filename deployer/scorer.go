@@ -4,31 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
-
-// Knobs are the push settings every VM's Scorer takes; DefaultKnobs fills them.
-type Knobs struct {
-	JournalDir string
-	ChunkSize  int // 0 derives it from the chain's limits
-	Window     int // chunk txs in flight
-	Poll       time.Duration
-	Logger     *slog.Logger
-	Progress   func(done, total int)
-}
-
-// DefaultKnobs are 8 txs in flight, a 25ms poll, no logs and no progress; the journal folder
-// is resolved by JournalDir at Dial.
-func DefaultKnobs() Knobs {
-	return Knobs{Window: 8, Poll: 25 * time.Millisecond, Logger: slog.New(slog.DiscardHandler), Progress: func(int, int) {}}
-}
 
 // Update is how one VM sends an update of a stage, as its Contract measured it on the
 // live chain: the chain the push drives, the most entries one tx fits under the chain's
@@ -91,28 +73,10 @@ type Contract interface {
 
 // Scorer is a scoring contract on one chain, the same type on every VM: the VM's Contract
 // and the flow every VM shares (validate -> plan -> journal -> push, read back, the walk to
-// the open stage). Each VM's Dial returns one; NewScorer makes one of any Contract.
+// the open stage). Each VM's Dial returns one (Open of its Contract).
 type Scorer struct {
 	c Contract
-	k Knobs
-}
-
-// NewScorer is the Scorer of c, pushing with knobs k (DefaultKnobs where a field is zero).
-func NewScorer(c Contract, k Knobs) *Scorer {
-	d := DefaultKnobs()
-	if k.Window <= 0 {
-		k.Window = d.Window
-	}
-	if k.Poll <= 0 {
-		k.Poll = d.Poll
-	}
-	if k.Logger == nil {
-		k.Logger = d.Logger
-	}
-	if k.Progress == nil {
-		k.Progress = d.Progress
-	}
-	return &Scorer{c: c, k: k}
+	k PushConfig
 }
 
 // VMContract is the VM's own half, for what only some VMs offer (the conformance probes,

@@ -86,7 +86,7 @@ func TestScorerSizesChunksFromTheContractsLimits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeContract{addr: "0xc0", fits: tc.fits, cap: tc.cap}
-			core := deployer.NewScorer(f, deployer.Knobs{JournalDir: t.TempDir(), ChunkSize: tc.chunkSize})
+			core := scorerOf(t, f, deployer.PushConfig{JournalDir: t.TempDir(), ChunkSize: tc.chunkSize})
 			plan, err := core.Plan(context.Background(), 3, entries)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
@@ -103,7 +103,7 @@ func TestScorerSizesChunksFromTheContractsLimits(t *testing.T) {
 
 func TestScorerValidatesBeforeAskingTheChain(t *testing.T) {
 	f := &fakeContract{addr: "0xc0", fits: 10}
-	core := deployer.NewScorer(f, deployer.Knobs{JournalDir: t.TempDir()})
+	core := scorerOf(t, f, deployer.PushConfig{JournalDir: t.TempDir()})
 	bad := []scores.Entry{{Addr: "0x1111111111111111111111111111111111111111", Amount: 1}, {Addr: "not-an-address", Amount: 2}}
 	if _, err := core.Plan(context.Background(), 3, bad); err == nil || !strings.Contains(err.Error(), "update scores stage 3") {
 		t.Fatalf("bad input: %v", err)
@@ -114,7 +114,7 @@ func TestScorerValidatesBeforeAskingTheChain(t *testing.T) {
 	if len(f.prepared) != 0 {
 		t.Fatalf("the chain was measured for invalid input %v", f.prepared)
 	}
-	none := deployer.NewScorer(&fakeContract{}, deployer.Knobs{JournalDir: t.TempDir()})
+	none := scorerOf(t, &fakeContract{}, deployer.PushConfig{JournalDir: t.TempDir()})
 	ctx := context.Background()
 	for name, call := range map[string]func() error{
 		"plan":     func() error { _, err := none.Plan(ctx, 3, scores.Generate(2, 1)); return err },
@@ -135,7 +135,7 @@ func TestScorerOpenStageWalksPastFinalizedStages(t *testing.T) {
 		5: {Stage: 5, Exists: true, Finalized: true},
 		6: {Stage: 6, Exists: true},
 	}}
-	core := deployer.NewScorer(f, deployer.Knobs{})
+	core := scorerOf(t, f, deployer.PushConfig{})
 	if st, err := core.OpenStage(context.Background()); err != nil || st != 6 {
 		t.Fatalf("open stage %d, %v", st, err)
 	}
@@ -175,7 +175,7 @@ func TestScorerOlderJournals(t *testing.T) {
 	}
 	ctx := context.Background()
 	core := func(dir string) *deployer.Scorer {
-		return deployer.NewScorer(&fakeContract{addr: "0xc0", fits: 7}, deployer.Knobs{JournalDir: dir})
+		return scorerOf(t, &fakeContract{addr: "0xc0", fits: 7}, deployer.PushConfig{JournalDir: dir})
 	}
 
 	dir := t.TempDir()
@@ -222,7 +222,7 @@ func TestCheckInterfaceProvesTheOperatorMayWrite(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &fakeContract{addr: "0xc0", init: 3, stages: stages, notScoring: tc.notScoring, refuse: tc.refuse}
-			what, err := deployer.NewScorer(c, deployer.Knobs{}).CheckInterface(ctx)
+			what, err := scorerOf(t, c, deployer.PushConfig{}).CheckInterface(ctx)
 			switch {
 			case tc.want == nil && (err != nil || !strings.Contains(what, "may write stage 4")):
 				t.Fatalf("%q, %v; want a pass naming stage 4", what, err)
@@ -236,7 +236,19 @@ func TestCheckInterfaceProvesTheOperatorMayWrite(t *testing.T) {
 			}
 		})
 	}
-	if _, err := deployer.NewScorer(&fakeContract{}, deployer.Knobs{}).CheckInterface(ctx); !errors.Is(err, deployer.ErrNoContract) {
+	if _, err := scorerOf(t, &fakeContract{}, deployer.PushConfig{}).CheckInterface(ctx); !errors.Is(err, deployer.ErrNoContract) {
 		t.Fatalf("no contract: %v", err)
 	}
+}
+
+// scorerOf is the Scorer of c, pushing with p.
+func scorerOf(t testing.TB, c deployer.Contract, p deployer.PushConfig) *deployer.Scorer {
+	t.Helper()
+	s, err := deployer.Open(context.Background(), deployer.Config{Push: p}, func(context.Context, deployer.Config) (deployer.Contract, error) {
+		return c, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

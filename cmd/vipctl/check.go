@@ -182,23 +182,30 @@ func (g *globals) freshAccount(ctx context.Context, vm deployer.VM, s *deployer.
 	if _, err := rand.Read(secret); err != nil {
 		return nil, err
 	}
-	funder := cfg.DeployerSigner
+	kind, err := g.keyKind(vm)
+	if err != nil {
+		return nil, err
+	}
+	fresh, err := scorers.SoftSigner(vm, kind, secret, "operator")
+	if err != nil {
+		return nil, err
+	}
+	funder := cfg.Deployer
 	if funder == nil {
-		funder = cfg.OperatorSigner
+		funder = cfg.Operator
 	}
 	if scorers.MustDescribe(vm).Cosmos && funder == nil {
 		return nil, invalid(errors.New("no deployer key to fund a fresh account with: set PRIVATE_KEY or MNEMONIC, or pass --from, --keystore or --ledger"))
 	}
-	price, err := scorers.FundFresh(ctx, s, funder, secret, cfg.KeyType, gas)
+	price, err := scorers.FundFresh(ctx, s, funder, fresh, gas)
 	if err != nil {
 		return nil, err
 	}
 	if price != nil {
-		cfg.GasPrice = price
+		cfg.Cosmos.GasPrice = price
 	}
-	cfg.Operator, cfg.Deployer, cfg.Contract, cfg.Logger = secret, nil, contract, nil
-	cfg.OperatorSigner, cfg.DeployerSigner = nil, nil
-	cfg.ChunkSize, cfg.Window = 0, 0
+	cfg.Operator, cfg.Deployer, cfg.Contract = fresh, nil, contract
+	cfg.Push = deployer.PushConfig{JournalDir: cfg.Push.JournalDir}
 	return scorers.Open(ctx, cfg)
 }
 

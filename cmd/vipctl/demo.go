@@ -16,6 +16,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vm/move"
 	"github.com/vipharness/vipharness/fixtures"
 	"github.com/vipharness/vipharness/localnet"
 )
@@ -204,12 +205,18 @@ func devScorer(ctx context.Context, g *globals, r localnet.Rollup, journalDir st
 		return nil, nil, fmt.Errorf("dev key: %w", err)
 	}
 	ep := r.Endpoints()
-	cfg := scorers.Config{VM: r.VM(), JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST,
-		Operator: secret, JournalDir: journalDir, Logger: g.logger}
-	// The dev rollups fund fresh accounts: a Move deployer compiles vip_score for its address.
-	if cfg.MoveCompiler, err = moveCompiler(); err != nil {
+	op, err := scorers.SoftSigner(r.VM(), "", secret, "operator")
+	if err != nil {
 		return nil, nil, err
 	}
+	cfg := deployer.Config{VM: r.VM(), JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST,
+		Operator: op, Push: deployer.PushConfig{JournalDir: journalDir, Logger: g.logger}}
+	// The dev rollups fund fresh accounts: a Move deployer compiles vip_score for its address.
+	comp, err := moveCompiler()
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg.Move.Build = move.Builder(comp)
 	s, err := scorers.Open(ctx, cfg)
 	if err != nil {
 		return nil, nil, err

@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/vipharness/vipharness/deployer"
 )
 
 // The shared flags: each command registers the ones it reads (addFlags), by group or by
@@ -57,7 +59,7 @@ func (g *globals) sharedFlag(f *pflag.FlagSet, name string) {
 	case "chunk-size":
 		f.IntVar(&g.chunkSize, name, 0, "entries per tx; 0 derives it from the chain's gas limits")
 	case "window":
-		f.IntVar(&g.window, name, 8, "chunk txs in flight at once")
+		f.IntVar(&g.window, name, deployer.DefaultWindow, "chunk txs in flight at once")
 	default:
 		panic(fmt.Sprintf("no shared flag --%s", name))
 	}

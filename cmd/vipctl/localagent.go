@@ -34,7 +34,7 @@ func (g *globals) localAgent(vm deployer.VM, r localnet.Rollup, srv *l1.Server, 
 			return nil, agent.ErrNoContract
 		}
 		var err error
-		s, err = scorers.Open(ctx, scorers.Config{VM: vm, JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST, Logger: g.logger,
+		s, err = scorers.Open(ctx, deployer.Config{VM: vm, JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST, Push: deployer.PushConfig{Logger: g.logger},
 			ContractFor: func(chainID string) (string, error) { return g.loadDeployment(vm, chainID) }})
 		if err != nil {
 			return nil, fmt.Errorf("open the local rollup's contract: %w", err)

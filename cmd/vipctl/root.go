@@ -21,6 +21,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
+	"github.com/vipharness/vipharness/deployer/vm/move"
 )
 
 // globals are what the commands share: the terminal, the state folder, and each group of
@@ -253,17 +254,14 @@ func (g *globals) scorer(ctx context.Context, needContract bool, progress func(d
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg.Progress = progress
+	cfg.Push.Progress = progress
 	if needContract {
 		cfg.Contract = g.contract
 		cfg.ContractFor = func(chainID string) (string, error) { return g.loadDeployment(vm, chainID) }
 	}
 	s, err := scorers.Open(ctx, cfg)
 	if err != nil {
-		if errors.Is(err, deployer.ErrBadAddress) {
-			return nil, nil, invalid(err)
-		}
-		return nil, nil, err
+		return nil, nil, classify(err)
 	}
 	return s, s.Close, nil
 }
@@ -271,10 +269,10 @@ func (g *globals) scorer(ctx context.Context, needContract bool, progress func(d
 // scorerConfig is the rollup's endpoints, the deployer's and operator's signers (the signer
 // flags' one, else the environment's keys; either may be absent), the gas price and the
 // push's knobs.
-func (g *globals) scorerConfig(ctx context.Context, vm deployer.VM) (scorers.Config, error) {
-	cfg := scorers.Config{
+func (g *globals) scorerConfig(ctx context.Context, vm deployer.VM) (deployer.Config, error) {
+	cfg := deployer.Config{
 		VM: vm, JSONRPC: g.rpc, CometRPC: g.cometRPC, REST: g.rest, Code: g.code,
-		JournalDir: g.journalDir(), ChunkSize: g.chunkSize, Window: g.window, Logger: g.logger,
+		Push: deployer.PushConfig{JournalDir: g.journalDir(), ChunkSize: g.chunkSize, Window: g.window, Logger: g.logger},
 	}
 	if !scorers.MustDescribe(vm).Cosmos {
 		if g.rpc == "" {
@@ -284,16 +282,12 @@ func (g *globals) scorerConfig(ctx context.Context, vm deployer.VM) (scorers.Con
 		if g.cometRPC == "" || g.rest == "" {
 			return cfg, invalid(fmt.Errorf("a %s rollup needs its CometBFT RPC and REST URLs: pass --comet-rpc and --rest (or set COMET_RPC_URL and REST_URL)", vm))
 		}
-		var err error
-		if cfg.KeyType, err = g.cosmosKeyType(vm); err != nil {
-			return cfg, err
-		}
 		if g.gasPrice != "" {
 			p, err := cosmostx.ParseGasPrice(g.gasPrice)
 			if err != nil {
 				return cfg, invalid(err)
 			}
-			cfg.GasPrice = &p
+			cfg.Cosmos.GasPrice = &p
 		}
 	}
 	// Only a Move deployer compiles (vip_score is built for its address); other VMs ignore it.
@@ -301,12 +295,10 @@ func (g *globals) scorerConfig(ctx context.Context, vm deployer.VM) (scorers.Con
 	if err != nil {
 		return cfg, err
 	}
-	cfg.MoveCompiler = comp
-	dep, op, err := g.signers(ctx, vm)
-	if err != nil {
+	cfg.Move.Build = move.Builder(comp)
+	if cfg.Deployer, cfg.Operator, err = g.signers(ctx, vm); err != nil {
 		return cfg, err
 	}
-	cfg.OperatorSigner, cfg.DeployerSigner = op, dep
 	return cfg, nil
 }
 
@@ -338,6 +330,9 @@ func classify(err error) error {
 	if errors.Is(err, deployer.ErrBadAddress) {
 		return invalid(err)
 	}
+	if ce := (*deployer.ConfigError)(nil); errors.As(err, &ce) {
+		return invalid(fmt.Errorf("%w: %s", err, configAdvice(ce.Field)))
+	}
 	if errors.Is(err, deployer.ErrNoSigner) {
 		return fmt.Errorf("%w: set PRIVATE_KEY or MNEMONIC, or pass --from, --keystore or --ledger", err)
 	}
@@ -345,4 +340,25 @@ func classify(err error) error {
 		return fmt.Errorf("%w\nnothing more was sent; run the same command again to resume from the journal", err)
 	}
 	return err
+}
+
+// configAdvice names the flags and environment variables that set a deployer.Config field.
+func configAdvice(field string) string {
+	switch field {
+	case "VM":
+		return "pass --vm evm, move or wasm (or set VM)"
+	case "JSONRPC":
+		return "pass --rpc (or set JSON_RPC_URL)"
+	case "CometRPC and REST":
+		return "pass --comet-rpc and --rest (or set COMET_RPC_URL and REST_URL)"
+	case "Push.ChunkSize":
+		return "--chunk-size"
+	case "Push.Window":
+		return "--window"
+	case "Push.JournalDir":
+		return "--state-dir (or VIPHARNESS_DIR)"
+	case "Cosmos.GasPrice":
+		return "--gas-price (or GAS_PRICE)"
+	}
+	return "a setting of this build, not a flag: report it"
 }

@@ -15,15 +15,11 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 )
 
-// maxWindow bounds --window: more txs of one sender in flight than a node's pool queues
-// for it (geth's default is 16 pending and 64 queued) only end in dropped txs and waits.
-const maxWindow = 256
-
 // flagBounds are the ranges of the numeric flags, by name (a name means one thing in every
 // command that has it). Flags not listed take any value their type parses.
 var flagBounds = map[string]bound{
 	"chunk-size":       intBound(0, math.MaxInt32, "0 derives it from the chain's limits"),
-	"window":           intBound(1, maxWindow, ""),
+	"window":           intBound(1, deployer.MaxWindow, ""),
 	"first-push":       intBound(1, math.MaxInt32, ""),
 	"generate":         intBound(0, math.MaxInt32, ""),
 	"l1-stage":         intBound(1, math.MaxInt64, "stages start at 1"),

@@ -43,8 +43,8 @@ func TestNumericFlagsInRange(t *testing.T) {
 		{[]string{"scores", "update", "--window", "0"}, "--window"},
 		{[]string{"scores", "update", "--window", "-1"}, "--window"},
 		{[]string{"scores", "update", "--window", "1"}, ""},
-		{[]string{"scores", "update", "--window", fmt.Sprint(maxWindow)}, ""},
-		{[]string{"scores", "update", "--window", fmt.Sprint(maxWindow + 1)}, "--window"},
+		{[]string{"scores", "update", "--window", fmt.Sprint(deployer.MaxWindow)}, ""},
+		{[]string{"scores", "update", "--window", fmt.Sprint(deployer.MaxWindow + 1)}, "--window"},
 		{[]string{"operate", "--window", "0"}, "--window"}, // a push flag on another command
 		{[]string{"operate", "--every", "0s"}, "--every"},
 		{[]string{"operate", "--poll", "-1s"}, "--poll"},

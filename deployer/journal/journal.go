@@ -427,7 +427,7 @@ func DefaultDir() (string, error) {
 	if !filepath.IsAbs(base) { // the XDG spec ignores a relative value
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return "", fmt.Errorf("no journal folder: name one (WithJournalDir), or set XDG_STATE_HOME or HOME: %w", err)
+			return "", fmt.Errorf("no journal folder: name one (Config.Push.JournalDir), or set XDG_STATE_HOME or HOME: %w", err)
 		}
 		base = filepath.Join(home, ".local", "state")
 	}

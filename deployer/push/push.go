@@ -120,6 +120,12 @@ type config struct {
 	progress    func(done, total int)
 }
 
+// The defaults of Run's window and poll.
+const (
+	DefaultWindow = 8
+	DefaultPoll   = 25 * time.Millisecond
+)
+
 // Option configures Run.
 type Option func(*config)
 
@@ -152,7 +158,7 @@ func WithProgress(f func(done, total int)) Option { return func(c *config) { c.p
 // resumed push cuts the set exactly as the first run did. A chunk's tx is built from the
 // set's address bytes while it is signed.
 func Run(ctx context.Context, chain Chain, path string, stage uint64, set *scores.Set, chunkSize int, opts ...Option) (Result, error) {
-	cfg := config{window: 8, poll: 25 * time.Millisecond, outage: 2 * time.Minute, rebroadcast: 3 * time.Second, indexLag: 30 * time.Second,
+	cfg := config{window: DefaultWindow, poll: DefaultPoll, outage: 2 * time.Minute, rebroadcast: 3 * time.Second, indexLag: 30 * time.Second,
 		logger: slog.New(slog.DiscardHandler), progress: func(int, int) {}}
 	for _, o := range opts {
 		o(&cfg)

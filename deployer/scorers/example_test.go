@@ -27,9 +27,14 @@ func ExampleOpen() {
 	journals, _ := os.MkdirTemp("", "journal-")
 	defer os.RemoveAll(journals)
 
-	s, err := scorers.Open(ctx, scorers.Config{
+	operator, err := scorers.SoftSigner(deployer.EVM, "", secret, "operator")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, err := scorers.Open(ctx, deployer.Config{
 		VM: deployer.EVM, JSONRPC: rollup.Endpoints().JSONRPC,
-		Operator: secret, JournalDir: journals,
+		Operator: operator, Push: deployer.PushConfig{JournalDir: journals},
 	})
 	if err != nil {
 		fmt.Println(err)

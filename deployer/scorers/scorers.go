@@ -1,4 +1,4 @@
-// Package scorers opens the Scorer of a rollup's VM from one Config. The choices that differ
+// Package scorers opens the Scorer of a rollup's VM from one deployer.Config. The choices that differ
 // per VM (which client to dial, which endpoints it needs, which key type signs, how a
 // contract address is written) are made here once, for vipctl, its demo and the e2e
 // harness alike; callers then hold a Scorer and never switch on the VM.
@@ -8,13 +8,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strings"
 
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
-	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
@@ -23,59 +21,14 @@ import (
 	"github.com/vipharness/vipharness/deployer/vm/wasm"
 )
 
-// Config is what opening a Scorer takes. It holds secrets: it prints them as [secret].
-type Config struct {
-	VM deployer.VM
-	// JSONRPC is an EVM rollup's JSON-RPC URL; CometRPC and REST are a Move or Wasm
-	// rollup's CometBFT RPC and Cosmos REST URLs.
-	JSONRPC, CometRPC, REST string
-	// Operator signs updates and finalizations, Deployer the deployment (default: the
-	// operator): 32-byte secp256k1 secrets; either may be nil for read-only use.
-	Operator, Deployer Secret
-	// OperatorSigner and DeployerSigner sign instead of the secrets: a keyring or keystore
-	// key, a Ledger (see deployer/keys). The deployer defaults to the operator.
-	OperatorSigner, DeployerSigner keys.Signer
-	// KeyType is the Cosmos key kind of the secrets; "" is the VM's (DefaultKeyType).
-	KeyType keys.KeyType
-	// Contract attaches to a deployed contract. When it is "" and ContractFor is set, the
-	// contract is looked up by the chain id the node reports (one dial, no second).
-	Contract    string
-	ContractFor func(chainID string) (string, error)
-	// Code deploys other contract code than the committed artifact (EVM creation code,
-	// Wasm code, a Move module built for the deployer).
-	Code []byte
-	// GasPrice overrides a Cosmos node's minimum gas price.
-	GasPrice *sdk.DecCoin
-	// MoveCompiler builds vip_score for a Move deployer other than the development one;
-	// the other VMs ignore it, so callers set it whatever the VM.
-	MoveCompiler movecontract.Compiler
-	// JournalDir, ChunkSize, Window, Logger and Progress are the push's knobs; zero values
-	// keep each deployer's default.
-	JournalDir string
-	ChunkSize  int
-	Window     int
-	Logger     *slog.Logger
-	Progress   func(done, total int)
-
-	spec deployer.Spec // set by Open
-}
-
-// Secret is a private key's bytes; it never prints.
-type Secret []byte
-
-func (Secret) String() string               { return "[secret]" }
-func (Secret) GoString() string             { return "[secret]" }
-func (Secret) LogValue() slog.Value         { return slog.StringValue("[secret]") }
-func (Secret) MarshalText() ([]byte, error) { return []byte("[secret]"), nil }
-
-// vms are the VMs this build knows: each one's Spec and how its Scorer opens.
+// vms are the VMs this build knows: each one's Spec and its Dial.
 var vms = map[deployer.VM]struct {
 	spec deployer.Spec
-	open func(context.Context, Config, []deployer.Option) (*deployer.Scorer, error)
+	dial func(context.Context, deployer.Config) (*deployer.Scorer, error)
 }{
-	deployer.EVM:  {evm.Spec, openEVM},
-	deployer.Move: {move.Spec, openMove},
-	deployer.Wasm: {wasm.Spec, openWasm},
+	deployer.EVM:  {evm.Spec, evm.Dial},
+	deployer.Move: {move.Spec, move.Dial},
+	deployer.Wasm: {wasm.Spec, wasm.Dial},
 }
 
 // Describe is the Spec of vm: what it means to the code around it.
@@ -114,110 +67,41 @@ func ByNodeName(name string) (deployer.VM, bool) {
 func DefaultKeyType(vm deployer.VM) keys.KeyType { return vms[vm].spec.KeyType }
 
 // Open dials the rollup of cfg.VM and returns its Scorer, attached to the configured
-// contract if any.
-func Open(ctx context.Context, cfg Config) (*deployer.Scorer, error) {
+// contract if any (deployer.Open).
+func Open(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error) {
 	v, ok := vms[cfg.VM]
 	if !ok {
-		return nil, fmt.Errorf("no deployer for vm %q: want evm, move or wasm", cfg.VM)
+		return nil, &deployer.ConfigError{Field: "VM", Value: fmt.Sprintf("%q", cfg.VM), Err: errors.New("want evm, move or wasm")}
 	}
-	cfg.spec = v.spec
-	opts, err := options(cfg)
+	return v.dial(ctx, cfg)
+}
+
+// SoftSigner is a 32-byte secp256k1 secret as the signer of role ("operator", "deployer")
+// on vm: an Ethereum key on EVM, a Cosmos key of kind on Move and Wasm ("" is the VM's).
+func SoftSigner(vm deployer.VM, kind keys.KeyType, secret []byte, role string) (keys.Signer, error) {
+	spec, err := Describe(vm)
 	if err != nil {
 		return nil, err
 	}
-	s, err := v.open(ctx, cfg, opts)
+	if kind == "" || !spec.Cosmos {
+		kind = spec.KeyType
+	}
+	pk, err := keys.PrivKeyFromBytes(secret, kind)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s key: %w", role, err)
 	}
-	contract := cfg.Contract
-	if contract == "" && cfg.ContractFor != nil {
-		if contract, err = cfg.ContractFor(s.ChainID()); err != nil {
-			s.Close()
-			return nil, err
-		}
+	signer, err := keys.FromPrivKey(pk, role+" key")
+	if err != nil {
+		return nil, fmt.Errorf("%s key: %w", role, err)
 	}
-	if contract != "" {
-		if err := s.Attach(contract); err != nil {
-			s.Close()
-			return nil, err
-		}
-	}
-	return s, nil
+	return signer, nil
 }
 
-func openEVM(ctx context.Context, cfg Config, opts []deployer.Option) (*deployer.Scorer, error) {
-	if cfg.JSONRPC == "" {
-		return nil, errors.New("an EVM rollup needs its JSON-RPC URL")
-	}
-	return evm.Dial(ctx, cfg.JSONRPC, opts...)
-}
-
-func openWasm(ctx context.Context, cfg Config, opts []deployer.Option) (*deployer.Scorer, error) {
-	if err := needCosmos(cfg); err != nil {
-		return nil, err
-	}
-	return wasm.Dial(ctx, cfg.CometRPC, cfg.REST, opts...)
-}
-
-func openMove(ctx context.Context, cfg Config, opts []deployer.Option) (*deployer.Scorer, error) {
-	if err := needCosmos(cfg); err != nil {
-		return nil, err
-	}
-	return move.Dial(ctx, cfg.CometRPC, cfg.REST, opts...)
-}
-
-func needCosmos(cfg Config) error {
-	if cfg.CometRPC == "" || cfg.REST == "" {
-		return fmt.Errorf("a %s rollup needs its CometBFT RPC and REST URLs", cfg.VM)
-	}
-	return nil
-}
-
-// options are cfg as the Scorer's settings, the same on every VM: the secrets become
-// software signers of the VM's key kind (Ethereum keys on EVM) unless a signer is given.
-func options(cfg Config) ([]deployer.Option, error) {
-	kind := cfg.KeyType
-	if kind == "" || !cfg.spec.Cosmos {
-		kind = cfg.spec.KeyType
-	}
-	opts := []deployer.Option{
-		deployer.WithJournalDir(cfg.JournalDir), deployer.WithChunkSize(cfg.ChunkSize), deployer.WithWindow(cfg.Window),
-		deployer.WithLogger(cfg.Logger), deployer.WithProgress(cfg.Progress), move.WithCompiler(cfg.MoveCompiler),
-	}
-	for _, k := range []struct {
-		secret Secret
-		signer keys.Signer
-		with   func(keys.Signer) deployer.Option
-		role   string
-	}{{cfg.Operator, cfg.OperatorSigner, deployer.WithOperator, "operator"}, {cfg.Deployer, cfg.DeployerSigner, deployer.WithDeployer, "deployer"}} {
-		signer := k.signer
-		if signer == nil && k.secret != nil {
-			pk, err := keys.PrivKeyFromBytes(k.secret, kind)
-			if err != nil {
-				return nil, fmt.Errorf("%s key: %w", k.role, err)
-			}
-			if signer, err = keys.FromPrivKey(pk, k.role+" key"); err != nil {
-				return nil, fmt.Errorf("%s key: %w", k.role, err)
-			}
-		}
-		if signer != nil {
-			opts = append(opts, k.with(signer))
-		}
-	}
-	if cfg.Code != nil {
-		opts = append(opts, deployer.WithCode(cfg.Code))
-	}
-	if cfg.GasPrice != nil {
-		opts = append(opts, deployer.WithGasPrice(*cfg.GasPrice))
-	}
-	return opts, nil
-}
-
-// FundFresh readies a fresh account (secret, of key kind kind) to sign on s's rollup for
-// gas: on a Cosmos rollup, where the chain simulates only for an existing account, funder
-// pays it the fees of gas and the gas price it was paid at is returned; an EVM rollup's
-// calls need no account, so nothing is sent there and the price is nil.
-func FundFresh(ctx context.Context, s *deployer.Scorer, funder keys.Signer, secret []byte, kind keys.KeyType, gas uint64) (*sdk.DecCoin, error) {
+// FundFresh readies a fresh account (fresh's) to sign on s's rollup for gas: on a Cosmos
+// rollup, where the chain simulates only for an existing account, funder pays it the fees
+// of gas and the gas price it was paid at is returned; an EVM rollup's calls need no
+// account, so nothing is sent there and the price is nil.
+func FundFresh(ctx context.Context, s *deployer.Scorer, funder, fresh keys.Signer, gas uint64) (*sdk.DecCoin, error) {
 	cs, ok := deployer.As[cosmostx.Backed](s)
 	if !ok {
 		return nil, nil
@@ -226,15 +110,11 @@ func FundFresh(ctx context.Context, s *deployer.Scorer, funder keys.Signer, secr
 		return nil, errors.New("no key to fund a fresh account with")
 	}
 	c := cs.Client()
-	key, err := keys.PrivKeyFromBytes(secret, kind)
-	if err != nil {
-		return nil, err
-	}
 	sg, err := c.SignerOf(ctx, funder)
 	if err != nil {
 		return nil, fmt.Errorf("funding account: %w", err)
 	}
-	if err := c.Fund(ctx, sg, c.Address(key.PubKey()), c.FeeFunds(gas)); err != nil {
+	if err := c.Fund(ctx, sg, c.Address(fresh.PubKey()), c.FeeFunds(gas)); err != nil {
 		return nil, fmt.Errorf("fund a fresh account: %w", err)
 	}
 	price := c.GasPrice

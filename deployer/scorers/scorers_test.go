@@ -5,6 +5,7 @@ import (
 
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -17,19 +18,26 @@ import (
 func TestOpenRefusesWhatItCannotDial(t *testing.T) {
 	ctx := context.Background()
 	for name, tc := range map[string]struct {
-		cfg  Config
-		want string
+		cfg   deployer.Config
+		field string
+		want  string
 	}{
-		"unknown vm":          {Config{VM: "solana"}, `no deployer for vm "solana"`},
-		"evm without rpc":     {Config{VM: deployer.EVM}, "JSON-RPC URL"},
-		"wasm without rest":   {Config{VM: deployer.Wasm, CometRPC: "http://127.0.0.1:1"}, "CometBFT RPC and REST"},
-		"move without comet":  {Config{VM: deployer.Move, REST: "http://127.0.0.1:1"}, "CometBFT RPC and REST"},
-		"short cosmos secret": {Config{VM: deployer.Wasm, CometRPC: "x", REST: "y", Operator: Secret{1, 2}}, "operator key: private key must be 32 bytes"},
+		"unknown vm":         {deployer.Config{VM: "solana"}, "VM", `"solana"`},
+		"evm without rpc":    {deployer.Config{VM: deployer.EVM}, "JSONRPC", "JSON-RPC URL"},
+		"wasm without rest":  {deployer.Config{VM: deployer.Wasm, CometRPC: "http://127.0.0.1:1"}, "CometRPC and REST", "CometBFT RPC and REST"},
+		"move without comet": {deployer.Config{VM: deployer.Move, REST: "http://127.0.0.1:1"}, "CometRPC and REST", "CometBFT RPC and REST"},
+		"window too large":   {deployer.Config{VM: deployer.EVM, JSONRPC: "x", Push: deployer.PushConfig{Window: deployer.MaxWindow + 1}}, "Push.Window", "want 1 to"},
+		"negative chunk":     {deployer.Config{VM: deployer.Wasm, Push: deployer.PushConfig{ChunkSize: -1}}, "Push.ChunkSize", "-1"},
+		"gas adjustment":     {deployer.Config{VM: deployer.Move, Cosmos: deployer.CosmosConfig{GasAdjustment: 0.5}}, "Cosmos.GasAdjustment", "at least 1"},
 	} {
 		_, err := Open(ctx, tc.cfg)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want %q", name, err, tc.want)
+		var ce *deployer.ConfigError
+		if !errors.As(err, &ce) || ce.Field != tc.field || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want a ConfigError of %s saying %q", name, err, tc.field, tc.want)
 		}
+	}
+	if _, err := SoftSigner(deployer.Wasm, "", []byte{1, 2}, "operator"); err == nil || !strings.Contains(err.Error(), "operator key: private key must be 32 bytes") {
+		t.Errorf("short cosmos secret: %v", err)
 	}
 }
 
@@ -99,7 +107,18 @@ func TestSpecChecks(t *testing.T) {
 // A Config printed or logged by mistake shows no secret.
 func TestConfigNeverShowsItsSecrets(t *testing.T) {
 	secret := bytes.Repeat([]byte{0xab}, 32)
-	cfg := Config{VM: deployer.EVM, Operator: secret, Deployer: secret}
+	for _, vm := range deployer.VMs {
+		signer, err := SoftSigner(vm, "", secret, "operator")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := deployer.Config{VM: vm, Operator: signer, Deployer: signer}
+		showsNoSecret(t, cfg)
+	}
+}
+
+func showsNoSecret(t *testing.T, cfg deployer.Config) {
+	t.Helper()
 	var logged bytes.Buffer
 	slog.New(slog.NewJSONHandler(&logged, nil)).Info("open", "config", cfg, "operator", cfg.Operator)
 	for _, out := range []string{fmt.Sprintf("%v", cfg), fmt.Sprintf("%+v", cfg), fmt.Sprintf("%#v", cfg), fmt.Sprint(cfg.Operator), logged.String()} {

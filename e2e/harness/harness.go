@@ -28,6 +28,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
+	"github.com/vipharness/vipharness/deployer/vm/move"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/chain"
 	"github.com/vipharness/vipharness/localnet/container"
@@ -264,22 +265,17 @@ func (e *Env) Logs() string {
 	return ""
 }
 
-type knobs struct {
-	chunkSize, window int
-	progress          func(done, total int)
-}
-
-// Knob tunes a Scorer the same way on every VM.
-type Knob func(*knobs)
+// Knob tunes a Scorer's push the same way on every VM.
+type Knob func(*deployer.PushConfig)
 
 // ChunkSize fixes the entries per update tx.
-func ChunkSize(n int) Knob { return func(k *knobs) { k.chunkSize = n } }
+func ChunkSize(n int) Knob { return func(p *deployer.PushConfig) { p.ChunkSize = n } }
 
 // Window sets how many update txs may be in flight.
-func Window(n int) Knob { return func(k *knobs) { k.window = n } }
+func Window(n int) Knob { return func(p *deployer.PushConfig) { p.Window = n } }
 
 // Progress reports confirmed entries during an update.
-func Progress(f func(done, total int)) Knob { return func(k *knobs) { k.progress = f } }
+func Progress(f func(done, total int)) Knob { return func(p *deployer.PushConfig) { p.Progress = f } }
 
 // Scorer opens a Scorer signing with the funded operator key, attached to contract if set.
 func (e *Env) Scorer(ctx context.Context, contract string, k ...Knob) (*deployer.Scorer, error) {
@@ -293,20 +289,24 @@ func (e *Env) Stranger(ctx context.Context, contract string) (*deployer.Scorer, 
 
 // scorerWith opens a Scorer signing with secret, or with signer when it is set.
 func (e *Env) scorerWith(ctx context.Context, secret []byte, signer keys.Signer, contract string, ks ...Knob) (*deployer.Scorer, error) {
-	var k knobs
+	push := deployer.PushConfig{JournalDir: e.JournalDir}
 	for _, f := range ks {
-		f(&k)
+		f(&push)
+	}
+	if signer == nil && secret != nil {
+		var err error
+		if signer, err = scorers.SoftSigner(e.Target.VM, e.KeyType(), secret, "operator"); err != nil {
+			return nil, err
+		}
 	}
 	ep := e.Rollup.Endpoints()
-	cfg := scorers.Config{
-		VM: e.Target.VM, JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST,
-		Operator: secret, OperatorSigner: signer, Contract: contract, JournalDir: e.JournalDir,
-		ChunkSize: k.chunkSize, Window: k.window, Progress: k.progress,
-	}
 	// The rollups fund fresh accounts: a Move deployer compiles vip_score for its address
 	// (the library opens on a Move deploy only); key types matter on Cosmos rollups only.
-	cfg.KeyType, cfg.MoveCompiler = e.KeyType(), movevm.LazyCompiler(movevm.Dir())
-	return scorers.Open(ctx, cfg)
+	return scorers.Open(ctx, deployer.Config{
+		VM: e.Target.VM, JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST,
+		Operator: signer, Contract: contract, Push: push,
+		Move: deployer.MoveConfig{Build: move.Builder(movevm.LazyCompiler(movevm.Dir()))},
+	})
 }
 
 // Generate makes n distinct, VM-valid score entries, deterministic in seed.

@@ -12,6 +12,7 @@ import (
 	"github.com/vipharness/vipharness/bindings/indexer"
 	"github.com/vipharness/vipharness/bindings/vipscore"
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vm/evm"
 	"github.com/vipharness/vipharness/localnet/embedded"
@@ -44,7 +45,7 @@ var _ = Describe("the indexer after the EVM scoring flow", Label("evm", "embedde
 		key, err := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
 		Expect(err).NotTo(HaveOccurred())
 		operator = crypto.PubkeyToAddress(key.PublicKey)
-		s, err := evm.Dial(ctx, r.Endpoints().JSONRPC, evm.WithOperatorKey(key), deployer.WithJournalDir(GinkgoT().TempDir()), deployer.WithChunkSize(400))
+		s, err := evm.Dial(ctx, deployer.Config{JSONRPC: r.Endpoints().JSONRPC, Operator: keys.FromECDSA(key, "operator key"), Push: deployer.PushConfig{JournalDir: GinkgoT().TempDir(), ChunkSize: 400}})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(s.Close)
 		d, err := s.Deploy(ctx, stage)

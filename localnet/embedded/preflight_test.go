@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/registration/preflight"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
@@ -127,7 +128,7 @@ func TestPreflightOnTheEmbeddedEVM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := evm.Dial(ctx, ep.JSONRPC, evm.WithDeployerKey(key), deployer.WithJournalDir(t.TempDir()), deployer.WithPollInterval(20*time.Millisecond))
+	s, err := evm.Dial(ctx, deployer.Config{JSONRPC: ep.JSONRPC, Deployer: keys.FromECDSA(key, "deployer key"), Push: deployer.PushConfig{JournalDir: t.TempDir(), Poll: 20 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -457,24 +457,20 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte) ([]by
 	return out, nil
 }
 
-// DialFor dials a Cosmos rollup as a Scorer's settings ask (its poll, a gas price given
-// instead of the node's), knowing the messages register adds: the one dial Move and Wasm
-// share.
-func DialFor(ctx context.Context, cometRPC, rest string, set deployer.Settings, register func(codectypes.InterfaceRegistry)) (*Client, error) {
-	opts := []Option{WithMessages(register), WithPollInterval(set.Poll)}
-	if set.GasPrice != nil {
-		opts = append(opts, WithGasPrice(*set.GasPrice))
+// DialFor dials a Cosmos rollup as a Scorer's config asks (its endpoints and poll, a gas
+// price given instead of the node's, the gas adjustment), knowing the messages register
+// adds: the one dial Move and Wasm share.
+func DialFor(ctx context.Context, cfg deployer.Config, register func(codectypes.InterfaceRegistry)) (*Client, error) {
+	if cfg.CometRPC == "" || cfg.REST == "" {
+		return nil, &deployer.ConfigError{Field: "CometRPC and REST", Value: fmt.Sprintf("%q and %q", cfg.CometRPC, cfg.REST),
+			Err: errors.New("a Cosmos rollup needs its CometBFT RPC and REST URLs")}
 	}
-	return Dial(ctx, cometRPC, rest, opts...)
-}
-
-// WithOperatorKey and WithDeployerKey set a Cosmos software key as the operator's or the
-// deployer's signer.
-func WithOperatorKey(k cryptotypes.PrivKey) deployer.Option {
-	return deployer.WithOperator(SoftKey(k, "operator key"))
-}
-
-// WithDeployerKey sets the deployer's software key.
-func WithDeployerKey(k cryptotypes.PrivKey) deployer.Option {
-	return deployer.WithDeployer(SoftKey(k, "deployer key"))
+	opts := []Option{WithMessages(register), WithPollInterval(cfg.Push.Poll)}
+	if cfg.Cosmos.GasAdjustment != 0 {
+		opts = append(opts, WithGasAdjustment(cfg.Cosmos.GasAdjustment))
+	}
+	if cfg.Cosmos.GasPrice != nil {
+		opts = append(opts, WithGasPrice(*cfg.Cosmos.GasPrice))
+	}
+	return Dial(ctx, cfg.CometRPC, cfg.REST, opts...)
 }

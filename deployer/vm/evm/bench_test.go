@@ -16,6 +16,7 @@ import (
 	"github.com/vipharness/vipharness/bindings/vipscore"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/internal/throughput"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vm/evm"
@@ -51,7 +52,7 @@ func benchPush(b *testing.B, r localnet.Rollup) {
 	const n = 5000
 	ctx := context.Background()
 	key, _ := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
-	s, err := evm.Dial(ctx, r.Endpoints().JSONRPC, evm.WithOperatorKey(key), deployer.WithJournalDir(b.TempDir()), deployer.WithPollInterval(2*time.Millisecond))
+	s, err := evm.Dial(ctx, deployer.Config{JSONRPC: r.Endpoints().JSONRPC, Operator: keys.FromECDSA(key, "operator key"), Push: deployer.PushConfig{JournalDir: b.TempDir(), Poll: 2 * time.Millisecond}})
 	if err != nil {
 		b.Fatal(err)
 	}

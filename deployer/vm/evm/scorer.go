@@ -4,7 +4,6 @@ package evm
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"math/big"
@@ -40,70 +39,44 @@ type Contract struct {
 	binding  *vipscore.VipScore
 	abi      *abi.ABI
 	contract common.Address
-	code     []byte // creation code to deploy instead of the embedded build (WithCreationCode)
+	code     []byte // creation code to deploy instead of the embedded build (Config.Code)
 
 	deployerKey keys.Signer
 	operatorKey keys.Signer
-	k           deployer.Knobs
+	k           deployer.PushConfig
 }
 
 var _ deployer.Contract = (*Contract)(nil)
 
-// Option sets what a Contract takes: deployer.With* options.
-type Option = deployer.Option
-
-// WithDeployerKey sets the software key that deploys the contract (and becomes its first
-// allow-listed account); it defaults to the operator's.
-func WithDeployerKey(k *ecdsa.PrivateKey) Option {
-	return deployer.WithDeployer(softKey(k, "deployer key"))
+// Dial connects to the rollup's JSON-RPC endpoint (cfg.JSONRPC) and returns the Scorer of
+// its contract.
+func Dial(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error) {
+	return deployer.Open(ctx, cfg, func(ctx context.Context, cfg deployer.Config) (deployer.Contract, error) {
+		return dialContract(ctx, cfg)
+	})
 }
 
-// WithOperatorKey sets the software key that updates scores and finalizes stages.
-func WithOperatorKey(k *ecdsa.PrivateKey) Option {
-	return deployer.WithOperator(softKey(k, "operator key"))
-}
-
-// softKey is an Ethereum key as a signer.
-func softKey(k *ecdsa.PrivateKey, source string) keys.Signer { return keys.FromECDSA(k, source) }
-
-// Dial connects to the rollup's JSON-RPC endpoint and returns the Scorer of its contract.
-func Dial(ctx context.Context, rpcURL string, opts ...Option) (*deployer.Scorer, error) {
-	c, err := dialContract(ctx, rpcURL, opts...)
-	if err != nil {
-		return nil, err
+// dialContract dials the VM's Contract (Dial's half without the shared flow) with a
+// validated cfg.
+func dialContract(ctx context.Context, cfg deployer.Config) (*Contract, error) {
+	if cfg.JSONRPC == "" {
+		return nil, &deployer.ConfigError{Field: "JSONRPC", Value: `""`, Err: errors.New("an EVM rollup needs its JSON-RPC URL")}
 	}
-	return deployer.NewScorer(c, c.k), nil
-}
-
-// dialContract dials the VM's Contract (Dial's half without the shared flow).
-func dialContract(ctx context.Context, rpcURL string, opts ...Option) (*Contract, error) {
-	client, err := ethclient.DialContext(ctx, rpcURL)
+	client, err := ethclient.DialContext(ctx, cfg.JSONRPC)
 	if err != nil {
-		return nil, fmt.Errorf("dial evm rpc %s: %w", rpcURL, err)
+		return nil, fmt.Errorf("dial evm rpc %s: %w", cfg.JSONRPC, err)
 	}
 	chainID, err := client.ChainID(ctx)
 	if err != nil {
 		client.Close()
-		return nil, fmt.Errorf("read chain id from %s: %w", rpcURL, err)
+		return nil, fmt.Errorf("read chain id from %s: %w", cfg.JSONRPC, err)
 	}
 	b := vipscore.NewVipScore()
 	parsed := b.GetABI()
-	set := deployer.Apply(opts...)
-	s := &Contract{
-		client: client, chainID: chainID, binding: b, abi: &parsed, k: set.Knobs,
-		code: set.Code, deployerKey: set.Deployer, operatorKey: set.Operator,
-	}
-	if s.k.JournalDir, err = deployer.JournalDir(s.k.JournalDir); err != nil {
-		client.Close()
-		return nil, err
-	}
-	if set.Contract != "" {
-		if err := s.Attach(set.Contract); err != nil {
-			client.Close()
-			return nil, err
-		}
-	}
-	return s, nil
+	return &Contract{
+		client: client, chainID: chainID, binding: b, abi: &parsed, k: cfg.Push,
+		code: cfg.Code, deployerKey: cfg.Deployer, operatorKey: cfg.Operator,
+	}, nil
 }
 
 // Close closes the RPC connection.

@@ -27,7 +27,7 @@ import (
 	"github.com/vipharness/vipharness/localnet/process"
 )
 
-func benchRollup(b *testing.B, nodeOpts ...embedded.MoveOption) (*embedded.MoveRollup, func(opts ...move.Option) *deployer.Scorer) {
+func benchRollup(b *testing.B, nodeOpts ...embedded.MoveOption) (*embedded.MoveRollup, func(code []byte) *deployer.Scorer) {
 	b.Helper()
 	ctx := context.Background()
 	r, err := embedded.StartMove(ctx, nodeOpts...)
@@ -49,7 +49,7 @@ func moveEngines() []localnet.Engine {
 }
 
 // scorerDialer dials Scorers of r's chain for its first funded key.
-func scorerDialer(b *testing.B, r localnet.Rollup) func(opts ...move.Option) *deployer.Scorer {
+func scorerDialer(b *testing.B, r localnet.Rollup) func(code []byte) *deployer.Scorer {
 	b.Helper()
 	ctx := context.Background()
 	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
@@ -62,11 +62,12 @@ func scorerDialer(b *testing.B, r localnet.Rollup) func(opts ...move.Option) *de
 	if err != nil {
 		b.Fatal(err)
 	}
-	dial := func(opts ...move.Option) *deployer.Scorer {
+	dial := func(code []byte) *deployer.Scorer {
 		ep := r.Endpoints()
-		s, err := move.Dial(ctx, ep.CometRPC, ep.REST, append([]move.Option{
-			cosmostx.WithOperatorKey(key), deployer.WithJournalDir(b.TempDir()), deployer.WithPollInterval(5 * time.Millisecond),
-			move.WithCompiler(comp)}, opts...)...)
+		s, err := move.Dial(ctx, deployer.Config{CometRPC: ep.CometRPC, REST: ep.REST,
+			Operator: cosmostx.SoftKey(key, "operator key"), Code: code,
+			Push: deployer.PushConfig{JournalDir: b.TempDir(), Poll: 5 * time.Millisecond},
+			Move: deployer.MoveConfig{Build: move.Builder(comp)}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -100,7 +101,7 @@ func BenchmarkPublish(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		_, dial := benchRollup(b, devnode.WithFundedMnemonics(mnemonic), devnode.WithGeneratedAccounts(0))
-		s := dial(deployer.WithCode(built.VipScore))
+		s := dial(built.VipScore)
 		b.StartTimer()
 		d, err := s.Deploy(context.Background(), 1)
 		if err != nil {
@@ -130,10 +131,10 @@ func BenchmarkPushThroughput(b *testing.B) {
 	}
 }
 
-func benchPush(b *testing.B, r localnet.Rollup, dial func(opts ...move.Option) *deployer.Scorer) {
+func benchPush(b *testing.B, r localnet.Rollup, dial func(code []byte) *deployer.Scorer) {
 	const n = 5000
 	ctx := context.Background()
-	s := dial() // vip_score is compiled for the funded key by the dialer's compiler
+	s := dial(nil) // vip_score is compiled for the funded key by the dialer's compiler
 	if _, err := s.Deploy(ctx, 1); err != nil {
 		b.Fatal(err)
 	}

@@ -13,13 +13,13 @@ import (
 func TestSecondDeployNamesTheModuleUnderTheDeployer(t *testing.T) {
 	ctx := context.Background()
 	r := start(t)
-	first, err := r.dial(t, cosmostx.WithDeployerKey(r.keyA)).Deploy(ctx, 3)
+	first, err := r.dial(t, deployer.Config{Deployer: cosmostx.SoftKey(r.keyA, "deployer key")}).Deploy(ctx, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A fresh journal: the module is found on the chain, not in a journal.
 	r.journal = t.TempDir()
-	s := r.dial(t, cosmostx.WithDeployerKey(r.keyA))
+	s := r.dial(t, deployer.Config{Deployer: cosmostx.SoftKey(r.keyA, "deployer key")})
 	seq := r.sequence(t, s, first.Deployer)
 	again, err := s.Deploy(ctx, 5)
 	if err != nil {

@@ -6,7 +6,6 @@
 package move
 
 import (
-	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -33,11 +32,9 @@ const (
 	ModuleName = "vip_score"
 	// DefaultMaxChunk caps the entries of one update_score_script tx when limits allow more.
 	DefaultMaxChunk = 1000
-	// DefaultMaxTxBytes is CometBFT's default mempool max_tx_bytes.
-	DefaultMaxTxBytes = 1 << 20
-	// DefaultSimulationGasLimit is Initia's DefaultContractSimulationGasLimit: a chunk is kept
+	// SimulationGasLimit is Initia's DefaultContractSimulationGasLimit: a chunk is kept
 	// small enough that the chain can still simulate it.
-	DefaultSimulationGasLimit = 3_000_000
+	SimulationGasLimit = 3_000_000
 	// MaxArgBytes is x/move's limit on one argument.
 	MaxArgBytes = 1_000_000
 	// gasHeadroom (percent) covers the gap between simulated and delivered gas.
@@ -52,73 +49,32 @@ const (
 
 // Contract is the VIP score module on one Move chain.
 type Contract struct {
-	c          *cosmostx.Client
-	owner      *movebcs.Address // the module's address: the deployer's, once deployed or attached
-	moduleAddr string           // deployer.WithContract's, attached at Dial
-	module     []byte           // compiled for the deployer, if given
-	compiler   movecontract.Compiler
-	allow      []string
+	c      *cosmostx.Client
+	owner  *movebcs.Address // the module's address: the deployer's, once deployed or attached
+	module []byte           // compiled for the deployer, if given (Config.Code)
+	build  func(context.Context, [32]byte) ([]byte, error)
 
 	deployerKey keys.Signer
 	operatorKey keys.Signer
 	maxTxBytes  int
-	simGas      uint64
-	k           deployer.Knobs
+	k           deployer.PushConfig
 }
 
 var _ deployer.Contract = (*Contract)(nil)
 
-// Option sets what a Contract takes: deployer.With* options (cosmostx.WithOperatorKey and
-// WithDeployerKey for software keys). Code is a vip_score module compiled for the deployer,
-// Contract the address of a published one (0x-hex or bech32).
-type Option = deployer.Option
-
-// compilerKey is where WithCompiler keeps the compiler among the shared options.
-type compilerKey struct{}
-
-// WithCompiler compiles vip_score for a deployer other than the development one (the module
-// carries its address). Without it (and without deployer.WithCode) only the committed
-// artifact, built for movecontract.DevDeployer, can be deployed. vipctl passes a
-// movecontract.CommandCompiler, which keeps the native compiler out of its process. A nil
-// compiler changes nothing.
-func WithCompiler(c movecontract.Compiler) Option {
-	if c == nil {
-		return func(*deployer.Settings) {}
-	}
-	return deployer.WithExtension(compilerKey{}, c)
-}
-
-// Dial connects to the rollup's CometBFT RPC and REST faces and returns the Scorer of its contract.
-func Dial(ctx context.Context, cometRPC, rest string, opts ...Option) (*deployer.Scorer, error) {
-	c, err := dialContract(ctx, cometRPC, rest, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return deployer.NewScorer(c, c.k), nil
-}
-
-// dialContract dials the VM's Contract (Dial's half without the shared flow).
-func dialContract(ctx context.Context, cometRPC, rest string, opts ...Option) (*Contract, error) {
-	set := deployer.Apply(opts...)
-	s := &Contract{
-		maxTxBytes: cmp.Or(set.MaxTxBytes, DefaultMaxTxBytes), simGas: cmp.Or(set.SimulationGasLimit, DefaultSimulationGasLimit),
-		k: set.Knobs, module: set.Code, allow: set.AllowList,
-		deployerKey: set.Deployer, operatorKey: set.Operator, moduleAddr: set.Contract,
-	}
-	s.compiler, _ = set.Extension(compilerKey{}).(movecontract.Compiler)
-	var err error
-	if s.k.JournalDir, err = deployer.JournalDir(s.k.JournalDir); err != nil {
-		return nil, err
-	}
-	if s.c, err = cosmostx.DialFor(ctx, cometRPC, rest, set, initiamove.RegisterInterfaces); err != nil {
-		return nil, fmt.Errorf("dial move rollup: %w", err)
-	}
-	if s.moduleAddr != "" {
-		if err := s.Attach(s.moduleAddr); err != nil {
-			return nil, err
+// Dial connects to the rollup's CometBFT RPC and REST faces (cfg.CometRPC, cfg.REST) and
+// returns the Scorer of its module. cfg.Code is a vip_score module compiled for the
+// deployer, cfg.Move.Build (Builder) compiles one for it, cfg.Contract the address of a
+// published one (0x-hex or bech32).
+func Dial(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error) {
+	return deployer.Open(ctx, cfg, func(ctx context.Context, cfg deployer.Config) (deployer.Contract, error) {
+		c, err := cosmostx.DialFor(ctx, cfg, initiamove.RegisterInterfaces)
+		if err != nil {
+			return nil, fmt.Errorf("dial move rollup: %w", err)
 		}
-	}
-	return s, nil
+		return &Contract{c: c, module: cfg.Code, build: cfg.Move.Build, maxTxBytes: cfg.Cosmos.MaxTxBytes,
+			k: cfg.Push, deployerKey: cfg.Deployer, operatorKey: cfg.Operator}, nil
+	})
 }
 
 // Attach makes addr (0x-hex, or a bech32 account) the module later
@@ -182,8 +138,24 @@ func (s *Contract) call(sender, fn string, args ...[]byte) *initiamove.MsgExecut
 	return &initiamove.MsgExecute{Sender: sender, ModuleAddress: s.owner.Short(), ModuleName: ModuleName, FunctionName: fn, Args: args}
 }
 
-// moduleFor is vip_score built for the deployer's address: WithModule's, the committed
-// artifact for the development deployer, else a fresh compile with WithCompiler's compiler.
+// Builder is c as a Config's Move.Build: vip_score compiled for the deployer's address. vipctl
+// passes a movecontract.CommandCompiler, which keeps the native compiler out of its
+// process. A nil compiler is no Build.
+func Builder(c movecontract.Compiler) func(context.Context, [32]byte) ([]byte, error) {
+	if c == nil {
+		return nil
+	}
+	return func(ctx context.Context, addr [32]byte) ([]byte, error) {
+		b, err := movecontract.Compile(ctx, c, movebcs.Address(addr))
+		if err != nil {
+			return nil, err
+		}
+		return b.VipScore, nil
+	}
+}
+
+// moduleFor is vip_score built for the deployer's address: Config.Code, the committed
+// artifact for the development deployer, else a fresh compile with Config.Move.Build.
 func (s *Contract) moduleFor(ctx context.Context, addr movebcs.Address) ([]byte, error) {
 	if s.module != nil {
 		return s.module, nil
@@ -191,18 +163,18 @@ func (s *Contract) moduleFor(ctx context.Context, addr movebcs.Address) ([]byte,
 	if addr == movecontract.DevDeployer {
 		return movecontract.Module(), nil
 	}
-	if s.compiler == nil {
-		return nil, fmt.Errorf("vip_score must be compiled for the deployer %s (the committed module is built for %s): give a Move compiler (WithCompiler) or the compiled module (WithModule)", addr.Short(), movecontract.DevDeployer.Short())
+	if s.build == nil {
+		return nil, fmt.Errorf("vip_score must be compiled for the deployer %s (the committed module is built for %s): give a Move compiler (Config.Move.Build) or the compiled module (Config.Code)", addr.Short(), movecontract.DevDeployer.Short())
 	}
-	b, err := movecontract.Compile(ctx, s.compiler, addr)
+	b, err := s.build(ctx, addr)
 	if err != nil {
 		return nil, fmt.Errorf("compile vip_score for %s: %w", addr.Short(), err)
 	}
-	return b.VipScore, nil
+	return b, nil
 }
 
 // Deploy publishes vip_score under the deployer's address and, in the same tx, makes the
-// deployer, the operator and any WithAllowList accounts deployers and sets initStage as the
+// deployer and the operator deployers and sets initStage as the
 // first stage: the module is never visible half set up. It is journaled and retry-safe
 // (deployer.RunDeploy); a vip_score module already under the deployer is reported, read
 // through REST, before anything is sent (a deployer can publish it once: --new cannot help).
@@ -243,13 +215,6 @@ func (s *Contract) deployMsgs(ctx context.Context, sender string, owner movebcs.
 	writers := []string{sender}
 	if s.operatorKey != nil {
 		writers = append(writers, s.c.Address(s.operatorKey.PubKey()))
-	}
-	for _, a := range s.allow {
-		canonical, err := scores.CheckBech32(s.c.Prefix())(a)
-		if err != nil {
-			return nil, "", fmt.Errorf("allow list: %w", err)
-		}
-		writers = append(writers, canonical)
 	}
 	at := s.at(owner)
 	msgs := []sdk.Msg{&initiamove.MsgPublish{Sender: sender, CodeBytes: [][]byte{code}, UpgradePolicy: initiamove.COMPATIBLE}}
@@ -305,7 +270,7 @@ func (s *Contract) PrepareUpdate(ctx context.Context, stage uint64, _ *scores.Se
 		Msg: func(stage uint64, chunk scores.Chunk) (sdk.Msg, error) {
 			return s.updateMsg(op.Address, stage, chunk)
 		},
-		GasCap: s.simGas, GasCapName: "contract simulation gas limit",
+		GasCap: SimulationGasLimit, GasCapName: "contract simulation gas limit",
 		MaxTxBytes: s.maxTxBytes, Overhead: txOverhead, PerEntry: bytesPerEntry,
 		MaxEntries: MaxArgBytes / 32, Cap: DefaultMaxChunk,
 	})

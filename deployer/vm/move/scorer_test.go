@@ -58,10 +58,14 @@ func start(t *testing.T, opts ...embedded.MoveOption) *rollup {
 	return &rollup{r: r, keyA: key(0), keyB: key(1), journal: t.TempDir(), comp: comp}
 }
 
-func (r *rollup) dial(t *testing.T, opts ...move.Option) *deployer.Scorer {
+// dial opens the Scorer of cfg on the rollup: its endpoints, the test's journal folder and
+// its Move compiler.
+func (r *rollup) dial(t *testing.T, cfg deployer.Config) *deployer.Scorer {
 	t.Helper()
 	ep := r.r.Endpoints()
-	s, err := move.Dial(context.Background(), ep.CometRPC, ep.REST, append([]move.Option{deployer.WithJournalDir(r.journal), move.WithCompiler(r.comp)}, opts...)...)
+	cfg.CometRPC, cfg.REST, cfg.Push.JournalDir = ep.CometRPC, ep.REST, r.journal
+	cfg.Move.Build = move.Builder(r.comp)
+	s, err := move.Dial(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +94,7 @@ func TestDeployUpdateFinalize(t *testing.T) {
 	r := start(t)
 	ctx := context.Background()
 	// Deployer A publishes; operator B writes scores: both become deployers of the module.
-	s := r.dial(t, cosmostx.WithDeployerKey(r.keyA), cosmostx.WithOperatorKey(r.keyB), deployer.WithChunkSize(40))
+	s := r.dial(t, deployer.Config{Deployer: cosmostx.SoftKey(r.keyA, "deployer key"), Operator: cosmostx.SoftKey(r.keyB, "operator key"), Push: deployer.PushConfig{ChunkSize: 40}})
 	d, err := s.Deploy(ctx, 6)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +124,7 @@ func TestDeployUpdateFinalize(t *testing.T) {
 	}
 
 	// The deployer, though not the operator, may write too.
-	byDeployer := r.dial(t, cosmostx.WithOperatorKey(r.keyA), deployer.WithContract(d.Contract))
+	byDeployer := r.dial(t, deployer.Config{Operator: cosmostx.SoftKey(r.keyA, "operator key"), Contract: d.Contract})
 	if _, err := byDeployer.FinalizeStage(ctx, 6); err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +150,7 @@ func TestDeployUpdateFinalize(t *testing.T) {
 func TestRefusesBeforeSending(t *testing.T) {
 	r := start(t)
 	ctx := context.Background()
-	s := r.dial(t, cosmostx.WithOperatorKey(r.keyA))
+	s := r.dial(t, deployer.Config{Operator: cosmostx.SoftKey(r.keyA, "operator key")})
 	if _, err := s.Deploy(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +158,7 @@ func TestRefusesBeforeSending(t *testing.T) {
 	before := r.sequence(t, s, addr)
 	entries := scores.GenerateBech32(500, 4, "init")
 
-	small := r.dial(t, cosmostx.WithOperatorKey(r.keyA), deployer.WithContract(s.Contract()), deployer.WithMaxTxBytes(8_000), deployer.WithChunkSize(500))
+	small := r.dial(t, deployer.Config{Operator: cosmostx.SoftKey(r.keyA, "operator key"), Contract: s.Contract(), Push: deployer.PushConfig{ChunkSize: 500}, Cosmos: deployer.CosmosConfig{MaxTxBytes: 8_000}})
 	_, err := small.UpdateScores(ctx, 1, entries)
 	// 40 bytes per entry: (8000-1024)/40 = 174 entries fit.
 	if err == nil || !strings.Contains(err.Error(), "chunk size 500 does not fit the 8000-byte tx limit: at most 174 entries per tx") {
@@ -173,7 +177,7 @@ func TestRefusesBeforeSending(t *testing.T) {
 		t.Fatalf("sequence %d -> %d: refused input sent txs", before, after)
 	}
 
-	stranger := r.dial(t, cosmostx.WithOperatorKey(r.keyB), deployer.WithContract(s.Contract()))
+	stranger := r.dial(t, deployer.Config{Operator: cosmostx.SoftKey(r.keyB, "operator key"), Contract: s.Contract()})
 	// The interface check proves the operator may write: a stranger's fails, naming why.
 	if _, err := stranger.CheckInterface(ctx); !errors.Is(err, deployer.ErrCannotWrite) {
 		t.Fatalf("stranger's interface check: %v", err)
@@ -191,10 +195,10 @@ func TestRefusesBeforeSending(t *testing.T) {
 	}
 
 	ep := r.r.Endpoints()
-	if _, err := move.Dial(ctx, ep.CometRPC, ep.REST, deployer.WithContract("nope")); err == nil || !strings.Contains(err.Error(), "module address") {
+	if _, err := move.Dial(ctx, deployer.Config{CometRPC: ep.CometRPC, REST: ep.REST, Contract: "nope"}); err == nil || !strings.Contains(err.Error(), "module address") {
 		t.Fatalf("bad module address: %v", err)
 	}
-	if _, err := r.dial(t).Deploy(ctx, 1); err == nil || !strings.Contains(err.Error(), "no deployer key") {
+	if _, err := r.dial(t, deployer.Config{}).Deploy(ctx, 1); err == nil || !strings.Contains(err.Error(), "no deployer key") {
 		t.Fatalf("no key: %v", err)
 	}
 	if _, err := s.Deploy(ctx, 0); err == nil || !strings.Contains(err.Error(), "at least 1") {
@@ -206,7 +210,7 @@ func TestRefusesBeforeSending(t *testing.T) {
 func TestChunksFitTheGasLimits(t *testing.T) {
 	r := start(t, devnode.WithMaxBlockGas(1_000_000))
 	ctx := context.Background()
-	s := r.dial(t, cosmostx.WithOperatorKey(r.keyA))
+	s := r.dial(t, deployer.Config{Operator: cosmostx.SoftKey(r.keyA, "operator key")})
 	if _, err := s.Deploy(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +226,7 @@ func TestChunksFitTheGasLimits(t *testing.T) {
 	if err != nil || res.Chunks != plan.Chunks || res.Confirmed != plan.Chunks {
 		t.Fatalf("update %+v, %v (plan %+v)", res, err, plan)
 	}
-	big := r.dial(t, cosmostx.WithOperatorKey(r.keyA), deployer.WithContract(s.Contract()), deployer.WithChunkSize(600))
+	big := r.dial(t, deployer.Config{Operator: cosmostx.SoftKey(r.keyA, "operator key"), Contract: s.Contract(), Push: deployer.PushConfig{ChunkSize: 600}})
 	_, err = big.UpdateScores(ctx, 1, scores.GenerateBech32(600, 6, "init"))
 	if err == nil || !strings.Contains(err.Error(), "block gas limit 1000000") || !strings.Contains(err.Error(), fmt.Sprintf("at most %d entries per tx", plan.ChunkSize)) {
 		t.Fatalf("oversized chunk: %v", err)
@@ -230,7 +234,7 @@ func TestChunksFitTheGasLimits(t *testing.T) {
 
 	// Without a block gas limit, the 3,000,000-gas simulation limit bounds the chunk.
 	free := start(t)
-	fs := free.dial(t, cosmostx.WithOperatorKey(free.keyA))
+	fs := free.dial(t, deployer.Config{Operator: cosmostx.SoftKey(free.keyA, "operator key")})
 	if _, err := fs.Deploy(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -247,19 +251,19 @@ func TestChunksFitTheGasLimits(t *testing.T) {
 func TestDeployFromAnotherAccountCompilesForIt(t *testing.T) {
 	r := start(t)
 	ctx := context.Background()
-	seq := r.sequence(t, r.dial(t), r.r.Funded()[1].Address)
+	seq := r.sequence(t, r.dial(t, deployer.Config{}), r.r.Funded()[1].Address)
 	ep := r.r.Endpoints()
-	bare, err := move.Dial(ctx, ep.CometRPC, ep.REST, deployer.WithJournalDir(r.journal), cosmostx.WithOperatorKey(r.keyB))
+	bare, err := move.Dial(ctx, deployer.Config{CometRPC: ep.CometRPC, REST: ep.REST, Operator: cosmostx.SoftKey(r.keyB, "operator key"), Push: deployer.PushConfig{JournalDir: r.journal}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bare.Deploy(ctx, 2); err == nil || !strings.Contains(err.Error(), "WithCompiler") {
+	if _, err := bare.Deploy(ctx, 2); err == nil || !strings.Contains(err.Error(), "give a Move compiler") {
 		t.Fatalf("deploy without a compiler: %v", err)
 	}
-	if now := r.sequence(t, r.dial(t), r.r.Funded()[1].Address); now != seq {
+	if now := r.sequence(t, r.dial(t, deployer.Config{}), r.r.Funded()[1].Address); now != seq {
 		t.Fatalf("a refused deploy sent a tx: sequence %d -> %d", seq, now)
 	}
-	s := r.dial(t, cosmostx.WithOperatorKey(r.keyB))
+	s := r.dial(t, deployer.Config{Operator: cosmostx.SoftKey(r.keyB, "operator key")})
 	d, err := s.Deploy(ctx, 2)
 	if err != nil {
 		t.Fatal(err)

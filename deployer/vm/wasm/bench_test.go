@@ -34,12 +34,13 @@ func wasmEngines() []localnet.Engine {
 	return engines
 }
 
-func devScorer(b *testing.B, r localnet.Rollup, opts ...wasm.Option) *deployer.Scorer {
+func devScorer(b *testing.B, r localnet.Rollup) *deployer.Scorer {
 	b.Helper()
 	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
 	ep := r.Endpoints()
-	s, err := wasm.Dial(context.Background(), ep.CometRPC, ep.REST, append([]wasm.Option{
-		cosmostx.WithOperatorKey(&secp256k1.PrivKey{Key: secret}), deployer.WithJournalDir(b.TempDir()), deployer.WithPollInterval(5 * time.Millisecond)}, opts...)...)
+	s, err := wasm.Dial(context.Background(), deployer.Config{CometRPC: ep.CometRPC, REST: ep.REST,
+		Operator: cosmostx.SoftKey(&secp256k1.PrivKey{Key: secret}, "operator key"),
+		Push:     deployer.PushConfig{JournalDir: b.TempDir(), Poll: 5 * time.Millisecond}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,13 +11,13 @@ import (
 func TestSecondDeployIsAlreadyDeployedAndSendsNothing(t *testing.T) {
 	ctx := context.Background()
 	r := start(t)
-	s := r.dial(t, cosmostx.WithDeployerKey(r.keyA))
+	s := r.dial(t, deployer.Config{Deployer: cosmostx.SoftKey(r.keyA, "deployer key")})
 	first, err := s.Deploy(ctx, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	seq := r.sequence(t, s, first.Deployer)
-	again, err := r.dial(t, cosmostx.WithDeployerKey(r.keyA)).Deploy(ctx, 5)
+	again, err := r.dial(t, deployer.Config{Deployer: cosmostx.SoftKey(r.keyA, "deployer key")}).Deploy(ctx, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,12 +32,12 @@ func TestSecondDeployIsAlreadyDeployedAndSendsNothing(t *testing.T) {
 func TestDeployReusesCodeStoredWithTheSameChecksum(t *testing.T) {
 	ctx := context.Background()
 	r := start(t)
-	a, err := r.dial(t, cosmostx.WithDeployerKey(r.keyA)).Deploy(ctx, 3)
+	a, err := r.dial(t, deployer.Config{Deployer: cosmostx.SoftKey(r.keyA, "deployer key")}).Deploy(ctx, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Another deployer: its own contract, on the code the first one stored.
-	sb := r.dial(t, cosmostx.WithDeployerKey(r.keyB))
+	sb := r.dial(t, deployer.Config{Deployer: cosmostx.SoftKey(r.keyB, "deployer key")})
 	b, err := sb.Deploy(ctx, 3)
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ package wasm
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -31,14 +30,11 @@ import (
 )
 
 const (
-	// DefaultLabel is the contract label given at instantiation.
-	DefaultLabel = "vip-score"
+	// Label is the contract label given at instantiation.
+	Label = "vip-score"
 	// DefaultMaxChunk caps the entries of one update_scores tx when limits allow more: a
 	// failed chunk then costs little to resend, and blocks stay small.
 	DefaultMaxChunk = 1000
-	// DefaultMaxTxBytes is CometBFT's default mempool max_tx_bytes; a node's own value is not
-	// visible over RPC, so it is an option.
-	DefaultMaxTxBytes = 1 << 20
 	// gasHeadroom (percent) covers the gap between simulated and delivered gas.
 	gasHeadroom = 30
 	// txOverhead bounds the bytes of an update_scores tx besides its score pairs: signer
@@ -52,58 +48,32 @@ const (
 type Contract struct {
 	c        *cosmostx.Client
 	contract string
-	codeID   uint64
+	codeID   uint64 // the code stored or found, once deployed
 	code     []byte
-	label    string
-	admin    *string
-	allow    []string
 
 	deployerKey keys.Signer
 	operatorKey keys.Signer
 	maxTxBytes  int
-	k           deployer.Knobs
+	k           deployer.PushConfig
 }
 
 var _ deployer.Contract = (*Contract)(nil)
 
-// Option sets what a Contract takes: deployer.With* options (cosmostx.WithOperatorKey and
-// WithDeployerKey for software keys; WithCodeID, WithLabel and WithAdmin for the
-// instantiation).
-type Option = deployer.Option
-
-// Dial connects to the rollup's CometBFT RPC and REST faces and returns the Scorer of its contract.
-func Dial(ctx context.Context, cometRPC, rest string, opts ...Option) (*deployer.Scorer, error) {
-	c, err := dialContract(ctx, cometRPC, rest, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return deployer.NewScorer(c, c.k), nil
-}
-
-// dialContract dials the VM's Contract (Dial's half without the shared flow).
-func dialContract(ctx context.Context, cometRPC, rest string, opts ...Option) (*Contract, error) {
-	set := deployer.Apply(opts...)
-	s := &Contract{
-		code: wasmcontract.Code(), label: cmp.Or(set.Label, DefaultLabel), codeID: set.CodeID, admin: set.Admin,
-		maxTxBytes: cmp.Or(set.MaxTxBytes, DefaultMaxTxBytes), k: set.Knobs, allow: set.AllowList,
-		deployerKey: set.Deployer, operatorKey: set.Operator, contract: set.Contract,
-	}
-	if set.Code != nil {
-		s.code = set.Code
-	}
-	var err error
-	if s.k.JournalDir, err = deployer.JournalDir(s.k.JournalDir); err != nil {
-		return nil, err
-	}
-	if s.c, err = cosmostx.DialFor(ctx, cometRPC, rest, set, wasmtypes.RegisterInterfaces); err != nil {
-		return nil, fmt.Errorf("dial wasm rollup: %w", err)
-	}
-	if s.contract != "" {
-		if err := s.Attach(s.contract); err != nil {
-			return nil, err
+// Dial connects to the rollup's CometBFT RPC and REST faces (cfg.CometRPC, cfg.REST) and
+// returns the Scorer of its contract; cfg.Code is a Wasm module to deploy instead of ours.
+func Dial(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error) {
+	return deployer.Open(ctx, cfg, func(ctx context.Context, cfg deployer.Config) (deployer.Contract, error) {
+		c, err := cosmostx.DialFor(ctx, cfg, wasmtypes.RegisterInterfaces)
+		if err != nil {
+			return nil, fmt.Errorf("dial wasm rollup: %w", err)
 		}
-	}
-	return s, nil
+		s := &Contract{c: c, code: wasmcontract.Code(), maxTxBytes: cfg.Cosmos.MaxTxBytes, k: cfg.Push,
+			deployerKey: cfg.Deployer, operatorKey: cfg.Operator}
+		if cfg.Code != nil {
+			s.code = cfg.Code
+		}
+		return s, nil
+	})
 }
 
 // Close releases nothing today; it keeps the Contract's shape the same as the other VMs'.
@@ -148,11 +118,11 @@ func (s *Contract) needContract() error {
 	return nil
 }
 
-// Deploy instantiates the contract with initStage as its open stage and the deployer, the
-// operator and any WithAllowList accounts on its allow list. The code is WithCodeID's, else
-// code already stored with the same checksum (by anyone), else stored now. The instantiate
-// is journaled and retry-safe (deployer.RunDeploy); the chain assigns its address at
-// inclusion, so the journal learns it from the tx's events.
+// Deploy instantiates the contract with initStage as its open stage and the deployer and
+// the operator on its allow list, the deployer as its admin. The code is code already
+// stored with the same checksum (by anyone), else stored now. The instantiate is journaled
+// and retry-safe (deployer.RunDeploy); the chain assigns its address at inclusion, so the
+// journal learns it from the tx's events.
 func (s *Contract) Deploy(ctx context.Context, initStage uint64, opts ...deployer.DeployOption) (deployer.Deployment, error) {
 	if initStage == 0 {
 		return deployer.Deployment{}, errors.New("deploy: initial stage must be at least 1")
@@ -163,23 +133,8 @@ func (s *Contract) Deploy(ctx context.Context, initStage uint64, opts ...deploye
 	}
 	allow := []string{dep.Address}
 	if s.operatorKey != nil {
-		allow = append(allow, s.c.Address(s.operatorKey.PubKey()))
-	}
-	for _, a := range s.allow {
-		canonical, err := scores.CheckBech32(s.c.Prefix())(a)
-		if err != nil {
-			return deployer.Deployment{}, fmt.Errorf("deploy: allow list: %w", err)
-		}
-		allow = append(allow, canonical)
-	}
-	allow = dedupe(allow)
-	admin := dep.Address
-	if s.admin != nil {
-		admin = *s.admin
-		if admin != "" {
-			if admin, err = scores.CheckBech32(s.c.Prefix())(admin); err != nil {
-				return deployer.Deployment{}, fmt.Errorf("deploy: admin: %w", err)
-			}
+		if op := s.c.Address(s.operatorKey.PubKey()); op != dep.Address {
+			allow = append(allow, op)
 		}
 	}
 	msgs := func(stage uint64) ([]sdk.Msg, string, error) {
@@ -187,7 +142,7 @@ func (s *Contract) Deploy(ctx context.Context, initStage uint64, opts ...deploye
 		if err != nil {
 			return nil, "", err
 		}
-		return []sdk.Msg{&wasmtypes.MsgInstantiateContract{Sender: dep.Address, Admin: admin, CodeID: s.codeID, Label: s.label, Msg: init}}, "", nil
+		return []sdk.Msg{&wasmtypes.MsgInstantiateContract{Sender: dep.Address, Admin: dep.Address, CodeID: s.codeID, Label: Label, Msg: init}}, "", nil
 	}
 	chain := &deployChain{s: s, dep: dep, DeployTx: cosmostx.DeployTx{C: s.c, Signer: dep, Msgs: msgs, Decode: decodeContract}}
 	res, err := deployer.RunDeploy(ctx, chain, deployer.DeployRun{
@@ -260,18 +215,6 @@ func storedCode(res *sdk.TxResponse, code []byte) (uint64, error) {
 		return 0, fmt.Errorf("chain stored checksum %s, the code's is %x", got[0], sum)
 	}
 	return id, nil
-}
-
-func dedupe(in []string) []string {
-	seen := map[string]bool{}
-	out := in[:0]
-	for _, a := range in {
-		if !seen[a] {
-			seen[a] = true
-			out = append(out, a)
-		}
-	}
-	return out
 }
 
 func updateMsg(sender, contract string, stage uint64, chunk []scores.Entry) (*wasmtypes.MsgExecuteContract, error) {

@@ -41,10 +41,12 @@ func start(t *testing.T, opts ...embedded.WasmOption) *rollup {
 	return &rollup{r: r, keyA: key(0), keyB: key(1), journal: t.TempDir()}
 }
 
-func (r *rollup) dial(t *testing.T, opts ...wasm.Option) *deployer.Scorer {
+// dial opens the Scorer of cfg on the rollup: its endpoints and the test's journal folder.
+func (r *rollup) dial(t *testing.T, cfg deployer.Config) *deployer.Scorer {
 	t.Helper()
 	ep := r.r.Endpoints()
-	s, err := wasm.Dial(context.Background(), ep.CometRPC, ep.REST, append([]wasm.Option{deployer.WithJournalDir(r.journal)}, opts...)...)
+	cfg.CometRPC, cfg.REST, cfg.Push.JournalDir = ep.CometRPC, ep.REST, r.journal
+	s, err := wasm.Dial(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,7 @@ func TestDeployUpdateFinalize(t *testing.T) {
 	r := start(t)
 	ctx := context.Background()
 	// Deployer A; operator B: both go on the allow list.
-	s := r.dial(t, cosmostx.WithDeployerKey(r.keyA), cosmostx.WithOperatorKey(r.keyB), deployer.WithChunkSize(40))
+	s := r.dial(t, deployer.Config{Deployer: cosmostx.SoftKey(r.keyA, "deployer key"), Operator: cosmostx.SoftKey(r.keyB, "operator key"), Push: deployer.PushConfig{ChunkSize: 40}})
 	d, err := s.Deploy(ctx, 6)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +96,7 @@ func TestDeployUpdateFinalize(t *testing.T) {
 	}
 
 	// The deployer, though not the operator, is on the allow list too.
-	byDeployer := r.dial(t, cosmostx.WithOperatorKey(r.keyA), deployer.WithContract(d.Contract))
+	byDeployer := r.dial(t, deployer.Config{Operator: cosmostx.SoftKey(r.keyA, "operator key"), Contract: d.Contract})
 	if _, err := byDeployer.FinalizeStage(ctx, 6); err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +124,7 @@ func TestDeployUpdateFinalize(t *testing.T) {
 func TestRefusesBeforeSending(t *testing.T) {
 	r := start(t)
 	ctx := context.Background()
-	s := r.dial(t, cosmostx.WithOperatorKey(r.keyA))
+	s := r.dial(t, deployer.Config{Operator: cosmostx.SoftKey(r.keyA, "operator key")})
 	if _, err := s.Deploy(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +132,7 @@ func TestRefusesBeforeSending(t *testing.T) {
 	before := r.sequence(t, s, addr)
 	entries := scores.GenerateBech32(500, 4, "init")
 
-	small := r.dial(t, cosmostx.WithOperatorKey(r.keyA), deployer.WithContract(s.Contract()), deployer.WithMaxTxBytes(8_000), deployer.WithChunkSize(500))
+	small := r.dial(t, deployer.Config{Operator: cosmostx.SoftKey(r.keyA, "operator key"), Contract: s.Contract(), Push: deployer.PushConfig{ChunkSize: 500}, Cosmos: deployer.CosmosConfig{MaxTxBytes: 8_000}})
 	_, err := small.UpdateScores(ctx, 1, entries)
 	// ["init1…(43 chars)",999999] is at most 56 bytes: (8000-1024)/56 = 124 entries fit.
 	if err == nil || !regexp.MustCompile(`chunk size 500 does not fit the 8000-byte tx limit: at most 12[4-9] entries per tx`).MatchString(err.Error()) {
@@ -148,9 +150,16 @@ func TestRefusesBeforeSending(t *testing.T) {
 		t.Fatalf("sequence %d -> %d: refused input sent txs", before, after)
 	}
 
-	stranger := r.dial(t, cosmostx.WithOperatorKey(r.keyB), deployer.WithContract(s.Contract()))
-	_, err = stranger.UpdateScores(ctx, 1, entries[:3])
+	stranger := r.dial(t, deployer.Config{Operator: cosmostx.SoftKey(r.keyB, "operator key"), Contract: s.Contract()})
+	// The interface check proves the operator may write: a stranger's fails, naming why.
 	var ce *wasm.ContractError
+	if _, err := stranger.CheckInterface(ctx); !errors.Is(err, deployer.ErrCannotWrite) || !errors.As(err, &ce) || ce.Reason() != wasm.NotAllowed {
+		t.Fatalf("stranger's interface check: %v", err)
+	}
+	if _, err := s.CheckInterface(ctx); err != nil {
+		t.Fatalf("operator's interface check: %v", err)
+	}
+	_, err = stranger.UpdateScores(ctx, 1, entries[:3])
 	if !errors.As(err, &ce) || ce.Reason() != wasm.NotAllowed {
 		t.Fatalf("stranger: %v", err)
 	}
@@ -160,10 +169,10 @@ func TestRefusesBeforeSending(t *testing.T) {
 	}
 
 	ep := r.r.Endpoints()
-	if _, err := wasm.Dial(ctx, ep.CometRPC, ep.REST, deployer.WithContract("0x1234")); err == nil || !strings.Contains(err.Error(), "contract") {
+	if _, err := wasm.Dial(ctx, deployer.Config{CometRPC: ep.CometRPC, REST: ep.REST, Contract: "0x1234"}); err == nil || !strings.Contains(err.Error(), "contract") {
 		t.Fatalf("bad contract address: %v", err)
 	}
-	if _, err := r.dial(t).Deploy(ctx, 1); err == nil || !strings.Contains(err.Error(), "no deployer key") {
+	if _, err := r.dial(t, deployer.Config{}).Deploy(ctx, 1); err == nil || !strings.Contains(err.Error(), "no deployer key") {
 		t.Fatalf("no key: %v", err)
 	}
 	if _, err := s.Deploy(ctx, 0); err == nil || !strings.Contains(err.Error(), "at least 1") {
@@ -176,7 +185,7 @@ func TestRefusesBeforeSending(t *testing.T) {
 func TestChunksFitTheBlockGasLimit(t *testing.T) {
 	r := start(t, embedded.WithMaxBlockGas(2_000_000))
 	ctx := context.Background()
-	s := r.dial(t, cosmostx.WithOperatorKey(r.keyA))
+	s := r.dial(t, deployer.Config{Operator: cosmostx.SoftKey(r.keyA, "operator key")})
 	if _, err := s.Deploy(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +201,7 @@ func TestChunksFitTheBlockGasLimit(t *testing.T) {
 	if err != nil || res.Chunks != plan.Chunks || res.Confirmed != plan.Chunks {
 		t.Fatalf("update %+v, %v (plan %+v)", res, err, plan)
 	}
-	big := r.dial(t, cosmostx.WithOperatorKey(r.keyA), deployer.WithContract(s.Contract()), deployer.WithChunkSize(600))
+	big := r.dial(t, deployer.Config{Operator: cosmostx.SoftKey(r.keyA, "operator key"), Contract: s.Contract(), Push: deployer.PushConfig{ChunkSize: 600}})
 	_, err = big.UpdateScores(ctx, 1, scores.GenerateBech32(600, 6, "init"))
 	if err == nil || !strings.Contains(err.Error(), "block gas limit 2000000") || !strings.Contains(err.Error(), fmt.Sprintf("at most %d entries per tx", plan.ChunkSize)) {
 		t.Fatalf("oversized chunk: %v", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vm/evm"
@@ -31,7 +32,7 @@ func BenchmarkAuditChain(b *testing.B) {
 	defer r.Stop(ctx)
 	key, _ := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
 	for i, n := range []int{10_000, 100_000} {
-		s, err := evm.Dial(ctx, r.Endpoints().JSONRPC, evm.WithOperatorKey(key), deployer.WithJournalDir(b.TempDir()), deployer.WithPollInterval(2*time.Millisecond))
+		s, err := evm.Dial(ctx, deployer.Config{JSONRPC: r.Endpoints().JSONRPC, Operator: keys.FromECDSA(key, "operator key"), Push: deployer.PushConfig{JournalDir: b.TempDir(), Poll: 2 * time.Millisecond}})
 		if err != nil {
 			b.Fatal(err)
 		}
