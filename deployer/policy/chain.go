@@ -254,6 +254,9 @@ func (n *Node) Read(ctx context.Context, s *Source, from, to uint64, each func(*
 			part := blocks[:min(len(blocks), n.batch())]
 			blocks = blocks[len(part):]
 			receipts, err := n.receipts(ctx, part)
+			if err == nil {
+				err = n.headersOf(ctx, part)
+			}
 			if err != nil {
 				return fmt.Errorf("node: %w", err)
 			}
@@ -374,6 +377,35 @@ func (n *Node) fullBlocks(ctx context.Context, lo, hi uint64) ([]*fullBlock, err
 		n.headers[uint64(b.Number)] = b.header()
 	}
 	return out, nil
+}
+
+// headersOf puts the headers of the blocks named in the cache, those missing in one batch.
+func (n *Node) headersOf(ctx context.Context, blocks []uint64) error {
+	var missing []uint64
+	n.mu.Lock()
+	for _, b := range blocks {
+		if _, ok := n.headers[b]; !ok {
+			missing = append(missing, b)
+		}
+	}
+	n.mu.Unlock()
+	out := make([]*rpcHeader, len(missing))
+	elems := make([]rpc.BatchElem, len(missing))
+	for i, b := range missing {
+		elems[i] = rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{hexutil.EncodeUint64(b), false}, Result: &out[i]}
+	}
+	if err := n.call(ctx, elems); err != nil {
+		return err
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for i, h := range out {
+		if h == nil || uint64(h.Number) != missing[i] {
+			return fmt.Errorf("eth_getBlockByNumber %d: no such block", missing[i])
+		}
+		n.headers[missing[i]] = Header{Number: uint64(h.Number), Hash: h.Hash, Time: uint64(h.Timestamp)}
+	}
+	return nil
 }
 
 // receipts are the receipts of each block named.
