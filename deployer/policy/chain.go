@@ -179,18 +179,6 @@ type Tx struct {
 	Index hexutil.Uint64  `json:"transactionIndex"`
 }
 
-// Transaction is a transaction by hash (eth_getTransactionByHash).
-func (n *Node) Transaction(ctx context.Context, hash common.Hash) (Tx, error) {
-	var tx *Tx
-	if err := n.rpc.CallContext(ctx, &tx, "eth_getTransactionByHash", hash); err != nil {
-		return Tx{}, fmt.Errorf("eth_getTransactionByHash %s: %w", hash.Hex(), err)
-	}
-	if tx == nil {
-		return Tx{}, fmt.Errorf("eth_getTransactionByHash %s: unknown to the node", hash.Hex())
-	}
-	return *tx, nil
-}
-
 type rpcLog struct {
 	BlockNumber hexutil.Uint64 `json:"blockNumber"`
 }
@@ -540,61 +528,98 @@ func (x *IndexerSource) Height(ctx context.Context) (uint64, error) {
 	return uint64(st.Height), nil
 }
 
-// Read yields the source's records in [from, to] in chain order.
+// Read yields the source's records in [from, to] in chain order, a page at a time: the
+// page's block times (and, for calls and native transfers, its candidates' inputs and
+// values) asked of the node in one batch each.
 func (x *IndexerSource) Read(ctx context.Context, s *Source, from, to uint64, each func(*Record) error) error {
 	off, err := x.startOffset(ctx, from)
 	if err != nil {
 		return fmt.Errorf("indexer: find block %d's first transaction: %w", from, err)
 	}
 	q := indexer.Query{Offset: off, Ascending: true, Limit: indexer.MaxLimit, SkipTotal: true}
-	for tx, err := range x.Client.AllEVMTxs(ctx, q) {
+	for page, err := range x.Client.Pages(ctx, indexer.PathEVMTxs, q) {
 		if err != nil {
 			return fmt.Errorf("indexer: source %s: %w", s.Name, err)
 		}
-		b, err := tx.Height()
-		if err != nil {
-			return fmt.Errorf("indexer: tx %s: blockNumber: %w", tx.TxHash, err)
-		}
-		if b < from {
-			continue
-		}
-		if b > to {
-			return nil
-		}
-		if s.IsLog() {
-			if len(tx.Logs) == 0 {
+		// The page's transactions inside [from, to] that can hold a record of s.
+		var txs []indexer.EVMTx
+		var heights, blocks []uint64
+		done := false
+		for _, tx := range page.Txs {
+			b, err := tx.Height()
+			if err != nil {
+				return fmt.Errorf("indexer: tx %s: blockNumber: %w", tx.TxHash, err)
+			}
+			if b < from {
 				continue
 			}
-			h, err := x.Node.Header(ctx, b)
+			if b > to {
+				done = true
+				break
+			}
+			switch {
+			case s.IsLog() && len(tx.Logs) == 0:
+				continue
+			case !s.IsLog() && !tx.Succeeded():
+				continue
+			case s.Kind == KindCall && (tx.To == "" || common.HexToAddress(tx.To) != s.Contract):
+				continue
+			}
+			txs, heights = append(txs, tx), append(heights, b)
+			if len(blocks) == 0 || blocks[len(blocks)-1] != b {
+				blocks = append(blocks, b)
+			}
+		}
+		if err := x.Node.headersOf(ctx, blocks); err != nil {
+			return fmt.Errorf("indexer: block times: %w", err)
+		}
+		var full []*Tx
+		if !s.IsLog() {
+			if full, err = x.Node.transactions(ctx, txs); err != nil {
+				return fmt.Errorf("indexer: inputs and values: %w", err)
+			}
+		}
+		for i, tx := range txs {
+			h, err := x.Node.Header(ctx, heights[i])
 			if err != nil {
 				return fmt.Errorf("indexer: block time: %w", err)
 			}
-			if err := logRecords(s, h, tx, each); err != nil {
-				return fmt.Errorf("indexer: %w", err)
+			if s.IsLog() {
+				if err := logRecords(s, h, tx, each); err != nil {
+					return fmt.Errorf("indexer: %w", err)
+				}
+				continue
 			}
-			continue
+			rec := txRecord(h, *full[i])
+			if !s.Matches(rec) {
+				continue
+			}
+			if err := each(rec); err != nil {
+				return err
+			}
 		}
-		if !tx.Succeeded() {
-			continue
-		}
-		if s.Kind == KindCall && (tx.To == "" || common.HexToAddress(tx.To) != s.Contract) {
-			continue
-		}
-		full, err := x.Node.Transaction(ctx, common.HexToHash(tx.TxHash))
-		if err != nil {
-			return fmt.Errorf("indexer: input and value: %w", err)
-		}
-		h, err := x.Node.Header(ctx, b)
-		if err != nil {
-			return fmt.Errorf("indexer: block time: %w", err)
-		}
-		rec := txRecord(h, full)
-		if !s.Matches(rec) {
-			continue
-		}
-		if err := each(rec); err != nil {
-			return err
+		if done {
+			return nil
 		}
 	}
 	return nil
+}
+
+// transactions are the indexed transactions' full forms (eth_getTransactionByHash), in one
+// batch.
+func (n *Node) transactions(ctx context.Context, txs []indexer.EVMTx) ([]*Tx, error) {
+	out := make([]*Tx, len(txs))
+	elems := make([]rpc.BatchElem, len(txs))
+	for i, tx := range txs {
+		elems[i] = rpc.BatchElem{Method: "eth_getTransactionByHash", Args: []any{tx.TxHash}, Result: &out[i]}
+	}
+	if err := n.call(ctx, elems); err != nil {
+		return nil, err
+	}
+	for i, t := range out {
+		if t == nil || !strings.EqualFold(t.Hash.Hex(), txs[i].TxHash) {
+			return nil, fmt.Errorf("eth_getTransactionByHash %s: unknown to the node", txs[i].TxHash)
+		}
+	}
+	return out, nil
 }
