@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"os"
 
 	"crypto/ecdsa"
 	"encoding/hex"
@@ -64,6 +65,7 @@ const DefaultEVMCosmosChainID = "vip-evm-1"
 const EVMFeeDenom = "umin"
 
 type evmConfig struct {
+	dataDir       string
 	cosmosChainID string
 	gasLimit      uint64
 	funded        []common.Address
@@ -90,13 +92,17 @@ func WithCosmosChainID(id string) EVMOption { return func(c *evmConfig) { c.cosm
 // WithVersion sets the application version that abci_info reports.
 func WithVersion(v string) EVMOption { return func(c *evmConfig) { c.version = v } }
 
+// WithDataDir keeps the chain's database in dir (kept after Stop) instead of a temporary
+// folder that Stop removes.
+func WithDataDir(dir string) EVMOption { return func(c *evmConfig) { c.dataDir = dir } }
+
 // WithLogger sets the logger for chain events (blocks sealed).
 func WithLogger(l *slog.Logger) EVMOption { return func(c *evmConfig) { c.logger = l } }
 
-// EVMRollup is an in-process EVM rollup: the pieces of go-ethereum's simulated backend
-// (an in-memory node, the eth service and the simulated beacon) with Osaka gas rules, served
-// as JSON-RPC on 127.0.0.1 and sealing a block whenever transactions arrive, so clients talk
-// to it exactly as to a real rollup.
+// EVMRollup is an in-process EVM rollup: the pieces of go-ethereum's simulated backend (a
+// node on a throwaway database, the eth service and the simulated beacon) with Osaka gas
+// rules, served as JSON-RPC on 127.0.0.1 and sealing a block whenever transactions arrive,
+// so clients talk to it exactly as to a real rollup.
 type EVMRollup struct {
 	stack         *node.Node
 	eth           *eth.Ethereum
@@ -109,6 +115,7 @@ type EVMRollup struct {
 	rest          *evmrest.Server
 	cosmosChainID string
 	logger        *slog.Logger
+	tempDir       string // the database's folder when Stop removes it
 
 	commitMu sync.Mutex // the beacon's Commit is not safe for concurrent use
 	stopOnce sync.Once
@@ -147,8 +154,26 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		alloc[a] = types.Account{Balance: cfg.balance}
 	}
 
+	// The chain's database is on disk (pebble), not in memory: its state is an archive of
+	// every block and grows with the addresses the contract keeps, about 1.5 KB each; held
+	// in memory it cost the process 7.3 KB an address at 100,000 (trie caches sized for a
+	// mainnet node on top of the in-memory database). Caches are kept small: the database
+	// is local and the chain is small.
+	dataDir, tempDir := cfg.dataDir, ""
+	if dataDir == "" {
+		if tempDir, err = os.MkdirTemp("", "vipharness-evm-"); err != nil {
+			return nil, fmt.Errorf("create the evm chain's database folder: %w", err)
+		}
+		dataDir = tempDir
+	}
+	cleanup := func() {
+		if tempDir != "" {
+			_ = os.RemoveAll(tempDir)
+		}
+	}
 	nodeConf := node.DefaultConfig
-	nodeConf.DataDir = ""
+	nodeConf.DataDir = dataDir
+	nodeConf.IPCPath = ""
 	nodeConf.P2P = p2p.Config{NoDiscovery: true}
 	nodeConf.HTTPHost = "127.0.0.1"
 	nodeConf.HTTPPort = 0
@@ -171,6 +196,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	// archive of the hash-scheme trie, where geth would keep the last 128 blocks only.
 	ethConf.NoPruning = true
 	ethConf.StateScheme = rawdb.HashScheme
+	ethConf.DatabaseCache, ethConf.TrieCleanCache, ethConf.TrieDirtyCache, ethConf.SnapshotCache = 64, 32, 0, 0
 	ethConf.TxPool.NoLocals = true
 	ethConf.TxPool = pipelinedPool(ethConf.TxPool)
 	OsakaRules(&nodeConf, &ethConf)
@@ -181,22 +207,25 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 
 	stack, err := node.New(&nodeConf)
 	if err != nil {
+		cleanup()
 		return nil, fmt.Errorf("create evm node: %w", err)
 	}
+	// Every failure from here on closes the node, then removes its folder.
+	closeNode := func() { stack.Close(); cleanup() }
 	backend, err := eth.New(stack, &ethConf)
 	if err != nil {
-		stack.Close()
+		closeNode()
 		return nil, fmt.Errorf("create eth service: %w", err)
 	}
 	// A tip buys nothing (see EVMMinGasPrice): the miner and the pool take any tip from 0.
 	backend.TxPool().SetGasTip(new(big.Int))
 	if err := backend.Miner().SetGasTip(new(big.Int)); err != nil {
-		stack.Close()
+		closeNode()
 		return nil, fmt.Errorf("set the miner's minimum tip: %w", err)
 	}
 	minievm, err := newMinievmAPI(backend, big.NewInt(EVMMinGasPrice))
 	if err != nil {
-		stack.Close()
+		closeNode()
 		return nil, err
 	}
 	// Log filters with minievm's limits (jsonrpc/config: 5 min filter timeout, 100 addresses);
@@ -208,16 +237,16 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		{Namespace: "eth", Service: minievm},
 	})
 	if err := stack.Start(); err != nil {
-		stack.Close()
+		closeNode()
 		return nil, fmt.Errorf("start evm node: %w", err)
 	}
 	beacon, err := catalyst.NewSimulatedBeacon(0, common.Address{}, backend)
 	if err != nil {
-		stack.Close()
+		closeNode()
 		return nil, fmt.Errorf("create simulated beacon: %w", err)
 	}
 	if err := beacon.Fork(backend.BlockChain().GetCanonicalHash(0)); err != nil {
-		stack.Close()
+		closeNode()
 		return nil, fmt.Errorf("reset chain to genesis: %w", err)
 	}
 	r := &EVMRollup{
@@ -229,6 +258,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		devKey:      devKey,
 		devMnemonic: mnemonic,
 		logger:      cfg.logger,
+		tempDir:     tempDir,
 		stopped:     make(chan struct{}),
 		done:        make(chan struct{}),
 	}
@@ -236,14 +266,14 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	// the Cosmos chain id; REST names minievm (the EVM underneath is plain go-ethereum).
 	r.comet, err = cometrpc.Start(cometrpc.Info{App: "minitia", Version: cfg.version, Network: cfg.cosmosChainID, Head: r.head})
 	if err != nil {
-		stack.Close()
+		closeNode()
 		return nil, err
 	}
 	r.rest, err = evmrest.Start(evmrest.Info{ChainID: cfg.cosmosChainID, Version: cfg.version, FeeDenom: EVMFeeDenom,
 		MinGasPrice: math.LegacyNewDec(EVMMinGasPrice), CometRPC: r.comet.URL()}, r.client)
 	if err != nil {
 		_ = r.comet.Close()
-		stack.Close()
+		closeNode()
 		return nil, err
 	}
 	r.cosmosChainID = cfg.cosmosChainID
@@ -387,6 +417,11 @@ func (r *EVMRollup) Stop(ctx context.Context) error {
 		<-r.done
 		r.client.Close()
 		err = errors.Join(r.rest.Close(), r.comet.Close(), r.beacon.Stop(), r.stack.Close())
+		if r.tempDir != "" {
+			if rmErr := os.RemoveAll(r.tempDir); rmErr != nil {
+				err = errors.Join(err, fmt.Errorf("remove the evm chain's database: %w", rmErr))
+			}
+		}
 	})
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"errors"
 	"math/big"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -294,5 +295,36 @@ func TestEVMServesSubscriptionsOverWebSocket(t *testing.T) {
 		case <-ctx.Done():
 			t.Fatalf("%d of 3 notifications", got)
 		}
+	}
+}
+
+// The chain's database is a temporary folder that Stop removes; WithDataDir keeps it.
+func TestEVMDatabaseFolder(t *testing.T) {
+	ctx := context.Background()
+	r, err := StartEVM(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := r.tempDir
+	if _, err := os.Stat(tmp); tmp == "" || err != nil {
+		t.Fatalf("database folder %q: %v", tmp, err)
+	}
+	if err := r.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+		t.Fatalf("database folder %s after Stop: %v, want it removed", tmp, err)
+	}
+
+	kept := t.TempDir()
+	r, err = StartEVM(ctx, WithDataDir(kept))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if entries, err := os.ReadDir(kept); err != nil || len(entries) == 0 {
+		t.Fatalf("WithDataDir folder after Stop: %v entries, %v; want the database kept", len(entries), err)
 	}
 }
