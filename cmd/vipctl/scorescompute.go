@@ -20,6 +20,7 @@ type computeOptions struct {
 	stage, bridgeID         uint64
 	params                  []string
 	logSpan                 uint64
+	check                   bool
 }
 
 func newScoresComputeCmd(g *globals) *cobra.Command {
@@ -34,12 +35,15 @@ with block times and transaction inputs from the node), and writes DIR/scores.cs
 DIR/manifest.json (the policy's digest, the block range and its boundary hashes, the source
 and its height, the input digest, the score file's digest and the VIP merkle root for
 --bridge-id). The same policy and chain give the same bytes from either source. It refuses
-while the node or the indexer is behind the stage's end.`,
+while the node or the indexer is behind the stage's end. --check only checks the policy
+(schema, expressions, signatures, params) and prints what it reads and scores.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch {
 			case o.policy == "":
 				return invalid(errors.New("--policy is required: the scoring policy file (YAML)"))
+			case o.check:
+				return g.checkPolicy(o)
 			case o.stage == 0:
 				return invalid(errors.New("--stage is required (a stage >= 1 the L1 has moved past)"))
 			case !cmd.Flags().Changed("bridge-id"):
@@ -58,19 +62,19 @@ while the node or the indexer is behind the stage's end.`,
 	f.StringArrayVar(&o.params, "param", nil, "override a policy param: name=value (repeatable)")
 	f.StringVar(&o.indexerURL, "indexer", "", "read activity from this indexer (rollytics API) instead of the node")
 	f.Uint64Var(&o.logSpan, "log-span", 2000, "blocks per eth_getLogs request")
+	f.BoolVar(&o.check, "check", false, "only check the policy file (no chain): print its sources, rules and actions")
 	g.addFlags(cmd, "vm", "rpc")
 	return g.addFlags(cmd, l1Flags)
 }
 
-func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
-	if g.vm != "" && g.vm != "evm" {
-		return invalid(fmt.Errorf("--vm %s: scoring policies read EVM rollups only so far", g.vm))
-	}
+// loadPolicy reads the policy with the --param overrides; a policy that fails its checks
+// is bad input (exit 2).
+func loadPolicy(o computeOptions) (*policy.Policy, error) {
 	params := map[string]string{}
 	for _, kv := range o.params {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
-			return invalid(fmt.Errorf("--param %q: want name=value", kv))
+			return nil, invalid(fmt.Errorf("--param %q: want name=value", kv))
 		}
 		params[k] = v
 	}
@@ -78,8 +82,54 @@ func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
 	if err != nil {
 		var pe policy.Errors
 		if errors.As(err, &pe) {
-			return invalid(err)
+			return nil, invalid(err)
 		}
+		return nil, err
+	}
+	return p, nil
+}
+
+// checkPolicy prints what a policy that passes its checks reads and scores.
+func (g *globals) checkPolicy(o computeOptions) error {
+	p, err := loadPolicy(o)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "policy %s: sha256:%x\n", p.Name, p.Digest)
+	for _, kv := range policy.SortedParams(p.Params) {
+		fmt.Fprintf(&b, "param %s\n", kv)
+	}
+	for _, s := range p.Sources {
+		what := s.Kind
+		switch {
+		case s.Event != nil:
+			what += fmt.Sprintf(" %s of %s (topic0 %s)", s.Event.Sig, s.Contract.Hex(), s.Event.ID.Hex())
+		case s.Method != nil:
+			what += fmt.Sprintf(" %s on %s (selector 0x%x)", s.Method.Sig, s.Contract.Hex(), s.Method.ID)
+		}
+		if s.Genesis {
+			what += ", from genesis"
+		}
+		fmt.Fprintf(&b, "source %s: %s\n", s.Name, what)
+	}
+	for _, r := range p.Rules {
+		fmt.Fprintf(&b, "rule %s: %s of %s, weight %s\n", r.Name, r.Aggregate, r.Source.Name, r.Weight.RatString())
+	}
+	for _, a := range p.Actions {
+		fmt.Fprintf(&b, "action %q: %s\n", a.Title, a.Description)
+	}
+	fmt.Fprintf(&b, "%d excluded addresses\n", len(p.Exclude))
+	_, err = fmt.Fprint(g.out, b.String())
+	return err
+}
+
+func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
+	if g.vm != "" && g.vm != "evm" {
+		return invalid(fmt.Errorf("--vm %s: scoring policies read EVM rollups only so far", g.vm))
+	}
+	p, err := loadPolicy(o)
+	if err != nil {
 		return err
 	}
 	src, err := g.l1Source(true)

@@ -48,3 +48,27 @@ func TestScoresComputeInput(t *testing.T) {
 		})
 	}
 }
+
+// --check reads no chain: it prints the policy's digest, sources (with the event's topic 0
+// and the function's selector), rules and actions.
+func TestScoresComputeCheck(t *testing.T) {
+	root := newRoot()
+	var out strings.Builder
+	root.SetArgs([]string{"--state-dir", t.TempDir(), "scores", "compute", "--check", "--policy", filepath.Join("..", "..", "fixtures", "policies", "demo-token.yaml")})
+	root.SetOut(&out)
+	root.SetErr(io.Discard)
+	if err := execute(context.Background(), root); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"policy demo-token: sha256:",
+		"(topic0 0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef)",
+		"play(uint256) on 0x0000000000000000000000000000000000000000 (selector 0x6898f82b)",
+		"rule holding: time_weighted_balance of balances, weight 1",
+		`action "Play": Every round you enter earns five points.`,
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -413,6 +413,12 @@ var _ = Describe("scoring policy", func() {
 				Expect(json.Unmarshal(raw, &m)).To(Succeed())
 				Expect("0x" + common.Bytes2Hex(snap.MerkleRoot)).To(Equal(m.Merkle.Root))
 				Expect(strconv.FormatUint(snap.TotalL2Score, 10)).To(Equal(m.Merkle.Total))
+
+				// And vipctl audit, rebuilding the stage from the contract, finds the L1's.
+				out, code = env.RunVipctl(ctx, vipctl, stateDir, "--contract", contract, "audit", "--stage", strconv.Itoa(stage), "--bridge-id", strconv.Itoa(bridgeID))
+				Expect(code).To(Equal(0), out)
+				Expect(out).To(ContainSubstring("merkle root " + strings.TrimPrefix(m.Merkle.Root, "0x")))
+				Expect(out).To(ContainSubstring("matches the L1 snapshot"))
 			}, SpecTimeout(3*time.Minute))
 		})
 	}
