@@ -113,7 +113,7 @@ proto:
 		-I $$M/github.com/cosmos/cosmos-sdk@$(COSMOS_SDK_VERSION)/proto \
 		-I $$M/github.com/cosmos/cosmos-proto@$(COSMOS_PROTO_VERSION)/proto \
 		-I $$M/github.com/cosmos/gogoproto@$(GOGOPROTO_VERSION) \
-		--plugin=$$($(GO) env GOPATH)/bin/protoc-gen-gocosmos --gocosmos_out=. --gocosmos_opt=paths=source_relative \
+		--plugin=$$($(GO) env GOPATH)/bin/protoc-gen-gocosmos --gocosmos_out=plugins=grpc:. --gocosmos_opt=paths=source_relative \
 		proto/initia/move/v1/tx.proto proto/initia/move/v1/query.proto && \
 		mv initia/move/v1/*.pb.go . && rm -rf initia
 

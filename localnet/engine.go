@@ -32,6 +32,9 @@ type Account struct {
 	// it is funded too: the Wasm dev node funds it beside the coin type 118 Address, as
 	// Initia's wallets derive it (Initia.js MnemonicKey() defaults).
 	CoinType60Address string
+	// CoinType118Address is the mnemonic's coin type 118 secp256k1 account (bech32), when it
+	// is funded beside an eth_secp256k1 Address (the Move rollups fund it for CosmJS).
+	CoinType118Address string
 }
 
 // Rollup is one running local chain.

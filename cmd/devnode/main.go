@@ -1,8 +1,10 @@
-// Command devnode runs the project's own dev node as a process of its own, so that the
-// process and container engines can drive it like any other node binary: a Wasm rollup
-// (wasmvm) or a Move rollup (Initia's libmovevm, from --movevm-dir) on the shared dev node
-// core, serving CometBFT RPC, Cosmos REST (and Move REST) on 127.0.0.1 (--rpc-addr and
-// --rest-addr change that: in a container it listens on 0.0.0.0 for Docker to publish).
+// Command devnode runs the project's own local rollups as a process of their own, so that the
+// process and container engines can drive them like any other node binary: a Wasm rollup (the
+// project's minitia application, localnet/minitia: the Cosmos SDK's modules and wasmd's x/wasm
+// under CometBFT, blocks every --block-time) or a Move rollup (the same application with x/move
+// over Initia's libmovevm, from --movevm-dir), serving CometBFT RPC, Cosmos REST (and Move REST) on
+// 127.0.0.1 (--rpc-addr and --rest-addr change that: in a container it listens on 0.0.0.0
+// for Docker to publish).
 // It funds the accounts of the mnemonics in --mnemonics-file (keys never pass through its
 // output), prints one ready line (devnode.ReadyPrefix + JSON) on stdout, and runs until
 // SIGINT or SIGTERM.
@@ -22,9 +24,10 @@ import (
 	"time"
 
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/devnode"
+	"github.com/vipharness/vipharness/localnet/devnode/moveexec"
 	"github.com/vipharness/vipharness/localnet/embedded"
+	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
@@ -39,14 +42,15 @@ func run() error {
 	vm := flag.String("vm", "wasm", "the rollup's VM: wasm or move")
 	chainID := flag.String("chain-id", "", "chain id (default "+embedded.DefaultWasmChainID+" or "+embedded.DefaultMoveChainID+")")
 	movevmDir := flag.String("movevm-dir", movevm.Dir(), "folder of Initia's Move libraries (move; `make setup` installs them)")
-	prefix := flag.String("prefix", devnode.DefaultBech32Prefix, "bech32 account prefix")
-	denom := flag.String("denom", devnode.DefaultFeeDenom, "fee denom")
-	gasPrice := flag.String("min-gas-price", devnode.DefaultMinGasPrice, "minimum gas price (amount of the fee denom)")
+	prefix := flag.String("prefix", minitia.DefaultBech32Prefix, "bech32 account prefix")
+	denom := flag.String("denom", minitia.DefaultFeeDenom, "fee denom")
+	gasPrice := flag.String("min-gas-price", minitia.DefaultMinGasPrice, "minimum gas price (amount of the fee denom)")
 	maxBlockGas := flag.Int64("max-block-gas", 0, "block gas limit (0: none)")
 	mnemonics := flag.String("mnemonics-file", "", "file of BIP39 mnemonics, one per line, whose first accounts are funded (default: two fresh accounts)")
 	verbose := flag.Bool("v", false, "log every block and refused tx")
 	rpcAddr := flag.String("rpc-addr", "127.0.0.1:0", "CometBFT RPC listen address (a container listens on 0.0.0.0:<fixed port>)")
 	restAddr := flag.String("rest-addr", "127.0.0.1:0", "REST listen address")
+	blockTime := flag.Duration("block-time", minitia.DefaultBlockTime, "interval between blocks (a minitia makes one every 500ms)")
 	flag.Parse()
 	if *vm != "wasm" && *vm != "move" {
 		return fmt.Errorf("--vm %q: this dev node runs wasm or move rollups", *vm)
@@ -59,48 +63,50 @@ func run() error {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-	opts := []devnode.Option{
-		devnode.WithChainID(*chainID), devnode.WithBech32Prefix(*prefix), devnode.WithFeeDenom(*denom),
-		devnode.WithMinGasPrice(*gasPrice), devnode.WithLogger(logger), devnode.WithListen(*rpcAddr, *restAddr),
-	}
-	if *maxBlockGas > 0 {
-		opts = append(opts, devnode.WithMaxBlockGas(*maxBlockGas))
-	}
+	var funded []string
 	if *mnemonics != "" {
 		list, err := readMnemonics(*mnemonics)
 		if err != nil {
 			return err
 		}
-		opts = append(opts, devnode.WithFundedMnemonics(list...), devnode.WithGeneratedAccounts(0))
+		funded = list
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	keyType := keys.Secp256k1
-	if *vm == "move" {
-		// The executor finds the libraries through the environment.
-		if err := os.Setenv("VIPHARNESS_MOVEVM", *movevmDir); err != nil {
-			return err
+	settings := func(c *minitia.Config) {
+		c.ChainID, c.Bech32Prefix, c.FeeDenom, c.MinGasPrice = *chainID, *prefix, *denom, *gasPrice
+		c.MaxBlockGas, c.BlockTime, c.Logger = *maxBlockGas, *blockTime, logger
+		c.RPCAddr, c.APIAddr = *rpcAddr, *restAddr
+		if len(funded) > 0 {
+			c.Mnemonics, c.GeneratedAccounts = funded, -1
 		}
-		keyType = keys.EthSecp256k1
+		if *vm == "move" {
+			c.Move = append(c.Move, moveexec.WithLibraryDir(*movevmDir))
+		}
 	}
 	start, cancel := context.WithTimeout(ctx, time.Minute)
-	var r localnet.Rollup
+	var r *embedded.CosmosRollup
 	var err error
 	if *vm == "move" {
-		r, err = embedded.StartMove(start, opts...)
+		r, err = embedded.StartMove(start, settings)
 	} else {
-		r, err = embedded.StartWasm(start, opts...)
+		r, err = embedded.StartWasm(start, settings)
 	}
 	cancel()
 	if err != nil {
 		return err
 	}
+	keyType := r.Node().Config().KeyType
 	ready := devnode.Ready{VM: *vm, ChainID: r.ChainID(), Prefix: *prefix, CometRPC: r.Endpoints().CometRPC, REST: r.Endpoints().REST, KeyType: keyType}
 	for _, a := range r.Funded() {
 		ready.Funded = append(ready.Funded, a.Address)
-		if a.CoinType60Address != "" {
+		switch {
+		case a.CoinType60Address != "":
 			ready.AlsoFunded = append(ready.AlsoFunded, a.CoinType60Address)
 			ready.AlsoKeyType = keys.EthSecp256k1
+		case a.CoinType118Address != "":
+			ready.AlsoFunded = append(ready.AlsoFunded, a.CoinType118Address)
+			ready.AlsoKeyType = keys.Secp256k1
 		}
 	}
 	fmt.Println(ready.Line())

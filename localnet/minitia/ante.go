@@ -27,14 +27,17 @@ import (
 // SIGN_MODE_EIP_191 is verified against its EIP-191 sign bytes (the SDK's verifier knows the
 // SDK's sign modes only).
 func (a *App) anteHandler() (sdk.AnteHandler, error) {
-	simLimit := uint64(wasmSimulationGasLimit)
 	handlers := a.enc.TxConfig.SignModeHandler()
-	return sdk.ChainAnteDecorators(
-		ante.NewSetUpContextDecorator(),
-		wasmkeeper.NewLimitSimulationGasDecorator(&simLimit),
-		wasmkeeper.NewCountTXDecorator(runtime.NewKVStoreService(a.keys[wasmtypes.StoreKey])),
-		wasmkeeper.NewGasRegisterDecorator(a.WasmKeeper.GetGasRegister()),
-		wasmkeeper.NewTxContractsDecorator(),
+	decorators := []sdk.AnteDecorator{ante.NewSetUpContextDecorator()}
+	if a.WasmKeeper != nil {
+		simLimit := uint64(wasmSimulationGasLimit)
+		decorators = append(decorators,
+			wasmkeeper.NewLimitSimulationGasDecorator(&simLimit),
+			wasmkeeper.NewCountTXDecorator(runtime.NewKVStoreService(a.keys[wasmtypes.StoreKey])),
+			wasmkeeper.NewGasRegisterDecorator(a.WasmKeeper.GetGasRegister()),
+			wasmkeeper.NewTxContractsDecorator())
+	}
+	return sdk.ChainAnteDecorators(append(decorators,
 		ante.NewExtensionOptionsDecorator(nil),
 		ante.NewValidateBasicDecorator(),
 		ante.NewTxTimeoutHeightDecorator(),
@@ -46,7 +49,7 @@ func (a *App) anteHandler() (sdk.AnteHandler, error) {
 		ante.NewSigGasConsumeDecorator(a.AccountKeeper, sigGasConsumer),
 		eip191SigVerify{sdkVerify: ante.NewSigVerificationDecorator(a.AccountKeeper, handlers), ak: a.AccountKeeper, handlers: handlers},
 		ante.NewIncrementSequenceDecorator(a.AccountKeeper),
-	), nil
+	)...), nil
 }
 
 // sigGasConsumer charges an eth_secp256k1 signature as a secp256k1 one (Initia's rule) and

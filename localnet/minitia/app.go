@@ -61,8 +61,11 @@ import (
 	consensuskeeper "github.com/cosmos/cosmos-sdk/x/consensus/keeper"
 	consensustypes "github.com/cosmos/cosmos-sdk/x/consensus/types"
 
+	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
+	"github.com/vipharness/vipharness/localnet/minitia/xmove"
 )
 
 // govModule is the module whose address holds every module's authority, as on a minitia
@@ -89,6 +92,7 @@ type App struct {
 	UpgradeKeeper   *upgradekeeper.Keeper
 	ConsensusKeeper consensuskeeper.Keeper
 	WasmKeeper      *wasmkeeper.Keeper
+	MoveKeeper      *xmove.Keeper
 
 	wasmDir string
 	wasmVM  *wasmvm.VM
@@ -96,20 +100,18 @@ type App struct {
 
 var _ servertypes.Application = (*App)(nil)
 
-// moduleAccountPermissions are the module accounts and what they may do.
-var moduleAccountPermissions = map[string][]string{
-	authtypes.FeeCollectorName: nil,
-	wasmtypes.ModuleName:       {authtypes.Burner},
-}
-
 // NewApp builds the application over db with a validated cfg; home holds the Wasm code cache.
 func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error) {
 	if err := setAddressPrefix(cfg.Bech32Prefix); err != nil {
 		return nil, err
 	}
+	vmInterfaces := wasmtypes.RegisterInterfaces
+	if cfg.VM == deployer.Move {
+		vmInterfaces = initiamove.RegisterInterfaces
+	}
 	enc, err := cosmostx.NewEncoding(cfg.Bech32Prefix,
 		authz.RegisterInterfaces, feegrant.RegisterInterfaces, upgradetypes.RegisterInterfaces,
-		consensustypes.RegisterInterfaces, wasmtypes.RegisterInterfaces)
+		consensustypes.RegisterInterfaces, vmInterfaces)
 	if err != nil {
 		return nil, fmt.Errorf("minitia: encoding: %w", err)
 	}
@@ -128,8 +130,12 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 
 	a := &App{BaseApp: bapp, cfg: cfg, enc: enc, amino: amino,
 		nodeInfo: nodeInfo{name: cfg.NodeName, version: cfg.Version}}
+	vmModule := wasmtypes.ModuleName
+	if cfg.VM == deployer.Move {
+		vmModule = xmove.ModuleName
+	}
 	a.keys = storetypes.NewKVStoreKeys(authtypes.StoreKey, banktypes.StoreKey, authzkeeper.StoreKey,
-		feegrant.StoreKey, upgradetypes.StoreKey, consensustypes.StoreKey, wasmtypes.StoreKey)
+		feegrant.StoreKey, upgradetypes.StoreKey, consensustypes.StoreKey, vmModule)
 	store := func(name string) corestore.KVStoreService { return runtime.NewKVStoreService(a.keys[name]) }
 	cdc := enc.Codec
 	authority := enc.MustAddr(authtypes.NewModuleAddress(govModule))
@@ -137,10 +143,14 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	a.ConsensusKeeper = consensuskeeper.NewKeeper(cdc, store(consensustypes.StoreKey), authority, runtime.EventService{})
 	bapp.SetParamStore(a.ConsensusKeeper.ParamsStore)
 
+	perms := map[string][]string{authtypes.FeeCollectorName: nil}
+	if cfg.VM == deployer.Wasm {
+		perms[wasmtypes.ModuleName] = []string{authtypes.Burner}
+	}
 	a.AccountKeeper = authkeeper.NewAccountKeeper(cdc, store(authtypes.StoreKey), authtypes.ProtoBaseAccount,
-		moduleAccountPermissions, enc.Address, cfg.Bech32Prefix, authority)
+		perms, enc.Address, cfg.Bech32Prefix, authority)
 	blocked := map[string]bool{}
-	for name := range moduleAccountPermissions {
+	for name := range perms {
 		blocked[enc.MustAddr(authtypes.NewModuleAddress(name))] = true
 	}
 	a.BankKeeper = bankkeeper.NewBaseKeeper(cdc, store(banktypes.StoreKey), a.AccountKeeper, blocked, authority, logger)
@@ -148,32 +158,18 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	a.FeeGrantKeeper = feegrantkeeper.NewKeeper(cdc, store(feegrant.StoreKey), a.AccountKeeper)
 	a.UpgradeKeeper = upgradekeeper.NewKeeper(map[int64]bool{}, store(upgradetypes.StoreKey), cdc, home, bapp, authority)
 
-	// x/wasm as miniwasm wires it: no staking, distribution or IBC keepers ("we do not
-	// support staking"), and so no "staking" capability.
-	a.wasmDir = filepath.Join(home, "wasm")
-	if err := os.MkdirAll(a.wasmDir, 0o700); err != nil {
-		return nil, fmt.Errorf("minitia: wasm home: %w", err)
+	var vm module.AppModule
+	switch cfg.VM {
+	case deployer.Wasm:
+		if vm, err = a.wasmModule(cfg, home, store(wasmtypes.StoreKey), authority); err != nil {
+			return nil, err
+		}
+	case deployer.Move:
+		if a.MoveKeeper, err = xmove.NewKeeper(a.keys[xmove.ModuleName], a.AccountKeeper, enc.Address, cfg.Move...); err != nil {
+			return nil, fmt.Errorf("minitia: %w", err)
+		}
+		vm = xmove.NewAppModule(a.MoveKeeper)
 	}
-	caps := slices.DeleteFunc(wasmkeeper.BuiltInCapabilities(), func(c string) bool { return c == "staking" })
-	nodeCfg := wasmtypes.DefaultNodeConfig()
-	nodeCfg.SmartQueryGasLimit = cfg.QueryGasLimit
-	simLimit := uint64(wasmSimulationGasLimit)
-	nodeCfg.SimulationGasLimit = &simLimit
-	// The VM is made here, as wasmd's keeper would make it, to be released on Close.
-	a.wasmVM, err = wasmvm.NewVMWithConfig(wasmvmtypes.VMConfig{Cache: wasmvmtypes.CacheOptions{
-		BaseDir:                  a.wasmDir,
-		AvailableCapabilities:    caps,
-		MemoryCacheSizeBytes:     wasmvmtypes.NewSizeMebi(nodeCfg.MemoryCacheSize),
-		InstanceMemoryLimitBytes: wasmvmtypes.NewSizeMebi(wasmContractMemoryLimitMiB),
-	}}, false)
-	if err != nil {
-		return nil, fmt.Errorf("minitia: wasm VM: %w", err)
-	}
-	wk := wasmkeeper.NewKeeper(cdc, store(wasmtypes.StoreKey), a.AccountKeeper, a.BankKeeper,
-		nil, nil, nil, nil, nil, nil,
-		bapp.MsgServiceRouter(), bapp.GRPCQueryRouter(), a.wasmDir, nodeCfg, wasmtypes.VMConfig{}, caps, authority,
-		wasmkeeper.WithWasmEngine(a.wasmVM))
-	a.WasmKeeper = &wk
 
 	a.mm = module.NewManager(
 		sequencer{},
@@ -183,12 +179,12 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 		feegrantmodule.NewAppModule(cdc, a.AccountKeeper, a.BankKeeper, a.FeeGrantKeeper, enc.Registry),
 		upgrade.NewAppModule(a.UpgradeKeeper, enc.Address),
 		consensus.NewAppModule(cdc, a.ConsensusKeeper),
-		wasm.NewAppModule(cdc, a.WasmKeeper, nil, a.AccountKeeper, a.BankKeeper, bapp.MsgServiceRouter(), nil),
+		vm,
 	)
 	a.basics = module.NewBasicManagerFromManager(a.mm, nil)
 	a.basics.RegisterLegacyAminoCodec(amino)
 	order := []string{sequencerModule, authtypes.ModuleName, banktypes.ModuleName, authz.ModuleName,
-		feegrant.ModuleName, upgradetypes.ModuleName, consensustypes.ModuleName, wasmtypes.ModuleName}
+		feegrant.ModuleName, upgradetypes.ModuleName, consensustypes.ModuleName, vmModule}
 	a.mm.SetOrderPreBlockers(upgradetypes.ModuleName, authtypes.ModuleName)
 	a.mm.SetOrderBeginBlockers(authz.ModuleName)
 	a.mm.SetOrderEndBlockers(feegrant.ModuleName)
@@ -213,9 +209,11 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	if err := a.LoadLatestVersion(); err != nil {
 		return nil, fmt.Errorf("minitia: load state: %w", err)
 	}
-	ctx := a.NewUncachedContext(true, emptyHeader())
-	if err := a.WasmKeeper.InitializePinnedCodes(ctx); err != nil {
-		return nil, fmt.Errorf("minitia: pinned Wasm codes: %w", err)
+	if a.WasmKeeper != nil {
+		ctx := a.NewUncachedContext(true, emptyHeader())
+		if err := a.WasmKeeper.InitializePinnedCodes(ctx); err != nil {
+			return nil, fmt.Errorf("minitia: pinned Wasm codes: %w", err)
+		}
 	}
 	return a, nil
 }
@@ -233,6 +231,38 @@ func registerEthKeyAmino(cdc *codec.LegacyAmino) {
 }
 
 var registerGlobalAmino = sync.OnceFunc(func() { registerEthKeyAmino(legacy.Cdc) })
+
+// wasmModule is x/wasm as miniwasm wires it.
+func (a *App) wasmModule(cfg Config, home string, storeService corestore.KVStoreService, authority string) (module.AppModule, error) {
+	// x/wasm as miniwasm wires it: no staking, distribution or IBC keepers ("we do not
+	// support staking"), and so no "staking" capability.
+	a.wasmDir = filepath.Join(home, "wasm")
+	if err := os.MkdirAll(a.wasmDir, 0o700); err != nil {
+		return nil, fmt.Errorf("minitia: wasm home: %w", err)
+	}
+	caps := slices.DeleteFunc(wasmkeeper.BuiltInCapabilities(), func(c string) bool { return c == "staking" })
+	nodeCfg := wasmtypes.DefaultNodeConfig()
+	nodeCfg.SmartQueryGasLimit = cfg.QueryGasLimit
+	simLimit := uint64(wasmSimulationGasLimit)
+	nodeCfg.SimulationGasLimit = &simLimit
+	// The VM is made here, as wasmd's keeper would make it, to be released on Close.
+	var err error
+	a.wasmVM, err = wasmvm.NewVMWithConfig(wasmvmtypes.VMConfig{Cache: wasmvmtypes.CacheOptions{
+		BaseDir:                  a.wasmDir,
+		AvailableCapabilities:    caps,
+		MemoryCacheSizeBytes:     wasmvmtypes.NewSizeMebi(nodeCfg.MemoryCacheSize),
+		InstanceMemoryLimitBytes: wasmvmtypes.NewSizeMebi(wasmContractMemoryLimitMiB),
+	}}, false)
+	if err != nil {
+		return nil, fmt.Errorf("minitia: wasm VM: %w", err)
+	}
+	wk := wasmkeeper.NewKeeper(a.enc.Codec, storeService, a.AccountKeeper, a.BankKeeper,
+		nil, nil, nil, nil, nil, nil,
+		a.MsgServiceRouter(), a.GRPCQueryRouter(), a.wasmDir, nodeCfg, wasmtypes.VMConfig{}, caps, authority,
+		wasmkeeper.WithWasmEngine(a.wasmVM))
+	a.WasmKeeper = &wk
+	return wasm.NewAppModule(a.enc.Codec, a.WasmKeeper, nil, a.AccountKeeper, a.BankKeeper, a.MsgServiceRouter(), nil), nil
+}
 
 // wasmSimulationGasLimit caps a simulation, as wasmd's node config does, so that a simulated
 // tx without a gas limit cannot run forever.
@@ -290,6 +320,12 @@ func (a *App) Close() error {
 	if a.wasmVM != nil {
 		a.wasmVM.Cleanup()
 		a.wasmVM = nil
+	}
+	if a.MoveKeeper != nil {
+		if err := a.MoveKeeper.Close(); err != nil {
+			return err
+		}
+		a.MoveKeeper = nil
 	}
 	return a.BaseApp.Close()
 }

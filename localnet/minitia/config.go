@@ -12,6 +12,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/localnet/devnode/moveexec"
 )
 
 // Defaults of a local minitia, in one place.
@@ -37,7 +38,8 @@ var DefaultGenesisBalance = sdkmath.NewInt(1_000_000_000_000_000)
 // Config is one local minitia's settings. The zero value of a field means its default;
 // Validate fills the defaults and refuses what cannot run.
 type Config struct {
-	// VM is the rollup's VM module: deployer.Wasm (wasmd's x/wasm).
+	// VM is the rollup's VM module: deployer.Wasm (wasmd's x/wasm) or deployer.Move (x/move
+	// over Initia's libmovevm).
 	VM deployer.VM
 	// ChainID is the Cosmos chain id (default "vip-<vm>-1").
 	ChainID      string
@@ -75,6 +77,8 @@ type Config struct {
 	// folder removed on Close. State is in memory either way.
 	Home   string
 	Logger *slog.Logger
+	// Move configures the Move executor (library folder, genesis packages).
+	Move []moveexec.Option
 	// Genesis edits the app state before the chain starts (e.g. a Move module bundle).
 	Genesis func(GenesisState) error
 
@@ -87,9 +91,9 @@ type GenesisState = map[string]json.RawMessage
 // Validate fills defaults and checks the settings.
 func (c *Config) Validate() error {
 	switch c.VM {
-	case deployer.Wasm:
+	case deployer.Wasm, deployer.Move:
 	default:
-		return fmt.Errorf("minitia: VM %q has no module here (want wasm)", c.VM)
+		return fmt.Errorf("minitia: VM %q has no module here (want wasm or move)", c.VM)
 	}
 	if c.ChainID == "" {
 		c.ChainID = "vip-" + string(c.VM) + "-1"

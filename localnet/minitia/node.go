@@ -134,6 +134,9 @@ func Start(ctx context.Context, cfg Config) (_ *Node, err error) {
 	feeroutes.Register(fees, cfg.MinGasPrices)
 	apiSrv.Router.PathPrefix("/opinit/opchild/").Handler(fees)
 	apiSrv.Router.PathPrefix("/initia/tx/").Handler(fees)
+	if n.app.MoveKeeper != nil {
+		apiSrv.Router.PathPrefix("/initia/move/").Handler(n.app.MoveKeeper.Routes(n.app, enc.Registry))
+	}
 	n.serve(func() error { return apiSrv.Start(srvCtx, *srvCfg) })
 	n.apiURL = "http://" + apiAddr
 
@@ -200,7 +203,8 @@ func cometConfig(home string, cfg Config, rpcAddr, p2pAddr string) *cmtcfg.Confi
 	return cc
 }
 
-// listenAddrs gives each empty address a free 127.0.0.1 port.
+// listenAddrs gives each empty address a free 127.0.0.1 port, and each host:0 a free port
+// on that host.
 func listenAddrs(addrs ...string) ([]string, error) {
 	out := make([]string, len(addrs))
 	var lns []net.Listener
@@ -210,16 +214,23 @@ func listenAddrs(addrs ...string) ([]string, error) {
 		}
 	}()
 	for i, a := range addrs {
+		host, port := "127.0.0.1", "0"
 		if a != "" {
+			var err error
+			if host, port, err = net.SplitHostPort(a); err != nil {
+				return nil, fmt.Errorf("minitia: listen address %q: %w", a, err)
+			}
+		}
+		if port != "0" {
 			out[i] = a
 			continue
 		}
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
 		if err != nil {
-			return nil, fmt.Errorf("minitia: find a free port: %w", err)
+			return nil, fmt.Errorf("minitia: find a free port on %s: %w", host, err)
 		}
 		lns = append(lns, ln)
-		out[i] = "127.0.0.1:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+		out[i] = net.JoinHostPort(host, strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
 	}
 	return out, nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/vm/move"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/devnode"
+	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/movevm"
 	"github.com/vipharness/vipharness/localnet/process"
@@ -100,7 +101,7 @@ func BenchmarkPublish(b *testing.B) {
 	var gas uint64
 	for b.Loop() {
 		b.StopTimer()
-		_, dial := benchRollup(b, devnode.WithFundedMnemonics(mnemonic), devnode.WithGeneratedAccounts(0))
+		_, dial := benchRollup(b, func(c *minitia.Config) { c.Mnemonics, c.GeneratedAccounts = []string{mnemonic}, -1 })
 		s := dial(built.VipScore)
 		b.StartTimer()
 		d, err := s.Deploy(context.Background(), 1)

@@ -17,7 +17,6 @@ import (
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/move"
-	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
@@ -208,7 +207,7 @@ func TestRefusesBeforeSending(t *testing.T) {
 
 // The block gas limit and the chain's simulation gas limit bound the chunk.
 func TestChunksFitTheGasLimits(t *testing.T) {
-	r := start(t, devnode.WithMaxBlockGas(1_000_000))
+	r := start(t, embedded.WithMaxBlockGas(1_000_000))
 	ctx := context.Background()
 	s := r.dial(t, deployer.Config{Operator: cosmostx.SoftKey(r.keyA, "operator key")})
 	if _, err := s.Deploy(ctx, 1); err != nil {

@@ -29,7 +29,6 @@ import (
 	"github.com/cosmos/gogoproto/proto"
 
 	movecontract "github.com/vipharness/vipharness/contracts/move"
-	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
@@ -101,11 +100,6 @@ type Executor struct {
 	packages  []GenesisPackage
 }
 
-var (
-	_ devnode.Executor           = (*Executor)(nil)
-	_ devnode.GenesisInitializer = (*Executor)(nil)
-)
-
 // New loads the MoveVM.
 func New(opts ...Option) (*Executor, error) {
 	cfg := config{libDir: movevm.Dir(), simGas: DefaultSimulationGasLimit}
@@ -148,9 +142,9 @@ func (e *Executor) MsgTypeURLs() []string {
 	return []string{sdk.MsgTypeURL(&initiamove.MsgPublish{}), sdk.MsgTypeURL(&initiamove.MsgExecute{}), sdk.MsgTypeURL(&initiamove.MsgExecuteJSON{})}
 }
 
-// InitGenesis publishes the framework at 0x1 and runs its initialization, then publishes and
+// Genesis publishes the framework at 0x1 and runs its initialization, then publishes and
 // sets up the genesis packages.
-func (e *Executor) InitGenesis(ctx *devnode.Context) error {
+func (e *Executor) Genesis(ctx Ctx) error {
 	if _, err := e.rt.Genesis(e.store(ctx), e.env(ctx, false), e.framework, e.allowed); err != nil {
 		return err
 	}
@@ -177,20 +171,20 @@ func publishCall(modules [][]byte, policy initiamove.UpgradePolicy) movevm.Funct
 	}
 }
 
-func (e *Executor) store(ctx *devnode.Context) storetypes.KVStore {
-	return ctx.KVStoreUnmetered(ModuleName)
+func (e *Executor) store(ctx Ctx) storetypes.KVStore {
+	return ctx.Store()
 }
 
 // env is the VM's view of the block and tx. Each execution gets its own session id (tx hash,
 // message index and a chain-wide execution counter), as new table handles derive from it.
-func (e *Executor) env(ctx *devnode.Context, count bool) movevm.Env {
+func (e *Executor) env(ctx Ctx, count bool) movevm.Env {
 	env := movevm.Env{
-		BlockHeight:       uint64(ctx.Height),
-		BlockTimestamp:    uint64(ctx.Time.Unix()),
+		BlockHeight:       uint64(ctx.BlockHeight()),
+		BlockTimestamp:    uint64(ctx.BlockTime().Unix()),
 		NextAccountNumber: ctx.NextAccountNumber(),
 	}
-	if len(ctx.TxBytes) > 0 {
-		env.TxHash = sha256.Sum256(ctx.TxBytes)
+	if len(ctx.TxBytes()) > 0 {
+		env.TxHash = sha256.Sum256(ctx.TxBytes())
 	}
 	store := e.store(ctx)
 	var n uint64
@@ -202,24 +196,24 @@ func (e *Executor) env(ctx *devnode.Context, count bool) movevm.Env {
 	}
 	var seed []byte
 	seed = append(seed, env.TxHash[:]...)
-	seed = binary.BigEndian.AppendUint64(seed, uint64(ctx.MsgIndex))
+	seed = binary.BigEndian.AppendUint64(seed, uint64(ctx.MsgIndex()))
 	seed = binary.BigEndian.AppendUint64(seed, n)
 	env.SessionID = sha256.Sum256(seed)
 	return env
 }
 
 // runtimeGas is the VM gas of an execution: what the tx has left, or the simulation limit.
-func (e *Executor) runtimeGas(ctx *devnode.Context) uint64 {
-	gas := ctx.GasMeter.Limit() - ctx.GasMeter.GasConsumedToLimit()
-	if ctx.Simulate && !ctx.Query {
+func (e *Executor) runtimeGas(ctx Ctx) uint64 {
+	gas := ctx.GasMeter().Limit() - ctx.GasMeter().GasConsumedToLimit()
+	if ctx.Simulating() && !ctx.Querying() {
 		gas = e.simGas
 	}
 	// The VM scales gas by 100 internally; larger limits would overflow.
 	return min(gas, math.MaxUint64/100)
 }
 
-// Execute runs one x/move message.
-func (e *Executor) Execute(ctx *devnode.Context, msg sdk.Msg) (proto.Message, error) {
+// Run runs one x/move message.
+func (e *Executor) Run(ctx Ctx, msg sdk.Msg) (proto.Message, error) {
 	switch m := msg.(type) {
 	case *initiamove.MsgPublish:
 		return e.publish(ctx, m)
@@ -244,7 +238,7 @@ func (e *Executor) Execute(ctx *devnode.Context, msg sdk.Msg) (proto.Message, er
 	return nil, errorsmod.Wrapf(sdkerrors.ErrUnknownRequest, "unrecognized move message type: %T", msg)
 }
 
-func (e *Executor) publish(ctx *devnode.Context, m *initiamove.MsgPublish) (proto.Message, error) {
+func (e *Executor) publish(ctx Ctx, m *initiamove.MsgPublish) (proto.Message, error) {
 	if len(m.CodeBytes) == 0 {
 		return nil, errorsmod.Wrap(ErrEmpty, "code bytes")
 	}
@@ -260,7 +254,7 @@ func (e *Executor) publish(ctx *devnode.Context, m *initiamove.MsgPublish) (prot
 }
 
 // function checks the parts of a call that the library cannot be given unchecked.
-func (e *Executor) function(ctx *devnode.Context, addr, module, function string, typeArgs []string) (movevm.Function, error) {
+func (e *Executor) function(ctx Ctx, addr, module, function string, typeArgs []string) (movevm.Function, error) {
 	a, err := parseAddress(ctx, addr)
 	if err != nil {
 		return movevm.Function{}, errorsmod.Wrapf(sdkerrors.ErrInvalidAddress, "module address: %v", err)
@@ -271,8 +265,8 @@ func (e *Executor) function(ctx *devnode.Context, addr, module, function string,
 	return movevm.Function{Module: movevm.ModuleID{Address: a, Name: module}, Function: function}, nil
 }
 
-func (e *Executor) execute(ctx *devnode.Context, sender string, fn movevm.Function) error {
-	from, err := ctx.Addresses.StringToBytes(sender)
+func (e *Executor) execute(ctx Ctx, sender string, fn movevm.Function) error {
+	from, err := ctx.Addresses().StringToBytes(sender)
 	if err != nil {
 		return errorsmod.Wrapf(sdkerrors.ErrInvalidAddress, "sender: %v", err)
 	}
@@ -284,7 +278,7 @@ func (e *Executor) execute(ctx *devnode.Context, sender string, fn movevm.Functi
 	if errors.As(err, &ee) {
 		used = ee.GasUsed
 	}
-	ctx.GasMeter.ConsumeGas(used, "move runtime")
+	ctx.GasMeter().ConsumeGas(used, "move runtime")
 	if err != nil {
 		if ee == nil {
 			return errorsmod.Wrap(ErrInvalidRequest, err.Error())
@@ -339,11 +333,11 @@ func moveEvent(ev movevm.Event) sdk.Event {
 }
 
 // parseAddress reads 0x-hex or a bech32 account address.
-func parseAddress(ctx *devnode.Context, s string) (movebcs.Address, error) {
+func parseAddress(ctx Ctx, s string) (movebcs.Address, error) {
 	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
 		return movebcs.ParseAddress(s)
 	}
-	bz, err := ctx.Addresses.StringToBytes(s)
+	bz, err := ctx.Addresses().StringToBytes(s)
 	if err != nil {
 		return movebcs.Address{}, err
 	}

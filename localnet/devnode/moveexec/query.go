@@ -15,13 +15,23 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
-// Queries are x/move's query methods this node answers, with Initia's REST routes.
-func (e *Executor) Queries() []devnode.Query {
-	return []devnode.Query{
+// Query is one of x/move's gRPC query methods, with its REST route.
+type Query struct {
+	// Method is the full gRPC method, e.g. "/initia.move.v1.Query/Resource".
+	Method string
+	New    func() proto.Message
+	// HTTP is a net/http pattern; Bind fills a request from it.
+	HTTP   string
+	Bind   func(r *http.Request, req proto.Message) error
+	Handle func(c Ctx, req proto.Message) (proto.Message, error)
+}
+
+// QueryMethods are x/move's query methods the executor answers, with Initia's REST routes.
+func (e *Executor) QueryMethods() []Query {
+	return []Query{
 		{
 			Method: "/initia.move.v1.Query/Resource",
 			New:    func() proto.Message { return &initiamove.QueryResourceRequest{} },
@@ -31,7 +41,7 @@ func (e *Executor) Queries() []devnode.Query {
 				q.Address, q.StructTag = r.PathValue("address"), r.URL.Query().Get("struct_tag")
 				return nil
 			},
-			Handle: func(c *devnode.Context, r proto.Message) (proto.Message, error) {
+			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
 				return e.resource(c, r.(*initiamove.QueryResourceRequest))
 			},
 		},
@@ -44,7 +54,7 @@ func (e *Executor) Queries() []devnode.Query {
 				q.Address, q.ModuleName = r.PathValue("address"), r.PathValue("module_name")
 				return nil
 			},
-			Handle: func(c *devnode.Context, r proto.Message) (proto.Message, error) {
+			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
 				return e.module(c, r.(*initiamove.QueryModuleRequest))
 			},
 		},
@@ -62,7 +72,7 @@ func (e *Executor) Queries() []devnode.Query {
 				q.KeyBytes = kb
 				return nil
 			},
-			Handle: func(c *devnode.Context, r proto.Message) (proto.Message, error) {
+			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
 				return e.tableEntry(c, r.(*initiamove.QueryTableEntryRequest))
 			},
 		},
@@ -71,7 +81,7 @@ func (e *Executor) Queries() []devnode.Query {
 			New:    func() proto.Message { return &initiamove.QueryViewRequest{} },
 			HTTP:   "POST /initia/move/v1/view",
 			Bind:   bindBody,
-			Handle: func(c *devnode.Context, r proto.Message) (proto.Message, error) {
+			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
 				q := r.(*initiamove.QueryViewRequest)
 				data, events, gas, err := e.view(c, q.Address, q.ModuleName, q.FunctionName, q.TypeArgs, q.Args, false)
 				if err != nil {
@@ -85,7 +95,7 @@ func (e *Executor) Queries() []devnode.Query {
 			New:    func() proto.Message { return &initiamove.QueryViewJSONRequest{} },
 			HTTP:   "POST /initia/move/v1/view/json",
 			Bind:   bindBody,
-			Handle: func(c *devnode.Context, r proto.Message) (proto.Message, error) {
+			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
 				q := r.(*initiamove.QueryViewJSONRequest)
 				args := make([][]byte, len(q.Args))
 				for i, a := range q.Args {
@@ -113,7 +123,7 @@ func bindBody(r *http.Request, req proto.Message) error {
 	return nil
 }
 
-func (e *Executor) queryAddress(c *devnode.Context, s string) (movebcs.Address, error) {
+func (e *Executor) queryAddress(c Ctx, s string) (movebcs.Address, error) {
 	a, err := parseAddress(c, s)
 	if err != nil {
 		return a, status.Errorf(codes.InvalidArgument, "address %q: %v", s, err)
@@ -121,7 +131,7 @@ func (e *Executor) queryAddress(c *devnode.Context, s string) (movebcs.Address, 
 	return a, nil
 }
 
-func (e *Executor) resource(c *devnode.Context, q *initiamove.QueryResourceRequest) (proto.Message, error) {
+func (e *Executor) resource(c Ctx, q *initiamove.QueryResourceRequest) (proto.Message, error) {
 	addr, err := e.queryAddress(c, q.Address)
 	if err != nil {
 		return nil, err
@@ -142,7 +152,7 @@ func (e *Executor) resource(c *devnode.Context, q *initiamove.QueryResourceReque
 	return &initiamove.QueryResourceResponse{Resource: initiamove.Resource{Address: q.Address, StructTag: q.StructTag, MoveResource: string(js), RawBytes: raw}}, nil
 }
 
-func (e *Executor) module(c *devnode.Context, q *initiamove.QueryModuleRequest) (proto.Message, error) {
+func (e *Executor) module(c Ctx, q *initiamove.QueryModuleRequest) (proto.Message, error) {
 	addr, err := e.queryAddress(c, q.Address)
 	if err != nil {
 		return nil, err
@@ -163,7 +173,7 @@ func (e *Executor) module(c *devnode.Context, q *initiamove.QueryModuleRequest) 
 	return &initiamove.QueryModuleResponse{Module: initiamove.Module{Address: q.Address, ModuleName: q.ModuleName, Abi: string(abi), RawBytes: code, UpgradePolicy: policy}}, nil
 }
 
-func (e *Executor) tableEntry(c *devnode.Context, q *initiamove.QueryTableEntryRequest) (proto.Message, error) {
+func (e *Executor) tableEntry(c Ctx, q *initiamove.QueryTableEntryRequest) (proto.Message, error) {
 	handle, err := movebcs.ParseAddress(q.Address)
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "table handle: %v", err)
@@ -194,22 +204,22 @@ func (e *Executor) tableEntry(c *devnode.Context, q *initiamove.QueryTableEntryR
 	}}, nil
 }
 
-func (e *Executor) view(c *devnode.Context, addr, module, function string, typeArgs []string, args [][]byte, isJSON bool) (string, []initiamove.VMEvent, uint64, error) {
+func (e *Executor) view(c Ctx, addr, module, function string, typeArgs []string, args [][]byte, isJSON bool) (string, []initiamove.VMEvent, uint64, error) {
 	fn, err := e.function(c, addr, module, function, typeArgs)
 	if err != nil {
 		return "", nil, 0, status.Error(codes.InvalidArgument, err.Error())
 	}
 	fn.Args, fn.IsJSON = args, isJSON
-	gas := c.GasMeter.Limit() - c.GasMeter.GasConsumedToLimit()
+	gas := c.GasMeter().Limit() - c.GasMeter().GasConsumedToLimit()
 	res, err := e.rt.View(e.store(c), e.env(c, false), gas, fn)
 	var ee *movevm.ExecError
 	if err != nil {
 		if errors.As(err, &ee) {
-			c.GasMeter.ConsumeGas(ee.GasUsed, "view; move runtime")
+			c.GasMeter().ConsumeGas(ee.GasUsed, "view; move runtime")
 		}
 		return "", nil, 0, status.Error(codes.Unknown, err.Error())
 	}
-	c.GasMeter.ConsumeGas(res.GasUsed, "view; move runtime")
+	c.GasMeter().ConsumeGas(res.GasUsed, "view; move runtime")
 	events := make([]initiamove.VMEvent, len(res.Events))
 	for i, ev := range res.Events {
 		events[i] = initiamove.VMEvent{TypeTag: ev.TypeTag, Data: ev.Data}

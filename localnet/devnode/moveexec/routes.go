@@ -24,49 +24,51 @@ import (
 	"github.com/vipharness/vipharness/localnet/devnode"
 )
 
-// RegisterRoutes serves x/move's routes whose request or response types the bindings do not
+// Routes serves x/move's routes whose request or response types the bindings do not
 // carry (Modules, Resources, LegacyView, ViewBatch, ViewJSONBatch): their gateway JSON is
 // assembled from the messages the bindings do have, field for field as initia's query.proto
 // names them.
-func (e *Executor) RegisterRoutes(mux *http.ServeMux, read func(context.Context, func(*devnode.Context) error) error) {
-	serve := func(w http.ResponseWriter, r *http.Request, f func(*devnode.Context) (any, error)) {
+// read runs f against the committed state as a query; writeError answers an error in the
+// gateway's JSON.
+func (e *Executor) Routes(mux *http.ServeMux, read func(context.Context, func(Ctx) error) error, writeError func(http.ResponseWriter, error)) {
+	serve := func(w http.ResponseWriter, r *http.Request, f func(Ctx) (any, error)) {
 		var out any
-		err := read(r.Context(), func(c *devnode.Context) error {
+		err := read(r.Context(), func(c Ctx) error {
 			var err error
 			out, err = f(c)
 			return err
 		})
 		if err != nil {
-			devnode.WriteError(w, err)
+			writeError(w, err)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(out)
 	}
 	mux.HandleFunc("GET /initia/move/v1/accounts/{address}/modules", func(w http.ResponseWriter, r *http.Request) {
-		serve(w, r, func(c *devnode.Context) (any, error) { return e.modules(c, r.PathValue("address"), r.URL.Query()) })
+		serve(w, r, func(c Ctx) (any, error) { return e.modules(c, r.PathValue("address"), r.URL.Query()) })
 	})
 	mux.HandleFunc("GET /initia/move/v1/accounts/{address}/resources", func(w http.ResponseWriter, r *http.Request) {
-		serve(w, r, func(c *devnode.Context) (any, error) { return e.resources(c, r.PathValue("address"), r.URL.Query()) })
+		serve(w, r, func(c Ctx) (any, error) { return e.resources(c, r.PathValue("address"), r.URL.Query()) })
 	})
 	// LegacyView: Initia.js viewFunction posts {type_args, args} (base64 BCS) to the function's path.
 	mux.HandleFunc("POST /initia/move/v1/accounts/{address}/modules/{module_name}/view_functions/{function_name}", func(w http.ResponseWriter, r *http.Request) {
 		var q initiamove.QueryViewRequest
 		if err := bindBody(r, &q); err != nil {
-			devnode.WriteError(w, err)
+			writeError(w, err)
 			return
 		}
 		q.Address, q.ModuleName, q.FunctionName = r.PathValue("address"), r.PathValue("module_name"), r.PathValue("function_name")
-		serve(w, r, func(c *devnode.Context) (any, error) { return e.viewBCS(c, &q) })
+		serve(w, r, func(c Ctx) (any, error) { return e.viewBCS(c, &q) })
 	})
-	batch := func(path string, newReq func() proto.Message, each func(*devnode.Context, proto.Message) (json.RawMessage, error)) {
+	batch := func(path string, newReq func() proto.Message, each func(Ctx, proto.Message) (json.RawMessage, error)) {
 		mux.HandleFunc("POST "+path, func(w http.ResponseWriter, r *http.Request) {
 			reqs, err := batchRequests(r, newReq)
 			if err != nil {
-				devnode.WriteError(w, err)
+				writeError(w, err)
 				return
 			}
-			serve(w, r, func(c *devnode.Context) (any, error) {
+			serve(w, r, func(c Ctx) (any, error) {
 				out := make([]json.RawMessage, len(reqs))
 				for i, m := range reqs {
 					if out[i], err = each(c, m); err != nil {
@@ -78,11 +80,11 @@ func (e *Executor) RegisterRoutes(mux *http.ServeMux, read func(context.Context,
 		})
 	}
 	batch("/initia/move/v1/view/batch", func() proto.Message { return &initiamove.QueryViewRequest{} },
-		func(c *devnode.Context, m proto.Message) (json.RawMessage, error) {
+		func(c Ctx, m proto.Message) (json.RawMessage, error) {
 			return e.viewBCS(c, m.(*initiamove.QueryViewRequest))
 		})
 	batch("/initia/move/v1/view/json/batch", func() proto.Message { return &initiamove.QueryViewJSONRequest{} },
-		func(c *devnode.Context, m proto.Message) (json.RawMessage, error) {
+		func(c Ctx, m proto.Message) (json.RawMessage, error) {
 			q := m.(*initiamove.QueryViewJSONRequest)
 			args := make([][]byte, len(q.Args))
 			for j, a := range q.Args {
@@ -97,7 +99,7 @@ func (e *Executor) RegisterRoutes(mux *http.ServeMux, read func(context.Context,
 }
 
 // viewBCS runs a view with BCS arguments and answers it in the gateway's JSON.
-func (e *Executor) viewBCS(c *devnode.Context, q *initiamove.QueryViewRequest) (json.RawMessage, error) {
+func (e *Executor) viewBCS(c Ctx, q *initiamove.QueryViewRequest) (json.RawMessage, error) {
 	data, events, gas, err := e.view(c, q.Address, q.ModuleName, q.FunctionName, q.TypeArgs, q.Args, false)
 	if err != nil {
 		return nil, err
@@ -132,7 +134,7 @@ func protoJSON(m proto.Message) (json.RawMessage, error) {
 	return bz, nil
 }
 
-func (e *Executor) modules(c *devnode.Context, address string, params url.Values) (any, error) {
+func (e *Executor) modules(c Ctx, address string, params url.Values) (any, error) {
 	addr, err := e.queryAddress(c, address)
 	if err != nil {
 		return nil, err
@@ -163,7 +165,7 @@ func (e *Executor) modules(c *devnode.Context, address string, params url.Values
 	return map[string]any{"modules": out, "pagination": page}, nil
 }
 
-func (e *Executor) resources(c *devnode.Context, address string, params url.Values) (any, error) {
+func (e *Executor) resources(c Ctx, address string, params url.Values) (any, error) {
 	addr, err := e.queryAddress(c, address)
 	if err != nil {
 		return nil, err

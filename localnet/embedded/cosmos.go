@@ -1,0 +1,123 @@
+package embedded
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/localnet"
+	"github.com/vipharness/vipharness/localnet/minitia"
+)
+
+// DefaultWasmChainID is the chain id of the embedded Wasm rollup.
+const DefaultWasmChainID = "vip-wasm-1"
+
+// CosmosOption changes an embedded Cosmos rollup's minitia settings (chain id, fees, funded
+// mnemonics, block gas and time, ...) before it starts.
+type CosmosOption func(*minitia.Config)
+
+// WasmOption and MoveOption configure StartWasm and StartMove.
+type (
+	WasmOption = CosmosOption
+	MoveOption = CosmosOption
+)
+
+// WithMaxBlockGas sets the rollup's block gas limit.
+func WithMaxBlockGas(gas int64) CosmosOption {
+	return func(c *minitia.Config) { c.MaxBlockGas = gas }
+}
+
+// WithBlockTime sets the interval between blocks.
+func WithBlockTime(d time.Duration) CosmosOption {
+	return func(c *minitia.Config) { c.BlockTime = d }
+}
+
+// WithNoGeneratedAccounts funds only the given mnemonics (none: no account).
+func WithNoGeneratedAccounts() CosmosOption {
+	return func(c *minitia.Config) { c.GeneratedAccounts = -1 }
+}
+
+// StartWasm starts an embedded Wasm rollup: the project's minitia application with wasmd's
+// x/wasm under an in-process CometBFT. By default it has chain id DefaultWasmChainID, bech32
+// prefix "init", fee denom "umin" at a minimum gas price of 0.15, and two fresh mnemonics whose
+// first secp256k1 (coin type 118, what wasmd tools derive) and eth_secp256k1 (coin type 60,
+// Initia.js MnemonicKey()'s default) accounts are both funded.
+func StartWasm(ctx context.Context, opts ...WasmOption) (*WasmRollup, error) {
+	cfg := minitia.Config{
+		VM:      deployer.Wasm,
+		ChainID: DefaultWasmChainID,
+		KeyType: keys.Secp256k1,
+		Version: "v0.0.0-vipharness+wasmvm.v3.0.7",
+	}
+	return startCosmos(ctx, cfg, opts)
+}
+
+func startCosmos(ctx context.Context, cfg minitia.Config, opts []CosmosOption) (*CosmosRollup, error) {
+	for _, o := range opts {
+		o(&cfg)
+	}
+	n, err := minitia.Start(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &CosmosRollup{node: n}, nil
+}
+
+// WasmRollup and MoveRollup are embedded Cosmos rollups of their VM.
+type (
+	WasmRollup = CosmosRollup
+	MoveRollup = CosmosRollup
+)
+
+// CosmosRollup is an in-process Cosmos rollup on the project's minitia application.
+type CosmosRollup struct {
+	node     *minitia.Node
+	stopOnce sync.Once
+	stopErr  error
+}
+
+var _ localnet.Rollup = (*CosmosRollup)(nil)
+
+// VM is the rollup's VM.
+func (r *CosmosRollup) VM() deployer.VM { return r.node.Config().VM }
+
+// ChainID is the Cosmos chain id.
+func (r *CosmosRollup) ChainID() string { return r.node.ChainID() }
+
+// Endpoints are CometBFT's RPC and the API server's REST URLs.
+func (r *CosmosRollup) Endpoints() localnet.Endpoints {
+	return localnet.Endpoints{CometRPC: r.node.RPCURL(), REST: r.node.RESTURL()}
+}
+
+// Funded returns the genesis-funded accounts with their mnemonics and keys; each
+// mnemonic's account of the other coin type (60 beside 118, 118 beside 60) is funded too.
+func (r *CosmosRollup) Funded() []localnet.Account {
+	also := r.node.AlsoFunded()
+	var out []localnet.Account
+	for i, a := range r.node.Funded() {
+		acc := localnet.Account{Address: a.Address, Mnemonic: a.Mnemonic, PrivateKey: a.PrivateKey}
+		if i < len(also) {
+			if also[i].KeyType == keys.EthSecp256k1 {
+				acc.CoinType60Address = also[i].Address
+			} else {
+				acc.CoinType118Address = also[i].Address
+			}
+		}
+		out = append(out, acc)
+	}
+	return out
+}
+
+// Height is the latest committed block height.
+func (r *CosmosRollup) Height() int64 { return r.node.Height() }
+
+// Node is the running minitia node, for in-process use.
+func (r *CosmosRollup) Node() *minitia.Node { return r.node }
+
+// Stop ends the chain and its servers; safe to call more than once.
+func (r *CosmosRollup) Stop(context.Context) error {
+	r.stopOnce.Do(func() { r.stopErr = r.node.Close() })
+	return r.stopErr
+}

@@ -1,0 +1,283 @@
+// Package xmove is x/move as a Cosmos SDK module of the local minitia: Initia's message and
+// query services (initia.move.v1.Msg and Query) and Initia's REST routes, run by the project's
+// Move executor over Initia's libmovevm (localnet/devnode/moveexec) against the module's own
+// store. The VM meters its own gas; the SDK meter is charged what the VM used.
+package xmove
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"cosmossdk.io/core/address"
+	errorsmod "cosmossdk.io/errors"
+	storetypes "cosmossdk.io/store/types"
+	abci "github.com/cometbft/cometbft/abci/types"
+	"github.com/cosmos/cosmos-sdk/client"
+	"github.com/cosmos/cosmos-sdk/codec"
+	codectypes "github.com/cosmos/cosmos-sdk/codec/types"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+	sdkerrors "github.com/cosmos/cosmos-sdk/types/errors"
+	"github.com/cosmos/cosmos-sdk/types/module"
+	authkeeper "github.com/cosmos/cosmos-sdk/x/auth/keeper"
+	"github.com/cosmos/gogoproto/proto"
+	gwruntime "github.com/grpc-ecosystem/grpc-gateway/runtime"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/localnet/devnode"
+	"github.com/vipharness/vipharness/localnet/devnode/moveexec"
+)
+
+// ModuleName is x/move's module and store name.
+const ModuleName = moveexec.ModuleName
+
+// Keeper runs the Move executor against the module's store.
+type Keeper struct {
+	exec    *moveexec.Executor
+	key     *storetypes.KVStoreKey
+	ak      authkeeper.AccountKeeper
+	addr    address.Codec
+	queries map[string]moveexec.Query
+}
+
+// NewKeeper loads the MoveVM (opts configure the executor: library folder, genesis packages).
+func NewKeeper(key *storetypes.KVStoreKey, ak authkeeper.AccountKeeper, addr address.Codec, opts ...moveexec.Option) (*Keeper, error) {
+	exec, err := moveexec.New(opts...)
+	if err != nil {
+		return nil, err
+	}
+	k := &Keeper{exec: exec, key: key, ak: ak, addr: addr, queries: map[string]moveexec.Query{}}
+	for _, q := range exec.QueryMethods() {
+		k.queries[q.Method] = q
+	}
+	return k, nil
+}
+
+// Close releases the VM.
+func (k *Keeper) Close() error { return k.exec.Close() }
+
+// moveCtx is an SDK context as the executor sees it.
+type moveCtx struct {
+	sdk.Context
+	k     *Keeper
+	query bool
+}
+
+func (c moveCtx) Store() storetypes.KVStore { return c.MultiStore().GetKVStore(c.k.key) }
+
+// MsgIndex is 0: the executor's chain-wide execution counter keeps session ids apart.
+func (c moveCtx) MsgIndex() int            { return 0 }
+func (c moveCtx) Simulating() bool         { return c.query || c.ExecMode() == sdk.ExecModeSimulate }
+func (c moveCtx) Querying() bool           { return c.query }
+func (c moveCtx) Addresses() address.Codec { return c.k.addr }
+func (c moveCtx) EmitEvent(e sdk.Event)    { c.EventManager().EmitEvent(e) }
+
+func (c moveCtx) NextAccountNumber() uint64 {
+	n, err := c.k.ak.AccountNumber.Peek(c.Context)
+	if err != nil {
+		panic(fmt.Errorf("read the next account number: %w", err))
+	}
+	return n
+}
+
+func (c moveCtx) EnsureAccount(addr []byte) {
+	if !c.k.ak.HasAccount(c.Context, addr) {
+		c.k.ak.SetAccount(c.Context, c.k.ak.NewAccountWithAddress(c.Context, addr))
+	}
+}
+
+var _ moveexec.Ctx = moveCtx{}
+
+// msgServer is initia.move.v1.Msg.
+type msgServer struct{ k *Keeper }
+
+func (s msgServer) run(goCtx context.Context, msg sdk.Msg) (proto.Message, error) {
+	return s.k.exec.Run(moveCtx{Context: sdk.UnwrapSDKContext(goCtx), k: s.k}, msg)
+}
+
+func (s msgServer) Publish(c context.Context, m *initiamove.MsgPublish) (*initiamove.MsgPublishResponse, error) {
+	if _, err := s.run(c, m); err != nil {
+		return nil, err
+	}
+	return &initiamove.MsgPublishResponse{}, nil
+}
+
+func (s msgServer) Execute(c context.Context, m *initiamove.MsgExecute) (*initiamove.MsgExecuteResponse, error) {
+	if _, err := s.run(c, m); err != nil {
+		return nil, err
+	}
+	return &initiamove.MsgExecuteResponse{}, nil
+}
+
+func (s msgServer) ExecuteJSON(c context.Context, m *initiamove.MsgExecuteJSON) (*initiamove.MsgExecuteJSONResponse, error) {
+	if _, err := s.run(c, m); err != nil {
+		return nil, err
+	}
+	return &initiamove.MsgExecuteJSONResponse{}, nil
+}
+
+// queryServer is initia.move.v1.Query.
+type queryServer struct{ k *Keeper }
+
+func (s queryServer) handle(goCtx context.Context, method string, req proto.Message) (proto.Message, error) {
+	return s.k.query(sdk.UnwrapSDKContext(goCtx), method, req)
+}
+
+func (s queryServer) Module(c context.Context, r *initiamove.QueryModuleRequest) (*initiamove.QueryModuleResponse, error) {
+	res, err := s.handle(c, "/initia.move.v1.Query/Module", r)
+	return asResponse[*initiamove.QueryModuleResponse](res, err)
+}
+
+func (s queryServer) Resource(c context.Context, r *initiamove.QueryResourceRequest) (*initiamove.QueryResourceResponse, error) {
+	res, err := s.handle(c, "/initia.move.v1.Query/Resource", r)
+	return asResponse[*initiamove.QueryResourceResponse](res, err)
+}
+
+func (s queryServer) TableEntry(c context.Context, r *initiamove.QueryTableEntryRequest) (*initiamove.QueryTableEntryResponse, error) {
+	res, err := s.handle(c, "/initia.move.v1.Query/TableEntry", r)
+	return asResponse[*initiamove.QueryTableEntryResponse](res, err)
+}
+
+func (s queryServer) View(c context.Context, r *initiamove.QueryViewRequest) (*initiamove.QueryViewResponse, error) {
+	res, err := s.handle(c, "/initia.move.v1.Query/View", r)
+	return asResponse[*initiamove.QueryViewResponse](res, err)
+}
+
+func (s queryServer) ViewJSON(c context.Context, r *initiamove.QueryViewJSONRequest) (*initiamove.QueryViewJSONResponse, error) {
+	res, err := s.handle(c, "/initia.move.v1.Query/ViewJSON", r)
+	return asResponse[*initiamove.QueryViewJSONResponse](res, err)
+}
+
+func asResponse[T proto.Message](res proto.Message, err error) (T, error) {
+	var zero T
+	if err != nil {
+		return zero, err
+	}
+	out, ok := res.(T)
+	if !ok {
+		return zero, status.Errorf(codes.Internal, "query answered %T, want %T", res, zero)
+	}
+	return out, nil
+}
+
+// query runs a query method against sctx (a query context: its gas meter bounds the query).
+func (k *Keeper) query(sctx sdk.Context, method string, req proto.Message) (res proto.Message, err error) {
+	q, ok := k.queries[method]
+	if !ok {
+		return nil, status.Errorf(codes.Unimplemented, "unknown method %s", method)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			oog, ok := r.(storetypes.ErrorOutOfGas)
+			if !ok {
+				panic(r)
+			}
+			err = errorsmod.Wrapf(sdkerrors.ErrOutOfGas, "Query gas limit exceeded: %v, out of gas in location: %v", sctx.GasMeter().Limit(), oog.Descriptor)
+		}
+	}()
+	return q.Handle(moveCtx{Context: sctx, k: k, query: true}, req)
+}
+
+// QueryContexter makes a context at the latest committed state, as a gRPC query gets one.
+type QueryContexter interface {
+	CreateQueryContext(height int64, prove bool) (sdk.Context, error)
+}
+
+// Routes serves Initia's x/move REST routes: those of the query methods, and the plain ones
+// (module and resource lists, view batches, Initia.js's view_functions).
+func (k *Keeper) Routes(app QueryContexter, registry codectypes.InterfaceRegistry) http.Handler {
+	mux := http.NewServeMux()
+	for _, q := range k.exec.QueryMethods() {
+		if q.HTTP == "" {
+			continue
+		}
+		mux.HandleFunc(q.HTTP, func(w http.ResponseWriter, r *http.Request) {
+			req := q.New()
+			if q.Bind != nil {
+				if err := q.Bind(r, req); err != nil {
+					if _, ok := status.FromError(err); !ok {
+						err = status.Error(codes.InvalidArgument, err.Error())
+					}
+					devnode.WriteError(w, err)
+					return
+				}
+			}
+			sctx, err := app.CreateQueryContext(0, false)
+			if err != nil {
+				devnode.WriteError(w, err)
+				return
+			}
+			res, err := k.query(sctx, q.Method, req)
+			if err != nil {
+				devnode.WriteError(w, err)
+				return
+			}
+			bz, err := codec.ProtoMarshalJSON(res, registry)
+			if err != nil {
+				devnode.WriteError(w, status.Error(codes.Internal, err.Error()))
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Grpc-Metadata-X-Cosmos-Block-Height", strconv.FormatInt(sctx.BlockHeight(), 10))
+			_, _ = w.Write(bz)
+		})
+	}
+	k.exec.Routes(mux, func(_ context.Context, f func(moveexec.Ctx) error) error {
+		sctx, err := app.CreateQueryContext(0, false)
+		if err != nil {
+			return err
+		}
+		return f(moveCtx{Context: sctx, k: k, query: true})
+	}, devnode.WriteError)
+	return mux
+}
+
+// AppModule is x/move in the module manager.
+type AppModule struct{ k *Keeper }
+
+// NewAppModule wraps the keeper.
+func NewAppModule(k *Keeper) AppModule { return AppModule{k: k} }
+
+func (AppModule) Name() string        { return ModuleName }
+func (AppModule) IsOnePerModuleType() {}
+func (AppModule) IsAppModule()        {}
+
+func (AppModule) RegisterLegacyAminoCodec(*codec.LegacyAmino) {}
+func (AppModule) RegisterInterfaces(reg codectypes.InterfaceRegistry) {
+	initiamove.RegisterInterfaces(reg)
+}
+
+// RegisterGRPCGatewayRoutes is empty: Routes serves the REST routes.
+func (AppModule) RegisterGRPCGatewayRoutes(client.Context, *gwruntime.ServeMux) {}
+
+// RegisterServices registers initia.move.v1.Msg and Query.
+func (m AppModule) RegisterServices(cfg module.Configurator) {
+	initiamove.RegisterMsgServer(cfg.MsgServer(), msgServer{k: m.k})
+	initiamove.RegisterQueryServer(cfg.QueryServer(), queryServer{k: m.k})
+}
+
+func (AppModule) DefaultGenesis(codec.JSONCodec) json.RawMessage { return json.RawMessage(`{}`) }
+
+func (AppModule) ValidateGenesis(_ codec.JSONCodec, _ client.TxEncodingConfig, bz json.RawMessage) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(bz, &m); err != nil {
+		return fmt.Errorf("move genesis: %w", err)
+	}
+	return nil
+}
+
+// InitGenesis publishes the framework at 0x1 and the executor's genesis packages.
+func (m AppModule) InitGenesis(sctx sdk.Context, _ codec.JSONCodec, _ json.RawMessage) []abci.ValidatorUpdate {
+	if err := m.k.exec.Genesis(moveCtx{Context: sctx, k: m.k}); err != nil {
+		panic(fmt.Errorf("move genesis: %w", err))
+	}
+	return nil
+}
+
+func (AppModule) ExportGenesis(sdk.Context, codec.JSONCodec) json.RawMessage {
+	return json.RawMessage(`{}`)
+}
