@@ -1,5 +1,5 @@
-// Package l1 is a stand-in for the Initia L1 as far as VIP deployments read it: a Move dev
-// node (localnet/devnode with the MoveVM) whose genesis holds a small vip module at the VIP
+// Package l1 is a stand-in for the Initia L1 as far as VIP deployments read it: a Move chain
+// (the local minitia application with x/move, localnet/minitia) whose genesis holds a small vip module at the VIP
 // module address. Its ModuleStore carries the current stage; it is read through the real Move
 // REST route (resources/by_struct_tag) and moved on by the agent's signed MsgExecute txs
 // (advance_stage, set_stage). Stages it moves past get stage data, where the agent's
@@ -18,15 +18,15 @@ import (
 	"time"
 
 	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
-	sdk "github.com/cosmos/cosmos-sdk/types"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
-	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/devnode/moveexec"
+	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
@@ -63,8 +63,7 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 
 // Server is the stand-in L1.
 type Server struct {
-	node  *devnode.Node
-	exec  *moveexec.Executor
+	node  *minitia.Node
 	c     *cosmostx.Client
 	agent *cosmostx.Signer
 	// agentKey signs as the agent (AgentKey).
@@ -96,11 +95,11 @@ func Start(ctx context.Context, opts ...Option) (_ *Server, err error) {
 			return nil, fmt.Errorf("l1 stand-in: build vip module for %s: %w", vip.Short(), err)
 		}
 	}
-	mnemonic, err := devnode.NewMnemonic()
+	mnemonic, err := minitia.NewMnemonic()
 	if err != nil {
 		return nil, err
 	}
-	agent, err := devnode.DeriveAccount(mnemonic, keys.EthSecp256k1, "init")
+	agent, err := minitia.DeriveAccount(mnemonic, keys.EthSecp256k1, "init")
 	if err != nil {
 		return nil, err
 	}
@@ -117,29 +116,28 @@ func Start(ctx context.Context, opts ...Option) (_ *Server, err error) {
 		}
 		calls = append(calls, call)
 	}
-	exec, err := moveexec.New(moveexec.WithGenesisPackage(moveexec.GenesisPackage{Owner: vip, Modules: [][]byte{code}, Calls: calls}))
+	// The L1 is the same Cosmos SDK application as the Move rollups, answering as initiad.
+	node, err := minitia.Start(ctx, minitia.Config{
+		VM: deployer.Move, ChainID: ChainID, KeyType: keys.EthSecp256k1,
+		Mnemonics: append([]string{mnemonic}, c.funded...), GeneratedAccounts: -1, GenesisTime: genesis,
+		AppName: "initia", Version: "v0.0.0-vipharness-l1-standin", NodeName: "initia", BinaryName: "initiad",
+		Logger: c.logger,
+		Move:   []moveexec.Option{moveexec.WithGenesisPackage(moveexec.GenesisPackage{Owner: vip, Modules: [][]byte{code}, Calls: calls})},
+	})
 	if err != nil {
 		return nil, fmt.Errorf("l1 stand-in: %w", err)
 	}
-	node, err := devnode.Start(ctx, exec, devnode.WithChainID(ChainID), devnode.WithKeyType(keys.EthSecp256k1),
-		devnode.WithFundedMnemonics(append([]string{mnemonic}, c.funded...)...), devnode.WithGeneratedAccounts(0), devnode.WithGenesisTime(genesis),
-		devnode.WithAppVersion("vipharness-l1-standin", "devnode/movevm-v0.7.0"),
-		devnode.WithApplication("initia", "initiad"), devnode.WithLogger(c.logger))
-	if err != nil {
-		_ = exec.Close()
-		return nil, fmt.Errorf("l1 stand-in: %w", err)
-	}
-	s := &Server{node: node, exec: exec, vip: vip, agentKey: agent.Key}
+	s := &Server{node: node, vip: vip, agentKey: agent.Key}
 	defer func() {
 		if err != nil {
 			_ = s.Close()
 		}
 	}()
-	enc, err := cosmostx.NewEncoding(node.Encoding().Prefix, initiamove.RegisterInterfaces)
+	enc, err := cosmostx.NewEncoding(node.Config().Bech32Prefix, initiamove.RegisterInterfaces)
 	if err != nil {
 		return nil, err
 	}
-	if s.c, err = cosmostx.New(node.RPCURL(), node.RESTURL(), node.ChainID(), enc, sdk.NewDecCoinFromDec(node.FeeDenom(), node.MinGasPrice())); err != nil {
+	if s.c, err = cosmostx.New(node.RPCURL(), node.RESTURL(), node.ChainID(), enc, node.Config().MinGasPrices()[0]); err != nil {
 		return nil, err
 	}
 	if s.agent, err = s.c.Signer(ctx, agent.Key); err != nil {
@@ -194,6 +192,4 @@ func (s *Server) Advance(ctx context.Context) (uint64, error) {
 }
 
 // Close stops the node and releases the VM.
-func (s *Server) Close() error {
-	return errors.Join(s.node.Close(), s.exec.Close())
-}
+func (s *Server) Close() error { return s.node.Close() }

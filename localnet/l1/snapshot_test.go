@@ -12,7 +12,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
-	"github.com/vipharness/vipharness/localnet/devnode"
+	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
@@ -184,11 +184,11 @@ func TestSnapshotsAndClaims(t *testing.T) {
 func TestServerSnapshotReadBackAndClaim(t *testing.T) {
 	requireLibs(t)
 	ctx := context.Background()
-	mnemonic, err := devnode.NewMnemonic()
+	mnemonic, err := minitia.NewMnemonic()
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := devnode.DeriveAccount(mnemonic, keys.EthSecp256k1, "init")
+	u, err := minitia.DeriveAccount(mnemonic, keys.EthSecp256k1, "init")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -120,7 +120,7 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	registerEthKeyAmino(amino)
 	registerGlobalAmino()
 
-	bapp := baseapp.NewBaseApp(AppName, logger, db, enc.TxConfig.TxDecoder(),
+	bapp := baseapp.NewBaseApp(cfg.AppName, logger, db, enc.TxConfig.TxDecoder(),
 		baseapp.SetChainID(cfg.ChainID),
 		baseapp.SetMinGasPrices(cfg.MinGasPrices().String()),
 		baseapp.SetQueryGasLimit(cfg.QueryGasLimit))
@@ -129,7 +129,7 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	bapp.SetTxEncoder(enc.TxConfig.TxEncoder())
 
 	a := &App{BaseApp: bapp, cfg: cfg, enc: enc, amino: amino,
-		nodeInfo: nodeInfo{name: cfg.NodeName, version: cfg.Version}}
+		nodeInfo: nodeInfo{name: cfg.NodeName, binary: cfg.BinaryName, version: cfg.Version}}
 	vmModule := wasmtypes.ModuleName
 	if cfg.VM == deployer.Move {
 		vmModule = xmove.ModuleName

@@ -16,7 +16,7 @@ import (
 
 // nodeInfo is what node_info's application_version says: a minitia of this VM. The SDK reads
 // it from link-time globals, one per process; here several chains share a process.
-type nodeInfo struct{ name, version string }
+type nodeInfo struct{ name, binary, version string }
 
 // cometService is the SDK's CometBFT service with node_info answering for this chain.
 type cometService struct {
@@ -30,7 +30,7 @@ func (s cometService) GetNodeInfo(ctx context.Context, req *cmtservice.GetNodeIn
 		return nil, err
 	}
 	v := resp.ApplicationVersion
-	v.Name, v.AppName, v.Version = s.info.name, BinaryName, s.info.version
+	v.Name, v.AppName, v.Version = s.info.name, s.info.binary, s.info.version
 	if v.CosmosSdkVersion == "" {
 		v.CosmosSdkVersion = sdkVersion()
 	}

@@ -64,8 +64,10 @@ type Config struct {
 	QueryGasLimit uint64
 	// Version is what abci_info reports as the version (a minitia's release tag).
 	Version string
-	// NodeName is node_info's application_version.name (default "mini" + the VM's module).
-	NodeName string
+	// NodeName is node_info's application_version.name (default "mini" + the VM's module),
+	// BinaryName its app_name (default "minitiad"), AppName abci_info's data (default
+	// "minitia"): the L1 stand-in answers as initia, initiad and initia.
+	NodeName, BinaryName, AppName string
 	// BlockTime is the interval between blocks (CometBFT's timeout_commit).
 	BlockTime time.Duration
 	// GenesisTime is the genesis time (default now).
@@ -145,6 +147,12 @@ func (c *Config) Validate() error {
 	if c.NodeName == "" {
 		c.NodeName = "mini" + string(c.VM)
 	}
+	if c.BinaryName == "" {
+		c.BinaryName = BinaryName
+	}
+	if c.AppName == "" {
+		c.AppName = AppName
+	}
 	if c.BlockTime == 0 {
 		c.BlockTime = DefaultBlockTime
 	}
@@ -161,6 +169,6 @@ func (c *Config) Validate() error {
 }
 
 // MinGasPrices are the validated minimum gas prices (after Validate).
-func (c *Config) MinGasPrices() sdk.DecCoins {
+func (c Config) MinGasPrices() sdk.DecCoins {
 	return sdk.NewDecCoins(sdk.NewDecCoinFromDec(c.FeeDenom, c.minGasPrice))
 }
