@@ -49,6 +49,19 @@ type DeployChain interface {
 	Existing(ctx context.Context) (string, error)
 }
 
+// Deploying is a VM's side of a deploy (Contract.DeployChain): the deployer's address as the
+// VM writes it (it names the deploy's journal), and the chain RunDeploy drives.
+type Deploying struct {
+	Deployer string
+	Chain    DeployChain
+}
+
+// DeployNoter is a DeployChain that adds what only its VM knows to a finished deployment
+// (Wasm: the code id instantiated and the gas of a store this run made).
+type DeployNoter interface {
+	NoteDeployment(ctx context.Context, d *Deployment) error
+}
+
 // DeployPreparer is a DeployChain with a step of its own before the deploy tx is signed,
 // one that is safe to repeat and found by a re-run on its own (Wasm: store the code unless
 // code with its checksum is stored already). It runs only when a deploy is to be signed.

@@ -42,9 +42,9 @@ type Contract interface {
 	Codec() scores.Codec
 	// JournalChain names the chain in journal keys ("evm-1337", "move-<chain id>").
 	JournalChain() string
-	// Deploy creates the contract with initStage as its first open stage, journaled and
-	// retry-safe (RunDeploy).
-	Deploy(ctx context.Context, initStage uint64, opts ...DeployOption) (Deployment, error)
+	// DeployChain is the deployer's side of a deploy, which the Scorer runs (RunDeploy): its
+	// address, and the chain that signs, sends and probes the deploy tx.
+	DeployChain(ctx context.Context) (Deploying, error)
 	// PrepareUpdate measures an update of stage with set on the live contract, which also
 	// proves the operator may write it, before anything is sent.
 	PrepareUpdate(ctx context.Context, stage uint64, set *scores.Set) (Update, error)
@@ -125,9 +125,34 @@ func (s *Scorer) CheckAddress(addr string) (string, error) {
 
 // Deploy creates the contract with initStage as its first open stage, journaled and
 // retry-safe (RunDeploy): a re-run finishes a deploy an earlier run sent, and a deployer
-// with a healthy deployment gets it back (StatusAlready) unless AnotherDeployment.
+// with a healthy deployment gets it back (StatusAlready) unless AnotherDeployment. The
+// Scorer is attached to the deployment it ends with.
 func (s *Scorer) Deploy(ctx context.Context, initStage uint64, opts ...DeployOption) (Deployment, error) {
-	return s.c.Deploy(ctx, initStage, opts...)
+	if initStage == 0 {
+		return Deployment{}, errors.New("deploy: initial stage must be at least 1")
+	}
+	d, err := s.c.DeployChain(ctx)
+	if err != nil {
+		return Deployment{}, fmt.Errorf("deploy: %w", err)
+	}
+	res, err := RunDeploy(ctx, d.Chain, DeployRun{
+		Journal: journal.DeployPath(s.k.JournalDir, s.c.JournalChain(), d.Deployer), Poll: s.k.Poll, Logger: s.k.Logger,
+	}, initStage, DeployConfigOf(opts...))
+	if err != nil {
+		return Deployment{}, err
+	}
+	if err := s.c.Attach(res.Contract); err != nil {
+		return Deployment{}, fmt.Errorf("deploy: the deployment at %s: %w", res.Contract, err)
+	}
+	dep := Deployment{VM: s.c.VM(), ChainID: s.c.ChainID(), Contract: s.c.Contract(), InitStage: res.InitStage,
+		TxHash: res.TxHash, Deployer: d.Deployer, GasUsed: res.GasUsed, Status: res.Status}
+	if n, ok := d.Chain.(DeployNoter); ok {
+		if err := n.NoteDeployment(ctx, &dep); err != nil {
+			return Deployment{}, fmt.Errorf("deploy: %s: %w", res.Status, err)
+		}
+	}
+	s.k.Logger.Info("contract "+res.Status, "address", dep.Contract, "stage", dep.InitStage, "tx", dep.TxHash, "gas", dep.GasUsed)
+	return dep, nil
 }
 
 // FinalizeStage finalizes stage and so opens stage+1; it returns the tx hash.

@@ -42,8 +42,8 @@ func (f *fakeContract) ChainID() string          { return "1" }
 func (f *fakeContract) Bech32Prefix() string     { return "" }
 func (f *fakeContract) Attach(addr string) error { f.addr = addr; return nil }
 func (f *fakeContract) Close()                   {}
-func (f *fakeContract) Deploy(context.Context, uint64, ...deployer.DeployOption) (deployer.Deployment, error) {
-	return deployer.Deployment{}, errors.New("fake: no deploy")
+func (f *fakeContract) DeployChain(context.Context) (deployer.Deploying, error) {
+	return deployer.Deploying{}, errors.New("fake: no deploy")
 }
 func (f *fakeContract) FinalizeStage(context.Context, uint64) (string, error) {
 	return "", errors.New("fake: no finalize")

@@ -217,3 +217,22 @@ func TestTxIndexDisabled(t *testing.T) {
 		})
 	}
 }
+
+// A simulation refused for its sequence (the account's txs still in the mempool) names the
+// sequence the chain expects; other refusals do not.
+func TestExpectedSequence(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want uint64
+		ok   bool
+	}{
+		{&TxError{Phase: PhaseSimulate, RawLog: "rpc error: code = Unknown desc = account sequence mismatch, expected 4, got 2: incorrect account sequence"}, 4, true},
+		{&TxError{Phase: PhaseCheck, RawLog: "account sequence mismatch, expected 4, got 2"}, 0, false},
+		{&TxError{Phase: PhaseSimulate, RawLog: "Address is not allowed"}, 0, false},
+		{nil, 0, false},
+	} {
+		if got, ok := expectedSequence(tc.err); got != tc.want || ok != tc.ok {
+			t.Errorf("%v: %d %v, want %d %v", tc.err, got, ok, tc.want, tc.ok)
+		}
+	}
+}

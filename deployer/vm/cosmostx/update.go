@@ -56,7 +56,7 @@ func (c *Client) PrepareUpdate(ctx context.Context, stage uint64, spec UpdateSpe
 		if err != nil {
 			return 0, err
 		}
-		res, err := c.Simulate(ctx, spec.Signer, msg)
+		res, err := c.SimulatePending(ctx, spec.Signer, msg)
 		if err != nil {
 			if spec.Decode != nil {
 				err = spec.Decode(err)

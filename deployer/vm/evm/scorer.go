@@ -18,7 +18,6 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/vipscore"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
@@ -125,29 +124,14 @@ func (s *Contract) needKey(k keys.Signer, role string) error {
 	return nil
 }
 
-// Deploy creates the contract with initStage as its open stage; the deployer key becomes
-// the first allow-listed account. It is journaled and retry-safe (deployer.RunDeploy): the
-// signed tx and the CREATE address (sender and nonce) are fsynced before broadcast.
-func (s *Contract) Deploy(ctx context.Context, initStage uint64, opts ...deployer.DeployOption) (deployer.Deployment, error) {
-	if initStage == 0 {
-		return deployer.Deployment{}, errors.New("deploy: initial stage must be at least 1 (ZeroStage)")
-	}
+// DeployChain is the deployer's contract creation, whose address (sender and nonce) is
+// journaled before it is broadcast; the deployer key becomes the first allow-listed account.
+func (s *Contract) DeployChain(context.Context) (deployer.Deploying, error) {
 	if err := s.needKey(s.deployerKey, "deployer"); err != nil {
-		return deployer.Deployment{}, err
+		return deployer.Deploying{}, err
 	}
 	from := s.deployerKey.Address()
-	res, err := deployer.RunDeploy(ctx, &deployChain{s: s, key: s.deployerKey, from: from}, deployer.DeployRun{
-		Journal: journal.DeployPath(s.k.JournalDir, s.JournalChain(), from.Hex()), Poll: s.k.Poll, Logger: s.k.Logger,
-	}, initStage, deployer.DeployConfigOf(opts...))
-	if err != nil {
-		return deployer.Deployment{}, err
-	}
-	s.contract = common.HexToAddress(res.Contract)
-	s.k.Logger.Info("contract "+res.Status, "address", s.contract.Hex(), "stage", res.InitStage, "tx", res.TxHash, "gas", res.GasUsed)
-	return deployer.Deployment{
-		VM: deployer.EVM, ChainID: s.chainID.String(), Contract: s.contract.Hex(), InitStage: res.InitStage,
-		TxHash: res.TxHash, Deployer: from.Hex(), GasUsed: res.GasUsed, Status: res.Status,
-	}, nil
+	return deployer.Deploying{Deployer: from.Hex(), Chain: &deployChain{s: s, key: s.deployerKey, from: from}}, nil
 }
 
 // sendAndWait signs, simulates, sends and waits for one tx; a revert in simulation is

@@ -41,7 +41,7 @@ func (c *deployChain) Probe(ctx context.Context, addr string) (uint64, error) {
 // through REST): a second publish would abort, so it is found before anything is sent.
 func (c *deployChain) Existing(ctx context.Context) (string, error) {
 	var mod initiamove.QueryModuleResponse
-	err := c.s.c.Get(ctx, "/initia/move/v1/accounts/"+c.owner.Short()+"/modules/"+ModuleName, &mod)
+	err := c.s.C.Get(ctx, "/initia/move/v1/accounts/"+c.owner.Short()+"/modules/"+ModuleName, &mod)
 	if cosmostx.NotFound(err) {
 		return "", nil
 	}

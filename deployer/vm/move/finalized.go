@@ -33,7 +33,7 @@ func (s *Contract) FinalizeTx(ctx context.Context, stage uint64) (string, error)
 		}
 		return n == strconv.FormatUint(stage, 10)
 	}
-	return s.c.FindTx(ctx, fmt.Sprintf("move.type_tag='%s'", tag), func(events []abci.Event) bool {
+	return s.C.FindTx(ctx, fmt.Sprintf("move.type_tag='%s'", tag), func(events []abci.Event) bool {
 		return cosmostx.EventAttr(events, "move", "type_tag", isStage) != ""
 	})
 }

@@ -41,7 +41,7 @@ func (s *Contract) CheckInterface(ctx context.Context) (string, error) {
 		return "", err
 	}
 	var mod initiamove.QueryModuleResponse
-	if err := s.c.Get(ctx, "/initia/move/v1/accounts/"+s.owner.Short()+"/modules/"+ModuleName, &mod); err != nil {
+	if err := s.C.Get(ctx, "/initia/move/v1/accounts/"+s.owner.Short()+"/modules/"+ModuleName, &mod); err != nil {
 		return "", fmt.Errorf("read module %s::%s: %w", s.owner.Short(), ModuleName, err)
 	}
 	var abi struct {

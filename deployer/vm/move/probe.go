@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	sdk "github.com/cosmos/cosmos-sdk/types"
+
 	"github.com/vipharness/vipharness/bindings/movebcs"
 )
 
@@ -15,13 +17,10 @@ func (s *Contract) SimulateMismatch(ctx context.Context, stage uint64) error {
 	if err := s.needModule(); err != nil {
 		return err
 	}
-	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
-	if err != nil {
-		return err
-	}
 	addrs := movebcs.ArgAddresses([]movebcs.Address{movebcs.MustAddress("0x1111"), movebcs.MustAddress("0x2222")})
-	_, err = s.c.Simulate(ctx, op, s.call(op.Address, "update_score_script", movebcs.ArgU64(stage), addrs, movebcs.ArgU64s([]uint64{1})))
-	return DecodeAbort(err)
+	return s.SimulateAsOperator(ctx, func(sender string) (sdk.Msg, error) {
+		return s.call(sender, "update_score_script", movebcs.ArgU64(stage), addrs, movebcs.ArgU64s([]uint64{1})), nil
+	})
 }
 
 // SimulateWrite simulates update_score_script of stage with no addresses from the operator
@@ -31,12 +30,9 @@ func (s *Contract) SimulateWrite(ctx context.Context, stage uint64) error {
 	if err := s.needModule(); err != nil {
 		return err
 	}
-	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
-	if err != nil {
-		return err
-	}
-	_, err = s.c.Simulate(ctx, op, s.call(op.Address, "update_score_script", movebcs.ArgU64(stage), movebcs.ArgAddresses(nil), movebcs.ArgU64s(nil)))
-	return DecodeAbort(err)
+	return s.SimulateAsOperator(ctx, func(sender string) (sdk.Msg, error) {
+		return s.call(sender, "update_score_script", movebcs.ArgU64(stage), movebcs.ArgAddresses(nil), movebcs.ArgU64s(nil)), nil
+	})
 }
 
 // TxEventNames lists the module's events in a tx's result, in order: the struct name of each
@@ -45,7 +41,7 @@ func (s *Contract) TxEventNames(ctx context.Context, txHash string) ([]string, e
 	if err := s.needModule(); err != nil {
 		return nil, err
 	}
-	res, err := s.c.GetTx(ctx, txHash)
+	res, err := s.C.GetTx(ctx, txHash)
 	if err != nil {
 		return nil, fmt.Errorf("tx %s: %w", txHash, err)
 	}

@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -21,8 +20,6 @@ import (
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/journal"
-	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
@@ -47,17 +44,13 @@ const (
 	pageSize = 1000
 )
 
-// Contract is the VIP score module on one Move chain.
+// Contract is the VIP score module on one Move chain: the Cosmos half every Cosmos VM
+// shares (cosmostx.Base) and the module's messages and reads.
 type Contract struct {
-	c      *cosmostx.Client
+	cosmostx.Base
 	owner  *movebcs.Address // the module's address: the deployer's, once deployed or attached
 	module []byte           // compiled for the deployer, if given (Config.Code)
 	build  func(context.Context, [32]byte) ([]byte, error)
-
-	deployerKey keys.Signer
-	operatorKey keys.Signer
-	maxTxBytes  int
-	k           deployer.PushConfig
 }
 
 var _ deployer.Contract = (*Contract)(nil)
@@ -68,12 +61,11 @@ var _ deployer.Contract = (*Contract)(nil)
 // published one (0x-hex or bech32).
 func Dial(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error) {
 	return deployer.Open(ctx, cfg, func(ctx context.Context, cfg deployer.Config) (deployer.Contract, error) {
-		c, err := cosmostx.DialFor(ctx, cfg, initiamove.RegisterInterfaces)
+		base, err := cosmostx.NewBase(ctx, deployer.Move, cfg, initiamove.RegisterInterfaces, DecodeAbort)
 		if err != nil {
-			return nil, fmt.Errorf("dial move rollup: %w", err)
+			return nil, err
 		}
-		return &Contract{c: c, module: cfg.Code, build: cfg.Move.Build, maxTxBytes: cfg.Cosmos.MaxTxBytes,
-			k: cfg.Push, deployerKey: cfg.Deployer, operatorKey: cfg.Operator}, nil
+		return &Contract{Base: base, module: cfg.Code, build: cfg.Move.Build}, nil
 	})
 }
 
@@ -92,21 +84,6 @@ func (s *Contract) Attach(addr string) error {
 	return nil
 }
 
-// Bech32Prefix is the chain's account address prefix.
-func (s *Contract) Bech32Prefix() string { return s.c.Prefix() }
-
-// Close releases nothing today; it keeps the Contract's shape the same as the other VMs'.
-func (s *Contract) Close() {}
-
-// VM is deployer.Move.
-func (s *Contract) VM() deployer.VM { return deployer.Move }
-
-// ChainID is the chain id the node reported.
-func (s *Contract) ChainID() string { return s.c.ChainID }
-
-// Client is the chain client.
-func (s *Contract) Client() *cosmostx.Client { return s.c }
-
 // Contract is the module's address (0x-hex), or "" before Deploy.
 func (s *Contract) Contract() string {
 	if s.owner == nil {
@@ -114,9 +91,6 @@ func (s *Contract) Contract() string {
 	}
 	return s.owner.Short()
 }
-
-// Codec is bech32 under the chain's prefix.
-func (s *Contract) Codec() scores.Codec { return scores.Bech32Codec{Prefix: s.c.Prefix()} }
 
 func (s *Contract) needModule() error {
 	if s.owner == nil {
@@ -173,37 +147,21 @@ func (s *Contract) moduleFor(ctx context.Context, addr movebcs.Address) ([]byte,
 	return b, nil
 }
 
-// Deploy publishes vip_score under the deployer's address and, in the same tx, makes the
-// deployer and the operator deployers and sets initStage as the
-// first stage: the module is never visible half set up. It is journaled and retry-safe
-// (deployer.RunDeploy); a vip_score module already under the deployer is reported, read
-// through REST, before anything is sent (a deployer can publish it once: --new cannot help).
-func (s *Contract) Deploy(ctx context.Context, initStage uint64, opts ...deployer.DeployOption) (deployer.Deployment, error) {
-	if initStage == 0 {
-		return deployer.Deployment{}, errors.New("deploy: initial stage must be at least 1")
-	}
-	dep, err := s.c.RoleSigner(ctx, s.deployerKey, "deployer")
+// DeployChain publishes vip_score under the deployer's address and, in the same tx, makes
+// the deployer and the operator deployers and sets the first stage: the module is never
+// visible half set up. A vip_score module already under the deployer is found, read
+// through REST, before anything is sent (a deployer can publish it once).
+func (s *Contract) DeployChain(ctx context.Context) (deployer.Deploying, error) {
+	dep, err := s.Deployer(ctx)
 	if err != nil {
-		return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
+		return deployer.Deploying{}, err
 	}
 	owner, err := s.accountAddress(dep.Address)
 	if err != nil {
-		return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
+		return deployer.Deploying{}, err
 	}
-	chain := &deployChain{s: s, owner: owner, DeployTx: cosmostx.DeployTx{C: s.c, Signer: dep, Decode: DecodeAbort,
-		Msgs: func(stage uint64) ([]sdk.Msg, string, error) { return s.deployMsgs(ctx, dep.Address, owner, stage) }}}
-	res, err := deployer.RunDeploy(ctx, chain, deployer.DeployRun{
-		Journal: journal.DeployPath(s.k.JournalDir, s.JournalChain(), dep.Address), Poll: s.k.Poll, Logger: s.k.Logger,
-	}, initStage, deployer.DeployConfigOf(opts...))
-	if err != nil {
-		return deployer.Deployment{}, fmt.Errorf("deploy vip_score at %s: %w", owner.Short(), err)
-	}
-	s.owner = &owner
-	s.k.Logger.Info("module "+res.Status, "address", owner.Short(), "stage", res.InitStage, "tx", res.TxHash, "gas", res.GasUsed)
-	return deployer.Deployment{
-		VM: deployer.Move, ChainID: s.c.ChainID, Contract: owner.Short(), InitStage: res.InitStage,
-		TxHash: res.TxHash, Deployer: dep.Address, GasUsed: res.GasUsed, Status: res.Status,
-	}, nil
+	tx := s.DeployTx(dep, func(stage uint64) ([]sdk.Msg, string, error) { return s.deployMsgs(ctx, dep.Address, owner, stage) })
+	return deployer.Deploying{Deployer: dep.Address, Chain: &deployChain{DeployTx: tx, s: s, owner: owner}}, nil
 }
 
 // deployMsgs are the publish of vip_score built for owner and its setup at stage.
@@ -213,8 +171,8 @@ func (s *Contract) deployMsgs(ctx context.Context, sender string, owner movebcs.
 		return nil, "", err
 	}
 	writers := []string{sender}
-	if s.operatorKey != nil {
-		writers = append(writers, s.c.Address(s.operatorKey.PubKey()))
+	if op := s.OperatorAddress(); op != "" {
+		writers = append(writers, op)
 	}
 	at := s.at(owner)
 	msgs := []sdk.Msg{&initiamove.MsgPublish{Sender: sender, CodeBytes: [][]byte{code}, UpgradePolicy: initiamove.COMPATIBLE}}
@@ -251,9 +209,6 @@ func (s *Contract) updateMsg(sender string, stage uint64, chunk scores.Chunk) (*
 	return s.call(sender, "update_score_script", movebcs.ArgU64(stage), movebcs.ArgAddresses(addrs), movebcs.ArgU64s(amounts)), nil
 }
 
-// JournalChain is "move-<chain id>".
-func (s *Contract) JournalChain() string { return "move-" + s.c.ChainID }
-
 // PrepareUpdate simulates update_score_script with 1 and with 50 new addresses on the live
 // module (which also proves the operator may write to stage) and sizes chunks by the block
 // gas limit, the simulation gas limit, the tx size limit and the argument limit.
@@ -261,17 +216,17 @@ func (s *Contract) PrepareUpdate(ctx context.Context, stage uint64, _ *scores.Se
 	if err := s.needModule(); err != nil {
 		return deployer.Update{}, err
 	}
-	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
+	op, err := s.Operator(ctx)
 	if err != nil {
 		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, err)
 	}
-	return s.c.PrepareUpdate(ctx, stage, cosmostx.UpdateSpec{
+	return s.C.PrepareUpdate(ctx, stage, cosmostx.UpdateSpec{
 		Signer: op, Decode: DecodeAbort, What: "simulate update_score_script", Headroom: gasHeadroom,
 		Msg: func(stage uint64, chunk scores.Chunk) (sdk.Msg, error) {
 			return s.updateMsg(op.Address, stage, chunk)
 		},
 		GasCap: SimulationGasLimit, GasCapName: "contract simulation gas limit",
-		MaxTxBytes: s.maxTxBytes, Overhead: txOverhead, PerEntry: bytesPerEntry,
+		MaxTxBytes: s.MaxTxBytes, Overhead: txOverhead, PerEntry: bytesPerEntry,
 		MaxEntries: MaxArgBytes / 32, Cap: DefaultMaxChunk,
 	})
 }
@@ -281,15 +236,13 @@ func (s *Contract) FinalizeStage(ctx context.Context, stage uint64) (string, err
 	if err := s.needModule(); err != nil {
 		return "", err
 	}
-	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
+	hash, err := s.ExecAsOperator(ctx, func(sender string) (sdk.Msg, error) {
+		return s.call(sender, "finalize_script", movebcs.ArgU64(stage)), nil
+	})
 	if err != nil {
 		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
 	}
-	res, err := s.c.Exec(ctx, op, s.call(op.Address, "finalize_script", movebcs.ArgU64(stage)))
-	if err != nil {
-		return "", fmt.Errorf("finalize stage %d: %w", stage, DecodeAbort(err))
-	}
-	return res.TxHash, nil
+	return hash, nil
 }
 
 // view calls a view function with BCS arguments and decodes its JSON value into out.
@@ -299,7 +252,7 @@ func (s *Contract) view(ctx context.Context, fn string, out any, args ...[]byte)
 	}
 	var res initiamove.QueryViewResponse
 	req := &initiamove.QueryViewRequest{Address: s.owner.Short(), ModuleName: ModuleName, FunctionName: fn, Args: args}
-	if err := s.c.Post(ctx, "/initia/move/v1/view", req, &res); err != nil {
+	if err := s.C.Post(ctx, "/initia/move/v1/view", req, &res); err != nil {
 		return fmt.Errorf("view %s: %w", fn, DecodeAbort(err))
 	}
 	if err := json.Unmarshal([]byte(res.Data), out); err != nil {
@@ -322,7 +275,7 @@ func (s *Contract) store(ctx context.Context) (moduleStore, error) {
 	}
 	tag := s.owner.Short() + "::" + ModuleName + "::ModuleStore"
 	var res initiamove.QueryResourceResponse
-	if err := s.c.Get(ctx, "/initia/move/v1/accounts/"+s.owner.Short()+"/resources/by_struct_tag?struct_tag="+tag, &res); err != nil {
+	if err := s.C.Get(ctx, "/initia/move/v1/accounts/"+s.owner.Short()+"/resources/by_struct_tag?struct_tag="+tag, &res); err != nil {
 		return moduleStore{}, fmt.Errorf("read %s: %w", tag, err)
 	}
 	var r struct {
@@ -342,7 +295,7 @@ func (s *Contract) StageInfo(ctx context.Context, stage uint64) (deployer.StageI
 		return deployer.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
 	}
 	var res initiamove.QueryTableEntryResponse
-	err = s.c.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+url.QueryEscape(base64.StdEncoding.EncodeToString(movebcs.ArgU64(stage))), &res)
+	err = s.C.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+url.QueryEscape(base64.StdEncoding.EncodeToString(movebcs.ArgU64(stage))), &res)
 	if cosmostx.NotFound(err) {
 		return deployer.StageInfo{Stage: stage}, nil
 	}
@@ -387,7 +340,7 @@ func (s *Contract) ScorePages(ctx context.Context, stage uint64, each func([]sco
 			if err != nil {
 				return fmt.Errorf("read scores stage %d: score %q of %s: %w", stage, r.Score, r.Addr, err)
 			}
-			addr, err := bech32.ConvertAndEncode(s.c.Prefix(), a.AccountBytes())
+			addr, err := bech32.ConvertAndEncode(s.C.Prefix(), a.AccountBytes())
 			if err != nil {
 				return err
 			}

@@ -25,7 +25,19 @@ type deployChain struct {
 var (
 	_ deployer.DeployChain    = (*deployChain)(nil)
 	_ deployer.DeployPreparer = (*deployChain)(nil)
+	_ deployer.DeployNoter    = (*deployChain)(nil)
 )
+
+// NoteDeployment adds the code id the contract runs, and the gas of a store this run made.
+func (c *deployChain) NoteDeployment(ctx context.Context, d *deployer.Deployment) error {
+	id, err := c.s.contractCode(ctx, d.Contract)
+	if err != nil {
+		return err
+	}
+	c.s.codeID, d.CodeID = id, id
+	d.GasUsed += c.storeGas
+	return nil
+}
 
 // PrepareDeploy makes sure the code is stored: code stored with its checksum (by anyone) is
 // reused, and a store is journaled and finished like the deploy itself (codeChain).
@@ -33,12 +45,11 @@ func (c *deployChain) PrepareDeploy(ctx context.Context) error {
 	if c.s.codeID != 0 {
 		return nil
 	}
-	code := &codeChain{s: c.s, DeployTx: cosmostx.DeployTx{C: c.s.c, Signer: c.dep, Decode: decodeContract,
-		Msgs: func(uint64) ([]sdk.Msg, string, error) {
-			return []sdk.Msg{&wasmtypes.MsgStoreCode{Sender: c.dep.Address, WASMByteCode: c.s.code}}, "", nil
-		}}}
+	code := &codeChain{s: c.s, DeployTx: c.s.DeployTx(c.dep, func(uint64) ([]sdk.Msg, string, error) {
+		return []sdk.Msg{&wasmtypes.MsgStoreCode{Sender: c.dep.Address, WASMByteCode: c.s.code}}, "", nil
+	})}
 	res, err := deployer.RunDeploy(ctx, code, deployer.DeployRun{
-		Journal: journal.DeployPath(c.s.k.JournalDir, c.s.JournalChain(), "code-"+c.dep.Address), Poll: c.s.k.Poll, Logger: c.s.k.Logger,
+		Journal: journal.DeployPath(c.s.Push.JournalDir, c.s.JournalChain(), "code-"+c.dep.Address), Poll: c.s.Push.Poll, Logger: c.s.Push.Logger,
 	}, 1, deployer.DeployConfig{})
 	if err != nil {
 		return fmt.Errorf("store code: %w", err)
@@ -49,11 +60,11 @@ func (c *deployChain) PrepareDeploy(ctx context.Context) error {
 	}
 	c.s.codeID = id
 	if res.Status == deployer.StatusAlready {
-		c.s.k.Logger.Info("code already stored; reusing it", "code_id", id)
+		c.s.Push.Logger.Info("code already stored; reusing it", "code_id", id)
 		return nil
 	}
 	c.storeGas = res.GasUsed
-	c.s.k.Logger.Info("code stored", "code_id", id, "bytes", len(c.s.code), "tx", res.TxHash, "gas", res.GasUsed)
+	c.s.Push.Logger.Info("code stored", "code_id", id, "bytes", len(c.s.code), "tx", res.TxHash, "gas", res.GasUsed)
 	return nil
 }
 
@@ -69,7 +80,7 @@ var _ deployer.DeployChain = (*codeChain)(nil)
 
 // Created is the code id the store tx hash reports, its checksum checked.
 func (c *codeChain) Created(ctx context.Context, hash string) (string, error) {
-	res, err := c.s.c.GetTx(ctx, hash)
+	res, err := c.s.C.GetTx(ctx, hash)
 	if err != nil {
 		return "", fmt.Errorf("read tx %s: %w", hash, err)
 	}
@@ -105,7 +116,7 @@ func (c *codeChain) Existing(ctx context.Context) (string, error) {
 
 // Created reads the instantiate event of the included tx hash.
 func (c *deployChain) Created(ctx context.Context, hash string) (string, error) {
-	res, err := c.s.c.GetTx(ctx, hash)
+	res, err := c.s.C.GetTx(ctx, hash)
 	if err != nil {
 		return "", fmt.Errorf("read tx %s: %w", hash, err)
 	}

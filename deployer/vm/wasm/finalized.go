@@ -18,7 +18,7 @@ func (s *Contract) FinalizeTx(ctx context.Context, stage uint64) (string, error)
 	}
 	st := strconv.FormatUint(stage, 10)
 	q := fmt.Sprintf("wasm-finalize-stage.stage='%s' AND wasm-finalize-stage._contract_address='%s'", st, s.contract)
-	return s.c.FindTx(ctx, q, func(events []abci.Event) bool {
+	return s.C.FindTx(ctx, q, func(events []abci.Event) bool {
 		return cosmostx.EventAttr(events, "wasm-finalize-stage", "stage", func(ev abci.Event) bool {
 			return cosmostx.EventAttr([]abci.Event{ev}, ev.Type, "_contract_address", nil) == s.contract &&
 				cosmostx.EventAttr([]abci.Event{ev}, ev.Type, "stage", nil) == st

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	sdk "github.com/cosmos/cosmos-sdk/types"
+
 	"github.com/vipharness/vipharness/bindings/vipwasm"
 	"github.com/vipharness/vipharness/deployer"
 )
@@ -16,21 +18,14 @@ func (s *Contract) SimulateWrite(ctx context.Context, stage uint64) error {
 	if err := s.needContract(); err != nil {
 		return err
 	}
-	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
-	if err != nil {
-		return err
-	}
-	msg, err := updateMsg(op.Address, s.contract, stage, nil)
-	if err != nil {
-		return err
-	}
-	_, err = s.c.Simulate(ctx, op, msg)
-	return decodeContract(err)
+	return s.SimulateAsOperator(ctx, func(sender string) (sdk.Msg, error) {
+		return updateMsg(sender, s.contract, stage, nil)
+	})
 }
 
 // TxEventNames lists the contract's custom events (`wasm-<kind>`) in a tx's result, in order.
 func (s *Contract) TxEventNames(ctx context.Context, txHash string) ([]string, error) {
-	res, err := s.c.GetTx(ctx, txHash)
+	res, err := s.C.GetTx(ctx, txHash)
 	if err != nil {
 		return nil, fmt.Errorf("tx %s: %w", txHash, err)
 	}
@@ -61,7 +56,7 @@ func (s *Contract) CheckInterface(ctx context.Context) (string, error) {
 	}
 	strict := func(q vipwasm.Query, out any, fields ...string) error {
 		var raw json.RawMessage
-		if err := Smart(ctx, s.c, s.contract, q, &raw); err != nil {
+		if err := Smart(ctx, s.C, s.contract, q, &raw); err != nil {
 			return decodeContract(err)
 		}
 		var m map[string]json.RawMessage

@@ -23,8 +23,6 @@ import (
 	"github.com/vipharness/vipharness/bindings/vipwasm"
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/journal"
-	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
@@ -44,17 +42,13 @@ const (
 	pageSize = 1000
 )
 
-// Contract is the VIP score contract on one Wasm chain.
+// Contract is the VIP score contract on one Wasm chain: the Cosmos half every Cosmos VM
+// shares (cosmostx.Base) and the contract's messages and queries.
 type Contract struct {
-	c        *cosmostx.Client
+	cosmostx.Base
 	contract string
 	codeID   uint64 // the code stored or found, once deployed
 	code     []byte
-
-	deployerKey keys.Signer
-	operatorKey keys.Signer
-	maxTxBytes  int
-	k           deployer.PushConfig
 }
 
 var _ deployer.Contract = (*Contract)(nil)
@@ -63,12 +57,11 @@ var _ deployer.Contract = (*Contract)(nil)
 // returns the Scorer of its contract; cfg.Code is a Wasm module to deploy instead of ours.
 func Dial(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error) {
 	return deployer.Open(ctx, cfg, func(ctx context.Context, cfg deployer.Config) (deployer.Contract, error) {
-		c, err := cosmostx.DialFor(ctx, cfg, wasmtypes.RegisterInterfaces)
+		base, err := cosmostx.NewBase(ctx, deployer.Wasm, cfg, wasmtypes.RegisterInterfaces, decodeContract)
 		if err != nil {
-			return nil, fmt.Errorf("dial wasm rollup: %w", err)
+			return nil, err
 		}
-		s := &Contract{c: c, code: wasmcontract.Code(), maxTxBytes: cfg.Cosmos.MaxTxBytes, k: cfg.Push,
-			deployerKey: cfg.Deployer, operatorKey: cfg.Operator}
+		s := &Contract{Base: base, code: wasmcontract.Code()}
 		if cfg.Code != nil {
 			s.code = cfg.Code
 		}
@@ -76,28 +69,13 @@ func Dial(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error) {
 	})
 }
 
-// Close releases nothing today; it keeps the Contract's shape the same as the other VMs'.
-func (s *Contract) Close() {}
-
-// VM is deployer.Wasm.
-func (s *Contract) VM() deployer.VM { return deployer.Wasm }
-
-// ChainID is the chain id the node reported.
-func (s *Contract) ChainID() string { return s.c.ChainID }
-
-// Client is the chain client, for callers that need the chain's prefix or gas price.
-func (s *Contract) Client() *cosmostx.Client { return s.c }
-
 // Contract is the contract address, or "" before Deploy.
 func (s *Contract) Contract() string { return s.contract }
-
-// Bech32Prefix is the chain's account address prefix.
-func (s *Contract) Bech32Prefix() string { return s.c.Prefix() }
 
 // Attach makes addr (a bech32 contract address under the chain's prefix) the contract later
 // calls go to.
 func (s *Contract) Attach(addr string) error {
-	canonical, err := scores.CheckBech32(s.c.Prefix())(addr)
+	canonical, err := scores.CheckBech32(s.C.Prefix())(addr)
 	if err != nil {
 		return fmt.Errorf("contract: %w: %w", deployer.ErrBadAddress, err)
 	}
@@ -108,9 +86,6 @@ func (s *Contract) Attach(addr string) error {
 // CodeID is the code id stored or given, or 0.
 func (s *Contract) CodeID() uint64 { return s.codeID }
 
-// Codec is bech32 under the chain's prefix.
-func (s *Contract) Codec() scores.Codec { return scores.Bech32Codec{Prefix: s.c.Prefix()} }
-
 func (s *Contract) needContract() error {
 	if s.contract == "" {
 		return deployer.ErrNoContract
@@ -118,24 +93,18 @@ func (s *Contract) needContract() error {
 	return nil
 }
 
-// Deploy instantiates the contract with initStage as its open stage and the deployer and
-// the operator on its allow list, the deployer as its admin. The code is code already
-// stored with the same checksum (by anyone), else stored now. The instantiate is journaled
-// and retry-safe (deployer.RunDeploy); the chain assigns its address at inclusion, so the
-// journal learns it from the tx's events.
-func (s *Contract) Deploy(ctx context.Context, initStage uint64, opts ...deployer.DeployOption) (deployer.Deployment, error) {
-	if initStage == 0 {
-		return deployer.Deployment{}, errors.New("deploy: initial stage must be at least 1")
-	}
-	dep, err := s.c.RoleSigner(ctx, s.deployerKey, "deployer")
+// DeployChain instantiates the contract with the deployer and the operator on its allow
+// list and the deployer as its admin. The code is code already stored with the same
+// checksum (by anyone), else stored now (PrepareDeploy). The chain assigns the contract's
+// address at inclusion, so the journal learns it from the tx's events.
+func (s *Contract) DeployChain(ctx context.Context) (deployer.Deploying, error) {
+	dep, err := s.Deployer(ctx)
 	if err != nil {
-		return deployer.Deployment{}, fmt.Errorf("deploy: %w", err)
+		return deployer.Deploying{}, err
 	}
 	allow := []string{dep.Address}
-	if s.operatorKey != nil {
-		if op := s.c.Address(s.operatorKey.PubKey()); op != dep.Address {
-			allow = append(allow, op)
-		}
+	if op := s.OperatorAddress(); op != "" && op != dep.Address {
+		allow = append(allow, op)
 	}
 	msgs := func(stage uint64) ([]sdk.Msg, string, error) {
 		init, err := json.Marshal(vipwasm.Instantiate{AllowList: allow, InitStage: stage})
@@ -144,24 +113,7 @@ func (s *Contract) Deploy(ctx context.Context, initStage uint64, opts ...deploye
 		}
 		return []sdk.Msg{&wasmtypes.MsgInstantiateContract{Sender: dep.Address, Admin: dep.Address, CodeID: s.codeID, Label: Label, Msg: init}}, "", nil
 	}
-	chain := &deployChain{s: s, dep: dep, DeployTx: cosmostx.DeployTx{C: s.c, Signer: dep, Msgs: msgs, Decode: decodeContract}}
-	res, err := deployer.RunDeploy(ctx, chain, deployer.DeployRun{
-		Journal: journal.DeployPath(s.k.JournalDir, s.JournalChain(), dep.Address), Poll: s.k.Poll, Logger: s.k.Logger,
-	}, initStage, deployer.DeployConfigOf(opts...))
-	if err != nil {
-		return deployer.Deployment{}, err
-	}
-	s.contract = res.Contract
-	codeID, err := s.contractCode(ctx, res.Contract)
-	if err != nil {
-		return deployer.Deployment{}, fmt.Errorf("deploy: %s: %w", res.Status, err)
-	}
-	s.codeID = codeID
-	s.k.Logger.Info("contract "+res.Status, "address", s.contract, "stage", res.InitStage, "code_id", s.codeID, "tx", res.TxHash, "gas", res.GasUsed)
-	return deployer.Deployment{
-		VM: deployer.Wasm, ChainID: s.c.ChainID, Contract: s.contract, InitStage: res.InitStage,
-		TxHash: res.TxHash, Deployer: dep.Address, GasUsed: res.GasUsed + chain.storeGas, CodeID: s.codeID, Status: res.Status,
-	}, nil
+	return deployer.Deploying{Deployer: dep.Address, Chain: &deployChain{s: s, dep: dep, DeployTx: s.DeployTx(dep, msgs)}}, nil
 }
 
 // codesByChecksum are the code ids stored with code's checksum, oldest first, from the
@@ -176,7 +128,7 @@ func (s *Contract) codesByChecksum(ctx context.Context, code []byte) ([]uint64, 
 			path += "&pagination.key=" + url.QueryEscape(key)
 		}
 		var res wasmtypes.QueryCodesResponse
-		if err := s.c.Get(ctx, path, &res); err != nil {
+		if err := s.C.Get(ctx, path, &res); err != nil {
 			return nil, fmt.Errorf("list stored codes: %w", err)
 		}
 		for _, ci := range res.CodeInfos {
@@ -194,7 +146,7 @@ func (s *Contract) codesByChecksum(ctx context.Context, code []byte) ([]uint64, 
 // contractCode is the code id the contract at addr runs.
 func (s *Contract) contractCode(ctx context.Context, addr string) (uint64, error) {
 	var res wasmtypes.QueryContractInfoResponse
-	if err := s.c.Get(ctx, "/cosmwasm/wasm/v1/contract/"+addr, &res); err != nil {
+	if err := s.C.Get(ctx, "/cosmwasm/wasm/v1/contract/"+addr, &res); err != nil {
 		return 0, fmt.Errorf("read contract info of %s: %w", addr, err)
 	}
 	return res.CodeID, nil
@@ -233,14 +185,11 @@ func execMsg(sender, contract string, msg vipwasm.Execute) (*wasmtypes.MsgExecut
 	return &wasmtypes.MsgExecuteContract{Sender: sender, Contract: contract, Msg: bz}, nil
 }
 
-// JournalChain is "wasm-<chain id>".
-func (s *Contract) JournalChain() string { return "wasm-" + s.c.ChainID }
-
 // PrepareUpdate simulates update_scores with 1 and with 50 new addresses on the live
 // contract (which also proves the operator may write to stage) and sizes chunks by the
 // chain's block gas limit and the tx size limit for these entries.
 func (s *Contract) PrepareUpdate(ctx context.Context, stage uint64, canonical *scores.Set) (deployer.Update, error) {
-	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
+	op, err := s.Operator(ctx)
 	if err != nil {
 		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, err)
 	}
@@ -249,12 +198,12 @@ func (s *Contract) PrepareUpdate(ctx context.Context, stage uint64, canonical *s
 	for _, w := range canonical.Widths() {
 		perEntry = max(perEntry, len(canonical.Codec().Encode(make([]byte, w)))+len(strconv.FormatUint(canonical.MaxScore(), 10))+6)
 	}
-	return s.c.PrepareUpdate(ctx, stage, cosmostx.UpdateSpec{
+	return s.C.PrepareUpdate(ctx, stage, cosmostx.UpdateSpec{
 		Signer: op, Decode: decodeContract, What: "simulate update_scores", Headroom: gasHeadroom,
 		Msg: func(stage uint64, chunk scores.Chunk) (sdk.Msg, error) {
 			return updateMsg(op.Address, s.contract, stage, chunk.Entries())
 		},
-		MaxTxBytes: s.maxTxBytes, Overhead: txOverhead, PerEntry: perEntry, Cap: DefaultMaxChunk,
+		MaxTxBytes: s.MaxTxBytes, Overhead: txOverhead, PerEntry: perEntry, Cap: DefaultMaxChunk,
 	})
 }
 
@@ -263,26 +212,20 @@ func (s *Contract) FinalizeStage(ctx context.Context, stage uint64) (string, err
 	if err := s.needContract(); err != nil {
 		return "", err
 	}
-	op, err := s.c.RoleSigner(ctx, s.operatorKey, "operator")
+	hash, err := s.ExecAsOperator(ctx, func(sender string) (sdk.Msg, error) {
+		return execMsg(sender, s.contract, vipwasm.Execute{FinalizeStage: &vipwasm.Stage{Stage: stage}})
+	})
 	if err != nil {
 		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
 	}
-	msg, err := execMsg(op.Address, s.contract, vipwasm.Execute{FinalizeStage: &vipwasm.Stage{Stage: stage}})
-	if err != nil {
-		return "", err
-	}
-	res, err := s.c.Exec(ctx, op, msg)
-	if err != nil {
-		return "", fmt.Errorf("finalize stage %d: %w", stage, decodeContract(err))
-	}
-	return res.TxHash, nil
+	return hash, nil
 }
 
 func (s *Contract) query(ctx context.Context, q vipwasm.Query, out any) error {
 	if err := s.needContract(); err != nil {
 		return err
 	}
-	return decodeContract(Smart(ctx, s.c, s.contract, q, out))
+	return decodeContract(Smart(ctx, s.C, s.contract, q, out))
 }
 
 // StageInfo reads get_stage_info; a stage the contract does not have is Exists false.
@@ -325,7 +268,7 @@ func (s *Contract) InitStage(ctx context.Context) (uint64, error) {
 	if err := s.needContract(); err != nil {
 		return 0, err
 	}
-	raw, err := Raw(ctx, s.c, s.contract, vipwasm.InitStageKey)
+	raw, err := Raw(ctx, s.C, s.contract, vipwasm.InitStageKey)
 	if err != nil {
 		return 0, fmt.Errorf("read init_stage of %s: %w", s.contract, err)
 	}
