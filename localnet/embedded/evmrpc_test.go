@@ -328,3 +328,51 @@ func TestEVMDatabaseFolder(t *testing.T) {
 		t.Fatalf("WithDataDir folder after Stop: %v entries, %v; want the database kept", len(entries), err)
 	}
 }
+
+// minievm's limits where it sets them (jsonrpc/config): log filters of at most 100
+// addresses, batches of at most 1,000 requests.
+func TestEVMServesMinievmsLimits(t *testing.T) {
+	r := startEVM(t)
+	c, err := rpc.Dial(r.Endpoints().JSONRPC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	addrs := func(n int) []common.Address {
+		out := make([]common.Address, n)
+		for i := range out {
+			out[i] = common.BigToAddress(big.NewInt(int64(i + 1)))
+		}
+		return out
+	}
+	var logs []types.Log
+	if err := c.CallContext(ctx, &logs, "eth_getLogs", map[string]any{"fromBlock": "0x0", "toBlock": "latest", "address": addrs(100)}); err != nil {
+		t.Fatalf("eth_getLogs with 100 addresses: %v", err)
+	}
+	if err := c.CallContext(ctx, &logs, "eth_getLogs", map[string]any{"fromBlock": "0x0", "toBlock": "latest", "address": addrs(101)}); err == nil {
+		t.Fatal("eth_getLogs with 101 addresses answered; minievm refuses more than 100")
+	}
+	batch := func(n int) error {
+		elems := make([]rpc.BatchElem, n)
+		for i := range elems {
+			elems[i] = rpc.BatchElem{Method: "eth_blockNumber", Result: new(hexutil.Uint64)}
+		}
+		if err := c.BatchCallContext(ctx, elems); err != nil {
+			return err
+		}
+		for _, e := range elems {
+			if e.Error != nil {
+				return e.Error
+			}
+		}
+		return nil
+	}
+	if err := batch(1000); err != nil {
+		t.Fatalf("a batch of 1,000: %v", err)
+	}
+	if err := batch(1001); err == nil {
+		t.Fatal("a batch of 1,001 answered; minievm refuses more than 1,000")
+	}
+}
