@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/bindings/indexer"
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/policy"
 )
@@ -20,7 +21,7 @@ type computeOptions struct {
 	stage, bridgeID         uint64
 	params                  []string
 	logSpan                 uint64
-	check                   bool
+	check, compare          bool
 }
 
 func newScoresComputeCmd(g *globals) *cobra.Command {
@@ -36,7 +37,9 @@ DIR/manifest.json (the policy's digest, the block range and its boundary hashes,
 and its height, the input digest, the score file's digest and the VIP merkle root for
 --bridge-id). The same policy and chain give the same bytes from either source. It refuses
 while the node or the indexer is behind the stage's end. --check only checks the policy
-(schema, expressions, signatures, params) and prints what it reads and scores.`,
+(schema, expressions, signatures, params) and prints what it reads and scores. --compare
+then reads the stage back from the scoring contract (--contract) and names every address
+whose score there differs from the policy's (exit 4).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch {
@@ -63,8 +66,8 @@ while the node or the indexer is behind the stage's end. --check only checks the
 	f.StringVar(&o.indexerURL, "indexer", "", "read activity from this indexer (rollytics API) instead of the node")
 	f.Uint64Var(&o.logSpan, "log-span", 2000, "blocks per eth_getLogs request")
 	f.BoolVar(&o.check, "check", false, "only check the policy file (no chain): print its sources, rules and actions")
-	g.addFlags(cmd, "vm", "rpc")
-	return g.addFlags(cmd, l1Flags)
+	f.BoolVar(&o.compare, "compare", false, "compare the scores with the stage the scoring contract holds (exit 4 on any difference)")
+	return g.addFlags(cmd, rollupFlags, l1Flags)
 }
 
 // loadPolicy reads the policy with the --param overrides; a policy that fails its checks
@@ -192,15 +195,45 @@ func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
 		return err
 	}
 	if g.jsonOut {
-		_, err := g.out.Write(manifest)
-		return err
+		if _, err := g.out.Write(manifest); err != nil {
+			return err
+		}
+	} else {
+		var total uint64
+		for _, s := range res.Scores {
+			total += s.Score
+		}
+		_, err = fmt.Fprintf(g.out, "stage %d: blocks %d..%d (%s..%s) from the %s at height %d: %d addresses, total %d\nwrote %s and %s\n",
+			o.stage, span.FirstBlock, span.LastBlock, span.First.Hash.Hex(), span.Last.Hash.Hex(), run.SourceKind, run.SourceHeight,
+			len(res.Scores), total, filepath.Join(dir, policy.ScoreFileName), filepath.Join(dir, policy.ManifestName))
+		if err != nil {
+			return err
+		}
 	}
-	var total uint64
-	for _, s := range res.Scores {
-		total += s.Score
+	if !o.compare {
+		return nil
 	}
-	_, err = fmt.Fprintf(g.out, "stage %d: blocks %d..%d (%s..%s) from the %s at height %d: %d addresses, total %d\nwrote %s and %s\n",
-		o.stage, span.FirstBlock, span.LastBlock, span.First.Hash.Hex(), span.Last.Hash.Hex(), run.SourceKind, run.SourceHeight,
-		len(res.Scores), total, filepath.Join(dir, policy.ScoreFileName), filepath.Join(dir, policy.ManifestName))
-	return err
+	return g.withScorer(ctx, func(ctx context.Context, s *deployer.Scorer) error {
+		c, err := policy.CompareStage(ctx, s, o.stage, res.Scores)
+		if err != nil {
+			return err
+		}
+		state := "open"
+		if c.Finalized {
+			state = "finalized"
+		}
+		w := g.errOut
+		if !g.jsonOut {
+			w = g.out
+		}
+		if len(c.Differences) == 0 {
+			_, err := fmt.Fprintf(w, "the contract's stage %d (%s, %d rows, total %d) holds the policy's scores\n", o.stage, state, c.Rows, c.ContractTotal)
+			return err
+		}
+		fmt.Fprintf(w, "the contract's stage %d (%s, %d rows, total %d; the policy's total %d) differs at %d addresses:\n", o.stage, state, c.Rows, c.ContractTotal, c.PolicyTotal, len(c.Differences))
+		for _, d := range c.Differences {
+			fmt.Fprintf(w, "  %s: policy %d, contract %d\n", d.Addr.Hex(), d.Policy, d.Contract)
+		}
+		return &exitError{exitMismatch, fmt.Errorf("stage %d: the contract's scores differ from the policy's at %d addresses", o.stage, len(c.Differences))}
+	})
 }

@@ -419,6 +419,21 @@ var _ = Describe("scoring policy", func() {
 				Expect(code).To(Equal(0), out)
 				Expect(out).To(ContainSubstring("merkle root " + strings.TrimPrefix(m.Merkle.Root, "0x")))
 				Expect(out).To(ContainSubstring("matches the L1 snapshot"))
+
+				// compute --compare finds the contract's stage the policy's; a policy over another
+				// token scores native sends only, and every address the contract holds is named
+				// with both scores (exit 4).
+				args := []string{"--contract", contract, "scores", "compute", "--compare", "--policy", filepath.Join(fixtures, "demo-token.yaml"),
+					"--stage", strconv.Itoa(stage), "--bridge-id", strconv.Itoa(bridgeID), "--param", "operator=" + opAddr.Hex()}
+				out, code = env.RunVipctl(ctx, vipctl, stateDir, append(args, "--param", "token="+token.Hex(), "--out", filepath.Join(outRoot, "same"))...)
+				Expect(code).To(Equal(0), out)
+				Expect(out).To(ContainSubstring(fmt.Sprintf("the contract's stage %d (finalized, 4 rows, total %s) holds the policy's scores", stage, m.Merkle.Total)))
+				out, code = env.RunVipctl(ctx, vipctl, stateDir, append(args, "--param", "token="+opAddr.Hex(), "--out", filepath.Join(outRoot, "other"))...)
+				Expect(code).To(Equal(4), out)
+				Expect(out).To(ContainSubstring("differs at 4 addresses"))
+				for a, v := range readScores(filepath.Join(outNode, policy.ScoreFileName)) {
+					Expect(out).To(MatchRegexp(`%s: policy \d+, contract %d\n`, a.Hex(), v))
+				}
 			}, SpecTimeout(3*time.Minute))
 		})
 	}
