@@ -6,7 +6,7 @@
 // 127.0.0.1 (--rpc-addr and --rest-addr change that: in a container it listens on 0.0.0.0
 // for Docker to publish).
 // It funds the accounts of the mnemonics in --mnemonics-file (keys never pass through its
-// output), prints one ready line (devnode.ReadyPrefix + JSON) on stdout, and runs until
+// output), prints one ready line (minitia.ReadyPrefix + JSON) on stdout, and runs until
 // SIGINT or SIGTERM.
 package main
 
@@ -24,10 +24,9 @@ import (
 	"time"
 
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/localnet/devnode"
-	"github.com/vipharness/vipharness/localnet/devnode/moveexec"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/minitia"
+	"github.com/vipharness/vipharness/localnet/minitia/xmove"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
@@ -81,7 +80,7 @@ func run() error {
 			c.Mnemonics, c.GeneratedAccounts = funded, -1
 		}
 		if *vm == "move" {
-			c.Move = append(c.Move, moveexec.WithLibraryDir(*movevmDir))
+			c.Move = append(c.Move, xmove.WithLibraryDir(*movevmDir))
 		}
 	}
 	start, cancel := context.WithTimeout(ctx, time.Minute)
@@ -97,7 +96,7 @@ func run() error {
 		return err
 	}
 	keyType := r.Node().Config().KeyType
-	ready := devnode.Ready{VM: *vm, ChainID: r.ChainID(), Prefix: *prefix, CometRPC: r.Endpoints().CometRPC, REST: r.Endpoints().REST, KeyType: keyType}
+	ready := minitia.Ready{VM: *vm, ChainID: r.ChainID(), Prefix: *prefix, CometRPC: r.Endpoints().CometRPC, REST: r.Endpoints().REST, KeyType: keyType}
 	for _, a := range r.Funded() {
 		ready.Funded = append(ready.Funded, a.Address)
 		switch {

@@ -20,8 +20,8 @@ import (
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/agent"
-	"github.com/vipharness/vipharness/localnet/devnode"
 	"github.com/vipharness/vipharness/localnet/l1"
+	"github.com/vipharness/vipharness/localnet/minitia"
 )
 
 const (
@@ -69,7 +69,7 @@ var _ = Describe("vipctl audit", func() {
 				scorer   *deployer.Scorer
 				contract string
 				stateDir string
-				userKey  devnode.Account
+				userKey  minitia.Account
 				userAddr audit.Address
 				sets     = map[uint64][]scores.Entry{}
 			)
@@ -83,9 +83,9 @@ var _ = Describe("vipctl audit", func() {
 			})
 
 			BeforeAll(func(ctx SpecContext) {
-				mnemonic, err := devnode.NewMnemonic()
+				mnemonic, err := minitia.NewMnemonic()
 				Expect(err).NotTo(HaveOccurred())
-				userKey, err = devnode.DeriveAccount(mnemonic, keys.EthSecp256k1, "init")
+				userKey, err = minitia.DeriveAccount(mnemonic, keys.EthSecp256k1, "init")
 				Expect(err).NotTo(HaveOccurred())
 				userAddr, err = audit.L1Address(userKey.Key.PubKey().Address())
 				Expect(err).NotTo(HaveOccurred())

@@ -17,7 +17,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
-	"github.com/vipharness/vipharness/localnet/devnode"
+	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/movevm"
 	"github.com/vipharness/vipharness/localnet/process"
 )
@@ -25,7 +25,7 @@ import (
 // DevNodeRollup is the project's dev node (cmd/devnode) in a container.
 type DevNodeRollup struct {
 	node     *node
-	ready    devnode.Ready
+	ready    minitia.Ready
 	accounts []localnet.Account
 }
 
@@ -45,7 +45,7 @@ func (e Engine) startDevNode(ctx context.Context, vm deployer.VM) (_ *DevNodeRol
 	}
 	// The mnemonics file is copied into the container (0600 there too); the host copy goes.
 	defer os.RemoveAll(home)
-	_, mnemonics, err := process.NewDevNodeHome(home, devnode.DefaultFundedCount)
+	_, mnemonics, err := process.NewDevNodeHome(home, minitia.DefaultFundedCount)
 	if err != nil {
 		return nil, err
 	}
@@ -85,13 +85,13 @@ func (e Engine) startDevNode(ctx context.Context, vm deployer.VM) (_ *DevNodeRol
 		labels: map[string]string{"org.vipharness.vm": string(vm)},
 		// wasmvm keeps its code cache in a temp dir, which a scratch image lacks.
 		tmpfs: map[string]string{"/tmp": "rw,mode=1777"},
-		wait:  wait.ForLog(devnode.ReadyPrefix).WithStartupTimeout(60 * time.Second),
+		wait:  wait.ForLog(minitia.ReadyPrefix).WithStartupTimeout(60 * time.Second),
 	})
 	if err != nil {
 		return nil, err
 	}
 	r := &DevNodeRollup{node: n}
-	ready, ok, err := devnode.FindReady(r.Logs())
+	ready, ok, err := minitia.FindReady(r.Logs())
 	if err == nil && !ok {
 		err = errors.New("dev node container printed no ready line")
 	}

@@ -20,6 +20,21 @@ func BenchmarkStartEVM(b *testing.B) {
 	}
 }
 
+// BenchmarkStartWasm measures start-to-ready of the embedded Wasm rollup (the minitia app with
+// x/wasm, CometBFT's first block, the API server answering) and its stop.
+func BenchmarkStartWasm(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		r, err := StartWasm(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := r.Stop(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkStartMove measures start-to-ready of the embedded Move rollup (MoveVM allocated,
 // framework genesis, RPC and REST serving) and its stop.
 func BenchmarkStartMove(b *testing.B) {

@@ -20,13 +20,13 @@ import (
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 
+	wasmkeeper "github.com/CosmWasm/wasmd/x/wasm/keeper"
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/wasm"
-	"github.com/vipharness/vipharness/localnet/devnode"
-	"github.com/vipharness/vipharness/localnet/devnode/wasmexec"
+	"github.com/vipharness/vipharness/localnet/minitia"
 )
 
 // wasmEnv is a started Wasm rollup with a client built only from its URLs.
@@ -189,13 +189,13 @@ func TestWasmRollupScoringLifecycle(t *testing.T) {
 	}
 
 	// The funded account derives from its mnemonic (coin type 118).
-	acc, err := devnode.DeriveAccount(e.r.Funded()[0].Mnemonic, keys.Secp256k1, "init")
+	acc, err := minitia.DeriveAccount(e.r.Funded()[0].Mnemonic, keys.Secp256k1, "init")
 	if err != nil || acc.Address != e.deployer.Address || acc.PrivateKey != e.r.Funded()[0].PrivateKey {
 		t.Fatalf("mnemonic derives %s (%v), want %s", acc.Address, err, e.deployer.Address)
 	}
 
 	codeID, contract := e.deploy(t, 3)
-	if want, _ := bech32.ConvertAndEncode("init", wasmexec.ContractAddress(codeID, 1)); contract != want {
+	if want, _ := bech32.ConvertAndEncode("init", wasmkeeper.BuildContractAddressClassic(codeID, 1)); contract != want {
 		t.Fatalf("contract address %s, want classic address %s", contract, want)
 	}
 	var code wasmtypes.QueryCodeResponse
@@ -402,7 +402,7 @@ func TestWasmRollupFailedTxWritesNothing(t *testing.T) {
 	}
 	init, _ := json.Marshal(map[string]any{"allow_list": []string{e.deployer.Address}, "init_stage": 1})
 	res = e.mustSend(t, e.deployer, &wasmtypes.MsgInstantiateContract{Sender: e.deployer.Address, CodeID: codeID, Label: "second", Msg: init})
-	want, _ := bech32.ConvertAndEncode("init", wasmexec.ContractAddress(codeID, 2))
+	want, _ := bech32.ConvertAndEncode("init", wasmkeeper.BuildContractAddressClassic(codeID, 2))
 	if got := cosmostx.Attr(res, "instantiate", "_contract_address"); !slices.Equal(got, []string{want}) {
 		t.Fatalf("second contract %v, want %s", got, want)
 	}
@@ -493,7 +493,7 @@ func TestWasmRollupFundsTheCoinType60Account(t *testing.T) {
 	e := startWasm(t)
 	ctx := context.Background()
 	dev := e.r.Funded()[0]
-	eth, err := devnode.DeriveAccount(dev.Mnemonic, keys.EthSecp256k1, "init")
+	eth, err := minitia.DeriveAccount(dev.Mnemonic, keys.EthSecp256k1, "init")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -509,7 +509,7 @@ func TestWasmRollupFundsTheCoinType60Account(t *testing.T) {
 		}
 		return res.Balances
 	}
-	genesis := sdk.NewCoins(sdk.NewCoin("umin", devnode.DefaultGenesisBalance))
+	genesis := sdk.NewCoins(sdk.NewCoin("umin", minitia.DefaultGenesisBalance))
 	for _, addr := range []string{dev.Address, eth.Address} {
 		if got := balance(addr); !got.Equal(genesis) {
 			t.Fatalf("%s holds %s, want %s", addr, got, genesis)

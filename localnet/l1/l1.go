@@ -25,8 +25,8 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
-	"github.com/vipharness/vipharness/localnet/devnode/moveexec"
 	"github.com/vipharness/vipharness/localnet/minitia"
+	"github.com/vipharness/vipharness/localnet/minitia/xmove"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
@@ -122,7 +122,7 @@ func Start(ctx context.Context, opts ...Option) (_ *Server, err error) {
 		Mnemonics: append([]string{mnemonic}, c.funded...), GeneratedAccounts: -1, GenesisTime: genesis,
 		AppName: "initia", Version: "v0.0.0-vipharness-l1-standin", NodeName: "initia", BinaryName: "initiad",
 		Logger: c.logger,
-		Move:   []moveexec.Option{moveexec.WithGenesisPackage(moveexec.GenesisPackage{Owner: vip, Modules: [][]byte{code}, Calls: calls})},
+		Move:   []xmove.Option{xmove.WithGenesisPackage(xmove.GenesisPackage{Owner: vip, Modules: [][]byte{code}, Calls: calls})},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("l1 stand-in: %w", err)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/localnet/devnode/moveexec"
+	"github.com/vipharness/vipharness/localnet/minitia/xmove"
 )
 
 // Defaults of a local minitia, in one place.
@@ -80,7 +80,7 @@ type Config struct {
 	Home   string
 	Logger *slog.Logger
 	// Move configures the Move executor (library folder, genesis packages).
-	Move []moveexec.Option
+	Move []xmove.Option
 	// Genesis edits the app state before the chain starts (e.g. a Move module bundle).
 	Genesis func(GenesisState) error
 

@@ -13,7 +13,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/localnet"
-	"github.com/vipharness/vipharness/localnet/devnode"
+	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
@@ -23,7 +23,7 @@ const DevNodeBinary = "devnode"
 // DevNodeRollup is the project's dev node run as a child process.
 type DevNodeRollup struct {
 	node     *node
-	ready    devnode.Ready
+	ready    minitia.Ready
 	accounts []localnet.Account
 }
 
@@ -35,7 +35,7 @@ var _ localnet.Rollup = (*DevNodeRollup)(nil)
 func NewDevNodeHome(home string, accounts int) (string, []string, error) {
 	var list []string
 	for range accounts {
-		m, err := devnode.NewMnemonic()
+		m, err := minitia.NewMnemonic()
 		if err != nil {
 			return "", nil, err
 		}
@@ -50,7 +50,7 @@ func NewDevNodeHome(home string, accounts int) (string, []string, error) {
 
 // DevNodeAccounts derives the funded accounts from their mnemonics and checks them against
 // what the node reports.
-func DevNodeAccounts(ready devnode.Ready, mnemonics []string) ([]localnet.Account, error) {
+func DevNodeAccounts(ready minitia.Ready, mnemonics []string) ([]localnet.Account, error) {
 	if len(ready.Funded) != len(mnemonics) {
 		return nil, fmt.Errorf("dev node funds %d accounts, want %d", len(ready.Funded), len(mnemonics))
 	}
@@ -60,7 +60,7 @@ func DevNodeAccounts(ready devnode.Ready, mnemonics []string) ([]localnet.Accoun
 		if kind == "" {
 			kind = keys.Secp256k1
 		}
-		a, err := devnode.DeriveAccount(m, kind, ready.Prefix)
+		a, err := minitia.DeriveAccount(m, kind, ready.Prefix)
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +69,7 @@ func DevNodeAccounts(ready devnode.Ready, mnemonics []string) ([]localnet.Accoun
 		}
 		acc := localnet.Account{Address: a.Address, Mnemonic: m, PrivateKey: a.PrivateKey}
 		if ready.AlsoKeyType == keys.EthSecp256k1 && i < len(ready.AlsoFunded) {
-			eth, err := devnode.DeriveAccount(m, keys.EthSecp256k1, ready.Prefix)
+			eth, err := minitia.DeriveAccount(m, keys.EthSecp256k1, ready.Prefix)
 			if err != nil {
 				return nil, err
 			}
@@ -77,6 +77,16 @@ func DevNodeAccounts(ready devnode.Ready, mnemonics []string) ([]localnet.Accoun
 				return nil, fmt.Errorf("dev node funded %s (coin type 60), the mnemonic derives %s", ready.AlsoFunded[i], eth.Address)
 			}
 			acc.CoinType60Address = eth.Address
+		}
+		if ready.AlsoKeyType == keys.Secp256k1 && i < len(ready.AlsoFunded) {
+			sec, err := minitia.DeriveAccount(m, keys.Secp256k1, ready.Prefix)
+			if err != nil {
+				return nil, err
+			}
+			if sec.Address != ready.AlsoFunded[i] {
+				return nil, fmt.Errorf("dev node funded %s (coin type 118), the mnemonic derives %s", ready.AlsoFunded[i], sec.Address)
+			}
+			acc.CoinType118Address = sec.Address
 		}
 		out = append(out, acc)
 	}
@@ -94,7 +104,7 @@ func StartDevNode(ctx context.Context, bin string, vm deployer.VM, logger *slog.
 			os.RemoveAll(home)
 		}
 	}()
-	file, mnemonics, err := NewDevNodeHome(home, devnode.DefaultFundedCount)
+	file, mnemonics, err := NewDevNodeHome(home, minitia.DefaultFundedCount)
 	if err != nil {
 		return nil, err
 	}
@@ -117,20 +127,20 @@ func StartDevNode(ctx context.Context, bin string, vm deployer.VM, logger *slog.
 	return r, nil
 }
 
-func (r *DevNodeRollup) waitReady(ctx context.Context) (devnode.Ready, error) {
+func (r *DevNodeRollup) waitReady(ctx context.Context) (minitia.Ready, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	for {
-		ready, ok, err := devnode.FindReady(r.node.Logs())
+		ready, ok, err := minitia.FindReady(r.node.Logs())
 		if err != nil || ok {
 			return ready, err
 		}
 		if exited, werr := r.node.exited(); exited {
-			return devnode.Ready{}, fmt.Errorf("dev node exited before it was ready (%v); last log lines:\n%s", werr, lastLines(r.node.Logs(), 20))
+			return minitia.Ready{}, fmt.Errorf("dev node exited before it was ready (%v); last log lines:\n%s", werr, lastLines(r.node.Logs(), 20))
 		}
 		select {
 		case <-ctx.Done():
-			return devnode.Ready{}, fmt.Errorf("dev node not ready: %w; last log lines:\n%s", ctx.Err(), lastLines(r.node.Logs(), 20))
+			return minitia.Ready{}, fmt.Errorf("dev node not ready: %w; last log lines:\n%s", ctx.Err(), lastLines(r.node.Logs(), 20))
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

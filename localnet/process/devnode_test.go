@@ -10,7 +10,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
-	"github.com/vipharness/vipharness/localnet/devnode"
+	"github.com/vipharness/vipharness/localnet/minitia"
 )
 
 // The dev node binary serves on loopback, funds the accounts of the mnemonics this process
@@ -68,15 +68,15 @@ func TestDevNodeBinaryServesAndStops(t *testing.T) {
 }
 
 func TestFindReady(t *testing.T) {
-	want := devnode.Ready{VM: "wasm", ChainID: "c-1", Prefix: "init", CometRPC: "http://127.0.0.1:1", REST: "http://127.0.0.1:2", Funded: []string{"init1x"}}
-	got, ok, err := devnode.FindReady("time=... level=INFO msg=started\n" + want.Line() + "\nmore\n")
+	want := minitia.Ready{VM: "wasm", ChainID: "c-1", Prefix: "init", CometRPC: "http://127.0.0.1:1", REST: "http://127.0.0.1:2", Funded: []string{"init1x"}}
+	got, ok, err := minitia.FindReady("time=... level=INFO msg=started\n" + want.Line() + "\nmore\n")
 	if err != nil || !ok || got.ChainID != want.ChainID || got.REST != want.REST || len(got.Funded) != 1 {
 		t.Fatalf("FindReady = %+v %v %v", got, ok, err)
 	}
-	if _, ok, err := devnode.FindReady("nothing yet\n"); ok || err != nil {
+	if _, ok, err := minitia.FindReady("nothing yet\n"); ok || err != nil {
 		t.Fatalf("no line: %v %v", ok, err)
 	}
-	if _, _, err := devnode.FindReady(devnode.ReadyPrefix + "{broken\n"); err == nil {
+	if _, _, err := minitia.FindReady(minitia.ReadyPrefix + "{broken\n"); err == nil {
 		t.Fatal("a broken ready line must be an error")
 	}
 }

@@ -25,7 +25,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/wasm"
-	"github.com/vipharness/vipharness/localnet/devnode"
+	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/wasmddev"
 )
 
@@ -94,7 +94,7 @@ func TestWasmdRollupRunsOurContract(t *testing.T) {
 
 	var pairs [][2]any
 	for i := range 50 {
-		acct, err := devnode.DeriveAccount(mustMnemonic(t), keys.Secp256k1, wasmddev.Prefix)
+		acct, err := minitia.DeriveAccount(mustMnemonic(t), keys.Secp256k1, wasmddev.Prefix)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,7 +147,7 @@ func TestWasmdRollupRunsOurContract(t *testing.T) {
 }
 
 func mustMnemonic(t *testing.T) string {
-	m, err := devnode.NewMnemonic()
+	m, err := minitia.NewMnemonic()
 	if err != nil {
 		t.Fatal(err)
 	}

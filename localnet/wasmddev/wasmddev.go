@@ -17,7 +17,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/localnet"
-	"github.com/vipharness/vipharness/localnet/devnode"
+	"github.com/vipharness/vipharness/localnet/minitia"
 )
 
 // Binary is the file name `make nodes` gives the wasmd build.
@@ -55,11 +55,11 @@ func Init(ctx context.Context, bin, dir string, funded int) ([]localnet.Account,
 	}
 	var accounts []localnet.Account
 	for i := range funded + 1 {
-		mnemonic, err := devnode.NewMnemonic()
+		mnemonic, err := minitia.NewMnemonic()
 		if err != nil {
 			return nil, err
 		}
-		acct, err := devnode.DeriveAccount(mnemonic, keys.Secp256k1, Prefix)
+		acct, err := minitia.DeriveAccount(mnemonic, keys.Secp256k1, Prefix)
 		if err != nil {
 			return nil, err
 		}

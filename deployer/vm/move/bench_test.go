@@ -21,9 +21,8 @@ import (
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/move"
 	"github.com/vipharness/vipharness/localnet"
-	"github.com/vipharness/vipharness/localnet/devnode"
-	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/embedded"
+	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/movevm"
 	"github.com/vipharness/vipharness/localnet/process"
 )
@@ -82,11 +81,11 @@ func scorerDialer(b *testing.B, r localnet.Rollup) func(code []byte) *deployer.S
 func BenchmarkPublish(b *testing.B) {
 	// One key for every round: a module is published once per address, so each round gets a
 	// fresh chain funding the same account.
-	mnemonic, err := devnode.NewMnemonic()
+	mnemonic, err := minitia.NewMnemonic()
 	if err != nil {
 		b.Fatal(err)
 	}
-	acct, err := devnode.DeriveAccount(mnemonic, keys.EthSecp256k1, "init")
+	acct, err := minitia.DeriveAccount(mnemonic, keys.EthSecp256k1, "init")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 // Package xmove is x/move as a Cosmos SDK module of the local minitia: Initia's message and
 // query services (initia.move.v1.Msg and Query) and Initia's REST routes, run by the project's
-// Move executor over Initia's libmovevm (localnet/devnode/moveexec) against the module's own
-// store. The VM meters its own gas; the SDK meter is charged what the VM used.
+// Move executor over Initia's libmovevm against the module's own
+// store (executor.go). The VM meters its own gas; the SDK meter is charged what the VM used.
 package xmove
 
 import (
@@ -28,29 +28,24 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
-	"github.com/vipharness/vipharness/localnet/devnode"
-	"github.com/vipharness/vipharness/localnet/devnode/moveexec"
 )
-
-// ModuleName is x/move's module and store name.
-const ModuleName = moveexec.ModuleName
 
 // Keeper runs the Move executor against the module's store.
 type Keeper struct {
-	exec    *moveexec.Executor
+	exec    *Executor
 	key     *storetypes.KVStoreKey
 	ak      authkeeper.AccountKeeper
 	addr    address.Codec
-	queries map[string]moveexec.Query
+	queries map[string]Query
 }
 
 // NewKeeper loads the MoveVM (opts configure the executor: library folder, genesis packages).
-func NewKeeper(key *storetypes.KVStoreKey, ak authkeeper.AccountKeeper, addr address.Codec, opts ...moveexec.Option) (*Keeper, error) {
-	exec, err := moveexec.New(opts...)
+func NewKeeper(key *storetypes.KVStoreKey, ak authkeeper.AccountKeeper, addr address.Codec, opts ...Option) (*Keeper, error) {
+	exec, err := New(opts...)
 	if err != nil {
 		return nil, err
 	}
-	k := &Keeper{exec: exec, key: key, ak: ak, addr: addr, queries: map[string]moveexec.Query{}}
+	k := &Keeper{exec: exec, key: key, ak: ak, addr: addr, queries: map[string]Query{}}
 	for _, q := range exec.QueryMethods() {
 		k.queries[q.Method] = q
 	}
@@ -90,7 +85,7 @@ func (c moveCtx) EnsureAccount(addr []byte) {
 	}
 }
 
-var _ moveexec.Ctx = moveCtx{}
+var _ Ctx = moveCtx{}
 
 // msgServer is initia.move.v1.Msg.
 type msgServer struct{ k *Keeper }
@@ -202,23 +197,23 @@ func (k *Keeper) Routes(app QueryContexter, registry codectypes.InterfaceRegistr
 					if _, ok := status.FromError(err); !ok {
 						err = status.Error(codes.InvalidArgument, err.Error())
 					}
-					devnode.WriteError(w, err)
+					writeError(w, err)
 					return
 				}
 			}
 			sctx, err := app.CreateQueryContext(0, false)
 			if err != nil {
-				devnode.WriteError(w, err)
+				writeError(w, err)
 				return
 			}
 			res, err := k.query(sctx, q.Method, req)
 			if err != nil {
-				devnode.WriteError(w, err)
+				writeError(w, err)
 				return
 			}
 			bz, err := codec.ProtoMarshalJSON(res, registry)
 			if err != nil {
-				devnode.WriteError(w, status.Error(codes.Internal, err.Error()))
+				writeError(w, status.Error(codes.Internal, err.Error()))
 				return
 			}
 			w.Header().Set("Content-Type", "application/json")
@@ -226,13 +221,13 @@ func (k *Keeper) Routes(app QueryContexter, registry codectypes.InterfaceRegistr
 			_, _ = w.Write(bz)
 		})
 	}
-	k.exec.Routes(mux, func(_ context.Context, f func(moveexec.Ctx) error) error {
+	k.exec.Routes(mux, func(_ context.Context, f func(Ctx) error) error {
 		sctx, err := app.CreateQueryContext(0, false)
 		if err != nil {
 			return err
 		}
 		return f(moveCtx{Context: sctx, k: k, query: true})
-	}, devnode.WriteError)
+	}, writeError)
 	return mux
 }
 

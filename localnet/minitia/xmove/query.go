@@ -1,4 +1,4 @@
-package moveexec
+package xmove
 
 import (
 	"bytes"

@@ -1,11 +1,12 @@
-// Package moveexec is the Move executor of a dev node: Initia's x/move messages (publish,
-// execute, execute JSON) and queries (module, resource, view) run on Initia's MoveVM
-// (libmovevm through localnet/movevm), with our 0x1 framework at genesis. It follows Initia's
-// keeper where it matters to clients: publish goes through 0x1::code::publish_v2; the VM
-// meters its own gas (the SDK meter is charged what the VM used, and a simulation runs under
-// a fixed contract gas limit); events are "execute" plus one "move" event per Move event; a
-// VM failure is the library's message, unwrapped.
-package moveexec
+package xmove
+
+// The executor: Initia's x/move messages (publish, execute, execute JSON) and queries
+// (module, resource, view) run on Initia's MoveVM (libmovevm through localnet/movevm), with
+// our 0x1 framework at genesis. It follows Initia's keeper where it matters to clients:
+// publish goes through 0x1::code::publish_v2; the VM meters its own gas (the SDK meter is
+// charged what the VM used, and a simulation runs under a fixed contract gas limit); events
+// are "execute" plus one "move" event per Move event; a VM failure is the library's message,
+// unwrapped.
 
 import (
 	"crypto/sha256"

@@ -1,4 +1,4 @@
-package moveexec_test
+package xmove_test
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package devnode
+package minitia
 
 import (
 	"encoding/json"

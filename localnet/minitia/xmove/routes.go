@@ -1,4 +1,4 @@
-package moveexec
+package xmove
 
 import (
 	"bytes"
@@ -21,7 +21,6 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
-	"github.com/vipharness/vipharness/localnet/devnode"
 )
 
 // Routes serves x/move's routes whose request or response types the bindings do not
@@ -202,7 +201,7 @@ type pageResponse struct {
 // (pagination.key, offset, limit, count_total, reverse; limit 100 by default) and calls f with
 // each entry's key without the prefix. next_key is the key of the entry after the page.
 func paginate(store storetypes.KVStore, prefix []byte, params url.Values, f func(key, value []byte) error) (*pageResponse, error) {
-	preq, err := devnode.BindPageRequest(params)
+	preq, err := bindPageRequest(params)
 	if err != nil {
 		return nil, err
 	}
