@@ -58,7 +58,7 @@ func BenchmarkCompute(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, n := range []int{10_000, 100_000} {
+	for _, n := range []int{10_000, 100_000, 1_000_000} {
 		b.Run(fmt.Sprintf("records=%d", n), func(b *testing.B) {
 			w := Window{Start: 1000, End: 1000 + uint64(n) + 20, FirstBlock: 10, LastBlock: uint64(n) + 10}
 			var rss float64
