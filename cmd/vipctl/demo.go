@@ -117,7 +117,7 @@ func demoText(rep demoReport) string {
 func runDemo(ctx context.Context, g *globals, engineName string, vm deployer.VM, l1Stage uint64, generate int) (demoReport, error) {
 	start := time.Now()
 	rep := demoReport{VM: string(vm), Engine: engineName}
-	st, err := startLocalStack(ctx, g, engineName, vm, l1Stage)
+	st, err := startLocalStack(ctx, g, engineName, 0, vm, l1Stage)
 	if err != nil {
 		return rep, err
 	}

@@ -30,15 +30,20 @@ type localStack struct {
 	router  *router.Server   // EVM rollups only
 }
 
-// engineByName resolves --engine.
-func engineByName(name string, g *globals) (localnet.Engine, error) {
+// engineByName resolves --engine; blockTime (0: the engine's default) sets the interval
+// between blocks of the project's own Cosmos rollups.
+func engineByName(name string, g *globals, bt time.Duration) (localnet.Engine, error) {
 	switch name {
 	case "embedded", "":
-		return embedded.Engine{}, nil
+		e := embedded.Engine{}
+		if bt > 0 {
+			e.CosmosOptions = append(e.CosmosOptions, embedded.WithBlockTime(bt))
+		}
+		return e, nil
 	case "process":
-		return process.Engine{Logger: g.logger}, nil
+		return process.Engine{Logger: g.logger, BlockTime: bt}, nil
 	case "process-devnode":
-		return process.Engine{Logger: g.logger, WasmNode: process.DevNode}, nil
+		return process.Engine{Logger: g.logger, WasmNode: process.DevNode, BlockTime: bt}, nil
 	case "container":
 		return container.Engine{Logger: g.logger}, nil
 	case "container-devnode":
@@ -47,8 +52,8 @@ func engineByName(name string, g *globals) (localnet.Engine, error) {
 	return nil, invalid(fmt.Errorf("--engine %q: want embedded, process, container, or process-devnode / container-devnode (Wasm on our dev node binary)", name))
 }
 
-func startLocalStack(ctx context.Context, g *globals, engineName string, vm deployer.VM, l1Stage uint64, l1Opts ...l1.Option) (*localStack, error) {
-	engine, err := engineByName(engineName, g)
+func startLocalStack(ctx context.Context, g *globals, engineName string, blockTime time.Duration, vm deployer.VM, l1Stage uint64, l1Opts ...l1.Option) (*localStack, error) {
+	engine, err := engineByName(engineName, g, blockTime)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +92,7 @@ func newLocalnetCmd(g *globals) *cobra.Command {
 type localnetUpOptions struct {
 	l1Stage, bridgeID   uint64
 	envFile, engineName string
-	l1Every             time.Duration
+	l1Every, blockTime  time.Duration
 }
 
 func newLocalnetUpCmd(g *globals) *cobra.Command {
@@ -103,6 +108,7 @@ func newLocalnetUpCmd(g *globals) *cobra.Command {
 	up.Flags().DurationVar(&o.l1Every, "l1-advance-every", 0, "move the L1 stand-in to the next stage at this interval (its agent's signed tx), to rehearse 'vipctl operate'; 0: never")
 	up.Flags().Uint64Var(&o.l1Stage, "l1-stage", 1, "stage the L1 stand-in reports")
 	up.Flags().Uint64Var(&o.bridgeID, "bridge-id", 1, "register the rollup on the L1 stand-in under this bridge id (scored from the stage after --l1-stage) and run a local VIP agent that snapshots each stage the deployed contract finalizes (submit_snapshot); 0: neither")
+	up.Flags().DurationVar(&o.blockTime, "block-time", 0, "interval between blocks of the Wasm and Move rollups (the project's minitia app; default 100ms, fast for tests; 500ms is a minitia's pace)")
 	up.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), process (geth from 'make nodes') or container (Docker)")
 	up.Flags().StringVar(&o.envFile, "env-file", filepath.Join(".vipharness", "localnet.env"), "where to write the endpoints and dev key")
 	return g.addFlags(up, "vm")
@@ -117,7 +123,7 @@ func (g *globals) localnetUp(ctx context.Context, o localnetUpOptions) error {
 	if bridgeID != 0 {
 		l1Opts = append(l1Opts, l1.WithBridge(l1.Bridge{ID: bridgeID, VM: vm, Contract: "(deployed by vipctl deploy)"}))
 	}
-	st, err := startLocalStack(ctx, g, engineName, vm, l1Stage, l1Opts...)
+	st, err := startLocalStack(ctx, g, engineName, o.blockTime, vm, l1Stage, l1Opts...)
 	if err != nil {
 		return err
 	}
@@ -160,9 +166,13 @@ func (g *globals) localnetUp(ctx context.Context, o localnetUpOptions) error {
 		"funded_address": dev.Address, "env_file": envFile, "bridge_id": bridgeID,
 	}
 	funded := dev.Address
-	if dev.CoinType60Address != "" {
+	switch {
+	case dev.CoinType60Address != "":
 		info["funded_address_coin_type_60"] = dev.CoinType60Address
 		funded = fmt.Sprintf("%s (coin type 118 secp256k1) and %s (coin type 60 eth_secp256k1), one mnemonic", dev.Address, dev.CoinType60Address)
+	case dev.CoinType118Address != "":
+		info["funded_address_coin_type_118"] = dev.CoinType118Address
+		funded = fmt.Sprintf("%s (coin type 60 eth_secp256k1) and %s (coin type 118 secp256k1), one mnemonic", dev.Address, dev.CoinType118Address)
 	}
 	human := fmt.Sprintf("%s %s rollup (chain %s)\n  JSON-RPC   %s\n  WebSocket  %s\n  CometBFT   %s\n  REST       %s\n  indexer    %s\n  router     %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
 		st.engine, vm, st.rollup.ChainID(), orNone(ep.JSONRPC), orNone(ep.JSONRPCWS), orNone(ep.CometRPC), orNone(ep.REST), orNone(indexerURL), orNone(routerURL), l1Stage, st.l1.URL(), st.l1.VIPAddress(), funded, envFile)
@@ -182,9 +192,15 @@ func (g *globals) localnetUp(ctx context.Context, o localnetUpOptions) error {
 }
 
 // fundedLines are the env file's lines naming the mnemonic's funded accounts: the chain's
-// default one, and on the Wasm dev node also the coin type 60 eth_secp256k1 one that Initia's
-// wallets derive (Initia.js MnemonicKey() with its defaults).
+// default one, and on the Cosmos rollups the other coin type's too: on Wasm the coin type 60
+// eth_secp256k1 one that Initia's wallets derive (Initia.js MnemonicKey() with its defaults),
+// on Move the coin type 118 secp256k1 one that CosmJS derives.
 func fundedLines(dev localnet.Account) string {
+	if dev.CoinType118Address != "" {
+		return "# MNEMONIC funds two accounts: coin type 60 eth_secp256k1 (Initia's wallets, vipctl's Move default)\n" +
+			"# and coin type 118 secp256k1 (CosmJS; vipctl --key-type secp256k1)\n" +
+			fmt.Sprintf("export FUNDED_ADDRESS=%s\nexport FUNDED_ADDRESS_COIN_TYPE_118=%s\n", dev.Address, dev.CoinType118Address)
+	}
 	if dev.CoinType60Address == "" {
 		return fmt.Sprintf("export FUNDED_ADDRESS=%s\n", dev.Address)
 	}

@@ -14,6 +14,8 @@ import (
 // Engine starts in-process rollups.
 type Engine struct {
 	EVMOptions []EVMOption
+	// CosmosOptions configure the Wasm and Move rollups (e.g. WithBlockTime).
+	CosmosOptions []CosmosOption
 }
 
 var _ localnet.Engine = Engine{}
@@ -52,10 +54,10 @@ type vmNode struct {
 func (e Engine) nodes() map[deployer.VM]vmNode {
 	return map[deployer.VM]vmNode{
 		deployer.EVM:  {start: func(ctx context.Context) (localnet.Rollup, error) { return StartEVM(ctx, e.EVMOptions...) }},
-		deployer.Wasm: {start: func(ctx context.Context) (localnet.Rollup, error) { return StartWasm(ctx) }},
+		deployer.Wasm: {start: func(ctx context.Context) (localnet.Rollup, error) { return StartWasm(ctx, e.CosmosOptions...) }},
 		deployer.Move: {
 			available: func() error { _, err := movevm.OpenVM(movevm.Dir()); return err },
-			start:     func(ctx context.Context) (localnet.Rollup, error) { return StartMove(ctx) },
+			start:     func(ctx context.Context) (localnet.Rollup, error) { return StartMove(ctx, e.CosmosOptions...) },
 		},
 	}
 }

@@ -94,7 +94,8 @@ func DevNodeAccounts(ready minitia.Ready, mnemonics []string) ([]localnet.Accoun
 }
 
 // StartDevNode runs the dev node binary for vm until it prints its ready line.
-func StartDevNode(ctx context.Context, bin string, vm deployer.VM, logger *slog.Logger) (_ *DevNodeRollup, err error) {
+// A blockTime of 0 keeps the binary's default.
+func StartDevNode(ctx context.Context, bin string, vm deployer.VM, blockTime time.Duration, logger *slog.Logger) (_ *DevNodeRollup, err error) {
 	home, err := os.MkdirTemp("", "vipharness-devnode-")
 	if err != nil {
 		return nil, fmt.Errorf("dev node home: %w", err)
@@ -111,6 +112,9 @@ func StartDevNode(ctx context.Context, bin string, vm deployer.VM, logger *slog.
 	args := []string{"--vm", string(vm), "--mnemonics-file", file}
 	if vm == deployer.Move {
 		args = append(args, "--movevm-dir", movevm.Dir())
+	}
+	if blockTime > 0 {
+		args = append(args, "--block-time", blockTime.String())
 	}
 	n, err := start("devnode", bin, home, logger, args...)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
@@ -21,6 +22,8 @@ type Engine struct {
 	Logger   *slog.Logger
 	// WasmNode picks the Wasm node: Wasmd (default) or DevNode, the project's own.
 	WasmNode string
+	// BlockTime is the interval between blocks of the project's own node (0: its default).
+	BlockTime time.Duration
 }
 
 // Wasm nodes the engine can run.
@@ -113,7 +116,7 @@ type vmNode struct {
 func (e Engine) nodes() map[deployer.VM]vmNode {
 	devNode := func(vm deployer.VM) func(context.Context, string, *slog.Logger) (localnet.Rollup, error) {
 		return func(ctx context.Context, bin string, logger *slog.Logger) (localnet.Rollup, error) {
-			return StartDevNode(ctx, bin, vm, logger)
+			return StartDevNode(ctx, bin, vm, e.BlockTime, logger)
 		}
 	}
 	wasm := vmNode{binary: e.wasmBinary(), start: func(ctx context.Context, bin string, logger *slog.Logger) (localnet.Rollup, error) {
