@@ -15,6 +15,7 @@ import (
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/interpreter"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 )
@@ -118,9 +119,13 @@ func Compute(ctx context.Context, p *Policy, w Window, r Reader) (*Result, error
 			last = Record{Block: rec.Block, TxIndex: rec.TxIndex, LogIndex: rec.LogIndex, TxHash: rec.TxHash}
 			n++
 			digestRecord(d, rec)
-			act, err := activation(src, rec, params)
+			vars, err := activation(src, rec, params)
 			if err != nil {
 				return fmt.Errorf("source %s: decode %s: %w", src.Name, rec.at(), err)
+			}
+			act, err := interpreter.NewActivation(vars) // once for every expression of the record
+			if err != nil {
+				return fmt.Errorf("source %s: %s: %w", src.Name, rec.at(), err)
 			}
 			for _, st := range states {
 				if err := st.add(rec, act); err != nil {
@@ -251,22 +256,27 @@ type state struct {
 	w    Window
 	sums map[common.Address]*dyadic
 	days map[common.Address]map[uint64]bool
-	// time-weighted balance: balance, the time it was last accrued to, and the integral.
-	bal      map[common.Address]*dyadic
-	lastT    map[common.Address]uint64
-	integral map[common.Address]*dyadic
+	// time-weighted balance, per holder.
+	held map[common.Address]*holding
+}
+
+// holding is a holder's balance, the time it was last accrued to, and the integral of the
+// balance over the window's seconds so far.
+type holding struct {
+	bal, integral dyadic
+	last          uint64
 }
 
 func newState(r *Rule, w Window) *state {
 	return &state{rule: r, w: w, sums: map[common.Address]*dyadic{}, days: map[common.Address]map[uint64]bool{},
-		bal: map[common.Address]*dyadic{}, lastT: map[common.Address]uint64{}, integral: map[common.Address]*dyadic{}}
+		held: map[common.Address]*holding{}}
 }
 
 func (s *state) inWindow(r *Record) bool {
 	return r.Block >= s.w.FirstBlock && r.Block <= s.w.LastBlock
 }
 
-func (s *state) add(rec *Record, act map[string]any) error {
+func (s *state) add(rec *Record, act interpreter.Activation) error {
 	r := s.rule
 	if r.Aggregate != AggTWBalance && !s.inWindow(rec) {
 		return nil // read for history only
@@ -372,30 +382,24 @@ func (s *state) addSum(user common.Address, v *dyadic) {
 
 func (s *state) clamp(t uint64) uint64 { return min(max(t, s.w.Start), s.w.End) }
 
-// accrue adds balance × the seconds since the user's last change that lie in the window.
-func (s *state) accrue(user common.Address, t uint64) {
-	last, seen := s.lastT[user]
-	if seen {
-		if dt := s.clamp(t) - s.clamp(last); dt > 0 && s.bal[user].sign() != 0 {
-			inc := s.bal[user].clone()
-			inc.mulUint(dt)
-			if cur, ok := s.integral[user]; ok {
-				cur.add(inc)
-			} else {
-				s.integral[user] = inc
-			}
-		}
+// accrue adds balance × the seconds since the holder's last change that lie in the window.
+func (s *state) accrue(h *holding, t uint64) {
+	if dt := s.clamp(t) - s.clamp(h.last); dt > 0 && h.bal.sign() != 0 {
+		inc := h.bal.clone()
+		inc.mulUint(dt)
+		h.integral.add(inc)
 	}
-	s.lastT[user] = t
+	h.last = t
 }
 
 func (s *state) move(user common.Address, t uint64, delta *dyadic) {
-	s.accrue(user, t)
-	if b, ok := s.bal[user]; ok {
-		b.add(delta)
-	} else {
-		s.bal[user] = delta.clone()
+	h, ok := s.held[user]
+	if !ok {
+		h = &holding{last: t}
+		s.held[user] = h
 	}
+	s.accrue(h, t)
+	h.bal.add(delta)
 }
 
 // finish is the rule's per-user value.
@@ -410,10 +414,10 @@ func (s *state) finish() map[common.Address]*big.Rat {
 	case AggTWBalance:
 		span := new(big.Rat).SetUint64(s.w.End - s.w.Start)
 		out := map[common.Address]*big.Rat{}
-		for u := range s.bal {
-			s.accrue(u, s.w.End)
-			if v, ok := s.integral[u]; ok {
-				r := v.rat()
+		for u, h := range s.held {
+			s.accrue(h, s.w.End)
+			if h.integral.sign() != 0 {
+				r := h.integral.rat()
 				out[u] = r.Quo(r, span)
 			}
 		}
@@ -428,7 +432,7 @@ func (s *state) finish() map[common.Address]*big.Rat {
 
 // evalAddr evaluates an address expression: a 0x string of 20 bytes (any case), or 20
 // bytes, or 32 bytes whose first 12 are zero (an address as a topic or word holds it).
-func evalAddr(prg cel.Program, act map[string]any, name string) (common.Address, error) {
+func evalAddr(prg cel.Program, act interpreter.Activation, name string) (common.Address, error) {
 	v, _, err := prg.Eval(act)
 	if err != nil {
 		return common.Address{}, fmt.Errorf("%s: %w", name, err)
