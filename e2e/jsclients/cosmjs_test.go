@@ -22,7 +22,7 @@ import (
 // make when they run to their end.
 const (
 	cosmjsWasmCalls = 35
-	cosmjsMoveCalls = 0
+	cosmjsMoveCalls = 27
 )
 
 // cosmjsStage is the stage the CosmJS spec instantiates the scoring contract at.
@@ -45,6 +45,24 @@ var _ = Describe("CosmJS on a Wasm rollup", func() {
 				vars["WASM_FILE"], vars["FUNDED_ADDRESS"], vars["STAGE"] = wasmFile, funded[0].Address, cosmjsStage
 				calls, err := runScript(ctx, "cosmjs_wasm.mjs", vars)
 				expectCallsPassed(target, "cosmjs_wasm.mjs", "CosmJS", calls, err, cosmjsWasmCalls)
+			}, SpecTimeout(time.Minute+scriptTimeout))
+		})
+	}
+})
+
+var _ = Describe("CosmJS on a Move rollup", func() {
+	for _, target := range initiaTargets(deployer.Move) {
+		Context(target.String(), Label("cosmjs", string(target.VM), target.Engine.Name()), func() {
+			It("reads balances, blocks, accounts (an eth_secp256k1 one through an accountParser) and txs, and sends from the coin type 118 account", func(ctx SpecContext) {
+				r := startFresh(ctx, target)
+				funded := r.Funded()
+				Expect(funded[0].Mnemonic).NotTo(BeEmpty(), "the first funded account comes from a mnemonic")
+				Expect(funded[0].CoinType118Address).NotTo(BeEmpty(), "the mnemonic's coin type 118 account is funded for CosmJS")
+				vars := cosmjsEnv(r)
+				// On Move the funded Address is the mnemonic's coin type 60 (eth_secp256k1) account.
+				vars["COIN_TYPE60_ADDRESS"], vars["COIN_TYPE118_ADDRESS"] = funded[0].Address, funded[0].CoinType118Address
+				calls, err := runScript(ctx, "cosmjs_move.mjs", vars)
+				expectCallsPassed(target, "cosmjs_move.mjs", "CosmJS", calls, err, cosmjsMoveCalls)
 			}, SpecTimeout(time.Minute+scriptTimeout))
 		})
 	}
