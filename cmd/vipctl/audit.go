@@ -65,7 +65,7 @@ L1's root and the contract's scores (exit 4 on any failure).`,
 			if !cmd.Flags().Changed("bridge-id") {
 				return invalid(errors.New("--bridge-id is required: the bridge id the L1 registered the rollup under (every leaf holds it)"))
 			}
-			if l1Proofs != "" && g.l1REST == "" && g.network == "" {
+			if l1Proofs != "" && !g.l1Configured() {
 				return invalid(errors.New("--l1-proofs needs the L1 (--network, or --l1-rest and --vip-address): its proofs are checked against the L1's root"))
 			}
 			return g.withScorer(cmd.Context(), func(ctx context.Context, s *deployer.Scorer) error {
@@ -113,15 +113,12 @@ func (g *globals) audit(ctx context.Context, s *deployer.Scorer, st, bridgeID, v
 		human += "\nproofs: " + proofsFile
 	}
 	var fail error
-	if g.l1REST != "" || g.vipAddr != "" || g.network != "" {
-		src, err := g.l1Source(true)
-		if err != nil {
-			return err
-		}
-		if src.REST.Value == "" || src.VIP.Value == "" {
-			return invalid(errors.New("the L1 needs both its REST URL and the vip module address (--l1-rest and --vip-address, or --network)"))
-		}
-		l1 := audit.NewL1(src.REST.Value, src.VIP.Value, nil)
+	r, err := g.optionalL1Reader()
+	if err != nil {
+		return err
+	}
+	if r != nil {
+		l1 := audit.L1Of(r)
 		if version == 0 {
 			if version, err = l1.BridgeVersion(ctx, bridgeID); err != nil {
 				return err

@@ -57,20 +57,20 @@ func newCheckCmd(g *globals) *cobra.Command {
 // contract named, read-only; it prints the checks and exits 4 when one fails.
 func (g *globals) runChecks(ctx context.Context, o checkOptions) error {
 	artifact, junit, st, vmSet := o.artifact, o.junit, o.st, o.vmSet
+	vm, err := deployer.ParseVM(g.vm)
+	if err != nil {
+		return invalid(err)
+	}
 	if !vmSet && os.Getenv("VM") == "" {
-		vm, err := detectVM(ctx, g)
-		if err != nil {
+		if vm, err = detectVM(ctx, g); err != nil {
 			return err
 		}
-		g.vm = string(vm)
 	}
-	vm, _ := deployer.ParseVM(g.vm)
+	req := scorerRequest{vm: vm}
 	if artifact != "" {
-		code, err := readArtifact(vm, artifact)
-		if err != nil {
+		if req.code, err = readArtifact(vm, artifact); err != nil {
 			return invalid(err)
 		}
-		g.code = code
 	}
 	var l1Stage uint64
 	if r, err := g.l1Reader(); err == nil {
@@ -84,7 +84,8 @@ func (g *globals) runChecks(ctx context.Context, o checkOptions) error {
 		if artifact != "" || st != 0 {
 			return invalid(errors.New("--contract checks an existing deployment read-only; --artifact and --stage are for a fresh deploy"))
 		}
-		s, closeFn, err := g.scorer(ctx, true, nil)
+		req.contract = true
+		s, closeFn, err := g.scorer(ctx, req)
 		if err != nil {
 			return err
 		}
@@ -94,7 +95,7 @@ func (g *globals) runChecks(ctx context.Context, o checkOptions) error {
 		if st == 0 {
 			st = max(l1Stage, 1)
 		}
-		s, closeFn, err := g.scorer(ctx, false, nil)
+		s, closeFn, err := g.scorer(ctx, req)
 		if err != nil {
 			return err
 		}
@@ -174,7 +175,7 @@ func (g *globals) strangerFor(vm deployer.VM, s *deployer.Scorer) func(ctx conte
 // freshAccount opens a Scorer whose deployer and operator is a new key, attached to contract
 // if set. On a Cosmos rollup the environment's deployer first funds it with the fees of gas.
 func (g *globals) freshAccount(ctx context.Context, vm deployer.VM, s *deployer.Scorer, contract string, gas uint64) (*deployer.Scorer, error) {
-	cfg, err := g.scorerConfig(ctx, vm)
+	cfg, err := g.scorerConfig(ctx, scorerRequest{vm: vm})
 	if err != nil {
 		return nil, err
 	}

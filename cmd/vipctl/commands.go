@@ -49,7 +49,7 @@ func (g *globals) deploy(ctx context.Context, o deployOptions) error {
 	if err != nil {
 		return err
 	}
-	s, closeFn, err := g.scorer(ctx, false, nil)
+	s, closeFn, err := g.scorer(ctx, scorerRequest{})
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func (g *globals) updateScores(ctx context.Context, o updateOptions) error {
 		}
 		_ = bar.Set(done)
 	}
-	s, closeFn, err := g.writer(ctx, progress)
+	s, closeFn, err := g.writer(ctx, scorerRequest{progress: progress})
 	if err != nil {
 		return err
 	}
@@ -424,7 +424,7 @@ func (g *globals) verify(ctx context.Context, file, format string, st uint64) er
 
 // withScorer opens the contract's Scorer for f and closes it after.
 func (g *globals) withScorer(ctx context.Context, f func(ctx context.Context, s *deployer.Scorer) error) error {
-	s, closeFn, err := g.scorer(ctx, true, nil)
+	s, closeFn, err := g.scorer(ctx, scorerRequest{contract: true})
 	if err != nil {
 		return err
 	}
@@ -434,7 +434,7 @@ func (g *globals) withScorer(ctx context.Context, f func(ctx context.Context, s 
 
 // withWriter is withScorer for a command that sends txs: the contract is checked first.
 func (g *globals) withWriter(ctx context.Context, f func(ctx context.Context, s *deployer.Scorer) error) error {
-	s, closeFn, err := g.writer(ctx, nil)
+	s, closeFn, err := g.writer(ctx, scorerRequest{})
 	if err != nil {
 		return err
 	}

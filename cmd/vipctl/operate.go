@@ -81,8 +81,7 @@ func (g *globals) operate(ctx context.Context, o operateOptions) error {
 		return err
 	}
 	logger := operateLogger(g)
-	g.logger = logger // the scorer's push logs too
-	s, closeFn, err := g.writer(ctx, nil)
+	s, closeFn, err := g.writer(ctx, scorerRequest{logger: logger}) // the scorer's push logs too
 	if err != nil {
 		return err
 	}

@@ -56,11 +56,11 @@ func (g *globals) preflight(ctx context.Context, o preflightOptions) error {
 	} else if g.rest == "" && g.rpc != "" {
 		cfg.VM = deployer.EVM
 	}
-	if g.network != "" || g.l1REST != "" {
-		r, err := g.l1Reader()
-		if err != nil {
-			return err
-		}
+	r, err := g.optionalL1Reader()
+	if err != nil {
+		return err
+	}
+	if r != nil {
 		cfg.L1 = r
 	}
 	vm := cfg.VM
@@ -69,15 +69,13 @@ func (g *globals) preflight(ctx context.Context, o preflightOptions) error {
 			vm, _ = ni.VM()
 		}
 	}
-	var err error
 	if cfg.Accounts, err = preflightAccounts(ctx, g, vm); err != nil {
 		return err
 	}
 	if g.contract != "" && vm != "" {
 		c := &probe.Client{REST: g.rest, JSONRPC: g.rpc}
 		open := func(ctx2 context.Context) (uint64, error) {
-			g.vm = string(vm)
-			s, closeFn, err := g.scorer(ctx2, true, nil)
+			s, closeFn, err := g.scorer(ctx2, scorerRequest{vm: vm, contract: true})
 			if err != nil {
 				return 0, err
 			}

@@ -33,8 +33,6 @@ type globals struct {
 	l1Settings
 	pushSettings
 	signer signerFlags
-	// code, when set, is the contract build to deploy instead of ours (vipctl check --artifact).
-	code []byte
 }
 
 // terminal is where a command reads and writes, and how (the root's flags).
@@ -169,6 +167,19 @@ func (g *globals) l1Reader() (*stage.Reader, error) {
 	return stage.NewReader(src.REST.Value, src.VIP.Value), nil
 }
 
+// l1Configured reports whether any L1 setting is given (flag, environment or preset): the
+// one test of "is there an L1" for every command.
+func (g *globals) l1Configured() bool { return g.l1REST != "" || g.vipAddr != "" || g.network != "" }
+
+// optionalL1Reader is the configured L1's reader, nil when no L1 is configured; an L1
+// configured in part is refused (l1Reader).
+func (g *globals) optionalL1Reader() (*stage.Reader, error) {
+	if !g.l1Configured() {
+		return nil, nil
+	}
+	return g.l1Reader()
+}
+
 // l1Source resolves the L1 settings (resolveL1); needREST says whether the command reads
 // the L1. A refusal is bad input (exit 2).
 func (g *globals) l1Source(needREST bool) (l1Source, error) {
@@ -243,21 +254,25 @@ func (g *globals) loadDeployment(vm deployer.VM, chainID string) (string, error)
 	return d.Contract, nil
 }
 
-// scorer opens the Scorer for --vm, with keys from the environment, attached to the
-// contract (--contract, or the one this tool deployed on the chain) when needContract.
-func (g *globals) scorer(ctx context.Context, needContract bool, progress func(done, total int)) (*deployer.Scorer, func(), error) {
-	vm, err := deployer.ParseVM(g.vm)
-	if err != nil {
-		return nil, nil, invalid(err)
-	}
-	cfg, err := g.scorerConfig(ctx, vm)
+// scorerRequest is what a command asks of its Scorer beyond the shared flags, which it
+// passes instead of setting them on the globals.
+type scorerRequest struct {
+	vm       deployer.VM // the VM the command found; "" is --vm's
+	contract bool        // attach --contract, or the one this tool deployed on the chain
+	code     []byte      // deploy this build instead of ours (check --artifact)
+	logger   *slog.Logger
+	progress func(done, total int)
+}
+
+// scorer opens the Scorer r asks for, with the signer flags' or the environment's keys.
+func (g *globals) scorer(ctx context.Context, r scorerRequest) (*deployer.Scorer, func(), error) {
+	cfg, err := g.scorerConfig(ctx, r)
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg.Push.Progress = progress
-	if needContract {
+	if r.contract {
 		cfg.Contract = g.contract
-		cfg.ContractFor = func(chainID string) (string, error) { return g.loadDeployment(vm, chainID) }
+		cfg.ContractFor = func(chainID string) (string, error) { return g.loadDeployment(cfg.VM, chainID) }
 	}
 	s, err := scorers.Open(ctx, cfg)
 	if err != nil {
@@ -269,10 +284,21 @@ func (g *globals) scorer(ctx context.Context, needContract bool, progress func(d
 // scorerConfig is the rollup's endpoints, the deployer's and operator's signers (the signer
 // flags' one, else the environment's keys; either may be absent), the gas price and the
 // push's knobs.
-func (g *globals) scorerConfig(ctx context.Context, vm deployer.VM) (deployer.Config, error) {
+func (g *globals) scorerConfig(ctx context.Context, r scorerRequest) (deployer.Config, error) {
+	vm := r.vm
+	if vm == "" {
+		var err error
+		if vm, err = deployer.ParseVM(g.vm); err != nil {
+			return deployer.Config{}, invalid(err)
+		}
+	}
+	logger := r.logger
+	if logger == nil {
+		logger = g.logger
+	}
 	cfg := deployer.Config{
-		VM: vm, JSONRPC: g.rpc, CometRPC: g.cometRPC, REST: g.rest, Code: g.code,
-		Push: deployer.PushConfig{JournalDir: g.journalDir(), ChunkSize: g.chunkSize, Window: g.window, Logger: g.logger},
+		VM: vm, JSONRPC: g.rpc, CometRPC: g.cometRPC, REST: g.rest, Code: r.code,
+		Push: deployer.PushConfig{JournalDir: g.journalDir(), ChunkSize: g.chunkSize, Window: g.window, Logger: logger, Progress: r.progress},
 	}
 	if !scorers.MustDescribe(vm).Cosmos {
 		if g.rpc == "" {

@@ -20,10 +20,11 @@ import (
 
 // optionalL1 is the configured L1, or nil when none is: the guards then refuse what needs it.
 func (g *globals) optionalL1() (guard.L1, error) {
-	if g.l1REST == "" && g.vipAddr == "" && g.network == "" {
-		return nil, nil
+	r, err := g.optionalL1Reader()
+	if r == nil {
+		return nil, err
 	}
-	return g.l1Reader()
+	return r, nil
 }
 
 func (g *globals) journalDir() string { return filepath.Join(g.stateDir, "journal") }

@@ -90,8 +90,9 @@ func checkFlags(fs *pflag.FlagSet) error {
 // the official interface, and an empty update of its open stage, simulated from the
 // operator. A plain account, a chain reset under a remembered address, or an operator not on
 // the contract's allow list is refused with nothing sent.
-func (g *globals) writer(ctx context.Context, progress func(done, total int)) (*deployer.Scorer, func(), error) {
-	s, closeFn, err := g.scorer(ctx, true, progress)
+func (g *globals) writer(ctx context.Context, r scorerRequest) (*deployer.Scorer, func(), error) {
+	r.contract = true
+	s, closeFn, err := g.scorer(ctx, r)
 	if err != nil {
 		return nil, nil, err
 	}

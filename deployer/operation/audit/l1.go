@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/binary"
@@ -9,28 +8,34 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
+
+	"github.com/vipharness/vipharness/deployer/httpstatus"
+	"github.com/vipharness/vipharness/deployer/operation/stage"
 )
 
 // L1 reads the VIP snapshots of the L1's vip module through Initia's Move REST routes: the
 // ModuleStore resource, its stage_data table and each stage's snapshots table (table
 // entries by their BCS key bytes), and the get_bridge_infos view for a bridge's version.
+// It calls through the L1's one client, the stage reader's.
 type L1 struct {
-	rest, vip string
-	client    *http.Client
+	r   *stage.Reader
+	vip string
 }
 
-// NewL1 reads the vip module at vipAddress through the L1 REST URL rest; client nil is
-// http.DefaultClient.
+// L1Of reads the vip module through r, the client that reads the L1's stage.
+func L1Of(r *stage.Reader) *L1 { return &L1{r: r, vip: r.VIPAddress()} }
+
+// NewL1 reads the vip module at vipAddress through the L1 REST URL rest with client (nil:
+// the stage reader's default, with its timeout).
 func NewL1(rest, vipAddress string, client *http.Client) *L1 {
-	if client == nil {
-		client = http.DefaultClient
+	var opts []stage.Option
+	if client != nil {
+		opts = append(opts, stage.WithHTTPClient(client))
 	}
-	return &L1{rest: strings.TrimRight(rest, "/"), vip: vipAddress, client: client}
+	return L1Of(stage.NewReader(rest, vipAddress, opts...))
 }
 
 // Snapshot is what the L1 holds for (bridge, version, stage): the agent's submit_snapshot.
@@ -184,8 +189,7 @@ func (l *L1) entry(ctx context.Context, handle string, key []byte) ([]byte, erro
 	}
 	path := "/initia/move/v1/tables/" + handle + "/entries/by_key_bytes?key_bytes=" + url.QueryEscape(base64.StdEncoding.EncodeToString(key))
 	if err := l.do(ctx, http.MethodGet, path, nil, &res); err != nil {
-		var he *httpError
-		if errors.As(err, &he) && he.status == http.StatusNotFound {
+		if httpstatus.NotFound(err) {
 			return nil, ErrNoSnapshot
 		}
 		return nil, err
@@ -193,40 +197,13 @@ func (l *L1) entry(ctx context.Context, handle string, key []byte) ([]byte, erro
 	return res.TableEntry.ValueBytes, nil
 }
 
-type httpError struct {
-	status int
-	url    string
-	body   string
-}
-
-func (e *httpError) Error() string { return fmt.Sprintf("%s: HTTP %d: %s", e.url, e.status, e.body) }
-
 func (l *L1) do(ctx context.Context, method, path string, body []byte, out any) error {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, l.rest+path, rd)
+	data, err := l.r.Call(ctx, method, path, body)
 	if err != nil {
 		return err
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := l.client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil {
-		return fmt.Errorf("%s: read reply: %w", req.URL.Path, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return &httpError{status: resp.StatusCode, url: req.URL.Path, body: snippet(data)}
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("%s: reply %q: %w", req.URL.Path, snippet(data), err)
+		return fmt.Errorf("%s: reply %q: %w", path, snippet(data), err)
 	}
 	return nil
 }

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vipharness/vipharness/deployer/httpstatus"
 )
 
 // Network is a public L1 the stage can be read from.
@@ -38,10 +40,15 @@ func Preset(name string) (Network, error) {
 	return Network{}, fmt.Errorf("unknown network %q: want mainnet or testnet (or pass --l1-rest and --vip-address)", name)
 }
 
-// maxBody bounds what is read from a remote reply.
-const maxBody = 4 << 20
+// maxBody bounds what is read from a remote reply (a page of a vip table).
+const maxBody = 16 << 20
 
-// Reader reads the L1's current VIP stage.
+// Timeout bounds every call of a Reader's default client.
+const Timeout = 10 * time.Second
+
+// Reader is the one client of the L1's REST face: it reads the L1's current VIP stage, and
+// makes the other calls of the vip module's readers (Call; audit's snapshots and stage
+// times), all with its client's timeout.
 type Reader struct {
 	rest   string
 	vip    string
@@ -56,11 +63,31 @@ func WithHTTPClient(c *http.Client) Option { return func(r *Reader) { r.client =
 
 // NewReader reads from the L1 REST endpoint rest, where the vip module lives at vipAddress.
 func NewReader(rest, vipAddress string, opts ...Option) *Reader {
-	r := &Reader{rest: strings.TrimRight(rest, "/"), vip: strings.TrimSpace(vipAddress), client: &http.Client{Timeout: 10 * time.Second}}
+	r := &Reader{rest: strings.TrimRight(rest, "/"), vip: strings.TrimSpace(vipAddress), client: &http.Client{Timeout: Timeout}}
 	for _, o := range opts {
 		o(r)
 	}
 	return r
+}
+
+// VIPAddress is the vip module's address.
+func (r *Reader) VIPAddress() string { return r.vip }
+
+// Call sends method to path under the L1 REST URL, with a JSON body (nil: none), and
+// returns the reply's body; a non-2xx reply is an *httpstatus.Error.
+func (r *Reader) Call(ctx context.Context, method, path string, body []byte) ([]byte, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, r.rest+path, rd)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return do(r.client, req)
 }
 
 // ResourceURL is where the ModuleStore is read.
@@ -92,6 +119,9 @@ func (r *Reader) Stage(ctx context.Context) (uint64, error) {
 	}
 	u := r.ResourceURL()
 	body, err := get(ctx, r.client, u)
+	if httpstatus.NotFound(err) {
+		return 0, fmt.Errorf("read L1 stage: %w (not found: check the address and the network)", err)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("read L1 stage: %w", err)
 	}
@@ -120,21 +150,6 @@ func (r *Reader) Stage(ctx context.Context) (uint64, error) {
 	return n, nil
 }
 
-// HTTPError is a non-2xx reply.
-type HTTPError struct {
-	URL    string
-	Status int
-	Body   string
-}
-
-func (e *HTTPError) Error() string {
-	hint := ""
-	if e.Status == http.StatusNotFound {
-		hint = " (not found: check the address and the network)"
-	}
-	return fmt.Sprintf("GET %s: HTTP %d%s: %s", e.URL, e.Status, hint, e.Body)
-}
-
 func get(ctx context.Context, c *http.Client, u string) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -149,22 +164,7 @@ func do(c *http.Client, req *http.Request) ([]byte, error) {
 		return nil, fmt.Errorf("%s %s: unreachable: %w", req.Method, req.URL, err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: read reply: %w", req.Method, req.URL, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return nil, &HTTPError{URL: req.URL.String(), Status: resp.StatusCode, Body: snippet(body)}
-	}
-	return body, nil
-}
-
-func snippet(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > 200 {
-		s = s[:200] + "..."
-	}
-	return s
+	return httpstatus.Read(req, resp, maxBody)
 }
 
 // Version is a rollup's abci_info.

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/httpstatus"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -103,8 +104,8 @@ func (m *moveContract) Exists(ctx context.Context) (bool, error) {
 		} `json:"module"`
 	}
 	err := m.c.GetJSON(ctx, "/initia/move/v1/accounts/"+url.PathEscape(m.addr)+"/modules/vip_score", &reply)
-	var he *probe.HTTPError
-	if errors.As(err, &he) && (he.Status == 404 || (he.Status == 500 && strings.Contains(he.Body, "not found"))) {
+	var he *httpstatus.Error
+	if errors.As(err, &he) && (he.Status == 404 || (he.Status == 500 && strings.Contains(he.Message, "not found"))) {
 		return false, nil
 	}
 	if err != nil {
@@ -152,8 +153,8 @@ type wasmContract struct {
 func (w *wasmContract) Exists(ctx context.Context) (bool, error) {
 	var reply json.RawMessage
 	err := w.c.GetJSON(ctx, "/cosmwasm/wasm/v1/contract/"+url.PathEscape(w.addr), &reply)
-	var he *probe.HTTPError
-	if errors.As(err, &he) && (he.Status == 404 || strings.Contains(he.Body, "not found")) {
+	var he *httpstatus.Error
+	if errors.As(err, &he) && (he.Status == 404 || strings.Contains(he.Message, "not found")) {
 		return false, nil
 	}
 	return err == nil, err

@@ -17,6 +17,7 @@ import (
 	sdkmath "cosmossdk.io/math"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/httpstatus"
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/scorers"
@@ -221,11 +222,11 @@ func (r *run) txIndex(ctx context.Context) {
 	}
 	u := strings.TrimRight(r.cfg.CometRPC, "/") + "/tx?hash=0x" + strings.Repeat("00", 32)
 	err := r.c.GetJSONURL(ctx, u, &reply)
-	var he *probe.HTTPError
+	var he *httpstatus.Error
 	var text string
 	switch {
 	case errors.As(err, &he):
-		text = he.Body
+		text = he.Message
 	case err != nil:
 		r.add("tx index", Warn, err.Error(), "check --comet-rpc")
 		return

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/big"
 	"net/http"
 	"strconv"
@@ -23,6 +22,7 @@ import (
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	"golang.org/x/crypto/sha3"
 
+	"github.com/vipharness/vipharness/deployer/httpstatus"
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 )
 
@@ -194,7 +194,7 @@ func (c *Client) GetJSON(ctx context.Context, path string, out any) error {
 }
 
 // GetJSONURL GETs a full URL (another face of the node than its REST API) and decodes the
-// reply; a non-2xx reply is an *HTTPError that keeps its body.
+// reply; a non-2xx reply is an *httpstatus.Error that keeps its body.
 func (c *Client) GetJSONURL(ctx context.Context, u string, out any) error {
 	return c.getJSON(ctx, u, out)
 }
@@ -217,33 +217,13 @@ func (c *Client) getJSON(ctx context.Context, u string, out any) error {
 	return nil
 }
 
-// HTTPError is a non-2xx reply.
-type HTTPError struct {
-	URL    string
-	Status int
-	Body   string
-}
-
-func (e *HTTPError) Error() string { return fmt.Sprintf("%s: HTTP %d: %s", e.URL, e.Status, e.Body) }
-
 func (c *Client) do(req *http.Request) ([]byte, error) {
 	resp, err := c.http().Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: unreachable: %w", req.Method, req.URL, err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: read reply: %w", req.Method, req.URL, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		s := strings.TrimSpace(string(body))
-		if len(s) > 200 {
-			s = s[:200] + "..."
-		}
-		return nil, &HTTPError{URL: req.URL.String(), Status: resp.StatusCode, Body: s}
-	}
-	return body, nil
+	return httpstatus.Read(req, resp, maxBody)
 }
 
 func (c *Client) rpc(ctx context.Context, method string, out any, params ...any) error {

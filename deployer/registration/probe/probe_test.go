@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/vipharness/vipharness/deployer/httpstatus"
 )
 
 func TestDeriveEVMChainID(t *testing.T) {
@@ -95,7 +97,7 @@ func TestClientReadsTheFaces(t *testing.T) {
 		t.Fatal(id, err)
 	}
 	bad := &Client{REST: srv.URL + "/nothing"}
-	var he *HTTPError
+	var he *httpstatus.Error
 	if _, err := bad.Bech32Prefix(ctx); !errors.As(err, &he) || he.Status != 404 {
 		t.Fatalf("404: %v", err)
 	}

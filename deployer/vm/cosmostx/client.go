@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -31,6 +30,7 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/httpstatus"
 	"github.com/vipharness/vipharness/deployer/keys"
 )
 
@@ -39,6 +39,9 @@ import (
 type Backed interface {
 	Client() *Client
 }
+
+// maxReply bounds a REST reply (a page of stored codes, a tx with its events).
+const maxReply = 64 << 20
 
 // Client talks to one chain.
 type Client struct {
@@ -197,8 +200,7 @@ var ErrNoAccount = errors.New("no account on chain")
 func (c *Client) Account(ctx context.Context, addr string) (number, sequence uint64, err error) {
 	var res authtypes.QueryAccountResponse
 	if err := c.Get(ctx, "/cosmos/auth/v1beta1/accounts/"+addr, &res); err != nil {
-		var re *RESTError
-		if errors.As(err, &re) && re.Status == http.StatusNotFound {
+		if httpstatus.NotFound(err) {
 			return 0, 0, fmt.Errorf("account %s: %w (fund it first)", addr, ErrNoAccount)
 		}
 		return 0, 0, fmt.Errorf("read account %s: %w", addr, err)
@@ -288,9 +290,9 @@ func (c *Client) Simulate(ctx context.Context, s *Signer, msgs ...sdk.Msg) (*txt
 	if err := c.Post(ctx, "/cosmos/tx/v1beta1/simulate", &txtypes.SimulateRequest{TxBytes: bz}, &res); err != nil {
 		// The node ran the tx and it failed (a contract error, a bad sequence): the gateway
 		// answers 4xx or 500 with the reason. 404, 501 and 503 say the endpoint is missing.
-		var re *RESTError
+		var re *httpstatus.Error
 		if errors.As(err, &re) && re.Status != http.StatusNotFound && re.Status != http.StatusNotImplemented && re.Status != http.StatusServiceUnavailable {
-			return nil, &TxError{Phase: PhaseSimulate, RawLog: re.Msg}
+			return nil, &TxError{Phase: PhaseSimulate, RawLog: re.Message}
 		}
 		return nil, fmt.Errorf("simulate: %w", err)
 	}
@@ -413,22 +415,8 @@ func (c *Client) Post(ctx context.Context, path string, in, out proto.Message) e
 	return c.Enc.Codec.UnmarshalJSON(body, out)
 }
 
-// RESTError is a non-200 REST reply.
-type RESTError struct {
-	Status int
-	Code   int    `json:"code"`
-	Msg    string `json:"message"`
-}
-
-func (e *RESTError) Error() string {
-	return fmt.Sprintf("rest: http %d: code %d: %s", e.Status, e.Code, e.Msg)
-}
-
 // NotFound reports whether err is a REST 404 (an unknown tx, account or contract).
-func NotFound(err error) bool {
-	var re *RESTError
-	return errors.As(err, &re) && re.Status == http.StatusNotFound
-}
+func NotFound(err error) bool { return httpstatus.NotFound(err) }
 
 func (c *Client) do(ctx context.Context, method, path string, body []byte) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, method, c.REST+path, bytes.NewReader(body))
@@ -443,18 +431,7 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte) ([]by
 		return nil, err
 	}
 	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		e := &RESTError{Status: resp.StatusCode}
-		if json.Unmarshal(out, e) != nil || e.Msg == "" {
-			e.Msg = string(out)
-		}
-		return nil, e
-	}
-	return out, nil
+	return httpstatus.Read(req, resp, maxReply)
 }
 
 // DialFor dials a Cosmos rollup as a Scorer's config asks (its endpoints and poll, a gas

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	sdk "github.com/cosmos/cosmos-sdk/types"
+
+	"github.com/vipharness/vipharness/deployer/httpstatus"
 )
 
 // Phases of a tx's life at which a chain can refuse or fail it.
@@ -58,12 +60,12 @@ func Attr(res *sdk.TxResponse, eventType, key string) []string {
 // (a query's or a view's); false for anything else (an unreachable node).
 func Log(err error) (string, bool) {
 	var te *TxError
-	var re *RESTError
+	var re *httpstatus.Error
 	switch {
 	case errors.As(err, &te):
 		return te.RawLog, true
 	case errors.As(err, &re):
-		return re.Msg, true
+		return re.Message, true
 	}
 	return "", false
 }

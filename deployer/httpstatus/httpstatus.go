@@ -1,0 +1,82 @@
+// Package httpstatus is the one error the deployer's HTTP clients return for a reply whose
+// status is not 2xx (the L1's and the rollup's REST faces, the stage reader, the probes,
+// audit's L1 reads): the request, the status, and what the body says.
+package httpstatus
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// maxMessage bounds the body text an Error keeps.
+const maxMessage = 4 << 10
+
+// Error is a reply whose HTTP status is not 2xx.
+type Error struct {
+	Method, URL string
+	Status      int
+	// Code and Message are what a Cosmos gateway's JSON error body says
+	// ({"code": 5, "message": "..."}); Message is the body's text (trimmed, at most 4 KiB)
+	// when the body is not such JSON.
+	Code    int
+	Message string
+}
+
+func (e *Error) Error() string {
+	msg := e.Message
+	if e.Code != 0 {
+		msg = fmt.Sprintf("code %d: %s", e.Code, msg)
+	}
+	return fmt.Sprintf("%s %s: HTTP %d: %s", e.Method, e.URL, e.Status, msg)
+}
+
+// New is the Error of a reply to req with status and body.
+func New(req *http.Request, status int, body []byte) *Error {
+	e := &Error{Status: status}
+	if req != nil {
+		e.Method, e.URL = req.Method, req.URL.String()
+	}
+	var gw struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(body, &gw) == nil && gw.Message != "" {
+		e.Code, e.Message = gw.Code, gw.Message
+		return e
+	}
+	msg := strings.TrimSpace(string(body))
+	if len(msg) > maxMessage {
+		msg = msg[:maxMessage] + "..."
+	}
+	e.Message = msg
+	return e
+}
+
+// Read reads resp's body (at most limit bytes) and returns it, or an *Error when the status
+// is not 2xx. It does not close the body.
+func Read(req *http.Request, resp *http.Response, limit int64) ([]byte, error) {
+	body, err := io.ReadAll(io.LimitReader(resp.Body, limit))
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: read reply: %w", req.Method, req.URL, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return nil, New(req, resp.StatusCode, body)
+	}
+	return body, nil
+}
+
+// Status is the HTTP status of the *Error in err's chain, 0 when there is none.
+func Status(err error) int {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Status
+	}
+	return 0
+}
+
+// NotFound reports whether err is a 404 reply.
+func NotFound(err error) bool { return Status(err) == http.StatusNotFound }
