@@ -158,6 +158,7 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	a.FeeGrantKeeper = feegrantkeeper.NewKeeper(cdc, store(feegrant.StoreKey), a.AccountKeeper)
 	a.UpgradeKeeper = upgradekeeper.NewKeeper(map[int64]bool{}, store(upgradetypes.StoreKey), cdc, home, bapp, authority)
 
+	//lint:ignore SA1019 module.NewManager takes the VM module as this type in SDK v0.53
 	var vm module.AppModule
 	switch cfg.VM {
 	case deployer.Wasm:
@@ -233,6 +234,8 @@ func registerEthKeyAmino(cdc *codec.LegacyAmino) {
 var registerGlobalAmino = sync.OnceFunc(func() { registerEthKeyAmino(legacy.Cdc) })
 
 // wasmModule is x/wasm as miniwasm wires it.
+//
+//lint:ignore SA1019 module.NewManager takes the VM module as this type in SDK v0.53
 func (a *App) wasmModule(cfg Config, home string, storeService corestore.KVStoreService, authority string) (module.AppModule, error) {
 	// x/wasm as miniwasm wires it: no staking, distribution or IBC keepers ("we do not
 	// support staking"), and so no "staking" capability.

@@ -251,8 +251,8 @@ func (AppModule) RegisterGRPCGatewayRoutes(client.Context, *gwruntime.ServeMux) 
 
 // RegisterServices registers initia.move.v1.Msg and Query.
 func (m AppModule) RegisterServices(cfg module.Configurator) {
-	initiamove.RegisterMsgServer(cfg.MsgServer(), msgServer{k: m.k})
-	initiamove.RegisterQueryServer(cfg.QueryServer(), queryServer{k: m.k})
+	initiamove.RegisterMsgServer(cfg.MsgServer(), msgServer(m))
+	initiamove.RegisterQueryServer(cfg.QueryServer(), queryServer(m))
 }
 
 func (AppModule) DefaultGenesis(codec.JSONCodec) json.RawMessage { return json.RawMessage(`{}`) }
