@@ -1,0 +1,49 @@
+package jsclients_test
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/vipharness/vipharness/deployer"
+)
+
+// modulesCalls is how many calls initia_modules.mjs makes on each VM when it runs to its end,
+// and modulesAbsent how many of them are Initia's modules a local minitia does not run
+// (localnet/minitia/README.md).
+var (
+	modulesCalls  = map[deployer.VM]int{deployer.Wasm: 22, deployer.Move: 27}
+	modulesAbsent = map[deployer.VM]int{deployer.Wasm: 2, deployer.Move: 6}
+)
+
+var _ = Describe("Initia.js over a Cosmos rollup's module APIs", func() {
+	for _, vm := range []deployer.VM{deployer.Wasm, deployer.Move} {
+		for _, target := range initiaTargets(vm) {
+			Context(target.String(), Label("initia.js", string(target.VM), target.Engine.Name()), func() {
+				It("answers auth, bank, tendermint, upgrade, authz, feegrant and the VM's module routes; Initia's absent modules are refused as unknown routes", func(ctx SpecContext) {
+					if plainNode(target) {
+						Skip(target.String() + " runs plain wasmd, not the minitia app")
+					}
+					r := startFresh(ctx, target)
+					funded := r.Funded()
+					Expect(len(funded)).To(BeNumerically(">=", 2), "two funded mnemonics (granter and grantee)")
+					vars := cosmjsEnv(r)
+					vars["VM"], vars["MNEMONIC2"] = string(target.VM), funded[1].Mnemonic
+					calls, err := runScript(ctx, "initia_modules.mjs", vars)
+					absent := 0
+					for _, c := range calls {
+						if strings.HasPrefix(c.Name, "absent: ") {
+							absent++
+						}
+					}
+					fmt.Fprintf(GinkgoWriter, "initia_modules.mjs on %s: %d calls answered, %d absent modules refused as unknown routes\n", target, len(calls)-absent, absent)
+					expectCallsPassed(target, "initia_modules.mjs", "Initia.js", calls, err, modulesCalls[target.VM])
+					Expect(absent).To(Equal(modulesAbsent[target.VM]))
+				}, SpecTimeout(time.Minute+scriptTimeout))
+			})
+		}
+	}
+})
