@@ -67,6 +67,7 @@ func (o chainOps) send(ctx context.Context, key *ecdsa.PrivateKey, to *common.Ad
 	})
 	Expect(err).NotTo(HaveOccurred())
 	Expect(o.c.SendTransaction(ctx, tx)).To(Succeed())
+	fmt.Fprintf(GinkgoWriter, "%s sent tx %s (nonce %d, %d bytes of data)\n", time.Now().Format("15:04:05.000"), tx.Hash().Hex(), nonce, len(data))
 	var rcpt *types.Receipt
 	Eventually(func() error {
 		rcpt, err = o.c.TransactionReceipt(ctx, tx.Hash())
@@ -277,9 +278,9 @@ var _ = Describe("scoring policy", func() {
 					acts = append(acts, activity{kind: "transfer", to: addrs[i], value: tokens(n), block: r.BlockNumber.Uint64()})
 				}
 				transfer(users[2], addrs[1], 1) // in stage 1: counts only in balances
-				// Stage 2 starts an hour after the L1's genesis.
-				Expect(shifter.AdjustTime(interval)).To(Succeed())
-				transfer(users[0], addrs[1], 1200) // volume capped at 1,000
+				By("moving the rollup's clock into stage 2")
+				Expect(shifter.AdjustTime(interval)).To(Succeed()) // stage 2 starts an hour after the L1's genesis
+				transfer(users[0], addrs[1], 1200)                 // volume capped at 1,000
 				transfer(users[1], addrs[2], 5)
 				transfer(users[1], addrs[3], 7)
 				transfer(users[2], addrs[0], 3)
@@ -290,6 +291,7 @@ var _ = Describe("scoring policy", func() {
 				r := ops.send(ctx, users[1], &addrs[3], ether(7), nil)
 				acts = append(acts, activity{kind: "send", from: addrs[1], to: addrs[3], value: ether(7), block: r.BlockNumber.Uint64()})
 
+				By("moving the rollup's clock past stage 2")
 				// After the stage: none of this may count, except in balances held before it.
 				Expect(shifter.AdjustTime(interval)).To(Succeed())
 				transfer(users[0], addrs[3], 100)
