@@ -16,8 +16,8 @@ import { createWalletClient, createPublicClient, http, defineChain } from "viem"
 import { privateKeyToAccount } from "viem/accounts";
 import { bech32 } from "bech32";
 import { makeSignDoc, serializeSignDoc } from "@cosmjs/amino";
-import { TxBody, AuthInfo, Tx } from "cosmjs-types/cosmos/tx/v1beta1/tx.js";
-import { SignMode } from "cosmjs-types/cosmos/tx/signing/v1beta1/signing.js";
+import { TxBody, AuthInfo, Tx } from "cosmjs-types/cosmos/tx/v1beta1/tx";
+import { SignMode } from "cosmjs-types/cosmos/tx/signing/v1beta1/signing";
 import { MsgInitiateTokenDeposit } from "@initia/opinit.proto/opinit/ophost/v1/tx.js";
 import { PubKey } from "@initia/initia.proto/initia/crypto/v1beta1/ethsecp256k1/keys.js";
 import { check, must, env } from "./report.mjs";
