@@ -62,6 +62,25 @@ func ByNodeName(name string) (deployer.VM, bool) {
 	return "", false
 }
 
+// ByMinitia is the Spec of the VM whose Initia rollups are the minitia named (node_info's
+// application name, the registry's metadata.minitia.type: minievm, minimove, miniwasm);
+// false for any other name.
+func ByMinitia(name string) (deployer.Spec, bool) {
+	for _, vm := range deployer.VMs {
+		if spec := vms[vm].spec; spec.Minitia == name {
+			return spec, true
+		}
+	}
+	return deployer.Spec{}, false
+}
+
+// ServesJSONRPC reports whether the minitia named serves an EVM JSON-RPC (its contract is
+// driven through one: minievm).
+func ServesJSONRPC(minitia string) bool {
+	spec, ok := ByMinitia(minitia)
+	return ok && !spec.Cosmos
+}
+
 // DefaultKeyType is the key kind a VM's rollups use: Initia's eth_secp256k1 on EVM and
 // Move, secp256k1 (coin type 118) on Wasm.
 func DefaultKeyType(vm deployer.VM) keys.KeyType { return vms[vm].spec.KeyType }

@@ -311,7 +311,7 @@ func (r *run) evm(ctx context.Context) {
 	switch {
 	case id == want:
 		r.add("evm chain id", OK, fmt.Sprintf("%d is derived from chain id %q", id, r.chainID), "")
-	case r.minitia == "minievm":
+	case scorers.ServesJSONRPC(r.minitia):
 		r.add("evm chain id", Fail, fmt.Sprintf("eth_chainId %d, but Initia derives %d from chain id %q", id, want, r.chainID),
 			"the JSON-RPC and the REST are different chains, or the node is misconfigured: fix --rpc or the node")
 	default:

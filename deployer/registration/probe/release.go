@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/vipharness/vipharness/deployer/scorers"
 )
 
 // Release is the minitiad release a rollup's version maps to.
@@ -32,9 +34,7 @@ func (e *ErrNotRelease) Error() string {
 // v-prefixed semver tag, or that git describe produced, gives *ErrNotRelease with the nearest
 // tag's release still filled in where one can be read from it.
 func ReleaseFor(minitia, version, goos, goarch string) (Release, error) {
-	switch minitia {
-	case "minievm", "minimove", "miniwasm":
-	default:
+	if _, ok := scorers.ByMinitia(minitia); !ok {
 		return Release{}, fmt.Errorf("unknown minitia %q: want minievm, minimove or miniwasm", minitia)
 	}
 	osName := map[string]string{"linux": "Linux", "darwin": "Darwin"}[goos]
