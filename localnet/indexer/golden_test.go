@@ -7,13 +7,25 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	api "github.com/vipharness/vipharness/bindings/indexer"
 )
 
-var update = flag.Bool("update", false, "rewrite fixtures/indexer/golden_responses.json")
+// update is -update. gotest.tools (linked into this test binary through the Cosmos SDK's
+// testutil) registers a flag of that name too: share it rather than define it twice, which
+// panics before any test runs.
+var update = sharedBoolFlag("update", "rewrite fixtures/indexer/golden_responses.json")
+
+func sharedBoolFlag(name, usage string) func() bool {
+	if f := flag.Lookup(name); f != nil {
+		return func() bool { v, _ := strconv.ParseBool(f.Value.String()); return v }
+	}
+	b := flag.Bool(name, false, usage)
+	return func() bool { return *b }
+}
 
 const goldenFile = "../../fixtures/indexer/golden_responses.json"
 
@@ -71,7 +83,7 @@ func TestGoldenResponses(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.Bytes()
-	if *update {
+	if update() {
 		if err := os.MkdirAll(filepath.Dir(goldenFile), 0o755); err != nil {
 			t.Fatal(err)
 		}
