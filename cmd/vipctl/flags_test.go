@@ -35,6 +35,7 @@ func TestEachCommandHasTheFlagsItReads(t *testing.T) {
 		"deploy":            {rollupFlags, l1Flags, signerGroup},
 		"scores update":     {rollupFlags, l1Flags, pushFlags, signerGroup},
 		"scores get":        {rollupFlags},
+		"scores compute":    {rollupFlags, l1Flags}, // the stage's times from the L1; --compare reads the contract
 		"stage show":        {rollupFlags, l1Flags},
 		"stage finalize":    {rollupFlags, l1Flags, signerGroup},
 		"stage sync":        {rollupFlags, l1Flags, signerGroup},
