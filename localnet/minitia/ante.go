@@ -3,7 +3,6 @@ package minitia
 import (
 	"fmt"
 
-	signingv1beta1 "cosmossdk.io/api/cosmos/tx/signing/v1beta1"
 	errorsmod "cosmossdk.io/errors"
 	storetypes "cosmossdk.io/store/types"
 	txsigning "cosmossdk.io/x/tx/signing"
@@ -20,6 +19,7 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
 
 // anteHandler is the SDK's ante chain as a minitia runs it, with wasmd's two decorators and
@@ -115,7 +115,7 @@ func (d eip191SigVerify) AnteHandle(ctx sdk.Context, tx sdk.Tx, simulate bool, n
 		if !ok {
 			return ctx, errorsmod.Wrap(sdkerrors.ErrUnauthorized, "multisig signatures are not supported in SIGN_MODE_EIP_191")
 		}
-		mode, err := apiSignMode(single.SignMode)
+		mode, err := cosmostx.APISignMode(single.SignMode)
 		if err != nil {
 			return ctx, errorsmod.Wrap(sdkerrors.ErrUnauthorized, err.Error())
 		}
@@ -148,20 +148,4 @@ func hasEIP191(sigs []signing.SignatureV2) bool {
 		}
 	}
 	return false
-}
-
-// apiSignMode maps the sign modes a minitia accepts to x/tx's enum (the SDK's mapping lacks
-// EIP-191).
-func apiSignMode(m signing.SignMode) (signingv1beta1.SignMode, error) {
-	switch m {
-	case signing.SignMode_SIGN_MODE_DIRECT:
-		return signingv1beta1.SignMode_SIGN_MODE_DIRECT, nil
-	case signing.SignMode_SIGN_MODE_DIRECT_AUX:
-		return signingv1beta1.SignMode_SIGN_MODE_DIRECT_AUX, nil
-	case signing.SignMode_SIGN_MODE_LEGACY_AMINO_JSON:
-		return signingv1beta1.SignMode_SIGN_MODE_LEGACY_AMINO_JSON, nil
-	case signing.SignMode_SIGN_MODE_EIP_191:
-		return signingv1beta1.SignMode_SIGN_MODE_EIP_191, nil
-	}
-	return 0, fmt.Errorf("sign mode %s is not accepted (want DIRECT, DIRECT_AUX, LEGACY_AMINO_JSON or EIP_191)", m)
 }

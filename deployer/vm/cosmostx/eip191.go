@@ -35,9 +35,9 @@ func (h eip191Handler) GetSignBytes(ctx context.Context, data txsigning.SignerDa
 	return keys.FormatEIP191(doc), nil
 }
 
-// apiSignMode maps the sign modes this package signs and verifies in to the x/tx enum (the
-// SDK's own mapping does not know EIP-191).
-func apiSignMode(m signing.SignMode) (signingv1beta1.SignMode, error) {
+// APISignMode maps the sign modes an Initia chain accepts (and this package signs in) to the
+// x/tx enum (the SDK's own mapping does not know EIP-191).
+func APISignMode(m signing.SignMode) (signingv1beta1.SignMode, error) {
 	switch m {
 	case signing.SignMode_SIGN_MODE_DIRECT:
 		return signingv1beta1.SignMode_SIGN_MODE_DIRECT, nil
@@ -53,7 +53,7 @@ func apiSignMode(m signing.SignMode) (signingv1beta1.SignMode, error) {
 
 // SignBytes are the bytes a signer signs in mode for tx.
 func (e *Encoding) SignBytes(ctx context.Context, mode signing.SignMode, data txsigning.SignerData, tx txsigning.TxData) ([]byte, error) {
-	m, err := apiSignMode(mode)
+	m, err := APISignMode(mode)
 	if err != nil {
 		return nil, err
 	}
