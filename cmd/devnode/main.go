@@ -23,7 +23,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/minitia/xmove"
@@ -38,7 +40,7 @@ func main() {
 }
 
 func run() error {
-	vm := flag.String("vm", "wasm", "the rollup's VM: wasm or move")
+	vmName := flag.String("vm", "wasm", "the rollup's VM: wasm or move")
 	chainID := flag.String("chain-id", "", "chain id (default "+embedded.DefaultWasmChainID+" or "+embedded.DefaultMoveChainID+")")
 	movevmDir := flag.String("movevm-dir", movevm.Dir(), "folder of Initia's Move libraries (move; `make setup` installs them)")
 	prefix := flag.String("prefix", minitia.DefaultBech32Prefix, "bech32 account prefix")
@@ -51,11 +53,9 @@ func run() error {
 	restAddr := flag.String("rest-addr", "127.0.0.1:0", "REST listen address")
 	blockTime := flag.Duration("block-time", minitia.DefaultBlockTime, "interval between blocks (a minitia makes one every 500ms)")
 	flag.Parse()
-	if *vm != "wasm" && *vm != "move" {
-		return fmt.Errorf("--vm %q: this dev node runs wasm or move rollups", *vm)
-	}
-	if *chainID == "" {
-		*chainID = map[string]string{"wasm": embedded.DefaultWasmChainID, "move": embedded.DefaultMoveChainID}[*vm]
+	vm, err := deployer.ParseVM(*vmName)
+	if err != nil || !scorers.MustDescribe(vm).Cosmos {
+		return fmt.Errorf("--vm %q: this dev node runs wasm or move rollups", *vmName)
 	}
 	level := slog.LevelInfo
 	if *verbose {
@@ -73,30 +73,26 @@ func run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	settings := func(c *minitia.Config) {
-		c.ChainID, c.Bech32Prefix, c.FeeDenom, c.MinGasPrice = *chainID, *prefix, *denom, *gasPrice
+		if *chainID != "" {
+			c.ChainID = *chainID
+		}
+		c.Bech32Prefix, c.FeeDenom, c.MinGasPrice = *prefix, *denom, *gasPrice
 		c.MaxBlockGas, c.BlockTime, c.Logger = *maxBlockGas, *blockTime, logger
 		c.RPCAddr, c.APIAddr = *rpcAddr, *restAddr
 		if len(funded) > 0 {
 			c.Mnemonics, c.GeneratedAccounts = funded, -1
 		}
-		if *vm == "move" {
-			c.Move = append(c.Move, xmove.WithLibraryDir(*movevmDir))
-		}
+		// Only a Move rollup loads the libraries (x/move); Wasm ignores the setting.
+		c.Move = append(c.Move, xmove.WithLibraryDir(*movevmDir))
 	}
 	start, cancel := context.WithTimeout(ctx, time.Minute)
-	var r *embedded.CosmosRollup
-	var err error
-	if *vm == "move" {
-		r, err = embedded.StartMove(start, settings)
-	} else {
-		r, err = embedded.StartWasm(start, settings)
-	}
+	r, err := embedded.StartCosmos(start, vm, settings)
 	cancel()
 	if err != nil {
 		return err
 	}
 	keyType := r.Node().Config().KeyType
-	ready := minitia.Ready{VM: *vm, ChainID: r.ChainID(), Prefix: *prefix, CometRPC: r.Endpoints().CometRPC, REST: r.Endpoints().REST, KeyType: keyType}
+	ready := minitia.Ready{VM: string(vm), ChainID: r.ChainID(), Prefix: *prefix, CometRPC: r.Endpoints().CometRPC, REST: r.Endpoints().REST, KeyType: keyType}
 	for _, a := range r.Funded() {
 		ready.Funded = append(ready.Funded, a.Address)
 		switch {

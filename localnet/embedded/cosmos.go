@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -45,16 +46,24 @@ func WithNoGeneratedAccounts() CosmosOption {
 // first secp256k1 (coin type 118, what wasmd tools derive) and eth_secp256k1 (coin type 60,
 // Initia.js MnemonicKey()'s default) accounts are both funded.
 func StartWasm(ctx context.Context, opts ...WasmOption) (*WasmRollup, error) {
-	cfg := minitia.Config{
-		VM:      deployer.Wasm,
-		ChainID: DefaultWasmChainID,
-		KeyType: keys.Secp256k1,
-		Version: "v0.0.0-vipharness+wasmvm.v3.0.7",
-	}
-	return startCosmos(ctx, cfg, opts)
+	return StartCosmos(ctx, deployer.Wasm, opts...)
 }
 
-func startCosmos(ctx context.Context, cfg minitia.Config, opts []CosmosOption) (*CosmosRollup, error) {
+// cosmosDefaults are each Cosmos VM's embedded rollup settings: its chain id, the key kind
+// its funded accounts are reported in (the VM's tools' default), and the version abci_info
+// reports.
+var cosmosDefaults = map[deployer.VM]minitia.Config{
+	deployer.Wasm: {VM: deployer.Wasm, ChainID: DefaultWasmChainID, KeyType: keys.Secp256k1, Version: "v0.0.0-vipharness+wasmvm.v3.0.7"},
+	deployer.Move: {VM: deployer.Move, ChainID: DefaultMoveChainID, KeyType: keys.EthSecp256k1, Version: "v0.0.0-vipharness+movevm.v0.7.0"},
+}
+
+// StartCosmos starts the embedded rollup of a Cosmos VM (Wasm or Move) with its defaults,
+// changed by opts.
+func StartCosmos(ctx context.Context, vm deployer.VM, opts ...CosmosOption) (*CosmosRollup, error) {
+	cfg, ok := cosmosDefaults[vm]
+	if !ok {
+		return nil, fmt.Errorf("embedded engine: %s is not a Cosmos VM here (want wasm or move)", vm)
+	}
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/localnet/minitia"
 )
 
 // DefaultMoveChainID is the chain id of the embedded Move rollup.
@@ -18,10 +16,5 @@ const DefaultMoveChainID = "vip-move-1"
 // eth_secp256k1 (coin type 60, Initia's keys) and secp256k1 (coin type 118, CosmJS's)
 // accounts are both funded. It needs the Move libraries (`make setup`).
 func StartMove(ctx context.Context, opts ...MoveOption) (*MoveRollup, error) {
-	return startCosmos(ctx, minitia.Config{
-		VM:      deployer.Move,
-		ChainID: DefaultMoveChainID,
-		KeyType: keys.EthSecp256k1,
-		Version: "v0.0.0-vipharness+movevm.v0.7.0",
-	}, opts)
+	return StartCosmos(ctx, deployer.Move, opts...)
 }

@@ -40,6 +40,7 @@ import (
 	nodeservice "github.com/cosmos/cosmos-sdk/client/grpc/node"
 	"github.com/cosmos/cosmos-sdk/codec"
 	"github.com/cosmos/cosmos-sdk/codec/legacy"
+	codectypes "github.com/cosmos/cosmos-sdk/codec/types"
 	"github.com/cosmos/cosmos-sdk/runtime"
 	"github.com/cosmos/cosmos-sdk/server/api"
 	serverconfig "github.com/cosmos/cosmos-sdk/server/config"
@@ -105,13 +106,13 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	if err := setAddressPrefix(cfg.Bech32Prefix); err != nil {
 		return nil, err
 	}
-	vmInterfaces := wasmtypes.RegisterInterfaces
-	if cfg.VM == deployer.Move {
-		vmInterfaces = initiamove.RegisterInterfaces
+	vmw, ok := vmModules[cfg.VM]
+	if !ok {
+		return nil, fmt.Errorf("minitia: VM %q has no module here", cfg.VM)
 	}
 	enc, err := cosmostx.NewEncoding(cfg.Bech32Prefix,
 		authz.RegisterInterfaces, feegrant.RegisterInterfaces, upgradetypes.RegisterInterfaces,
-		consensustypes.RegisterInterfaces, vmInterfaces)
+		consensustypes.RegisterInterfaces, vmw.interfaces)
 	if err != nil {
 		return nil, fmt.Errorf("minitia: encoding: %w", err)
 	}
@@ -130,12 +131,8 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 
 	a := &App{BaseApp: bapp, cfg: cfg, enc: enc, amino: amino,
 		nodeInfo: nodeInfo{name: cfg.NodeName, binary: cfg.BinaryName, version: cfg.Version}}
-	vmModule := wasmtypes.ModuleName
-	if cfg.VM == deployer.Move {
-		vmModule = xmove.ModuleName
-	}
 	a.keys = storetypes.NewKVStoreKeys(authtypes.StoreKey, banktypes.StoreKey, authzkeeper.StoreKey,
-		feegrant.StoreKey, upgradetypes.StoreKey, consensustypes.StoreKey, vmModule)
+		feegrant.StoreKey, upgradetypes.StoreKey, consensustypes.StoreKey, vmw.name)
 	store := func(name string) corestore.KVStoreService { return runtime.NewKVStoreService(a.keys[name]) }
 	cdc := enc.Codec
 	authority := enc.MustAddr(authtypes.NewModuleAddress(govModule))
@@ -144,8 +141,8 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	bapp.SetParamStore(a.ConsensusKeeper.ParamsStore)
 
 	perms := map[string][]string{authtypes.FeeCollectorName: nil}
-	if cfg.VM == deployer.Wasm {
-		perms[wasmtypes.ModuleName] = []string{authtypes.Burner}
+	if vmw.permissions != nil {
+		perms[vmw.name] = vmw.permissions
 	}
 	a.AccountKeeper = authkeeper.NewAccountKeeper(cdc, store(authtypes.StoreKey), authtypes.ProtoBaseAccount,
 		perms, enc.Address, cfg.Bech32Prefix, authority)
@@ -158,18 +155,9 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	a.FeeGrantKeeper = feegrantkeeper.NewKeeper(cdc, store(feegrant.StoreKey), a.AccountKeeper)
 	a.UpgradeKeeper = upgradekeeper.NewKeeper(map[int64]bool{}, store(upgradetypes.StoreKey), cdc, home, bapp, authority)
 
-	//lint:ignore SA1019 module.NewManager takes the VM module as this type in SDK v0.53
-	var vm module.AppModule
-	switch cfg.VM {
-	case deployer.Wasm:
-		if vm, err = a.wasmModule(cfg, home, store(wasmtypes.StoreKey), authority); err != nil {
-			return nil, err
-		}
-	case deployer.Move:
-		if a.MoveKeeper, err = xmove.NewKeeper(a.keys[xmove.ModuleName], a.AccountKeeper, enc.Address, cfg.Move...); err != nil {
-			return nil, fmt.Errorf("minitia: %w", err)
-		}
-		vm = xmove.NewAppModule(a.MoveKeeper)
+	vm, err := vmw.build(a, cfg, home, authority)
+	if err != nil {
+		return nil, err
 	}
 
 	a.mm = module.NewManager(
@@ -185,7 +173,7 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	a.basics = module.NewBasicManagerFromManager(a.mm, nil)
 	a.basics.RegisterLegacyAminoCodec(amino)
 	order := []string{sequencerModule, authtypes.ModuleName, banktypes.ModuleName, authz.ModuleName,
-		feegrant.ModuleName, upgradetypes.ModuleName, consensustypes.ModuleName, vmModule}
+		feegrant.ModuleName, upgradetypes.ModuleName, consensustypes.ModuleName, vmw.name}
 	a.mm.SetOrderPreBlockers(upgradetypes.ModuleName, authtypes.ModuleName)
 	a.mm.SetOrderBeginBlockers(authz.ModuleName)
 	a.mm.SetOrderEndBlockers(feegrant.ModuleName)
@@ -233,10 +221,40 @@ func registerEthKeyAmino(cdc *codec.LegacyAmino) {
 
 var registerGlobalAmino = sync.OnceFunc(func() { registerEthKeyAmino(legacy.Cdc) })
 
+// vmModule is how the app wires one VM: its module (and store) name, its messages, its module
+// account's permissions, and the module built over the app's keepers.
+type vmModule struct {
+	name        string
+	interfaces  func(codectypes.InterfaceRegistry)
+	permissions []string
+	//lint:ignore SA1019 module.NewManager takes the VM module as this type in SDK v0.53
+	build func(a *App, cfg Config, home, authority string) (module.AppModule, error)
+}
+
+// vmModules are the VMs the app runs: the app's one table of them.
+var vmModules = map[deployer.VM]vmModule{
+	deployer.Wasm: {name: wasmtypes.ModuleName, interfaces: wasmtypes.RegisterInterfaces,
+		permissions: []string{authtypes.Burner}, build: (*App).wasmModule},
+	deployer.Move: {name: xmove.ModuleName, interfaces: initiamove.RegisterInterfaces, build: (*App).moveModule},
+}
+
+// moveModule is x/move over the project's Move executor.
+//
+//lint:ignore SA1019 module.NewManager takes the VM module as this type in SDK v0.53
+func (a *App) moveModule(cfg Config, _, _ string) (module.AppModule, error) {
+	k, err := xmove.NewKeeper(a.keys[xmove.ModuleName], a.AccountKeeper, a.enc.Address, cfg.Move...)
+	if err != nil {
+		return nil, fmt.Errorf("minitia: %w", err)
+	}
+	a.MoveKeeper = k
+	return xmove.NewAppModule(k), nil
+}
+
 // wasmModule is x/wasm as miniwasm wires it.
 //
 //lint:ignore SA1019 module.NewManager takes the VM module as this type in SDK v0.53
-func (a *App) wasmModule(cfg Config, home string, storeService corestore.KVStoreService, authority string) (module.AppModule, error) {
+func (a *App) wasmModule(cfg Config, home, authority string) (module.AppModule, error) {
+	storeService := runtime.NewKVStoreService(a.keys[wasmtypes.StoreKey])
 	// x/wasm as miniwasm wires it: no staking, distribution or IBC keepers ("we do not
 	// support staking"), and so no "staking" capability.
 	a.wasmDir = filepath.Join(home, "wasm")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/localnet/minitia/xmove"
 )
 
@@ -92,11 +93,10 @@ type GenesisState = map[string]json.RawMessage
 
 // Validate fills defaults and checks the settings.
 func (c *Config) Validate() error {
-	switch c.VM {
-	case deployer.Wasm, deployer.Move:
-	default:
+	if _, ok := vmModules[c.VM]; !ok {
 		return fmt.Errorf("minitia: VM %q has no module here (want wasm or move)", c.VM)
 	}
+	spec := scorers.MustDescribe(c.VM)
 	if c.ChainID == "" {
 		c.ChainID = "vip-" + string(c.VM) + "-1"
 	}
@@ -145,7 +145,7 @@ func (c *Config) Validate() error {
 		c.Version = "v0.0.0-vipharness"
 	}
 	if c.NodeName == "" {
-		c.NodeName = "mini" + string(c.VM)
+		c.NodeName = spec.Minitia
 	}
 	if c.BinaryName == "" {
 		c.BinaryName = BinaryName
