@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/container"
 	"github.com/vipharness/vipharness/localnet/embedded"
@@ -217,7 +218,7 @@ func devKeyLines(vm deployer.VM, dev localnet.Account) string {
 		return fmt.Sprintf("export PRIVATE_KEY=%s\n", evmHex(vm, dev.PrivateKey))
 	}
 	lines := fundedLines(dev) + fmt.Sprintf("export MNEMONIC=%q\n", dev.Mnemonic)
-	if vm == deployer.EVM && dev.PrivateKey != "" {
+	if !scorers.MustDescribe(vm).Cosmos && dev.PrivateKey != "" {
 		lines += fmt.Sprintf("export PRIVATE_KEY=%s\n", evmHex(vm, dev.PrivateKey))
 	}
 	return lines
@@ -225,7 +226,7 @@ func devKeyLines(vm deployer.VM, dev localnet.Account) string {
 
 // evmHex is key with 0x on EVM (Foundry reads an unprefixed key as a decimal number).
 func evmHex(vm deployer.VM, key string) string {
-	if vm != deployer.EVM {
+	if scorers.MustDescribe(vm).Cosmos {
 		return key
 	}
 	return "0x" + strings.TrimPrefix(key, "0x")
@@ -236,7 +237,7 @@ func evmHex(vm deployer.VM, key string) string {
 // on EVM, the WebSocket endpoint.
 func recipeLines(vm deployer.VM, ep localnet.Endpoints, l1Stage uint64) string {
 	lines := fmt.Sprintf("export INIT_STAGE=%d\n", l1Stage)
-	if vm == deployer.EVM && ep.JSONRPCWS != "" {
+	if !scorers.MustDescribe(vm).Cosmos && ep.JSONRPCWS != "" {
 		lines += fmt.Sprintf("export JSON_RPC_WS_URL=%s\n", ep.JSONRPCWS)
 	}
 	return lines

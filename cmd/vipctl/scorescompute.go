@@ -13,6 +13,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/policy"
+	"github.com/vipharness/vipharness/deployer/scorers"
 )
 
 // computeOptions are scores compute's own flags.
@@ -128,8 +129,15 @@ func (g *globals) checkPolicy(o computeOptions) error {
 }
 
 func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
-	if g.vm != "" && g.vm != "evm" {
-		return invalid(fmt.Errorf("--vm %s: scoring policies read EVM rollups only so far", g.vm))
+	if g.vm != "" {
+		// The policy's sources are EVM logs, calls and transfers, read over JSON-RPC.
+		vm, err := deployer.ParseVM(g.vm)
+		if err != nil {
+			return invalid(fmt.Errorf("--vm: %w", err))
+		}
+		if scorers.MustDescribe(vm).Cosmos {
+			return invalid(fmt.Errorf("--vm %s: scoring policies read EVM rollups only so far", g.vm))
+		}
 	}
 	p, err := loadPolicy(o)
 	if err != nil {
