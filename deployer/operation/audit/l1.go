@@ -107,20 +107,30 @@ func (l *L1) Bridge(ctx context.Context, bridgeID uint64) (BridgeInfo, error) {
 	return out, nil
 }
 
-// Snapshot reads the snapshot of (bridgeID, version, stage).
-func (l *L1) Snapshot(ctx context.Context, bridgeID, version, stage uint64) (Snapshot, error) {
-	snap := Snapshot{BridgeID: bridgeID, Version: version, Stage: stage}
-	wrap := func(err error) error {
-		return fmt.Errorf("read the L1 snapshot of bridge %d version %d stage %d: %w", bridgeID, version, stage, err)
-	}
-	tag := l.vip + "::vip::ModuleStore"
+// moduleStore reads the vip module's ModuleStore resource: its struct tag and its
+// move_resource JSON.
+func (l *L1) moduleStore(ctx context.Context) (tag string, resource []byte, err error) {
+	tag = l.vip + "::vip::ModuleStore"
 	var res struct {
 		Resource struct {
 			MoveResource string `json:"move_resource"`
 		} `json:"resource"`
 	}
 	if err := l.do(ctx, http.MethodGet, "/initia/move/v1/accounts/"+l.vip+"/resources/by_struct_tag?struct_tag="+url.QueryEscape(tag), nil, &res); err != nil {
-		return snap, wrap(fmt.Errorf("read %s: %w", tag, err))
+		return tag, nil, fmt.Errorf("read %s: %w", tag, err)
+	}
+	return tag, []byte(res.Resource.MoveResource), nil
+}
+
+// Snapshot reads the snapshot of (bridgeID, version, stage).
+func (l *L1) Snapshot(ctx context.Context, bridgeID, version, stage uint64) (Snapshot, error) {
+	snap := Snapshot{BridgeID: bridgeID, Version: version, Stage: stage}
+	wrap := func(err error) error {
+		return fmt.Errorf("read the L1 snapshot of bridge %d version %d stage %d: %w", bridgeID, version, stage, err)
+	}
+	tag, resource, err := l.moduleStore(ctx)
+	if err != nil {
+		return snap, wrap(err)
 	}
 	var ms struct {
 		Data struct {
@@ -129,8 +139,8 @@ func (l *L1) Snapshot(ctx context.Context, bridgeID, version, stage uint64) (Sna
 			} `json:"stage_data"`
 		} `json:"data"`
 	}
-	if err := json.Unmarshal([]byte(res.Resource.MoveResource), &ms); err != nil || ms.Data.StageData.Handle == "" {
-		return snap, wrap(fmt.Errorf("%s has no stage_data table: %q", tag, snippet([]byte(res.Resource.MoveResource))))
+	if err := json.Unmarshal(resource, &ms); err != nil || ms.Data.StageData.Handle == "" {
+		return snap, wrap(fmt.Errorf("%s has no stage_data table: %q", tag, snippet(resource)))
 	}
 	stageData, err := l.entry(ctx, ms.Data.StageData.Handle, tableKeyVec(stage))
 	if err != nil {

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strconv"
 )
 
@@ -27,14 +25,9 @@ type StageTimes struct {
 func (l *L1) StageTimes(ctx context.Context, stage uint64) (StageTimes, error) {
 	out := StageTimes{Stage: stage}
 	wrap := func(err error) error { return fmt.Errorf("read the L1's times of stage %d: %w", stage, err) }
-	tag := l.vip + "::vip::ModuleStore"
-	var res struct {
-		Resource struct {
-			MoveResource string `json:"move_resource"`
-		} `json:"resource"`
-	}
-	if err := l.do(ctx, http.MethodGet, "/initia/move/v1/accounts/"+l.vip+"/resources/by_struct_tag?struct_tag="+url.QueryEscape(tag), nil, &res); err != nil {
-		return out, wrap(fmt.Errorf("read %s: %w", tag, err))
+	tag, resource, err := l.moduleStore(ctx)
+	if err != nil {
+		return out, wrap(err)
 	}
 	var ms struct {
 		Data struct {
@@ -46,8 +39,8 @@ func (l *L1) StageTimes(ctx context.Context, stage uint64) (StageTimes, error) {
 			} `json:"stage_data"`
 		} `json:"data"`
 	}
-	if err := json.Unmarshal([]byte(res.Resource.MoveResource), &ms); err != nil {
-		return out, wrap(fmt.Errorf("%s: %q: %w", tag, snippet([]byte(res.Resource.MoveResource)), err))
+	if err := json.Unmarshal(resource, &ms); err != nil {
+		return out, wrap(fmt.Errorf("%s: %q: %w", tag, snippet(resource), err))
 	}
 	cur, err := strconv.ParseUint(ms.Data.Stage, 10, 64)
 	if err != nil {
