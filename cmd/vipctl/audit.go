@@ -11,6 +11,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
+	"github.com/vipharness/vipharness/deployer/policy"
 )
 
 // auditGCPercent is the collector's pacing during an audit (see audit).
@@ -29,10 +30,32 @@ type auditOutput struct {
 	// "total_differs", "no_snapshot"); absent without an L1.
 	L1       *auditL1          `json:"l1,omitempty"`
 	L1Proofs *audit.ProofCheck `json:"l1_proofs,omitempty"`
+	// Policy is the policy's recomputation of the stage beside the contract's (--policy).
+	Policy *auditPolicy `json:"policy,omitempty"`
+}
+
+// auditPolicy is what audit --policy found: the policy's stage and every address whose
+// score on chain differs from it.
+type auditPolicy struct {
+	Name          string           `json:"name"`
+	Manifest      *policy.Manifest `json:"manifest"`
+	ContractRows  int              `json:"contract_rows"`
+	ContractTotal uint64           `json:"contract_total"`
+	Differences   []auditDiff      `json:"differences"`
+}
+
+type auditDiff struct {
+	Address  string `json:"address"`
+	Policy   uint64 `json:"policy"`
+	Contract uint64 `json:"contract"`
+	// OnChain is false where the contract holds no row for the address.
+	OnChain bool `json:"on_chain"`
 }
 
 type auditL1 struct {
-	Version      uint64 `json:"version"`
+	Version uint64 `json:"version,omitempty"`
+	// Verdict: match, root_differs, total_differs, no_snapshot, or bridge_not_registered
+	// (the L1 does not know the bridge yet: nothing to compare with).
 	Verdict      string `json:"verdict"`
 	MerkleRoot   string `json:"merkle_root,omitempty"`
 	TotalL2Score uint64 `json:"total_l2_score"`
@@ -44,6 +67,7 @@ func newAuditCmd(g *globals) *cobra.Command {
 		st, bridgeID, version uint64
 		allowOpen             bool
 		proofsFile, l1Proofs  string
+		po                    computeOptions // --policy and its reading flags
 	)
 	cmd := &cobra.Command{
 		Use:   "audit --stage N --bridge-id B [--proofs FILE] [--l1-proofs FILE]",
@@ -56,7 +80,14 @@ batch_claim_user_reward_script. With an L1 (--network, or --l1-rest and --vip-ad
 reads the agent's snapshot of (bridge, the bridge's current version, stage) and compares:
 another total exits 4; the same total with another root is a warning (the agent's tree
 shape is not published), and --l1-proofs then checks the agent's proof lines against the
-L1's root and the contract's scores (exit 4 on any failure).`,
+L1's root and the contract's scores (exit 4 on any failure).
+
+With --policy, audit recomputes the stage from the rollup's own activity by the published
+scoring policy (as scores compute does: the L1's stage times, the node or --indexer), builds
+the tree of the policy's scores (--proofs writes their proofs; --out the score file and
+manifest), and reads the contract's stage beside it: every address whose score there differs
+from the policy's, or that only one side holds, is named (exit 4). A bridge the L1 does not
+know yet (before registration) gives the root and the proofs with a note, not a failure.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if st == 0 {
@@ -64,6 +95,13 @@ L1's root and the contract's scores (exit 4 on any failure).`,
 			}
 			if !cmd.Flags().Changed("bridge-id") {
 				return invalid(errors.New("--bridge-id is required: the bridge id the L1 registered the rollup under (every leaf holds it)"))
+			}
+			if po.policy != "" {
+				if l1Proofs != "" || allowOpen {
+					return invalid(errors.New("--policy audits the policy's scores against the contract's: --l1-proofs and --allow-open are for an audit of the contract alone"))
+				}
+				po.stage, po.bridgeID = st, bridgeID
+				return g.auditPolicy(cmd.Context(), po, version, proofsFile)
 			}
 			if l1Proofs != "" && !g.l1Configured() {
 				return invalid(errors.New("--l1-proofs needs the L1 (--network, or --l1-rest and --vip-address): its proofs are checked against the L1's root"))
@@ -80,6 +118,11 @@ L1's root and the contract's scores (exit 4 on any failure).`,
 	f.BoolVar(&allowOpen, "allow-open", false, "preview a stage that is not finalized (its scores may still change)")
 	f.StringVar(&proofsFile, "proofs", "", "write every address's proof line (JSON lines) to this file")
 	f.StringVar(&l1Proofs, "l1-proofs", "", "proof lines from the agent's API to check against the L1's root")
+	f.StringVar(&po.policy, "policy", "", "recompute the stage by this scoring policy (YAML) and name every address whose score on chain differs")
+	f.StringArrayVar(&po.params, "param", nil, "with --policy: override a policy param: name=value (repeatable)")
+	f.StringVar(&po.indexerURL, "indexer", "", "with --policy: read activity from this indexer (rollytics API) instead of the node")
+	f.Uint64Var(&po.logSpan, "log-span", 2000, "with --policy: blocks per eth_getLogs request")
+	f.StringVar(&po.out, "out", "", "with --policy: also write the policy's score file and manifest into this folder")
 	return g.addFlags(cmd, rollupFlags, l1Flags)
 }
 
@@ -112,56 +155,28 @@ func (g *globals) audit(ctx context.Context, s *deployer.Scorer, st, bridgeID, v
 	if proofsFile != "" {
 		human += "\nproofs: " + proofsFile
 	}
-	var fail error
-	r, err := g.optionalL1Reader()
+	l1, l1Human, fail, err := g.compareL1(ctx, tree, bridgeID, version, st, "the contract's", func(snap audit.Snapshot) (*audit.ProofCheck, string, error, error) {
+		if l1Proofs == "" {
+			return nil, "", nil, nil
+		}
+		pc, err := checkL1Proofs(l1Proofs, tree, snap)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		human := fmt.Sprintf("\n--l1-proofs: %d lines, %d pass against the L1 root, %d fail", pc.Lines, pc.Passed, pc.Failed)
+		for _, f := range pc.Failures {
+			human += "\n  " + f
+		}
+		if pc.Failed > 0 {
+			return &pc, human, fmt.Errorf("stage %d: %d of %d proof lines in %s fail against the L1's root with the contract's scores", st, pc.Failed, pc.Lines, l1Proofs), nil
+		}
+		return &pc, human, nil, nil
+	})
 	if err != nil {
 		return err
 	}
-	if r != nil {
-		l1 := audit.L1Of(r)
-		if version == 0 {
-			if version, err = l1.BridgeVersion(ctx, bridgeID); err != nil {
-				return err
-			}
-		}
-		snap, err := l1.Snapshot(ctx, bridgeID, version, st)
-		a := &auditL1{Version: version}
-		out.L1 = a
-		switch {
-		case errors.Is(err, audit.ErrNoSnapshot):
-			a.Verdict = "no_snapshot"
-			human += fmt.Sprintf("\nthe L1 holds no snapshot of bridge %d version %d stage %d yet (the agent submits it after the stage ends)", bridgeID, version, st)
-		case err != nil:
-			return err
-		default:
-			a.MerkleRoot, a.TotalL2Score, a.CreateTime = fmt.Sprintf("%x", snap.MerkleRoot), snap.TotalL2Score, snap.CreateTime
-			switch audit.Compare(tree, snap) {
-			case audit.Match:
-				a.Verdict = "match"
-				human += fmt.Sprintf("\nmatches the L1 snapshot (bridge %d version %d stage %d)", bridgeID, version, st)
-			case audit.TotalDiffers:
-				a.Verdict = "total_differs"
-				fail = fmt.Errorf("stage %d: the L1 snapshot's total_l2_score is %d, the contract's %d: every leaf (which holds the total) differs, so no user's claim can pass with the contract's scores", st, snap.TotalL2Score, tree.Total)
-			case audit.RootDiffers:
-				a.Verdict = "root_differs"
-				human += fmt.Sprintf("\nwarning: the L1 snapshot has the same total but another root (%x): the agent's tree shape is not published, so this alone proves no fault; our proofs verify against our root only. Check the agent's proofs with --l1-proofs", snap.MerkleRoot)
-			}
-			if l1Proofs != "" && fail == nil {
-				pc, err := checkL1Proofs(l1Proofs, tree, snap)
-				if err != nil {
-					return err
-				}
-				out.L1Proofs = &pc
-				human += fmt.Sprintf("\n--l1-proofs: %d lines, %d pass against the L1 root, %d fail", pc.Lines, pc.Passed, pc.Failed)
-				for _, f := range pc.Failures {
-					human += "\n  " + f
-				}
-				if pc.Failed > 0 {
-					fail = fmt.Errorf("stage %d: %d of %d proof lines in %s fail against the L1's root with the contract's scores", st, pc.Failed, pc.Lines, l1Proofs)
-				}
-			}
-		}
-	}
+	out.L1, human = l1.snap, human+l1Human
+	out.L1Proofs = l1.proofs
 	if err := g.printResult(out, human); err != nil {
 		return err
 	}
@@ -197,4 +212,61 @@ func checkL1Proofs(path string, tree *audit.Tree, snap audit.Snapshot) (audit.Pr
 		return pc, invalid(fmt.Errorf("--l1-proofs %s: %w", path, err))
 	}
 	return pc, nil
+}
+
+// l1Comparison is the L1's side of an audit.
+type l1Comparison struct {
+	snap   *auditL1
+	proofs *audit.ProofCheck
+}
+
+// compareL1 reads the L1's snapshot of (bridge, version, stage) and sets tree beside it
+// (whose names the tree's side in messages); check runs on a snapshot whose total matches.
+// No L1 configured: nothing. A bridge the L1 does not know (before registration) and no
+// snapshot yet are notes; another total is fail (exit 4); err is a failure to read.
+func (g *globals) compareL1(ctx context.Context, tree *audit.Tree, bridgeID, version, st uint64, whose string,
+	check func(audit.Snapshot) (pc *audit.ProofCheck, human string, fail, err error)) (c l1Comparison, human string, fail, err error) {
+	r, err := g.optionalL1Reader()
+	if err != nil || r == nil {
+		return c, "", nil, err
+	}
+	l1 := audit.L1Of(r)
+	if version == 0 {
+		version, err = l1.BridgeVersion(ctx, bridgeID)
+		if errors.Is(err, audit.ErrBridgeNotRegistered) {
+			c.snap = &auditL1{Verdict: "bridge_not_registered"}
+			return c, fmt.Sprintf("\nnote: the L1 does not know bridge %d yet (not registered): the root and proofs above are %s own, with no snapshot to compare; they hold once the rollup registers under bridge id %d", bridgeID, whose, bridgeID), nil, nil
+		}
+		if err != nil {
+			return c, "", nil, err
+		}
+	}
+	a := &auditL1{Version: version}
+	c.snap = a
+	snap, err := l1.Snapshot(ctx, bridgeID, version, st)
+	switch {
+	case errors.Is(err, audit.ErrNoSnapshot):
+		a.Verdict = "no_snapshot"
+		return c, fmt.Sprintf("\nthe L1 holds no snapshot of bridge %d version %d stage %d yet (the agent submits it after the stage ends)", bridgeID, version, st), nil, nil
+	case err != nil:
+		return c, "", nil, err
+	}
+	a.MerkleRoot, a.TotalL2Score, a.CreateTime = fmt.Sprintf("%x", snap.MerkleRoot), snap.TotalL2Score, snap.CreateTime
+	switch audit.Compare(tree, snap) {
+	case audit.Match:
+		a.Verdict = "match"
+		human = fmt.Sprintf("\nmatches the L1 snapshot (bridge %d version %d stage %d)", bridgeID, version, st)
+	case audit.TotalDiffers:
+		a.Verdict = "total_differs"
+		return c, "", fmt.Errorf("stage %d: the L1 snapshot's total_l2_score is %d, %s %d: every leaf (which holds the total) differs, so no user's claim can pass with %s scores", st, snap.TotalL2Score, whose, tree.Total, whose), nil
+	case audit.RootDiffers:
+		a.Verdict = "root_differs"
+		human = fmt.Sprintf("\nwarning: the L1 snapshot has the same total but another root (%x): the agent's tree shape is not published, so this alone proves no fault; our proofs verify against our root only. Check the agent's proofs with --l1-proofs", snap.MerkleRoot)
+	}
+	if check == nil {
+		return c, human, nil, nil
+	}
+	pc, more, fail, err := check(snap)
+	c.proofs = pc
+	return c, human + more, fail, err
 }

@@ -128,73 +128,111 @@ func (g *globals) checkPolicy(o computeOptions) error {
 	return err
 }
 
-func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
-	if g.vm != "" {
-		// The policy's sources are EVM logs, calls and transfers, read over JSON-RPC.
-		vm, err := deployer.ParseVM(g.vm)
-		if err != nil {
-			return invalid(fmt.Errorf("--vm: %w", err))
-		}
-		if scorers.MustDescribe(vm).Cosmos {
-			return invalid(fmt.Errorf("--vm %s: scoring policies read EVM rollups only so far", g.vm))
-		}
+// policyStage is a stage computed by a policy: the run (window, source), the result, and
+// the score file and manifest made of them.
+type policyStage struct {
+	run                 policy.Run
+	res                 *policy.Result
+	scoreFile, manifest []byte
+}
+
+// total is the sum of the stage's scores.
+func (ps *policyStage) total() uint64 {
+	var t uint64
+	for _, s := range ps.res.Scores {
+		t += s.Score
 	}
-	p, err := loadPolicy(o)
-	if err != nil {
-		return err
-	}
+	return t
+}
+
+// computeStage reads stage's times from the L1, maps them to the rollup's blocks, reads the
+// policy's sources from the node (or the indexer) and scores them: what scores compute,
+// audit --policy and operate --policy share.
+func (g *globals) computeStage(ctx context.Context, o computeOptions, p *policy.Policy, stage uint64) (*policyStage, error) {
 	src, err := g.l1Source(true)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if src.REST.Value == "" || src.VIP.Value == "" {
-		return invalid(errors.New("the stage's times come from the L1: pass --l1-rest and --vip-address, or --network"))
+		return nil, invalid(errors.New("the stage's times come from the L1: pass --l1-rest and --vip-address, or --network"))
 	}
-	times, err := audit.NewL1(src.REST.Value, src.VIP.Value, nil).StageTimes(ctx, o.stage)
+	times, err := audit.NewL1(src.REST.Value, src.VIP.Value, nil).StageTimes(ctx, stage)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	node, err := policy.DialNode(ctx, g.rpc)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer node.Close()
 	node.LogSpan = max(o.logSpan, 1)
 	span, err := policy.FindWindow(ctx, node, times.Start, times.End)
 	if err != nil {
-		return fmt.Errorf("stage %d: %w", o.stage, err)
+		return nil, fmt.Errorf("stage %d: %w", stage, err)
 	}
-	run := policy.Run{Stage: o.stage, BridgeID: o.bridgeID, Span: span}
+	run := policy.Run{Stage: stage, BridgeID: o.bridgeID, Span: span}
 	var reader policy.Reader = node
 	if o.indexerURL != "" {
 		c, err := indexer.NewClient(o.indexerURL)
 		if err != nil {
-			return invalid(fmt.Errorf("--indexer: %w", err))
+			return nil, invalid(fmt.Errorf("--indexer: %w", err))
 		}
 		ix := &policy.IndexerSource{Client: c, Node: node}
 		h, err := ix.Height(ctx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if h < span.LastBlock {
-			return fmt.Errorf("stage %d: the indexer has collected blocks up to %d, the stage ends at block %d: %w", o.stage, h, span.LastBlock, policy.ErrBehind)
+			return nil, fmt.Errorf("stage %d: the indexer has collected blocks up to %d, the stage ends at block %d: %w", stage, h, span.LastBlock, policy.ErrBehind)
 		}
 		reader, run.SourceKind, run.SourceHeight = ix, "indexer", h
 	} else {
 		head, err := node.Head(ctx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		run.SourceKind, run.SourceHeight = "node", head.Number
 	}
 	res, err := policy.Compute(ctx, p, span.Window, reader)
 	if err != nil {
-		return fmt.Errorf("stage %d: %w", o.stage, err)
+		return nil, fmt.Errorf("stage %d: %w", stage, err)
 	}
 	scoreFile, manifest, err := policy.Outputs(p, run, res)
 	if err != nil {
-		return fmt.Errorf("stage %d: %w", o.stage, err)
+		return nil, fmt.Errorf("stage %d: %w", stage, err)
 	}
+	return &policyStage{run: run, res: res, scoreFile: scoreFile, manifest: manifest}, nil
+}
+
+// evmOnly refuses a --vm whose rollup the policy's readers cannot read yet.
+func (g *globals) evmOnly() error {
+	if g.vm == "" {
+		return nil
+	}
+	// The policy's sources are EVM logs, calls and transfers, read over JSON-RPC.
+	vm, err := deployer.ParseVM(g.vm)
+	if err != nil {
+		return invalid(fmt.Errorf("--vm: %w", err))
+	}
+	if scorers.MustDescribe(vm).Cosmos {
+		return invalid(fmt.Errorf("--vm %s: scoring policies read EVM rollups only so far", g.vm))
+	}
+	return nil
+}
+
+func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
+	if err := g.evmOnly(); err != nil {
+		return err
+	}
+	p, err := loadPolicy(o)
+	if err != nil {
+		return err
+	}
+	ps, err := g.computeStage(ctx, o, p, o.stage)
+	if err != nil {
+		return err
+	}
+	run, res, span, scoreFile, manifest := ps.run, ps.res, ps.run.Span, ps.scoreFile, ps.manifest
 	dir := o.out
 	if dir == "" {
 		dir = fmt.Sprintf("scores-stage-%d", o.stage)
@@ -207,10 +245,7 @@ func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
 			return err
 		}
 	} else {
-		var total uint64
-		for _, s := range res.Scores {
-			total += s.Score
-		}
+		total := ps.total()
 		_, err = fmt.Fprintf(g.out, "stage %d: blocks %d..%d (%s..%s) from the %s at height %d: %d addresses, total %d\nwrote %s and %s\n",
 			o.stage, span.FirstBlock, span.LastBlock, span.First.Hash.Hex(), span.Last.Hash.Hex(), run.SourceKind, run.SourceHeight,
 			len(res.Scores), total, filepath.Join(dir, policy.ScoreFileName), filepath.Join(dir, policy.ManifestName))

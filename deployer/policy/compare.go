@@ -17,6 +17,9 @@ import (
 type Difference struct {
 	Addr             common.Address
 	Policy, Contract uint64
+	// OnChain says whether the contract holds a row for the address (a missing row and a
+	// row of 0 both score 0).
+	OnChain bool
 }
 
 // Comparison is a stage of the scoring contract set beside the policy's scores.
@@ -64,7 +67,7 @@ func CompareStage(ctx context.Context, r audit.StageReader, stage uint64, ss []S
 			seen[a] = true
 			c.Rows++
 			if p := want[a]; p != e.Amount {
-				c.Differences = append(c.Differences, Difference{Addr: a, Policy: p, Contract: e.Amount})
+				c.Differences = append(c.Differences, Difference{Addr: a, Policy: p, Contract: e.Amount, OnChain: true})
 			}
 			delete(want, a)
 		}

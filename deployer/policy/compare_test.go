@@ -47,7 +47,9 @@ func TestCompareStage(t *testing.T) {
 		{"a zero row is no score", []scores.Entry{row(carol, 2), row(alice, 7), row(bob, 3), row(team, 0)}, nil, nil},
 		{"one differs, one missing, one extra", []scores.Entry{row(alice, 8), row(bob, 3), row(team, 5)},
 			// In address byte order: 0x…7ea3 < 0x…0a11ce < 0x…0ca401.
-			[]Difference{{team, 0, 5}, {alice, 7, 8}, {carol, 2, 0}}, nil},
+			[]Difference{{team, 0, 5, true}, {alice, 7, 8, true}, {carol, 2, 0, false}}, nil},
+		{"a zero row where the policy scores", []scores.Entry{row(alice, 7), row(bob, 3), row(carol, 0)},
+			[]Difference{{carol, 2, 0, true}}, nil},
 		{"a duplicate row", []scores.Entry{row(alice, 7), row(alice, 7)}, nil, audit.ErrDuplicate},
 	}
 	for _, tc := range tests {

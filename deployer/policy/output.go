@@ -93,15 +93,9 @@ func Outputs(p *Policy, run Run, res *Result) (scoreFile, manifest []byte, err e
 	if err != nil {
 		return nil, nil, err
 	}
-	b := audit.NewBuilder(run.BridgeID, run.Stage, len(res.Scores))
-	for _, s := range res.Scores {
-		if err := b.Add(s.Addr[:], s.Score); err != nil {
-			return nil, nil, fmt.Errorf("merkle tree: %w", err)
-		}
-	}
-	tree, err := b.Build()
+	tree, err := Tree(run.BridgeID, run.Stage, res.Scores)
 	if err != nil {
-		return nil, nil, fmt.Errorf("merkle tree: %w", err)
+		return nil, nil, err
 	}
 	var m Manifest
 	m.Policy.Name = p.Name
@@ -128,6 +122,22 @@ func Outputs(p *Policy, run Run, res *Result) (scoreFile, manifest []byte, err e
 		return nil, nil, fmt.Errorf("write manifest: %w", err)
 	}
 	return scoreFile, append(manifest, '\n'), nil
+}
+
+// Tree is the VIP snapshot tree of the scores (bridgeID and stage in every leaf): the tree
+// the agent builds from the contract's stage when it holds exactly these scores.
+func Tree(bridgeID, stage uint64, ss []Score) (*audit.Tree, error) {
+	b := audit.NewBuilder(bridgeID, stage, len(ss))
+	for _, s := range ss {
+		if err := b.Add(s.Addr[:], s.Score); err != nil {
+			return nil, fmt.Errorf("merkle tree: %w", err)
+		}
+	}
+	tree, err := b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("merkle tree: %w", err)
+	}
+	return tree, nil
 }
 
 // WriteOutputs writes the score file and the manifest into dir (created if missing).

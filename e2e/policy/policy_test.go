@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -435,6 +436,83 @@ var _ = Describe("scoring policy", func() {
 				Expect(out).To(ContainSubstring("differs at 4 addresses"))
 				for a, v := range readScores(filepath.Join(outNode, policy.ScoreFileName)) {
 					Expect(out).To(MatchRegexp(`%s: policy \d+, contract %d\n`, a.Hex(), v))
+				}
+			}, SpecTimeout(3*time.Minute))
+
+			It("audits the stage by the policy: the L1's root, a tampered contract named address by address (exit 4), and a bridge the L1 does not know yet", func(ctx SpecContext) {
+				base := []string{"audit", "--policy", filepath.Join(fixtures, "demo-token.yaml"), "--stage", strconv.Itoa(stage),
+					"--param", "token=" + token.Hex(), "--param", "operator=" + opAddr.Hex()}
+				want := readScores(filepath.Join(outNode, policy.ScoreFileName))
+				var m policy.Manifest
+				raw, err := os.ReadFile(filepath.Join(outNode, policy.ManifestName))
+				Expect(err).NotTo(HaveOccurred())
+				Expect(json.Unmarshal(raw, &m)).To(Succeed())
+
+				By("the pushed and finalized stage, read from the indexer: the policy's scores, the L1 snapshot's root")
+				ix, err := indexer.New(ctx, env.Rollup.Endpoints().JSONRPC, indexer.WithPollInterval(20*time.Millisecond))
+				Expect(err).NotTo(HaveOccurred())
+				DeferCleanup(ix.Close)
+				head, err := ops.c.BlockNumber(ctx)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(ix.WaitHeight(ctx, head)).To(Succeed())
+				proofs := filepath.Join(outRoot, "audit-proofs.jsonl")
+				out, code := env.RunVipctl(ctx, vipctl, stateDir, append([]string{"--contract", contract}, append(base, "--bridge-id", strconv.Itoa(bridgeID), "--proofs", proofs, "--indexer", ix.URL())...)...)
+				Expect(code).To(Equal(0), out)
+				Expect(out).To(ContainSubstring("from the indexer"))
+				Expect(out).To(ContainSubstring("merkle root " + strings.TrimPrefix(m.Merkle.Root, "0x")))
+				Expect(out).To(ContainSubstring(fmt.Sprintf("the contract's stage %d (finalized, 4 rows, total %s) holds the policy's scores", stage, m.Merkle.Total)))
+				Expect(out).To(ContainSubstring("matches the L1 snapshot"))
+				lines, err := os.ReadFile(proofs)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(strings.Count(string(lines), "\n")).To(Equal(len(want)))
+
+				By("another contract whose stage holds a changed score, lacks an address and has one the policy does not score")
+				scorer, err := env.Scorer(ctx, "")
+				Expect(err).NotTo(HaveOccurred())
+				d, err := scorer.Deploy(ctx, stage, deployer.AnotherDeployment())
+				Expect(err).NotTo(HaveOccurred())
+				addrs := make([]common.Address, 0, len(want))
+				for a := range want {
+					addrs = append(addrs, a)
+				}
+				slices.SortFunc(addrs, func(a, b common.Address) int { return bytes.Compare(a[:], b[:]) })
+				changed, dropped, stranger := addrs[0], addrs[1], common.HexToAddress("0x00000000000000000000000000000000000000aa")
+				var csv strings.Builder
+				for _, a := range addrs {
+					switch a {
+					case changed:
+						fmt.Fprintf(&csv, "%s,%d\n", a.Hex(), want[a]+1)
+					case dropped:
+					default:
+						fmt.Fprintf(&csv, "%s,%d\n", a.Hex(), want[a])
+					}
+				}
+				fmt.Fprintf(&csv, "%s,%d\n", stranger.Hex(), 42)
+				tampered := filepath.Join(outRoot, "tampered.csv")
+				Expect(os.WriteFile(tampered, []byte(csv.String()), 0o600)).To(Succeed())
+				out, code = env.RunVipctl(ctx, vipctl, stateDir, "--contract", d.Contract, "scores", "update", "--file", tampered, "--stage", strconv.Itoa(stage))
+				Expect(code).To(Equal(0), out)
+				out, code = env.RunVipctl(ctx, vipctl, stateDir, append([]string{"--contract", d.Contract}, append(base, "--bridge-id", strconv.Itoa(bridgeID))...)...)
+				Expect(code).To(Equal(4), out)
+				Expect(out).To(ContainSubstring("differs from the policy at 3 addresses"))
+				Expect(out).To(ContainSubstring(fmt.Sprintf("%s: policy %d, contract %d\n", changed.Hex(), want[changed], want[changed]+1)))
+				Expect(out).To(ContainSubstring(fmt.Sprintf("%s: policy %d, missing on chain\n", dropped.Hex(), want[dropped])))
+				Expect(out).To(ContainSubstring(fmt.Sprintf("%s: contract 42, the policy gives no score\n", stranger.Hex())))
+				Expect(out).To(ContainSubstring("matches the L1 snapshot"), "the L1's snapshot is of the policy's scores")
+				out, code = env.RunVipctl(ctx, vipctl, stateDir, append([]string{"--json", "--contract", d.Contract}, append(base, "--bridge-id", strconv.Itoa(bridgeID))...)...)
+				Expect(code).To(Equal(4), out)
+				Expect(out).To(ContainSubstring(`"on_chain": false`))
+
+				By("before registration: bridge 7, which the L1 does not know, gives the root and proofs with a note")
+				for _, args := range [][]string{
+					append(base, "--bridge-id", "7", "--proofs", filepath.Join(outRoot, "bridge7.jsonl")),
+					{"audit", "--stage", strconv.Itoa(stage), "--bridge-id", "7"},
+				} {
+					out, code = env.RunVipctl(ctx, vipctl, stateDir, append([]string{"--contract", contract}, args...)...)
+					Expect(code).To(Equal(0), out)
+					Expect(out).To(ContainSubstring("the L1 does not know bridge 7 yet"))
+					Expect(out).To(MatchRegexp(`bridge 7 stage %d.*: merkle root [0-9a-f]{64}, total_l2_score %s`, stage, m.Merkle.Total))
+					Expect(out).NotTo(ContainSubstring(strings.TrimPrefix(m.Merkle.Root, "0x")), "bridge 7's leaves are not bridge 1's")
 				}
 			}, SpecTimeout(3*time.Minute))
 		})

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/operation/audit"
+	"github.com/vipharness/vipharness/deployer/policy"
+)
+
+// auditPolicy recomputes stage o.stage by the policy, builds the tree of its scores, sets
+// the contract's stage beside them (every address that differs or that one side lacks is
+// named: exit 4) and the L1's snapshot beside the tree (a bridge the L1 does not know yet is
+// a note).
+func (g *globals) auditPolicy(ctx context.Context, o computeOptions, version uint64, proofsFile string) error {
+	if err := g.evmOnly(); err != nil {
+		return err
+	}
+	p, err := loadPolicy(o)
+	if err != nil {
+		return err
+	}
+	ps, err := g.computeStage(ctx, o, p, o.stage)
+	if err != nil {
+		return classify(err)
+	}
+	if o.out != "" {
+		if err := policy.WriteOutputs(o.out, ps.scoreFile, ps.manifest); err != nil {
+			return err
+		}
+	}
+	tree, err := policy.Tree(o.bridgeID, o.stage, ps.res.Scores)
+	if err != nil {
+		return err
+	}
+	if proofsFile != "" {
+		if err := writeProofs(tree, proofsFile); err != nil {
+			return err
+		}
+	}
+	var m policy.Manifest
+	if err := json.Unmarshal(ps.manifest, &m); err != nil {
+		return fmt.Errorf("read back the manifest: %w", err)
+	}
+	out := auditOutput{BridgeID: o.bridgeID, Stage: o.stage, MerkleRoot: tree.Root().String(), TotalL2Score: tree.Total, Leaves: tree.Len(),
+		Policy: &auditPolicy{Name: p.Name, Manifest: &m, Differences: []auditDiff{}}}
+	var b strings.Builder
+	fmt.Fprintf(&b, "policy %s, stage %d: blocks %d..%d from the %s at height %d: %d addresses, total %d\n",
+		p.Name, o.stage, ps.run.Span.FirstBlock, ps.run.Span.LastBlock, ps.run.SourceKind, ps.run.SourceHeight, len(ps.res.Scores), ps.total())
+	fmt.Fprintf(&b, "bridge %d stage %d by the policy: merkle root %s, total_l2_score %d, %d leaves", o.bridgeID, o.stage, out.MerkleRoot, tree.Total, tree.Len())
+	if proofsFile != "" {
+		fmt.Fprintf(&b, "\nproofs: %s", proofsFile)
+	}
+	if o.out != "" {
+		fmt.Fprintf(&b, "\nwrote %s and %s", filepath.Join(o.out, policy.ScoreFileName), filepath.Join(o.out, policy.ManifestName))
+	}
+
+	var fails []error
+	err = g.withScorer(ctx, func(ctx context.Context, s *deployer.Scorer) error {
+		c, err := policy.CompareStage(ctx, s, o.stage, ps.res.Scores)
+		if errors.Is(err, audit.ErrStageMissing) {
+			return invalid(fmt.Errorf("the contract %s has no stage %d: %w", s.Contract(), o.stage, err))
+		}
+		if err != nil {
+			return classify(err)
+		}
+		out.Finalized = c.Finalized
+		ap := out.Policy
+		ap.ContractRows, ap.ContractTotal = c.Rows, c.ContractTotal
+		state := "open"
+		if c.Finalized {
+			state = "finalized"
+		}
+		if len(c.Differences) == 0 {
+			fmt.Fprintf(&b, "\nthe contract's stage %d (%s, %d rows, total %d) holds the policy's scores", o.stage, state, c.Rows, c.ContractTotal)
+			return nil
+		}
+		fmt.Fprintf(&b, "\nthe contract's stage %d (%s, %d rows, total %d; the policy's total %d) differs from the policy at %d addresses:", o.stage, state, c.Rows, c.ContractTotal, c.PolicyTotal, len(c.Differences))
+		for _, d := range c.Differences {
+			ap.Differences = append(ap.Differences, auditDiff{Address: d.Addr.Hex(), Policy: d.Policy, Contract: d.Contract, OnChain: d.OnChain})
+			switch {
+			case !d.OnChain:
+				fmt.Fprintf(&b, "\n  %s: policy %d, missing on chain", d.Addr.Hex(), d.Policy)
+			case d.Policy == 0:
+				fmt.Fprintf(&b, "\n  %s: contract %d, the policy gives no score", d.Addr.Hex(), d.Contract)
+			default:
+				fmt.Fprintf(&b, "\n  %s: policy %d, contract %d", d.Addr.Hex(), d.Policy, d.Contract)
+			}
+		}
+		fails = append(fails, fmt.Errorf("stage %d: the contract's scores differ from the policy's at %d addresses", o.stage, len(c.Differences)))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	l1, human, fail, err := g.compareL1(ctx, tree, o.bridgeID, version, o.stage, "the policy's", nil)
+	if err != nil {
+		return classify(err)
+	}
+	out.L1 = l1.snap
+	b.WriteString(human)
+	if fail != nil {
+		fails = append(fails, fail)
+	}
+	if err := g.printResult(out, b.String()); err != nil {
+		return err
+	}
+	if len(fails) > 0 {
+		return &exitError{exitMismatch, errors.Join(fails...)}
+	}
+	return nil
+}
