@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,12 +20,13 @@ type operateOptions struct {
 	file, format, command, listen  string
 	every, poll, maxBackoff, srcTO time.Duration
 	once, allowEmpty               bool
+	policy                         computeOptions // --policy and its reading flags
 }
 
 func newOperateCmd(g *globals) *cobra.Command {
 	var o operateOptions
 	cmd := &cobra.Command{
-		Use:   "operate (--file scores.csv | --command 'query ...')",
+		Use:   "operate (--file scores.csv | --command 'query ...' | --policy policy.yaml --bridge-id B)",
 		Short: "Follow the L1 stage: push changed scores, and finalize each stage the L1 moves past with its final scores",
 		Long: `operate is the recurring job of every stage. It polls the L1 stage; reads the open stage's
 scores from a file (re-read when it changes) or a command (run every --every, printing CSV or
@@ -34,9 +36,17 @@ final scores, reads them back, finalizes N and opens N+1; stages the L1 skipped 
 in order, each with its own scores. A failing or malformed source is logged and counted and
 never leads to a push or a finalize; a stage is not finalized empty without --allow-empty.
 One operator per contract (a lock in the state dir); SIGINT/SIGTERM stop it between writes.
---once runs one pass and exits (for cron and CI), 1 on any failure.`,
+--once runs one pass and exits (for cron and CI), 1 on any failure.
+
+With --policy the operator computes each stage itself from the rollup's activity by the
+published scoring policy, as scores compute does (the node, or --indexer), once the stage has
+ended on the rollup; the scores go through the same journaled push, read-back and finalize,
+and each stage's score file and manifest are kept in STATE_DIR/policy/<contract>/stage-N.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.policy.policy != "" && !cmd.Flags().Changed("bridge-id") {
+				return invalid(errors.New("--policy needs --bridge-id: the bridge id every merkle leaf of the stage's manifest holds"))
+			}
 			return g.operate(cmd.Context(), o)
 		},
 	}
@@ -50,6 +60,11 @@ One operator per contract (a lock in the state dir); SIGINT/SIGTERM stop it betw
 	f.DurationVar(&o.srcTO, "source-timeout", 5*time.Minute, "how long the command may run")
 	f.BoolVar(&o.once, "once", false, "run one pass and exit (cron, CI); exit 1 on any failure")
 	f.BoolVar(&o.allowEmpty, "allow-empty", false, "finalize a stage the source gives no scores for")
+	f.StringVar(&o.policy.policy, "policy", "", "compute each stage by this scoring policy (YAML) once it ends")
+	f.Uint64Var(&o.policy.bridgeID, "bridge-id", 0, "with --policy: the rollup's bridge id (for the manifest's merkle root)")
+	f.StringArrayVar(&o.policy.params, "param", nil, "with --policy: override a policy param: name=value (repeatable)")
+	f.StringVar(&o.policy.indexerURL, "indexer", "", "with --policy: read activity from this indexer (rollytics API) instead of the node")
+	f.Uint64Var(&o.policy.logSpan, "log-span", 2000, "with --policy: blocks per eth_getLogs request")
 	f.StringVar(&o.listen, "listen", "127.0.0.1:9464", "address of /metrics and /healthz (loopback by default; empty: none)")
 	return g.addFlags(cmd, rollupFlags, l1Flags, pushFlags, signerGroup)
 }
@@ -58,15 +73,26 @@ One operator per contract (a lock in the state dir); SIGINT/SIGTERM stop it betw
 func (g *globals) operate(ctx context.Context, o operateOptions) error {
 	file, format, command, listen, every, poll, maxBackoff, srcTO, once, allowEmpty := o.file, o.format, o.command, o.listen, o.every, o.poll, o.maxBackoff, o.srcTO, o.once, o.allowEmpty
 	var src operate.Source
+	var ps *policySource
 	switch {
-	case file != "" && command != "":
-		return invalid(errors.New("pass one score source: --file or --command, not both"))
+	case (file != "") && (command != "") || (file != "" || command != "") && o.policy.policy != "":
+		return invalid(errors.New("pass one score source: --file, --command or --policy"))
+	case o.policy.policy != "":
+		if err := g.evmOnly(); err != nil {
+			return err
+		}
+		p, err := loadPolicy(o.policy)
+		if err != nil {
+			return err
+		}
+		ps = &policySource{g: g, o: o.policy, p: p}
+		src = ps
 	case file != "":
 		src = &operate.FileSource{Path: file, Format: format}
 	case command != "":
 		src = &operate.CommandSource{Argv: []string{"sh", "-c", command}, Format: format, Timeout: srcTO}
 	default:
-		return invalid(errors.New("no score source: pass --file (may hold {stage}) or --command"))
+		return invalid(errors.New("no score source: pass --file (may hold {stage}), --command or --policy"))
 	}
 	if every <= 0 || poll <= 0 || maxBackoff < poll {
 		return invalid(fmt.Errorf("--every and --poll must be positive and --max-backoff at least --poll"))
@@ -94,6 +120,9 @@ func (g *globals) operate(ctx context.Context, o operateOptions) error {
 		return err
 	}
 	defer lock.Release()
+	if ps != nil {
+		ps.dir, ps.logger = filepath.Join(g.stateDir, "policy", operate.SafeName(s.Contract())), logger
+	}
 
 	followHeap(ctx, time.Second)
 	metrics := operate.NewMetrics()

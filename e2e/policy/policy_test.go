@@ -515,6 +515,97 @@ var _ = Describe("scoring policy", func() {
 					Expect(out).NotTo(ContainSubstring(strings.TrimPrefix(m.Merkle.Root, "0x")), "bridge 7's leaves are not bridge 1's")
 				}
 			}, SpecTimeout(3*time.Minute))
+
+			It("operates stages 3 and 4 by the policy: each computed once it ends, pushed and finalized; another pass writes nothing", func(ctx SpecContext) {
+				shifter, ok := env.Rollup.(timeShifter)
+				Expect(ok).To(BeTrue())
+				call := func(key *ecdsa.PrivateKey, method string, args ...any) {
+					GinkgoHelper()
+					data, err := tokenABI.Pack(method, args...)
+					Expect(err).NotTo(HaveOccurred())
+					ops.send(ctx, key, &token, nil, data)
+				}
+				users := make([]*ecdsa.PrivateKey, 3)
+				addrs := make([]common.Address, 3)
+				for i := range users {
+					var err error
+					users[i], err = crypto.GenerateKey()
+					Expect(err).NotTo(HaveOccurred())
+					addrs[i] = crypto.PubkeyToAddress(users[i].PublicKey)
+					ops.send(ctx, operator, &addrs[i], ether(1000), nil)
+					call(operator, "mint", addrs[i], tokens(100))
+				}
+				l1r := audit.NewL1(env.L1.URL(), env.L1.VIPAddress(), nil)
+				t3, err := l1r.StageTimes(ctx, stage+1)
+				Expect(err).NotTo(HaveOccurred())
+				head, err := ops.c.HeaderByNumber(ctx, nil)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(head.Time).To(And(BeNumerically(">=", t3.Start), BeNumerically("<", t3.End)), "the rollup's clock is inside stage 3")
+
+				By("activity in stage 3, then in stage 4, then a block past stage 4")
+				call(users[0], "transfer", addrs[1], tokens(10))
+				call(users[1], "play", big.NewInt(3))
+				Expect(shifter.AdjustTime(interval)).To(Succeed())
+				call(users[1], "transfer", addrs[2], tokens(4))
+				call(users[2], "play", big.NewInt(4))
+				call(users[2], "play", big.NewInt(5))
+				Expect(shifter.AdjustTime(interval)).To(Succeed())
+				ops.send(ctx, operator, &addrs[0], ether(1), nil)
+				Expect(env.L1.Set(ctx, stage+3)).To(Succeed())
+
+				policyArgs := []string{"--policy", filepath.Join(fixtures, "demo-token.yaml"), "--bridge-id", strconv.Itoa(bridgeID),
+					"--param", "token=" + token.Hex(), "--param", "operator=" + opAddr.Hex()}
+				By("one pass of the operator closes both stages")
+				out, code := env.RunVipctl(ctx, vipctl, stateDir, append([]string{"--contract", contract, "operate", "--once"}, policyArgs...)...)
+				Expect(code).To(Equal(0), out)
+				for _, st := range []int{stage + 1, stage + 2} {
+					Expect(out).To(MatchRegexp(`stage computed by the policy" stage=%d`, st))
+					Expect(out).To(MatchRegexp(`stage finalized" stage=%d`, st))
+				}
+				Expect(out).To(ContainSubstring("stage 5 has not ended on the rollup yet"), "the open stage is left for later")
+
+				By("each stage on chain is the policy's, and the operator's manifest is the one scores compute writes")
+				contractDir := filepath.Join(stateDir, "policy", strings.ToLower(contract))
+				for _, st := range []int{stage + 1, stage + 2} {
+					dir := filepath.Join(outRoot, fmt.Sprintf("compute-%d", st))
+					out, code = env.RunVipctl(ctx, vipctl, stateDir, append([]string{"scores", "compute", "--stage", strconv.Itoa(st), "--out", dir}, policyArgs...)...)
+					Expect(code).To(Equal(0), out)
+					opDir := filepath.Join(contractDir, fmt.Sprintf("stage-%d", st))
+					a, err := os.ReadFile(filepath.Join(dir, policy.ScoreFileName))
+					Expect(err).NotTo(HaveOccurred())
+					b, err := os.ReadFile(filepath.Join(opDir, policy.ScoreFileName))
+					Expect(err).NotTo(HaveOccurred())
+					Expect(string(b)).To(Equal(string(a)), "stage %d's score file", st)
+					var mc, mo policy.Manifest
+					for path, m := range map[string]*policy.Manifest{dir: &mc, opDir: &mo} {
+						raw, err := os.ReadFile(filepath.Join(path, policy.ManifestName))
+						Expect(err).NotTo(HaveOccurred())
+						Expect(json.Unmarshal(raw, m)).To(Succeed())
+					}
+					Expect(mo.Source.Height).To(BeNumerically("<", mc.Source.Height), "the pushes and finalizes came after the operator's read")
+					mo.Source = mc.Source
+					Expect(mo).To(Equal(mc), "stage %d's manifests differ only in the node's height when read", st)
+					got := readScores(filepath.Join(dir, policy.ScoreFileName))
+					Expect(got).NotTo(BeEmpty())
+					out, code = env.RunVipctl(ctx, vipctl, stateDir, append([]string{"--contract", contract, "audit", "--stage", strconv.Itoa(st)}, policyArgs...)...)
+					Expect(code).To(Equal(0), out)
+					Expect(out).To(ContainSubstring(fmt.Sprintf("the contract's stage %d (finalized, %d rows", st, len(got))))
+				}
+				s3 := readScores(filepath.Join(contractDir, fmt.Sprintf("stage-%d", stage+1), policy.ScoreFileName))
+				s4 := readScores(filepath.Join(contractDir, fmt.Sprintf("stage-%d", stage+2), policy.ScoreFileName))
+				Expect(s3).To(HaveKey(addrs[0]), "stage 3: addrs[0] sent DEMO")
+				Expect(s4[addrs[2]]).To(BeNumerically(">=", 10), "stage 4: two plays")
+
+				By("another pass: nothing to write")
+				before, err := ops.c.BlockNumber(ctx)
+				Expect(err).NotTo(HaveOccurred())
+				out, code = env.RunVipctl(ctx, vipctl, stateDir, append([]string{"--contract", contract, "operate", "--once"}, policyArgs...)...)
+				Expect(code).To(Equal(0), out)
+				Expect(out).NotTo(ContainSubstring("scores pushed"))
+				after, err := ops.c.BlockNumber(ctx)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(after).To(Equal(before), "no transaction was sent")
+			}, SpecTimeout(4*time.Minute))
 		})
 	}
 })

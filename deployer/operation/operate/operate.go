@@ -101,15 +101,16 @@ func New(s Contract, l1 guard.L1, src Source, stateDir string, opts ...Option) *
 
 // LockPath is the lock file of the operator of contract below stateDir.
 func LockPath(stateDir, contract string) string {
-	return filepath.Join(stateDir, "operate", safeName(contract)+".lock")
+	return filepath.Join(stateDir, "operate", SafeName(contract)+".lock")
 }
 
 // PendingPath is the pending-push file of contract below stateDir.
 func PendingPath(stateDir, contract string) string {
-	return filepath.Join(stateDir, "operate", safeName(contract)+".pending.json")
+	return filepath.Join(stateDir, "operate", SafeName(contract)+".pending.json")
 }
 
-func safeName(contract string) string {
+// SafeName is contract as a file name: lower-case letters and digits, '_' for the rest.
+func SafeName(contract string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
