@@ -1,6 +1,8 @@
-// Package indexer is the typed Go face of the chain indexer's EVM transaction API (Initia's
-// rollytics: GET /indexer/tx/v1/evm-txs and its by_account, by_height and by-hash forms):
-// the response types, with the same JSON as the service, and a paging client.
+// Package indexer is the typed Go face of the chain indexer (Initia's rollytics): its EVM
+// transaction API (GET /indexer/tx/v1/evm-txs and its by_account, by_height and by-hash
+// forms), its Cosmos transaction API (/indexer/tx/v1/txs, the same forms; cosmos.go) and its
+// block API (/indexer/block/v1/blocks, /{height}), and /status: the response types, with
+// the same JSON as the service, and a paging client.
 //
 // The service returns each EVM transaction as its receipt, in the shape of the
 // eth_getBlockReceipts JSON-RPC reply: every number is a 0x-prefixed hex quantity in a

@@ -18,7 +18,7 @@ import (
 // named: exit 4) and the L1's snapshot beside the tree (a bridge the L1 does not know yet is
 // a note).
 func (g *globals) auditPolicy(ctx context.Context, o computeOptions, version uint64, proofsFile string) error {
-	if err := g.evmOnly(); err != nil {
+	if err := g.checkVMFlag(); err != nil {
 		return err
 	}
 	p, err := loadPolicy(o)

@@ -78,7 +78,7 @@ func (g *globals) operate(ctx context.Context, o operateOptions) error {
 	case (file != "") && (command != "") || (file != "" || command != "") && o.policy.policy != "":
 		return invalid(errors.New("pass one score source: --file, --command or --policy"))
 	case o.policy.policy != "":
-		if err := g.evmOnly(); err != nil {
+		if err := g.checkVMFlag(); err != nil {
 			return err
 		}
 		p, err := loadPolicy(o.policy)

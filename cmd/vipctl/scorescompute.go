@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -23,6 +24,7 @@ type computeOptions struct {
 	params                  []string
 	logSpan                 uint64
 	check, compare          bool
+	vmSet                   bool // --vm (or VM) was given: it must be the policy's
 }
 
 func newScoresComputeCmd(g *globals) *cobra.Command {
@@ -32,8 +34,10 @@ func newScoresComputeCmd(g *globals) *cobra.Command {
 		Short: "Compute a stage's scores from the rollup's own activity by a published scoring policy",
 		Long: `compute reads the stage's start and end times from the L1's vip module, maps them to the
 rollup's first and last blocks inside them, reads the policy's sources over those blocks from
-the node (eth_getLogs, block receipts) or from the indexer (--indexer: rollytics' evm-txs,
-with block times and transaction inputs from the node), and writes DIR/scores.csv and
+the node (EVM: eth_getLogs, block receipts over --rpc; Move and Wasm: CometBFT tx_search over
+--comet-rpc) or from the indexer (--indexer: rollytics' evm-txs, with block times and
+transaction inputs from the node; on Move and Wasm its Cosmos txs and blocks alone, and the
+stage's blocks from its block API), and writes DIR/scores.csv and
 DIR/manifest.json (the policy's digest, the block range and its boundary hashes, the source
 and its height, the input digest, the score file's digest and the VIP merkle root for
 --bridge-id). The same policy and chain give the same bytes from either source. It refuses
@@ -52,9 +56,8 @@ whose score there differs from the policy's (exit 4).`,
 				return invalid(errors.New("--stage is required (a stage >= 1 the L1 has moved past)"))
 			case !cmd.Flags().Changed("bridge-id"):
 				return invalid(errors.New("--bridge-id is required: the bridge id every merkle leaf holds"))
-			case g.rpc == "":
-				return invalid(errors.New("--rpc (or JSON_RPC_URL) is required: the rollup's EVM JSON-RPC"))
 			}
+			o.vmSet = cmd.Flags().Changed("vm") || os.Getenv("VM") != ""
 			return g.computeScores(cmd.Context(), o)
 		},
 	}
@@ -149,6 +152,9 @@ func (ps *policyStage) total() uint64 {
 // policy's sources from the node (or the indexer) and scores them: what scores compute,
 // audit --policy and operate --policy share.
 func (g *globals) computeStage(ctx context.Context, o computeOptions, p *policy.Policy, stage uint64) (*policyStage, error) {
+	if err := g.policyReads(o, p); err != nil {
+		return nil, err
+	}
 	src, err := g.l1Source(true)
 	if err != nil {
 		return nil, err
@@ -160,39 +166,24 @@ func (g *globals) computeStage(ctx context.Context, o computeOptions, p *policy.
 	if err != nil {
 		return nil, err
 	}
-	node, err := policy.DialNode(ctx, g.rpc)
+	var (
+		span   policy.Span
+		run    policy.Run
+		reader policy.Reader
+	)
+	if p.IsCosmos() {
+		span, run, reader, err = g.cosmosReader(ctx, o, stage, times.Start, times.End)
+	} else {
+		var node *policy.Node
+		node, span, run, reader, err = g.evmReader(ctx, o, stage, times.Start, times.End)
+		if node != nil {
+			defer node.Close()
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	defer node.Close()
-	node.LogSpan = max(o.logSpan, 1)
-	span, err := policy.FindWindow(ctx, node, times.Start, times.End)
-	if err != nil {
-		return nil, fmt.Errorf("stage %d: %w", stage, err)
-	}
-	run := policy.Run{Stage: stage, BridgeID: o.bridgeID, Span: span}
-	var reader policy.Reader = node
-	if o.indexerURL != "" {
-		c, err := indexer.NewClient(o.indexerURL)
-		if err != nil {
-			return nil, invalid(fmt.Errorf("--indexer: %w", err))
-		}
-		ix := &policy.IndexerSource{Client: c, Node: node}
-		h, err := ix.Height(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if h < span.LastBlock {
-			return nil, fmt.Errorf("stage %d: the indexer has collected blocks up to %d, the stage ends at block %d: %w", stage, h, span.LastBlock, policy.ErrBehind)
-		}
-		reader, run.SourceKind, run.SourceHeight = ix, "indexer", h
-	} else {
-		head, err := node.Head(ctx)
-		if err != nil {
-			return nil, err
-		}
-		run.SourceKind, run.SourceHeight = "node", head.Number
-	}
+	run.Stage, run.BridgeID = stage, o.bridgeID
 	res, err := policy.Compute(ctx, p, span.Window, reader)
 	if err != nil {
 		return nil, fmt.Errorf("stage %d: %w", stage, err)
@@ -204,24 +195,120 @@ func (g *globals) computeStage(ctx context.Context, o computeOptions, p *policy.
 	return &policyStage{run: run, res: res, scoreFile: scoreFile, manifest: manifest}, nil
 }
 
-// evmOnly refuses a --vm whose rollup the policy's readers cannot read yet.
-func (g *globals) evmOnly() error {
+// checkVMFlag refuses a --vm that names no VM (the policy says which VM it reads).
+func (g *globals) checkVMFlag() error {
 	if g.vm == "" {
 		return nil
 	}
-	// The policy's sources are EVM logs, calls and transfers, read over JSON-RPC.
-	vm, err := deployer.ParseVM(g.vm)
-	if err != nil {
+	if _, err := deployer.ParseVM(g.vm); err != nil {
 		return invalid(fmt.Errorf("--vm: %w", err))
-	}
-	if scorers.MustDescribe(vm).Cosmos {
-		return invalid(fmt.Errorf("--vm %s: scoring policies read EVM rollups only so far", g.vm))
 	}
 	return nil
 }
 
+// policyReads refuses a policy for another VM than --vm names (when given) and a rollup
+// endpoint missing for the policy's VM: EVM reads the JSON-RPC; Move and Wasm the CometBFT
+// RPC, or the indexer alone.
+func (g *globals) policyReads(o computeOptions, p *policy.Policy) error {
+	vm, err := deployer.ParseVM(p.VM)
+	if err != nil {
+		return invalid(fmt.Errorf("policy %s: vm: %w", p.Name, err))
+	}
+	if o.vmSet && g.vm != p.VM {
+		return invalid(fmt.Errorf("--vm %s: the policy %s's vm is %s", g.vm, p.Name, p.VM))
+	}
+	switch cosmos := scorers.MustDescribe(vm).Cosmos; {
+	case !cosmos && g.rpc == "":
+		return invalid(errors.New("--rpc (or JSON_RPC_URL) is required: the rollup's EVM JSON-RPC"))
+	case cosmos && g.cometRPC == "" && o.indexerURL == "":
+		return invalid(fmt.Errorf("a %s policy reads the rollup's CometBFT RPC (--comet-rpc or COMET_RPC_URL) or an indexer (--indexer)", p.VM))
+	}
+	return nil
+}
+
+// evmReader maps the stage to an EVM rollup's blocks over its JSON-RPC and reads them from
+// the node, or from the indexer with block times and inputs from the node.
+func (g *globals) evmReader(ctx context.Context, o computeOptions, stage, start, end uint64) (*policy.Node, policy.Span, policy.Run, policy.Reader, error) {
+	var run policy.Run
+	node, err := policy.DialNode(ctx, g.rpc)
+	if err != nil {
+		return nil, policy.Span{}, run, nil, err
+	}
+	node.LogSpan = max(o.logSpan, 1)
+	span, err := policy.FindWindow(ctx, node, start, end)
+	if err != nil {
+		return node, span, run, nil, fmt.Errorf("stage %d: %w", stage, err)
+	}
+	run.Span = span
+	if o.indexerURL == "" {
+		head, err := node.Head(ctx)
+		if err != nil {
+			return node, span, run, nil, err
+		}
+		run.SourceKind, run.SourceHeight = "node", head.Number
+		return node, span, run, node, nil
+	}
+	c, err := indexer.NewClient(o.indexerURL)
+	if err != nil {
+		return node, span, run, nil, invalid(fmt.Errorf("--indexer: %w", err))
+	}
+	ix := &policy.IndexerSource{Client: c, Node: node}
+	h, err := ix.Height(ctx)
+	if err != nil {
+		return node, span, run, nil, err
+	}
+	if h < span.LastBlock {
+		return node, span, run, nil, fmt.Errorf("stage %d: the indexer has collected blocks up to %d, the stage ends at block %d: %w", stage, h, span.LastBlock, policy.ErrBehind)
+	}
+	run.SourceKind, run.SourceHeight = "indexer", h
+	return node, span, run, ix, nil
+}
+
+// cosmosReader maps the stage to a Move or Wasm rollup's blocks and reads them from one
+// place: the node's CometBFT RPC (headers, tx_search), or the indexer alone (its blocks and
+// Cosmos txs). The score file's addresses take the chain's bech32 prefix, asked of --rest
+// when given (Initia's rollups all use "init").
+func (g *globals) cosmosReader(ctx context.Context, o computeOptions, stage, start, end uint64) (policy.Span, policy.Run, policy.Reader, error) {
+	var (
+		run     policy.Run
+		headers policy.Headers
+		reader  policy.Reader
+	)
+	if o.indexerURL != "" {
+		c, err := indexer.NewClient(o.indexerURL)
+		if err != nil {
+			return policy.Span{}, run, nil, invalid(fmt.Errorf("--indexer: %w", err))
+		}
+		ix := &policy.CosmosIndexer{Client: c}
+		headers, reader, run.SourceKind = ix, ix, "indexer"
+	} else {
+		node, err := policy.DialComet(g.cometRPC)
+		if err != nil {
+			return policy.Span{}, run, nil, err
+		}
+		headers, reader, run.SourceKind = node, node, "node"
+	}
+	// The newest block is the source's: the window's search refuses while it is behind.
+	span, err := policy.FindWindow(ctx, headers, start, end)
+	if err != nil {
+		return span, run, nil, fmt.Errorf("stage %d: %w", stage, err)
+	}
+	head, err := headers.Head(ctx)
+	if err != nil {
+		return span, run, nil, err
+	}
+	run.Span, run.SourceHeight = span, head.Number
+	run.Prefix = "init"
+	if g.rest != "" {
+		if run.Prefix, err = policy.Bech32Prefix(ctx, g.rest); err != nil {
+			return span, run, nil, err
+		}
+	}
+	return span, run, reader, nil
+}
+
 func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
-	if err := g.evmOnly(); err != nil {
+	if err := g.checkVMFlag(); err != nil {
 		return err
 	}
 	p, err := loadPolicy(o)
@@ -275,7 +362,7 @@ func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
 		}
 		fmt.Fprintf(w, "the contract's stage %d (%s, %d rows, total %d; the policy's total %d) differs at %d addresses:\n", o.stage, state, c.Rows, c.ContractTotal, c.PolicyTotal, len(c.Differences))
 		for _, d := range c.Differences {
-			fmt.Fprintf(w, "  %s: policy %d, contract %d\n", d.Addr.Hex(), d.Policy, d.Contract)
+			fmt.Fprintf(w, "  %s: policy %d, contract %d\n", s.Codec().Encode(d.Addr[:]), d.Policy, d.Contract)
 		}
 		return &exitError{exitMismatch, fmt.Errorf("stage %d: the contract's scores differ from the policy's at %d addresses", o.stage, len(c.Differences))}
 	})

@@ -31,7 +31,7 @@ func TestScoresComputeInput(t *testing.T) {
 		{"a param without a value", []string{"--policy", good, "--stage", "1", "--bridge-id", "1", "--param", "token"}, `--param "token": want name=value`},
 		{"an undeclared param", []string{"--policy", good, "--stage", "1", "--bridge-id", "1", "--param", "pool=0x1"}, "param pool: the policy declares no such param"},
 		{"a policy failing its schema", []string{"--policy", bad, "--stage", "1", "--bridge-id", "1"}, "line 4: /actions: minItems"},
-		{"a VM without policy sources", []string{"--policy", good, "--stage", "1", "--bridge-id", "1", "--vm", "wasm"}, "EVM rollups only"},
+		{"a VM without policy sources", []string{"--policy", good, "--stage", "1", "--bridge-id", "1", "--vm", "wasm"}, "the policy demo-token's vm is evm"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := newRoot()

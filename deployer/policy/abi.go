@@ -16,12 +16,21 @@ import (
 // Source is a compiled source: what to read from the chain and how to decode it.
 type Source struct {
 	Name string
-	Kind string // KindLog, KindCall, KindERC20, KindNative
+	Kind string // KindLog, KindCall, KindERC20, KindNative, KindMove, KindWasm, KindCosmos
 	// Genesis: read from block 0, not from the window's first block (balances replay).
 	Genesis  bool
 	Contract common.Address // logs and calls
 	Event    *abi.Event     // logs and ERC-20 transfers
 	Method   *abi.Method    // calls
+	// Cosmos is true for a source of a Move or Wasm rollup: events of its transactions.
+	Cosmos bool
+	// EventType is the Cosmos event type read ("move", "wasm", "wasm-<event>", "transfer",
+	// a cosmos_event's type); Attrs the attribute values an event must hold.
+	EventType string
+	Attrs     map[string]string
+	// TypeTag is a move_event's type tag (normalizeTypeTag); ContractText a wasm_event's
+	// contract (bech32); Denom a Cosmos native transfer's denom.
+	TypeTag, ContractText, Denom string
 }
 
 var (
@@ -231,6 +240,9 @@ func celValue(v any) any {
 // starts with the function's selector (calls); a transaction with a value (native
 // transfers). Readers yield only successful transactions' records.
 func (s *Source) Matches(r *Record) bool {
+	if s.Cosmos {
+		return s.matchesCosmos(r)
+	}
 	switch s.Kind {
 	case KindLog, KindERC20:
 		return r.Address == s.Contract && len(r.Topics) > 0 && r.Topics[0] == s.Event.ID

@@ -39,6 +39,12 @@ type Record struct {
 	Topics  []common.Hash
 	// Data is the log's data (logs) or the transaction's input (calls).
 	Data []byte
+	// A Cosmos event (Move and Wasm rollups): its type and attributes in order; LogIndex is
+	// its index among its transaction's events, Signer the transaction's first signer as the
+	// chain prints it (bech32).
+	EventType string
+	Attrs     []Attr
+	Signer    string
 }
 
 func (r *Record) at() string {
@@ -198,6 +204,16 @@ func digestRecord(h hash.Hash, r *Record) {
 	}
 	u(uint64(len(r.Data)))
 	h.Write(r.Data)
+	if r.EventType == "" {
+		return // an EVM record: its digest stays what it was before Cosmos records existed
+	}
+	writeString(h, r.EventType)
+	u(uint64(len(r.Attrs)))
+	for _, a := range r.Attrs {
+		writeString(h, a.Key)
+		writeString(h, a.Value)
+	}
+	writeString(h, r.Signer)
 }
 
 // lowerHex is 0x and the address's 40 lower-case hex digits (no checksum to hash).
@@ -215,6 +231,9 @@ func bigDouble(v *big.Int) float64 {
 
 // activation is the record as CEL sees it.
 func activation(src *Source, r *Record, params map[string]any) (map[string]any, error) {
+	if src.Cosmos {
+		return cosmosActivation(src, r, params)
+	}
 	to := ""
 	if r.To != nil {
 		to = lowerHex(*r.To)
@@ -229,6 +248,7 @@ func activation(src *Source, r *Record, params map[string]any) (map[string]any, 
 		"params": params,
 		"log":    map[string]any{},
 		"args":   map[string]any{},
+		"event":  map[string]any{},
 	}
 	switch src.Kind {
 	case KindLog, KindERC20:
@@ -310,11 +330,11 @@ func (s *state) add(rec *Record, act interpreter.Activation) error {
 		return n, nil
 	}
 	if r.Aggregate == AggTWBalance {
-		from, err := evalAddr(r.From, act, "from")
+		from, err := evalAddr(r.From, act, "from", r.Source.Cosmos)
 		if err != nil {
 			return err
 		}
-		to, err := evalAddr(r.To, act, "to")
+		to, err := evalAddr(r.To, act, "to", r.Source.Cosmos)
 		if err != nil {
 			return err
 		}
@@ -332,7 +352,7 @@ func (s *state) add(rec *Record, act interpreter.Activation) error {
 		}
 		return nil
 	}
-	user, err := evalAddr(r.User, act, "user")
+	user, err := evalAddr(r.User, act, "user", r.Source.Cosmos)
 	if err != nil {
 		return err
 	}
@@ -432,13 +452,23 @@ func (s *state) finish() map[common.Address]*big.Rat {
 
 // evalAddr evaluates an address expression: a 0x string of 20 bytes (any case), or 20
 // bytes, or 32 bytes whose first 12 are zero (an address as a topic or word holds it).
-func evalAddr(prg cel.Program, act interpreter.Activation, name string) (common.Address, error) {
+func evalAddr(prg cel.Program, act interpreter.Activation, name string, cosmos bool) (common.Address, error) {
 	v, _, err := prg.Eval(act)
 	if err != nil {
 		return common.Address{}, fmt.Errorf("%s: %w", name, err)
 	}
 	switch x := v.(type) {
 	case types.String:
+		if cosmos {
+			if x == "" {
+				return common.Address{}, nil // no account (a transfer's missing side): never scores
+			}
+			a, err := parseAccount(string(x))
+			if err != nil {
+				return common.Address{}, fmt.Errorf("%s gave %w", name, err)
+			}
+			return a, nil
+		}
 		s := string(x)
 		b, err := hexutil.Decode(s)
 		if err != nil || len(b) != common.AddressLength {

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
@@ -66,9 +68,12 @@ func digest(b []byte) string {
 
 // ScoreFile is the scores as a CSV score file (`address,score`, EIP-55 addresses, in
 // address order), as `vipctl scores update --file` reads it.
-func ScoreFile(ss []Score) ([]byte, error) {
+func ScoreFile(ss []Score) ([]byte, error) { return ScoreFileOf(ss, scores.EVMCodec{}) }
+
+// ScoreFileOf is the score file with addresses as codec writes them (a Cosmos rollup's:
+// bech32 under its prefix).
+func ScoreFileOf(ss []Score, codec scores.Codec) ([]byte, error) {
 	entries := make([]scores.Entry, len(ss))
-	codec := scores.EVMCodec{}
 	for i, s := range ss {
 		entries[i] = scores.Entry{Addr: codec.Encode(s.Addr[:]), Amount: s.Score}
 	}
@@ -85,11 +90,22 @@ type Run struct {
 	Span            Span
 	SourceKind      string
 	SourceHeight    uint64
+	// Prefix is a Cosmos rollup's bech32 account prefix, which its score file's addresses
+	// take ("init" on Initia's rollups); unused on EVM.
+	Prefix string
 }
 
 // Outputs makes the score file and the manifest of a computed result.
 func Outputs(p *Policy, run Run, res *Result) (scoreFile, manifest []byte, err error) {
-	scoreFile, err = ScoreFile(res.Scores)
+	var codec scores.Codec = scores.EVMCodec{}
+	hashText := func(h common.Hash) string { return h.Hex() }
+	if p.IsCosmos() {
+		if run.Prefix == "" {
+			return nil, nil, fmt.Errorf("write score file: a %s rollup's addresses need its bech32 prefix", p.VM)
+		}
+		codec, hashText = scores.Bech32Codec{Prefix: run.Prefix}, cometHash
+	}
+	scoreFile, err = ScoreFileOf(res.Scores, codec)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -103,8 +119,9 @@ func Outputs(p *Policy, run Run, res *Result) (scoreFile, manifest []byte, err e
 	m.Policy.Params = p.Params
 	m.Stage = run.Stage
 	m.Window.StartTime, m.Window.EndTime = run.Span.Start, run.Span.End
-	m.Window.FirstBlock, m.Window.FirstBlockHash = run.Span.FirstBlock, run.Span.First.Hash.Hex()
-	m.Window.LastBlock, m.Window.LastBlockHash = run.Span.LastBlock, run.Span.Last.Hash.Hex()
+	// Block hashes as the chain prints them: 0x hex on EVM, CometBFT's upper-case hex.
+	m.Window.FirstBlock, m.Window.FirstBlockHash = run.Span.FirstBlock, hashText(run.Span.First.Hash)
+	m.Window.LastBlock, m.Window.LastBlockHash = run.Span.LastBlock, hashText(run.Span.Last.Hash)
 	m.Source.Kind, m.Source.Height = run.SourceKind, run.SourceHeight
 	m.Records = res.Records
 	m.InputDigest = "sha256:" + hex.EncodeToString(res.InputDigest[:])

@@ -2,8 +2,11 @@
 // integer scores that anyone can recompute byte for byte.
 //
 // A policy is a YAML file (policy.schema.json, embedded as Schema) with CEL expressions:
-// sources name the activity (EVM logs by contract and event signature, ABI-decoded; EVM
-// calls by contract and function, successful only; ERC-20 and native transfers), rules turn
+// sources name the activity (on EVM rollups: logs by contract and event signature,
+// ABI-decoded; calls by contract and function, successful only; ERC-20 and native transfers;
+// on the Cosmos rollups, Move and Wasm: Move events by type tag with their JSON data, Wasm
+// events by contract, action and attributes, any Cosmos event by type and attributes, and
+// bank transfers of a denom; see cosmos.go), rules turn
 // each record of a source into a user and an amount and aggregate them per user (sum,
 // count, distinct UTC days, time-weighted balance replayed from transfers), and the
 // combinators (per-rule weight, multiplier, cap and minimum; a score cap and minimum;
@@ -57,6 +60,9 @@ const (
 	KindCall     = "evm_call"
 	KindERC20    = "erc20_transfer"
 	KindNative   = "native_transfer"
+	KindMove     = "move_event"
+	KindWasm     = "wasm_event"
+	KindCosmos   = "cosmos_event"
 	erc20Event   = "Transfer(address indexed from, address indexed to, uint256 value)"
 	historyStart = "genesis"
 )
@@ -100,8 +106,23 @@ type SourceSpec struct {
 	ERC20 *struct {
 		Contract Text `yaml:"contract"`
 	} `yaml:"erc20_transfer"`
-	Native *struct{} `yaml:"native_transfer"`
-	Pos    Pos       `yaml:"-"`
+	Native *struct {
+		Denom Text `yaml:"denom"`
+	} `yaml:"native_transfer"`
+	Move *struct {
+		TypeTag Text `yaml:"type_tag"`
+	} `yaml:"move_event"`
+	Wasm *struct {
+		Contract   Text            `yaml:"contract"`
+		Event      Text            `yaml:"event"`
+		Action     Text            `yaml:"action"`
+		Attributes map[string]Text `yaml:"attributes"`
+	} `yaml:"wasm_event"`
+	Cosmos *struct {
+		Type       Text            `yaml:"type"`
+		Attributes map[string]Text `yaml:"attributes"`
+	} `yaml:"cosmos_event"`
+	Pos Pos `yaml:"-"`
 }
 
 // RuleSpec is one rule as written.
@@ -124,7 +145,7 @@ type file struct {
 	Version     int               `yaml:"policy"`
 	Name        string            `yaml:"name"`
 	Description string            `yaml:"description"`
-	VM          string            `yaml:"vm"`
+	VM          Text              `yaml:"vm"`
 	Actions     []Action          `yaml:"actions"`
 	Params      map[string]string `yaml:"params"`
 	Sources     []SourceSpec      `yaml:"sources"`
@@ -171,7 +192,7 @@ type Policy struct {
 	Params  map[string]string
 	Sources []*Source
 	Rules   []*Rule
-	// Exclude are the addresses that never score.
+	// Exclude are the addresses that never score (Cosmos accounts by their 20 bytes).
 	Exclude map[common.Address]bool
 	// ScoreCap and ScoreMin bound a total score (nil: none).
 	ScoreCap, ScoreMin *big.Rat
@@ -426,7 +447,7 @@ func build(f *file, overrides map[string]string) (*Policy, Errors) {
 			errs = append(errs, e)
 		}
 	}
-	p := &Policy{Name: f.Name, Description: f.Description, VM: f.VM, Actions: f.Actions, Params: map[string]string{}, Exclude: map[common.Address]bool{}}
+	p := &Policy{Name: f.Name, Description: f.Description, VM: f.VM.V, Actions: f.Actions, Params: map[string]string{}, Exclude: map[common.Address]bool{}}
 	for k, v := range f.Params {
 		p.Params[k] = v
 	}
@@ -449,7 +470,7 @@ func build(f *file, overrides map[string]string) (*Policy, Errors) {
 	}
 	byName := map[string]*Source{}
 	for i := range f.Sources {
-		s, e := compileSource(&f.Sources[i], p.Params)
+		s, e := compileSource(&f.Sources[i], p.Params, p.VM)
 		if e != nil {
 			add(e)
 			continue
@@ -480,7 +501,7 @@ func build(f *file, overrides map[string]string) (*Policy, Errors) {
 		}
 	}
 	for _, t := range f.Exclude {
-		a, e := resolveAddress(t, p.Params)
+		a, e := resolveAccount(t, p.Params, p.IsCosmos())
 		add(e)
 		if e == nil {
 			p.Exclude[a] = true
@@ -494,9 +515,25 @@ func build(f *file, overrides map[string]string) (*Policy, Errors) {
 	return p, errs
 }
 
-func compileSource(s *SourceSpec, params map[string]string) (*Source, *Error) {
+func compileSource(s *SourceSpec, params map[string]string, vm string) (*Source, *Error) {
 	out := &Source{Name: s.Name.V, Genesis: s.History.V == historyStart}
 	var e *Error
+	cosmos := vm != VMEVM
+	evmOnly := func(kind string) *Error {
+		return &Error{s.Pos, fmt.Sprintf("source %q: %s reads EVM rollups; this policy's vm is %s (use move_event, wasm_event, cosmos_event or native_transfer with a denom)", s.Name.V, kind, vm)}
+	}
+	switch {
+	case cosmos && s.Log != nil:
+		return nil, evmOnly(KindLog)
+	case cosmos && s.Call != nil:
+		return nil, evmOnly(KindCall)
+	case cosmos && s.ERC20 != nil:
+		return nil, evmOnly(KindERC20)
+	case s.Move != nil, s.Wasm != nil, s.Cosmos != nil, s.Native != nil && cosmos:
+		return compileCosmosSource(s, out, params, vm)
+	case s.Native != nil && s.Native.Denom.V != "":
+		return nil, &Error{s.Native.Denom.Pos, fmt.Sprintf("source %q: an EVM native transfer is the transaction's value and has no denom", s.Name.V)}
+	}
 	switch {
 	case s.Log != nil:
 		out.Kind = KindLog
@@ -531,7 +568,7 @@ func compileSource(s *SourceSpec, params map[string]string) (*Source, *Error) {
 	case s.Native != nil:
 		out.Kind = KindNative
 	default:
-		return nil, &Error{s.Pos, "a source needs one of evm_log, evm_call, erc20_transfer, native_transfer"}
+		return nil, &Error{s.Pos, "a source needs one of evm_log, evm_call, erc20_transfer, native_transfer, move_event, wasm_event, cosmos_event"}
 	}
 	return out, nil
 }

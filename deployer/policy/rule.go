@@ -33,6 +33,7 @@ func newEnv() (*cel.Env, error) {
 		cel.Variable("tx", dyn),
 		cel.Variable("block", dyn),
 		cel.Variable("log", dyn),
+		cel.Variable("event", dyn),
 		cel.Variable("params", cel.MapType(cel.StringType, cel.StringType)),
 		ext.Strings(),
 	)

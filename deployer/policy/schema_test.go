@@ -63,6 +63,9 @@ func TestSchemaMatchesTheDecoder(t *testing.T) {
 		{"evm_call", props(s, "properties", "sources", "items", "properties", "evm_call"), field(src, "Call")},
 		{"erc20_transfer", props(s, "properties", "sources", "items", "properties", "erc20_transfer"), field(src, "ERC20")},
 		{"native_transfer", props(s, "properties", "sources", "items", "properties", "native_transfer"), field(src, "Native")},
+		{"move_event", props(s, "properties", "sources", "items", "properties", "move_event"), field(src, "Move")},
+		{"wasm_event", props(s, "properties", "sources", "items", "properties", "wasm_event"), field(src, "Wasm")},
+		{"cosmos_event", props(s, "properties", "sources", "items", "properties", "cosmos_event"), field(src, "Cosmos")},
 		{"rule", props(s, "properties", "rules", "items"), reflect.TypeOf(RuleSpec{})},
 		{"score", props(s, "properties", "score"), field(reflect.TypeOf(file{}), "Score")},
 	}

@@ -1,0 +1,237 @@
+package policy
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	abci "github.com/cometbft/cometbft/abci/types"
+	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
+	ctypes "github.com/cometbft/cometbft/rpc/core/types"
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// CometNode reads a Cosmos rollup (Move, Wasm) over its CometBFT RPC: headers (status,
+// header) and transactions with their events (tx_search by height range, oldest first, a
+// page at a time). The node must run a tx index (the kv indexer; a minitia does).
+type CometNode struct {
+	rpc *rpchttp.HTTP
+	// PerPage is how many transactions one tx_search page holds (CometBFT's maximum, 100,
+	// when 0).
+	PerPage int
+	mu      sync.Mutex
+	headers map[uint64]Header
+}
+
+// DialComet connects to the CometBFT RPC at url.
+func DialComet(url string) (*CometNode, error) {
+	c, err := rpchttp.New(url, "/websocket")
+	if err != nil {
+		return nil, fmt.Errorf("dial the rollup's CometBFT RPC %s: %w", url, err)
+	}
+	return &CometNode{rpc: c, headers: map[uint64]Header{}}, nil
+}
+
+// Head is the newest block.
+func (n *CometNode) Head(ctx context.Context) (Header, error) {
+	st, err := n.rpc.Status(ctx)
+	if err != nil {
+		return Header{}, fmt.Errorf("cometbft status: %w", err)
+	}
+	return n.Header(ctx, uint64(st.SyncInfo.LatestBlockHeight))
+}
+
+// Header is block num: its height, block id hash and time in unix seconds (cached: a
+// CometBFT block never changes once committed).
+func (n *CometNode) Header(ctx context.Context, num uint64) (Header, error) {
+	n.mu.Lock()
+	h, ok := n.headers[num]
+	n.mu.Unlock()
+	if ok {
+		return h, nil
+	}
+	if num == 0 {
+		// CometBFT's first block is 1; the window's search asks for 0 as "before the chain".
+		return Header{}, nil
+	}
+	height := int64(num)
+	res, err := n.rpc.Header(ctx, &height)
+	if err != nil {
+		return Header{}, fmt.Errorf("cometbft header %d: %w", num, err)
+	}
+	if res.Header == nil || res.Header.Height != height {
+		return Header{}, fmt.Errorf("cometbft header %d: no such block", num)
+	}
+	h = Header{Number: num, Hash: common.BytesToHash(res.Header.Hash()), Time: uint64(res.Header.Time.Unix())}
+	n.mu.Lock()
+	n.headers[num] = h
+	n.mu.Unlock()
+	return h, nil
+}
+
+// Indexed reports whether the node's tx index holds every block up to h: CometBFT indexes
+// a block's events and then its txs, block after block, so block h+1 in the block index
+// means h's txs are all in.
+func (n *CometNode) Indexed(ctx context.Context, h uint64) error {
+	page, per := 1, 1
+	res, err := n.rpc.BlockSearch(ctx, fmt.Sprintf("block.height = %d", h+1), &page, &per, "asc")
+	if err != nil {
+		return fmt.Errorf("cometbft block_search for block %d: %w", h+1, err)
+	}
+	if res.TotalCount == 0 {
+		return fmt.Errorf("the node's tx index has not reached block %d: %w", h, ErrBehind)
+	}
+	return nil
+}
+
+// query is the tx_search query of a source over blocks [from, to]: the height range, and
+// what narrows it without a risk of missing an event (attribute values the chain writes as
+// the policy does; a Move type tag may be printed otherwise, so only its presence).
+func (s *Source) query(from, to uint64) string {
+	q := fmt.Sprintf("tx.height >= %d AND tx.height <= %d", max(from, 1), to)
+	quote := func(v string) string { return "'" + strings.ReplaceAll(v, "'", "\\'") + "'" }
+	switch s.Kind {
+	case KindMove:
+		q += " AND move.type_tag EXISTS"
+	case KindWasm:
+		q += fmt.Sprintf(" AND %s._contract_address = %s", s.EventType, quote(s.ContractText))
+	}
+	if s.Kind != KindNative {
+		for _, k := range s.attrKeys() {
+			q += fmt.Sprintf(" AND %s.%s = %s", s.EventType, k, quote(s.Attrs[k]))
+		}
+	}
+	return q
+}
+
+// Read yields a Cosmos source's records in [from, to] in chain order: tx_search over the
+// height range (narrowed by the source), oldest first, every successful transaction's
+// events that belong to the source, with their blocks' times.
+func (n *CometNode) Read(ctx context.Context, s *Source, from, to uint64, each func(*Record) error) error {
+	if !s.Cosmos {
+		return fmt.Errorf("cometbft: source %s is an EVM source (%s)", s.Name, s.Kind)
+	}
+	if err := n.Indexed(ctx, to); err != nil {
+		return fmt.Errorf("cometbft: source %s: %w", s.Name, err)
+	}
+	per := n.PerPage
+	if per <= 0 || per > 100 {
+		per = 100
+	}
+	q := s.query(from, to)
+	seen := 0
+	for page := 1; ; page++ {
+		res, err := n.rpc.TxSearch(ctx, q, false, &page, &per, "asc")
+		if err != nil {
+			return fmt.Errorf("cometbft: source %s: tx_search %q page %d: %w", s.Name, q, page, err)
+		}
+		for _, tx := range res.Txs {
+			if err := n.txRecords(ctx, s, tx, each); err != nil {
+				return err
+			}
+		}
+		seen += len(res.Txs)
+		if len(res.Txs) < per || seen >= res.TotalCount {
+			return nil
+		}
+	}
+}
+
+func (n *CometNode) txRecords(ctx context.Context, s *Source, tx *ctypes.ResultTx, each func(*Record) error) error {
+	if tx.TxResult.Code != 0 {
+		return nil // a failed tx's message events were dropped; its fee is no record
+	}
+	h, err := n.Header(ctx, uint64(tx.Height))
+	if err != nil {
+		return fmt.Errorf("cometbft: block time: %w", err)
+	}
+	return eventRecords(s, h, common.BytesToHash(tx.Hash), uint64(tx.Index), abciEvents(tx.TxResult.Events), each)
+}
+
+// Event is a Cosmos event as the readers hand it over.
+type Event struct {
+	Type  string
+	Attrs []Attr
+}
+
+func abciEvents(evs []abci.Event) []Event {
+	out := make([]Event, len(evs))
+	for i, e := range evs {
+		out[i].Type = e.Type
+		out[i].Attrs = make([]Attr, len(e.Attributes))
+		for j, a := range e.Attributes {
+			out[i].Attrs[j] = Attr{a.Key, a.Value}
+		}
+	}
+	return out
+}
+
+// signer is a transaction's first signer: the account of the first acc_seq ("addr/seq")
+// of its tx events, which the SDK's ante handler writes for every signature.
+func signer(evs []Event) string {
+	for _, e := range evs {
+		if e.Type != "tx" {
+			continue
+		}
+		for _, a := range e.Attrs {
+			if a.Key == "acc_seq" {
+				addr, _, _ := strings.Cut(a.Value, "/")
+				return addr
+			}
+		}
+	}
+	return ""
+}
+
+// eventRecords yields the events of one successful transaction that belong to s.
+func eventRecords(s *Source, h Header, hash common.Hash, index uint64, evs []Event, each func(*Record) error) error {
+	from := signer(evs)
+	for i, e := range evs {
+		rec := Record{Block: h.Number, Time: h.Time, TxHash: hash, TxIndex: index, LogIndex: uint64(i), EventType: e.Type, Attrs: e.Attrs, Signer: from}
+		if !s.Matches(&rec) {
+			continue
+		}
+		if err := each(&rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cometHash is a block or tx hash as CometBFT prints it: upper-case hex.
+func cometHash(h common.Hash) string { return strings.ToUpper(hex.EncodeToString(h[:])) }
+
+// Bech32Prefix asks a Cosmos rollup's REST API for its bech32 account prefix (the score
+// file's addresses take it).
+func Bech32Prefix(ctx context.Context, restURL string) (string, error) {
+	u := strings.TrimRight(restURL, "/") + "/cosmos/auth/v1beta1/bech32"
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return "", fmt.Errorf("read the bech32 prefix: %w", err)
+	}
+	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
+	if err != nil {
+		return "", fmt.Errorf("read the bech32 prefix: %w", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return "", fmt.Errorf("read the bech32 prefix from %s: %w", u, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("read the bech32 prefix from %s: %s: %s", u, resp.Status, strings.TrimSpace(string(body)))
+	}
+	var r struct {
+		Bech32Prefix string `json:"bech32_prefix"`
+	}
+	if err := json.Unmarshal(body, &r); err != nil || r.Bech32Prefix == "" {
+		return "", fmt.Errorf("read the bech32 prefix from %s: no bech32_prefix in %q", u, body)
+	}
+	return r.Bech32Prefix, nil
+}
