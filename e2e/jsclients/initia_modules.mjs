@@ -1,13 +1,14 @@
 // Initia.js over the module APIs of a Cosmos rollup (Move or Wasm) that the project's other
 // scripts do not call: auth, bank, tendermint validator sets, upgrade, authz and feegrant
 // (grants made here with Initia.js's own messages), and the VM's own (wasm pinned codes and
-// params; move modules and resources of the 0x1 framework). The calls of Initia's
-// modules that a local minitia does not run (opchild validators and bridge, Move tables,
-// params and metadata) are made too: each must be refused as a route the node does not have
-// (README.md in localnet/minitia says why), never answered with made-up data.
+// params; move modules, resources, tables, params and the denom <-> metadata mapping). The
+// calls of Initia's modules that a local minitia does not run (opchild validators and bridge)
+// are made too: each must be refused as a route the node does not have (README.md in
+// localnet/minitia says why), never answered with made-up data.
 import {
   AuthorizationGrant, BasicAllowance, GenericAuthorization, MnemonicKey, MsgGrantAllowance, MsgGrantAuthorization, RESTClient, isTxError,
 } from "@initia/initia.js";
+import { createHash } from "node:crypto";
 import { check, env, must } from "./report.mjs";
 
 const vm = env("VM");
@@ -122,14 +123,32 @@ if (vm === "wasm") {
     must(JSON.parse(m.abi).name === "code", "the code module's ABI");
   });
   await check("move.resources 0x1", async () => must((await rest.move.resources("0x1"))[0].length > 0, "0x1's resources"));
+  await check("move.parameters", async () => {
+    const p = await rest.move.parameters();
+    must(p.base_denom === denom && p.script_enabled === false, JSON.stringify(p));
+  });
+  // A bank denom's metadata is the object named by the denom under 0x1: SHA3-256 of 0x1's
+  // 32 bytes, the denom and 0xFE (object.move's scheme byte).
+  const one = Buffer.alloc(32);
+  one[31] = 1;
+  const named = createHash("sha3-256").update(Buffer.concat([one, Buffer.from(denom), Buffer.from([0xfe])])).digest("hex");
+  const metadata = "0x" + named.replace(/^0+/, "");
+  await check("move.metadata of the fee denom", async () => must((await rest.move.metadata(denom)) === metadata, `${metadata}`));
+  await check("move.denom of its metadata", async () => must((await rest.move.denom(metadata)) === denom, denom));
+  // The publisher of 0x1's framework keeps a table of module metadata (0x1::code::MetadataStore).
+  const store = await rest.move.resource("0x1", "0x1::code::MetadataStore");
+  const handle = store.data?.metadata?.handle;
+  await check("move.tableInfo of 0x1's MetadataStore", async () => {
+    const info = await rest.move.tableInfo(handle);
+    must(info.key_type === "0x1::string::String" && info.value_type === "0x1::code::ModuleMetadata", JSON.stringify(info));
+  });
+  await check("move.tableEntries of 0x1's MetadataStore", async () => {
+    const [entries] = await rest.move.tableEntries(handle, { "pagination.limit": "2" });
+    must(entries.length === 2 && entries.every((e) => e.key.startsWith('"0x1::')), JSON.stringify(entries).slice(0, 300));
+  });
 }
 
 // Initia's own modules, which a local minitia does not run.
 await absent("opchild.validators", () => rest.opchild.validators());
 await absent("opchild.bridgeInfo", () => rest.opchild.bridgeInfo());
-if (vm === "move") {
-  await absent("move.parameters", () => rest.move.parameters());
-  await absent("move.metadata", () => rest.move.metadata(denom));
-  await absent("move.denom", () => rest.move.denom("0x" + "00".repeat(32)));
-  await absent("move.tableInfo", () => rest.move.tableInfo("0x" + "00".repeat(31) + "01"));
-}
+

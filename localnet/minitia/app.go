@@ -242,7 +242,10 @@ var vmModules = map[deployer.VM]vmModule{
 //
 //lint:ignore SA1019 module.NewManager takes the VM module as this type in SDK v0.53
 func (a *App) moveModule(cfg Config, _, _ string) (module.AppModule, error) {
-	k, err := xmove.NewKeeper(a.keys[xmove.ModuleName], a.AccountKeeper, a.enc.Address, cfg.Move...)
+	k, err := xmove.NewKeeper(a.keys[xmove.ModuleName], xmove.Chain{
+		Accounts: a.AccountKeeper, Addresses: a.enc.Address, Supply: a.BankKeeper,
+		BaseDenom: cfg.FeeDenom, MinGasPrice: cfg.minGasPrice,
+	}, cfg.Move...)
 	if err != nil {
 		return nil, fmt.Errorf("minitia: %w", err)
 	}

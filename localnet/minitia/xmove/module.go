@@ -21,7 +21,6 @@ import (
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	sdkerrors "github.com/cosmos/cosmos-sdk/types/errors"
 	"github.com/cosmos/cosmos-sdk/types/module"
-	authkeeper "github.com/cosmos/cosmos-sdk/x/auth/keeper"
 	"github.com/cosmos/gogoproto/proto"
 	gwruntime "github.com/grpc-ecosystem/grpc-gateway/runtime"
 	"google.golang.org/grpc/codes"
@@ -34,20 +33,21 @@ import (
 type Keeper struct {
 	exec    *Executor
 	key     *storetypes.KVStoreKey
-	ak      authkeeper.AccountKeeper
-	addr    address.Codec
-	queries map[string]Query
+	chain   Chain
+	queries []Query
+	byName  map[string]Query
 }
 
 // NewKeeper loads the MoveVM (opts configure the executor: library folder, genesis packages).
-func NewKeeper(key *storetypes.KVStoreKey, ak authkeeper.AccountKeeper, addr address.Codec, opts ...Option) (*Keeper, error) {
+func NewKeeper(key *storetypes.KVStoreKey, chain Chain, opts ...Option) (*Keeper, error) {
 	exec, err := New(opts...)
 	if err != nil {
 		return nil, err
 	}
-	k := &Keeper{exec: exec, key: key, ak: ak, addr: addr, queries: map[string]Query{}}
-	for _, q := range exec.QueryMethods() {
-		k.queries[q.Method] = q
+	k := &Keeper{exec: exec, key: key, chain: chain, byName: map[string]Query{}}
+	k.queries = append(exec.QueryMethods(), k.keeperQueries()...)
+	for _, q := range k.queries {
+		k.byName[q.Method] = q
 	}
 	return k, nil
 }
@@ -68,11 +68,11 @@ func (c moveCtx) Store() storetypes.KVStore { return c.MultiStore().GetKVStore(c
 func (c moveCtx) MsgIndex() int            { return 0 }
 func (c moveCtx) Simulating() bool         { return c.query || c.ExecMode() == sdk.ExecModeSimulate }
 func (c moveCtx) Querying() bool           { return c.query }
-func (c moveCtx) Addresses() address.Codec { return c.k.addr }
+func (c moveCtx) Addresses() address.Codec { return c.k.chain.Addresses }
 func (c moveCtx) EmitEvent(e sdk.Event)    { c.EventManager().EmitEvent(e) }
 
 func (c moveCtx) NextAccountNumber() uint64 {
-	n, err := c.k.ak.AccountNumber.Peek(c.Context)
+	n, err := c.k.chain.Accounts.AccountNumber.Peek(c.Context)
 	if err != nil {
 		panic(fmt.Errorf("read the next account number: %w", err))
 	}
@@ -80,8 +80,8 @@ func (c moveCtx) NextAccountNumber() uint64 {
 }
 
 func (c moveCtx) EnsureAccount(addr []byte) {
-	if !c.k.ak.HasAccount(c.Context, addr) {
-		c.k.ak.SetAccount(c.Context, c.k.ak.NewAccountWithAddress(c.Context, addr))
+	if !c.k.chain.Accounts.HasAccount(c.Context, addr) {
+		c.k.chain.Accounts.SetAccount(c.Context, c.k.chain.Accounts.NewAccountWithAddress(c.Context, addr))
 	}
 }
 
@@ -147,6 +147,56 @@ func (s queryServer) ViewJSON(c context.Context, r *initiamove.QueryViewJSONRequ
 	return asResponse[*initiamove.QueryViewJSONResponse](res, err)
 }
 
+func (s queryServer) Modules(c context.Context, r *initiamove.QueryModulesRequest) (*initiamove.QueryModulesResponse, error) {
+	res, err := s.handle(c, "/initia.move.v1.Query/Modules", r)
+	return asResponse[*initiamove.QueryModulesResponse](res, err)
+}
+
+func (s queryServer) Resources(c context.Context, r *initiamove.QueryResourcesRequest) (*initiamove.QueryResourcesResponse, error) {
+	res, err := s.handle(c, "/initia.move.v1.Query/Resources", r)
+	return asResponse[*initiamove.QueryResourcesResponse](res, err)
+}
+
+func (s queryServer) TableInfo(c context.Context, r *initiamove.QueryTableInfoRequest) (*initiamove.QueryTableInfoResponse, error) {
+	res, err := s.handle(c, "/initia.move.v1.Query/TableInfo", r)
+	return asResponse[*initiamove.QueryTableInfoResponse](res, err)
+}
+
+func (s queryServer) TableEntries(c context.Context, r *initiamove.QueryTableEntriesRequest) (*initiamove.QueryTableEntriesResponse, error) {
+	res, err := s.handle(c, "/initia.move.v1.Query/TableEntries", r)
+	return asResponse[*initiamove.QueryTableEntriesResponse](res, err)
+}
+
+func (s queryServer) LegacyView(c context.Context, r *initiamove.QueryLegacyViewRequest) (*initiamove.QueryLegacyViewResponse, error) {
+	res, err := s.handle(c, "/initia.move.v1.Query/LegacyView", r)
+	return asResponse[*initiamove.QueryLegacyViewResponse](res, err)
+}
+
+func (s queryServer) ViewBatch(c context.Context, r *initiamove.QueryViewBatchRequest) (*initiamove.QueryViewBatchResponse, error) {
+	res, err := s.handle(c, "/initia.move.v1.Query/ViewBatch", r)
+	return asResponse[*initiamove.QueryViewBatchResponse](res, err)
+}
+
+func (s queryServer) ViewJSONBatch(c context.Context, r *initiamove.QueryViewJSONBatchRequest) (*initiamove.QueryViewJSONBatchResponse, error) {
+	res, err := s.handle(c, "/initia.move.v1.Query/ViewJSONBatch", r)
+	return asResponse[*initiamove.QueryViewJSONBatchResponse](res, err)
+}
+
+func (s queryServer) Params(c context.Context, r *initiamove.QueryParamsRequest) (*initiamove.QueryParamsResponse, error) {
+	res, err := s.handle(c, "/initia.move.v1.Query/Params", r)
+	return asResponse[*initiamove.QueryParamsResponse](res, err)
+}
+
+func (s queryServer) Metadata(c context.Context, r *initiamove.QueryMetadataRequest) (*initiamove.QueryMetadataResponse, error) {
+	res, err := s.handle(c, "/initia.move.v1.Query/Metadata", r)
+	return asResponse[*initiamove.QueryMetadataResponse](res, err)
+}
+
+func (s queryServer) Denom(c context.Context, r *initiamove.QueryDenomRequest) (*initiamove.QueryDenomResponse, error) {
+	res, err := s.handle(c, "/initia.move.v1.Query/Denom", r)
+	return asResponse[*initiamove.QueryDenomResponse](res, err)
+}
+
 func asResponse[T proto.Message](res proto.Message, err error) (T, error) {
 	var zero T
 	if err != nil {
@@ -161,7 +211,7 @@ func asResponse[T proto.Message](res proto.Message, err error) (T, error) {
 
 // query runs a query method against sctx (a query context: its gas meter bounds the query).
 func (k *Keeper) query(sctx sdk.Context, method string, req proto.Message) (res proto.Message, err error) {
-	q, ok := k.queries[method]
+	q, ok := k.byName[method]
 	if !ok {
 		return nil, status.Errorf(codes.Unimplemented, "unknown method %s", method)
 	}
@@ -182,11 +232,11 @@ type QueryContexter interface {
 	CreateQueryContext(height int64, prove bool) (sdk.Context, error)
 }
 
-// Routes serves Initia's x/move REST routes: those of the query methods, and the plain ones
-// (module and resource lists, view batches, Initia.js's view_functions).
+// Routes serves Initia's x/move REST routes, one for each query method, as Initia's gateway
+// binds them.
 func (k *Keeper) Routes(app QueryContexter, registry codectypes.InterfaceRegistry) http.Handler {
 	mux := http.NewServeMux()
-	for _, q := range k.exec.QueryMethods() {
+	for _, q := range k.queries {
 		if q.HTTP == "" {
 			continue
 		}
@@ -221,13 +271,6 @@ func (k *Keeper) Routes(app QueryContexter, registry codectypes.InterfaceRegistr
 			_, _ = w.Write(bz)
 		})
 	}
-	k.exec.Routes(mux, func(_ context.Context, f func(Ctx) error) error {
-		sctx, err := app.CreateQueryContext(0, false)
-		if err != nil {
-			return err
-		}
-		return f(moveCtx{Context: sctx, k: k, query: true})
-	}, writeError)
 	return mux
 }
 

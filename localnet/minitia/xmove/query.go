@@ -97,18 +97,135 @@ func (e *Executor) QueryMethods() []Query {
 			Bind:   bindBody,
 			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
 				q := r.(*initiamove.QueryViewJSONRequest)
-				args := make([][]byte, len(q.Args))
-				for i, a := range q.Args {
-					args[i] = []byte(a)
-				}
-				data, events, gas, err := e.view(c, q.Address, q.ModuleName, q.FunctionName, q.TypeArgs, args, true)
+				data, events, gas, err := e.view(c, q.Address, q.ModuleName, q.FunctionName, q.TypeArgs, jsonArgs(q.Args), true)
 				if err != nil {
 					return nil, err
 				}
 				return &initiamove.QueryViewJSONResponse{Data: data, Events: events, GasUsed: gas}, nil
 			},
 		},
+		{
+			Method: "/initia.move.v1.Query/Modules",
+			New:    func() proto.Message { return &initiamove.QueryModulesRequest{} },
+			HTTP:   "GET /initia/move/v1/accounts/{address}/modules",
+			Bind: func(r *http.Request, req proto.Message) (err error) {
+				q := req.(*initiamove.QueryModulesRequest)
+				q.Address = r.PathValue("address")
+				q.Pagination, err = bindPageRequest(r.URL.Query())
+				return err
+			},
+			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
+				return e.modules(c, r.(*initiamove.QueryModulesRequest))
+			},
+		},
+		{
+			Method: "/initia.move.v1.Query/Resources",
+			New:    func() proto.Message { return &initiamove.QueryResourcesRequest{} },
+			HTTP:   "GET /initia/move/v1/accounts/{address}/resources",
+			Bind: func(r *http.Request, req proto.Message) (err error) {
+				q := req.(*initiamove.QueryResourcesRequest)
+				q.Address = r.PathValue("address")
+				q.Pagination, err = bindPageRequest(r.URL.Query())
+				return err
+			},
+			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
+				return e.resources(c, r.(*initiamove.QueryResourcesRequest))
+			},
+		},
+		{
+			Method: "/initia.move.v1.Query/TableInfo",
+			New:    func() proto.Message { return &initiamove.QueryTableInfoRequest{} },
+			HTTP:   "GET /initia/move/v1/tables/{address}",
+			Bind: func(r *http.Request, req proto.Message) error {
+				req.(*initiamove.QueryTableInfoRequest).Address = r.PathValue("address")
+				return nil
+			},
+			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
+				return e.tableInfo(c, r.(*initiamove.QueryTableInfoRequest))
+			},
+		},
+		{
+			Method: "/initia.move.v1.Query/TableEntries",
+			New:    func() proto.Message { return &initiamove.QueryTableEntriesRequest{} },
+			HTTP:   "GET /initia/move/v1/tables/{address}/entries",
+			Bind: func(r *http.Request, req proto.Message) (err error) {
+				q := req.(*initiamove.QueryTableEntriesRequest)
+				q.Address = r.PathValue("address")
+				q.Pagination, err = bindPageRequest(r.URL.Query())
+				return err
+			},
+			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
+				return e.tableEntries(c, r.(*initiamove.QueryTableEntriesRequest))
+			},
+		},
+		{
+			// Initia.js's viewFunction posts {type_args, args} (base64 BCS) to the function's path.
+			Method: "/initia.move.v1.Query/LegacyView",
+			New:    func() proto.Message { return &initiamove.QueryLegacyViewRequest{} },
+			HTTP:   "POST /initia/move/v1/accounts/{address}/modules/{module_name}/view_functions/{function_name}",
+			Bind: func(r *http.Request, req proto.Message) error {
+				if err := bindBody(r, req); err != nil {
+					return err
+				}
+				q := req.(*initiamove.QueryLegacyViewRequest)
+				q.Address, q.ModuleName, q.FunctionName = r.PathValue("address"), r.PathValue("module_name"), r.PathValue("function_name")
+				return nil
+			},
+			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
+				q := r.(*initiamove.QueryLegacyViewRequest)
+				data, events, gas, err := e.view(c, q.Address, q.ModuleName, q.FunctionName, q.TypeArgs, q.Args, false)
+				if err != nil {
+					return nil, err
+				}
+				return &initiamove.QueryLegacyViewResponse{Data: data, Events: events, GasUsed: gas}, nil
+			},
+		},
+		{
+			Method: "/initia.move.v1.Query/ViewBatch",
+			New:    func() proto.Message { return &initiamove.QueryViewBatchRequest{} },
+			HTTP:   "POST /initia/move/v1/view/batch",
+			Bind:   bindBody,
+			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
+				q := r.(*initiamove.QueryViewBatchRequest)
+				out := &initiamove.QueryViewBatchResponse{Responses: make([]initiamove.QueryViewResponse, len(q.Requests))}
+				for i, v := range q.Requests {
+					data, events, gas, err := e.view(c, v.Address, v.ModuleName, v.FunctionName, v.TypeArgs, v.Args, false)
+					if err != nil {
+						return nil, err
+					}
+					out.Responses[i] = initiamove.QueryViewResponse{Data: data, Events: events, GasUsed: gas}
+				}
+				return out, nil
+			},
+		},
+		{
+			Method: "/initia.move.v1.Query/ViewJSONBatch",
+			New:    func() proto.Message { return &initiamove.QueryViewJSONBatchRequest{} },
+			HTTP:   "POST /initia/move/v1/view/json/batch",
+			Bind:   bindBody,
+			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
+				q := r.(*initiamove.QueryViewJSONBatchRequest)
+				out := &initiamove.QueryViewJSONBatchResponse{Responses: make([]initiamove.QueryViewJSONResponse, len(q.Requests))}
+				for i, v := range q.Requests {
+					data, events, gas, err := e.view(c, v.Address, v.ModuleName, v.FunctionName, v.TypeArgs, jsonArgs(v.Args), true)
+					if err != nil {
+						return nil, err
+					}
+					out.Responses[i] = initiamove.QueryViewJSONResponse{Data: data, Events: events, GasUsed: gas}
+				}
+				return out, nil
+			},
+		},
 	}
+}
+
+// jsonArgs are a JSON view's arguments as the VM takes them.
+func jsonArgs(args []string) [][]byte {
+	out := make([][]byte, len(args))
+	for i, a := range args {
+		out[i] = []byte(a)
+	}
+	return out
 }
 
 // bindBody reads a POST body in the gateway's JSON (field names as in the proto or camelCase).
@@ -247,4 +364,10 @@ func (e *Executor) upgradePolicy(store interface{ Get([]byte) []byte }, addr mov
 		return initiamove.UNSPECIFIED, fmt.Errorf("no metadata for %s", id)
 	}
 	return initiamove.UpgradePolicy(v[0]), nil
+}
+
+// hasResource reports whether addr holds a resource of the struct tag.
+func (e *Executor) hasResource(c Ctx, addr movebcs.Address, structTag string) bool {
+	tag, err := e.rt.StructTagKey(structTag)
+	return err == nil && e.store(c).Has(movebcs.ResourceKey(addr, tag))
 }

@@ -2,6 +2,8 @@ package xmove_test
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"encoding/base64"
 	"encoding/json"
 	"io"
@@ -11,6 +13,10 @@ import (
 	"strings"
 	"testing"
 
+	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
+	"golang.org/x/crypto/sha3"
+
+	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
 )
 
@@ -53,8 +59,8 @@ func field(v any, keys ...any) any {
 
 func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
 
-// The routes Initia.js reaches beyond the bindings' own: modules and resources listed with
-// pagination, viewFunction's legacy path, and the batch views.
+// The list and view routes Initia.js reaches: modules and resources listed with pagination,
+// viewFunction's legacy path, and the batch views.
 func TestMoveListAndViewRoutes(t *testing.T) {
 	tn := start(t)
 	pub, op := tn.keys[0], tn.keys[1]
@@ -145,5 +151,92 @@ func TestMoveListAndViewRoutes(t *testing.T) {
 				t.Fatalf("HTTP %d %v, want HTTP %d code %v with %q", status, body, tc.status, tc.code, tc.msg)
 			}
 		})
+	}
+}
+
+// Table info and entries, params, and the denom <-> metadata mapping: over REST, and params
+// over abci_query as a gRPC client asks.
+func TestMoveTablesParamsAndMetadata(t *testing.T) {
+	tn := start(t)
+	pub := tn.keys[0]
+	tn.publish(t, pub)
+	owner := vmAddr(pub)
+
+	// The publisher's 0x1::code::MetadataStore holds a table (its handle first) keyed by module id.
+	_, ms := call(t, tn, "GET", "/initia/move/v1/accounts/"+owner.Short()+"/resources/by_struct_tag?struct_tag=0x1::code::MetadataStore", "")
+	raw, err := base64.StdEncoding.DecodeString(fmt.Sprint(field(ms, "resource", "raw_bytes")))
+	if err != nil || len(raw) < 32 {
+		t.Fatalf("MetadataStore %v: %v", ms, err)
+	}
+	var handle movebcs.Address
+	copy(handle[:], raw[:32])
+	table := "/initia/move/v1/tables/" + handle.String()
+
+	// The metadata address of a bank denom is the object named by it under 0x1.
+	h := sha3.New256()
+	one := movebcs.MustAddress("0x1")
+	h.Write(one[:])
+	h.Write([]byte("umin"))
+	h.Write([]byte{0xFE})
+	var meta movebcs.Address
+	copy(meta[:], h.Sum(nil))
+
+	for _, tc := range []struct {
+		name, path string
+		keys       []any
+		want       any
+	}{
+		{"table key type", table, []any{"table_info", "key_type"}, "0x1::string::String"},
+		{"table value type", table, []any{"table_info", "value_type"}, "0x1::code::ModuleMetadata"},
+		{"one entry", table + "/entries?pagination.count_total=true", []any{"pagination", "total"}, "1"},
+		{"entry key as JSON", table + "/entries", []any{"table_entries", 0, "key"}, `"` + owner.Short() + `::vip_score"`},
+		{"base denom", "/initia/move/v1/params", []any{"params", "base_denom"}, "umin"},
+		{"base min gas price", "/initia/move/v1/params", []any{"params", "base_min_gas_price"}, "0.150000000000000000"},
+		{"no scripts", "/initia/move/v1/params", []any{"params", "script_enabled"}, false},
+		{"metadata of a bank denom", "/initia/move/v1/metadata?denom=umin", []any{"metadata"}, meta.Short()},
+		{"denom of its metadata", "/initia/move/v1/denom?metadata=" + meta.Short(), []any{"denom"}, "umin"},
+		{"metadata of a move denom", "/initia/move/v1/metadata?denom=move/" + strings.Repeat("0", 62) + "ab", []any{"metadata"}, "0xab"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, body := call(t, tn, "GET", tc.path, "")
+			if got := field(body, tc.keys...); status != 200 || !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("HTTP %d %v = %#v, want %#v (%v)", status, tc.keys, got, tc.want, body)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name, path string
+		status     int
+		code       float64
+		msg        string
+	}{
+		{"no table at the handle", "/initia/move/v1/tables/0xabc", 404, 5, "table 0xabc not found"},
+		{"handle not an address", "/initia/move/v1/tables/nope/entries", 400, 3, "nope"},
+		{"no metadata at the address", "/initia/move/v1/denom?metadata=0xabc", 404, 5, "no fungible asset metadata"},
+		{"move denom in upper case", "/initia/move/v1/metadata?denom=move/AB", 400, 3, "lowercase"},
+		{"not a denom", "/initia/move/v1/metadata?denom=1x", 400, 3, "denom"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, body := call(t, tn, "GET", tc.path, "")
+			msg, _ := body["message"].(string)
+			if status != tc.status || body["code"] != tc.code || !strings.Contains(msg, tc.msg) {
+				t.Fatalf("HTTP %d %v, want HTTP %d code %v with %q", status, body, tc.status, tc.code, tc.msg)
+			}
+		})
+	}
+
+	// abci_query answers the gRPC path with the same params.
+	rpc, err := rpchttp.New(tn.node.RPCURL(), "/websocket")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := (&initiamove.QueryParamsRequest{}).Marshal()
+	res, err := rpc.ABCIQuery(context.Background(), "/initia.move.v1.Query/Params", req)
+	if err != nil || res.Response.Code != 0 {
+		t.Fatalf("abci_query params: %v %v", err, res)
+	}
+	var out initiamove.QueryParamsResponse
+	if err := out.Unmarshal(res.Response.Value); err != nil || out.Params.BaseDenom != "umin" {
+		t.Fatalf("abci_query params %+v: %v", out, err)
 	}
 }

@@ -1,0 +1,158 @@
+package xmove
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"cosmossdk.io/core/address"
+	"cosmossdk.io/math"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+	authkeeper "github.com/cosmos/cosmos-sdk/x/auth/keeper"
+	"github.com/cosmos/gogoproto/proto"
+	"golang.org/x/crypto/sha3"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/movebcs"
+)
+
+// Chain is what x/move reads of the rest of the app.
+type Chain struct {
+	Accounts  authkeeper.AccountKeeper
+	Addresses address.Codec
+	// Supply is the bank's: the denoms a fungible asset metadata address can name.
+	Supply Supply
+	// BaseDenom and MinGasPrice are the params' base_denom and base_min_gas_price.
+	BaseDenom   string
+	MinGasPrice math.LegacyDec
+}
+
+// Supply walks the bank's total supply.
+type Supply interface {
+	IterateTotalSupply(ctx context.Context, cb func(sdk.Coin) bool)
+}
+
+// movePrefix marks a denom issued on the Move side: "move/" and its metadata address in hex.
+const movePrefix = "move/"
+
+// namedObjectAddress is the address object.move derives from a creator and a seed: the
+// SHA3-256 of the creator, the seed and the scheme byte 0xFE. A coin that the bank issues
+// (not Move) has its metadata at the object named by its denom under 0x1.
+func namedObjectAddress(creator movebcs.Address, seed string) movebcs.Address {
+	h := sha3.New256()
+	h.Write(creator[:])
+	h.Write([]byte(seed))
+	h.Write([]byte{0xFE})
+	var out movebcs.Address
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+// metadataOf is the metadata address of denom, as x/move maps one.
+func metadataOf(denom string) (movebcs.Address, error) {
+	if hexAddr, ok := strings.CutPrefix(denom, movePrefix); ok {
+		if strings.ToLower(hexAddr) != hexAddr {
+			return movebcs.Address{}, status.Errorf(codes.InvalidArgument, "denom %q: the metadata address must be lowercase", denom)
+		}
+		a, err := movebcs.ParseAddress("0x" + hexAddr)
+		if err != nil {
+			return a, status.Errorf(codes.InvalidArgument, "denom %q: %v", denom, err)
+		}
+		return a, nil
+	}
+	if err := sdk.ValidateDenom(denom); err != nil {
+		return movebcs.Address{}, status.Errorf(codes.InvalidArgument, "denom %q: %v", denom, err)
+	}
+	return namedObjectAddress(movebcs.Address{31: 1}, denom), nil
+}
+
+// keeperQueries are the query methods the keeper answers from the app's state and settings
+// rather than the VM: params, and the denom <-> metadata mapping.
+func (k *Keeper) keeperQueries() []Query {
+	return []Query{
+		{
+			Method: "/initia.move.v1.Query/Params",
+			New:    func() proto.Message { return &initiamove.QueryParamsRequest{} },
+			HTTP:   "GET /initia/move/v1/params",
+			Handle: func(c Ctx, _ proto.Message) (proto.Message, error) { return k.params(c) },
+		},
+		{
+			Method: "/initia.move.v1.Query/Metadata",
+			New:    func() proto.Message { return &initiamove.QueryMetadataRequest{} },
+			HTTP:   "GET /initia/move/v1/metadata",
+			Bind: func(r *http.Request, req proto.Message) error {
+				req.(*initiamove.QueryMetadataRequest).Denom = r.URL.Query().Get("denom")
+				return nil
+			},
+			Handle: func(_ Ctx, r proto.Message) (proto.Message, error) {
+				a, err := metadataOf(r.(*initiamove.QueryMetadataRequest).Denom)
+				if err != nil {
+					return nil, err
+				}
+				return &initiamove.QueryMetadataResponse{Metadata: a.Short()}, nil
+			},
+		},
+		{
+			Method: "/initia.move.v1.Query/Denom",
+			New:    func() proto.Message { return &initiamove.QueryDenomRequest{} },
+			HTTP:   "GET /initia/move/v1/denom",
+			Bind: func(r *http.Request, req proto.Message) error {
+				req.(*initiamove.QueryDenomRequest).Metadata = r.URL.Query().Get("metadata")
+				return nil
+			},
+			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
+				return k.denom(c, r.(*initiamove.QueryDenomRequest).Metadata)
+			},
+		},
+	}
+}
+
+func (k *Keeper) params(c Ctx) (proto.Message, error) {
+	p := initiamove.Params{
+		BaseDenom:       k.chain.BaseDenom,
+		BaseMinGasPrice: k.chain.MinGasPrice.String(),
+		// No distribution module runs here: fees are not shared with contract developers.
+		ContractSharedRevenueRatio: math.LegacyZeroDec().String(),
+		// The executor runs MsgPublish and MsgExecute(JSON); it has no MsgScript.
+		ScriptEnabled:     false,
+		AllowedPublishers: []string{},
+	}
+	for _, a := range k.exec.allowed {
+		s, err := c.Addresses().BytesToString(a.AccountBytes())
+		if err != nil {
+			return nil, status.Errorf(codes.Internal, "allowed publisher %s: %v", a.Short(), err)
+		}
+		p.AllowedPublishers = append(p.AllowedPublishers, s)
+	}
+	return &initiamove.QueryParamsResponse{Params: p}, nil
+}
+
+// denom names the coin whose metadata is at metadata: a bank denom whose named object it
+// is, or "move/<hex>" for a fungible asset created in Move; an address that holds no
+// metadata is not found.
+func (k *Keeper) denom(c Ctx, metadata string) (proto.Message, error) {
+	a, err := movebcs.ParseAddress(metadata)
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "metadata %q: %v", metadata, err)
+	}
+	sctx, ok := c.(moveCtx)
+	if !ok {
+		return nil, status.Errorf(codes.Internal, "denom query outside the module's context")
+	}
+	found := ""
+	k.chain.Supply.IterateTotalSupply(sctx.Context, func(coin sdk.Coin) bool {
+		if namedObjectAddress(movebcs.Address{31: 1}, coin.Denom) == a {
+			found = coin.Denom
+		}
+		return found != ""
+	})
+	if found != "" {
+		return &initiamove.QueryDenomResponse{Denom: found}, nil
+	}
+	if k.exec.hasResource(c, a, "0x1::fungible_asset::Metadata") {
+		return &initiamove.QueryDenomResponse{Denom: movePrefix + strings.TrimPrefix(a.String(), "0x")}, nil
+	}
+	return nil, status.Errorf(codes.NotFound, "no fungible asset metadata at %s", metadata)
+}
