@@ -19,6 +19,7 @@ type registryOptions struct {
 	registryDir, outDir string
 	logoFile            string
 	vipActions          []string
+	policy              string // the scoring policy whose actions the profile lists
 }
 
 func newRegistryCmd(g *globals) *cobra.Command {
@@ -62,6 +63,7 @@ or --out. The public endpoints (--public-*) are the https URLs users will reach.
 	f.StringVar(&in.Twitter, "twitter", "", "profile: https://x.com/... link")
 	f.StringVar(&in.Status, "status", "live", "profile: "+strings.Join(registry.Statuses, ", "))
 	f.StringArrayVar(&o.vipActions, "vip-action", nil, `profile: a scored user action, "Title: description" (repeatable)`)
+	f.StringVar(&o.policy, "policy", "", "profile: vip.actions from this scoring policy's actions (instead of --vip-action)")
 	f.StringVar(&o.registryDir, "registry-dir", "", "a checkout of initia-labs/initia-registry to write into")
 	f.StringVar(&o.outDir, "out", "registry", "folder to write into when there is no --registry-dir")
 
@@ -111,6 +113,21 @@ func problemsError(g *globals, head string, problems []registry.Problem) error {
 func (g *globals) writeRegistryEntry(ctx context.Context, o registryOptions) error {
 	req := registry.Request{Inputs: o.in, Rollup: &probe.Client{REST: g.rest, JSONRPC: g.rpc}, RegistryDir: o.registryDir, Out: o.outDir}
 	req.Inputs.Network = g.network
+	if o.policy != "" {
+		if len(o.vipActions) > 0 {
+			return invalid(errors.New("registry: --policy and --vip-action both name the profile's vip.actions: pass one"))
+		}
+		p, err := loadPolicy(computeOptions{policy: o.policy})
+		if err != nil {
+			return err
+		}
+		if len(p.Actions) == 0 {
+			return invalid(fmt.Errorf("registry: --policy %s lists no actions: add actions (title, description) to it", o.policy))
+		}
+		for _, a := range p.Actions {
+			req.Inputs.VIPActions = append(req.Inputs.VIPActions, registry.Action{Title: a.Title, Description: a.Description})
+		}
+	}
 	for _, a := range o.vipActions {
 		title, desc, _ := strings.Cut(a, ":")
 		req.Inputs.VIPActions = append(req.Inputs.VIPActions, registry.Action{Title: strings.TrimSpace(title), Description: strings.TrimSpace(desc)})

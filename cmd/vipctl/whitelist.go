@@ -20,6 +20,7 @@ type whitelistOptions struct {
 	r                            whitelist.Request
 	policyFile, outDir, proposer string
 	tldr, background, rationale  string
+	policy                       computeOptions // --policy: the formulas go into the forum post
 }
 
 func newWhitelistCmd(g *globals) *cobra.Command {
@@ -60,6 +61,8 @@ arguments BCS-encoded. Text flags take the text, or @FILE to read it from a file
 	f.StringVar(&o.background, "background", "", "forum post: background (text or @FILE; default: derived)")
 	f.StringVar(&o.rationale, "rationale", "", "forum post: rationale and impact (text or @FILE)")
 	f.StringVar(&o.policyFile, "scoring-policy", "", "forum post: markdown FILE with the scoring policy and formulas")
+	f.StringVar(&o.policy.policy, "policy", "", "forum post: the scoring policy (YAML) whose formulas, in mathematical notation, go under the scoring criteria (after --scoring-policy's text)")
+	f.StringArrayVar(&o.policy.params, "param", nil, "with --policy: a policy param: name=value (repeatable), e.g. the contracts it reads")
 	f.StringVar(&o.r.Deposit, "deposit", "", "proposal deposit such as 100000000uinit (the L1's min deposit)")
 	f.StringVar(&o.r.Title, "title", "", "proposal title (default: derived)")
 	f.StringVar(&o.r.Summary, "summary", "", "proposal summary (default: derived)")
@@ -113,6 +116,13 @@ func (g *globals) prepareWhitelist(ctx context.Context, o whitelistOptions) erro
 			errs = append(errs, fmt.Errorf("--%s: %w", t.flag, err))
 		}
 		*t.out = v
+	}
+	if o.policy.policy != "" {
+		p, err := loadPolicy(o.policy)
+		if err != nil {
+			return err
+		}
+		r.ScoringPolicy = strings.TrimSpace(strings.TrimSpace(r.ScoringPolicy) + "\n\n" + p.Formulas())
 	}
 	if outDir == "" {
 		errs = append(errs, errors.New("--out: empty: the folder to write the files into"))

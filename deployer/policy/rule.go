@@ -18,6 +18,13 @@ type Rule struct {
 	// Weight multiplies the rule's per-user value (1 when unset); Cap and Min bound it (nil:
 	// none): a value below Min counts 0, one above Cap counts Cap, before the weight.
 	Weight, Cap, Min *big.Rat
+	// Text is the rule's expressions as written (for the formulas published with it).
+	Text RuleText
+}
+
+// RuleText is a rule's CEL expressions as written ("" where the rule has none).
+type RuleText struct {
+	Where, User, Amount, Multiplier, From, To string
 }
 
 // costLimit bounds one expression's evaluation (CEL's cost units): a policy's expression
@@ -90,7 +97,8 @@ func compileRule(env *cel.Env, rs *RuleSpec, src *Source) (*Rule, Errors) {
 			errs = append(errs, e)
 		}
 	}
-	r := &Rule{Name: rs.Name.V, Source: src, Aggregate: rs.Aggregate.V, Weight: big.NewRat(1, 1)}
+	r := &Rule{Name: rs.Name.V, Source: src, Aggregate: rs.Aggregate.V, Weight: big.NewRat(1, 1),
+		Text: RuleText{Where: rs.Where.V, User: rs.User.V, Amount: rs.Amount.V, Multiplier: rs.Multiplier.V, From: rs.From.V, To: rs.To.V}}
 	var e *Error
 	r.Where, e = compileExpr(env, rs.Where, "where", wantBool)
 	add(e)

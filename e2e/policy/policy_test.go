@@ -606,6 +606,63 @@ var _ = Describe("scoring policy", func() {
 				Expect(err).NotTo(HaveOccurred())
 				Expect(after).To(Equal(before), "no transaction was sent")
 			}, SpecTimeout(4*time.Minute))
+
+			It("writes the registry profile's vip.actions and the forum post's formulas from the policy", func(ctx SpecContext) {
+				policyFile := filepath.Join(fixtures, "demo-token.yaml")
+				p, err := policy.Load(policyFile, nil)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(p.Actions).To(HaveLen(5))
+
+				By("vipctl registry --policy: the profile lists the policy's actions, and the entry passes the registry's rules")
+				regDir := filepath.Join(outRoot, "registry")
+				out, code := env.RunVipctl(ctx, vipctl, stateDir, "--network", "testnet", "registry", "--rest", env.Rollup.Endpoints().REST,
+					"--name", "demotoken", "--pretty-name", "Demo Token", "--category", "Gaming", "--description", "A demo app scored by a published policy.",
+					"--public-rpc", "https://rpc.demo.example", "--public-rest", "https://rest.demo.example",
+					"--public-json-rpc", "https://jsonrpc.demo.example", "--public-json-rpc-ws", "wss://jsonrpc-ws.demo.example",
+					"--op-bridge-id", strconv.Itoa(bridgeID), "--asset-symbol", "MIN", "--asset-decimals", "18", "--logo", "https://demo.example/logo.png",
+					"--policy", policyFile, "--out", regDir)
+				Expect(code).To(Equal(0), out)
+				raw, err := os.ReadFile(filepath.Join(regDir, "profiles", "demotoken.json"))
+				Expect(err).NotTo(HaveOccurred())
+				var profile struct {
+					VIP struct {
+						Actions []policy.Action `json:"actions"`
+					} `json:"vip"`
+				}
+				Expect(json.Unmarshal(raw, &profile)).To(Succeed())
+				Expect(profile.VIP.Actions).To(Equal(p.Actions))
+				out, code = env.RunVipctl(ctx, vipctl, stateDir, "registry", "validate", filepath.Join(regDir, "testnets", "demotoken"))
+				Expect(code).To(Equal(0), out)
+				out, code = env.RunVipctl(ctx, vipctl, stateDir, "--network", "testnet", "registry", "--rest", env.Rollup.Endpoints().REST, "--name", "demotoken",
+					"--policy", policyFile, "--vip-action", "Play: rounds count", "--out", filepath.Join(outRoot, "registry2"))
+				Expect(code).To(Equal(2), out)
+				Expect(out).To(ContainSubstring("--policy and --vip-action both name the profile's vip.actions"))
+
+				By("vipctl whitelist --policy: the forum post's scoring criteria hold the policy's formulas with its contracts")
+				wl := filepath.Join(outRoot, "whitelist")
+				out, code = env.RunVipctl(ctx, vipctl, stateDir, "--network", "mainnet", "--vip-address", env.L1.VIPAddress(), "--vm", "evm", "--contract", contract, "whitelist", "--out", wl,
+					"--name", "Demo Token", "--chain-id", "vip-evm-1", "--operator", opAddr.Hex(), "--bridge-id", strconv.Itoa(bridgeID),
+					"--bridge-address", "0x000000000000000000000000000000000000b1d9", "--max-rate", "0.2", "--max-change-rate", "0.01", "--rate", "0.05",
+					"--proposer", "Demo Team", "--tldr", "Scores for trading, playing and holding DEMO.", "--deposit", "100000000uinit",
+					"--policy", policyFile, "--param", "token="+token.Hex(), "--param", "operator="+opAddr.Hex())
+				Expect(code).To(Equal(0), out)
+				post, err := os.ReadFile(filepath.Join(wl, "forum-post.md"))
+				Expect(err).NotTo(HaveOccurred())
+				criteria := string(post)[strings.Index(string(post), "### VIP scoring criteria"):strings.Index(string(post), "## 4. Proposal Details")]
+				AddReportEntry("forum post: scoring criteria", criteria)
+				lower := strings.ToLower
+				for _, want := range []string{
+					"**score(u) = ⌊ volume(u) + 5 × plays(u) + 2 × days(u) + holding(u) + sends(u) ⌋**",
+					"volume(u) = min(x_volume(u), 1000)",
+					"plays(u) = #{r ∈ plays : `tx.from` = u}",
+					"holding(u) = (1 / (t₁ − t₀)) ∫_{t₀}^{t₁} b_u(t) dt",
+					fmt.Sprintf("calling `play(uint256)` on `%s`", lower(token.Hex())),
+					fmt.Sprintf("Excluded (never score): `%s`", lower(opAddr.Hex())),
+					fmt.Sprintf("sha256:%x", p.Digest),
+				} {
+					Expect(criteria).To(ContainSubstring(want))
+				}
+			}, SpecTimeout(2*time.Minute))
 		})
 	}
 })
