@@ -1,10 +1,12 @@
 // Package embedded runs local rollups inside the test process: the EVM rollup on
-// go-ethereum's simulated chain, the Wasm and Move rollups on the dev node (wasmvm, libmovevm).
+// go-ethereum's simulated chain, the Wasm and Move rollups on the minitia application (wasmd's
+// x/wasm, x/move over libmovevm) with CometBFT in process.
 package embedded
 
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/localnet"
@@ -14,14 +16,30 @@ import (
 // Engine starts in-process rollups.
 type Engine struct {
 	EVMOptions []EVMOption
-	// CosmosOptions configure the Wasm and Move rollups (e.g. WithBlockTime).
+	// CosmosOptions configure the Wasm and Move rollups.
 	CosmosOptions []CosmosOption
+	// BlockTime is the Wasm and Move rollups' interval between blocks (0: the minitia
+	// package's fast default); set, it names the engine apart ("embedded-500ms").
+	BlockTime time.Duration
 }
 
 var _ localnet.Engine = Engine{}
 
-// Name is "embedded".
-func (Engine) Name() string { return "embedded" }
+// Name is "embedded", with the block time when one is set.
+func (e Engine) Name() string {
+	if e.BlockTime > 0 {
+		return "embedded-" + e.BlockTime.String()
+	}
+	return "embedded"
+}
+
+// cosmosOptions are the options of a Wasm or Move rollup: the block time, then the rest.
+func (e Engine) cosmosOptions() []CosmosOption {
+	if e.BlockTime <= 0 {
+		return e.CosmosOptions
+	}
+	return append([]CosmosOption{WithBlockTime(e.BlockTime)}, e.CosmosOptions...)
+}
 
 // Available is nil for EVM and Wasm (linked in); Move needs Initia's MoveVM library.
 func (e Engine) Available(_ context.Context, vm deployer.VM) error {
@@ -54,10 +72,10 @@ type vmNode struct {
 func (e Engine) nodes() map[deployer.VM]vmNode {
 	return map[deployer.VM]vmNode{
 		deployer.EVM:  {start: func(ctx context.Context) (localnet.Rollup, error) { return StartEVM(ctx, e.EVMOptions...) }},
-		deployer.Wasm: {start: func(ctx context.Context) (localnet.Rollup, error) { return StartWasm(ctx, e.CosmosOptions...) }},
+		deployer.Wasm: {start: func(ctx context.Context) (localnet.Rollup, error) { return StartWasm(ctx, e.cosmosOptions()...) }},
 		deployer.Move: {
 			available: func() error { _, err := movevm.OpenVM(movevm.Dir()); return err },
-			start:     func(ctx context.Context) (localnet.Rollup, error) { return StartMove(ctx, e.CosmosOptions...) },
+			start:     func(ctx context.Context) (localnet.Rollup, error) { return StartMove(ctx, e.cosmosOptions()...) },
 		},
 	}
 }

@@ -41,7 +41,8 @@ func benchRollup(b *testing.B, nodeOpts ...embedded.MoveOption) (*embedded.MoveR
 // moveEngines are the engines the push benchmark runs on: the embedded dev node and, after
 // `make nodes`, the dev node binary as a child process.
 func moveEngines() []localnet.Engine {
-	engines := []localnet.Engine{embedded.Engine{}}
+	// The embedded minitia at its default block time, and at a minitia's pace (500 ms).
+	engines := []localnet.Engine{embedded.Engine{}, embedded.Engine{BlockTime: 500 * time.Millisecond}}
 	if p := (process.Engine{}); p.Available(context.Background(), deployer.Move) == nil {
 		engines = append(engines, p)
 	}

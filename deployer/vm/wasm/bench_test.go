@@ -27,7 +27,8 @@ import (
 )
 
 func wasmEngines() []localnet.Engine {
-	engines := []localnet.Engine{embedded.Engine{}}
+	// The embedded minitia at its default block time, and at a minitia's pace (500 ms).
+	engines := []localnet.Engine{embedded.Engine{}, embedded.Engine{BlockTime: 500 * time.Millisecond}}
 	if p := (process.Engine{}); p.Available(context.Background(), deployer.Wasm) == nil {
 		engines = append(engines, p)
 	}
