@@ -49,7 +49,7 @@ func TestEachCommandHasTheFlagsItReads(t *testing.T) {
 		"demo":              {"vm"},
 		"localnet up":       {"vm"},
 		"localnet ledger":   nil,
-		"indexer serve":     {"rpc"},
+		"indexer serve":     {"rpc", "comet-rpc", "rest"},
 		"router serve":      {"rpc"},
 		"setup":             nil,
 		"registry":          {"rpc", "rest", "network"},

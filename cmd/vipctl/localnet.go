@@ -27,7 +27,7 @@ type localStack struct {
 	engine  string
 	rollup  localnet.Rollup
 	l1      *l1.Server
-	indexer *indexer.Indexer // EVM rollups only
+	indexer *indexer.Indexer // beside every rollup: EVM txs, or Cosmos txs and blocks
 	router  *router.Server   // EVM rollups only
 }
 
@@ -148,6 +148,12 @@ func (g *globals) localnetUp(ctx context.Context, o localnetUpOptions) error {
 			return fmt.Errorf("start router stand-in: %w", err)
 		}
 		routerURL = st.router.URL()
+	} else if ep.CometRPC != "" && ep.REST != "" {
+		// A Move or Wasm rollup: the indexer serves rollytics' Cosmos tx and block APIs.
+		if st.indexer, err = indexer.NewCosmos(ctx, ep.CometRPC, ep.REST, indexer.WithLogger(g.logger)); err != nil {
+			return fmt.Errorf("start indexer: %w", err)
+		}
+		indexerURL = st.indexer.URL()
 	}
 	dev := st.rollup.Funded()[0]
 	// The dev key of a throwaway chain goes to a 0600 file, never to the terminal.

@@ -11,7 +11,7 @@ import (
 )
 
 func newIndexerCmd(g *globals) *cobra.Command {
-	cmd := &cobra.Command{Use: "indexer", Short: "The local indexer stand-in (rollytics EVM tx API)"}
+	cmd := &cobra.Command{Use: "indexer", Short: "The local indexer stand-in (rollytics' EVM tx API; Cosmos tx and block APIs)"}
 	cmd.AddCommand(newIndexerServeCmd(g))
 	return cmd
 }
@@ -21,23 +21,33 @@ func newIndexerServeCmd(g *globals) *cobra.Command {
 	var lenient bool
 	serve := &cobra.Command{
 		Use:   "serve",
-		Short: "Index the rollup at --rpc live and serve GET /indexer/tx/v1/evm-txs on loopback until interrupted",
+		Short: "Index the rollup live and serve rollytics' API on loopback until interrupted: an EVM rollup at --rpc (GET /indexer/tx/v1/evm-txs), a Move or Wasm rollup at --comet-rpc and --rest (GET /indexer/tx/v1/txs, /indexer/block/v1/blocks)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if g.rpc == "" {
-				return invalid(errors.New("indexer serve: no rollup RPC to follow: pass --rpc or set JSON_RPC_URL"))
-			}
 			opts := []indexer.Option{indexer.WithAddr(addr), indexer.WithLogger(g.logger)}
 			if lenient {
 				opts = append(opts, indexer.WithLenientQuery())
 			}
-			ix, err := indexer.New(cmd.Context(), g.rpc, opts...)
+			var (
+				ix        *indexer.Indexer
+				err       error
+				following = g.rpc
+			)
+			switch {
+			case g.rpc != "":
+				ix, err = indexer.New(cmd.Context(), g.rpc, opts...)
+			case g.cometRPC != "" && g.rest != "":
+				following = g.cometRPC
+				ix, err = indexer.NewCosmos(cmd.Context(), g.cometRPC, g.rest, opts...)
+			default:
+				return invalid(errors.New("indexer serve: no rollup to follow: pass --rpc (EVM), or --comet-rpc and --rest (Move, Wasm)"))
+			}
 			if err != nil {
 				return fmt.Errorf("indexer serve: %w", err)
 			}
 			defer ix.Close()
-			if err := g.printResult(map[string]string{"url": ix.URL(), "following": g.rpc},
-				fmt.Sprintf("indexer on %s following %s; Ctrl-C stops", ix.URL(), g.rpc)); err != nil {
+			if err := g.printResult(map[string]string{"url": ix.URL(), "following": following},
+				fmt.Sprintf("indexer on %s following %s; Ctrl-C stops", ix.URL(), following)); err != nil {
 				return err
 			}
 			<-cmd.Context().Done()
@@ -46,7 +56,7 @@ func newIndexerServeCmd(g *globals) *cobra.Command {
 	}
 	serve.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "listen address (loopback only)")
 	serve.Flags().BoolVar(&lenient, "lenient", false, "parse bad query parameters as the real service does (defaults) instead of answering 400")
-	return g.addFlags(serve, "rpc")
+	return g.addFlags(serve, "rpc", "comet-rpc", "rest")
 }
 
 func newRouterCmd(g *globals) *cobra.Command {

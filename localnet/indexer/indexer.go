@@ -34,11 +34,13 @@ var (
 
 // Indexer follows a chain and serves the EVM tx API. Close stops both.
 type Indexer struct {
-	cfg   config
-	log   *slog.Logger
-	src   Source
-	rpc   *rpcSource // nil unless New dialed it
-	store *store
+	cfg config
+	log *slog.Logger
+	src Source
+	rpc *rpcSource // nil unless New dialed it
+	// cosmos is the Cosmos rollup followed (NewCosmos); nil for an EVM chain.
+	cosmos *cosmosChain
+	store  *store
 
 	ln         net.Listener
 	srv        *http.Server
@@ -59,7 +61,7 @@ func New(ctx context.Context, rpcURL string, opts ...Option) (*Indexer, error) {
 		o(&cfg)
 	}
 	if cfg.noEVM {
-		return start(ctx, cfg, nil, nil)
+		return start(ctx, cfg, nil, nil, nil)
 	}
 	src, err := dialRPC(ctx, rpcURL)
 	if err != nil {
@@ -69,7 +71,7 @@ func New(ctx context.Context, rpcURL string, opts ...Option) (*Indexer, error) {
 		src.close()
 		return nil, fmt.Errorf("indexer: %s: eth_blockNumber: %w", rpcURL, err)
 	}
-	ix, err := start(ctx, cfg, src, src)
+	ix, err := start(ctx, cfg, src, src, nil)
 	if err != nil {
 		src.close()
 	}
@@ -85,10 +87,10 @@ func NewFromSource(ctx context.Context, src Source, opts ...Option) (*Indexer, e
 	if src == nil && !cfg.noEVM {
 		return nil, errors.New("indexer: nil source")
 	}
-	return start(ctx, cfg, src, nil)
+	return start(ctx, cfg, src, nil, nil)
 }
 
-func start(_ context.Context, cfg config, src Source, rpc *rpcSource) (*Indexer, error) {
+func start(_ context.Context, cfg config, src Source, rpc *rpcSource, cosmos *cosmosChain) (*Indexer, error) {
 	if err := checkLoopback(cfg.addr); err != nil {
 		return nil, err
 	}
@@ -101,6 +103,7 @@ func start(_ context.Context, cfg config, src Source, rpc *rpcSource) (*Indexer,
 		log:        cfg.log,
 		src:        src,
 		rpc:        rpc,
+		cosmos:     cosmos,
 		store:      newStore(),
 		ln:         ln,
 		followDone: make(chan struct{}),
@@ -116,7 +119,7 @@ func start(_ context.Context, cfg config, src Source, rpc *rpcSource) (*Indexer,
 	}()
 	fctx, cancel := context.WithCancel(context.Background())
 	ix.cancel = cancel
-	if cfg.noEVM || src == nil {
+	if cosmos == nil && (cfg.noEVM || src == nil) {
 		close(ix.followDone)
 	} else {
 		go ix.follow(fctx)
@@ -146,7 +149,7 @@ func (ix *Indexer) Count() int {
 
 // WaitHeight blocks until block h is indexed, ctx ends or the indexer closes.
 func (ix *Indexer) WaitHeight(ctx context.Context, h uint64) error {
-	if ix.cfg.noEVM {
+	if ix.cfg.noEVM && ix.cosmos == nil {
 		return ErrNoEVM
 	}
 	for {
@@ -218,6 +221,9 @@ func (ix *Indexer) follow(ctx context.Context) {
 // step verifies the indexed tip against the chain and indexes up to a batch of blocks
 // after it. It reports whether the index reached the chain's head.
 func (ix *Indexer) step(ctx context.Context) (caughtUp bool, err error) {
+	if ix.cosmos != nil {
+		return ix.stepCosmos(ctx)
+	}
 	head, err := ix.src.Head(ctx)
 	if err != nil {
 		return false, fmt.Errorf("head: %w", err)

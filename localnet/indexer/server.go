@@ -38,6 +38,12 @@ type badRequest string
 func (e badRequest) Error() string { return string(e) }
 
 func (ix *Indexer) parsePagination(q url.Values) (pageReq, error) {
+	return ix.parsePaginationBy(q, "sequence")
+}
+
+// parsePaginationBy parses the paging of a list whose cursor is field ("sequence" for
+// txs, "height" for blocks).
+func (ix *Indexer) parsePaginationBy(q url.Values, field string) (pageReq, error) {
 	p := pageReq{limit: api.DefaultLimit, desc: true, countTotal: true, cursorReply: true}
 	lenient := ix.cfg.lenient
 	intParam := func(name string, def int, msg string) (int, error) {
@@ -89,14 +95,14 @@ func (ix *Indexer) parsePagination(q url.Values) (pageReq, error) {
 		return p, err
 	}
 	if key := q.Get(api.ParamKey); key != "" {
-		if err := ix.parseKey(key, &p); err != nil {
+		if err := ix.parseKey(key, field, &p); err != nil {
 			return p, err
 		}
 	}
 	return p, nil
 }
 
-func (ix *Indexer) parseKey(key string, p *pageReq) error {
+func (ix *Indexer) parseKey(key, field string, p *pageReq) error {
 	raw, err := base64.StdEncoding.DecodeString(key)
 	if err != nil {
 		return badRequest(api.ParamKey + " must be a valid base64 encoded string")
@@ -109,11 +115,11 @@ func (ix *Indexer) parseKey(key string, p *pageReq) error {
 		_, hasSeq := c["sequence"]
 		_, hasHeight := c["height"]
 		p.cursorReply = hasSeq || hasHeight
-		if f, ok := c["sequence"].(float64); ok && f == math.Trunc(f) && math.Abs(f) < math.MaxInt64 {
+		if f, ok := c[field].(float64); ok && f == math.Trunc(f) && math.Abs(f) < math.MaxInt64 {
 			p.cursor, p.seq = true, int64(f)
 		}
 		if !p.cursor && !ix.cfg.lenient {
-			return badRequest(api.ParamKey + ` must hold {"sequence":N} or an offset`)
+			return badRequest(api.ParamKey + ` must hold {"` + field + `":N} or an offset`)
 		}
 		return nil
 	}
@@ -159,13 +165,18 @@ func pick(list []*record, p pageReq) []*record {
 }
 
 func replyPagination(p pageReq, rows []*record, total int) api.Pagination {
+	return replyPaginationBy(p, rows, total, api.SequenceKey)
+}
+
+// replyPaginationBy is replyPagination with the cursor key of a row's seq made by key.
+func replyPaginationBy(p pageReq, rows []*record, total int, key func(int64) string) api.Pagination {
 	var r api.Pagination
 	if !p.countTotal {
 		total = 0
 	}
 	r.Total = strconv.Itoa(total)
 	if p.cursorReply && len(rows) > 0 {
-		k := api.SequenceKey(rows[len(rows)-1].seq)
+		k := key(rows[len(rows)-1].seq)
 		r.NextKey = &k
 		return r
 	}
@@ -187,6 +198,15 @@ func (ix *Indexer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		path = strings.TrimRight(path, "/")
 	}
 	under := func(prefix string) bool { return path == prefix || strings.HasPrefix(path, prefix+"/") }
+	if ix.cosmos != nil && (under(api.PathTxs) || under(api.PathBlocks)) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			plain(w, http.StatusMethodNotAllowed, "Method Not Allowed")
+			return
+		}
+		ix.answer(w, r, ix.serveCosmos(w, path, r.URL.Query(), under(api.PathBlocks)))
+		return
+	}
 	switch {
 	case path == api.PathStatus && (r.Method == http.MethodGet || r.Method == http.MethodHead):
 		// rollytics' GET /status: the newest block it has collected.
@@ -222,6 +242,11 @@ func (ix *Indexer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		plain(w, http.StatusNotFound, "Cannot "+r.Method+" "+html.EscapeString(r.URL.EscapedPath()))
 		return
 	}
+	ix.answer(w, r, err)
+}
+
+// answer writes a handler's error: 400 for bad input, 404 for what is not there, else 500.
+func (ix *Indexer) answer(w http.ResponseWriter, r *http.Request, err error) {
 	var bad badRequest
 	switch {
 	case err == nil:
@@ -229,6 +254,12 @@ func (ix *Indexer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		plain(w, http.StatusBadRequest, bad.Error())
 	case errors.Is(err, errTxNotFound):
 		plain(w, http.StatusNotFound, api.TxNotFoundMessage)
+	case errors.Is(err, errCosmosTxNotFound):
+		plain(w, http.StatusNotFound, api.TxNotFoundCosmos)
+	case errors.Is(err, errBlockNotFound):
+		plain(w, http.StatusNotFound, api.BlockNotFound)
+	case errors.Is(err, errRouteNotFound):
+		plain(w, http.StatusNotFound, "Cannot "+r.Method+" "+html.EscapeString(r.URL.EscapedPath()))
 	default:
 		ix.log.Error("indexer request", "path", r.URL.Path, "err", err)
 		plain(w, http.StatusInternalServerError, "Internal Server Error")

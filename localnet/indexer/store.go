@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -21,6 +22,7 @@ type record struct {
 	body   []byte   // the EVMTx JSON, encoded once
 	accts  []string // account keys (raw address bytes) the tx is indexed under
 	signer string   // key of From
+	msgs   []string // a Cosmos tx's message type URLs, without the leading slash
 }
 
 type accountTxs struct{ all, signed []*record }
@@ -30,14 +32,17 @@ type accountTxs struct{ all, signed []*record }
 // contiguous run of the sequence list, found by binary search. Sequences only grow: a
 // rollback drops the newest rows but never hands their sequences out again.
 type store struct {
-	mu       sync.RWMutex
-	base     uint64        // height of blocks[0]
-	blocks   []common.Hash // canonical hashes of the indexed blocks, base upward
-	txs      []*record
-	byHash   map[common.Hash]*record
-	byAcct   map[string]*accountTxs
-	lastSeq  int64
-	progress chan struct{} // closed and replaced whenever the indexed tip changes
+	mu     sync.RWMutex
+	base   uint64        // height of blocks[0]
+	blocks []common.Hash // canonical hashes of the indexed blocks, base upward
+	txs    []*record
+	byHash map[common.Hash]*record
+	byAcct map[string]*accountTxs
+	// blockRows (the block API's rows, seq = height) and times are kept for Cosmos chains.
+	blockRows []*record
+	times     []time.Time
+	lastSeq   int64
+	progress  chan struct{} // closed and replaced whenever the indexed tip changes
 }
 
 func newStore() *store {
@@ -95,28 +100,33 @@ func (s *store) apply(hdrs []Header, receipts [][]api.EVMTx) error {
 		}
 		s.blocks = append(s.blocks, h.Hash)
 		for _, rec := range recs[i] {
-			if _, dup := s.byHash[rec.hash]; dup {
-				continue // a node never repeats a hash on one chain; keep the first
-			}
-			s.lastSeq++
-			rec.seq = s.lastSeq
-			s.txs = append(s.txs, rec)
-			s.byHash[rec.hash] = rec
-			for _, a := range rec.accts {
-				at := s.byAcct[a]
-				if at == nil {
-					at = &accountTxs{}
-					s.byAcct[a] = at
-				}
-				at.all = append(at.all, rec)
-				if a == rec.signer {
-					at.signed = append(at.signed, rec)
-				}
-			}
+			s.appendLocked(rec)
 		}
 	}
 	s.notifyLocked()
 	return nil
+}
+
+// appendLocked gives a tx the next sequence and files it under its hash and accounts.
+func (s *store) appendLocked(rec *record) {
+	if _, dup := s.byHash[rec.hash]; dup {
+		return // a node never repeats a hash on one chain; keep the first
+	}
+	s.lastSeq++
+	rec.seq = s.lastSeq
+	s.txs = append(s.txs, rec)
+	s.byHash[rec.hash] = rec
+	for _, a := range rec.accts {
+		at := s.byAcct[a]
+		if at == nil {
+			at = &accountTxs{}
+			s.byAcct[a] = at
+		}
+		at.all = append(at.all, rec)
+		if a == rec.signer {
+			at.signed = append(at.signed, rec)
+		}
+	}
 }
 
 // rollback drops every block above height n (all blocks when n is below the base) and

@@ -1,0 +1,340 @@
+package indexer
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
+	"github.com/ethereum/go-ethereum/common"
+
+	api "github.com/vipharness/vipharness/bindings/indexer"
+)
+
+// cosmosChain is a Cosmos rollup the indexer follows as rollytics does: CometBFT's block and
+// block_results for each height, and the REST API's txs of the block
+// (/cosmos/tx/v1beta1/txs/block/{h}) for the txs as the chain prints them.
+type cosmosChain struct {
+	rpc     *rpchttp.HTTP
+	rest    string
+	hc      *http.Client
+	moniker string
+}
+
+// NewCosmos follows the Cosmos rollup (Move, Wasm) at its CometBFT RPC and REST URLs from
+// its first block and serves rollytics' Cosmos tx and block APIs on 127.0.0.1:
+//
+//	GET /indexer/tx/v1/txs                       (also /by_account/{a}, /by_height/{h}, /{hash})
+//	GET /indexer/block/v1/blocks                 (also /{height})
+//	GET /status
+//
+// with the service's JSON and paging (sequence cursors for txs, height cursors for blocks).
+// The EVM routes answer as on a chain without EVM. CometBFT finalizes each block once, so
+// the Cosmos follower keeps no reorg logic; it refuses a block whose parent hash is not the
+// stored tip's.
+func NewCosmos(ctx context.Context, rpcURL, restURL string, opts ...Option) (*Indexer, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	cfg.noEVM = true
+	c, err := rpchttp.New(rpcURL, "/websocket")
+	if err != nil {
+		return nil, fmt.Errorf("indexer: cometbft rpc %s: %w", rpcURL, err)
+	}
+	st, err := c.Status(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("indexer: %s: status: %w", rpcURL, err)
+	}
+	if cfg.chainID == "" {
+		cfg.chainID = st.NodeInfo.Network
+	}
+	chain := &cosmosChain{rpc: c, rest: strings.TrimRight(restURL, "/"), hc: &http.Client{Timeout: 30 * time.Second}, moniker: st.NodeInfo.Moniker}
+	return startCosmos(ctx, cfg, chain)
+}
+
+func startCosmos(ctx context.Context, cfg config, chain *cosmosChain) (*Indexer, error) {
+	return start(ctx, cfg, nil, nil, chain)
+}
+
+// stepCosmos indexes up to a batch of blocks after the tip and reports whether it reached
+// the chain's newest block.
+func (ix *Indexer) stepCosmos(ctx context.Context) (bool, error) {
+	st, err := ix.cosmos.rpc.Status(ctx)
+	if err != nil {
+		return false, fmt.Errorf("status: %w", err)
+	}
+	head := uint64(max(st.SyncInfo.LatestBlockHeight, 0))
+	tip, tipHash, ok := ix.store.tip()
+	from := uint64(max(st.SyncInfo.EarliestBlockHeight, 1))
+	if ok {
+		from = tip + 1
+	}
+	if from > head {
+		return true, nil
+	}
+	to := min(head, from+ix.cfg.batch-1)
+	for h := from; h <= to; h++ {
+		blk, err := ix.cosmos.block(ctx, int64(h), ix.cfg.chainID, ix.store.timeAt(h-1))
+		if err != nil {
+			return false, fmt.Errorf("block %d: %w", h, err)
+		}
+		if ok && blk.parent != tipHash {
+			return false, fmt.Errorf("block %d's parent %s is not the indexed block %d (%s): a Cosmos rollup does not reorganise; restart the indexer", h, blk.parent.Hex(), tip, tipHash.Hex())
+		}
+		if err := ix.store.applyCosmos(blk); err != nil {
+			return false, err
+		}
+		tipHash, ok, tip = blk.hash, true, h
+	}
+	ix.log.Debug("indexed blocks", "from", from, "to", to)
+	return to == head, nil
+}
+
+// cosmosBlock is one block made ready for the store.
+type cosmosBlock struct {
+	height       uint64
+	hash, parent common.Hash
+	time         time.Time
+	body         []byte
+	txs          []*record
+}
+
+// block reads block h, its results and its txs as REST prints them, and builds its rows.
+func (c *cosmosChain) block(ctx context.Context, h int64, chainID string, prevTime time.Time) (*cosmosBlock, error) {
+	b, err := c.rpc.Block(ctx, &h)
+	if err != nil {
+		return nil, fmt.Errorf("block: %w", err)
+	}
+	res, err := c.rpc.BlockResults(ctx, &h)
+	if err != nil {
+		return nil, fmt.Errorf("block_results: %w", err)
+	}
+	if len(res.TxsResults) != len(b.Block.Txs) {
+		return nil, fmt.Errorf("%d txs but %d results", len(b.Block.Txs), len(res.TxsResults))
+	}
+	var restTxs []json.RawMessage
+	if len(b.Block.Txs) > 0 {
+		if restTxs, err = c.restTxs(ctx, h, len(b.Block.Txs)); err != nil {
+			return nil, err
+		}
+	}
+	out := &cosmosBlock{height: uint64(h), hash: common.BytesToHash(b.BlockID.Hash), parent: common.BytesToHash(b.Block.LastBlockID.Hash), time: b.Block.Time.UTC()}
+	ts := out.time.Format(time.RFC3339Nano)
+	var gasUsed, gasWanted int64
+	fees := map[string]string{}
+	var feeOrder []string
+	for i, tx := range b.Block.Txs {
+		r := res.TxsResults[i]
+		gasUsed += r.GasUsed
+		gasWanted += r.GasWanted
+		evs := make([]api.Event, len(r.Events))
+		for j, e := range r.Events {
+			evs[j] = api.Event{Type: e.Type, Attributes: make([]api.EventAttribute, len(e.Attributes))}
+			for k, a := range e.Attributes {
+				evs[j].Attributes[k] = api.EventAttribute{Key: a.Key, Value: a.Value, Index: a.Index}
+			}
+		}
+		evJSON, err := json.Marshal(evs)
+		if err != nil {
+			return nil, err
+		}
+		var rt restTx
+		if err := json.Unmarshal(restTxs[i], &rt); err != nil {
+			return nil, fmt.Errorf("tx %d as REST prints it: %w", i, err)
+		}
+		for _, f := range rt.AuthInfo.Fee.Amount {
+			if _, seen := fees[f.Denom]; !seen {
+				feeOrder = append(feeOrder, f.Denom)
+				fees[f.Denom] = "0"
+			}
+			fees[f.Denom] = addDecimal(fees[f.Denom], f.Amount)
+		}
+		hash := strings.ToUpper(hex.EncodeToString(tx.Hash()))
+		t := api.Tx{
+			TxHash: hash, Height: strconv.FormatInt(h, 10), Codespace: r.Codespace, Code: r.Code,
+			Data: strings.ToUpper(hex.EncodeToString(r.Data)), RawLog: r.Log, Logs: json.RawMessage("[]"), Info: r.Info,
+			GasWanted: strconv.FormatInt(r.GasWanted, 10), GasUsed: strconv.FormatInt(r.GasUsed, 10),
+			Tx: restTxs[i], Timestamp: ts, Events: evJSON,
+		}
+		body, err := json.Marshal(t)
+		if err != nil {
+			return nil, err
+		}
+		rec := &record{height: uint64(h), hash: common.BytesToHash(tx.Hash()), body: body}
+		for _, m := range rt.Body.Messages {
+			rec.msgs = append(rec.msgs, strings.TrimPrefix(m.Type, "/"))
+		}
+		fileAccounts(rec, evs)
+		out.txs = append(out.txs, rec)
+	}
+	blockTime := int64(0)
+	if h > 1 && !prevTime.IsZero() {
+		blockTime = out.time.Sub(prevTime).Milliseconds()
+	}
+	totalFee := make([]api.Fee, 0, len(feeOrder))
+	for _, d := range feeOrder {
+		totalFee = append(totalFee, api.Fee{Denom: d, Amount: fees[d]})
+	}
+	out.body, err = json.Marshal(api.Block{
+		ChainID: chainID, Height: strconv.FormatInt(h, 10), Hash: strings.ToUpper(hex.EncodeToString(b.BlockID.Hash)),
+		BlockTime: strconv.FormatInt(blockTime, 10), Timestamp: out.time.Format(time.RFC3339),
+		GasUsed: strconv.FormatInt(gasUsed, 10), GasWanted: strconv.FormatInt(gasWanted, 10), TxCount: strconv.Itoa(len(b.Block.Txs)),
+		TotalFee: totalFee, Proposer: api.Proposer{Moniker: c.moniker},
+	})
+	return out, err
+}
+
+func addDecimal(a, b string) string {
+	x, ok1 := new(big.Int).SetString(a, 10)
+	y, ok2 := new(big.Int).SetString(b, 10)
+	if !ok1 || !ok2 {
+		return a
+	}
+	return x.Add(x, y).String()
+}
+
+// restTx is what the indexer reads of a tx as REST prints it.
+type restTx struct {
+	Body struct {
+		Messages []struct {
+			Type string `json:"@type"`
+		} `json:"messages"`
+	} `json:"body"`
+	AuthInfo struct {
+		Fee struct {
+			Amount []api.Fee `json:"amount"`
+		} `json:"fee"`
+	} `json:"auth_info"`
+}
+
+// restTxs reads block h's txs as the REST API prints them, in block order (paged by offset).
+func (c *cosmosChain) restTxs(ctx context.Context, h int64, n int) ([]json.RawMessage, error) {
+	var out []json.RawMessage
+	for len(out) < n {
+		u := fmt.Sprintf("%s/cosmos/tx/v1beta1/txs/block/%d?pagination.offset=%d&pagination.limit=100", c.rest, h, len(out))
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			return nil, fmt.Errorf("txs of block %d: %w", h, err)
+		}
+		body, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
+		resp.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("txs of block %d: %w", h, err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("txs of block %d: %s: %s", h, resp.Status, bytes.TrimSpace(body))
+		}
+		var page struct {
+			Txs []json.RawMessage `json:"txs"`
+		}
+		if err := json.Unmarshal(body, &page); err != nil {
+			return nil, fmt.Errorf("txs of block %d: %w", h, err)
+		}
+		if len(page.Txs) == 0 {
+			return nil, fmt.Errorf("txs of block %d: REST gave %d of %d", h, len(out), n)
+		}
+		out = append(out, page.Txs...)
+	}
+	if len(out) != n {
+		return nil, fmt.Errorf("txs of block %d: REST gave %d, the block holds %d", h, len(out), n)
+	}
+	return out, nil
+}
+
+var (
+	bech32Re = regexp.MustCompile(`^` + Bech32Prefix + `1(?:[a-z0-9]{38}|[a-z0-9]{58})$`)
+	hexRe    = regexp.MustCompile(`^0x[a-fA-F0-9]{1,64}$`)
+	moveHex  = regexp.MustCompile(`0x[a-fA-F0-9]{1,64}`)
+)
+
+// fileAccounts sets the accounts a Cosmos tx is filed under, as rollytics greps them: the
+// signer (the first acc_seq of the tx events, the first signer's account), every bech32
+// address or 0x hex that is a whole attribute value (or a comma-separated part of one),
+// and every 0x hex inside a Move event's data.
+func fileAccounts(rec *record, evs []api.Event) {
+	seen := map[string]bool{}
+	add := func(s string) string {
+		b, err := parseAccount(s)
+		if err != nil {
+			return ""
+		}
+		k := string(b)
+		if !seen[k] {
+			seen[k] = true
+			rec.accts = append(rec.accts, k)
+		}
+		return k
+	}
+	for _, e := range evs {
+		if e.Type != "tx" {
+			continue
+		}
+		for _, a := range e.Attributes {
+			if a.Key == "acc_seq" && rec.signer == "" {
+				addr, _, _ := strings.Cut(a.Value, "/")
+				rec.signer = add(addr)
+			}
+		}
+	}
+	for _, e := range evs {
+		for _, a := range e.Attributes {
+			if e.Type == "move" && a.Key == "data" {
+				for _, m := range moveHex.FindAllString(a.Value, -1) {
+					add(m)
+				}
+				continue
+			}
+			for _, part := range strings.Split(a.Value, ",") {
+				if bech32Re.MatchString(part) || hexRe.MatchString(part) {
+					add(part)
+				}
+			}
+		}
+	}
+}
+
+// applyCosmos appends one block that extends the tip.
+func (s *store) applyCosmos(b *cosmosBlock) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if tip, _, ok := s.tipLocked(); ok && b.height != tip+1 {
+		return fmt.Errorf("block %d does not extend the tip %d", b.height, tip)
+	} else if !ok {
+		s.base = b.height
+	}
+	s.blocks = append(s.blocks, b.hash)
+	s.blockRows = append(s.blockRows, &record{seq: int64(b.height), height: b.height, hash: b.hash, body: b.body})
+	s.times = append(s.times, b.time)
+	for _, rec := range b.txs {
+		s.appendLocked(rec)
+	}
+	s.notifyLocked()
+	return nil
+}
+
+// timeAt is block h's time, or zero when it is not indexed.
+func (s *store) timeAt(h uint64) time.Time {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if len(s.times) == 0 || h < s.base || h-s.base >= uint64(len(s.times)) {
+		return time.Time{}
+	}
+	return s.times[h-s.base]
+}
+
+var errBlockNotFound = errors.New(api.BlockNotFound)
