@@ -5,7 +5,6 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scores"
-	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
 
 // Probes a VM's Contract may offer beyond deployer.Contract.
@@ -22,8 +21,7 @@ type (
 // of the chain's prefix) and the probes the Scorer offers. stranger may be nil.
 func SubjectFor(s *deployer.Scorer, stranger func(ctx context.Context, contract string) (Target, error)) Subject {
 	sub := Subject{Scorer: s, Stranger: stranger, Generate: scores.Generate}
-	if c, ok := deployer.As[cosmostx.Backed](s); ok {
-		prefix := c.Client().Prefix()
+	if prefix := s.Bech32Prefix(); prefix != "" {
 		sub.Generate = func(n int, seed int64) []scores.Entry { return scores.GenerateBech32(n, seed, prefix) }
 	}
 	if m, ok := deployer.As[mismatchProber](s); ok {

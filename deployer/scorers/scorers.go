@@ -15,7 +15,6 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/evm"
 	"github.com/vipharness/vipharness/deployer/vm/move"
 	"github.com/vipharness/vipharness/deployer/vm/wasm"
@@ -121,21 +120,15 @@ func SoftSigner(vm deployer.VM, kind keys.KeyType, secret []byte, role string) (
 // of gas and the gas price it was paid at is returned; an EVM rollup's calls need no
 // account, so nothing is sent there and the price is nil.
 func FundFresh(ctx context.Context, s *deployer.Scorer, funder, fresh keys.Signer, gas uint64) (*sdk.DecCoin, error) {
-	cs, ok := deployer.As[cosmostx.Backed](s)
+	f, ok := deployer.As[freshFunder](s)
 	if !ok {
 		return nil, nil
 	}
-	if funder == nil {
-		return nil, errors.New("no key to fund a fresh account with")
-	}
-	c := cs.Client()
-	sg, err := c.SignerOf(ctx, funder)
-	if err != nil {
-		return nil, fmt.Errorf("funding account: %w", err)
-	}
-	if err := c.Fund(ctx, sg, c.Address(fresh.PubKey()), c.FeeFunds(gas)); err != nil {
-		return nil, fmt.Errorf("fund a fresh account: %w", err)
-	}
-	price := c.GasPrice
-	return &price, nil
+	return f.FundFresh(ctx, funder, fresh, gas)
+}
+
+// freshFunder is a Contract whose chain has accounts a fresh key must be funded into
+// (cosmostx.Base).
+type freshFunder interface {
+	FundFresh(ctx context.Context, funder, fresh keys.Signer, gas uint64) (*sdk.DecCoin, error)
 }

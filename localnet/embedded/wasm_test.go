@@ -319,8 +319,7 @@ func TestWasmRollupRefusesBadTxs(t *testing.T) {
 	}
 
 	// Too little fee for the gas asked: code 13.
-	low := *e.c
-	low.GasPrice = sdk.NewDecCoinFromDec("umin", sdkmath.LegacyMustNewDecFromStr("0.01"))
+	low := e.c.WithGasPrice(sdk.NewDecCoinFromDec("umin", sdkmath.LegacyMustNewDecFromStr("0.01")))
 	res, err := low.Send(ctx, e.deployer, 400_000, msg)
 	if err != nil {
 		t.Fatal(err)

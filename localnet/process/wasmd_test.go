@@ -217,7 +217,7 @@ func TestWasmdWithoutATxIndexRefusesAPush(t *testing.T) {
 		t.Fatal(err)
 	}
 	seq := func() uint64 {
-		c := s.VMContract().(*wasm.Contract).Client()
+		c := s.VMContract().(*wasm.Contract).C
 		_, n, err := c.Account(ctx, c.Address(key.PubKey()))
 		if err != nil {
 			t.Fatal(err)
@@ -232,7 +232,7 @@ func TestWasmdWithoutATxIndexRefusesAPush(t *testing.T) {
 	if after := seq(); after != before {
 		t.Fatalf("the refused push sent %d txs", after-before)
 	}
-	_, err = (&cosmostx.PushChain{C: s.VMContract().(*wasm.Contract).Client()}).Lookup(ctx, strings.Repeat("AB", 32))
+	_, err = (&cosmostx.PushChain{C: s.VMContract().(*wasm.Contract).C}).Lookup(ctx, strings.Repeat("AB", 32))
 	if !errors.Is(err, cosmostx.ErrTxIndexDisabled) || !push.IsRejected(err) {
 		t.Fatalf("lookup: %v, want a refusal naming the index", err)
 	}

@@ -34,27 +34,24 @@ import (
 	"github.com/vipharness/vipharness/deployer/keys"
 )
 
-// Backed is a VM's contract that sends its txs through a Client (Move, Wasm): code over
-// any VM asks a deployer.Scorer's VMContract for it.
-type Backed interface {
-	Client() *Client
-}
-
 // maxReply bounds a REST reply (a page of stored codes, a tx with its events).
 const maxReply = 64 << 20
 
-// Client talks to one chain.
+// Client talks to one chain. Its settings (gas price, gas adjustment, poll, HTTP client) are
+// fixed when it is made (New, Dial); WithGasPrice is a copy at another price, so a Client
+// handed to several callers is never changed under them.
 type Client struct {
-	Enc      *Encoding
-	ChainID  string
-	RPC      *rpchttp.HTTP
-	REST     string
-	HTTP     *http.Client
-	GasPrice sdk.DecCoin // fee = ceil(gas limit × price)
-	// GasAdjustment multiplies simulated gas into a gas limit.
-	GasAdjustment float64
-	// Poll is how often WaitTx looks a tx up.
-	Poll time.Duration
+	Enc     *Encoding
+	ChainID string
+	RPC     *rpchttp.HTTP
+	REST    string
+
+	http     *http.Client
+	gasPrice sdk.DecCoin // fee = ceil(gas limit × price)
+	// adjust multiplies simulated gas into a gas limit.
+	adjust float64
+	// poll is how often WaitTx looks a tx up.
+	poll time.Duration
 	// rpcURL is the CometBFT RPC's address, for the calls made without its client
 	// (a tx's result code without its events).
 	rpcURL string
@@ -70,7 +67,17 @@ func New(rpcURL, restURL, chainID string, enc *Encoding, gasPrice sdk.DecCoin) (
 		return nil, fmt.Errorf("cometbft rpc client %s: %w", rpcURL, err)
 	}
 	return &Client{Enc: enc, ChainID: chainID, RPC: rpc, REST: strings.TrimRight(restURL, "/"), rpcURL: strings.TrimRight(rpcURL, "/"),
-		HTTP: &http.Client{Timeout: 60 * time.Second}, GasPrice: gasPrice, GasAdjustment: 1.3, Poll: 20 * time.Millisecond}, nil
+		http: &http.Client{Timeout: 60 * time.Second}, gasPrice: gasPrice, adjust: 1.3, poll: 20 * time.Millisecond}, nil
+}
+
+// GasPrice is the price fees are paid at.
+func (c *Client) GasPrice() sdk.DecCoin { return c.gasPrice }
+
+// WithGasPrice is a copy of c that pays fees at p (c is left as it is).
+func (c *Client) WithGasPrice(p sdk.DecCoin) *Client {
+	cp := *c
+	cp.gasPrice = p
+	return &cp
 }
 
 type dialConfig struct {
@@ -112,7 +119,7 @@ func Dial(ctx context.Context, rpcURL, restURL string, opts ...Option) (*Client,
 	if err != nil {
 		return nil, err
 	}
-	c.GasAdjustment, c.Poll = cfg.adjust, cfg.poll
+	c.adjust, c.poll = cfg.adjust, cfg.poll
 	st, err := c.RPC.Status(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read chain status from %s: %w", rpcURL, err)
@@ -131,7 +138,7 @@ func Dial(ctx context.Context, rpcURL, restURL string, opts ...Option) (*Client,
 		return nil, err
 	}
 	if cfg.gasPrice != nil {
-		c.GasPrice = *cfg.gasPrice
+		c.gasPrice = *cfg.gasPrice
 		return c, nil
 	}
 	var node struct {
@@ -144,7 +151,7 @@ func Dial(ctx context.Context, rpcURL, restURL string, opts ...Option) (*Client,
 	if err != nil || len(prices) == 0 {
 		return nil, fmt.Errorf("node at %s reports minimum gas price %q, which names no denom: pass a gas price such as 0.025stake", restURL, node.MinimumGasPrice)
 	}
-	c.GasPrice = prices[0]
+	c.gasPrice = prices[0]
 	return c, nil
 }
 
@@ -214,13 +221,13 @@ func (c *Client) Account(ctx context.Context, addr string) (number, sequence uin
 
 // Fee is the fee for a gas limit at the client's gas price.
 func (c *Client) Fee(gas uint64) sdk.Coins {
-	amt := c.GasPrice.Amount.MulInt64(int64(gas)).Ceil().TruncateInt()
-	return sdk.NewCoins(sdk.NewCoin(c.GasPrice.Denom, amt))
+	amt := c.gasPrice.Amount.MulInt64(int64(gas)).Ceil().TruncateInt()
+	return sdk.NewCoins(sdk.NewCoin(c.gasPrice.Denom, amt))
 }
 
 // GasLimit is simulated gas times the gas adjustment.
 func (c *Client) GasLimit(simulated uint64) uint64 {
-	return uint64(float64(simulated)*c.GasAdjustment) + 1
+	return uint64(float64(simulated)*c.adjust) + 1
 }
 
 // SignTx builds and signs a tx at the signer's current sequence (which it does not advance).
@@ -376,7 +383,7 @@ func (c *Client) WaitTx(ctx context.Context, hash string) (*sdk.TxResponse, erro
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("wait for tx %s: %w", hash, ctx.Err())
-		case <-time.After(c.Poll):
+		case <-time.After(c.poll):
 		}
 	}
 }
@@ -426,7 +433,7 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte) ([]by
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := c.HTTP.Do(req)
+	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, err
 	}

@@ -50,8 +50,8 @@ func TestDialLearnsTheChain(t *testing.T) {
 		t.Fatalf("chain %q prefix %q", c.ChainID, c.Prefix())
 	}
 	// The node's minimum gas price, as its config endpoint reports it.
-	if c.GasPrice.Denom != "umin" || c.GasPrice.Amount.String() != "0.150000000000000000" {
-		t.Fatalf("gas price %s", c.GasPrice)
+	if c.GasPrice().Denom != "umin" || c.GasPrice().Amount.String() != "0.150000000000000000" {
+		t.Fatalf("gas price %s", c.GasPrice())
 	}
 	if s.Address != r.Funded()[0].Address {
 		t.Fatalf("signer %s, want %s", s.Address, r.Funded()[0].Address)
@@ -62,7 +62,7 @@ func TestDialLearnsTheChain(t *testing.T) {
 	}
 	ep := r.Endpoints()
 	c2, err := cosmostx.Dial(context.Background(), ep.CometRPC, ep.REST, cosmostx.WithGasPrice(price))
-	if err != nil || c2.GasPrice.Denom != "stake" {
+	if err != nil || c2.GasPrice().Denom != "stake" {
 		t.Fatalf("WithGasPrice: %v %v", c2, err)
 	}
 	for _, bad := range []string{"", "stake", "0.1", "-1stake"} {
@@ -104,8 +104,7 @@ func TestExecReportsEachPhase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cheap := *c
-	cheap.GasPrice = sdk.NewDecCoinFromDec("umin", c.GasPrice.Amount.QuoInt64(100))
+	cheap := c.WithGasPrice(sdk.NewDecCoinFromDec("umin", c.GasPrice().Amount.QuoInt64(100)))
 	rawCheap, err := cheap.SignAt(ctx, s, s.Sequence, 100_000, send)
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +153,7 @@ func TestExecReportsEachPhase(t *testing.T) {
 	}
 
 	// A node that does not answer is not a refusal: the tx may or may not have arrived.
-	dead, err := cosmostx.New("http://127.0.0.1:1", "http://127.0.0.1:1", c.ChainID, c.Enc, c.GasPrice)
+	dead, err := cosmostx.New("http://127.0.0.1:1", "http://127.0.0.1:1", c.ChainID, c.Enc, c.GasPrice())
 	if err != nil {
 		t.Fatal(err)
 	}

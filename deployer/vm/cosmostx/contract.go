@@ -43,9 +43,6 @@ func NewBase(ctx context.Context, vm deployer.VM, cfg deployer.Config, register 
 		deployerKey: cfg.Deployer, operatorKey: cfg.Operator, decode: decode}, nil
 }
 
-// Client is the chain client (Backed).
-func (b *Base) Client() *Client { return b.C }
-
 // VM is the contract's VM.
 func (b *Base) VM() deployer.VM { return b.vm }
 
@@ -152,6 +149,24 @@ func (b *Base) ExecAsOperator(ctx context.Context, msg func(sender string) (sdk.
 		return "", b.Decode(err)
 	}
 	return res.TxHash, nil
+}
+
+// FundFresh readies the fresh account to sign on this rollup, where the chain simulates only
+// for an existing account: funder pays it the fees of gas. It returns the gas price those
+// fees were counted at (deployer.FreshFunder).
+func (b *Base) FundFresh(ctx context.Context, funder, fresh keys.Signer, gas uint64) (*sdk.DecCoin, error) {
+	if funder == nil {
+		return nil, errors.New("no key to fund a fresh account with")
+	}
+	sg, err := b.C.SignerOf(ctx, funder)
+	if err != nil {
+		return nil, fmt.Errorf("funding account: %w", err)
+	}
+	if err := b.C.Fund(ctx, sg, b.C.Address(fresh.PubKey()), b.C.FeeFunds(gas)); err != nil {
+		return nil, fmt.Errorf("fund a fresh account: %w", err)
+	}
+	price := b.C.GasPrice()
+	return &price, nil
 }
 
 // DeployTx is the deployer's deploy tx of msgs (DeployTx), with the VM's errors.

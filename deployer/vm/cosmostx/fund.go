@@ -15,7 +15,7 @@ func (c *Client) FeeFunds(gas uint64) sdk.Coins {
 	if fee := c.Fee(gas); !fee.IsZero() {
 		return fee
 	}
-	return sdk.NewCoins(sdk.NewCoin(c.GasPrice.Denom, sdkmath.OneInt()))
+	return sdk.NewCoins(sdk.NewCoin(c.gasPrice.Denom, sdkmath.OneInt()))
 }
 
 // Fund sends amount from s to the account to (bank MsgSend) and waits for the tx: a fresh

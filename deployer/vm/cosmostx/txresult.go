@@ -265,7 +265,7 @@ func (c *Client) getRPC(ctx context.Context, u string, v any) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	resp, err := c.HTTP.Do(req)
+	resp, err := c.http.Do(req)
 	if err != nil {
 		return 0, err
 	}

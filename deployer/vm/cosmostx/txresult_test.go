@@ -74,7 +74,7 @@ func TestTxResultFallsBackToTheTxEndpoint(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c := &Client{rpcURL: srv.URL, HTTP: srv.Client()}
+	c := &Client{rpcURL: srv.URL, http: srv.Client()}
 	for range 2 {
 		res, err := c.txResult(t.Context(), hash)
 		if err != nil {
@@ -103,7 +103,7 @@ func TestQueryTxResultNotFound(t *testing.T) {
 		w.Write(reply)
 	}))
 	defer srv.Close()
-	c := &Client{rpcURL: srv.URL, HTTP: srv.Client()}
+	c := &Client{rpcURL: srv.URL, http: srv.Client()}
 	res, err := c.txResult(t.Context(), "00aa")
 	if err != nil || res != nil {
 		t.Fatalf("txResult of an unknown hash: %+v, %v", res, err)
@@ -164,7 +164,7 @@ func TestQuerySimulate(t *testing.T) {
 		fmt.Fprint(w, replies[reply])
 	}))
 	defer srv.Close()
-	c := &Client{rpcURL: srv.URL, HTTP: srv.Client()}
+	c := &Client{rpcURL: srv.URL, http: srv.Client()}
 
 	reply = "ok"
 	res, err := c.querySimulate(t.Context(), []byte{1, 2, 3})
@@ -206,7 +206,7 @@ func TestTxIndexDisabled(t *testing.T) {
 				}
 			}))
 			defer srv.Close()
-			c := &Client{rpcURL: srv.URL, HTTP: srv.Client()}
+			c := &Client{rpcURL: srv.URL, http: srv.Client()}
 			if err := c.CheckTxIndex(t.Context()); !errors.Is(err, ErrTxIndexDisabled) || !strings.Contains(err.Error(), `indexer = "kv"`) {
 				t.Fatalf("CheckTxIndex: %v", err)
 			}

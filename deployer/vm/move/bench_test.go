@@ -139,7 +139,7 @@ func benchPush(b *testing.B, r localnet.Rollup, dial func(code []byte) *deployer
 	if _, err := s.Deploy(ctx, 1); err != nil {
 		b.Fatal(err)
 	}
-	prefix := s.VMContract().(*move.Contract).Client().Prefix()
+	prefix := s.Bech32Prefix()
 	throughput.Push(b, n, func(seed int64) []scores.Entry { return scores.GenerateBech32(n, seed, prefix) },
 		func(entries []scores.Entry) (push.Result, error) { return s.UpdateScores(ctx, 1, entries) },
 		func(entries []scores.Entry, chunkSize int) error { return sendRaw(ctx, s, r, entries, chunkSize) })
@@ -148,7 +148,7 @@ func benchPush(b *testing.B, r localnet.Rollup, dial func(code []byte) *deployer
 // sendRaw signs every chunk up front (gas from one simulation), broadcasts them back to back
 // and waits for the last; the clock includes signing, as the deployer's does.
 func sendRaw(ctx context.Context, s *deployer.Scorer, r localnet.Rollup, entries []scores.Entry, size int) error {
-	c := s.VMContract().(*move.Contract).Client()
+	c := s.VMContract().(*move.Contract).C
 	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
 	key, err := keys.PrivKeyFromBytes(secret, keys.EthSecp256k1)
 	if err != nil {

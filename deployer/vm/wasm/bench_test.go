@@ -99,7 +99,7 @@ func benchPush(b *testing.B, r localnet.Rollup) {
 	if _, err := s.Deploy(ctx, 1); err != nil {
 		b.Fatal(err)
 	}
-	prefix := s.VMContract().(*wasm.Contract).Client().Prefix()
+	prefix := s.Bech32Prefix()
 	throughput.Push(b, n, func(seed int64) []scores.Entry { return scores.GenerateBech32(n, seed, prefix) },
 		func(entries []scores.Entry) (push.Result, error) { return s.UpdateScores(ctx, 1, entries) },
 		func(entries []scores.Entry, chunkSize int) error { return sendRaw(ctx, s, r, entries, chunkSize) })
@@ -108,7 +108,7 @@ func benchPush(b *testing.B, r localnet.Rollup) {
 // sendRaw signs every chunk up front (gas from one simulation), broadcasts them back to back
 // and waits for the last; the clock includes signing, as the deployer's does.
 func sendRaw(ctx context.Context, s *deployer.Scorer, r localnet.Rollup, entries []scores.Entry, size int) error {
-	c := s.VMContract().(*wasm.Contract).Client()
+	c := s.VMContract().(*wasm.Contract).C
 	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
 	signer, err := c.Signer(ctx, &secp256k1.PrivKey{Key: secret})
 	if err != nil {

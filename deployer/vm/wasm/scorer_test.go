@@ -55,7 +55,7 @@ func (r *rollup) dial(t *testing.T, cfg deployer.Config) *deployer.Scorer {
 
 func (r *rollup) sequence(t *testing.T, s *deployer.Scorer, addr string) uint64 {
 	t.Helper()
-	_, seq, err := s.VMContract().(*wasm.Contract).Client().Account(context.Background(), addr)
+	_, seq, err := s.VMContract().(*wasm.Contract).C.Account(context.Background(), addr)
 	if err != nil {
 		t.Fatal(err)
 	}
