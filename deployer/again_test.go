@@ -36,7 +36,7 @@ func (m *memChain) PrepareUpdate(_ context.Context, _ uint64, _ *scores.Set) (de
 	return deployer.Update{Chain: m, Fits: m.fits, Limit: "fake", Gas: func(n int) uint64 { return uint64(n) }}, nil
 }
 
-func (m *memChain) ScorePages(_ context.Context, _ uint64, each func([]scores.Entry) error) error {
+func (m *memChain) ScorePages(_ context.Context, _ uint64, each func([]scores.Row) error) error {
 	m.mu.Lock()
 	var page []scores.Entry
 	for a, s := range m.rows {
@@ -44,7 +44,11 @@ func (m *memChain) ScorePages(_ context.Context, _ uint64, each func([]scores.En
 	}
 	m.mu.Unlock()
 	slices.SortFunc(page, func(a, b scores.Entry) int { return strings.Compare(a.Addr, b.Addr) })
-	return each(page)
+	rows, err := scores.RowsOf(page, m.Codec())
+	if err != nil {
+		return err
+	}
+	return each(rows)
 }
 
 func (m *memChain) Sequence(context.Context) (uint64, error) {

@@ -7,10 +7,11 @@ import (
 	"github.com/vipharness/vipharness/deployer/scores"
 )
 
-// StagePager reads a stage page by page, in the VM's address form.
+// StagePager reads a stage page by page: rows whose addresses are the bytes Codec decodes
+// the VM's text form to.
 type StagePager interface {
 	Codec() scores.Codec
-	ScorePages(ctx context.Context, stage uint64, each func(page []scores.Entry) error) error
+	ScorePages(ctx context.Context, stage uint64, each func(page []scores.Row) error) error
 }
 
 // Differences reads stage page by page against want and returns what must be written for
@@ -22,19 +23,15 @@ func Differences(ctx context.Context, r StagePager, stage uint64, want *scores.S
 	if want == nil {
 		want = &scores.Set{}
 	}
-	codec := r.Codec()
-	b := scores.NewBuilder(codec)
+	b := scores.NewBuilder(r.Codec())
 	seen := make([]uint64, (want.Len()+63)/64)
 	var sum uint64
 	rows := 0
-	err := r.ScorePages(ctx, stage, func(page []scores.Entry) error {
+	err := r.ScorePages(ctx, stage, func(page []scores.Row) error {
 		rows += len(page)
 		for _, row := range page {
 			sum += row.Amount
-			addr, err := codec.Decode(row.Addr)
-			if err != nil {
-				return fmt.Errorf("stage %d holds a row this VM cannot write back: %w", stage, err)
-			}
+			addr := row.Addr
 			i, listed := want.Find(addr)
 			if !listed {
 				if zeroUnlisted && row.Amount != 0 {

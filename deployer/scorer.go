@@ -54,7 +54,7 @@ type Contract interface {
 	// InitStage is the contract's first stage.
 	InitStage(ctx context.Context) (uint64, error)
 	// ScorePages reads a stage page by page, in the contract's order.
-	ScorePages(ctx context.Context, stage uint64, each func(page []scores.Entry) error) error
+	ScorePages(ctx context.Context, stage uint64, each func(page []scores.Row) error) error
 	// CheckInterface checks, read only, that the contract speaks the official interface
 	// (the EVM selectors, the Move module's ABI, the Wasm query shapes) and says what it
 	// checked.
@@ -173,18 +173,22 @@ func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (StageInfo, error)
 
 // ScorePages reads a stage page by page, in the contract's order, handing each page to
 // each (which must not keep it) and stopping at its first error.
-func (s *Scorer) ScorePages(ctx context.Context, stage uint64, each func(page []scores.Entry) error) error {
+func (s *Scorer) ScorePages(ctx context.Context, stage uint64, each func(page []scores.Row) error) error {
 	if s.c.Contract() == "" {
 		return ErrNoContract
 	}
 	return s.c.ScorePages(ctx, stage, each)
 }
 
-// Scores reads every (address, score) of a stage, paging through the contract.
+// Scores reads every (address, score) of a stage, paging through the contract, in the VM's
+// text form.
 func (s *Scorer) Scores(ctx context.Context, stage uint64) ([]scores.Entry, error) {
 	var all []scores.Entry
-	err := s.ScorePages(ctx, stage, func(page []scores.Entry) error {
-		all = append(all, page...)
+	codec := s.c.Codec()
+	err := s.ScorePages(ctx, stage, func(page []scores.Row) error {
+		for _, r := range page {
+			all = append(all, r.Entry(codec))
+		}
 		return nil
 	})
 	if err != nil {

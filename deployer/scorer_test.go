@@ -64,7 +64,7 @@ func (f *fakeContract) StageInfo(_ context.Context, stage uint64) (deployer.Stag
 	return info, nil
 }
 func (f *fakeContract) InitStage(context.Context) (uint64, error) { return f.init, nil }
-func (f *fakeContract) ScorePages(context.Context, uint64, func([]scores.Entry) error) error {
+func (f *fakeContract) ScorePages(context.Context, uint64, func([]scores.Row) error) error {
 	return nil
 }
 
@@ -120,7 +120,7 @@ func TestScorerValidatesBeforeAskingTheChain(t *testing.T) {
 		"plan":     func() error { _, err := none.Plan(ctx, 3, scores.Generate(2, 1)); return err },
 		"finalize": func() error { _, err := none.FinalizeStage(ctx, 3); return err },
 		"stage":    func() error { _, err := none.StageInfo(ctx, 3); return err },
-		"pages":    func() error { return none.ScorePages(ctx, 3, func([]scores.Entry) error { return nil }) },
+		"pages":    func() error { return none.ScorePages(ctx, 3, func([]scores.Row) error { return nil }) },
 		"open":     func() error { _, err := none.OpenStage(ctx); return err },
 	} {
 		if err := call(); !errors.Is(err, deployer.ErrNoContract) {

@@ -69,20 +69,14 @@ func VerifySet(ctx context.Context, s StageReader, stage uint64, set *scores.Set
 		return Report{}, fmt.Errorf("verify stage %d: %w", stage, err)
 	}
 	rep := Report{Stage: stage, Input: set.Len(), TotalScore: info.TotalScore, Finalized: info.Finalized}
-	codec := s.Codec()
 	seen := make([]uint64, (set.Len()+63)/64)
 	var misses missList
 	var sum uint64
-	err = s.ScorePages(ctx, stage, func(page []scores.Entry) error {
+	err = s.ScorePages(ctx, stage, func(page []scores.Row) error {
 		for _, r := range page {
 			rep.OnChain++
 			sum += r.Amount
-			addr, err := codec.Decode(r.Addr)
-			if err != nil {
-				rep.Extra++ // no address the input could hold
-				continue
-			}
-			i, ok := set.Find(addr)
+			i, ok := set.Find(r.Addr)
 			if !ok || seen[i/64]&(1<<(i%64)) != 0 {
 				rep.Extra++
 				continue

@@ -68,8 +68,12 @@ func (f *fakeScorer) UpdateSet(ctx context.Context, stage uint64, set *scores.Se
 	return f.UpdateScores(ctx, stage, set.Entries(0, set.Len()))
 }
 
-func (f *fakeScorer) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
-	rows, err := f.Scores(ctx, stage)
+func (f *fakeScorer) ScorePages(ctx context.Context, stage uint64, each func([]scores.Row) error) error {
+	entries, err := f.Scores(ctx, stage)
+	if err != nil {
+		return err
+	}
+	rows, err := scores.RowsOf(entries, f.Codec())
 	if err != nil {
 		return err
 	}

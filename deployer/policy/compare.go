@@ -51,18 +51,14 @@ func CompareStage(ctx context.Context, r audit.StageReader, stage uint64, ss []S
 	}
 	codec := r.Codec()
 	seen := map[common.Address]bool{}
-	err = r.ScorePages(ctx, stage, func(page []scores.Entry) error {
+	err = r.ScorePages(ctx, stage, func(page []scores.Row) error {
 		for _, e := range page {
-			b, err := codec.Decode(e.Addr)
-			if err != nil {
-				return fmt.Errorf("row of %q: %w", e.Addr, err)
+			if len(e.Addr) != common.AddressLength {
+				return fmt.Errorf("row of %q: %d bytes, an EVM address has 20", codec.Encode(e.Addr), len(e.Addr))
 			}
-			if len(b) != common.AddressLength {
-				return fmt.Errorf("row of %q: %d bytes, an EVM address has 20", e.Addr, len(b))
-			}
-			a := common.BytesToAddress(b)
+			a := common.BytesToAddress(e.Addr)
 			if seen[a] {
-				return fmt.Errorf("row of %s: %w", e.Addr, audit.ErrDuplicate)
+				return fmt.Errorf("row of %s: %w", a.Hex(), audit.ErrDuplicate)
 			}
 			seen[a] = true
 			c.Rows++

@@ -22,9 +22,13 @@ func (c *contractStage) StageInfo(context.Context, uint64) (deployer.StageInfo, 
 	return c.info, nil
 }
 
-func (c *contractStage) ScorePages(_ context.Context, _ uint64, each func([]scores.Entry) error) error {
-	for i := 0; i < len(c.rows); i += 2 {
-		if err := each(c.rows[i:min(i+2, len(c.rows))]); err != nil {
+func (c *contractStage) ScorePages(_ context.Context, _ uint64, each func([]scores.Row) error) error {
+	rows, err := scores.RowsOf(c.rows, c.Codec())
+	if err != nil {
+		return err
+	}
+	for i := 0; i < len(rows); i += 2 {
+		if err := each(rows[i:min(i+2, len(rows))]); err != nil {
 			return err
 		}
 	}

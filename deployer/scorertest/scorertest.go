@@ -173,8 +173,12 @@ func (m *Scorer) Scores(_ context.Context, stage uint64) ([]scores.Entry, error)
 }
 
 // ScorePages hands the stage's rows, in address order, in pages of up to 3.
-func (m *Scorer) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
-	rows, err := m.Scores(ctx, stage)
+func (m *Scorer) ScorePages(ctx context.Context, stage uint64, each func([]scores.Row) error) error {
+	entries, err := m.Scores(ctx, stage)
+	if err != nil {
+		return err
+	}
+	rows, err := scores.RowsOf(entries, m.Codec())
 	if err != nil {
 		return err
 	}

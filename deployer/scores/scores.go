@@ -25,6 +25,30 @@ type Entry struct {
 	Amount uint64 `json:"score"`
 }
 
+// Row is a stage's row as a contract's read-back hands it: the address as the bytes the
+// VM's Codec decodes to, read from the contract's own form once, and its score.
+type Row struct {
+	Addr   []byte
+	Amount uint64
+}
+
+// Entry is the row in the VM's text form.
+func (r Row) Entry(c Codec) Entry { return Entry{Addr: c.Encode(r.Addr), Amount: r.Amount} }
+
+// RowsOf decodes entries into rows with c (a stand-in contract's read-back); the first
+// address c refuses is the error.
+func RowsOf(entries []Entry, c Codec) ([]Row, error) {
+	rows := make([]Row, len(entries))
+	for i, e := range entries {
+		addr, err := c.Decode(e.Addr)
+		if err != nil {
+			return nil, fmt.Errorf("row %d (%s): %w", i+1, e.Addr, err)
+		}
+		rows[i] = Row{Addr: addr, Amount: e.Amount}
+	}
+	return rows, nil
+}
+
 // AddressCheck validates an address for a VM and returns its canonical form.
 type AddressCheck func(addr string) (string, error)
 

@@ -31,12 +31,16 @@ func (f *fakeStage) StageInfo(_ context.Context, stage uint64) (deployer.StageIn
 	return f.info, nil
 }
 
-func (f *fakeStage) ScorePages(_ context.Context, stage uint64, each func([]scores.Entry) error) error {
+func (f *fakeStage) ScorePages(_ context.Context, stage uint64, each func([]scores.Row) error) error {
 	if stage != f.info.Stage {
 		return nil
 	}
-	for i := 0; i < len(f.rows); i += 3 {
-		if err := each(f.rows[i:min(i+3, len(f.rows))]); err != nil {
+	rows, err := scores.RowsOf(f.rows, f.Codec())
+	if err != nil {
+		return err
+	}
+	for i := 0; i < len(rows); i += 3 {
+		if err := each(rows[i:min(i+3, len(rows))]); err != nil {
 			return err
 		}
 	}

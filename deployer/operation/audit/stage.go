@@ -13,7 +13,7 @@ import (
 // paged read-back `vipctl verify` uses).
 type StageReader interface {
 	StageInfo(ctx context.Context, stage uint64) (deployer.StageInfo, error)
-	ScorePages(ctx context.Context, stage uint64, each func(page []scores.Entry) error) error
+	ScorePages(ctx context.Context, stage uint64, each func(page []scores.Row) error) error
 	Codec() scores.Codec
 }
 
@@ -42,14 +42,10 @@ func BuildFromStage(ctx context.Context, r StageReader, bridgeID, stage uint64, 
 	}
 	codec := r.Codec()
 	b := NewBuilder(bridgeID, stage, 0)
-	err = r.ScorePages(ctx, stage, func(page []scores.Entry) error {
+	err = r.ScorePages(ctx, stage, func(page []scores.Row) error {
 		for _, e := range page {
-			addr, err := codec.Decode(e.Addr)
-			if err != nil {
-				return fmt.Errorf("row of %q: %w", e.Addr, err)
-			}
-			if err := b.Add(addr, e.Amount); err != nil {
-				return fmt.Errorf("row of %q: %w", e.Addr, err)
+			if err := b.Add(e.Addr, e.Amount); err != nil {
+				return fmt.Errorf("row of %q: %w", codec.Encode(e.Addr), err)
 			}
 		}
 		return nil

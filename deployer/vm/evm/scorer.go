@@ -301,11 +301,11 @@ func (s *Contract) StageInfo(ctx context.Context, stage uint64) (deployer.StageI
 
 // ScorePages pages through getScores. The contract pads a page to its limit with zero rows (as
 // the official one does), so a zero address, or a short page, ends the list.
-func (s *Contract) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
+func (s *Contract) ScorePages(ctx context.Context, stage uint64, each func([]scores.Row) error) error {
 	if err := s.needContract(); err != nil {
 		return err
 	}
-	page := make([]scores.Entry, 0, pageSize)
+	page := make([]scores.Row, 0, pageSize)
 	for offset := uint64(0); ; offset += pageSize {
 		out, err := s.call(ctx, s.binding.PackGetScores(stage, offset, pageSize))
 		if err != nil {
@@ -322,7 +322,7 @@ func (s *Contract) ScorePages(ctx context.Context, stage uint64, each func([]sco
 				end = true
 				break
 			}
-			page = append(page, scores.Entry{Addr: r.Addr.Hex(), Amount: r.Amount})
+			page = append(page, scores.Row{Addr: r.Addr.Bytes(), Amount: r.Amount})
 		}
 		if err := each(page); err != nil || end {
 			return err

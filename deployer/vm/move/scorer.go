@@ -317,9 +317,9 @@ func (s *Contract) StageInfo(ctx context.Context, stage uint64) (deployer.StageI
 }
 
 // ScorePages pages through get_scores by start_after, in the module's order (descending address).
-func (s *Contract) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
+func (s *Contract) ScorePages(ctx context.Context, stage uint64, each func([]scores.Row) error) error {
 	var after *movebcs.Address
-	page := make([]scores.Entry, 0, pageSize)
+	page := make([]scores.Row, 0, pageSize)
 	for read := 0; ; {
 		var reply struct {
 			Scores []struct {
@@ -340,11 +340,8 @@ func (s *Contract) ScorePages(ctx context.Context, stage uint64, each func([]sco
 			if err != nil {
 				return fmt.Errorf("read scores stage %d: score %q of %s: %w", stage, r.Score, r.Addr, err)
 			}
-			addr, err := bech32.ConvertAndEncode(s.C.Prefix(), a.AccountBytes())
-			if err != nil {
-				return err
-			}
-			page = append(page, scores.Entry{Addr: addr, Amount: n})
+			// the account's bytes, as the chain's bech32 codec decodes them
+			page = append(page, scores.Row{Addr: a.AccountBytes(), Amount: n})
 			after = &a
 		}
 		read += len(page)

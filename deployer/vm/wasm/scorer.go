@@ -242,9 +242,10 @@ func (s *Contract) StageInfo(ctx context.Context, stage uint64) (deployer.StageI
 }
 
 // ScorePages pages through get_scores by start_after, in the contract's address order.
-func (s *Contract) ScorePages(ctx context.Context, stage uint64, each func([]scores.Entry) error) error {
+func (s *Contract) ScorePages(ctx context.Context, stage uint64, each func([]scores.Row) error) error {
 	var after *string
-	page := make([]scores.Entry, 0, pageSize)
+	codec := s.Codec()
+	page := make([]scores.Row, 0, pageSize)
 	for read := 0; ; {
 		var reply vipwasm.ScoresPage
 		if err := s.query(ctx, vipwasm.Query{GetScores: &vipwasm.GetScores{Stage: stage, Limit: pageSize, StartAfter: after}}, &reply); err != nil {
@@ -252,7 +253,11 @@ func (s *Contract) ScorePages(ctx context.Context, stage uint64, each func([]sco
 		}
 		page = page[:0]
 		for _, r := range reply.Scores {
-			page = append(page, scores.Entry{Addr: r.Addr, Amount: r.Score})
+			addr, err := codec.Decode(r.Addr)
+			if err != nil {
+				return fmt.Errorf("read scores stage %d: row of %q: %w", stage, r.Addr, err)
+			}
+			page = append(page, scores.Row{Addr: addr, Amount: r.Score})
 		}
 		read += len(page)
 		if err := each(page); err != nil || len(reply.Scores) < pageSize {

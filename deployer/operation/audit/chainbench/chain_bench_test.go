@@ -49,7 +49,7 @@ func BenchmarkAuditChain(b *testing.B) {
 		b.Run(fmt.Sprintf("readback/n=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				rows := 0
-				if err := s.ScorePages(ctx, 1, func(p []scores.Entry) error { rows += len(p); return nil }); err != nil || rows != n {
+				if err := s.ScorePages(ctx, 1, func(p []scores.Row) error { rows += len(p); return nil }); err != nil || rows != n {
 					b.Fatalf("%d rows, %v", rows, err)
 				}
 			}
