@@ -32,6 +32,19 @@ type Base struct {
 	decode                   func(error) error
 }
 
+// Open is deployer.Open for a Cosmos VM: the shared half (NewBase) dialled, and the VM's own
+// Contract around it (contract).
+func Open(ctx context.Context, vm deployer.VM, cfg deployer.Config, register func(codectypes.InterfaceRegistry), decode func(error) error,
+	contract func(Base, deployer.Config) deployer.Contract) (*deployer.Scorer, error) {
+	return deployer.Open(ctx, cfg, func(ctx context.Context, cfg deployer.Config) (deployer.Contract, error) {
+		base, err := NewBase(ctx, vm, cfg, register, decode)
+		if err != nil {
+			return nil, err
+		}
+		return contract(base, cfg), nil
+	})
+}
+
 // NewBase dials the rollup of a validated cfg for vm, whose messages register adds and
 // whose contract's refusals decode turns into the VM's own errors.
 func NewBase(ctx context.Context, vm deployer.VM, cfg deployer.Config, register func(codectypes.InterfaceRegistry), decode func(error) error) (Base, error) {
@@ -172,4 +185,45 @@ func (b *Base) FundFresh(ctx context.Context, funder, fresh keys.Signer, gas uin
 // DeployTx is the deployer's deploy tx of msgs (DeployTx), with the VM's errors.
 func (b *Base) DeployTx(dep *Signer, msgs func(stage uint64) ([]sdk.Msg, string, error)) DeployTx {
 	return DeployTx{C: b.C, Signer: dep, Msgs: msgs, Decode: b.decode}
+}
+
+// Finalize sends the operator's finalize of stage, the message msg builds for the
+// operator's address, and returns its tx hash.
+func (b *Base) Finalize(ctx context.Context, stage uint64, msg func(sender string) (sdk.Msg, error)) (string, error) {
+	hash, err := b.ExecAsOperator(ctx, msg)
+	if err != nil {
+		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
+	}
+	return hash, nil
+}
+
+// OperatorUpdate is Client.PrepareUpdate for the operator's updates of stage: spec has the
+// VM's message and bounds for the operator's account; the signer, the VM's errors and the
+// tx size limit are the base's.
+func (b *Base) OperatorUpdate(ctx context.Context, stage uint64, spec func(op *Signer) UpdateSpec) (deployer.Update, error) {
+	op, err := b.Operator(ctx)
+	if err != nil {
+		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, err)
+	}
+	u := spec(op)
+	u.Signer, u.Decode, u.MaxTxBytes = op, b.decode, b.MaxTxBytes
+	return b.C.PrepareUpdate(ctx, stage, u)
+}
+
+// PageRows reads a stage through a contract's paged read (both Cosmos VMs' get_scores go by
+// start_after): read returns a page of at most size rows after the cursor (nil: the first)
+// and the cursor of its last row; a short page is the last. each must not keep a page.
+func PageRows[K any](stage uint64, size int, read func(after *K) ([]scores.Row, K, error), each func([]scores.Row) error) error {
+	var after *K
+	for n := 0; ; {
+		page, last, err := read(after)
+		if err != nil {
+			return fmt.Errorf("read scores stage %d after %d rows: %w", stage, n, err)
+		}
+		n += len(page)
+		if err := each(page); err != nil || len(page) < size {
+			return err
+		}
+		after = &last
+	}
 }

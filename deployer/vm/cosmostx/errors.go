@@ -69,3 +69,18 @@ func Log(err error) (string, bool) {
 	}
 	return "", false
 }
+
+// Where says where a failed tx stopped, for the end of a VM error's text: " (in
+// simulation; nothing was sent)", " (tx HASH failed on chain)", or "" when err is no tx's.
+func Where(err error) string {
+	var te *TxError
+	if errors.As(err, &te) {
+		switch te.Phase {
+		case PhaseSimulate:
+			return " (in simulation; nothing was sent)"
+		case PhaseDeliver:
+			return " (tx " + te.Hash + " failed on chain)"
+		}
+	}
+	return ""
+}

@@ -29,17 +29,25 @@ func (c *Client) FindTx(ctx context.Context, query string, match func([]abci.Eve
 	}
 }
 
-// EventAttr is the value of key in the first event of eventType that has it and satisfies
-// also (nil: any), or "".
-func EventAttr(events []abci.Event, eventType, key string, also func(abci.Event) bool) string {
-	for _, ev := range events {
-		if ev.Type != eventType || (also != nil && !also(ev)) {
-			continue
-		}
-		for _, a := range ev.Attributes {
-			if a.Key == key {
-				return a.Value
+// FindEventTx is FindTx for the first successful tx matching query that holds an event of
+// evType whose attributes satisfy match (attr is an attribute's value by key, "" when the
+// event has none): how a retried finalize finds the tx that finalized its stage.
+func (c *Client) FindEventTx(ctx context.Context, query, evType string, match func(attr func(key string) string) bool) (string, error) {
+	return c.FindTx(ctx, query, func(events []abci.Event) bool {
+		for _, ev := range events {
+			if ev.Type == evType && match(func(key string) string { return attrOf(ev, key) }) {
+				return true
 			}
+		}
+		return false
+	})
+}
+
+// attrOf is the value of ev's first attribute key, or "".
+func attrOf(ev abci.Event, key string) string {
+	for _, a := range ev.Attributes {
+		if a.Key == key {
+			return a.Value
 		}
 	}
 	return ""

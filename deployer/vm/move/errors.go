@@ -60,17 +60,7 @@ func (e *AbortError) Error() string {
 	if cat == "" {
 		cat = fmt.Sprintf("category %d", e.Abort.Category())
 	}
-	msg := fmt.Sprintf("move abort %s (%s, code %d) in %s", e.Reason(), cat, e.Abort.Code, e.Abort.Module)
-	var te *cosmostx.TxError
-	if errors.As(e.Err, &te) {
-		switch te.Phase {
-		case cosmostx.PhaseSimulate:
-			return msg + " (in simulation; nothing was sent)"
-		case cosmostx.PhaseDeliver:
-			return msg + " (tx " + te.Hash + " failed on chain)"
-		}
-	}
-	return msg
+	return fmt.Sprintf("move abort %s (%s, code %d) in %s", e.Reason(), cat, e.Abort.Code, e.Abort.Module) + cosmostx.Where(e.Err)
 }
 
 func (e *AbortError) Unwrap() error { return e.Err }

@@ -60,12 +60,8 @@ var _ deployer.Contract = (*Contract)(nil)
 // deployer, cfg.Move.Build (Builder) compiles one for it, cfg.Contract the address of a
 // published one (0x-hex or bech32).
 func Dial(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error) {
-	return deployer.Open(ctx, cfg, func(ctx context.Context, cfg deployer.Config) (deployer.Contract, error) {
-		base, err := cosmostx.NewBase(ctx, deployer.Move, cfg, initiamove.RegisterInterfaces, DecodeAbort)
-		if err != nil {
-			return nil, err
-		}
-		return &Contract{Base: base, module: cfg.Code, build: cfg.Move.Build}, nil
+	return cosmostx.Open(ctx, deployer.Move, cfg, initiamove.RegisterInterfaces, DecodeAbort, func(base cosmostx.Base, cfg deployer.Config) deployer.Contract {
+		return &Contract{Base: base, module: cfg.Code, build: cfg.Move.Build}
 	})
 }
 
@@ -216,18 +212,15 @@ func (s *Contract) PrepareUpdate(ctx context.Context, stage uint64, _ *scores.Se
 	if err := s.needModule(); err != nil {
 		return deployer.Update{}, err
 	}
-	op, err := s.Operator(ctx)
-	if err != nil {
-		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, err)
-	}
-	return s.C.PrepareUpdate(ctx, stage, cosmostx.UpdateSpec{
-		Signer: op, Decode: DecodeAbort, What: "simulate update_score_script", Headroom: gasHeadroom,
-		Msg: func(stage uint64, chunk scores.Chunk) (sdk.Msg, error) {
-			return s.updateMsg(op.Address, stage, chunk)
-		},
-		GasCap: SimulationGasLimit, GasCapName: "contract simulation gas limit",
-		MaxTxBytes: s.MaxTxBytes, Overhead: txOverhead, PerEntry: bytesPerEntry,
-		MaxEntries: MaxArgBytes / 32, Cap: DefaultMaxChunk,
+	return s.OperatorUpdate(ctx, stage, func(op *cosmostx.Signer) cosmostx.UpdateSpec {
+		return cosmostx.UpdateSpec{
+			What: "simulate update_score_script", Headroom: gasHeadroom,
+			Msg: func(stage uint64, chunk scores.Chunk) (sdk.Msg, error) {
+				return s.updateMsg(op.Address, stage, chunk)
+			},
+			GasCap: SimulationGasLimit, GasCapName: "contract simulation gas limit",
+			Overhead: txOverhead, PerEntry: bytesPerEntry, MaxEntries: MaxArgBytes / 32, Cap: DefaultMaxChunk,
+		}
 	})
 }
 
@@ -236,13 +229,34 @@ func (s *Contract) FinalizeStage(ctx context.Context, stage uint64) (string, err
 	if err := s.needModule(); err != nil {
 		return "", err
 	}
-	hash, err := s.ExecAsOperator(ctx, func(sender string) (sdk.Msg, error) {
+	return s.Finalize(ctx, stage, func(sender string) (sdk.Msg, error) {
 		return s.call(sender, "finalize_script", movebcs.ArgU64(stage)), nil
 	})
-	if err != nil {
-		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
+}
+
+// FinalizeTx finds the tx whose FinalizedScoreEvent from this module names stage.
+func (s *Contract) FinalizeTx(ctx context.Context, stage uint64) (string, error) {
+	if err := s.needModule(); err != nil {
+		return "", err
 	}
-	return hash, nil
+	tag := s.owner.Short() + "::" + ModuleName + "::FinalizedScoreEvent"
+	want := strconv.FormatUint(stage, 10)
+	return s.C.FindEventTx(ctx, fmt.Sprintf("move.type_tag='%s'", tag), "move", func(attr func(string) string) bool {
+		if attr("type_tag") != tag {
+			return false
+		}
+		var data struct {
+			Stage json.RawMessage `json:"stage"`
+		}
+		if json.Unmarshal([]byte(attr("data")), &data) != nil {
+			return false
+		}
+		var n string
+		if json.Unmarshal(data.Stage, &n) != nil {
+			n = string(data.Stage) // a bare number
+		}
+		return n == want
+	})
 }
 
 // view calls a view function with BCS arguments and decodes its JSON value into out.
@@ -318,37 +332,33 @@ func (s *Contract) StageInfo(ctx context.Context, stage uint64) (deployer.StageI
 
 // ScorePages pages through get_scores by start_after, in the module's order (descending address).
 func (s *Contract) ScorePages(ctx context.Context, stage uint64, each func([]scores.Row) error) error {
-	var after *movebcs.Address
 	page := make([]scores.Row, 0, pageSize)
-	for read := 0; ; {
+	return cosmostx.PageRows(stage, pageSize, func(after *movebcs.Address) ([]scores.Row, movebcs.Address, error) {
 		var reply struct {
 			Scores []struct {
 				Addr  string `json:"addr"`
 				Score string `json:"score"`
 			} `json:"scores"`
 		}
+		var last movebcs.Address
 		if err := s.view(ctx, "get_scores", &reply, movebcs.ArgU64(stage), movebcs.ArgU16(pageSize), movebcs.ArgOptionAddress(after)); err != nil {
-			return fmt.Errorf("read scores stage %d after %d rows: %w", stage, read, err)
+			return nil, last, err
 		}
 		page = page[:0]
 		for _, r := range reply.Scores {
 			a, err := movebcs.ParseAddress(r.Addr)
 			if err != nil {
-				return fmt.Errorf("read scores stage %d: %w", stage, err)
+				return nil, last, err
 			}
 			n, err := strconv.ParseUint(r.Score, 10, 64)
 			if err != nil {
-				return fmt.Errorf("read scores stage %d: score %q of %s: %w", stage, r.Score, r.Addr, err)
+				return nil, last, fmt.Errorf("score %q of %s: %w", r.Score, r.Addr, err)
 			}
 			// the account's bytes, as the chain's bech32 codec decodes them
-			page = append(page, scores.Row{Addr: a.AccountBytes(), Amount: n})
-			after = &a
+			page, last = append(page, scores.Row{Addr: a.AccountBytes(), Amount: n}), a
 		}
-		read += len(page)
-		if err := each(page); err != nil || len(reply.Scores) < pageSize {
-			return err
-		}
-	}
+		return page, last, nil
+	}, each)
 }
 
 // InitStage reads the module's first stage from its ModuleStore.

@@ -33,16 +33,7 @@ func (e *ContractError) Reason() string {
 }
 
 func (e *ContractError) Error() string {
-	var te *cosmostx.TxError
-	if errors.As(e.Err, &te) {
-		switch te.Phase {
-		case cosmostx.PhaseSimulate:
-			return "contract error: " + e.Message + " (in simulation; nothing was sent)"
-		case cosmostx.PhaseDeliver:
-			return "contract error: " + e.Message + " (tx " + te.Hash + " failed on chain)"
-		}
-	}
-	return "contract error: " + e.Message
+	return "contract error: " + e.Message + cosmostx.Where(e.Err)
 }
 
 func (e *ContractError) Unwrap() error { return e.Err }

@@ -56,16 +56,12 @@ var _ deployer.Contract = (*Contract)(nil)
 // Dial connects to the rollup's CometBFT RPC and REST faces (cfg.CometRPC, cfg.REST) and
 // returns the Scorer of its contract; cfg.Code is a Wasm module to deploy instead of ours.
 func Dial(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error) {
-	return deployer.Open(ctx, cfg, func(ctx context.Context, cfg deployer.Config) (deployer.Contract, error) {
-		base, err := cosmostx.NewBase(ctx, deployer.Wasm, cfg, wasmtypes.RegisterInterfaces, decodeContract)
-		if err != nil {
-			return nil, err
-		}
+	return cosmostx.Open(ctx, deployer.Wasm, cfg, wasmtypes.RegisterInterfaces, decodeContract, func(base cosmostx.Base, cfg deployer.Config) deployer.Contract {
 		s := &Contract{Base: base, code: wasmcontract.Code()}
 		if cfg.Code != nil {
 			s.code = cfg.Code
 		}
-		return s, nil
+		return s
 	})
 }
 
@@ -189,21 +185,19 @@ func execMsg(sender, contract string, msg vipwasm.Execute) (*wasmtypes.MsgExecut
 // contract (which also proves the operator may write to stage) and sizes chunks by the
 // chain's block gas limit and the tx size limit for these entries.
 func (s *Contract) PrepareUpdate(ctx context.Context, stage uint64, canonical *scores.Set) (deployer.Update, error) {
-	op, err := s.Operator(ctx)
-	if err != nil {
-		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, err)
-	}
 	// ["addr",score], in the JSON message, for the longest address and score of the set
 	perEntry := 0
 	for _, w := range canonical.Widths() {
 		perEntry = max(perEntry, len(canonical.Codec().Encode(make([]byte, w)))+len(strconv.FormatUint(canonical.MaxScore(), 10))+6)
 	}
-	return s.C.PrepareUpdate(ctx, stage, cosmostx.UpdateSpec{
-		Signer: op, Decode: decodeContract, What: "simulate update_scores", Headroom: gasHeadroom,
-		Msg: func(stage uint64, chunk scores.Chunk) (sdk.Msg, error) {
-			return updateMsg(op.Address, s.contract, stage, chunk.Entries())
-		},
-		MaxTxBytes: s.MaxTxBytes, Overhead: txOverhead, PerEntry: perEntry, Cap: DefaultMaxChunk,
+	return s.OperatorUpdate(ctx, stage, func(op *cosmostx.Signer) cosmostx.UpdateSpec {
+		return cosmostx.UpdateSpec{
+			What: "simulate update_scores", Headroom: gasHeadroom,
+			Msg: func(stage uint64, chunk scores.Chunk) (sdk.Msg, error) {
+				return updateMsg(op.Address, s.contract, stage, chunk.Entries())
+			},
+			Overhead: txOverhead, PerEntry: perEntry, Cap: DefaultMaxChunk,
+		}
 	})
 }
 
@@ -212,13 +206,22 @@ func (s *Contract) FinalizeStage(ctx context.Context, stage uint64) (string, err
 	if err := s.needContract(); err != nil {
 		return "", err
 	}
-	hash, err := s.ExecAsOperator(ctx, func(sender string) (sdk.Msg, error) {
+	return s.Finalize(ctx, stage, func(sender string) (sdk.Msg, error) {
 		return execMsg(sender, s.contract, vipwasm.Execute{FinalizeStage: &vipwasm.Stage{Stage: stage}})
 	})
-	if err != nil {
-		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
+}
+
+// FinalizeTx finds the tx whose finalize-stage event (wasm-finalize-stage, emitted by this
+// contract) names stage.
+func (s *Contract) FinalizeTx(ctx context.Context, stage uint64) (string, error) {
+	if err := s.needContract(); err != nil {
+		return "", err
 	}
-	return hash, nil
+	st := strconv.FormatUint(stage, 10)
+	q := fmt.Sprintf("wasm-finalize-stage.stage='%s' AND wasm-finalize-stage._contract_address='%s'", st, s.contract)
+	return s.C.FindEventTx(ctx, q, "wasm-finalize-stage", func(attr func(string) string) bool {
+		return attr("_contract_address") == s.contract && attr("stage") == st
+	})
 }
 
 func (s *Contract) query(ctx context.Context, q vipwasm.Query, out any) error {
@@ -243,29 +246,24 @@ func (s *Contract) StageInfo(ctx context.Context, stage uint64) (deployer.StageI
 
 // ScorePages pages through get_scores by start_after, in the contract's address order.
 func (s *Contract) ScorePages(ctx context.Context, stage uint64, each func([]scores.Row) error) error {
-	var after *string
 	codec := s.Codec()
 	page := make([]scores.Row, 0, pageSize)
-	for read := 0; ; {
+	return cosmostx.PageRows(stage, pageSize, func(after *string) ([]scores.Row, string, error) {
 		var reply vipwasm.ScoresPage
 		if err := s.query(ctx, vipwasm.Query{GetScores: &vipwasm.GetScores{Stage: stage, Limit: pageSize, StartAfter: after}}, &reply); err != nil {
-			return fmt.Errorf("read scores stage %d after %d rows: %w", stage, read, err)
+			return nil, "", err
 		}
 		page = page[:0]
+		last := ""
 		for _, r := range reply.Scores {
 			addr, err := codec.Decode(r.Addr)
 			if err != nil {
-				return fmt.Errorf("read scores stage %d: row of %q: %w", stage, r.Addr, err)
+				return nil, "", fmt.Errorf("row of %q: %w", r.Addr, err)
 			}
-			page = append(page, scores.Row{Addr: addr, Amount: r.Score})
+			page, last = append(page, scores.Row{Addr: addr, Amount: r.Score}), r.Addr
 		}
-		read += len(page)
-		if err := each(page); err != nil || len(reply.Scores) < pageSize {
-			return err
-		}
-		last := reply.Scores[len(reply.Scores)-1].Addr
-		after = &last
-	}
+		return page, last, nil
+	}, each)
 }
 
 // InitStage reads the contract's first stage from its storage.
