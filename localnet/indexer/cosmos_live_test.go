@@ -56,7 +56,7 @@ func TestCosmosIndexerFollowsALiveRollup(t *testing.T) {
 	var hashes []string
 	var heights []int64
 	for i := range 3 {
-		res, err := c.Exec(ctx, s, &banktypes.MsgSend{FromAddress: s.Address, ToAddress: to[i%2], Amount: sdk.NewCoins(sdk.NewCoin(c.GasPrice.Denom, sdkmath.NewInt(int64(1000+i))))})
+		res, err := c.Exec(ctx, s, &banktypes.MsgSend{FromAddress: s.Address, ToAddress: to[i%2], Amount: sdk.NewCoins(sdk.NewCoin(c.GasPrice().Denom, sdkmath.NewInt(int64(1000+i))))})
 		if err != nil {
 			t.Fatal(err)
 		}
