@@ -82,14 +82,14 @@ func (g *globals) auditPolicy(ctx context.Context, o computeOptions, version uin
 		}
 		fmt.Fprintf(&b, "\nthe contract's stage %d (%s, %d rows, total %d; the policy's total %d) differs from the policy at %d addresses:", o.stage, state, c.Rows, c.ContractTotal, c.PolicyTotal, len(c.Differences))
 		for _, d := range c.Differences {
-			ap.Differences = append(ap.Differences, auditDiff{Address: d.Addr.Hex(), Policy: d.Policy, Contract: d.Contract, OnChain: d.OnChain})
+			ap.Differences = append(ap.Differences, auditDiff{Address: d.Text, Policy: d.Policy, Contract: d.Contract, OnChain: d.OnChain})
 			switch {
 			case !d.OnChain:
-				fmt.Fprintf(&b, "\n  %s: policy %d, missing on chain", d.Addr.Hex(), d.Policy)
+				fmt.Fprintf(&b, "\n  %s: policy %d, missing on chain", d.Text, d.Policy)
 			case d.Policy == 0:
-				fmt.Fprintf(&b, "\n  %s: contract %d, the policy gives no score", d.Addr.Hex(), d.Contract)
+				fmt.Fprintf(&b, "\n  %s: contract %d, the policy gives no score", d.Text, d.Contract)
 			default:
-				fmt.Fprintf(&b, "\n  %s: policy %d, contract %d", d.Addr.Hex(), d.Policy, d.Contract)
+				fmt.Fprintf(&b, "\n  %s: policy %d, contract %d", d.Text, d.Policy, d.Contract)
 			}
 		}
 		fails = append(fails, fmt.Errorf("stage %d: the contract's scores differ from the policy's at %d addresses", o.stage, len(c.Differences)))

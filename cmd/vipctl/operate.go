@@ -121,7 +121,7 @@ func (g *globals) operate(ctx context.Context, o operateOptions) error {
 	}
 	defer lock.Release()
 	if ps != nil {
-		ps.dir, ps.logger = filepath.Join(g.stateDir, "policy", operate.SafeName(s.Contract())), logger
+		ps.dir, ps.codec, ps.logger = filepath.Join(g.stateDir, "policy", operate.SafeName(s.Contract())), s.Codec(), logger
 	}
 
 	followHeap(ctx, time.Second)

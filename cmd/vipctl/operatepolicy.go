@@ -22,7 +22,8 @@ type policySource struct {
 	g      *globals
 	o      computeOptions
 	p      *policy.Policy
-	dir    string // where each stage's score file and manifest go
+	dir    string       // where each stage's score file and manifest go
+	codec  scores.Codec // the contract's: how its addresses are written
 	logger *slog.Logger
 
 	// last is the last stage computed: blocks below the window's end never change on an
@@ -68,9 +69,8 @@ func (s *policySource) Scores(ctx context.Context, stage uint64, emit func(score
 			"addresses", len(ps.res.Scores), "total", ps.total(), "merkle_root", "0x"+tree.Root().String(), "out", dir)
 		s.last, s.lastStage = stage, ps
 	}
-	codec := scores.EVMCodec{}
 	for _, sc := range ps.res.Scores {
-		emit(scores.Entry{Addr: codec.Encode(sc.Addr[:]), Amount: sc.Score})
+		emit(scores.Entry{Addr: s.codec.Encode(sc.Addr[:]), Amount: sc.Score})
 	}
 	return nil
 }

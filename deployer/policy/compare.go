@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -20,6 +21,9 @@ type Difference struct {
 	// OnChain says whether the contract holds a row for the address (a missing row and a
 	// row of 0 both score 0).
 	OnChain bool
+	// Text is the address as the contract's codec writes it (0x hex, or bech32 on a Cosmos
+	// rollup). A row of a 32-byte account, which no policy scores, has only its Text.
+	Text string
 }
 
 // Comparison is a stage of the scoring contract set beside the policy's scores.
@@ -53,17 +57,29 @@ func CompareStage(ctx context.Context, r audit.StageReader, stage uint64, ss []S
 	seen := map[common.Address]bool{}
 	err = r.ScorePages(ctx, stage, func(page []scores.Row) error {
 		for _, e := range page {
-			if len(e.Addr) != common.AddressLength {
-				return fmt.Errorf("row of %q: %d bytes, an EVM address has 20", codec.Encode(e.Addr), len(e.Addr))
+			b := e.Addr
+			switch {
+			case len(b) == common.AddressLength:
+			case len(b) == 32 && bytes.Equal(b[:12], make([]byte, 12)):
+				b = b[12:] // the 20-byte account as a 32-byte Move address holds it
+			case len(b) == 32:
+				// A 32-byte account (an object, a contract): no policy scores one.
+				c.Rows++
+				if e.Amount != 0 {
+					c.Differences = append(c.Differences, Difference{Contract: e.Amount, OnChain: true, Text: codec.Encode(e.Addr)})
+				}
+				continue
+			default:
+				return fmt.Errorf("row of %q: %d bytes, want a 20-byte account", codec.Encode(e.Addr), len(b))
 			}
-			a := common.BytesToAddress(e.Addr)
+			a := common.BytesToAddress(b)
 			if seen[a] {
 				return fmt.Errorf("row of %s: %w", a.Hex(), audit.ErrDuplicate)
 			}
 			seen[a] = true
 			c.Rows++
 			if p := want[a]; p != e.Amount {
-				c.Differences = append(c.Differences, Difference{Addr: a, Policy: p, Contract: e.Amount, OnChain: true})
+				c.Differences = append(c.Differences, Difference{Addr: a, Policy: p, Contract: e.Amount, OnChain: true, Text: codec.Encode(e.Addr)})
 			}
 			delete(want, a)
 		}
@@ -73,8 +89,13 @@ func CompareStage(ctx context.Context, r audit.StageReader, stage uint64, ss []S
 		return nil, fmt.Errorf("compare stage %d: read back: %w", stage, err)
 	}
 	for a, p := range want {
-		c.Differences = append(c.Differences, Difference{Addr: a, Policy: p})
+		c.Differences = append(c.Differences, Difference{Addr: a, Policy: p, Text: codec.Encode(a[:])})
 	}
-	slices.SortFunc(c.Differences, func(x, y Difference) int { return bytes.Compare(x.Addr[:], y.Addr[:]) })
+	slices.SortFunc(c.Differences, func(x, y Difference) int {
+		if d := bytes.Compare(x.Addr[:], y.Addr[:]); d != 0 {
+			return d
+		}
+		return strings.Compare(x.Text, y.Text)
+	})
 	return c, nil
 }
