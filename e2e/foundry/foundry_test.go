@@ -20,6 +20,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/e2e/harness"
+	"github.com/vipharness/vipharness/localnet/container"
 	"github.com/vipharness/vipharness/localnet/process"
 )
 
@@ -172,10 +174,18 @@ func selector(sig string) string { return "0x" + fmt.Sprintf("%x", crypto.Keccak
 
 // engines are the engines of E2E_ENGINES (default embedded) the suite runs on: the embedded
 // EVM (a minievm's faces and fee rules) and plain geth --dev as a process.
+// gethEngines are the engines that run plain geth for EVM.
+var gethEngines = map[string]localnetEngine{"process": process.Engine{}, "container": container.Engine{}}
+
+// localnetEngine is what the suite asks of an engine before it starts vipctl on it.
+type localnetEngine interface {
+	Available(ctx context.Context, vm deployer.VM) error
+}
+
 func engines() []string {
 	var out []string
 	for _, e := range strings.Split(cmpOr(os.Getenv("E2E_ENGINES"), "embedded"), ",") {
-		if e = strings.TrimSpace(e); e == "embedded" || e == "process" {
+		if e = strings.TrimSpace(e); e == "embedded" || e == "process" || e == "container" {
 			out = append(out, e)
 		}
 	}
@@ -212,10 +222,12 @@ func foundrySpecs(engine string) {
 
 	BeforeAll(func(ctx SpecContext) {
 		tools = findTools()
-		if engine == "process" {
-			if err := (process.Engine{}).Available(ctx, deployer.EVM); err != nil {
-				if os.Getenv("REQUIRE_NODES") == "1" || os.Getenv("CI") == "true" {
-					Fail(fmt.Sprintf("REQUIRE_NODES=1 or CI=true: %v", err))
+		// geth as a child process or in a container: skipped where its binary or Docker is
+		// missing, unless CI requires every engine.
+		if eng, ok := gethEngines[engine]; ok {
+			if err := eng.Available(ctx, deployer.EVM); err != nil {
+				if harness.Required(engine) {
+					Fail(fmt.Sprintf("the %s engine is required here: %v", engine, err))
 				}
 				Skip(err.Error())
 			}

@@ -135,10 +135,10 @@ func (e brokenEngine) StartRollup(context.Context, deployer.VM) (localnet.Rollup
 	return nil, e.err
 }
 
-// required reports whether the environment demands the engine run (REQUIRE_NODES=1 for the
+// Required reports whether the environment demands the engine run (REQUIRE_NODES=1 for the
 // process and container engines, REQUIRE_DOCKER=1 for the container engine), so that a
 // missing prerequisite fails instead of skipping.
-func required(engine string) bool {
+func Required(engine string) bool {
 	nodes := os.Getenv("REQUIRE_NODES") == "1" || os.Getenv("CI") == "true"
 	switch {
 	case strings.HasPrefix(engine, "process"):
@@ -158,7 +158,7 @@ var sweepOnce sync.Once
 // what earlier runs left behind.
 func ensure(ctx context.Context, t Target) error {
 	if err := t.Engine.Available(ctx, t.VM); err != nil {
-		if required(t.Engine.Name()) {
+		if Required(t.Engine.Name()) {
 			return fmt.Errorf("%s cannot run here and is required: %w", t, err)
 		}
 		ginkgo.Skip(fmt.Sprintf("%s: %v", t, err))
