@@ -3,9 +3,9 @@ package xmove_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"

@@ -10,6 +10,7 @@ import (
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
 
+	"github.com/cosmos/cosmos-sdk/types/query"
 	"github.com/cosmos/gogoproto/jsonpb"
 	"github.com/cosmos/gogoproto/proto"
 	"google.golang.org/grpc/codes"
@@ -108,12 +109,10 @@ func (e *Executor) QueryMethods() []Query {
 			Method: "/initia.move.v1.Query/Modules",
 			New:    func() proto.Message { return &initiamove.QueryModulesRequest{} },
 			HTTP:   "GET /initia/move/v1/accounts/{address}/modules",
-			Bind: func(r *http.Request, req proto.Message) (err error) {
+			Bind: bindPaged(func(req proto.Message) (*string, **query.PageRequest) {
 				q := req.(*initiamove.QueryModulesRequest)
-				q.Address = r.PathValue("address")
-				q.Pagination, err = bindPageRequest(r.URL.Query())
-				return err
-			},
+				return &q.Address, &q.Pagination
+			}),
 			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
 				return e.modules(c, r.(*initiamove.QueryModulesRequest))
 			},
@@ -122,12 +121,10 @@ func (e *Executor) QueryMethods() []Query {
 			Method: "/initia.move.v1.Query/Resources",
 			New:    func() proto.Message { return &initiamove.QueryResourcesRequest{} },
 			HTTP:   "GET /initia/move/v1/accounts/{address}/resources",
-			Bind: func(r *http.Request, req proto.Message) (err error) {
+			Bind: bindPaged(func(req proto.Message) (*string, **query.PageRequest) {
 				q := req.(*initiamove.QueryResourcesRequest)
-				q.Address = r.PathValue("address")
-				q.Pagination, err = bindPageRequest(r.URL.Query())
-				return err
-			},
+				return &q.Address, &q.Pagination
+			}),
 			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
 				return e.resources(c, r.(*initiamove.QueryResourcesRequest))
 			},
@@ -148,12 +145,10 @@ func (e *Executor) QueryMethods() []Query {
 			Method: "/initia.move.v1.Query/TableEntries",
 			New:    func() proto.Message { return &initiamove.QueryTableEntriesRequest{} },
 			HTTP:   "GET /initia/move/v1/tables/{address}/entries",
-			Bind: func(r *http.Request, req proto.Message) (err error) {
+			Bind: bindPaged(func(req proto.Message) (*string, **query.PageRequest) {
 				q := req.(*initiamove.QueryTableEntriesRequest)
-				q.Address = r.PathValue("address")
-				q.Pagination, err = bindPageRequest(r.URL.Query())
-				return err
-			},
+				return &q.Address, &q.Pagination
+			}),
 			Handle: func(c Ctx, r proto.Message) (proto.Message, error) {
 				return e.tableEntries(c, r.(*initiamove.QueryTableEntriesRequest))
 			},
@@ -216,6 +211,17 @@ func (e *Executor) QueryMethods() []Query {
 				return out, nil
 			},
 		},
+	}
+}
+
+// bindPaged binds a paged list's request: the address from the path, pagination.* from the
+// query string; fields names the request's two fields.
+func bindPaged(fields func(proto.Message) (*string, **query.PageRequest)) func(*http.Request, proto.Message) error {
+	return func(r *http.Request, req proto.Message) (err error) {
+		addr, page := fields(req)
+		*addr = r.PathValue("address")
+		*page, err = bindPageRequest(r.URL.Query())
+		return err
 	}
 }
 
