@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -114,6 +115,17 @@ func (g *globals) checkPolicy(o computeOptions) error {
 			what += fmt.Sprintf(" %s of %s (topic0 %s)", s.Event.Sig, s.Contract.Hex(), s.Event.ID.Hex())
 		case s.Method != nil:
 			what += fmt.Sprintf(" %s on %s (selector 0x%x)", s.Method.Sig, s.Contract.Hex(), s.Method.ID)
+		case s.Kind == policy.KindMove:
+			what += " " + s.TypeTag
+		case s.Kind == policy.KindWasm:
+			what += fmt.Sprintf(" %s of %s", s.EventType, s.ContractText)
+		case s.Kind == policy.KindCosmos:
+			what += " " + s.EventType
+		case s.Denom != "":
+			what += " of " + s.Denom + " (x/bank transfer events of messages)"
+		}
+		for _, k := range policySortedKeys(s.Attrs) {
+			what += fmt.Sprintf(" %s=%q", k, s.Attrs[k])
 		}
 		if s.Genesis {
 			what += ", from genesis"
@@ -334,7 +346,7 @@ func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
 	} else {
 		total := ps.total()
 		_, err = fmt.Fprintf(g.out, "stage %d: blocks %d..%d (%s..%s) from the %s at height %d: %d addresses, total %d\nwrote %s and %s\n",
-			o.stage, span.FirstBlock, span.LastBlock, span.First.Hash.Hex(), span.Last.Hash.Hex(), run.SourceKind, run.SourceHeight,
+			o.stage, span.FirstBlock, span.LastBlock, p.BlockHash(span.First.Hash), p.BlockHash(span.Last.Hash), run.SourceKind, run.SourceHeight,
 			len(res.Scores), total, filepath.Join(dir, policy.ScoreFileName), filepath.Join(dir, policy.ManifestName))
 		if err != nil {
 			return err
@@ -366,4 +378,13 @@ func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
 		}
 		return &exitError{exitMismatch, fmt.Errorf("stage %d: the contract's scores differ from the policy's at %d addresses", o.stage, len(c.Differences))}
 	})
+}
+
+func policySortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -218,3 +218,37 @@ func TestNormalizeTypeTag(t *testing.T) {
 		}
 	}
 }
+
+// A source's tx_search query narrows the height range only where it cannot miss an event:
+// exact attribute values and the contract the chain writes as the policy does, a Move type
+// tag by its presence only (the chain may print its address otherwise).
+func TestSourceQuery(t *testing.T) {
+	contract, err := bech32.ConvertAndEncode("init", common.HexToHash("0xc0417ac7").Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		src  string
+		want string
+	}{
+		{"move_event: {type_tag: \"0xcafe::demo::Played\"}", "tx.height >= 1 AND tx.height <= 20 AND move.type_tag EXISTS"},
+		{"wasm_event: {contract: " + contract + ", action: play}", "tx.height >= 1 AND tx.height <= 20 AND wasm._contract_address = '" + contract + "' AND wasm.action = 'play'"},
+		{"wasm_event: {contract: " + contract + ", event: bet}", "tx.height >= 1 AND tx.height <= 20 AND wasm-bet._contract_address = '" + contract + "'"},
+		{"cosmos_event: {type: message, attributes: {sender: \"it's\", action: x}}", "tx.height >= 1 AND tx.height <= 20 AND message.action = 'x' AND message.sender = 'it\\'s'"},
+		{"native_transfer: {denom: umin}", "tx.height >= 1 AND tx.height <= 20"},
+	}
+	for _, tc := range tests {
+		vm := "move"
+		if strings.HasPrefix(tc.src, "wasm") {
+			vm = "wasm"
+		}
+		src := strings.Replace(moveHeader, "vm: move", "vm: "+vm, 1) + "sources:\n  - name: s\n    " + tc.src + "\nrules:\n  - {name: r, source: s, aggregate: count, user: tx.from}\n"
+		p, err := Parse([]byte(src), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.src, err)
+		}
+		if got := p.Sources[0].query(0, 20); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}

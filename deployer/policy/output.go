@@ -98,13 +98,13 @@ type Run struct {
 // Outputs makes the score file and the manifest of a computed result.
 func Outputs(p *Policy, run Run, res *Result) (scoreFile, manifest []byte, err error) {
 	var codec scores.Codec = scores.EVMCodec{}
-	hashText := func(h common.Hash) string { return h.Hex() }
 	if p.IsCosmos() {
 		if run.Prefix == "" {
 			return nil, nil, fmt.Errorf("write score file: a %s rollup's addresses need its bech32 prefix", p.VM)
 		}
-		codec, hashText = scores.Bech32Codec{Prefix: run.Prefix}, cometHash
+		codec = scores.Bech32Codec{Prefix: run.Prefix}
 	}
+	hashText := p.BlockHash
 	scoreFile, err = ScoreFileOf(res.Scores, codec)
 	if err != nil {
 		return nil, nil, err
@@ -155,6 +155,15 @@ func Tree(bridgeID, stage uint64, ss []Score) (*audit.Tree, error) {
 		return nil, fmt.Errorf("merkle tree: %w", err)
 	}
 	return tree, nil
+}
+
+// BlockHash is a block hash as the policy's chain prints it: 0x hex on EVM, CometBFT's
+// upper-case hex on Move and Wasm.
+func (p *Policy) BlockHash(h common.Hash) string {
+	if p.IsCosmos() {
+		return cometHash(h)
+	}
+	return h.Hex()
 }
 
 // WriteOutputs writes the score file and the manifest into dir (created if missing).

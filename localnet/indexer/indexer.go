@@ -1,6 +1,8 @@
-// Package indexer is a local stand-in for Initia's rollytics indexer, limited to its EVM
-// transaction API: it follows a live EVM chain over JSON-RPC, keeps every transaction's
-// receipt in an in-memory store indexed by sequence, account, height and hash, and serves
+// Package indexer is a local stand-in for Initia's rollytics indexer. On a Move or Wasm
+// rollup (NewCosmos, cosmos.go) it follows CometBFT and the REST API and serves the Cosmos
+// tx and block APIs. On an EVM rollup it follows a live EVM chain over JSON-RPC, keeps every
+// transaction's receipt in an in-memory store indexed by sequence, account, height and
+// hash, and serves
 //
 //	GET /indexer/tx/v1/evm-txs
 //	GET /indexer/tx/v1/evm-txs/by_account/{account}
