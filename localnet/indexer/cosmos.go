@@ -321,7 +321,7 @@ func (s *store) applyCosmos(b *cosmosBlock) error {
 	s.blockRows = append(s.blockRows, &record{seq: int64(b.height), height: b.height, hash: b.hash, body: b.body})
 	s.times = append(s.times, b.time)
 	for _, rec := range b.txs {
-		s.appendLocked(rec)
+		s.appendLocked(rec, rec.accts)
 	}
 	s.notifyLocked()
 	return nil

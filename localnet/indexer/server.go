@@ -296,12 +296,9 @@ func (ix *Indexer) serveByAccount(w http.ResponseWriter, account string, q url.V
 		return err
 	}
 	ix.store.mu.RLock()
-	var list []*record
-	if at := ix.store.byAcct[string(acct)]; at != nil {
-		list = at.all
-		if signer {
-			list = at.signed
-		}
+	list, signed := ix.store.accountLocked(acct)
+	if signer {
+		list = signed
 	}
 	rows, total := pick(list, p), len(list)
 	ix.store.mu.RUnlock()
@@ -341,9 +338,7 @@ func (ix *Indexer) serveTx(w http.ResponseWriter, hash string) error {
 	if rec == nil {
 		return errTxNotFound
 	}
-	buf := make([]byte, 0, len(rec.body)+8)
-	buf = append(buf, `{"tx":`...)
-	buf = append(buf, rec.body...)
+	buf := rec.json(append(make([]byte, 0, 8*len(rec.body)), `{"tx":`...))
 	buf = append(buf, '}')
 	writeJSON(w, buf)
 	return nil
@@ -357,6 +352,9 @@ func writePage(w http.ResponseWriter, p pageReq, rows []*record, total int) erro
 	n := len(pg) + 32
 	for _, r := range rows {
 		n += len(r.body) + 1
+		if r.zipped {
+			n += 7 * len(r.body) // about what it takes unpacked
+		}
 	}
 	buf := make([]byte, 0, n)
 	buf = append(buf, `{"txs":[`...)
@@ -364,7 +362,7 @@ func writePage(w http.ResponseWriter, p pageReq, rows []*record, total int) erro
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = append(buf, r.body...)
+		buf = r.json(buf)
 	}
 	buf = append(buf, `],"pagination":`...)
 	buf = append(buf, pg...)

@@ -57,12 +57,9 @@ func (ix *Indexer) serveCosmos(w http.ResponseWriter, path string, q url.Values,
 			return err
 		}
 		ix.store.mu.RLock()
-		var list []*record
-		if at := ix.store.byAcct[string(acct)]; at != nil {
-			list = at.all
-			if signer {
-				list = at.signed
-			}
+		list, signed := ix.store.accountLocked(acct)
+		if signer {
+			list = signed
 		}
 		list = filterMsgs(list, msgs)
 		rows, total := pick(list, p), len(list)

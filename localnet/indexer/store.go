@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/klauspost/compress/zstd"
 
 	api "github.com/vipharness/vipharness/bindings/indexer"
 )
@@ -19,8 +21,9 @@ type record struct {
 	seq    int64
 	height uint64
 	hash   common.Hash
-	body   []byte   // the EVMTx JSON, encoded once
-	accts  []string // account keys (raw address bytes) the tx is indexed under
+	body   []byte   // the tx's JSON, encoded once; an EVM tx's compressed (zipped, see packBody)
+	zipped bool     // body is packed; the row's accounts are read from it (accts is nil)
+	accts  []string // a Cosmos tx's account keys (raw address bytes)
 	signer string   // key of From
 	msgs   []string // a Cosmos tx's message type URLs, without the leading slash
 }
@@ -31,6 +34,14 @@ type accountTxs struct{ all, signed []*record }
 // block order), with indexes by hash and by account; a block's transactions are a
 // contiguous run of the sequence list, found by binary search. Sequences only grow: a
 // rollback drops the newest rows but never hands their sequences out again.
+//
+// It is kept small because a scoring contract's chain files every scored address under its
+// own account (the UpdateScore log's indexed address): a million-address stage is a million
+// accounts of one transaction each. Those live in once, a map from the address to the
+// position of its one row (no pointers, no list, nothing for the collector to scan); an
+// account gets a list in byAcct only with its second row, as a signer, or with a 32-byte key.
+// EVM bodies are compressed JSON (a 455-log chunk's receipt: 666 bytes a log as JSON, 36 as
+// zstd), and an EVM row keeps no list of its accounts: a rollback reads them from its body.
 type store struct {
 	mu     sync.RWMutex
 	base   uint64        // height of blocks[0]
@@ -38,6 +49,7 @@ type store struct {
 	txs    []*record
 	byHash map[common.Hash]*record
 	byAcct map[string]*accountTxs
+	once   map[common.Address]uint32 // accounts of exactly one row, not its signer: its position in txs
 	// blockRows (the block API's rows, seq = height) and times are kept for Cosmos chains.
 	blockRows []*record
 	times     []time.Time
@@ -46,7 +58,8 @@ type store struct {
 }
 
 func newStore() *store {
-	return &store{byHash: map[common.Hash]*record{}, byAcct: map[string]*accountTxs{}, progress: make(chan struct{})}
+	return &store{byHash: map[common.Hash]*record{}, byAcct: map[string]*accountTxs{}, once: map[common.Address]uint32{},
+		progress: make(chan struct{})}
 }
 
 // tip is the highest indexed block.
@@ -80,14 +93,18 @@ func (s *store) notifyLocked() {
 
 // apply appends consecutive blocks that extend the tip.
 func (s *store) apply(hdrs []Header, receipts [][]api.EVMTx) error {
-	recs := make([][]*record, len(hdrs))
+	type row struct {
+		rec   *record
+		accts []string
+	}
+	rows := make([][]row, len(hdrs))
 	for i, h := range hdrs {
 		for _, r := range receipts[i] {
-			rec, err := newRecord(h.Number, r)
+			rec, accts, err := newRecord(h.Number, r)
 			if err != nil {
 				return fmt.Errorf("block %d: %w", h.Number, err)
 			}
-			recs[i] = append(recs[i], rec)
+			rows[i] = append(rows[i], row{rec, accts})
 		}
 	}
 	s.mu.Lock()
@@ -99,8 +116,8 @@ func (s *store) apply(hdrs []Header, receipts [][]api.EVMTx) error {
 			s.base = h.Number
 		}
 		s.blocks = append(s.blocks, h.Hash)
-		for _, rec := range recs[i] {
-			s.appendLocked(rec)
+		for _, rw := range rows[i] {
+			s.appendLocked(rw.rec, rw.accts)
 		}
 	}
 	s.notifyLocked()
@@ -108,7 +125,7 @@ func (s *store) apply(hdrs []Header, receipts [][]api.EVMTx) error {
 }
 
 // appendLocked gives a tx the next sequence and files it under its hash and accounts.
-func (s *store) appendLocked(rec *record) {
+func (s *store) appendLocked(rec *record, accts []string) {
 	if _, dup := s.byHash[rec.hash]; dup {
 		return // a node never repeats a hash on one chain; keep the first
 	}
@@ -116,17 +133,47 @@ func (s *store) appendLocked(rec *record) {
 	rec.seq = s.lastSeq
 	s.txs = append(s.txs, rec)
 	s.byHash[rec.hash] = rec
-	for _, a := range rec.accts {
-		at := s.byAcct[a]
-		if at == nil {
-			at = &accountTxs{}
-			s.byAcct[a] = at
+	for _, a := range accts {
+		s.fileLocked(a, rec, len(s.txs)-1)
+	}
+}
+
+// fileLocked files rec, at position pos of txs, under account a.
+func (s *store) fileLocked(a string, rec *record, pos int) {
+	at := s.byAcct[a]
+	if at == nil {
+		at = &accountTxs{}
+		if len(a) == common.AddressLength {
+			k := common.Address([]byte(a))
+			first, seen := s.once[k]
+			if !seen && a != rec.signer {
+				s.once[k] = uint32(pos)
+				return
+			}
+			if seen {
+				delete(s.once, k)
+				at.all = []*record{s.txs[first]}
+			}
 		}
-		at.all = append(at.all, rec)
-		if a == rec.signer {
-			at.signed = append(at.signed, rec)
+		s.byAcct[a] = at
+	}
+	at.all = append(at.all, rec)
+	if a == rec.signer {
+		at.signed = append(at.signed, rec)
+	}
+}
+
+// accountLocked is every row filed under account a, and those a signed.
+func (s *store) accountLocked(a []byte) (all, signed []*record) {
+	if at := s.byAcct[string(a)]; at != nil {
+		return at.all, at.signed
+	}
+	if len(a) == common.AddressLength {
+		if pos, ok := s.once[common.Address(a)]; ok {
+			return s.txs[pos : pos+1 : pos+1], nil
 		}
 	}
+	return nil, nil
 }
 
 // rollback drops every block above height n (all blocks when n is below the base) and
@@ -149,12 +196,17 @@ func (s *store) rollback(n uint64, all bool) int {
 	for i := len(s.txs) - 1; i >= cut; i-- {
 		rec := s.txs[i]
 		delete(s.byHash, rec.hash)
-		for _, a := range rec.accts {
-			at := s.byAcct[a]
-			at.all = popIf(at.all, rec)
-			at.signed = popIf(at.signed, rec)
-			if len(at.all) == 0 {
-				delete(s.byAcct, a)
+		for _, a := range rec.accounts() {
+			if at := s.byAcct[a]; at != nil {
+				at.all = popIf(at.all, rec)
+				at.signed = popIf(at.signed, rec)
+				if len(at.all) == 0 {
+					delete(s.byAcct, a)
+				}
+			} else if len(a) == common.AddressLength {
+				if k := common.Address([]byte(a)); s.once[k] == uint32(i) {
+					delete(s.once, k)
+				}
 			}
 		}
 		s.txs[i] = nil
@@ -182,16 +234,23 @@ func (s *store) byHeightLocked(h uint64) []*record {
 	return s.txs[lo:hi]
 }
 
-func newRecord(height uint64, r api.EVMTx) (*record, error) {
+func newRecord(height uint64, r api.EVMTx) (*record, []string, error) {
 	hash := common.HexToHash(r.TxHash)
 	if !strings.HasPrefix(r.TxHash, "0x") || len(r.TxHash) != 66 {
-		return nil, fmt.Errorf("receipt has no transaction hash: %q", r.TxHash)
+		return nil, nil, fmt.Errorf("receipt has no transaction hash: %q", r.TxHash)
 	}
 	body, err := json.Marshal(r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	rec := &record{height: height, hash: hash, body: body}
+	signer, accts := accounts(r)
+	return &record{height: height, hash: hash, body: packBody(body), zipped: true, signer: signer}, accts, nil
+}
+
+// accounts are the account keys (raw address bytes) rollytics files an EVM tx under, in
+// order and once each: sender, recipient, created contract, and per log the emitter plus
+// every topic after the first that holds a left-padded address. signer is the sender's.
+func accounts(r api.EVMTx) (signer string, accts []string) {
 	seen := map[string]bool{}
 	add := func(s string) string {
 		b, err := parseHexAccount(s)
@@ -201,13 +260,11 @@ func newRecord(height uint64, r api.EVMTx) (*record, error) {
 		k := string(b)
 		if !seen[k] {
 			seen[k] = true
-			rec.accts = append(rec.accts, k)
+			accts = append(accts, k)
 		}
 		return k
 	}
-	// The addresses rollytics files a tx under: sender, recipient, created contract, and
-	// per log the emitter plus every topic after the first that holds a left-padded address.
-	rec.signer = add(r.From)
+	signer = add(r.From)
 	if r.To != "" {
 		add(r.To)
 	}
@@ -222,5 +279,56 @@ func newRecord(height uint64, r api.EVMTx) (*record, error) {
 			}
 		}
 	}
-	return rec, nil
+	return signer, accts
+}
+
+// accounts are the keys the row is filed under: a Cosmos row's accts, an EVM row's read
+// back from its body (a rollback needs them; nothing else does, so EVM rows do not keep them).
+func (rec *record) accounts() []string {
+	if !rec.zipped {
+		return rec.accts
+	}
+	var r api.EVMTx
+	if err := json.Unmarshal(rec.json(nil), &r); err != nil {
+		panic(fmt.Sprintf("indexer: stored body of %s does not decode: %v", rec.hash, err)) // written by newRecord
+	}
+	_, accts := accounts(r)
+	return accts
+}
+
+// json appends the row's JSON to dst.
+func (rec *record) json(dst []byte) []byte {
+	if !rec.zipped {
+		return append(dst, rec.body...)
+	}
+	out, err := zstdDec().DecodeAll(rec.body, dst)
+	if err != nil {
+		panic(fmt.Sprintf("indexer: stored body of %s does not decompress: %v", rec.hash, err)) // written by packBody
+	}
+	return out
+}
+
+// EVM bodies are compressed with zstd at its fastest level: 0.5 ms for a 455-log chunk's
+// receipt, 0.16 ms back.
+var (
+	zstdEnc = sync.OnceValue(func() *zstd.Encoder {
+		e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+		if err != nil {
+			panic(err) // options are constant
+		}
+		return e
+	})
+	zstdDec = sync.OnceValue(func() *zstd.Decoder {
+		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0))
+		if err != nil {
+			panic(err)
+		}
+		return d
+	})
+)
+
+// packBody compresses body into a slice of its own length (EncodeAll's would keep the
+// input's capacity).
+func packBody(body []byte) []byte {
+	return bytes.Clone(zstdEnc().EncodeAll(body, make([]byte, 0, len(body)/8)))
 }
