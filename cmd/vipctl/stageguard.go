@@ -59,13 +59,44 @@ func (g *globals) confirm(yes bool, in io.Reader, question string) error {
 	return invalid(fmt.Errorf("%s: not confirmed; nothing was sent", question))
 }
 
-// guarded maps a guard's refusal to the invalid-input exit code (nothing was sent).
+// guarded maps a guard's refusal to the invalid-input exit code (nothing was sent), worded
+// with the flags that answer it.
 func guarded(err error) error {
 	var r *guard.RefusedError
 	if errors.As(err, &r) {
-		return invalid(err)
+		return invalid(errors.New(refusalText(r)))
 	}
 	return classify(err)
+}
+
+// configureL1 is the advice when a decision needs the L1 and none is configured.
+const configureL1 = "configure the L1 (--l1-rest and --vip-address, or --network)"
+
+// refusalText is a guard's refusal in vipctl's words: what was refused and the flags that
+// name a stage or consent to the risk.
+func refusalText(r *guard.RefusedError) string {
+	open, st, l1 := r.Open, r.Stage, r.L1Stage
+	switch {
+	case r.Why == guard.ForceWithoutStage:
+		return fmt.Sprintf("finalize: --force needs --stage: name the stage to close early (the contract's open stage is %d: --stage %d --force), so a retry cannot close stage %d too", open, open, open+1)
+	case r.Why == guard.NoStage && r.Op == "finalize":
+		return fmt.Sprintf("finalize: which stage? the contract's open stage is %d; pass --stage %d, or %s so the open stage is finalized only once the L1 has moved past it", open, open, configureL1)
+	case r.Why == guard.NoStage:
+		return fmt.Sprintf("%s: which stage? pass --stage N, or %s so the L1's current stage is written", r.Op, configureL1)
+	case r.Why == guard.L1NotPast && st == 0:
+		return fmt.Sprintf("finalize: the contract's open stage is %d and the L1 is at stage %d: the L1 has not moved past stage %d, so nothing was finalized (to close it early anyway: --stage %d --force)", open, l1, open, open)
+	case r.Why == guard.L1NotPast:
+		return r.Error() + " (pass --force to do it anyway)"
+	case r.Why == guard.NoL1:
+		return fmt.Sprintf("%s: %s, or pass --force to finalize it regardless", r.Error(), configureL1)
+	case r.Why == guard.EmptyStage:
+		return r.Error() + " (pass --allow-empty to finalize it empty)"
+	case r.Why == guard.ContractBehind:
+		return fmt.Sprintf("%s (`vipctl stage sync`), or pass --stage %d to write stage %d anyway", r.Error(), open, open)
+	case r.Why == guard.ContractAhead:
+		return fmt.Sprintf("%s: `vipctl stage sync` cannot move a contract back, so pass --stage %d once the L1 reaches it", r.Error(), open)
+	}
+	return r.Error()
 }
 
 // finalizeStage runs a guarded, recorded finalize.

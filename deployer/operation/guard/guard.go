@@ -26,17 +26,67 @@ type Contract interface {
 	StageInfo(ctx context.Context, stage uint64) (deployer.StageInfo, error)
 }
 
-// RefusedError is an operation refused before anything was sent.
-type RefusedError struct{ Reason string }
+// Refusal is why an operation was refused before anything was sent.
+type Refusal int
 
-func (e *RefusedError) Error() string { return e.Reason }
+const (
+	// ForceWithoutStage is a forced finalize that does not name its stage: a retry of it
+	// could close the stage after too.
+	ForceWithoutStage Refusal = iota + 1
+	// NoStage is an operation with neither a stage named nor an L1 to choose one.
+	NoStage
+	// L1NotPast is a finalize of a stage the L1 has not moved past, without Force.
+	L1NotPast
+	// NotOpen is a finalize of a stage that is not the contract's open stage.
+	NotOpen
+	// NoL1 is a finalize with no L1 to tell whether its stage is over, without Force.
+	NoL1
+	// EmptyStage is a finalize of a stage whose total score is 0, without AllowEmpty.
+	EmptyStage
+	// ContractBehind is an update whose contract's open stage is behind the L1's stage.
+	ContractBehind
+	// ContractAhead is an update whose contract's open stage is ahead of the L1's stage.
+	ContractAhead
+)
 
-func refuse(format string, args ...any) error {
-	return &RefusedError{Reason: fmt.Sprintf(format, args...)}
+// RefusedError is an operation refused before anything was sent: why, and the stages the
+// decision read. A front end words it with its own flags (vipctl: stageguard.go).
+type RefusedError struct {
+	Op  string // "finalize" or "update scores"
+	Why Refusal
+	// Stage is the stage the operation targets (0: none named or chosen yet); Open the
+	// contract's open stage; L1Stage the L1's (0: no L1 was asked).
+	Stage, Open, L1Stage uint64
 }
 
-// noL1 is the hint given when a decision needs the L1 and none is configured.
-const noL1 = "configure the L1 (--l1-rest and --vip-address, or --network)"
+func (e *RefusedError) Error() string {
+	var why string
+	switch e.Why {
+	case ForceWithoutStage:
+		why = fmt.Sprintf("a forced finalize must name its stage (the contract's open stage is %d), so a retry cannot close stage %d too", e.Open, e.Open+1)
+	case NoStage:
+		why = fmt.Sprintf("which stage? the contract's open stage is %d; name the stage, or give an L1 to choose it", e.Open)
+	case L1NotPast:
+		if e.Stage == 0 {
+			why = fmt.Sprintf("the contract's open stage is %d and the L1 is at stage %d: the L1 has not moved past stage %d, so nothing was finalized", e.Open, e.L1Stage, e.Open)
+		} else {
+			why = fmt.Sprintf("the L1 is at stage %d and has not moved past stage %d; finalizing it now closes it early and opens stage %d", e.L1Stage, e.Stage, e.Stage+1)
+		}
+	case NotOpen:
+		why = fmt.Sprintf("stage %d is not open: the contract's open stage is %d (stages open one at a time; finalizing %d opens %d)", e.Stage, e.Open, e.Open, e.Open+1)
+	case NoL1:
+		why = fmt.Sprintf("no L1 to tell whether stage %d is over", e.Stage)
+	case EmptyStage:
+		why = fmt.Sprintf("stage %d is empty (total score 0); a finalized stage never changes again, so its scores would be lost to the program", e.Stage)
+	case ContractBehind:
+		why = fmt.Sprintf("the L1 is at stage %d but the contract's open stage is %d; finalize the stages the L1 has moved past first", e.L1Stage, e.Open)
+	case ContractAhead:
+		why = fmt.Sprintf("the contract's open stage is %d, ahead of the L1 at stage %d (a stage was finalized early); nothing was written", e.Open, e.L1Stage)
+	default:
+		why = fmt.Sprintf("refused (%d)", e.Why)
+	}
+	return e.Op + ": " + why
+}
 
 // FinalizeRequest is what the operator asked for.
 type FinalizeRequest struct {
@@ -59,6 +109,11 @@ type FinalizeDecision struct {
 	Risks []string `json:"risks,omitempty"`
 }
 
+// refuse is a finalize's refusal for why, with the stages d holds.
+func refuse(why Refusal, d FinalizeDecision) error {
+	return &RefusedError{Op: "finalize", Why: why, Stage: d.Stage, Open: d.OpenStage, L1Stage: d.L1Stage}
+}
+
 // DecideFinalize chooses the stage a finalize targets and refuses, naming the stages, when
 // it is not safe without the consent the request lacks. l1 may be nil (none configured).
 func DecideFinalize(ctx context.Context, c Contract, l1 L1, req FinalizeRequest) (FinalizeDecision, error) {
@@ -74,14 +129,14 @@ func DecideFinalize(ctx context.Context, c Contract, l1 L1, req FinalizeRequest)
 	}
 	if d.Stage == 0 {
 		switch {
-		// --force closes a stage early only when it is named: a retry of an unnamed one would
+		// Force closes a stage early only when it is named: a retry of an unnamed one would
 		// close the stage after it too.
 		case req.Force && (l1 == nil || d.L1Stage <= open):
-			return d, refuse("finalize: --force needs --stage: name the stage to close early (the contract's open stage is %d: --stage %d --force), so a retry cannot close stage %d too", open, open, open+1)
+			return d, refuse(ForceWithoutStage, d)
 		case l1 == nil:
-			return d, refuse("finalize: which stage? the contract's open stage is %d; pass --stage %d, or %s so the open stage is finalized only once the L1 has moved past it", open, open, noL1)
+			return d, refuse(NoStage, d)
 		case d.L1Stage <= open:
-			return d, refuse("finalize: the contract's open stage is %d and the L1 is at stage %d: the L1 has not moved past stage %d, so nothing was finalized (to close it early anyway: --stage %d --force)", open, d.L1Stage, open, open)
+			return d, refuse(L1NotPast, d)
 		}
 		d.Stage = open
 	}
@@ -94,21 +149,21 @@ func DecideFinalize(ctx context.Context, c Contract, l1 L1, req FinalizeRequest)
 		return d, nil
 	}
 	if d.Stage != open {
-		return d, refuse("finalize: stage %d is not open: the contract's open stage is %d (stages open one at a time; finalizing %d opens %d)", d.Stage, open, open, open+1)
+		return d, refuse(NotOpen, d)
 	}
 	switch {
 	case l1 == nil && !req.Force:
-		return d, refuse("finalize: no L1 to tell whether stage %d is over: %s, or pass --force to finalize it regardless", d.Stage, noL1)
+		return d, refuse(NoL1, d)
 	case l1 == nil:
 		d.Risks = append(d.Risks, fmt.Sprintf("no L1 was asked whether stage %d is over", d.Stage))
 	case d.L1Stage <= d.Stage && !req.Force:
-		return d, refuse("finalize: the L1 is at stage %d and has not moved past stage %d; finalizing it now closes it early and opens stage %d (pass --force to do it anyway)", d.L1Stage, d.Stage, d.Stage+1)
+		return d, refuse(L1NotPast, d)
 	case d.L1Stage <= d.Stage:
 		d.Risks = append(d.Risks, fmt.Sprintf("the L1 is still at stage %d: stage %d closes early and stage %d opens ahead of the L1", d.L1Stage, d.Stage, d.Stage+1))
 	}
 	if info.TotalScore == 0 {
 		if !req.AllowEmpty {
-			return d, refuse("finalize: stage %d is empty (total score 0); a finalized stage never changes again, so its scores would be lost to the program (pass --allow-empty to finalize it empty)", d.Stage)
+			return d, refuse(EmptyStage, d)
 		}
 		d.Risks = append(d.Risks, fmt.Sprintf("stage %d is empty (total score 0) and stays empty for good", d.Stage))
 	}
@@ -120,7 +175,7 @@ func DecideFinalize(ctx context.Context, c Contract, l1 L1, req FinalizeRequest)
 // reconciles the two.
 func UpdateStage(ctx context.Context, c Contract, l1 L1) (uint64, error) {
 	if l1 == nil {
-		return 0, refuse("update scores: which stage? pass --stage N, or %s so the L1's current stage is written", noL1)
+		return 0, &RefusedError{Op: "update scores", Why: NoStage}
 	}
 	l1Stage, err := l1.Stage(ctx)
 	if err != nil {
@@ -132,9 +187,9 @@ func UpdateStage(ctx context.Context, c Contract, l1 L1) (uint64, error) {
 	}
 	switch {
 	case open < l1Stage:
-		return 0, refuse("update scores: the L1 is at stage %d but the contract's open stage is %d; finalize the stages the L1 has moved past first (`vipctl stage sync`), or pass --stage %d to write stage %d anyway", l1Stage, open, open, open)
+		return 0, &RefusedError{Op: "update scores", Why: ContractBehind, Open: open, L1Stage: l1Stage}
 	case open > l1Stage:
-		return 0, refuse("update scores: the contract's open stage is %d, ahead of the L1 at stage %d (a stage was finalized early); nothing was written: `vipctl stage sync` cannot move a contract back, so pass --stage %d once the L1 reaches it", open, l1Stage, open)
+		return 0, &RefusedError{Op: "update scores", Why: ContractAhead, Open: open, L1Stage: l1Stage}
 	}
 	return open, nil
 }

@@ -44,35 +44,36 @@ func TestDecideFinalize(t *testing.T) {
 		stage uint64 // the decided stage
 		done  bool
 		risks int
-		// refusal is a fragment of the refusal; "" means no refusal.
+		// why is the refusal (0: none) and refusal fragments of its text.
+		why     Refusal
 		refusal []string
 	}{
 		{name: "open stage once the L1 moved past it", open: 5, total: 10, l1: 6, stage: 5},
 		{name: "open stage when the L1 skipped ahead", open: 5, total: 10, l1: 9, stage: 5},
 		{name: "no stage while the L1 is at the open stage", open: 5, total: 10, l1: 5,
-			refusal: []string{"open stage is 5", "L1 is at stage 5", "--force"}},
+			why: L1NotPast, refusal: []string{"open stage is 5", "L1 is at stage 5"}},
 		{name: "no stage while the contract is ahead of the L1 (the issue's retry)", open: 6, total: 0, l1: 5,
-			refusal: []string{"open stage is 6", "L1 is at stage 5"}},
-		{name: "no stage and no L1", open: 5, total: 10, refusal: []string{"which stage", "--stage 5"}},
+			why: L1NotPast, refusal: []string{"open stage is 6", "L1 is at stage 5"}},
+		{name: "no stage and no L1", open: 5, total: 10, why: NoStage, refusal: []string{"which stage", "open stage is 5"}},
 		{name: "forced with no stage while the L1 is at the open stage", open: 5, total: 10, l1: 5, req: FinalizeRequest{Force: true},
-			refusal: []string{"--force needs --stage", "--stage 5 --force", "stage 6 too"}},
+			why: ForceWithoutStage, refusal: []string{"must name its stage", "open stage is 5", "stage 6 too"}},
 		{name: "forced with no stage and no L1", open: 5, total: 10, req: FinalizeRequest{Force: true},
-			refusal: []string{"--force needs --stage", "--stage 5 --force"}},
+			why: ForceWithoutStage, refusal: []string{"must name its stage", "open stage is 5"}},
 		{name: "forced with no stage once the L1 moved past: nothing to force", open: 5, total: 10, l1: 6, req: FinalizeRequest{Force: true}, stage: 5},
 		{name: "explicit stage already finalized", open: 6, total: 0, l1: 5, req: FinalizeRequest{Stage: 5}, stage: 5, done: true},
 		{name: "explicit stage already finalized, no L1", open: 6, req: FinalizeRequest{Stage: 5}, stage: 5, done: true},
 		{name: "explicit open stage the L1 moved past", open: 5, total: 10, l1: 6, req: FinalizeRequest{Stage: 5}, stage: 5},
 		{name: "explicit open stage the L1 has not moved past", open: 5, total: 10, l1: 5, req: FinalizeRequest{Stage: 5},
-			refusal: []string{"L1 is at stage 5", "has not moved past stage 5", "--force"}},
+			why: L1NotPast, refusal: []string{"L1 is at stage 5", "has not moved past stage 5"}},
 		{name: "explicit open stage the L1 has not moved past, forced", open: 5, total: 10, l1: 5,
 			req: FinalizeRequest{Stage: 5, Force: true}, stage: 5, risks: 1},
-		{name: "explicit stage with no L1", open: 5, total: 10, req: FinalizeRequest{Stage: 5}, refusal: []string{"no L1", "--force"}},
+		{name: "explicit stage with no L1", open: 5, total: 10, req: FinalizeRequest{Stage: 5}, why: NoL1, refusal: []string{"no L1", "stage 5"}},
 		{name: "explicit stage with no L1, forced", open: 5, total: 10, req: FinalizeRequest{Stage: 5, Force: true}, stage: 5, risks: 1},
-		{name: "future stage", open: 5, total: 10, l1: 9, req: FinalizeRequest{Stage: 7}, refusal: []string{"stage 7 is not open", "open stage is 5"}},
-		{name: "empty stage", open: 5, l1: 6, refusal: []string{"stage 5 is empty", "--allow-empty"}},
+		{name: "future stage", open: 5, total: 10, l1: 9, req: FinalizeRequest{Stage: 7}, why: NotOpen, refusal: []string{"stage 7 is not open", "open stage is 5"}},
+		{name: "empty stage", open: 5, l1: 6, why: EmptyStage, refusal: []string{"stage 5 is empty"}},
 		{name: "empty stage allowed", open: 5, l1: 6, req: FinalizeRequest{AllowEmpty: true}, stage: 5, risks: 1},
 		{name: "empty stage not passed, both consents", open: 5, l1: 5, req: FinalizeRequest{Stage: 5, AllowEmpty: true, Force: true}, stage: 5, risks: 2},
-		{name: "empty stage not passed, only allow-empty", open: 5, l1: 5, req: FinalizeRequest{Stage: 5, AllowEmpty: true}, refusal: []string{"--force"}},
+		{name: "empty stage not passed, only allow-empty", open: 5, l1: 5, req: FinalizeRequest{Stage: 5, AllowEmpty: true}, why: L1NotPast, refusal: []string{"has not moved past stage 5"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -86,10 +87,13 @@ func TestDecideFinalize(t *testing.T) {
 			if s.Finalizes != before {
 				t.Fatal("a decision sent a finalize")
 			}
-			if len(tc.refusal) > 0 {
+			if tc.why != 0 {
 				var r *RefusedError
-				if !errors.As(err, &r) {
-					t.Fatalf("err = %v, want a refusal", err)
+				if !errors.As(err, &r) || r.Why != tc.why {
+					t.Fatalf("err = %v, want refusal %d", err, tc.why)
+				}
+				if strings.Contains(err.Error(), "--") {
+					t.Errorf("refusal %q names a flag: the front end words its own", err)
 				}
 				for _, frag := range tc.refusal {
 					if !strings.Contains(err.Error(), frag) {
@@ -125,12 +129,13 @@ func TestUpdateStage(t *testing.T) {
 		open    uint64
 		l1      uint64
 		want    uint64
+		why     Refusal
 		refusal []string
 	}{
 		{name: "L1 and contract agree", open: 5, l1: 5, want: 5},
-		{name: "L1 moved on", open: 5, l1: 6, refusal: []string{"L1 is at stage 6", "open stage is 5", "stage sync"}},
-		{name: "contract ahead of the L1", open: 6, l1: 5, refusal: []string{"open stage is 6", "L1 at stage 5", "stage sync"}},
-		{name: "no L1", open: 5, refusal: []string{"--stage"}},
+		{name: "L1 moved on", open: 5, l1: 6, why: ContractBehind, refusal: []string{"L1 is at stage 6", "open stage is 5"}},
+		{name: "contract ahead of the L1", open: 6, l1: 5, why: ContractAhead, refusal: []string{"open stage is 6", "L1 at stage 5"}},
+		{name: "no L1", open: 5, why: NoStage, refusal: []string{"which stage"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -140,10 +145,13 @@ func TestUpdateStage(t *testing.T) {
 				l1 = scorertest.NewL1(tc.l1)
 			}
 			got, err := UpdateStage(context.Background(), s, l1)
-			if len(tc.refusal) > 0 {
+			if tc.why != 0 {
 				var r *RefusedError
-				if !errors.As(err, &r) {
-					t.Fatalf("err = %v, want a refusal", err)
+				if !errors.As(err, &r) || r.Why != tc.why {
+					t.Fatalf("err = %v, want refusal %d", err, tc.why)
+				}
+				if strings.Contains(err.Error(), "--") {
+					t.Errorf("refusal %q names a flag: the front end words its own", err)
 				}
 				for _, frag := range tc.refusal {
 					if !strings.Contains(err.Error(), frag) {
