@@ -85,6 +85,9 @@ func (g *globals) preflight(ctx context.Context, o preflightOptions) error {
 		cfg.Contract = preflight.ContractOf(vm, c, g.contract, open)
 	}
 	rep := preflight.Run(ctx, cfg)
+	for i := range rep.Findings {
+		rep.Findings[i].Fix = preflightFix(rep.Findings[i])
+	}
 	if err := g.printResult(rep, preflightTable(rep)); err != nil {
 		return err
 	}
@@ -151,4 +154,50 @@ func preflightTable(rep preflight.Report) string {
 	_ = w.Flush()
 	fmt.Fprintf(&b, "%d ok, %d warn, %d fail, %d skipped", rep.Count(preflight.OK), rep.Count(preflight.Warn), rep.Count(preflight.Fail), rep.Count(preflight.Skip))
 	return b.String()
+}
+
+// preflightFix is a finding's fix in vipctl's words: the flags (and environment variables)
+// of the inputs it names, and the command it asks for.
+func preflightFix(f preflight.Finding) string {
+	fix := f.Fix
+	if len(f.Inputs) > 0 {
+		flags := make([]string, 0, len(f.Inputs))
+		for _, in := range f.Inputs {
+			flags = append(flags, preflightInput(in, f.Value))
+		}
+		fix += ": pass " + strings.Join(flags, ", ")
+	}
+	switch f.Then {
+	case preflight.ActDeploy:
+		fix += " (vipctl deploy)"
+	case preflight.ActFinalize:
+		fix += " (vipctl stage finalize, or vipctl operate)"
+	}
+	return fix
+}
+
+// preflightInput names the flag and environment variable that give a preflight input.
+func preflightInput(in preflight.Input, value string) string {
+	switch in {
+	case preflight.InCometRPC:
+		return "--comet-rpc (COMET_RPC_URL)"
+	case preflight.InREST:
+		return "--rest (REST_URL)"
+	case preflight.InJSONRPC:
+		return "--rpc (JSON_RPC_URL) on EVM"
+	case preflight.InVM:
+		if value != "" {
+			return "--vm " + value
+		}
+		return "--vm"
+	case preflight.InL1:
+		return "--network mainnet|testnet (or --l1-rest and --vip-address)"
+	case preflight.InStage:
+		return "--stage to deploy at"
+	case preflight.InContract:
+		return "--contract"
+	case preflight.InKeys:
+		return "MNEMONIC (or PRIVATE_KEY) and OPERATOR_MNEMONIC, or the signer flags"
+	}
+	return string(in)
 }

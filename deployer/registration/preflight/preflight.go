@@ -38,8 +38,36 @@ type Finding struct {
 	Check  string `json:"check"`
 	Status Status `json:"status"`
 	Detail string `json:"detail"`
-	Fix    string `json:"fix,omitempty"`
+	// Fix is what to do, in words; Inputs the inputs it asks to give or correct, Value the
+	// one to give when the check knows it (the VM the rollup runs), and Then the operation
+	// to run. A front end names them with its own flags and commands.
+	Fix    string  `json:"fix,omitempty"`
+	Inputs []Input `json:"inputs,omitempty"`
+	Value  string  `json:"value,omitempty"`
+	Then   Action  `json:"then,omitempty"`
 }
+
+// Input is an input of the checks, by what it holds.
+type Input string
+
+const (
+	InCometRPC Input = "comet_rpc" // Config.CometRPC
+	InREST     Input = "rest"      // Config.REST
+	InJSONRPC  Input = "json_rpc"  // Config.JSONRPC
+	InVM       Input = "vm"        // Config.VM
+	InL1       Input = "l1"        // Config.L1: the L1's REST and VIP module, or a network's
+	InStage    Input = "stage"     // an explicit stage to deploy at instead of the L1's
+	InContract Input = "contract"  // Config.ContractAddress
+	InKeys     Input = "keys"      // the deployer's and the operator's keys (Config.Accounts)
+)
+
+// Action is an operation a Fix asks for.
+type Action string
+
+const (
+	ActDeploy   Action = "deploy"   // deploy the contract
+	ActFinalize Action = "finalize" // finalize the stages the L1 has moved past
+)
 
 // Report is every finding in the order checked.
 type Report struct {
@@ -141,29 +169,32 @@ type sdkDecOrWei struct {
 	wei   *big.Int
 }
 
-func (r *run) add(check string, s Status, detail, fix string) {
-	r.findings = append(r.findings, Finding{Check: check, Status: s, Detail: detail, Fix: fix})
+func (r *run) add(check string, s Status, detail, fix string, inputs ...Input) {
+	r.findings = append(r.findings, Finding{Check: check, Status: s, Detail: detail, Fix: fix, Inputs: inputs})
 }
+
+// last is the finding added last, to add its Value or Then.
+func (r *run) last() *Finding { return &r.findings[len(r.findings)-1] }
 
 func (r *run) rollup(ctx context.Context) {
 	cfg := r.cfg
 	if cfg.CometRPC == "" && cfg.REST == "" && cfg.JSONRPC == "" {
 		r.add("rollup", Fail, "no rollup endpoint given: nothing to check",
-			"pass --comet-rpc and --rest (COMET_RPC_URL, REST_URL), and --rpc (JSON_RPC_URL) on EVM")
+			"give the rollup's CometBFT RPC and REST, and its JSON-RPC on EVM", InCometRPC, InREST, InJSONRPC)
 		return
 	}
 	// abci_info: reachable, an Initia rollup, its version.
 	var version string
 	if cfg.CometRPC == "" {
-		r.add("rollup rpc", Skip, "no CometBFT RPC given", "pass --comet-rpc (COMET_RPC_URL): the rollup's RPC, port 26657 on minitiad")
+		r.add("rollup rpc", Skip, "no CometBFT RPC given", "give the rollup's CometBFT RPC, port 26657 on minitiad", InCometRPC)
 	} else if v, err := stage.ReadVersion(ctx, cfg.CometRPC); err != nil {
-		r.add("rollup rpc", Fail, err.Error(), "start the rollup's node, or fix --comet-rpc")
+		r.add("rollup rpc", Fail, err.Error(), "start the rollup's node, or fix its CometBFT RPC URL", InCometRPC)
 	} else {
 		version = v.Version
 		r.add("rollup rpc", OK, fmt.Sprintf("abci_info at height %d", v.LastBlockHeight), "")
 		if v.App != "minitia" {
 			r.add("initia rollup", Warn, fmt.Sprintf("abci_info data is %q, an Initia rollup answers \"minitia\"", v.App),
-				"point --comet-rpc at the rollup's minitiad node; a stand-in chain cannot be registered")
+				"point the CometBFT RPC at the rollup's minitiad node; a stand-in chain cannot be registered", InCometRPC)
 		} else {
 			r.add("initia rollup", OK, "abci_info data is minitia", "")
 		}
@@ -175,9 +206,9 @@ func (r *run) rollup(ctx context.Context) {
 		if spec, err := scorers.Describe(cfg.VM); err == nil && spec.Cosmos {
 			s = Fail
 		}
-		r.add("rollup rest", s, "no REST endpoint given", "pass --rest (REST_URL): the rollup's REST API, port 1317 on minitiad")
+		r.add("rollup rest", s, "no REST endpoint given", "give the rollup's REST API, port 1317 on minitiad", InREST)
 	} else if info, err := r.c.NodeInfo(ctx); err != nil {
-		r.add("rollup rest", Fail, err.Error(), "start the rollup's REST API (api.enable in app.toml), or fix --rest")
+		r.add("rollup rest", Fail, err.Error(), "start the rollup's REST API (api.enable in app.toml), or fix its URL", InREST)
 	} else {
 		ni = info
 		r.chainID = ni.Network
@@ -192,15 +223,16 @@ func (r *run) rollup(ctx context.Context) {
 		vm, ok := ni.VM()
 		switch {
 		case !ok:
-			r.add("vm", Warn, fmt.Sprintf("node_info names %q, not minievm, minimove or miniwasm", ni.Name), "pass --vm to say which contract to deploy")
+			r.add("vm", Warn, fmt.Sprintf("node_info names %q, not minievm, minimove or miniwasm", ni.Name), "say which VM's contract to deploy", InVM)
 		case cfg.VM != "" && vm != cfg.VM:
-			r.add("vm", Fail, fmt.Sprintf("the rollup is %s (%s), the deploy targets %s", ni.Name, vm, cfg.VM), fmt.Sprintf("pass --vm %s", vm))
+			r.add("vm", Fail, fmt.Sprintf("the rollup is %s (%s), the deploy targets %s", ni.Name, vm, cfg.VM), "target the rollup's VM", InVM)
+			r.last().Value = string(vm)
 		default:
 			r.setVM(vm)
 			r.add("vm", OK, fmt.Sprintf("%s (%s)", ni.Name, vm), "")
 		}
 	} else if cfg.VM != "" {
-		r.add("vm", Warn, fmt.Sprintf("the rollup does not name its VM; taking --vm %s", cfg.VM), "pass --rest so node_info can confirm the VM")
+		r.add("vm", Warn, fmt.Sprintf("the rollup does not name its VM; taking the VM given, %s", cfg.VM), "give the rollup's REST so node_info can confirm the VM", InREST)
 	}
 	r.release(version)
 	r.chainIDs(ctx)
@@ -228,7 +260,7 @@ func (r *run) txIndex(ctx context.Context) {
 	case errors.As(err, &he):
 		text = he.Message
 	case err != nil:
-		r.add("tx index", Warn, err.Error(), "check --comet-rpc")
+		r.add("tx index", Warn, err.Error(), "check the CometBFT RPC URL", InCometRPC)
 		return
 	case reply.Error != nil:
 		text = reply.Error.Data
@@ -240,7 +272,7 @@ func (r *run) txIndex(ctx context.Context) {
 	case strings.Contains(text, "not found"):
 		r.add("tx index", OK, "the node looks txs up by hash", "")
 	default:
-		r.add("tx index", Warn, fmt.Sprintf("the node's tx lookup answered unexpectedly: %.200s", text), "check that --comet-rpc is the rollup's CometBFT RPC")
+		r.add("tx index", Warn, fmt.Sprintf("the node's tx lookup answered unexpectedly: %.200s", text), "check that the CometBFT RPC URL is the rollup's", InCometRPC)
 	}
 }
 
@@ -283,7 +315,7 @@ func (r *run) chainIDs(ctx context.Context) {
 		r.add("chain id", OK, network, "")
 	case network != r.chainID:
 		r.add("chain id", Fail, fmt.Sprintf("the RPC reports %q, the REST %q: two different chains", network, r.chainID),
-			"point --comet-rpc and --rest at the same rollup")
+			"point the CometBFT RPC and the REST at the same rollup", InCometRPC, InREST)
 	default:
 		r.add("chain id", OK, network, "")
 	}
@@ -295,12 +327,12 @@ func (r *run) evm(ctx context.Context) {
 		return
 	}
 	if r.cfg.JSONRPC == "" {
-		r.add("evm json-rpc", Fail, "no JSON-RPC endpoint given", "pass --rpc (JSON_RPC_URL): the rollup's EVM JSON-RPC, port 8545 on minievm")
+		r.add("evm json-rpc", Fail, "no JSON-RPC endpoint given", "give the rollup's EVM JSON-RPC, port 8545 on minievm", InJSONRPC)
 		return
 	}
 	id, err := r.c.EVMChainID(ctx)
 	if err != nil {
-		r.add("evm json-rpc", Fail, err.Error(), "enable the JSON-RPC (json-rpc.enable in app.toml), or fix --rpc")
+		r.add("evm json-rpc", Fail, err.Error(), "enable the JSON-RPC (json-rpc.enable in app.toml), or fix its URL", InJSONRPC)
 		return
 	}
 	r.add("evm json-rpc", OK, fmt.Sprintf("eth_chainId %d", id), "")
@@ -313,7 +345,7 @@ func (r *run) evm(ctx context.Context) {
 		r.add("evm chain id", OK, fmt.Sprintf("%d is derived from chain id %q", id, r.chainID), "")
 	case scorers.ServesJSONRPC(r.minitia):
 		r.add("evm chain id", Fail, fmt.Sprintf("eth_chainId %d, but Initia derives %d from chain id %q", id, want, r.chainID),
-			"the JSON-RPC and the REST are different chains, or the node is misconfigured: fix --rpc or the node")
+			"the JSON-RPC and the REST are different chains, or the node is misconfigured: fix the JSON-RPC URL or the node", InJSONRPC)
 	default:
 		r.add("evm chain id", Warn, fmt.Sprintf("eth_chainId %d is not %d, which minievm derives from %q (this node is not a minievm)", id, want, r.chainID),
 			"registry entries of minievm rollups must carry the derived id")
@@ -322,12 +354,12 @@ func (r *run) evm(ctx context.Context) {
 
 func (r *run) l1(ctx context.Context) {
 	if r.cfg.L1 == nil {
-		r.add("l1 stage", Skip, "no L1 given", "pass --network mainnet|testnet (or --l1-rest and --vip-address) to deploy at the L1's stage")
+		r.add("l1 stage", Skip, "no L1 given", "give the L1 (a network, or its REST and VIP module) to deploy at the L1's stage", InL1)
 		return
 	}
 	st, err := r.cfg.L1.Stage(ctx)
 	if err != nil {
-		r.add("l1 stage", Fail, err.Error(), "check --network / --l1-rest and --vip-address, or deploy with an explicit --stage")
+		r.add("l1 stage", Fail, err.Error(), "check the L1's settings, or deploy at a stage given explicitly", InL1, InStage)
 		return
 	}
 	r.l1Stage = st
@@ -351,11 +383,11 @@ func PushGas(vm deployer.VM, n int) uint64 {
 
 func (r *run) balances(ctx context.Context) {
 	if len(r.cfg.Accounts) == 0 {
-		r.add("balances", Skip, "no deployer or operator key in the environment", "set MNEMONIC (or PRIVATE_KEY) and OPERATOR_MNEMONIC to check their balances")
+		r.add("balances", Skip, "no deployer or operator key in the environment", "give the deployer's and the operator's keys to check their balances", InKeys)
 		return
 	}
 	if r.vm == "" {
-		r.add("balances", Skip, "the VM is unknown", "pass --vm")
+		r.add("balances", Skip, "the VM is unknown", "say which VM", InVM)
 		return
 	}
 	if !r.priceKnown(ctx) {
@@ -393,7 +425,7 @@ func (r *run) priceKnown(ctx context.Context) bool {
 	if !r.spec.Cosmos {
 		wei, err := r.c.EVMGasPrice(ctx)
 		if err != nil {
-			r.add("gas price", Fail, err.Error(), "fix --rpc")
+			r.add("gas price", Fail, err.Error(), "fix the JSON-RPC URL", InJSONRPC)
 			return false
 		}
 		r.gasPrice.wei = wei
@@ -401,7 +433,7 @@ func (r *run) priceKnown(ctx context.Context) bool {
 	}
 	prices, err := r.c.MinGasPrices(ctx)
 	if err != nil || len(prices) == 0 {
-		r.add("gas price", Fail, fmt.Sprintf("read the minimum gas price: %v", err), "fix --rest, or set the node's minimum-gas-prices")
+		r.add("gas price", Fail, fmt.Sprintf("read the minimum gas price: %v", err), "fix the REST URL, or set the node's minimum-gas-prices", InREST)
 		return false
 	}
 	r.gasPrice.denom, r.gasPrice.dec = prices[0].Denom, prices[0].Amount
@@ -444,11 +476,11 @@ func (r *run) need(ctx context.Context, address string, gas uint64) (need, have 
 
 func (r *run) contract(ctx context.Context) {
 	if r.cfg.ContractAddress == "" {
-		r.add("contract", Skip, "no contract given", "pass --contract after a deploy to check it against the L1 stage")
+		r.add("contract", Skip, "no contract given", "give the contract after a deploy to check it against the L1 stage", InContract)
 		return
 	}
 	if r.cfg.Contract == nil {
-		r.add("contract", Skip, "the contract cannot be read without the rollup's endpoints", "pass the endpoint flags")
+		r.add("contract", Skip, "the contract cannot be read without the rollup's endpoints", "give the rollup's endpoints", InCometRPC, InREST, InJSONRPC)
 		return
 	}
 	c := r.cfg.Contract
@@ -456,39 +488,42 @@ func (r *run) contract(ctx context.Context) {
 	ok, err := c.Exists(ctx)
 	switch {
 	case err != nil:
-		r.add("contract", Fail, fmt.Sprintf("%s: %v", addr, err), "check --contract and the rollup's endpoints")
+		r.add("contract", Fail, fmt.Sprintf("%s: %v", addr, err), "check the contract address and the rollup's endpoints", InContract)
 		return
 	case !ok:
-		r.add("contract", Fail, fmt.Sprintf("nothing is deployed at %s", addr), "deploy first (vipctl deploy), or fix --contract")
+		r.add("contract", Fail, fmt.Sprintf("nothing is deployed at %s", addr), "deploy first, or fix the contract address", InContract)
+		r.last().Then = ActDeploy
 		return
 	}
 	r.add("contract", OK, fmt.Sprintf("deployed at %s", addr), "")
 	missing, err := c.Interface(ctx)
 	switch {
 	case err != nil:
-		r.add("contract interface", Fail, err.Error(), "check --contract")
+		r.add("contract interface", Fail, err.Error(), "check the contract address", InContract)
 	case len(missing) > 0:
 		r.add("contract interface", Fail, fmt.Sprintf("%s lacks the official %s", addr, strings.Join(missing, ", ")),
-			"deploy the official interface (vipctl deploy deploys ours, which has it): the VIP agent reads these")
+			"deploy a contract with the official interface (ours has it): the VIP agent reads these")
+		r.last().Then = ActDeploy
 	default:
 		r.add("contract interface", OK, fmt.Sprintf("%s has the official interface", addr), "")
 	}
 	open, err := c.OpenStage(ctx)
 	if err != nil {
-		r.add("contract stage", Fail, fmt.Sprintf("read the open stage: %v", err), "check --contract")
+		r.add("contract stage", Fail, fmt.Sprintf("read the open stage: %v", err), "check the contract address", InContract)
 		return
 	}
 	switch {
 	case r.l1Stage == 0:
-		r.add("contract stage", Warn, fmt.Sprintf("the contract's open stage is %d; the L1 stage is unknown", open), "pass --network to compare it with the L1")
+		r.add("contract stage", Warn, fmt.Sprintf("the contract's open stage is %d; the L1 stage is unknown", open), "give the L1 to compare it with", InL1)
 	case open == r.l1Stage:
 		r.add("contract stage", OK, fmt.Sprintf("the contract's open stage %d is the L1's", open), "")
 	case open < r.l1Stage:
 		r.add("contract stage", Fail, fmt.Sprintf("the contract's open stage %d is behind the L1's %d", open, r.l1Stage),
-			fmt.Sprintf("finalize stages %d..%d (vipctl stage finalize, or vipctl operate)", open, r.l1Stage-1))
+			fmt.Sprintf("finalize stages %d..%d", open, r.l1Stage-1))
+		r.last().Then = ActFinalize
 	default:
 		r.add("contract stage", Warn, fmt.Sprintf("the contract's open stage %d is ahead of the L1's %d", open, r.l1Stage),
-			"scores pushed now count for a stage the L1 has not reached; check the --network")
+			"scores pushed now count for a stage the L1 has not reached; check the L1's settings", InL1)
 	}
 }
 

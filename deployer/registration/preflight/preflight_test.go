@@ -143,18 +143,18 @@ func TestFindings(t *testing.T) {
 		edit   func(*Config)
 		check  string
 		status Status
-		says   string // in the detail or the fix
+		says   string // in the detail, the fix, or "inputs=a,b value=v then=act"
 	}{
 		{"no rollup at all", minimove, func(c *Config) { c.CometRPC, c.REST, c.JSONRPC = "", "", "" }, "rollup", Fail, "nothing to check"},
-		{"rpc unreachable", minimove, func(c *Config) { c.CometRPC = "http://127.0.0.1:1" }, "rollup rpc", Fail, "--comet-rpc"},
-		{"rpc not given", minimove, func(c *Config) { c.CometRPC = "" }, "rollup rpc", Skip, "--comet-rpc"},
+		{"rpc unreachable", minimove, func(c *Config) { c.CometRPC = "http://127.0.0.1:1" }, "rollup rpc", Fail, "inputs=comet_rpc"},
+		{"rpc not given", minimove, func(c *Config) { c.CometRPC = "" }, "rollup rpc", Skip, "inputs=comet_rpc"},
 		{"rpc answers", minimove, nil, "rollup rpc", OK, "height 5"},
 		{"not a minitia", func() *fakeRollup { f := minimove(); f.app = "wasmd"; return f }, nil, "initia rollup", Warn, `"wasmd"`},
 		{"a minitia", minimove, nil, "initia rollup", OK, "minitia"},
-		{"move needs rest", minimove, func(c *Config) { c.REST, c.VM = "", deployer.Move }, "rollup rest", Fail, "--rest"},
+		{"move needs rest", minimove, func(c *Config) { c.REST, c.VM = "", deployer.Move }, "rollup rest", Fail, "inputs=rest"},
 		{"rest unreachable", minimove, func(c *Config) { c.REST = "http://127.0.0.1:1" }, "rollup rest", Fail, "api.enable"},
-		{"vm mismatch", minimove, func(c *Config) { c.VM = deployer.Wasm }, "vm", Fail, "--vm move"},
-		{"vm unknown", func() *fakeRollup { f := minimove(); f.name = "gaia"; return f }, nil, "vm", Warn, "pass --vm"},
+		{"vm mismatch", minimove, func(c *Config) { c.VM = deployer.Wasm }, "vm", Fail, "inputs=vm value=move"},
+		{"vm unknown", func() *fakeRollup { f := minimove(); f.name = "gaia"; return f }, nil, "vm", Warn, "inputs=vm"},
 		{"vm", minimove, nil, "vm", OK, "minimove (move)"},
 		{"release", minimove, nil, "version", OK, "minimove_v1.0.2_Linux_x86_64.tar.gz"},
 		{"release url", minimove, nil, "version", OK, "https://github.com/initia-labs/minimove/releases/download/v1.0.2/"},
@@ -162,15 +162,15 @@ func TestFindings(t *testing.T) {
 		{"no semver", func() *fakeRollup { f := minimove(); f.version = "main"; return f }, nil, "version", Warn, "not a v-prefixed"},
 		{"two chains", func() *fakeRollup { f := minimove(); f.restNetwork = "other-1"; return f }, nil, "chain id", Fail, "same rollup"},
 		{"chain id", minimove, nil, "chain id", OK, "rollup-1"},
-		{"evm needs json-rpc", minievm, func(c *Config) { c.JSONRPC = "" }, "evm json-rpc", Fail, "--rpc"},
+		{"evm needs json-rpc", minievm, func(c *Config) { c.JSONRPC = "" }, "evm json-rpc", Fail, "inputs=json_rpc"},
 		{"evm chain id derived", minievm, nil, "evm chain id", OK, "derived"},
 		{"evm chain id wrong", func() *fakeRollup { f := minievm(); f.evmChainID = 1337; return f }, nil, "evm chain id", Fail, "Initia derives"},
 		{"tx index", minimove, nil, "tx index", OK, "by hash"},
 		{"no tx index", func() *fakeRollup { f := minimove(); f.txIndexer = "null"; return f }, nil, "tx index", Fail, `indexer = "kv"`},
-		{"no l1", minimove, nil, "l1 stage", Skip, "--network"},
+		{"no l1", minimove, nil, "l1 stage", Skip, "inputs=l1"},
 		{"l1 stage", minimove, func(c *Config) { c.L1 = fakeL1(t, 42) }, "l1 stage", OK, "stage is 42"},
-		{"l1 unreachable", minimove, func(c *Config) { c.L1 = stage.NewReader("http://127.0.0.1:1", "0xf1") }, "l1 stage", Fail, "--network"},
-		{"no keys", minimove, nil, "balances", Skip, "MNEMONIC"},
+		{"l1 unreachable", minimove, func(c *Config) { c.L1 = stage.NewReader("http://127.0.0.1:1", "0xf1") }, "l1 stage", Fail, "inputs=l1,stage"},
+		{"no keys", minimove, nil, "balances", Skip, "inputs=keys"},
 		{"cosmos balance low", func() *fakeRollup { f := minimove(); f.balance = "10"; return f },
 			func(c *Config) {
 				c.Accounts = []Account{{Role: "deployer", Address: "init1x", Deploys: true, Pushes: true}}
@@ -181,31 +181,41 @@ func TestFindings(t *testing.T) {
 			func(c *Config) { c.Accounts = []Account{{Role: "deployer", Address: "0x1", Deploys: true}} }, "balance deployer", Fail, "wei to 0x1"},
 		{"evm balance", minievm,
 			func(c *Config) { c.Accounts = []Account{{Role: "deployer", Address: "0x1", Deploys: true}} }, "balance deployer", OK, "1680000 gas"},
-		{"no contract", minimove, nil, "contract", Skip, "--contract"},
-		{"contract missing", minimove, func(c *Config) { c.ContractAddress, c.Contract = "0xc", fakeContract{} }, "contract", Fail, "vipctl deploy"},
+		{"no contract", minimove, nil, "contract", Skip, "inputs=contract"},
+		{"contract missing", minimove, func(c *Config) { c.ContractAddress, c.Contract = "0xc", fakeContract{} }, "contract", Fail, "then=deploy"},
 		{"interface missing", minimove, func(c *Config) {
 			c.ContractAddress, c.Contract = "0xc", fakeContract{exists: true, missing: []string{"vip_score::get_scores"}}
 		}, "contract interface", Fail, "lacks the official vip_score::get_scores"},
 		{"interface", minimove, func(c *Config) { c.ContractAddress, c.Contract = "0xc", fakeContract{exists: true, open: 3} }, "contract interface", OK, "official"},
 		{"stage behind", minimove, func(c *Config) {
 			c.L1, c.ContractAddress, c.Contract = fakeL1(t, 5), "0xc", fakeContract{exists: true, open: 3}
-		}, "contract stage", Fail, "finalize stages 3..4"},
+		}, "contract stage", Fail, "finalize stages 3..4 inputs= value= then=finalize"},
 		{"stage ahead", minimove, func(c *Config) {
 			c.L1, c.ContractAddress, c.Contract = fakeL1(t, 5), "0xc", fakeContract{exists: true, open: 6}
 		}, "contract stage", Warn, "ahead"},
 		{"stage level", minimove, func(c *Config) {
 			c.L1, c.ContractAddress, c.Contract = fakeL1(t, 5), "0xc", fakeContract{exists: true, open: 5}
 		}, "contract stage", OK, "is the L1's"},
-		{"stage without l1", minimove, func(c *Config) { c.ContractAddress, c.Contract = "0xc", fakeContract{exists: true, open: 5} }, "contract stage", Warn, "--network"},
+		{"stage without l1", minimove, func(c *Config) { c.ContractAddress, c.Contract = "0xc", fakeContract{exists: true, open: 5} }, "contract stage", Warn, "inputs=l1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := runOn(t, tc.rollup(), tc.edit)
 			f := find(t, rep, tc.check)
-			if f.Status != tc.status || !strings.Contains(f.Detail+" "+f.Fix, tc.says) {
+			inputs := make([]string, len(f.Inputs))
+			for i, in := range f.Inputs {
+				inputs[i] = string(in)
+			}
+			said := fmt.Sprintf("%s %s inputs=%s value=%s then=%s", f.Detail, f.Fix, strings.Join(inputs, ","), f.Value, f.Then)
+			if f.Status != tc.status || !strings.Contains(said, tc.says) {
 				t.Fatalf("%s: %+v, want %s saying %q", tc.check, f, tc.status, tc.says)
 			}
 			if f.Status != OK && f.Fix == "" {
 				t.Fatalf("a %s finding without a fix: %+v", f.Status, f)
+			}
+			for _, f := range rep.Findings {
+				if strings.Contains(f.Detail+f.Fix, "--") || strings.Contains(f.Detail+f.Fix, "vipctl") {
+					t.Errorf("%s names a flag or a command; the front end words its own: %+v", f.Check, f)
+				}
 			}
 			if rep.OK == (rep.Count(Fail) > 0) {
 				t.Fatalf("report OK %v with %d failures", rep.OK, rep.Count(Fail))
