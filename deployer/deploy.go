@@ -194,7 +194,7 @@ func RunDeploy(ctx context.Context, chain DeployChain, run DeployRun, stage uint
 			return DeployResult{}, fmt.Errorf("deploy: %w: %s holds a deployment that is not a healthy scoring contract (%v); use another deployer key", ErrOnePerDeployer, existing, perr)
 		}
 		if cfg.New {
-			return DeployResult{}, fmt.Errorf("deploy: already deployed at %s stage %d, and %w: --new cannot deploy another; use another deployer key", existing, init, ErrOnePerDeployer)
+			return DeployResult{}, fmt.Errorf("deploy: already deployed at %s stage %d, and %w: another deploy needs another deployer key", existing, init, ErrOnePerDeployer)
 		}
 		return DeployResult{Status: StatusAlready, Contract: existing, InitStage: init}, nil
 	}

@@ -342,7 +342,7 @@ func TestDeploymentTheChainAllowsOnceIsReportedAndNewCannotHelp(t *testing.T) {
 		t.Fatalf("got %+v, %v; want already deployed at 0xdeployer stage 3", res, err)
 	}
 	_, err = RunDeploy(ctx, f, deployRun(t), 4, DeployConfig{New: true})
-	if !errors.Is(err, ErrOnePerDeployer) || !strings.Contains(err.Error(), "--new cannot") || !strings.Contains(err.Error(), "already deployed at 0xdeployer stage 3") {
+	if !errors.Is(err, ErrOnePerDeployer) || !strings.Contains(err.Error(), "another deployer key") || !strings.Contains(err.Error(), "already deployed at 0xdeployer stage 3") {
 		t.Fatalf("--new on a one-per-deployer chain: %v", err)
 	}
 	if len(f.sent) != 0 {

@@ -49,9 +49,9 @@ func (s *Scorer) olderJournal(stage uint64, set *scores.Set) (*older, error) {
 		for i := range b.Chunks {
 			st := j.Chunk(i)
 			if !st.Confirmed {
-				return nil, fmt.Errorf("update scores stage %d: journal %s holds an unfinished push of this score set by an earlier vipctl, "+
-					"which cut chunks in the file's order (chunk %d of %d not confirmed); this vipctl cuts them in address order and cannot resume it: "+
-					"finish it with the vipctl that started it, or move the journal away to push the whole set again (the scores already written are written again, with the same values)",
+				return nil, fmt.Errorf("update scores stage %d: journal %s holds an unfinished push of this score set by an earlier version of this tool, "+
+					"which cut chunks in the file's order (chunk %d of %d not confirmed); this version cuts them in address order and cannot resume it: "+
+					"finish it with the version that started it, or move the journal away to push the whole set again (the scores already written are written again, with the same values)",
 					stage, p, i, b.Chunks)
 			}
 			res.Hashes[i] = st.Hash

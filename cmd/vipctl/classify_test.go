@@ -3,9 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/operation/audit"
+	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vm/evm"
 	"github.com/vipharness/vipharness/deployer/vm/move"
 	"github.com/vipharness/vipharness/deployer/vm/wasm"
@@ -39,5 +43,24 @@ func TestClassifyGivesExitCodesAPipelineCanTrust(t *testing.T) {
 	}
 	if classify(nil) != nil {
 		t.Fatal("no error classified as one")
+	}
+}
+
+// The library's own words reach the operator with the flags that answer them.
+func TestAdviceNamesTheFlag(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{fmt.Errorf("score file s: %w", scores.ErrNoFormat), "--format csv|json"},
+		{fmt.Errorf("key op: %w", keys.ErrOnLedger), "--ledger"},
+		{fmt.Errorf("audit stage 3: %w", audit.ErrNotFinalized), "--allow-open"},
+		{errors.New("connection refused"), ""},
+	}
+	for _, tc := range tests {
+		got := advice(tc.err)
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("advice(%v) = %q, want %q in it", tc.err, got, tc.want)
+		}
 	}
 }

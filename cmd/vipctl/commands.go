@@ -67,6 +67,9 @@ func (g *globals) deploy(ctx context.Context, o deployOptions) error {
 	d, err := s.Deploy(ctx, st, opts...)
 	if err != nil {
 		if errors.Is(err, deployer.ErrOnePerDeployer) {
+			if o.another {
+				err = fmt.Errorf("%w (--new cannot deploy another)", err)
+			}
 			return invalid(err)
 		}
 		return classify(err)

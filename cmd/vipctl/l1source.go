@@ -71,7 +71,7 @@ func resolveL1(flag, env l1Values, needREST bool) (l1Source, error) {
 	}
 	p, err := stage.Preset(network.Value)
 	if err != nil {
-		return src, fmt.Errorf("%s: %w", network.From, err)
+		return src, fmt.Errorf("%s: %w (--l1-rest and --vip-address)", network.From, err)
 	}
 	src.Network = p.Name
 	from := "the environment's NETWORK=" + p.Name

@@ -12,6 +12,10 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/operation/audit"
+	"github.com/vipharness/vipharness/deployer/scores"
 )
 
 // Exit codes a pipeline can trust.
@@ -42,12 +46,26 @@ func main() {
 	if err == nil {
 		return
 	}
-	fmt.Fprintln(os.Stderr, "vipctl:", err)
+	fmt.Fprintln(os.Stderr, "vipctl:", err.Error()+advice(err))
 	var ee *exitError
 	if errors.As(err, &ee) {
 		os.Exit(ee.code)
 	}
 	os.Exit(exitFailure)
+}
+
+// advice is the flags that answer an error the library reports in its own words, "" for
+// any other.
+func advice(err error) string {
+	switch {
+	case errors.Is(err, scores.ErrNoFormat):
+		return ": pass --format csv|json"
+	case errors.Is(err, keys.ErrOnLedger):
+		return ": pass --ledger (and --ledger-speculos for an emulator)"
+	case errors.Is(err, audit.ErrNotFinalized):
+		return " (--allow-open previews it)"
+	}
+	return ""
 }
 
 // execute runs root; a command name it does not know is bad input, as a bad flag is.

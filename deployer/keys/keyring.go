@@ -32,6 +32,9 @@ const (
 	KeyringPassphraseEnv = "KEYRING_PASSPHRASE"
 )
 
+// ErrOnLedger is a keyring key whose secret lives on a Ledger, opened without a device.
+var ErrOnLedger = errors.New("the key lives on a Ledger: open it with a Ledger device")
+
 // DefaultKeyringDir is minitiad's home, ~/.minitia: its keyrings live in keyring-file and
 // keyring-test below it.
 func DefaultKeyringDir() string {
@@ -230,7 +233,7 @@ func (k *Keyring) ledgerSigner(ctx context.Context, name string, rec *cosmoskeyr
 	}
 	path := Path{bip.Purpose | hardened, bip.CoinType | hardened, bip.Account | hardened, change, bip.AddressIndex}
 	if dial == nil {
-		return nil, fmt.Errorf("%s lives on a Ledger: pass --ledger (and --ledger-speculos for an emulator)", k.where(name))
+		return nil, fmt.Errorf("%s: %w", k.where(name), ErrOnLedger)
 	}
 	app, where, err := dial(ctx)
 	if err != nil {

@@ -51,13 +51,16 @@ func ReadFile(path, format string, emit func(Entry)) error {
 	return err
 }
 
+// ErrNoFormat is a score file whose name does not tell its format, given none.
+var ErrNoFormat = errors.New("no extension to tell its format (csv or json)")
+
 // ReadFileStamped is ReadFile returning the stamp of the version it read, so a caller can
 // tell later whether the file changed since.
 func ReadFileStamped(path, format string, emit func(Entry)) (FileStamp, error) {
 	if format == "" {
 		format = strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 		if format == "" {
-			return FileStamp{}, fmt.Errorf("score file %s: no extension to tell its format: pass --format csv|json", path)
+			return FileStamp{}, fmt.Errorf("score file %s: %w", path, ErrNoFormat)
 		}
 	}
 	f, err := ParseFormat(format)

@@ -2,6 +2,7 @@ package scores
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -232,7 +233,7 @@ func TestParseFileFixtures(t *testing.T) {
 }
 
 func TestParseFileNeedsAFormat(t *testing.T) {
-	if _, err := ParseFile("scores", ""); err == nil || !strings.Contains(err.Error(), "--format") {
+	if _, err := ParseFile("scores", ""); !errors.Is(err, ErrNoFormat) {
 		t.Fatalf("error = %v", err)
 	}
 	if _, err := ParseFile("scores.txt", ""); err == nil || !strings.Contains(err.Error(), "unknown score file format") {

@@ -20,7 +20,7 @@ type StageReader interface {
 // Refusals of BuildFromStage.
 var (
 	ErrStageMissing = errors.New("the contract has no such stage")
-	ErrNotFinalized = errors.New("the stage is not finalized: its scores can still change (--allow-open previews it)")
+	ErrNotFinalized = errors.New("the stage is not finalized: its scores can still change")
 	// ErrTotalsDiffer is a contract whose stage total is not the sum of its rows: the
 	// agent's total and ours could then differ for reasons no tree explains.
 	ErrTotalsDiffer = errors.New("the contract's stage total differs from the sum of its rows")

@@ -37,7 +37,7 @@ func Preset(name string) (Network, error) {
 			return p, nil
 		}
 	}
-	return Network{}, fmt.Errorf("unknown network %q: want mainnet or testnet (or pass --l1-rest and --vip-address)", name)
+	return Network{}, fmt.Errorf("unknown network %q: want mainnet or testnet, or name the L1's REST and VIP module instead", name)
 }
 
 // maxBody bounds what is read from a remote reply (a page of a vip table).

@@ -29,7 +29,7 @@ func TestSecondDeployNamesTheModuleUnderTheDeployer(t *testing.T) {
 		t.Fatalf("second deploy %+v, want already deployed at %s stage 3", again, first.Contract)
 	}
 	_, err = s.Deploy(ctx, 5, deployer.AnotherDeployment())
-	if !errors.Is(err, deployer.ErrOnePerDeployer) || !strings.Contains(err.Error(), "--new cannot") || strings.Contains(err.Error(), "EDEPLOYER_ALREADY_ADDED") {
+	if !errors.Is(err, deployer.ErrOnePerDeployer) || !strings.Contains(err.Error(), "another deployer key") || strings.Contains(err.Error(), "EDEPLOYER_ALREADY_ADDED") {
 		t.Fatalf("--new on Move: %v", err)
 	}
 	if got := r.sequence(t, s, first.Deployer); got != seq {
