@@ -366,6 +366,14 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 				out, code = env.RunVipctl(ctx, vipctl, stateDir, args...)
 				Expect(code).To(Equal(0), out)
 				Expect(out).To(ContainSubstring("holds the policy's scores"))
+
+				// And audit --policy recomputes the stage and finds the L1's snapshot.
+				args = append([]string{"--contract", contract, "audit", "--policy", policyFile, "--stage", strconv.Itoa(stage), "--bridge-id", strconv.Itoa(bridgeID)}, params...)
+				out, code = env.RunVipctl(ctx, vipctl, stateDir, args...)
+				Expect(code).To(Equal(0), out)
+				Expect(out).To(ContainSubstring("merkle root " + strings.TrimPrefix(m.Merkle.Root, "0x")))
+				Expect(out).To(ContainSubstring("holds the policy's scores"))
+				Expect(out).To(ContainSubstring("matches the L1 snapshot"))
 			}, SpecTimeout(3*time.Minute))
 		})
 	}

@@ -86,6 +86,12 @@ func (ix *Indexer) stepCosmos(ctx context.Context) (bool, error) {
 	to := min(head, from+ix.cfg.batch-1)
 	for h := from; h <= to; h++ {
 		blk, err := ix.cosmos.block(ctx, int64(h), ix.cfg.chainID, ix.store.timeAt(h-1))
+		if err != nil && h == head {
+			// CometBFT reports a height before it has stored the block's results: the newest
+			// block waits for the next poll (a lasting failure shows once the head moves on).
+			ix.log.Debug("newest block not ready", "height", h, "err", err)
+			return true, nil
+		}
 		if err != nil {
 			return false, fmt.Errorf("block %d: %w", h, err)
 		}
