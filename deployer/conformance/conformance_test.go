@@ -73,11 +73,7 @@ func (f *fakeScorer) ScorePages(ctx context.Context, stage uint64, each func([]s
 	if err != nil {
 		return err
 	}
-	rows, err := scores.RowsOf(entries, f.Codec())
-	if err != nil {
-		return err
-	}
-	return each(rows)
+	return scores.PageEntries(entries, f.Codec(), max(len(entries), 1), each)
 }
 
 func (f *fakeScorer) Deploy(_ context.Context, stage uint64, _ ...deployer.DeployOption) (deployer.Deployment, error) {

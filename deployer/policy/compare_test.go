@@ -24,16 +24,7 @@ func (c *contractStage) StageInfo(context.Context, uint64) (deployer.StageInfo, 
 }
 
 func (c *contractStage) ScorePages(_ context.Context, _ uint64, each func([]scores.Row) error) error {
-	rows, err := scores.RowsOf(c.rows, c.Codec())
-	if err != nil {
-		return err
-	}
-	for i := 0; i < len(rows); i += 2 {
-		if err := each(rows[i:min(i+2, len(rows))]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return scores.PageEntries(c.rows, c.Codec(), 2, each)
 }
 
 func (c *contractStage) Codec() scores.Codec {

@@ -178,18 +178,7 @@ func (m *Scorer) ScorePages(ctx context.Context, stage uint64, each func([]score
 	if err != nil {
 		return err
 	}
-	rows, err := scores.RowsOf(entries, m.Codec())
-	if err != nil {
-		return err
-	}
-	for len(rows) > 0 {
-		n := min(3, len(rows))
-		if err := each(rows[:n]); err != nil {
-			return err
-		}
-		rows = rows[n:]
-	}
-	return nil
+	return scores.PageEntries(entries, m.Codec(), 3, each)
 }
 
 // Finalized reports whether stage is finalized.

@@ -49,6 +49,23 @@ func RowsOf(entries []Entry, c Codec) ([]Row, error) {
 	return rows, nil
 }
 
+// PageEntries hands entries to each as rows decoded with c, size at a time: a stand-in
+// contract's paged read-back.
+func PageEntries(entries []Entry, c Codec, size int, each func([]Row) error) error {
+	rows, err := RowsOf(entries, c)
+	if err != nil {
+		return err
+	}
+	for len(rows) > 0 {
+		n := min(size, len(rows))
+		if err := each(rows[:n]); err != nil {
+			return err
+		}
+		rows = rows[n:]
+	}
+	return nil
+}
+
 // AddressCheck validates an address for a VM and returns its canonical form.
 type AddressCheck func(addr string) (string, error)
 

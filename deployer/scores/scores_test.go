@@ -3,6 +3,7 @@ package scores
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -297,5 +298,27 @@ func TestWriteRoundTrip(t *testing.T) {
 		if Fingerprint(out) != Fingerprint(in) {
 			t.Fatalf("%s round trip changed the set", f)
 		}
+	}
+}
+
+// A stand-in's read-back hands rows in pages of the size asked, decoded once; an address
+// the codec refuses is an error naming the row.
+func TestPageEntries(t *testing.T) {
+	entries := Generate(7, 9)
+	var pages []int
+	var back []Entry
+	err := PageEntries(entries, EVMCodec{}, 3, func(page []Row) error {
+		pages = append(pages, len(page))
+		for _, r := range page {
+			back = append(back, r.Entry(EVMCodec{}))
+		}
+		return nil
+	})
+	if err != nil || fmt.Sprint(pages) != "[3 3 1]" || fmt.Sprint(back) != fmt.Sprint(entries) {
+		t.Fatalf("pages %v, rows %v, %v; want [3 3 1] and the entries back", pages, back, err)
+	}
+	bad := append(entries[:1:1], Entry{Addr: "0xnot", Amount: 1})
+	if err := PageEntries(bad, EVMCodec{}, 3, func([]Row) error { return nil }); err == nil || !strings.Contains(err.Error(), "row 2 (0xnot)") {
+		t.Fatalf("bad row: %v", err)
 	}
 }

@@ -35,16 +35,7 @@ func (f *fakeStage) ScorePages(_ context.Context, stage uint64, each func([]scor
 	if stage != f.info.Stage {
 		return nil
 	}
-	rows, err := scores.RowsOf(f.rows, f.Codec())
-	if err != nil {
-		return err
-	}
-	for i := 0; i < len(rows); i += 3 {
-		if err := each(rows[i:min(i+3, len(rows))]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return scores.PageEntries(f.rows, f.Codec(), 3, each)
 }
 
 func (f *fakeStage) Codec() scores.Codec { return scores.EVMCodec{} }
