@@ -155,9 +155,22 @@ func (n *Node) Header(ctx context.Context, num uint64) (Header, error) {
 		return h, err
 	}
 	n.mu.Lock()
-	n.headers[num] = h
+	n.keep(h)
 	n.mu.Unlock()
 	return h, nil
+}
+
+// maxHeaders bounds the header cache (some 100 bytes an entry): a stage of a million
+// blocks is read a batch at a time, and a batch's headers are asked for together, so the
+// cache is emptied when full rather than grown with the stage.
+const maxHeaders = 1 << 16
+
+// keep caches h; n.mu is held.
+func (n *Node) keep(h Header) {
+	if len(n.headers) >= maxHeaders {
+		clear(n.headers)
+	}
+	n.headers[h.Number] = h
 }
 
 // BlockReceipts are block num's receipts (eth_getBlockReceipts), in the indexer's shape.
@@ -183,37 +196,156 @@ type rpcLog struct {
 	BlockNumber hexutil.Uint64 `json:"blockNumber"`
 }
 
-// logBlocks are the blocks in [from, to] holding a log of s, in order, found with
-// eth_getLogs a span at a time.
-func (n *Node) logBlocks(ctx context.Context, s *Source, from, to uint64) ([]uint64, error) {
+// logTarget is about how many logs one eth_getLogs reply should carry (some 700 bytes of
+// JSON each): the span of the next request is scaled to it, so a dense stretch of chain
+// never comes back as one reply of hundreds of megabytes.
+const logTarget = 5_000
+
+// logBlocks are the blocks in [lo, hi] holding a log of s, in order, and how many logs
+// there were.
+func (n *Node) logBlocks(ctx context.Context, s *Source, lo, hi uint64) ([]uint64, int, error) {
+	var logs []rpcLog
+	filter := map[string]any{
+		"fromBlock": hexutil.EncodeUint64(lo), "toBlock": hexutil.EncodeUint64(hi),
+		"address": s.Contract, "topics": [][]common.Hash{{s.Event.ID}},
+	}
+	if err := n.rpc.CallContext(ctx, &logs, "eth_getLogs", filter); err != nil {
+		return nil, 0, fmt.Errorf("eth_getLogs %d..%d: %w", lo, hi, err)
+	}
 	var out []uint64
-	span := max(n.LogSpan, 1)
+	for _, l := range logs {
+		b := uint64(l.BlockNumber)
+		if len(out) == 0 || out[len(out)-1] != b {
+			out = append(out, b)
+		}
+	}
+	return out, len(logs), nil
+}
+
+// readLogs yields the logs of s in [from, to] from the receipts of the blocks that hold
+// one, a span of blocks at a time: eth_getLogs names the blocks (its span scaled so that a
+// reply holds about logTarget logs, halved when the node refuses a range); where most
+// blocks of a span hold a log, the next span's receipts are read without asking (the logs
+// would cost as much as the receipts), until a span's blocks mostly hold none again. The
+// next batch's receipts and headers are fetched while a batch is scored, so the node's
+// round trips and the JSON decoding overlap the scoring; what is held at any time is one
+// span's block numbers and two batches of receipts.
+func (n *Node) readLogs(ctx context.Context, s *Source, from, to uint64, each func(*Record) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan logBatch, 1)
+	go func() {
+		defer close(batches)
+		if err := n.fetchLogs(ctx, s, from, to, batches); err != nil {
+			select {
+			case batches <- logBatch{err: err}:
+			case <-ctx.Done():
+			}
+		}
+	}()
+	for b := range batches {
+		if b.err != nil {
+			return b.err
+		}
+		for i, num := range b.blocks {
+			h, err := n.Header(ctx, num)
+			if err != nil {
+				return err
+			}
+			for _, r := range b.receipts[i] {
+				if err := logRecords(s, h, r, each); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return ctx.Err()
+}
+
+// logBatch is a batch of blocks with their receipts (their headers cached), or the error
+// that ended the fetching.
+type logBatch struct {
+	blocks   []uint64
+	receipts [][]indexer.EVMTx
+	err      error
+}
+
+// fetchLogs sends the batches of blocks in [from, to] that may hold a log of s (see
+// readLogs), in order.
+func (n *Node) fetchLogs(ctx context.Context, s *Source, from, to uint64, out chan<- logBatch) error {
+	maxSpan := max(n.LogSpan, 1)
+	// The first span is small and each next one at most 8 times the last: the chain's
+	// density is not known before the first reply.
+	span, dense := min(maxSpan, 64), false
+	contract, topic := strings.ToLower(s.Contract.Hex()), strings.ToLower(s.Event.ID.Hex())
 	for lo := from; lo <= to; {
+		var blocks []uint64
 		hi := min(to, lo+span-1)
-		var logs []rpcLog
-		filter := map[string]any{
-			"fromBlock": hexutil.EncodeUint64(lo), "toBlock": hexutil.EncodeUint64(hi),
-			"address": s.Contract, "topics": [][]common.Hash{{s.Event.ID}},
-		}
-		if err := n.rpc.CallContext(ctx, &logs, "eth_getLogs", filter); err != nil {
-			if span > 1 && tooLarge(err) {
-				span /= 2
-				continue
+		readWhole := dense
+		if readWhole {
+			hi = min(to, lo+max(span, uint64(n.batch()))-1)
+			for b := lo; b <= hi; b++ {
+				blocks = append(blocks, b)
 			}
-			return nil, fmt.Errorf("eth_getLogs %d..%d: %w", lo, hi, err)
-		}
-		for _, l := range logs {
-			b := uint64(l.BlockNumber)
-			if len(out) == 0 || out[len(out)-1] != b {
-				out = append(out, b)
+		} else {
+			found, logs, err := n.logBlocks(ctx, s, lo, hi)
+			if err != nil {
+				if span > 1 && tooLarge(err) {
+					span /= 2
+					maxSpan = span // the node's limit: never asked beyond again
+					continue
+				}
+				return err
 			}
+			blocks = found
+			width := hi - lo + 1
+			span = min(maxSpan, 8*width, max(1, width*logTarget/uint64(max(logs, 1))))
+			dense = width > 1 && uint64(len(found))*2 > width
+		}
+		holding := 0 // blocks holding a log of the source's contract and event
+		for len(blocks) > 0 {
+			part := blocks[:min(len(blocks), n.batch())]
+			blocks = blocks[len(part):]
+			receipts, err := n.receipts(ctx, part)
+			if err == nil {
+				err = n.headersOf(ctx, part)
+			}
+			if err != nil {
+				return err
+			}
+			for _, rs := range receipts {
+				if holdsLog(rs, contract, topic) {
+					holding++
+				}
+			}
+			select {
+			case out <- logBatch{blocks: part, receipts: receipts}:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		if readWhole { // does the chain stay dense?
+			dense = uint64(holding)*2 > hi-lo+1
 		}
 		if hi == to {
-			break
+			return nil
 		}
 		lo = hi + 1
 	}
-	return out, nil
+	return nil
+}
+
+// holdsLog reports whether a block's receipts hold a log of contract with topic0 topic
+// (both lower-case hex).
+func holdsLog(receipts []indexer.EVMTx, contract, topic string) bool {
+	for _, r := range receipts {
+		for _, l := range r.Logs {
+			if !l.Removed && len(l.Topics) > 0 && strings.EqualFold(l.Address, contract) && strings.EqualFold(l.Topics[0], topic) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // tooLarge reports whether a node refused a log range for its size (geth, Erigon,
@@ -234,31 +366,8 @@ func tooLarge(err error) bool {
 // one JSON-RPC batch.
 func (n *Node) Read(ctx context.Context, s *Source, from, to uint64, each func(*Record) error) error {
 	if s.IsLog() {
-		blocks, err := n.logBlocks(ctx, s, from, to)
-		if err != nil {
+		if err := n.readLogs(ctx, s, from, to, each); err != nil {
 			return fmt.Errorf("node: source %s: %w", s.Name, err)
-		}
-		for len(blocks) > 0 {
-			part := blocks[:min(len(blocks), n.batch())]
-			blocks = blocks[len(part):]
-			receipts, err := n.receipts(ctx, part)
-			if err == nil {
-				err = n.headersOf(ctx, part)
-			}
-			if err != nil {
-				return fmt.Errorf("node: %w", err)
-			}
-			for i, b := range part {
-				h, err := n.Header(ctx, b)
-				if err != nil {
-					return fmt.Errorf("node: %w", err)
-				}
-				for _, r := range receipts[i] {
-					if err := logRecords(s, h, r, each); err != nil {
-						return fmt.Errorf("node: %w", err)
-					}
-				}
-			}
 		}
 		return nil
 	}
@@ -362,7 +471,7 @@ func (n *Node) fullBlocks(ctx context.Context, lo, hi uint64) ([]*fullBlock, err
 		if b == nil {
 			return nil, fmt.Errorf("eth_getBlockByNumber %d: no such block", lo+uint64(i))
 		}
-		n.headers[uint64(b.Number)] = b.header()
+		n.keep(b.header())
 	}
 	return out, nil
 }
@@ -391,7 +500,7 @@ func (n *Node) headersOf(ctx context.Context, blocks []uint64) error {
 		if h == nil || uint64(h.Number) != missing[i] {
 			return fmt.Errorf("eth_getBlockByNumber %d: no such block", missing[i])
 		}
-		n.headers[missing[i]] = Header{Number: uint64(h.Number), Hash: h.Hash, Time: uint64(h.Timestamp)}
+		n.keep(Header{Number: uint64(h.Number), Hash: h.Hash, Time: uint64(h.Timestamp)})
 	}
 	return nil
 }

@@ -125,13 +125,9 @@ func Compute(ctx context.Context, p *Policy, w Window, r Reader) (*Result, error
 			last = Record{Block: rec.Block, TxIndex: rec.TxIndex, LogIndex: rec.LogIndex, TxHash: rec.TxHash}
 			n++
 			digestRecord(d, rec)
-			vars, err := activation(src, rec, params)
+			act, err := activation(src, rec, params) // once for every expression of the record
 			if err != nil {
 				return fmt.Errorf("source %s: decode %s: %w", src.Name, rec.at(), err)
-			}
-			act, err := interpreter.NewActivation(vars) // once for every expression of the record
-			if err != nil {
-				return fmt.Errorf("source %s: %s: %w", src.Name, rec.at(), err)
 			}
 			for _, st := range states {
 				if err := st.add(rec, act); err != nil {
@@ -230,45 +226,100 @@ func bigDouble(v *big.Int) float64 {
 }
 
 // activation is the record as CEL sees it.
-func activation(src *Source, r *Record, params map[string]any) (map[string]any, error) {
+func activation(src *Source, r *Record, params map[string]any) (interpreter.Activation, error) {
 	if src.Cosmos {
-		return cosmosActivation(src, r, params)
+		vars, err := cosmosActivation(src, r, params)
+		if err != nil {
+			return nil, err
+		}
+		return interpreter.NewActivation(vars)
 	}
-	to := ""
-	if r.To != nil {
-		to = lowerHex(*r.To)
-	}
-	tx := map[string]any{"hash": r.TxHash.Hex(), "from": lowerHex(r.From), "to": to, "index": int64(r.TxIndex)}
-	if r.Value != nil {
-		tx["value"] = bigDouble(r.Value)
-	}
-	act := map[string]any{
-		"tx":     tx,
-		"block":  map[string]any{"number": int64(r.Block), "time": int64(r.Time)},
-		"params": params,
-		"log":    map[string]any{},
-		"args":   map[string]any{},
-		"event":  map[string]any{},
-	}
+	v := &evmVars{r: r, params: params, args: emptyVars}
 	switch src.Kind {
 	case KindLog, KindERC20:
-		act["log"] = map[string]any{"address": lowerHex(r.Address), "index": int64(r.LogIndex)}
+		v.log = true
 		args, err := decodeLog(src.Event, r.Topics, r.Data)
 		if err != nil {
 			return nil, err
 		}
-		act["args"] = args
+		v.args = args
 	case KindCall:
 		args, err := decodeCall(src.Method, r.Data)
 		if err != nil {
 			return nil, err
 		}
-		act["args"] = args
+		v.args = args
 	case KindNative:
-		act["args"] = map[string]any{"from": lowerHex(r.From), "to": to, "value": tx["value"]}
+		v.args = map[string]any{"from": lowerHex(r.From), "to": v.txTo(), "value": v.value()}
 	}
-	return act, nil
+	return v, nil
 }
+
+// emptyVars is a variable with no fields (log outside a log source, event on EVM).
+var emptyVars = map[string]any{}
+
+// evmVars is an EVM record as CEL sees it: args (decoded up front, so a record that does
+// not decode fails whatever the expressions read), and tx, block and log made the first
+// time an expression reads them: most policies read two or three fields of a record, and
+// a million records are scored per stage.
+type evmVars struct {
+	r                *Record
+	params, args     map[string]any
+	log              bool // the record is a log
+	tx, block, logVs map[string]any
+}
+
+func (v *evmVars) txTo() string {
+	if v.r.To == nil {
+		return ""
+	}
+	return lowerHex(*v.r.To)
+}
+
+func (v *evmVars) value() any {
+	if v.r.Value == nil {
+		return nil
+	}
+	return bigDouble(v.r.Value)
+}
+
+// ResolveName is the variable name's value.
+func (v *evmVars) ResolveName(name string) (any, bool) {
+	switch name {
+	case "args":
+		return v.args, true
+	case "params":
+		return v.params, true
+	case "tx":
+		if v.tx == nil {
+			r := v.r
+			v.tx = map[string]any{"hash": r.TxHash.Hex(), "from": lowerHex(r.From), "to": v.txTo(), "index": int64(r.TxIndex)}
+			if r.Value != nil {
+				v.tx["value"] = v.value()
+			}
+		}
+		return v.tx, true
+	case "block":
+		if v.block == nil {
+			v.block = map[string]any{"number": int64(v.r.Block), "time": int64(v.r.Time)}
+		}
+		return v.block, true
+	case "log":
+		if !v.log {
+			return emptyVars, true
+		}
+		if v.logVs == nil {
+			v.logVs = map[string]any{"address": lowerHex(v.r.Address), "index": int64(v.r.LogIndex)}
+		}
+		return v.logVs, true
+	case "event":
+		return emptyVars, true
+	}
+	return nil, false
+}
+
+// Parent is nil: the record's variables are all there is.
+func (v *evmVars) Parent() interpreter.Activation { return nil }
 
 // state is one rule's per-user accumulation over a source's records.
 type state struct {
