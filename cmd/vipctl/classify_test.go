@@ -55,6 +55,8 @@ func TestAdviceNamesTheFlag(t *testing.T) {
 		{fmt.Errorf("score file s: %w", scores.ErrNoFormat), "--format csv|json"},
 		{fmt.Errorf("key op: %w", keys.ErrOnLedger), "--ledger"},
 		{fmt.Errorf("audit stage 3: %w", audit.ErrNotFinalized), "--allow-open"},
+		{fmt.Errorf("deployer signer: %w", &keys.SourcesError{Role: keys.Deployer, Sources: []string{"keyring key a", "a Ledger"}}), "--from, --keystore, --ledger"},
+		{fmt.Errorf("deployer signer: %w", keys.ErrHDPath), "--hd-path"},
 		{errors.New("connection refused"), ""},
 	}
 	for _, tc := range tests {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/keys/ledger"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
@@ -64,6 +65,14 @@ func advice(err error) string {
 		return ": pass --ledger (and --ledger-speculos for an emulator)"
 	case errors.Is(err, audit.ErrNotFinalized):
 		return " (--allow-open previews it)"
+	case errors.Is(err, keys.ErrHDPath):
+		return " (--hd-path, or HD_PATH)"
+	case errors.Is(err, ledger.ErrNoHID):
+		return " (--ledger-speculos HOST:PORT)"
+	}
+	var se *keys.SourcesError
+	if errors.As(err, &se) {
+		return " (--from, --keystore, --ledger)"
 	}
 	return ""
 }

@@ -2,6 +2,7 @@ package keys
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -46,16 +47,29 @@ type Spec struct {
 func (s Spec) Sources() []string {
 	var set []string
 	if s.From != "" {
-		set = append(set, "--from "+s.From)
+		set = append(set, "keyring key "+s.From)
 	}
 	if s.Keystore != "" {
-		set = append(set, "--keystore "+s.Keystore)
+		set = append(set, "keystore "+s.Keystore)
 	}
 	if s.Ledger {
-		set = append(set, "--ledger")
+		set = append(set, "a Ledger")
 	}
 	return set
 }
+
+// SourcesError is a signer asked of more than one source at once.
+type SourcesError struct {
+	Role    Role
+	Sources []string // Spec.Sources
+}
+
+func (e *SourcesError) Error() string {
+	return fmt.Sprintf("%s signer: choose one of %s", e.Role, strings.Join(e.Sources, ", "))
+}
+
+// ErrHDPath is a Ledger derivation path that does not parse.
+var ErrHDPath = errors.New("HD path")
 
 // OnceDialer dials the device once (Speculos at speculos, else USB) and hands every caller the
 // same connection: a device serves one client.
@@ -77,7 +91,7 @@ func OnceDialer(speculos string) LedgerDialer {
 // wrapping ErrNoKey.
 func Open(ctx context.Context, role Role, spec Spec) (Signer, error) {
 	if set := spec.Sources(); len(set) > 1 {
-		return nil, fmt.Errorf("%s signer: choose one of %s", role, strings.Join(set, ", "))
+		return nil, &SourcesError{Role: role, Sources: set}
 	}
 	kind := spec.KeyType
 	if kind == "" {
@@ -118,7 +132,7 @@ func Open(ctx context.Context, role Role, spec Spec) (Signer, error) {
 		path := EVMPath(spec.Account)
 		if spec.HDPath != "" {
 			if path, err = ParsePath(spec.HDPath); err != nil {
-				return nil, fmt.Errorf("--hd-path: %w", err)
+				return nil, fmt.Errorf("%w %q: %w", ErrHDPath, spec.HDPath, err)
 			}
 		}
 		app, where, derr := dial(ctx)

@@ -293,8 +293,9 @@ func TestOpen(t *testing.T) {
 	clearEnv(t)
 	ctx := context.Background()
 	_, err := keys.Open(ctx, keys.Deployer, keys.Spec{From: "a", Ledger: true})
-	if err == nil || !strings.Contains(err.Error(), "--from a, --ledger") {
-		t.Fatalf("error %v", err)
+	var se *keys.SourcesError
+	if !errors.As(err, &se) || se.Role != keys.Deployer || strings.Join(se.Sources, ", ") != "keyring key a, a Ledger" {
+		t.Fatalf("error %v, want a SourcesError naming the keyring key and the Ledger", err)
 	}
 	if _, err := keys.Open(ctx, keys.Deployer, keys.Spec{}); !errors.Is(err, keys.ErrNoKey) {
 		t.Fatalf("error %v, want ErrNoKey", err)

@@ -88,3 +88,9 @@ func Rejected(err error) bool { return errors.Is(err, ErrRejected) }
 // user, or lost with the connection. Either way what was signed before it stands, and a
 // re-run resumes after it.
 func Interrupted(err error) bool { return Rejected(err) || errors.Is(err, ErrTransport) }
+
+// ErrNoHID is the answer of a binary built without USB support (hid_off.go); a binary with
+// it never returns it.
+var ErrNoHID = errors.New("this binary was built without USB HID support for Ledger devices: " +
+	"rebuild it with `make build-ledger` in a checkout (CGO_ENABLED=1, build tag ledgerhid; needs a C compiler), " +
+	"or reach the device through Speculos at its HOST:PORT")
