@@ -80,7 +80,7 @@ func (g *globals) auditPolicy(ctx context.Context, o computeOptions, version uin
 			fmt.Fprintf(&b, "\nthe contract's stage %d (%s, %d rows, total %d) holds the policy's scores", o.stage, state, c.Rows, c.ContractTotal)
 			return nil
 		}
-		fmt.Fprintf(&b, "\nthe contract's stage %d (%s, %d rows, total %d; the policy's total %d) differs from the policy at %d addresses:", o.stage, state, c.Rows, c.ContractTotal, c.PolicyTotal, len(c.Differences))
+		fmt.Fprintf(&b, "\nthe contract's stage %d (%s, %d rows, total %d; the policy's total %d) differs from the policy at %s:", o.stage, state, c.Rows, c.ContractTotal, c.PolicyTotal, addresses(len(c.Differences)))
 		for _, d := range c.Differences {
 			ap.Differences = append(ap.Differences, auditDiff{Address: d.Text, Policy: d.Policy, Contract: d.Contract, OnChain: d.OnChain})
 			switch {
@@ -92,7 +92,7 @@ func (g *globals) auditPolicy(ctx context.Context, o computeOptions, version uin
 				fmt.Fprintf(&b, "\n  %s: policy %d, contract %d", d.Text, d.Policy, d.Contract)
 			}
 		}
-		fails = append(fails, fmt.Errorf("stage %d: the contract's scores differ from the policy's at %d addresses", o.stage, len(c.Differences)))
+		fails = append(fails, fmt.Errorf("stage %d: the contract's scores differ from the policy's at %s", o.stage, addresses(len(c.Differences))))
 		return nil
 	})
 	if err != nil {
@@ -114,4 +114,12 @@ func (g *globals) auditPolicy(ctx context.Context, o computeOptions, version uin
 		return &exitError{exitMismatch, errors.Join(fails...)}
 	}
 	return nil
+}
+
+// addresses is "1 address" or "n addresses".
+func addresses(n int) string {
+	if n == 1 {
+		return "1 address"
+	}
+	return fmt.Sprintf("%d addresses", n)
 }

@@ -124,6 +124,11 @@ func (g *globals) localnetUp(ctx context.Context, o localnetUpOptions) error {
 	if bridgeID != 0 {
 		l1Opts = append(l1Opts, l1.WithBridge(l1.Bridge{ID: bridgeID, VM: vm, Contract: "(deployed by vipctl deploy)"}))
 	}
+	if l1Every > 0 {
+		// The stages' recorded times follow the cadence (not 14 days each), so a scoring
+		// policy finds each stage's blocks when the L1 moves on: operate --policy rehearses.
+		l1Opts = append(l1Opts, l1.WithStageInterval(l1Every))
+	}
 	st, err := startLocalStack(ctx, g, engineName, o.blockTime, vm, l1Stage, l1Opts...)
 	if err != nil {
 		return err

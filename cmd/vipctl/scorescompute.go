@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -91,6 +92,10 @@ func loadPolicy(o computeOptions) (*policy.Policy, error) {
 		var pe policy.Errors
 		if errors.As(err, &pe) {
 			return nil, invalid(err)
+		}
+		var fe *fs.PathError // a file that is not there or cannot be read: bad input too
+		if errors.As(err, &fe) {
+			return nil, invalid(fmt.Errorf("--policy: %w", err))
 		}
 		return nil, err
 	}
