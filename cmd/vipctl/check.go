@@ -118,6 +118,7 @@ func (g *globals) runChecks(ctx context.Context, o checkOptions) error {
 			return err
 		}
 	}
+	checkAdvice(&rep)
 	if err := g.printResult(rep, checkTable(rep)); err != nil {
 		return err
 	}
@@ -263,4 +264,16 @@ func writeJUnit(path string, rep conformance.Report) error {
 		return fmt.Errorf("junit report: %w", err)
 	}
 	return nil
+}
+
+// checkAdvice adds to each check's detail the flags or the command its remedy is.
+func checkAdvice(rep *conformance.Report) {
+	for i, c := range rep.Checks {
+		switch c.Then {
+		case conformance.GiveL1:
+			rep.Checks[i].Detail += " (--l1-rest and --vip-address, or --network)"
+		case conformance.SyncStages:
+			rep.Checks[i].Detail += " (`vipctl stage sync`)"
+		}
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"testing"
 
+	"github.com/vipharness/vipharness/deployer/conformance"
 	"github.com/vipharness/vipharness/deployer/registration/preflight"
 )
 
@@ -31,5 +32,21 @@ func TestPreflightFixNamesTheFlags(t *testing.T) {
 				t.Fatalf("preflightFix = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// A check's remedy reaches the operator as the flags or the command that apply it.
+func TestCheckAdviceNamesTheRemedy(t *testing.T) {
+	rep := conformance.Report{Checks: []conformance.Result{
+		{Name: "behind", Detail: "finalizing stages 5..6 brings it level", Then: conformance.SyncStages},
+		{Name: "no l1", Detail: "no L1 given", Then: conformance.GiveL1},
+		{Name: "plain", Detail: "both at stage 5"},
+	}}
+	checkAdvice(&rep)
+	want := []string{"finalizing stages 5..6 brings it level (`vipctl stage sync`)", "no L1 given (--l1-rest and --vip-address, or --network)", "both at stage 5"}
+	for i, c := range rep.Checks {
+		if c.Detail != want[i] {
+			t.Errorf("%s: %q, want %q", c.Name, c.Detail, want[i])
+		}
 	}
 }

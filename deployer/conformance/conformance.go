@@ -37,7 +37,29 @@ type Result struct {
 	Status  Status  `json:"status"`
 	Detail  string  `json:"detail,omitempty"`
 	Seconds float64 `json:"seconds"`
+	// Then is what would make the check pass, for a front end to word: "" when the detail
+	// says it all.
+	Then Then `json:"then,omitempty"`
 }
+
+// Then is a remedy a check's result names.
+type Then string
+
+const (
+	// GiveL1 is a check that needs the L1's stage and had none.
+	GiveL1 Then = "give_l1"
+	// SyncStages is a contract behind the L1: finalizing the stages the L1 has moved past
+	// brings it level.
+	SyncStages Then = "sync_stages"
+)
+
+// remedy is a check's error with the remedy its result names.
+type remedy struct {
+	error
+	then Then
+}
+
+func (e remedy) Unwrap() error { return e.error }
 
 // Report is every check run against one contract.
 type Report struct {
@@ -166,7 +188,12 @@ func (r *run) runAll(ctx context.Context) Report {
 	for _, st := range r.steps {
 		start := time.Now()
 		res := Result{Name: st.name, Status: Pass}
-		switch note, err := r.guarded(ctx, st); {
+		note, err := r.guarded(ctx, st)
+		var rm remedy
+		if errors.As(err, &rm) {
+			res.Then = rm.then
+		}
+		switch {
 		case errors.As(err, new(errSkip)):
 			res.Status, res.Detail = Skip, err.Error()
 		case err != nil:

@@ -250,11 +250,12 @@ func TestInspectPlacesTheOpenStageBesideTheL1(t *testing.T) {
 		l1      uint64
 		status  Status
 		details string
+		then    Then
 	}{
-		{"in step", 5, Pass, "both at stage 5"},
-		{"behind the L1", 7, Fail, "vipctl stage sync"},
-		{"ahead of the L1", 4, Fail, "ahead"},
-		{"no L1", 0, Skip, "no L1"},
+		{"in step", 5, Pass, "both at stage 5", ""},
+		{"behind the L1", 7, Fail, "finalizing stages 5..6", SyncStages},
+		{"ahead of the L1", 4, Fail, "ahead", ""},
+		{"no L1", 0, Skip, "no L1", GiveL1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -266,8 +267,8 @@ func TestInspectPlacesTheOpenStageBesideTheL1(t *testing.T) {
 			rep := Inspect(context.Background(), s, tt.l1)
 			for _, ch := range rep.Checks {
 				if ch.Name == "open stage beside the L1 stage" {
-					if ch.Status != tt.status || !strings.Contains(ch.Detail, tt.details) {
-						t.Fatalf("%s: %q, want %s containing %q", ch.Status, ch.Detail, tt.status, tt.details)
+					if ch.Status != tt.status || !strings.Contains(ch.Detail, tt.details) || ch.Then != tt.then {
+						t.Fatalf("%s: %q then %q, want %s containing %q then %q", ch.Status, ch.Detail, ch.Then, tt.status, tt.details, tt.then)
 					}
 					return
 				}

@@ -38,9 +38,9 @@ func Inspect(ctx context.Context, s Target, l1Stage uint64) Report {
 		case open == 0:
 			return "", skip("the open stage could not be read")
 		case l1Stage == 0:
-			return "", skip("no L1 given (--l1-rest and --vip-address, or --network)")
+			return "", remedy{skip("no L1 given"), GiveL1}
 		case open < l1Stage:
-			return "", fmt.Errorf("the contract's open stage %d is behind the L1 stage %d: `vipctl stage sync` finalizes stages %d..%d", open, l1Stage, open, l1Stage-1)
+			return "", remedy{fmt.Errorf("the contract's open stage %d is behind the L1 stage %d: finalizing stages %d..%d brings it level", open, l1Stage, open, l1Stage-1), SyncStages}
 		case open > l1Stage:
 			return "", fmt.Errorf("the contract's open stage %d is ahead of the L1 stage %d: a stage was finalized before the L1 moved past it", open, l1Stage)
 		}
