@@ -23,6 +23,15 @@ type fakeEth struct {
 	n, maxSpan   uint64
 	getLogs      int
 	refusedSpans []uint64
+	// logs is how many transfer logs each block holds (fakeLogBlocks when nil).
+	logs map[uint64]int
+}
+
+func (f *fakeEth) logsIn(b uint64) int {
+	if f.logs == nil {
+		return fakeLogBlocks[b]
+	}
+	return f.logs[b]
 }
 
 type fakeFilter struct {
@@ -40,7 +49,7 @@ func (f *fakeEth) GetLogs(_ context.Context, q fakeFilter) ([]map[string]any, er
 	}
 	var out []map[string]any
 	for b := uint64(q.FromBlock); b <= uint64(q.ToBlock); b++ {
-		for range fakeLogBlocks[b] {
+		for range f.logsIn(b) {
 			out = append(out, map[string]any{"blockNumber": hexutil.EncodeUint64(b)})
 		}
 	}
@@ -60,7 +69,7 @@ func (f *fakeEth) GetBlockByNumber(_ context.Context, tag string, full bool) (ma
 
 func (f *fakeEth) GetBlockReceipts(_ context.Context, num hexutil.Uint64) ([]indexer.EVMTx, error) {
 	b := uint64(num)
-	k := fakeLogBlocks[b]
+	k := f.logsIn(b)
 	if k == 0 {
 		return []indexer.EVMTx{}, nil
 	}
@@ -122,5 +131,50 @@ func TestNodeReadsLogsInSpansAndHalvesWhenRefused(t *testing.T) {
 	}
 	if len(res.Scores) != 1 || res.Scores[0].Addr != alice || res.Scores[0].Score != 3+4+9+9 {
 		t.Fatalf("scores %v", res.Scores)
+	}
+}
+
+// TestNodeReadsDenseChainsByReceipts: where most blocks of a span hold a log, the reader
+// stops asking eth_getLogs and reads the receipts of every block, until a span holds
+// (mostly) none; the records are the same either way, in chain order.
+func TestNodeReadsDenseChainsByReceipts(t *testing.T) {
+	logs := map[uint64]int{}
+	for b := uint64(1); b <= 300; b++ {
+		logs[b] = 1
+	}
+	logs[2900] = 2 // a sparse tail: found by eth_getLogs again
+	f := &fakeEth{n: 3000, maxSpan: 10_000, logs: logs}
+	srv := rpc.NewServer()
+	if err := srv.RegisterName("eth", f); err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	node, err := DialNode(context.Background(), hs.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	node.LogSpan, node.Batch = 2000, 50
+	p, err := Parse([]byte(header+okSources+"rules:\n  - {name: vol, source: transfers, aggregate: sum, user: args.from, amount: args.value / 1e18}\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []uint64
+	err = node.Read(context.Background(), p.Sources[0], 1, 2999, func(r *Record) error {
+		blocks = append(blocks, r.Block)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 302 || blocks[0] != 1 || blocks[299] != 300 || blocks[300] != 2900 || blocks[301] != 2900 {
+		t.Fatalf("%d records, blocks %v...%v", len(blocks), blocks[:min(3, len(blocks))], blocks[max(0, len(blocks)-3):])
+	}
+	// The first span (64 blocks) by eth_getLogs shows a dense chain: blocks 65..300 come
+	// from receipts alone; a span of empty receipts turns eth_getLogs back on for the tail,
+	// in spans that grow at most 8 times a step up to --log-span.
+	if f.getLogs < 2 || f.getLogs > 6 {
+		t.Fatalf("eth_getLogs called %d times", f.getLogs)
 	}
 }
