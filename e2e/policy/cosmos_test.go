@@ -18,6 +18,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	sdkmath "cosmossdk.io/math"
+	wasmtypes "github.com/CosmWasm/wasmd/x/wasm/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
@@ -51,8 +52,8 @@ type cosmosAct struct {
 }
 
 // cosmosExpected scores the activity inside [start, end) by the formulas in the headers of
-// demo-arena.yaml (Move) and demo-quests.yaml (Wasm), written out independently of the
-// policy engine.
+// demo-arena-move.yaml and demo-arena-wasm.yaml, written out independently of the policy
+// engine.
 func cosmosExpected(vm deployer.VM, acts []cosmosAct, start, end uint64, operator common.Address) map[common.Address]uint64 {
 	per := map[common.Address]*big.Rat{}
 	add := func(u common.Address, v *big.Rat) {
@@ -71,6 +72,9 @@ func cosmosExpected(vm deployer.VM, acts []cosmosAct, start, end uint64, operato
 		case "play":
 			points[a.user] += a.points
 			add(a.user, big.NewRat(5, 1))
+			if vm != deployer.Move {
+				continue // days count on Move only
+			}
 			if days[a.user] == nil {
 				days[a.user] = map[uint64]bool{}
 			}
@@ -201,31 +205,62 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 					acts = append(acts, cosmosAct{kind: "send", user: addrOf(from), points: uint64(umin), height: h})
 				}
 
-				var act func(i, round int, points uint64) // a user's play (Move) or quest (Wasm)
+				var (
+					play  func(i, round int, points uint64) // a user's round in the arena
+					quest = func(int, uint64) {}            // the app's quest points for a user (Wasm)
+				)
 				opKey := mustKey(env.OperatorSecret(), env.KeyType())
 				opAddr = common.BytesToAddress(opKey.PubKey().Address())
 				params = []string{"--param", "operator=" + opAddr.Hex()}
 				switch target.VM {
 				case deployer.Move:
-					policyFile = filepath.Join(fixtures, "demo-arena.yaml")
+					policyFile = filepath.Join(fixtures, "demo-arena-move.yaml")
 					appAddr := movebcs.AccountAddress(appKey.PubKey().Address())
 					code := buildArena(ctx, appAddr)
 					exec(app, &initiamove.MsgPublish{Sender: app.Address, CodeBytes: [][]byte{code}, UpgradePolicy: initiamove.COMPATIBLE})
 					params = append(params, "--param", "arena="+appAddr.String())
-					act = func(i, round int, points uint64) {
+					play = func(i, round int, points uint64) {
 						h := exec(users[i], &initiamove.MsgExecute{Sender: users[i].Address, ModuleAddress: appAddr.Short(), ModuleName: "arena", FunctionName: "play",
 							Args: [][]byte{movebcs.ArgU64(uint64(round)), movebcs.ArgU64(points)}})
 						acts = append(acts, cosmosAct{kind: "play", user: addrOf(users[i]), points: points, height: h})
 					}
 				case deployer.Wasm:
-					policyFile = filepath.Join(fixtures, "demo-quests.yaml")
+					policyFile = filepath.Join(fixtures, "demo-arena-wasm.yaml")
+					// The arena: the committed build of fixtures/policies/wasm/arena, stored and
+					// instantiated by its own owner (the app's key signs the quest board's txs,
+					// whose sequences its Scorer keeps), played by the users. A Signer is the
+					// account's, not the client's: this client knows the Wasm messages.
+					ep := env.Rollup.Endpoints()
+					wc, err := cosmostx.Dial(ctx, ep.CometRPC, ep.REST, cosmostx.WithMessages(wasmtypes.RegisterInterfaces))
+					Expect(err).NotTo(HaveOccurred())
+					wasmApp, _ := newSigner()
+					code, err := os.ReadFile(filepath.Join(fixtures, "wasm", "arena.wasm"))
+					Expect(err).NotTo(HaveOccurred())
+					res, err := wc.Exec(ctx, wasmApp, &wasmtypes.MsgStoreCode{Sender: wasmApp.Address, WASMByteCode: code})
+					Expect(err).NotTo(HaveOccurred())
+					ids := cosmostx.Attr(res, wasmtypes.EventTypeStoreCode, wasmtypes.AttributeKeyCodeID)
+					Expect(ids).To(HaveLen(1))
+					codeID, err := strconv.ParseUint(ids[0], 10, 64)
+					Expect(err).NotTo(HaveOccurred())
+					res, err = wc.Exec(ctx, wasmApp, &wasmtypes.MsgInstantiateContract{Sender: wasmApp.Address, Admin: wasmApp.Address, CodeID: codeID, Label: "demo arena", Msg: []byte("{}")})
+					Expect(err).NotTo(HaveOccurred())
+					arena := cosmostx.Attr(res, wasmtypes.EventTypeInstantiate, wasmtypes.AttributeKeyContractAddr)
+					Expect(arena).To(HaveLen(1))
+					params = append(params, "--param", "arena="+arena[0])
+					play = func(i, round int, points uint64) {
+						GinkgoHelper()
+						res, err := wc.Exec(ctx, users[i], &wasmtypes.MsgExecuteContract{Sender: users[i].Address, Contract: arena[0], Msg: []byte(fmt.Sprintf(`{"play":{"round":%d,"points":%d}}`, round, points))})
+						Expect(err).NotTo(HaveOccurred())
+						acts = append(acts, cosmosAct{kind: "play", user: addrOf(users[i]), points: points, height: res.Height})
+					}
 					// The quest board: a second instance of the scoring contract, the app's.
 					board, err := env.ScorerSigning(ctx, appKey, "")
 					Expect(err).NotTo(HaveOccurred())
 					bd, err := board.Deploy(ctx, 1)
 					Expect(err).NotTo(HaveOccurred())
 					params = append(params, "--param", "quests="+bd.Contract)
-					act = func(i, _ int, points uint64) {
+					quest = func(i int, points uint64) {
+						GinkgoHelper()
 						res, err := board.UpdateScores(ctx, 1, []scores.Entry{{Addr: users[i].Address, Amount: points}})
 						Expect(err).NotTo(HaveOccurred())
 						Expect(res.Hashes).To(HaveLen(1))
@@ -237,15 +272,18 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 					}
 				}
 
-				act(1, 1, 40) // stage 1: no points
+				play(1, 1, 40) // stage 1: nothing counts
+				quest(1, 9)
 				send(users[1], users[2], 5_000)
 				Expect(time.Now().Unix()).To(BeNumerically("<", start), "the set-up outran stage 1 (%s): the machine is too slow for this spec", cosmosInterval)
 				By("waiting for the L1's stage 2")
 				time.Sleep(time.Until(time.Unix(int64(start), 0)) + 300*time.Millisecond)
-				act(0, 2, 300)
-				act(0, 3, 350) // points capped at 500 in total (Move)
-				act(2, 4, 10)
-				act(3, 5, 0)
+				play(0, 2, 300)
+				play(0, 3, 350) // points capped at 500 in total
+				play(2, 4, 10)
+				play(3, 5, 0)
+				quest(2, 30)
+				quest(4, 12)
 				send(users[1], users[4], 250_000)
 				send(users[2], users[0], 7_500)
 				send(users[1], users[3], 1_999)
@@ -255,7 +293,8 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 				Expect(time.Now().Unix()).To(BeNumerically("<", end), "stage 2's activity outran the stage")
 				By("waiting for the L1's stage 2 to end")
 				time.Sleep(time.Until(time.Unix(int64(end), 0)) + 300*time.Millisecond)
-				act(4, 6, 100) // stage 3: none of this counts
+				play(4, 6, 100) // stage 3: none of this counts
+				quest(0, 50)
 				send(users[3], users[1], 90_000)
 
 				for i := range acts {
