@@ -641,6 +641,59 @@ func (x *IndexerSource) Height(ctx context.Context) (uint64, error) {
 // page's block times (and, for calls and native transfers, its candidates' inputs and
 // values) asked of the node in one batch each.
 func (x *IndexerSource) Read(ctx context.Context, s *Source, from, to uint64, each func(*Record) error) error {
+	// The next page (and its block times, inputs and values) is fetched while one is
+	// scored: the round trips and the JSON decoding overlap the scoring.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pages := make(chan indexerBatch, 1)
+	go func() {
+		defer close(pages)
+		if err := x.fetch(ctx, s, from, to, pages); err != nil {
+			select {
+			case pages <- indexerBatch{err: err}:
+			case <-ctx.Done():
+			}
+		}
+	}()
+	for p := range pages {
+		if p.err != nil {
+			return p.err
+		}
+		for i, tx := range p.txs {
+			h, err := x.Node.Header(ctx, p.heights[i])
+			if err != nil {
+				return fmt.Errorf("indexer: block time: %w", err)
+			}
+			if s.IsLog() {
+				if err := logRecords(s, h, tx, each); err != nil {
+					return fmt.Errorf("indexer: %w", err)
+				}
+				continue
+			}
+			rec := txRecord(h, *p.full[i])
+			if !s.Matches(rec) {
+				continue
+			}
+			if err := each(rec); err != nil {
+				return err
+			}
+		}
+	}
+	return ctx.Err()
+}
+
+// indexerBatch is a page's transactions that can hold a record of the source, their
+// heights (the blocks' headers cached) and, for calls and native transfers, their full
+// forms; or the error that ended the paging.
+type indexerBatch struct {
+	txs     []indexer.EVMTx
+	heights []uint64
+	full    []*Tx
+	err     error
+}
+
+// fetch sends the pages of [from, to], oldest first, in order.
+func (x *IndexerSource) fetch(ctx context.Context, s *Source, from, to uint64, out chan<- indexerBatch) error {
 	off, err := x.startOffset(ctx, from)
 	if err != nil {
 		return fmt.Errorf("indexer: find block %d's first transaction: %w", from, err)
@@ -651,8 +704,8 @@ func (x *IndexerSource) Read(ctx context.Context, s *Source, from, to uint64, ea
 			return fmt.Errorf("indexer: source %s: %w", s.Name, err)
 		}
 		// The page's transactions inside [from, to] that can hold a record of s.
-		var txs []indexer.EVMTx
-		var heights, blocks []uint64
+		var p indexerBatch
+		var blocks []uint64
 		done := false
 		for _, tx := range page.Txs {
 			b, err := tx.Height()
@@ -674,7 +727,7 @@ func (x *IndexerSource) Read(ctx context.Context, s *Source, from, to uint64, ea
 			case s.Kind == KindCall && (tx.To == "" || common.HexToAddress(tx.To) != s.Contract):
 				continue
 			}
-			txs, heights = append(txs, tx), append(heights, b)
+			p.txs, p.heights = append(p.txs, tx), append(p.heights, b)
 			if len(blocks) == 0 || blocks[len(blocks)-1] != b {
 				blocks = append(blocks, b)
 			}
@@ -682,30 +735,15 @@ func (x *IndexerSource) Read(ctx context.Context, s *Source, from, to uint64, ea
 		if err := x.Node.headersOf(ctx, blocks); err != nil {
 			return fmt.Errorf("indexer: block times: %w", err)
 		}
-		var full []*Tx
 		if !s.IsLog() {
-			if full, err = x.Node.transactions(ctx, txs); err != nil {
+			if p.full, err = x.Node.transactions(ctx, p.txs); err != nil {
 				return fmt.Errorf("indexer: inputs and values: %w", err)
 			}
 		}
-		for i, tx := range txs {
-			h, err := x.Node.Header(ctx, heights[i])
-			if err != nil {
-				return fmt.Errorf("indexer: block time: %w", err)
-			}
-			if s.IsLog() {
-				if err := logRecords(s, h, tx, each); err != nil {
-					return fmt.Errorf("indexer: %w", err)
-				}
-				continue
-			}
-			rec := txRecord(h, *full[i])
-			if !s.Matches(rec) {
-				continue
-			}
-			if err := each(rec); err != nil {
-				return err
-			}
+		select {
+		case out <- p:
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 		if done {
 			return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -300,6 +301,13 @@ func (rec *record) accounts() []string {
 func (rec *record) json(dst []byte) []byte {
 	if !rec.zipped {
 		return append(dst, rec.body...)
+	}
+	// DecodeAll makes room for a frame by copying dst into a slice just big enough for
+	// it, so a page's buffer whose estimate falls short would be copied once per row
+	// after (quadratic in the page): grow it geometrically first.
+	var h zstd.Header
+	if err := h.Decode(rec.body); err == nil && h.HasFCS {
+		dst = slices.Grow(dst, int(h.FrameContentSize))
 	}
 	out, err := zstdDec().DecodeAll(rec.body, dst)
 	if err != nil {
