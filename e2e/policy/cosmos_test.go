@@ -120,8 +120,9 @@ func readBech32Scores(path string) map[common.Address]uint64 {
 
 var _ = Describe("scoring policy on the Cosmos rollups", func() {
 	for _, target := range harness.Targets() {
-		if target.VM == deployer.EVM || target.Engine.Name() != "embedded" {
-			continue // the Move and Wasm rollups of the project's own app, on real clocks
+		eng := target.Engine.Name()
+		if target.VM == deployer.EVM || target.VM == deployer.Wasm && (eng == "process" || eng == "container") {
+			continue // the Move and Wasm rollups of the project's own app (not wasmd: prefix wasm, denom stake), on real clocks
 		}
 		Context(target.String(), Label(string(target.VM), target.Engine.Name(), "policy"), Ordered, func() {
 			var (
