@@ -507,12 +507,44 @@ func (n *Node) headersOf(ctx context.Context, blocks []uint64) error {
 
 // receipts are the receipts of each block named.
 func (n *Node) receipts(ctx context.Context, blocks []uint64) ([][]indexer.EVMTx, error) {
-	out := make([][]indexer.EVMTx, len(blocks))
+	lean := make([][]leanReceipt, len(blocks))
 	elems := make([]rpc.BatchElem, len(blocks))
 	for i, b := range blocks {
-		elems[i] = rpc.BatchElem{Method: "eth_getBlockReceipts", Args: []any{hexutil.EncodeUint64(b)}, Result: &out[i]}
+		elems[i] = rpc.BatchElem{Method: "eth_getBlockReceipts", Args: []any{hexutil.EncodeUint64(b)}, Result: &lean[i]}
 	}
-	return out, n.call(ctx, elems)
+	if err := n.call(ctx, elems); err != nil {
+		return nil, err
+	}
+	out := make([][]indexer.EVMTx, len(blocks))
+	for i, rs := range lean {
+		out[i] = make([]indexer.EVMTx, len(rs))
+		for j, r := range rs {
+			logs := make([]indexer.EVMLog, len(r.Logs))
+			for k, l := range r.Logs {
+				logs[k] = indexer.EVMLog{Address: l.Address, Topics: l.Topics, Data: l.Data, LogIndex: l.LogIndex, Removed: l.Removed}
+			}
+			out[i][j] = indexer.EVMTx{From: r.From, To: r.To, TxHash: r.TxHash, TxIndex: r.TxIndex, Status: r.Status, Logs: logs}
+		}
+	}
+	return out, nil
+}
+
+// leanReceipt is what a score run reads of a receipt: the JSON decoder skips the rest
+// (the 512-digit bloom, the gas figures, and each log's copies of its block and
+// transaction), which a million-record stage would otherwise allocate as strings.
+type leanReceipt struct {
+	From    string `json:"from"`
+	To      string `json:"to"`
+	TxHash  string `json:"transactionHash"`
+	TxIndex string `json:"transactionIndex"`
+	Status  string `json:"status"`
+	Logs    []struct {
+		Address  string   `json:"address"`
+		Topics   []string `json:"topics"`
+		Data     string   `json:"data"`
+		LogIndex string   `json:"logIndex"`
+		Removed  bool     `json:"removed"`
+	} `json:"logs"`
 }
 
 func txRecord(h Header, tx Tx) *Record {
