@@ -50,7 +50,7 @@ func (p *Policy) Formulas() string {
 	for _, r := range p.Rules {
 		fmt.Fprintf(&b, "- %s\n", ruleFormula(r))
 	}
-	b.WriteString("\nSources (records in chain order: block, transaction, log):\n\n")
+	b.WriteString("\nSources (records in chain order: block, transaction, log or event):\n\n")
 	for _, s := range p.Sources {
 		fmt.Fprintf(&b, "- `%s`: %s\n", s.Name, sourceText(s))
 	}
@@ -128,6 +128,15 @@ func sourceText(s *Source) string {
 		t = fmt.Sprintf("successful transactions calling `%s` on `%s`, arguments decoded into `args`", s.Method.Sig, lowerHex(s.Contract))
 	case KindNative:
 		t = "successful transactions carrying native value (`args.from`, `args.to`, `args.value`)"
+		if s.Cosmos {
+			t = fmt.Sprintf("bank transfers of `%s` made by a message of a successful transaction (`args.from`, `args.to`, `args.value`)", s.Denom)
+		}
+	case KindMove:
+		t = fmt.Sprintf("Move events `%s` of successful transactions, their JSON data in `args`", s.TypeTag)
+	case KindWasm:
+		t = fmt.Sprintf("`%s` events of the contract `%s`%s of successful transactions, their attributes in `args`", s.EventType, s.ContractText, attrText(s.Attrs))
+	case KindCosmos:
+		t = fmt.Sprintf("`%s` events%s of successful transactions, their attributes in `args`", s.EventType, attrText(s.Attrs))
 	default:
 		t = s.Kind + " records"
 	}
@@ -135,6 +144,19 @@ func sourceText(s *Source) string {
 		t += ", read from genesis"
 	}
 	return t
+}
+
+// attrText is " with k = v, ..." for the attribute values an event must hold ("" for none).
+func attrText(attrs map[string]string) string {
+	if len(attrs) == 0 {
+		return ""
+	}
+	kv := make([]string, 0, len(attrs))
+	for k, v := range attrs {
+		kv = append(kv, fmt.Sprintf("`%s` = `%s`", k, v))
+	}
+	slices.Sort(kv)
+	return " with " + strings.Join(kv, ", ")
 }
 
 // decimal writes a rational with a terminating decimal expansion (weights, caps and

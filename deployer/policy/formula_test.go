@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -59,5 +60,22 @@ score: {cap: 1000000, min: 10}
 	}
 	if !strings.Contains(got, "sha256:") || !strings.HasPrefix(got, "Scoring policy `demo`") {
 		t.Errorf("formulas do not name the policy and its digest:\n%s", got)
+	}
+}
+
+// TestFormulasCosmos: a Move and a Wasm policy's sources are said as their events.
+func TestFormulasCosmos(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"demo-arena-move.yaml", "Move events `0x1::arena::PlayEvent` of successful transactions"},
+		{"demo-arena-wasm.yaml", "`message` events with `action` = `/cosmos.bank.v1beta1.MsgSend` of successful transactions"},
+		{"demo-arena-wasm.yaml", "bank transfers of `umin` made by a message"},
+	} {
+		p, err := Load(filepath.Join("..", "..", "fixtures", "policies", tc.file), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Formulas(); !strings.Contains(got, tc.want) {
+			t.Errorf("%s: formulas lack %q:\n%s", tc.file, tc.want, got)
+		}
 	}
 }
