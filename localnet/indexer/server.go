@@ -231,11 +231,11 @@ func (ix *Indexer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var err error
 	switch {
 	case rest == "":
-		err = ix.serveList(w, q)
+		err = ix.serveList(w, q, nil)
 	case strings.HasPrefix(rest, "/by_account/") && !strings.Contains(rest[len("/by_account/"):], "/"):
-		err = ix.serveByAccount(w, rest[len("/by_account/"):], q)
+		err = ix.serveByAccount(w, rest[len("/by_account/"):], q, nil)
 	case strings.HasPrefix(rest, "/by_height/") && !strings.Contains(rest[len("/by_height/"):], "/"):
-		err = ix.serveByHeight(w, rest[len("/by_height/"):], q)
+		err = ix.serveByHeight(w, rest[len("/by_height/"):], q, nil)
 	case !strings.Contains(rest[1:], "/"):
 		err = ix.serveTx(w, rest[1:])
 	default:
@@ -274,18 +274,21 @@ func plain(w http.ResponseWriter, code int, msg string) {
 	_, _ = w.Write([]byte(msg))
 }
 
-func (ix *Indexer) serveList(w http.ResponseWriter, q url.Values) error {
+// serveList, serveByAccount and serveByHeight page the txs of the EVM and the Cosmos routes
+// alike; msgs keeps the Cosmos txs holding one of those message types (nil: every tx).
+func (ix *Indexer) serveList(w http.ResponseWriter, q url.Values, msgs []string) error {
 	p, err := ix.parsePagination(q)
 	if err != nil {
 		return err
 	}
 	ix.store.mu.RLock()
-	rows, total := pick(ix.store.txs, p), len(ix.store.txs)
+	list := filterMsgs(ix.store.txs, msgs)
+	rows, total := pick(list, p), len(list)
 	ix.store.mu.RUnlock()
 	return writePage(w, p, rows, total)
 }
 
-func (ix *Indexer) serveByAccount(w http.ResponseWriter, account string, q url.Values) error {
+func (ix *Indexer) serveByAccount(w http.ResponseWriter, account string, q url.Values, msgs []string) error {
 	acct, err := parseAccount(account)
 	if err != nil {
 		return badRequest(fmt.Sprintf("[INVALID_VALUE] invalid value for account: %s (invalid address format)", account))
@@ -300,25 +303,23 @@ func (ix *Indexer) serveByAccount(w http.ResponseWriter, account string, q url.V
 	if signer {
 		list = signed
 	}
+	list = filterMsgs(list, msgs)
 	rows, total := pick(list, p), len(list)
 	ix.store.mu.RUnlock()
 	return writePage(w, p, rows, total)
 }
 
-func (ix *Indexer) serveByHeight(w http.ResponseWriter, height string, q url.Values) error {
-	h, err := strconv.ParseInt(height, 10, 64)
+func (ix *Indexer) serveByHeight(w http.ResponseWriter, height string, q url.Values, msgs []string) error {
+	h, err := parseHeight(height)
 	if err != nil {
-		return badRequest(fmt.Sprintf("[INVALID_VALUE] invalid value for height: %s (must be a valid integer)", height))
-	}
-	if h < 1 {
-		return badRequest(fmt.Sprintf("[INVALID_VALUE] invalid value for height: %d (must be a positive integer)", h))
+		return err
 	}
 	p, err := ix.parsePagination(q)
 	if err != nil {
 		return err
 	}
 	ix.store.mu.RLock()
-	list := ix.store.byHeightLocked(uint64(h))
+	list := filterMsgs(ix.store.byHeightLocked(h), msgs)
 	rows, total := pick(list, p), len(list)
 	ix.store.mu.RUnlock()
 	return writePage(w, p, rows, total)

@@ -36,49 +36,11 @@ func (ix *Indexer) serveCosmos(w http.ResponseWriter, path string, q url.Values,
 	msgs := msgsQuery(q)
 	switch {
 	case rest == "":
-		p, err := ix.parsePagination(q)
-		if err != nil {
-			return err
-		}
-		ix.store.mu.RLock()
-		list := filterMsgs(ix.store.txs, msgs)
-		rows, total := pick(list, p), len(list)
-		ix.store.mu.RUnlock()
-		return writePage(w, p, rows, total)
+		return ix.serveList(w, q, msgs)
 	case strings.HasPrefix(rest, "/by_account/") && !strings.Contains(rest[len("/by_account/"):], "/"):
-		account := rest[len("/by_account/"):]
-		acct, err := parseAccount(account)
-		if err != nil {
-			return badRequest(fmt.Sprintf("[INVALID_VALUE] invalid value for account: %s (invalid address format)", account))
-		}
-		signer := q.Get(api.ParamIsSigner) == "true"
-		p, err := ix.parsePagination(q)
-		if err != nil {
-			return err
-		}
-		ix.store.mu.RLock()
-		list, signed := ix.store.accountLocked(acct)
-		if signer {
-			list = signed
-		}
-		list = filterMsgs(list, msgs)
-		rows, total := pick(list, p), len(list)
-		ix.store.mu.RUnlock()
-		return writePage(w, p, rows, total)
+		return ix.serveByAccount(w, rest[len("/by_account/"):], q, msgs)
 	case strings.HasPrefix(rest, "/by_height/") && !strings.Contains(rest[len("/by_height/"):], "/"):
-		h, err := parseHeight(rest[len("/by_height/"):])
-		if err != nil {
-			return err
-		}
-		p, err := ix.parsePagination(q)
-		if err != nil {
-			return err
-		}
-		ix.store.mu.RLock()
-		list := filterMsgs(ix.store.byHeightLocked(h), msgs)
-		rows, total := pick(list, p), len(list)
-		ix.store.mu.RUnlock()
-		return writePage(w, p, rows, total)
+		return ix.serveByHeight(w, rest[len("/by_height/"):], q, msgs)
 	case !strings.Contains(rest[1:], "/"):
 		b, err := parseHash(rest[1:])
 		if err != nil {
