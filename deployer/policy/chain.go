@@ -606,12 +606,41 @@ func logRecords(s *Source, h Header, r indexer.EVMTx, each func(*Record) error) 
 type IndexerSource struct {
 	Client *indexer.Client
 	Node   *Node
-	starts map[uint64]int // first offset at or after a block, once found
+	starts startOffsets // first offset at or after a block, once found
+}
+
+// startOffsets finds, by a binary search over pagination.offset, the offset (oldest first)
+// of an indexer's first tx at or after a block, and remembers it. Offsets of indexed txs
+// never move: new ones are appended, and an Initia rollup does not reorganise.
+type startOffsets map[uint64]int
+
+// find searches the first of total txs at or after block from (the callers look in the map
+// first, before they ask the indexer for its total); heightAt reads the block of the tx at
+// an offset (false: there is none).
+func (s *startOffsets) find(from uint64, total int, heightAt func(i int) (uint64, bool, error)) (int, error) {
+	var ferr error
+	off := sort.Search(total, func(i int) bool {
+		if ferr != nil {
+			return true
+		}
+		h, ok, err := heightAt(i)
+		if err != nil {
+			ferr = err
+			return true
+		}
+		return !ok || h >= from
+	})
+	if ferr != nil {
+		return 0, ferr
+	}
+	if *s == nil {
+		*s = startOffsets{}
+	}
+	(*s)[from] = off
+	return off, nil
 }
 
 // startOffset is the offset (oldest first) of the first transaction at or after block from.
-// Offsets of indexed transactions never move: new ones are appended, and an Initia rollup
-// does not reorganise.
 func (x *IndexerSource) startOffset(ctx context.Context, from uint64) (int, error) {
 	if from == 0 {
 		return 0, nil
@@ -627,34 +656,17 @@ func (x *IndexerSource) startOffset(ctx context.Context, from uint64) (int, erro
 	if err != nil {
 		return 0, fmt.Errorf("total %q: %w", first.Pagination.Total, err)
 	}
-	var ferr error
-	off := sort.Search(int(total), func(i int) bool {
-		if ferr != nil {
-			return true
-		}
+	return x.starts.find(from, int(total), func(i int) (uint64, bool, error) {
 		p, err := x.Client.EVMTxs(ctx, indexer.Query{Offset: i, Limit: 1, Ascending: true, SkipTotal: true})
-		if err != nil {
-			ferr = err
-			return true
-		}
-		if len(p.Txs) == 0 {
-			return true
+		if err != nil || len(p.Txs) == 0 {
+			return 0, false, err
 		}
 		h, err := p.Txs[0].Height()
 		if err != nil {
-			ferr = fmt.Errorf("tx %s: blockNumber: %w", p.Txs[0].TxHash, err)
-			return true
+			return 0, false, fmt.Errorf("tx %s: blockNumber: %w", p.Txs[0].TxHash, err)
 		}
-		return h >= from
+		return h, true, nil
 	})
-	if ferr != nil {
-		return 0, ferr
-	}
-	if x.starts == nil {
-		x.starts = map[uint64]int{}
-	}
-	x.starts[from] = off
-	return off, nil
 }
 
 // Height is how far the indexer has collected (GET /status).

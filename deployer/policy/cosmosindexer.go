@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
-	"sort"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -19,7 +18,7 @@ import (
 // which the list holds in block order.
 type CosmosIndexer struct {
 	Client *indexer.Client
-	starts map[uint64]int
+	starts startOffsets
 }
 
 // Height is how far the indexer has collected (GET /status).
@@ -67,8 +66,7 @@ func (x *CosmosIndexer) Header(ctx context.Context, n uint64) (Header, error) {
 	return Header{Number: n, Hash: common.BytesToHash(hash), Time: uint64(t.Unix())}, nil
 }
 
-// startOffset is the offset (oldest first) of the first tx at or after block from. Offsets
-// never move: an Initia rollup does not reorganise, and new txs are appended.
+// startOffset is the offset (oldest first) of the first tx at or after block from.
 func (x *CosmosIndexer) startOffset(ctx context.Context, from uint64) (int, error) {
 	if off, ok := x.starts[from]; ok {
 		return off, nil
@@ -81,34 +79,17 @@ func (x *CosmosIndexer) startOffset(ctx context.Context, from uint64) (int, erro
 	if err != nil {
 		return 0, fmt.Errorf("total %q: %w", first.Pagination.Total, err)
 	}
-	var ferr error
-	off := sort.Search(int(total), func(i int) bool {
-		if ferr != nil {
-			return true
-		}
+	return x.starts.find(from, int(total), func(i int) (uint64, bool, error) {
 		p, err := x.Client.Txs(ctx, indexer.TxQuery{Query: indexer.Query{Offset: i, Limit: 1, Ascending: true, SkipTotal: true}})
-		if err != nil {
-			ferr = err
-			return true
-		}
-		if len(p.Txs) == 0 {
-			return true
+		if err != nil || len(p.Txs) == 0 {
+			return 0, false, err
 		}
 		h, err := p.Txs[0].BlockHeight()
 		if err != nil {
-			ferr = fmt.Errorf("tx %s: height %q: %w", p.Txs[0].TxHash, p.Txs[0].Height, err)
-			return true
+			return 0, false, fmt.Errorf("tx %s: height %q: %w", p.Txs[0].TxHash, p.Txs[0].Height, err)
 		}
-		return h >= from
+		return h, true, nil
 	})
-	if ferr != nil {
-		return 0, ferr
-	}
-	if x.starts == nil {
-		x.starts = map[uint64]int{}
-	}
-	x.starts[from] = off
-	return off, nil
 }
 
 // Read yields a Cosmos source's records in [from, to] in chain order.
