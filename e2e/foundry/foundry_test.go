@@ -21,6 +21,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/e2e/harness"
+	lnet "github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/container"
 	"github.com/vipharness/vipharness/localnet/process"
 )
@@ -175,12 +176,7 @@ func selector(sig string) string { return "0x" + fmt.Sprintf("%x", crypto.Keccak
 // engines are the engines of E2E_ENGINES (default embedded) the suite runs on: the embedded
 // EVM (a minievm's faces and fee rules) and plain geth --dev as a process.
 // gethEngines are the engines that run plain geth for EVM.
-var gethEngines = map[string]localnetEngine{"process": process.Engine{}, "container": container.Engine{}}
-
-// localnetEngine is what the suite asks of an engine before it starts vipctl on it.
-type localnetEngine interface {
-	Available(ctx context.Context, vm deployer.VM) error
-}
+var gethEngines = map[string]lnet.Engine{"process": process.Engine{}, "container": container.Engine{}}
 
 func engines() []string {
 	var out []string
