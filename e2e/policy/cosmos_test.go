@@ -33,7 +33,6 @@ import (
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/e2e/harness"
-	"github.com/vipharness/vipharness/localnet/agent"
 	"github.com/vipharness/vipharness/localnet/indexer"
 	"github.com/vipharness/vipharness/localnet/l1"
 )
@@ -377,33 +376,12 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 			}, SpecTimeout(3*time.Minute))
 
 			It("pushes and finalizes the scores, and the agent's snapshot holds the manifest's root", func(ctx SpecContext) {
-				file := filepath.Join(outNode, policy.ScoreFileName)
-				out, code := env.RunVipctl(ctx, vipctl, stateDir, "--contract", contract, "scores", "update", "--file", file, "--stage", strconv.Itoa(stage))
-				Expect(code).To(Equal(0), out)
-				out, code = env.RunVipctl(ctx, vipctl, stateDir, "--contract", contract, "stage", "finalize", "--stage", strconv.Itoa(stage), "--yes")
-				Expect(code).To(Equal(0), out)
-				scorer, err := env.Scorer(ctx, contract)
-				Expect(err).NotTo(HaveOccurred())
-				done, err := agent.New(env.L1, bridgeID, func(context.Context) (audit.StageReader, error) { return scorer, nil }).Step(ctx)
-				Expect(err).NotTo(HaveOccurred())
-				Expect(done).To(Equal([]uint64{stage}))
-
-				l1r := audit.NewL1(env.L1.URL(), env.L1.VIPAddress(), nil)
-				version, err := l1r.BridgeVersion(ctx, bridgeID)
-				Expect(err).NotTo(HaveOccurred())
-				snap, err := l1r.Snapshot(ctx, bridgeID, version, stage)
-				Expect(err).NotTo(HaveOccurred())
-				var m policy.Manifest
-				raw, err := os.ReadFile(filepath.Join(outNode, policy.ManifestName))
-				Expect(err).NotTo(HaveOccurred())
-				Expect(json.Unmarshal(raw, &m)).To(Succeed())
-				Expect("0x" + common.Bytes2Hex(snap.MerkleRoot)).To(Equal(m.Merkle.Root))
-				Expect(strconv.FormatUint(snap.TotalL2Score, 10)).To(Equal(m.Merkle.Total))
+				m := pushAndSnapshot(ctx, env, stateDir, contract, outNode)
 
 				// compute --compare finds the contract's stage the policy's.
 				args := append([]string{"--contract", contract, "scores", "compute", "--compare", "--policy", policyFile,
 					"--stage", strconv.Itoa(stage), "--bridge-id", strconv.Itoa(bridgeID), "--out", filepath.Join(outRoot, "same")}, params...)
-				out, code = env.RunVipctl(ctx, vipctl, stateDir, args...)
+				out, code := env.RunVipctl(ctx, vipctl, stateDir, args...)
 				Expect(code).To(Equal(0), out)
 				Expect(out).To(ContainSubstring("holds the policy's scores"))
 
