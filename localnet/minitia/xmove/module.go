@@ -228,8 +228,12 @@ func (k *Keeper) query(sctx sdk.Context, method string, req proto.Message) (res 
 }
 
 // QueryContexter makes a context at the latest committed state, as a gRPC query gets one.
+// The REST routes ask without the header check (as the SDK's gRPC server does with
+// skipCheckHeader): they run beside consensus, not under it, and between a commit and the
+// check state's reset the check would refuse a query of the state just committed
+// ("context did not contain latest block height").
 type QueryContexter interface {
-	CreateQueryContext(height int64, prove bool) (sdk.Context, error)
+	CreateQueryContextWithCheckHeader(height int64, prove, checkHeader bool) (sdk.Context, error)
 }
 
 // Routes serves Initia's x/move REST routes, one for each query method, as Initia's gateway
@@ -251,7 +255,7 @@ func (k *Keeper) Routes(app QueryContexter, registry codectypes.InterfaceRegistr
 					return
 				}
 			}
-			sctx, err := app.CreateQueryContext(0, false)
+			sctx, err := app.CreateQueryContextWithCheckHeader(0, false, false)
 			if err != nil {
 				writeError(w, err)
 				return
