@@ -16,7 +16,9 @@ import (
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/keys/ledger"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
+	"github.com/vipharness/vipharness/deployer/operation/operate"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vm/evm"
 )
 
 // Exit codes a pipeline can trust.
@@ -73,6 +75,16 @@ func advice(err error) string {
 	var se *keys.SourcesError
 	if errors.As(err, &se) {
 		return " (--from, --keystore, --ledger)"
+	}
+	var same *operate.SameScoresError
+	if errors.As(err, &same) {
+		return " (vipctl scores update --stage N, vipctl stage finalize --stage N)"
+	}
+	var stuck *evm.StuckNonceError
+	if errors.As(err, &stuck) {
+		feeCap, tip := stuck.ReplacementFees()
+		return fmt.Sprintf(": cast send --nonce %d --gas-price %s --priority-gas-price %s --private-key $PRIVATE_KEY --rpc-url $JSON_RPC_URL %s; then run this command again",
+			stuck.Nonce, feeCap, tip, stuck.Sender.Hex())
 	}
 	return ""
 }

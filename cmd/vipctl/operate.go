@@ -153,11 +153,24 @@ func operateLogger(g *globals) *slog.Logger {
 	if g.verbose {
 		level = slog.LevelDebug
 	}
-	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: humanDurations}
+	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+		return adviseErrors(groups, humanDurations(groups, a))
+	}}
 	if g.jsonOut {
 		return slog.New(slog.NewJSONHandler(g.errOut, opts))
 	}
 	return slog.New(slog.NewTextHandler(g.errOut, opts))
+}
+
+// adviseErrors logs an error with the advice vipctl gives for it (advice), as the exit
+// message would: the operator's loop logs a failed pass and goes on.
+func adviseErrors(_ []string, a slog.Attr) slog.Attr {
+	if err, ok := a.Value.Any().(error); a.Value.Kind() == slog.KindAny && ok {
+		if more := advice(err); more != "" {
+			a.Value = slog.StringValue(err.Error() + more)
+		}
+	}
+	return a
 }
 
 // humanDurations writes a duration as "5s" rather than JSON's nanoseconds (5000000000).

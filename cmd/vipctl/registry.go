@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -97,6 +98,7 @@ or --out. The public endpoints (--public-*) are the https URLs users will reach.
 
 // problemsError prints the problems (a list, or JSON) and returns the invalid-input exit.
 func problemsError(g *globals, head string, problems []registry.Problem) error {
+	problems = problemAdvice(problems)
 	if g.jsonOut {
 		_ = g.printResult(map[string]any{"problems": problems}, "")
 		return &exitError{exitInvalid, errors.New(head)}
@@ -106,6 +108,34 @@ func problemsError(g *globals, head string, problems []registry.Problem) error {
 		lines[i] = "  " + p.String()
 	}
 	return invalid(fmt.Errorf("%s:\n%s", head, strings.Join(lines, "\n")))
+}
+
+// problemAdvice adds to each problem the command that mends it, where one does.
+func problemAdvice(problems []registry.Problem) []registry.Problem {
+	out := slices.Clone(problems)
+	for i, p := range out {
+		if p.Rule == registry.RulePrettier {
+			out[i].Message += "; vipctl registry writes it formatted"
+		}
+	}
+	return out
+}
+
+// registryOutput is what `registry --json` prints: the files written and the next step.
+type registryOutput struct {
+	Files   []string `json:"files"`
+	ChainID string   `json:"chain_id"`
+	Minitia string   `json:"minitia"`
+	Next    string   `json:"next"`
+}
+
+// registryNext is the step after w: a pull request from a registry checkout, else a
+// review and a validation of the files where they were written.
+func registryNext(w registry.Written) string {
+	if w.InCheckout {
+		return "commit the files on a branch of your initia-registry fork and open a pull request"
+	}
+	return "review the files, then validate them in place: vipctl registry validate " + w.Entry
 }
 
 // writeRegistryEntry reads the logo file, then has registry.Write build, check and write
@@ -149,7 +179,8 @@ func (g *globals) writeRegistryEntry(ctx context.Context, o registryOptions) err
 	case err != nil:
 		return fmt.Errorf("registry: %w", err)
 	}
-	return g.printResult(w, "wrote\n  "+strings.Join(w.Files, "\n  ")+"\nnext: "+w.Next)
+	out := registryOutput{Files: w.Files, ChainID: w.ChainID, Minitia: w.Minitia, Next: registryNext(w)}
+	return g.printResult(out, "wrote\n  "+strings.Join(out.Files, "\n  ")+"\nnext: "+out.Next)
 }
 
 // registryFlagNames names the flag behind each input registry refused.

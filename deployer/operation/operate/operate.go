@@ -133,6 +133,19 @@ func (e *SourceError) Error() string {
 }
 func (e *SourceError) Unwrap() error { return e.Err }
 
+// SameScoresError refuses to close stages First..Last (the L1 is at L1Stage) from a source
+// that gives every stage the same scores: which scores were each stage's cannot be told.
+// Nothing was pushed or finalized; a front end says how to close them one by one.
+type SameScoresError struct {
+	First, Last, L1Stage uint64
+	Source               string // the source as its String names it
+}
+
+func (e *SameScoresError) Error() string {
+	return fmt.Sprintf("the L1 is at stage %d, so stages %d..%d are to be closed, but %s gives every stage the same scores: put %s in the path (one file per stage), or close them by hand",
+		e.L1Stage, e.First, e.Last, e.Source, StagePlaceholder)
+}
+
 // ChainError is a failure reading or writing the L1 or the rollup.
 type ChainError struct {
 	Op  string // l1, read, push, finalize
@@ -195,7 +208,7 @@ func (o *Operator) pass(stopCtx context.Context, force bool) error {
 		return o.fail(err)
 	}
 	if open+1 < l1Stage && !o.src.PerStage() {
-		return o.fail(&SourceError{Stage: open, Err: fmt.Errorf("the L1 is at stage %d, so stages %d..%d are to be closed, but %s gives every stage the same scores: put {stage} in the path (one file per stage), or close them by hand (vipctl scores update --stage N, vipctl stage finalize --stage N)", l1Stage, open, l1Stage-1, o.src)})
+		return o.fail(&SourceError{Stage: open, Err: &SameScoresError{First: open, Last: l1Stage - 1, L1Stage: l1Stage, Source: o.src.String()}})
 	}
 	for open < l1Stage {
 		if stopped() {

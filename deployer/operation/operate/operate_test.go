@@ -573,7 +573,9 @@ func TestASourceWithoutStagesClosesOneStageOnly(t *testing.T) {
 	l1.Set(8) // two stages would get the same set: refused
 	err := op.Once(ctx)
 	var se *SourceError
-	if !errors.As(err, &se) || !strings.Contains(err.Error(), "{stage}") || s.Finalized(6) {
+	var same *SameScoresError
+	if !errors.As(err, &se) || !errors.As(err, &same) || same.First != 6 || same.Last != 7 || same.L1Stage != 8 ||
+		!strings.Contains(err.Error(), "{stage}") || s.Finalized(6) {
 		t.Fatalf("err %v, finalized 6: %v", err, s.Finalized(6))
 	}
 }

@@ -253,6 +253,10 @@ func Validate(f EntryFiles) ([]Problem, error) {
 	return out, nil
 }
 
+// RulePrettier is the rule of a file that is not formatted as the registry's prettier
+// check prints it: Write's output always is.
+const RulePrettier = "prettier"
+
 // checkFile parses, schema-checks and format-checks one file; ok says the typed decode worked.
 func checkFile(out *[]Problem, schemas *Schemas, file, kind string, src []byte, typed any) (ok bool, err error) {
 	c := &check{file: file}
@@ -272,7 +276,7 @@ func checkFile(out *[]Problem, schemas *Schemas, file, kind string, src []byte, 
 		}
 	}
 	if formatted, ferr := jsonfmt.Format(src); ferr == nil && !bytes.Equal(formatted, src) {
-		c.add("", "prettier", "not formatted as prettier 3 prints it (first difference on line %d); vipctl registry writes it formatted", firstDiffLine(src, formatted))
+		c.add("", RulePrettier, "not formatted as prettier 3 prints it (first difference on line %d)", firstDiffLine(src, formatted))
 	}
 	if err := json.Unmarshal(src, typed); err != nil {
 		return false, nil // the schema problems above say what is wrong

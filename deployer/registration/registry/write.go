@@ -26,12 +26,15 @@ type Request struct {
 	Logo []byte
 }
 
-// Written is what Write wrote and what the team does next.
+// Written is what Write wrote, and where.
 type Written struct {
 	Files   []string `json:"files"`
 	ChainID string   `json:"chain_id"`
 	Minitia string   `json:"minitia"`
-	Next    string   `json:"next"`
+	// Entry is the entry's folder; InCheckout says it was written into a registry
+	// checkout (ready for a pull request) rather than an output folder (to review first).
+	Entry      string `json:"entry"`
+	InCheckout bool   `json:"in_checkout"`
 }
 
 // ProblemsError is an entry that breaks the registry's rules: nothing was written.
@@ -117,11 +120,8 @@ func Write(ctx context.Context, req Request) (Written, error) {
 		}
 		written = append(written, dst)
 	}
-	next := "review the files, then validate them in place: vipctl registry validate " + filepath.Join(root, NetworkFolder(in.Network), in.Name)
-	if req.RegistryDir != "" {
-		next = "commit the files on a branch of your initia-registry fork and open a pull request"
-	}
-	return Written{Files: written, ChainID: live.ChainID, Minitia: live.Minitia, Next: next}, nil
+	return Written{Files: written, ChainID: live.ChainID, Minitia: live.Minitia,
+		Entry: filepath.Join(root, NetworkFolder(in.Network), in.Name), InCheckout: req.RegistryDir != ""}, nil
 }
 
 // checkLogo refuses a logo file the registry would not take, or one with nowhere to go.

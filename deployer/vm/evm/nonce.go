@@ -41,17 +41,16 @@ func (e *StuckNonceError) Error() string {
 	if e.Hash != "" {
 		fmt.Fprintf(&b, " (tx %s, max fee per gas %s wei, tip %s wei)", e.Hash, e.GasFeeCap, e.GasTipCap)
 	}
-	feeCap, tip := e.replacementFees()
-	fmt.Fprintf(&b, "; replace it with a tx from %s at nonce %d paying a max fee per gas of at least %s wei and a tip of at least %s wei, e.g. a 0-value transfer to itself: "+
-		"cast send --nonce %d --gas-price %s --priority-gas-price %s --private-key $PRIVATE_KEY --rpc-url $JSON_RPC_URL %s; then run this command again",
-		e.Sender.Hex(), e.Nonce, feeCap, tip, e.Nonce, feeCap, tip, e.Sender.Hex())
+	feeCap, tip := e.ReplacementFees()
+	fmt.Fprintf(&b, "; replace it with a tx from %s at nonce %d paying a max fee per gas of at least %s wei and a tip of at least %s wei, e.g. a 0-value transfer to itself",
+		e.Sender.Hex(), e.Nonce, feeCap, tip)
 	return b.String()
 }
 
-// replacementFees are fees a node takes as a replacement of the blocking tx: geth's pool
+// ReplacementFees are fees a node takes as a replacement of the blocking tx: geth's pool
 // wants both its fee cap and its tip raised by at least 10%, and the fee cap at least the
 // chain's gas price (twice it, for a base fee that rises meanwhile).
-func (e *StuckNonceError) replacementFees() (feeCap, tip *big.Int) {
+func (e *StuckNonceError) ReplacementFees() (feeCap, tip *big.Int) {
 	feeCap, tip = big.NewInt(1), big.NewInt(1)
 	if e.GasPrice != nil {
 		feeCap = new(big.Int).Mul(e.GasPrice, big.NewInt(2))

@@ -3,7 +3,6 @@ package evm
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/big"
 	"net/http/httptest"
 	"strings"
@@ -105,8 +104,11 @@ func TestStuckNonceIsNamedBeforeAnythingWaits(t *testing.T) {
 			t.Fatalf("err = %v, want a StuckNonceError at nonce 5 of 7", err)
 		}
 		// Replacement: fee cap 100 + 10% + 1 (above twice the gas price, 28), tip 1 + 10% + 1.
+		if feeCap, tip := stuck.ReplacementFees(); feeCap.Int64() != 111 || tip.Int64() != 2 {
+			t.Errorf("replacement fees %s, %s; want 111, 2", feeCap, tip)
+		}
 		for _, want := range []string{from.Hex(), "nonces 5 to 6", "the tx at nonce 5 blocks", "0x" + strings.Repeat("ab", 32),
-			"max fee per gas 100 wei, tip 1 wei", "--nonce 5 --gas-price 111 --priority-gas-price 2", "--private-key $PRIVATE_KEY"} {
+			"max fee per gas 100 wei, tip 1 wei", "at nonce 5 paying a max fee per gas of at least 111 wei and a tip of at least 2 wei"} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("%q lacks %q", err, want)
 			}
@@ -121,8 +123,8 @@ func TestStuckNonceIsNamedBeforeAnythingWaits(t *testing.T) {
 		if !errors.As(err, &stuck) || stuck.Hash != "" {
 			t.Fatalf("err = %v, want a StuckNonceError without the tx", err)
 		}
-		if want := fmt.Sprintf("--nonce 5 --gas-price %d --priority-gas-price 1", 28); !strings.Contains(err.Error(), want) {
-			t.Errorf("%q lacks %q (twice the gas price of 14)", err, want)
+		if feeCap, tip := stuck.ReplacementFees(); feeCap.Int64() != 28 || tip.Int64() != 1 {
+			t.Errorf("replacement fees %s, %s; want 28 (twice the gas price of 14), 1", feeCap, tip)
 		}
 	})
 }
