@@ -68,3 +68,37 @@ func TestEVMAndWasmDeployersNeedNoMove(t *testing.T) {
 		}
 	}
 }
+
+// The shared test suites (scorertest, cosmostest, nodetest: packages named *test) link
+// "testing" and drive live chains: only tests link them (test files, and e2e, which is all
+// tests), never a command or a library, vipctl's localnet included.
+func TestOnlyTestsLinkTheSharedSuites(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is needed to check the imports: %v", err)
+	}
+	out, err := exec.Command(goBin, "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "../...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	suite := func(path string) bool { return strings.HasPrefix(path, module) && strings.HasSuffix(path, "test") }
+	suites := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, deps, _ := strings.Cut(line, " ")
+		if suite(pkg) {
+			suites++
+			continue
+		}
+		if strings.HasPrefix(pkg, module+"e2e/") {
+			continue
+		}
+		for _, dep := range strings.Fields(deps) {
+			if suite(dep) {
+				t.Errorf("%s links the test suite %s", strings.TrimPrefix(pkg, module), strings.TrimPrefix(dep, module))
+			}
+		}
+	}
+	if suites < 3 {
+		t.Fatalf("found %d test suite packages, want scorertest, cosmostest and nodetest at least:\n%s", suites, out)
+	}
+}
