@@ -174,7 +174,8 @@ var _ = Describe("vipctl audit", func() {
 			}, SpecTimeout(2*time.Minute))
 
 			It("a user's proof line, signed by that user, passes the L1's claim entry; tampered lines are refused", func(ctx SpecContext) {
-				time.Sleep(1100 * time.Millisecond) // claims start in a later second than the snapshot (challenge period 0)
+				// Claims start in a later second than the snapshot (challenge period 0), by the L1's block clock.
+				Expect(env.L1.AwaitSecondAfter(ctx, time.Now())).To(Succeed())
 				line4 := readLines(filepath.Join(stateDir, "proofs-4.jsonl"))[userAddr]
 				line5 := readLines(filepath.Join(stateDir, "proofs-5.jsonl"))[userAddr]
 				Expect(line4.Score).To(BeEquivalentTo(123))
@@ -207,6 +208,7 @@ var _ = Describe("vipctl audit", func() {
 				Expect(err).NotTo(HaveOccurred())
 				root := tr.Root()
 				Expect(env.L1.SubmitSnapshot(ctx, wrongTot, 1, first, root[:], tr.Total+1)).To(Succeed())
+				submitted := time.Now() // after the snapshot's block: its create_time is no later
 
 				proofs := filepath.Join(stateDir, "proofs-wrong.jsonl")
 				out, code := env.RunVipctl(ctx, vipctl, stateDir, "--contract", contract, "audit", "--stage", strconv.Itoa(first), "--bridge-id", strconv.Itoa(wrongTot), "--proofs", proofs)
@@ -214,7 +216,7 @@ var _ = Describe("vipctl audit", func() {
 				Expect(out).To(ContainSubstring("total_l2_score is " + strconv.FormatUint(tr.Total+1, 10)))
 				Expect(out).To(ContainSubstring("the contract's " + strconv.FormatUint(tr.Total, 10)))
 
-				time.Sleep(1100 * time.Millisecond)
+				Expect(env.L1.AwaitSecondAfter(ctx, submitted)).To(Succeed())
 				args, err := audit.ClaimArgs(wrongTot, 1, []uint64{first}, []audit.ProofLine{readLines(proofs)[userAddr]})
 				Expect(err).NotTo(HaveOccurred())
 				wantAbort(env.L1.Claim(ctx, userKey.Key, args), 0x1, 10)

@@ -191,5 +191,22 @@ func (s *Server) Advance(ctx context.Context) (uint64, error) {
 	return s.Stage(ctx)
 }
 
+// AwaitSecondAfter waits until the L1 has committed a block in a later second than t. The
+// vip module compares block times in whole seconds (a claim needs a block time after the
+// snapshot's create_time plus the challenge period), and the chain's clock is its blocks',
+// which fall behind the wall clock on a loaded machine: sleeping past a second is not enough.
+func (s *Server) AwaitSecondAfter(ctx context.Context, t time.Time) error {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for s.node.BlockTime().Unix() <= t.Unix() {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("l1 stand-in: wait for a block after %s (latest %s): %w", t.UTC().Format(time.RFC3339), s.node.BlockTime().UTC().Format(time.RFC3339), ctx.Err())
+		case <-tick.C:
+		}
+	}
+	return nil
+}
+
 // Close stops the node and releases the VM.
 func (s *Server) Close() error { return s.node.Close() }

@@ -253,7 +253,10 @@ func TestServerSnapshotReadBackAndClaim(t *testing.T) {
 		proof = append(proof, bytes.Clone(p[:]))
 	}
 	line := audit.ProofLine{Address: addr, Score: score, Proof: proof}
-	time.Sleep(1100 * time.Millisecond) // the claim's block must be after the snapshot's second
+	// The claim's block must be in a later second than the snapshot's.
+	if err := s.AwaitSecondAfter(ctx, time.Unix(int64(snap.CreateTime), 0)); err != nil {
+		t.Fatal(err)
+	}
 	bad := line
 	bad.Score++
 	args, _ := audit.ClaimArgs(3, 1, []uint64{5}, []audit.ProofLine{bad})

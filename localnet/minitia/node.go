@@ -256,6 +256,16 @@ func (n *Node) GRPCAddr() string { return n.grpcAddr }
 // Height is the latest committed height.
 func (n *Node) Height() int64 { return n.cmt.BlockStore().Height() }
 
+// BlockTime is the time of the latest committed block (zero before the first).
+func (n *Node) BlockTime() time.Time {
+	store := n.cmt.BlockStore()
+	meta := store.LoadBlockMeta(store.Height())
+	if meta == nil {
+		return time.Time{}
+	}
+	return meta.Header.Time
+}
+
 // Funded are the accounts of Config.KeyType funded at genesis, one per mnemonic.
 func (n *Node) Funded() []Account { return append([]Account(nil), n.gen.funded...) }
 
