@@ -10,7 +10,10 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
+	"github.com/vipharness/vipharness/localnet"
+	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/minitia"
+	"github.com/vipharness/vipharness/localnet/minitia/nodetest"
 )
 
 // The dev node binary serves on loopback, funds the accounts of the mnemonics this process
@@ -64,6 +67,27 @@ func TestDevNodeBinaryServesAndStops(t *testing.T) {
 	}
 	if _, err := os.Stat(home); !os.IsNotExist(err) {
 		t.Fatalf("home %s left behind: %v", home, err)
+	}
+}
+
+// The dev node binary, Move and Wasm, passes the minitia node suite as the in-process app
+// does: the same chain, reached only through its ports.
+func TestDevNodeBinaryPassesTheNodeSuite(t *testing.T) {
+	e := Engine{WasmNode: DevNode}
+	for _, n := range []nodetest.Node{{VM: deployer.Move, ChainID: embedded.DefaultMoveChainID}, {VM: deployer.Wasm, ChainID: embedded.DefaultWasmChainID}} {
+		t.Run(string(n.VM), func(t *testing.T) {
+			requireNode(t, e, n.VM)
+			n.Start = func(t *testing.T) localnet.Rollup {
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				r, err := e.StartRollup(ctx, n.VM)
+				if err != nil {
+					t.Fatalf("start the %s dev node: %v", n.VM, err)
+				}
+				return r
+			}
+			nodetest.Run(t, n)
+		})
 	}
 }
 

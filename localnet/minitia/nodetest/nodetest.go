@@ -44,8 +44,8 @@ type Node struct {
 	// Start starts a fresh node with at least two funded accounts, each with its mnemonic and
 	// that mnemonic's account of the other coin type; the suite stops it.
 	Start func(t *testing.T) localnet.Rollup
-	// ChainID and Version are the chain id and the version (abci_info, node_info) it was
-	// started with.
+	// ChainID is the chain id it was started with; Version the version abci_info and
+	// node_info report ("": whatever it is, the same in both).
 	ChainID, Version string
 }
 
