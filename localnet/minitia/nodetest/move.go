@@ -261,7 +261,8 @@ func (m *moveContract) score(t *testing.T, e *env, addr string, stage uint64) (u
 	return n, ok
 }
 
-// wantNotAllowed: the module's EUNAUTHORIZED abort in the raw log.
+// wantNotAllowed: the module's EUNAUTHORIZED abort in the raw log. x/move returns the VM's
+// failure unwrapped, which the SDK reports as codespace "undefined", code 1.
 func (m *moveContract) wantNotAllowed(t *testing.T, res *sdk.TxResponse) {
 	t.Helper()
 	a, ok := movebcs.ParseAbort(res.RawLog)

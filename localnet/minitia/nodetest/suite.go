@@ -1,6 +1,7 @@
 package nodetest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"maps"
@@ -13,7 +14,6 @@ import (
 
 	sdkmath "cosmossdk.io/math"
 	sdk "github.com/cosmos/cosmos-sdk/types"
-	"github.com/cosmos/cosmos-sdk/types/bech32"
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 
 	"github.com/vipharness/vipharness/deployer/keys"
@@ -55,14 +55,8 @@ func scoringLifecycle(t *testing.T, e *env) {
 	if si := e.vm.stage(t, e, 3); si != (stageInfo{Stage: 3, TotalScore: total}) {
 		t.Fatalf("stage 3 after update: %+v, want total %d", si, total)
 	}
-	got := e.vm.scores(t, e, 3)
-	for a, v := range want {
-		if got[a] != v {
-			t.Fatalf("score of %s: %d, want %d (have %d scores)", a, got[a], v, len(got))
-		}
-	}
-	if len(got) != len(want) {
-		t.Fatalf("%d scores read back, want %d", len(got), len(want))
+	if got := e.vm.scores(t, e, 3); !maps.Equal(got, want) {
+		t.Fatalf("%d scores read back, want the %d written: %v", len(got), len(want), got)
 	}
 	if v, ok := e.vm.score(t, e, pairs[42].addr, 3); !ok || v != pairs[42].score {
 		t.Fatalf("score of %s: %d (%v), want %d", pairs[42].addr, v, ok, pairs[42].score)
@@ -222,7 +216,7 @@ func restShapes(t *testing.T, e *env) {
 	if pre["bech32_prefix"] != prefix {
 		t.Fatalf("bech32: %v", pre)
 	}
-	nobody, _ := bech32.ConvertAndEncode(prefix, []byte("\x42\x42\x42\x42\x42\x42\x42\x42\x42\x42\x42\x42\x42\x42\x42\x42\x42\x42\x42\x42"))
+	nobody := bech32Of(bytes.Repeat([]byte{0x42}, 20))
 	status, body := e.getStatus(t, "/cosmos/auth/v1beta1/accounts/"+nobody)
 	if status != http.StatusNotFound || !strings.Contains(string(body), `"code":5`) || !strings.Contains(string(body), "not found") {
 		t.Fatalf("missing account: %d %s", status, body)
