@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"strings"
 	"sync"
 	"time"
 
@@ -117,7 +118,8 @@ type EVMRollup struct {
 	logger        *slog.Logger
 	tempDir       string // the database's folder when Stop removes it
 
-	commitMu sync.Mutex // the beacon's Commit is not safe for concurrent use
+	commitMu sync.Mutex     // the beacon's Commit and the pool's Sync are not safe for concurrent use
+	sealing  sync.WaitGroup // the seal in flight, if any
 	stopOnce sync.Once
 	stopped  chan struct{}
 	done     chan struct{}
@@ -311,7 +313,9 @@ func pipelinedPool(c legacypool.Config) legacypool.Config {
 // autoMine seals blocks while the pool holds executable transactions. Notifications are
 // coalesced into a one-slot signal by a reader that never blocks, because sealing waits on
 // the pool and the pool's event feed blocks when its subscriber stops reading: a sealer that
-// read the feed itself would deadlock under sustained pipelined sends.
+// read the feed itself would deadlock under sustained pipelined sends. The loop watches for
+// Stop before, between and during seals; a seal runs on its own goroutine, which Stop waits
+// for within a bound (sealing).
 func (r *EVMRollup) autoMine(sub event.Subscription, txs <-chan core.NewTxsEvent) {
 	defer close(r.done)
 	defer sub.Unsubscribe()
@@ -342,17 +346,32 @@ func (r *EVMRollup) autoMine(sub event.Subscription, txs <-chan core.NewTxsEvent
 		// them: every tx the pool takes is minable (EVMMinGasPrice), so a sealed block that
 		// takes none means something no block will take; stop there instead of sealing
 		// empty blocks, and wait for the next tx.
-		time.Sleep(2 * time.Millisecond)
+		select {
+		case <-r.stopped:
+			return
+		case <-time.After(2 * time.Millisecond):
+		}
 		for {
-			// The pool learns of a sealed block on its own goroutine; have it catch up first,
-			// or it still counts the txs that block took.
-			if err := r.eth.TxPool().Sync(); err != nil {
+			r.sealing.Add(1)
+			res := make(chan sealResult, 1)
+			go func() {
+				defer r.sealing.Done()
+				took, pending, err := r.sealPending()
+				res <- sealResult{took, pending, err}
+			}()
+			var s sealResult
+			select {
+			case <-r.stopped:
+				return
+			case s = <-res:
+			}
+			if s.err != nil {
 				return // the pool is closed: the chain is stopping
 			}
-			if pending, _ := r.eth.TxPool().Stats(); pending == 0 {
+			if s.pending == 0 {
 				break
 			}
-			if r.seal() == 0 {
+			if s.took == 0 {
 				r.logger.Warn("the pool holds executable txs that no block takes; sealing paused until the next tx")
 				break
 			}
@@ -360,23 +379,43 @@ func (r *EVMRollup) autoMine(sub event.Subscription, txs <-chan core.NewTxsEvent
 	}
 }
 
+type sealResult struct {
+	took, pending int
+	err           error
+}
+
+// sealPending seals a block if the pool holds executable txs, and reports how many txs the
+// block took and how many the pool held. The pool catches up with the last sealed block
+// first, or it still counts the txs that block took. geth's TxPool.Sync answers one waiter
+// at a time (a second caller replaces the first, which then waits for ever), so every Sync
+// here and in the beacon runs under commitMu.
+func (r *EVMRollup) sealPending() (took, pending int, err error) {
+	r.commitMu.Lock()
+	defer r.commitMu.Unlock()
+	if err := r.eth.TxPool().Sync(); err != nil {
+		return 0, 0, fmt.Errorf("sync the tx pool: %w", err)
+	}
+	if pending, _ = r.eth.TxPool().Stats(); pending == 0 {
+		return 0, 0, nil
+	}
+	b := r.eth.BlockChain().GetBlockByHash(r.commitLocked())
+	if b == nil {
+		return 0, pending, nil
+	}
+	return len(b.Transactions()), pending, nil
+}
+
 // Commit seals a block with the pending transactions and returns its hash.
 func (r *EVMRollup) Commit() common.Hash {
 	r.commitMu.Lock()
 	defer r.commitMu.Unlock()
+	return r.commitLocked()
+}
+
+func (r *EVMRollup) commitLocked() common.Hash {
 	h := r.beacon.Commit()
 	r.logger.Debug("sealed block", "hash", h)
 	return h
-}
-
-// seal is Commit that reports how many txs the block took.
-func (r *EVMRollup) seal() int {
-	h := r.Commit()
-	b := r.eth.BlockChain().GetBlockByHash(h)
-	if b == nil {
-		return 0
-	}
-	return len(b.Transactions())
 }
 
 func (r *EVMRollup) head(ctx context.Context) (height uint64, root []byte, err error) {
@@ -418,21 +457,55 @@ func (r *EVMRollup) BlockChain() *core.BlockChain { return r.eth.BlockChain() }
 // Client is an in-process client of the chain.
 func (r *EVMRollup) Client() *ethclient.Client { return r.client }
 
-// AdjustTime moves the clock of the next block forward; the pool must be empty.
+// AdjustTime seals a block d after the head's time, so that every later block is at least
+// that far ahead. Txs that arrive meanwhile are sealed first, in blocks of their own.
 func (r *EVMRollup) AdjustTime(d time.Duration) error {
 	r.commitMu.Lock()
 	defer r.commitMu.Unlock()
-	return r.beacon.AdjustTime(d)
+	// The beacon refuses to move the clock while the pool holds executable txs: seal them
+	// first. The pool learns of a sealed block on its own goroutine, so it is synced before
+	// each look, or it still counts txs a block took.
+	for range adjustAttempts {
+		if err := r.eth.TxPool().Sync(); err != nil {
+			return fmt.Errorf("adjust time: sync the tx pool: %w", err)
+		}
+		if pending, _ := r.eth.TxPool().Stats(); pending > 0 {
+			r.commitLocked()
+			continue
+		}
+		if err := r.beacon.AdjustTime(d); err == nil || !strings.Contains(err.Error(), "non-empty block") {
+			return err // nil, or not a tx that arrived between the look and the seal
+		}
+	}
+	return fmt.Errorf("adjust time by %s: txs kept arriving through %d seals", d, adjustAttempts)
 }
 
-// Stop ends the chain and its servers.
+// adjustAttempts bounds AdjustTime's seals of txs that keep arriving.
+const adjustAttempts = 100
+
+// stopWait bounds how long Stop waits for a seal in flight before it closes the node under it.
+const stopWait = 10 * time.Second
+
+// Stop ends the chain and its servers. It never waits for a seal in flight longer than
+// stopWait (or ctx): closing the node then ends the seal.
 func (r *EVMRollup) Stop(ctx context.Context) error {
 	var err error
 	r.stopOnce.Do(func() {
 		close(r.stopped)
-		<-r.done
+		<-r.done // the miner loop watches stopped at every step
+		sealed := make(chan struct{})
+		go func() { r.sealing.Wait(); close(sealed) }()
+		wait := time.NewTimer(stopWait)
+		defer wait.Stop()
+		select {
+		case <-sealed:
+		case <-wait.C:
+			err = fmt.Errorf("stop the evm chain: a seal was still running after %s; closed the node under it", stopWait)
+		case <-ctx.Done():
+			err = fmt.Errorf("stop the evm chain: a seal was still running: %w; closed the node under it", ctx.Err())
+		}
 		r.client.Close()
-		err = errors.Join(r.rest.Close(), r.comet.Close(), r.beacon.Stop(), r.stack.Close())
+		err = errors.Join(err, r.rest.Close(), r.comet.Close(), r.beacon.Stop(), r.stack.Close())
 		if r.tempDir != "" {
 			if rmErr := os.RemoveAll(r.tempDir); rmErr != nil {
 				err = errors.Join(err, fmt.Errorf("remove the evm chain's database: %w", rmErr))

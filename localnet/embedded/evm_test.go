@@ -300,3 +300,87 @@ func TestEVMLooksLikeAMinievm(t *testing.T) {
 		t.Fatal("a malformed address was answered")
 	}
 }
+
+// TestEVMClockJumpsWhileSendsArriveThenStops is the flake an e2e policy spec met under load:
+// the auto-miner's pool Sync ran beside the beacon's (AdjustTime's) and geth's pool answered
+// only one of them, so the miner waited for ever: nothing was mined after the clock jump and
+// Stop hung on the miner. Clock jumps beside a stream of sends must each succeed, every send
+// must be mined, and Stop must return within its bound.
+func TestEVMClockJumpsWhileSendsArriveThenStops(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	r, err := StartEVM(ctx)
+	if err != nil {
+		t.Fatalf("start evm: %v", err)
+	}
+	stopped := make(chan error, 1)
+	stop := func() {
+		go func() { stopped <- r.Stop(context.Background()) }()
+		select {
+		case err := <-stopped:
+			if err != nil {
+				t.Errorf("stop: %v", err)
+			}
+		case <-time.After(stopWait + 10*time.Second):
+			t.Fatal("Stop hung")
+		}
+	}
+	c := r.Client()
+	start, err := c.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _ := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
+	chainID, _ := c.ChainID(ctx)
+	signer := types.LatestSignerForChainID(chainID)
+	to := common.HexToAddress("0x00000000000000000000000000000000000000cc")
+	const sends, jumps = 400, 12
+	sent := make(chan error, 1)
+	var last common.Hash
+	go func() {
+		for i := range sends {
+			tx, err := types.SignNewTx(key, signer, &types.DynamicFeeTx{ChainID: chainID, Nonce: uint64(i),
+				GasFeeCap: big.NewInt(EVMMinGasPrice), Gas: 21_000, To: &to, Value: big.NewInt(1)})
+			if err == nil {
+				err = c.SendTransaction(ctx, tx)
+			}
+			if err != nil {
+				sent <- fmt.Errorf("send nonce %d: %w", i, err)
+				return
+			}
+			last = tx.Hash()
+		}
+		sent <- nil
+	}()
+	for i := range jumps {
+		if err := r.AdjustTime(time.Hour); err != nil {
+			stop()
+			t.Fatalf("clock jump %d while sends arrive: %v", i, err)
+		}
+	}
+	if err := <-sent; err != nil {
+		stop()
+		t.Fatal(err)
+	}
+	for {
+		rc, err := c.TransactionReceipt(ctx, last)
+		if err == nil && rc.Status == types.ReceiptStatusSuccessful {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			pending, queued := r.eth.TxPool().Stats()
+			stop()
+			t.Fatalf("the last of %d sends was not mined after %d clock jumps (pool: %d pending, %d queued)", sends, jumps, pending, queued)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	head, err := c.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if minTime := start.Time + jumps*3600; head.Time < minTime {
+		t.Errorf("head time %d, want at least %d (%d jumps of an hour)", head.Time, minTime, jumps)
+	}
+	stop()
+}
