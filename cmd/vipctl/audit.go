@@ -62,13 +62,18 @@ type auditL1 struct {
 	CreateTime   uint64 `json:"create_time,omitempty"`
 }
 
-func newAuditCmd(g *globals) *cobra.Command {
-	var (
-		st, bridgeID, version uint64
-		allowOpen             bool
-		proofsFile, l1Proofs  string
-		po                    computeOptions // --policy and its reading flags
-	)
+// auditOptions are audit's flags.
+type auditOptions struct {
+	*chainOptions
+	st, bridgeID, version uint64
+	allowOpen             bool
+	proofsFile, l1Proofs  string
+	policy                computeOptions // --policy and its reading flags
+}
+
+func newAuditCmd(ro *rootOptions) *cobra.Command {
+	o := &auditOptions{chainOptions: newChainOptions()}
+	po := &o.policy
 	cmd := &cobra.Command{
 		Use:   "audit --stage N --bridge-id B [--proofs FILE] [--l1-proofs FILE]",
 		Short: "Rebuild the VIP snapshot of a finalized stage (merkle root, total, every address's proof) and check it against the L1's",
@@ -90,43 +95,48 @@ from the policy's, or that only one side holds, is named (exit 4). A bridge the 
 know yet (before registration) gives the root and the proofs with a note, not a failure.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if st == 0 {
+			if o.st == 0 {
 				return invalid(errors.New("--stage is required (a finalized stage >= 1)"))
 			}
 			if !cmd.Flags().Changed("bridge-id") {
 				return invalid(errors.New("--bridge-id is required: the bridge id the L1 registered the rollup under (every leaf holds it)"))
 			}
+			sess, err := ro.session(cmd)
+			if err != nil {
+				return err
+			}
 			if po.policy != "" {
-				if l1Proofs != "" || allowOpen {
+				if o.l1Proofs != "" || o.allowOpen {
 					return invalid(errors.New("--policy audits the policy's scores against the contract's: --l1-proofs and --allow-open are for an audit of the contract alone"))
 				}
-				po.stage, po.bridgeID = st, bridgeID
-				return g.auditPolicy(cmd.Context(), po, version, proofsFile)
+				return o.auditPolicy(cmd.Context(), sess)
 			}
-			if l1Proofs != "" && !g.l1Configured() {
+			if o.l1Proofs != "" && !o.l1Configured() {
 				return invalid(errors.New("--l1-proofs needs the L1 (--network, or --l1-rest and --vip-address): its proofs are checked against the L1's root"))
 			}
-			return g.withScorer(cmd.Context(), func(ctx context.Context, s *deployer.Scorer) error {
-				return g.audit(ctx, s, st, bridgeID, version, allowOpen, proofsFile, l1Proofs)
+			return o.withScorer(cmd.Context(), sess, func(ctx context.Context, s *deployer.Scorer) error {
+				return o.audit(ctx, sess, s)
 			})
 		},
 	}
 	f := cmd.Flags()
-	f.Uint64Var(&st, "stage", 0, "the stage to audit")
-	f.Uint64Var(&bridgeID, "bridge-id", 0, "the rollup's bridge id on the L1")
-	f.Uint64Var(&version, "bridge-version", 0, "the bridge's version on the L1; default its current one (get_bridge_infos)")
-	f.BoolVar(&allowOpen, "allow-open", false, "preview a stage that is not finalized (its scores may still change)")
-	f.StringVar(&proofsFile, "proofs", "", "write every address's proof line (JSON lines) to this file")
-	f.StringVar(&l1Proofs, "l1-proofs", "", "proof lines from the agent's API to check against the L1's root")
+	f.Uint64Var(&o.st, "stage", 0, "the stage to audit")
+	f.Uint64Var(&o.bridgeID, "bridge-id", 0, "the rollup's bridge id on the L1")
+	f.Uint64Var(&o.version, "bridge-version", 0, "the bridge's version on the L1; default its current one (get_bridge_infos)")
+	f.BoolVar(&o.allowOpen, "allow-open", false, "preview a stage that is not finalized (its scores may still change)")
+	f.StringVar(&o.proofsFile, "proofs", "", "write every address's proof line (JSON lines) to this file")
+	f.StringVar(&o.l1Proofs, "l1-proofs", "", "proof lines from the agent's API to check against the L1's root")
 	f.StringVar(&po.policy, "policy", "", "recompute the stage by this scoring policy (YAML) and name every address whose score on chain differs")
 	f.StringArrayVar(&po.params, "param", nil, "with --policy: override a policy param: name=value (repeatable)")
 	f.StringVar(&po.indexerURL, "indexer", "", "with --policy: read activity from this indexer (rollytics API) instead of the node")
 	f.Uint64Var(&po.logSpan, "log-span", 2000, "with --policy: blocks per eth_getLogs request")
 	f.StringVar(&po.out, "out", "", "with --policy: also write the policy's score file and manifest into this folder")
-	return g.addFlags(cmd, rollupFlags, l1Flags)
+	return o.addFlags(cmd, rollupFlags, l1Flags)
 }
 
-func (g *globals) audit(ctx context.Context, s *deployer.Scorer, st, bridgeID, version uint64, allowOpen bool, proofsFile, l1Proofs string) error {
+// audit builds the tree of the contract's stage and sets the L1's snapshot beside it.
+func (o *auditOptions) audit(ctx context.Context, sess session, s *deployer.Scorer) error {
+	st, bridgeID, version, allowOpen, proofsFile, l1Proofs := o.st, o.bridgeID, o.version, o.allowOpen, o.proofsFile, o.l1Proofs
 	// The tree's rows and hashes hold no pointers and stay live to the end: collecting at
 	// 25% growth instead of 100% keeps a million-address audit's heap near what it holds
 	// (BENCHMARKS.md, Audit) for little collector work. A GOGC the user set wins.
@@ -155,7 +165,7 @@ func (g *globals) audit(ctx context.Context, s *deployer.Scorer, st, bridgeID, v
 	if proofsFile != "" {
 		human += "\nproofs: " + proofsFile
 	}
-	l1, l1Human, fail, err := g.compareL1(ctx, tree, bridgeID, version, st, "the contract's", func(snap audit.Snapshot) (*audit.ProofCheck, string, error, error) {
+	l1, l1Human, fail, err := o.compareL1(ctx, tree, bridgeID, version, st, "the contract's", func(snap audit.Snapshot) (*audit.ProofCheck, string, error, error) {
 		if l1Proofs == "" {
 			return nil, "", nil, nil
 		}
@@ -177,7 +187,7 @@ func (g *globals) audit(ctx context.Context, s *deployer.Scorer, st, bridgeID, v
 	}
 	out.L1, human = l1.snap, human+l1Human
 	out.L1Proofs = l1.proofs
-	if err := g.printResult(out, human); err != nil {
+	if err := sess.printResult(out, human); err != nil {
 		return err
 	}
 	if fail != nil {
@@ -224,9 +234,9 @@ type l1Comparison struct {
 // (whose names the tree's side in messages); check runs on a snapshot whose total matches.
 // No L1 configured: nothing. A bridge the L1 does not know (before registration) and no
 // snapshot yet are notes; another total is fail (exit 4); err is a failure to read.
-func (g *globals) compareL1(ctx context.Context, tree *audit.Tree, bridgeID, version, st uint64, whose string,
+func (o *l1Options) compareL1(ctx context.Context, tree *audit.Tree, bridgeID, version, st uint64, whose string,
 	check func(audit.Snapshot) (pc *audit.ProofCheck, human string, fail, err error)) (c l1Comparison, human string, fail, err error) {
-	r, err := g.optionalL1Reader()
+	r, err := o.optionalL1Reader()
 	if err != nil || r == nil {
 		return c, "", nil, err
 	}

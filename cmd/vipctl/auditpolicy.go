@@ -13,19 +13,22 @@ import (
 	"github.com/vipharness/vipharness/deployer/policy"
 )
 
-// auditPolicy recomputes stage o.stage by the policy, builds the tree of its scores, sets
-// the contract's stage beside them (every address that differs or that one side lacks is
-// named: exit 4) and the L1's snapshot beside the tree (a bridge the L1 does not know yet is
-// a note).
-func (g *globals) auditPolicy(ctx context.Context, o computeOptions, version uint64, proofsFile string) error {
-	if err := g.checkVMFlag(); err != nil {
+// auditPolicy recomputes the stage by the policy, builds the tree of its scores, sets the
+// contract's stage beside them (every address that differs or that one side lacks is named:
+// exit 4) and the L1's snapshot beside the tree (a bridge the L1 does not know yet is a
+// note).
+func (ao *auditOptions) auditPolicy(ctx context.Context, sess session) error {
+	o := ao.policy // the policy's reading flags, for the stage and bridge audited
+	o.stage, o.bridgeID = ao.st, ao.bridgeID
+	version, proofsFile := ao.version, ao.proofsFile
+	if err := ao.checkVMFlag(); err != nil {
 		return err
 	}
 	p, err := loadPolicy(o)
 	if err != nil {
 		return err
 	}
-	ps, err := g.computeStage(ctx, o, p, o.stage)
+	ps, err := ao.computeStage(ctx, o, p, o.stage)
 	if err != nil {
 		return classify(err)
 	}
@@ -61,7 +64,7 @@ func (g *globals) auditPolicy(ctx context.Context, o computeOptions, version uin
 	}
 
 	var fails []error
-	err = g.withScorer(ctx, func(ctx context.Context, s *deployer.Scorer) error {
+	err = ao.withScorer(ctx, sess, func(ctx context.Context, s *deployer.Scorer) error {
 		c, err := policy.CompareStage(ctx, s, o.stage, ps.res.Scores)
 		if errors.Is(err, audit.ErrStageMissing) {
 			return invalid(fmt.Errorf("the contract %s has no stage %d: %w", s.Contract(), o.stage, err))
@@ -98,7 +101,7 @@ func (g *globals) auditPolicy(ctx context.Context, o computeOptions, version uin
 	if err != nil {
 		return err
 	}
-	l1, human, fail, err := g.compareL1(ctx, tree, o.bridgeID, version, o.stage, "the policy's", nil)
+	l1, human, fail, err := ao.compareL1(ctx, tree, o.bridgeID, version, o.stage, "the policy's", nil)
 	if err != nil {
 		return classify(err)
 	}
@@ -107,7 +110,7 @@ func (g *globals) auditPolicy(ctx context.Context, o computeOptions, version uin
 	if fail != nil {
 		fails = append(fails, fail)
 	}
-	if err := g.printResult(out, b.String()); err != nil {
+	if err := sess.printResult(out, b.String()); err != nil {
 		return err
 	}
 	if len(fails) > 0 {

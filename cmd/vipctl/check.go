@@ -18,15 +18,15 @@ import (
 	"github.com/vipharness/vipharness/deployer/scorers"
 )
 
-// checkOptions are check's own flags.
+// checkOptions are check's flags.
 type checkOptions struct {
+	*chainOptions
 	artifact, junit string
 	st              uint64
-	vmSet           bool // --vm given: the VM is not detected
 }
 
-func newCheckCmd(g *globals) *cobra.Command {
-	var o checkOptions
+func newCheckCmd(ro *rootOptions) *cobra.Command {
+	o := &checkOptions{chainOptions: newChainOptions()}
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Check that a rollup and a scoring contract conform: deploy a fresh one and run the named checks",
@@ -43,26 +43,30 @@ func newCheckCmd(g *globals) *cobra.Command {
 			"Exit 0 only when no check fails; --json and --junit FILE for pipelines.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.vmSet = cmd.Flags().Changed("vm")
-			return g.runChecks(cmd.Context(), o)
+			sess, err := ro.session(cmd)
+			if err != nil {
+				return err
+			}
+			return o.runChecks(cmd.Context(), sess, cmd.Flags().Changed("vm"))
 		},
 	}
 	cmd.Flags().StringVar(&o.artifact, "artifact", "", "deploy this build instead of ours: .bin (hex creation code) or a Foundry/Hardhat .json for EVM, .mv for Move, .wasm for Wasm")
 	cmd.Flags().Uint64Var(&o.st, "stage", 0, "stage to deploy at (default: the L1's current stage, else 1)")
 	cmd.Flags().StringVar(&o.junit, "junit", "", "also write the checks as a JUnit XML report to this file")
-	return g.addFlags(cmd, rollupFlags, l1Flags, pushFlags, signerGroup)
+	return o.addFlags(cmd, rollupFlags, l1Flags, pushFlags, signerGroup)
 }
 
 // runChecks deploys a fresh contract and runs the conformance checks, or inspects the
-// contract named, read-only; it prints the checks and exits 4 when one fails.
-func (g *globals) runChecks(ctx context.Context, o checkOptions) error {
-	artifact, junit, st, vmSet := o.artifact, o.junit, o.st, o.vmSet
-	vm, err := deployer.ParseVM(g.vm)
+// contract named, read-only; it prints the checks and exits 4 when one fails. vmSet says
+// --vm was given: the VM is not detected.
+func (o *checkOptions) runChecks(ctx context.Context, sess session, vmSet bool) error {
+	artifact, junit, st := o.artifact, o.junit, o.st
+	vm, err := deployer.ParseVM(o.vm)
 	if err != nil {
 		return invalid(err)
 	}
 	if !vmSet && os.Getenv("VM") == "" {
-		if vm, err = detectVM(ctx, g); err != nil {
+		if vm, err = o.detectVM(ctx); err != nil {
 			return err
 		}
 	}
@@ -73,19 +77,19 @@ func (g *globals) runChecks(ctx context.Context, o checkOptions) error {
 		}
 	}
 	var l1Stage uint64
-	if r, err := g.l1Reader(); err == nil {
+	if r, err := o.l1Reader(); err == nil {
 		if l1Stage, err = r.Stage(ctx); err != nil {
 			return fmt.Errorf("read L1 stage: %w", err)
 		}
 	}
 	var rep conformance.Report
-	if g.contract != "" {
+	if o.contract != "" {
 		// An existing deployment: read-only checks, nothing is sent.
 		if artifact != "" || st != 0 {
 			return invalid(errors.New("--contract checks an existing deployment read-only; --artifact and --stage are for a fresh deploy"))
 		}
 		req.contract = true
-		s, closeFn, err := g.scorer(ctx, req)
+		s, closeFn, err := o.scorer(ctx, sess, req)
 		if err != nil {
 			return err
 		}
@@ -95,7 +99,7 @@ func (g *globals) runChecks(ctx context.Context, o checkOptions) error {
 		if st == 0 {
 			st = max(l1Stage, 1)
 		}
-		s, closeFn, err := g.scorer(ctx, req)
+		s, closeFn, err := o.scorer(ctx, sess, req)
 		if err != nil {
 			return err
 		}
@@ -104,14 +108,14 @@ func (g *globals) runChecks(ctx context.Context, o checkOptions) error {
 			// An account holds one vip_score module: a fresh publisher, funded by the
 			// deployer, lets check run again and again on one chain. (A team's own .mv
 			// is built for its deployer's address, so --artifact publishes from there.)
-			fresh, err := g.freshAccount(ctx, vm, s, "", 40_000_000)
+			fresh, err := o.freshAccount(ctx, sess, vm, s, "", 40_000_000)
 			if err != nil {
 				return fmt.Errorf("a fresh Move publisher: %w", err)
 			}
 			defer fresh.Close()
 			s = fresh
 		}
-		rep = conformance.Run(ctx, conformance.SubjectFor(s, g.strangerFor(vm, s)), st)
+		rep = conformance.Run(ctx, conformance.SubjectFor(s, o.strangerFor(sess, vm, s)), st)
 	}
 	if junit != "" {
 		if err := writeJUnit(junit, rep); err != nil {
@@ -119,7 +123,7 @@ func (g *globals) runChecks(ctx context.Context, o checkOptions) error {
 		}
 	}
 	checkAdvice(&rep)
-	if err := g.printResult(rep, checkTable(rep)); err != nil {
+	if err := sess.printResult(rep, checkTable(rep)); err != nil {
 		return err
 	}
 	if !rep.OK() {
@@ -131,9 +135,9 @@ func (g *globals) runChecks(ctx context.Context, o checkOptions) error {
 
 // detectVM names the rollup's VM: an Initia rollup's node_info says minievm, minimove or
 // miniwasm (wasmd says wasmd); a rollup with only a JSON-RPC face is EVM.
-func detectVM(ctx context.Context, g *globals) (deployer.VM, error) {
-	if g.rest != "" {
-		info, err := stage.ReadNodeInfo(ctx, g.rest)
+func (o *rollupOptions) detectVM(ctx context.Context) (deployer.VM, error) {
+	if o.rest != "" {
+		info, err := stage.ReadNodeInfo(ctx, o.rest)
 		if err != nil {
 			return "", fmt.Errorf("detect the VM: %w", err)
 		}
@@ -142,7 +146,7 @@ func detectVM(ctx context.Context, g *globals) (deployer.VM, error) {
 		}
 		return "", invalid(fmt.Errorf("detect the VM: node_info names application %q (%s), not minievm, minimove or miniwasm: pass --vm", info.AppName, info.Name))
 	}
-	if g.rpc != "" {
+	if o.rpc != "" {
 		return deployer.EVM, nil
 	}
 	return "", invalid(errors.New("no rollup to check: pass --rpc (EVM JSON-RPC), or --comet-rpc and --rest (or set JSON_RPC_URL, or COMET_RPC_URL and REST_URL)"))
@@ -167,16 +171,16 @@ func readArtifact(vm deployer.VM, path string) ([]byte, error) {
 // strangerFor opens Scorers with a fresh key that is on no allow list. EVM calls need no
 // account; on a Cosmos rollup the chain simulates only for an existing account, so the
 // deployer funds the stranger with what a few simulations cost.
-func (g *globals) strangerFor(vm deployer.VM, s *deployer.Scorer) func(ctx context.Context, contract string) (conformance.Target, error) {
+func (o *chainOptions) strangerFor(sess session, vm deployer.VM, s *deployer.Scorer) func(ctx context.Context, contract string) (conformance.Target, error) {
 	return func(ctx context.Context, contract string) (conformance.Target, error) {
-		return g.freshAccount(ctx, vm, s, contract, 2_000_000)
+		return o.freshAccount(ctx, sess, vm, s, contract, 2_000_000)
 	}
 }
 
 // freshAccount opens a Scorer whose deployer and operator is a new key, attached to contract
 // if set. On a Cosmos rollup the environment's deployer first funds it with the fees of gas.
-func (g *globals) freshAccount(ctx context.Context, vm deployer.VM, s *deployer.Scorer, contract string, gas uint64) (*deployer.Scorer, error) {
-	cfg, err := g.scorerConfig(ctx, scorerRequest{vm: vm})
+func (o *chainOptions) freshAccount(ctx context.Context, sess session, vm deployer.VM, s *deployer.Scorer, contract string, gas uint64) (*deployer.Scorer, error) {
+	cfg, err := o.scorerConfig(ctx, sess, scorerRequest{vm: vm})
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +188,7 @@ func (g *globals) freshAccount(ctx context.Context, vm deployer.VM, s *deployer.
 	if _, err := rand.Read(secret); err != nil {
 		return nil, err
 	}
-	kind, err := g.keyKind(vm)
+	kind, err := o.keyKind(vm)
 	if err != nil {
 		return nil, err
 	}

@@ -84,7 +84,7 @@ func TestAdviceNamesTheFlag(t *testing.T) {
 // operate's loop logs a failed pass and goes on: the log line carries the advice too.
 func TestOperateLogsTheAdvice(t *testing.T) {
 	var buf bytes.Buffer
-	logger := operateLogger(&globals{terminal: terminal{errOut: &buf}})
+	logger := operateLogger(session{errOut: &buf})
 	logger.Error("pass failed", "err", &operate.SourceError{Stage: 6, Err: &operate.SameScoresError{First: 6, Last: 7, L1Stage: 8, Source: "file s.csv"}},
 		"retry_in", slog.DurationValue(0))
 	for _, want := range []string{"file s.csv gives every stage the same scores", "vipctl stage finalize --stage N", "retry_in=0s"} {

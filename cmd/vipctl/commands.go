@@ -19,14 +19,15 @@ import (
 // before its outcome is known or journaled: crash tests kill vipctl there, then re-run it.
 const haltAfterDeployBroadcast = "VIPCTL_HALT_AFTER_DEPLOY_BROADCAST"
 
-// deployOptions are deploy's own flags.
+// deployOptions are deploy's flags.
 type deployOptions struct {
+	*chainOptions
 	stage   uint64
 	another bool
 }
 
-func newDeployCmd(g *globals) *cobra.Command {
-	var o deployOptions
+func newDeployCmd(ro *rootOptions) *cobra.Command {
+	o := &deployOptions{chainOptions: newChainOptions()}
 	cmd := &cobra.Command{
 		Use:   "deploy",
 		Short: "Deploy the scoring contract at the L1's current stage (or --stage / INIT_STAGE); safe to re-run",
@@ -36,20 +37,20 @@ The signed deploy tx is journaled before it is broadcast: a re-run finishes a de
 earlier run sent instead of sending another, and a deployer that already has a healthy
 deployment on the chain is told "already deployed" (exit 0, nothing sent) unless --new.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return g.deploy(cmd.Context(), o) },
+		RunE: ro.runs(o.deploy),
 	}
 	cmd.Flags().Uint64Var(&o.stage, "stage", 0, "initial stage; default INIT_STAGE, else the L1's current stage")
 	cmd.Flags().BoolVar(&o.another, "new", false, "deploy another contract although this deployer has a healthy one (not on Move: one module per deployer)")
-	return g.addFlags(cmd, rollupFlags, l1Flags, signerGroup)
+	return o.addFlags(cmd, rollupFlags, l1Flags, signerGroup)
 }
 
 // deploy deploys the contract at the stage asked, else INIT_STAGE's, else the L1's.
-func (g *globals) deploy(ctx context.Context, o deployOptions) error {
-	st, err := g.resolveStage(ctx, o.stage)
+func (o *deployOptions) deploy(ctx context.Context, sess session) error {
+	st, err := o.resolveStage(ctx, o.stage)
 	if err != nil {
 		return err
 	}
-	s, closeFn, err := g.scorer(ctx, scorerRequest{})
+	s, closeFn, err := o.scorer(ctx, sess, scorerRequest{})
 	if err != nil {
 		return err
 	}
@@ -60,7 +61,7 @@ func (g *globals) deploy(ctx context.Context, o deployOptions) error {
 	}
 	if os.Getenv(haltAfterDeployBroadcast) == "1" {
 		opts = append(opts, deployer.OnBroadcast(func(hash string) {
-			fmt.Fprintf(g.errOut, "halted after the broadcast of deploy tx %s (%s)\n", hash, haltAfterDeployBroadcast)
+			fmt.Fprintf(sess.errOut, "halted after the broadcast of deploy tx %s (%s)\n", hash, haltAfterDeployBroadcast)
 			<-ctx.Done()
 		}))
 	}
@@ -76,7 +77,7 @@ func (g *globals) deploy(ctx context.Context, o deployOptions) error {
 	}
 	// The deployment this run ends with (new, finished or found) becomes the default
 	// contract, so the state file and the journal name the same one.
-	if err := g.saveDeployment(d); err != nil {
+	if err := sess.saveDeployment(d); err != nil {
 		return err
 	}
 	var human string
@@ -94,7 +95,7 @@ func (g *globals) deploy(ctx context.Context, o deployOptions) error {
 	if d.Status != deployer.StatusAlready && d.InitStage != st {
 		human += fmt.Sprintf("\nnote: the earlier run deployed at stage %d, not the stage %d asked now", d.InitStage, st)
 	}
-	return g.printResult(d, human)
+	return sess.printResult(d, human)
 }
 
 // loadScores reads and validates a score file for the VM into its compact canonical set;
@@ -110,26 +111,27 @@ func loadScores(path, format string, codec scores.Codec) (*scores.Set, error) {
 	return set, nil
 }
 
-func newScoresCmd(g *globals) *cobra.Command {
+func newScoresCmd(ro *rootOptions) *cobra.Command {
 	cmd := &cobra.Command{Use: "scores", Short: "Update and read scores"}
-	cmd.AddCommand(newScoresUpdateCmd(g), newScoresGetCmd(g), newScoresComputeCmd(g))
+	cmd.AddCommand(newScoresUpdateCmd(ro), newScoresGetCmd(ro), newScoresComputeCmd(ro))
 	return cmd
 }
 
-// updateOptions are scores update's own flags.
+// updateOptions are scores update's flags.
 type updateOptions struct {
+	*chainOptions
 	file, format       string
 	stage              uint64
 	dryRun, noReadBack bool
 }
 
-func newScoresUpdateCmd(g *globals) *cobra.Command {
-	var o updateOptions
+func newScoresUpdateCmd(ro *rootOptions) *cobra.Command {
+	o := &updateOptions{chainOptions: newChainOptions()}
 	cmd := &cobra.Command{
 		Use:   "update --file scores.csv",
 		Short: "Push a score file to a stage in journaled chunks (re-run to resume)",
 		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return g.updateScores(cmd.Context(), o) },
+		RunE:  ro.runs(o.updateScores),
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.file, "file", "", "score file (.csv or .json)")
@@ -137,28 +139,28 @@ func newScoresUpdateCmd(g *globals) *cobra.Command {
 	f.Uint64Var(&o.stage, "stage", 0, "stage to write; default the L1's stage, when it is the contract's open stage")
 	f.BoolVar(&o.dryRun, "dry-run", false, "validate and print the plan; send nothing")
 	f.BoolVar(&o.noReadBack, "no-read-back", false, "skip reading the stage back after the push (vipctl verify does it later)")
-	return g.addFlags(cmd, rollupFlags, l1Flags, pushFlags, signerGroup)
+	return o.addFlags(cmd, rollupFlags, l1Flags, pushFlags, signerGroup)
 }
 
 // updateScores validates the file, plans, pushes it in journaled chunks and reads the stage
 // back (or only plans, with --dry-run).
-func (g *globals) updateScores(ctx context.Context, o updateOptions) error {
+func (o *updateOptions) updateScores(ctx context.Context, sess session) error {
 	file, st := o.file, o.stage
 	if file == "" {
 		return invalid(fmt.Errorf("--file is required"))
 	}
 	var bar *progressbar.ProgressBar
 	progress := func(done, total int) {
-		if g.jsonOut || g.noProgress {
+		if sess.jsonOut || sess.noProgress {
 			return
 		}
 		if bar == nil {
-			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(g.errOut),
+			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(sess.errOut),
 				progressbar.OptionSetDescription("scores"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 		}
 		_ = bar.Set(done)
 	}
-	s, closeFn, err := g.writer(ctx, scorerRequest{progress: progress})
+	s, closeFn, err := o.writer(ctx, sess, scorerRequest{progress: progress})
 	if err != nil {
 		return err
 	}
@@ -168,7 +170,7 @@ func (g *globals) updateScores(ctx context.Context, o updateOptions) error {
 		return err
 	}
 	if st == 0 {
-		l1, err := g.optionalL1()
+		l1, err := o.optionalL1()
 		if err != nil {
 			return err
 		}
@@ -181,7 +183,7 @@ func (g *globals) updateScores(ctx context.Context, o updateOptions) error {
 		if err != nil {
 			return classify(err)
 		}
-		return g.printResult(plan, fmt.Sprintf("plan: stage %d, %d entries in %d chunks of <= %d, <= %d gas, %d chunks already confirmed; journal %s; nothing sent",
+		return sess.printResult(plan, fmt.Sprintf("plan: stage %d, %d entries in %d chunks of <= %d, <= %d gas, %d chunks already confirmed; journal %s; nothing sent",
 			plan.Stage, plan.Entries, plan.Chunks, plan.ChunkSize, plan.EstimatedGas, plan.AlreadyDone, plan.Journal))
 	}
 	res, err := s.UpdateSet(ctx, st, set)
@@ -192,7 +194,7 @@ func (g *globals) updateScores(ctx context.Context, o updateOptions) error {
 		res.Stage, res.Confirmed+res.Resumed, res.Confirmed, res.Resumed, res.Rebroadcast, res.GasUsed, res.Journal)
 	out := updateOutput{Result: res}
 	if o.noReadBack {
-		return g.printResult(out, human)
+		return sess.printResult(out, human)
 	}
 	// Each chunk was confirmed by its result code alone: one read-back of the whole
 	// stage proves what the contract now holds.
@@ -203,7 +205,7 @@ func (g *globals) updateScores(ctx context.Context, o updateOptions) error {
 	out.ReadBack = &rep
 	human += fmt.Sprintf("\nread back: %d/%d match, %d mismatches, total %d (sum of rows agrees: %v)",
 		rep.Matched, rep.Input, rep.MismatchCount, rep.TotalScore, rep.TotalsAgree)
-	if err := g.printResult(out, human); err != nil {
+	if err := sess.printResult(out, human); err != nil {
 		return err
 	}
 	if !rep.OK() {
@@ -212,23 +214,30 @@ func (g *globals) updateScores(ctx context.Context, o updateOptions) error {
 	return nil
 }
 
-func newScoresGetCmd(g *globals) *cobra.Command {
-	var getStage uint64
-	var addr string
+// getOptions are scores get's flags.
+type getOptions struct {
+	*chainOptions
+	stage uint64
+	addr  string
+}
+
+func newScoresGetCmd(ro *rootOptions) *cobra.Command {
+	o := &getOptions{chainOptions: newChainOptions()}
 	cmd := &cobra.Command{
 		Use:   "get",
 		Short: "Read the scores of a stage (or of one --address)",
 		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return g.getScores(cmd.Context(), getStage, addr) },
+		RunE:  ro.runs(o.getScores),
 	}
-	cmd.Flags().Uint64Var(&getStage, "stage", 0, "stage; default the open stage")
-	cmd.Flags().StringVar(&addr, "address", "", "only this address")
-	return g.addFlags(cmd, rollupFlags)
+	cmd.Flags().Uint64Var(&o.stage, "stage", 0, "stage; default the open stage")
+	cmd.Flags().StringVar(&o.addr, "address", "", "only this address")
+	return o.addFlags(cmd, rollupFlags)
 }
 
 // getScores prints the scores of a stage (0: the open one), or of one address in it.
-func (g *globals) getScores(ctx context.Context, getStage uint64, addr string) error {
-	return g.withStage(ctx, getStage, func(ctx context.Context, s *deployer.Scorer, getStage uint64) error {
+func (o *getOptions) getScores(ctx context.Context, sess session) error {
+	addr := o.addr
+	return o.withStage(ctx, sess, o.stage, func(ctx context.Context, s *deployer.Scorer, getStage uint64) error {
 		rows, err := s.Scores(ctx, getStage)
 		if err != nil {
 			return classify(err)
@@ -246,34 +255,42 @@ func (g *globals) getScores(ctx context.Context, getStage uint64, addr string) e
 			}
 			rows = found
 		}
-		if g.jsonOut {
-			return g.printResult(rows, "")
+		if sess.jsonOut {
+			return sess.printResult(rows, "")
 		}
-		return scores.Write(g.out, rows, scores.CSV)
+		return scores.Write(sess.out, rows, scores.CSV)
 	})
 }
 
-func newStageCmd(g *globals) *cobra.Command {
+func newStageCmd(ro *rootOptions) *cobra.Command {
 	cmd := &cobra.Command{Use: "stage", Short: "Show, finalize and sync stages"}
-	cmd.AddCommand(newStageShowCmd(g), newStageFinalizeCmd(g), newStageSyncCmd(g))
+	cmd.AddCommand(newStageShowCmd(ro), newStageFinalizeCmd(ro), newStageSyncCmd(ro))
 	return cmd
 }
 
-func newStageShowCmd(g *globals) *cobra.Command {
-	var st uint64
+// stageShowOptions are stage show's flags.
+type stageShowOptions struct {
+	*chainOptions
+	stage uint64
+}
+
+func newStageShowCmd(ro *rootOptions) *cobra.Command {
+	o := &stageShowOptions{chainOptions: newChainOptions()}
 	cmd := &cobra.Command{
 		Use:   "show",
 		Short: "Show a stage of the contract (default the open one), and the L1 stage when one is configured",
 		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return g.showStage(cmd.Context(), st) },
+		RunE:  ro.runs(o.showStage),
 	}
-	cmd.Flags().Uint64Var(&st, "stage", 0, "stage; default the open stage")
-	return g.addFlags(cmd, rollupFlags, l1Flags)
+	cmd.Flags().Uint64Var(&o.stage, "stage", 0, "stage; default the open stage")
+	return o.addFlags(cmd, rollupFlags, l1Flags)
 }
 
-// showStage prints stage st (0: the open one) and, with an L1 configured, the L1's stage.
-func (g *globals) showStage(ctx context.Context, st uint64) error {
-	return g.withScorer(ctx, func(ctx context.Context, s *deployer.Scorer) error {
+// showStage prints the stage asked (0: the open one) and, with an L1 configured, the L1's
+// stage.
+func (o *stageShowOptions) showStage(ctx context.Context, sess session) error {
+	st := o.stage
+	return o.withScorer(ctx, sess, func(ctx context.Context, s *deployer.Scorer) error {
 		open, err := s.OpenStage(ctx)
 		if err != nil {
 			return classify(err)
@@ -291,7 +308,7 @@ func (g *globals) showStage(ctx context.Context, st uint64) error {
 			OpenStage uint64 `json:"open_stage"`
 			L1Stage   uint64 `json:"l1_stage,omitempty"`
 		}{StageInfo: info, OpenStage: open}
-		if r, err := g.l1Reader(); err == nil {
+		if r, err := o.l1Reader(); err == nil {
 			if out.L1Stage, err = r.Stage(ctx); err != nil {
 				return fmt.Errorf("read L1 stage: %w", err)
 			}
@@ -300,7 +317,7 @@ func (g *globals) showStage(ctx context.Context, st uint64) error {
 		if out.L1Stage != 0 {
 			human += fmt.Sprintf(", L1 stage %d", out.L1Stage)
 		}
-		return g.printResult(out, human)
+		return sess.printResult(out, human)
 	})
 }
 
@@ -309,46 +326,59 @@ func yesFlag(cmd *cobra.Command, yes *bool) {
 	cmd.Flags().BoolVar(yes, "yes", false, "confirm what a stage command would otherwise ask on a terminal (required without one)")
 }
 
-func newStageFinalizeCmd(g *globals) *cobra.Command {
-	var req guard.FinalizeRequest
-	var yes bool
+// finalizeOptions are stage finalize's flags.
+type finalizeOptions struct {
+	*chainOptions
+	req guard.FinalizeRequest
+	yes bool
+}
+
+func newStageFinalizeCmd(ro *rootOptions) *cobra.Command {
+	o := &finalizeOptions{chainOptions: newChainOptions()}
 	cmd := &cobra.Command{
 		Use:   "finalize",
 		Short: "Finalize a stage: --stage N, or the open stage once the L1 has moved past it; a retry reports the earlier tx",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return g.withWriter(cmd.Context(), func(ctx context.Context, s *deployer.Scorer) error {
-				return g.finalizeStage(ctx, s, req, yes)
+		RunE: ro.runs(func(ctx context.Context, sess session) error {
+			return o.withWriter(ctx, sess, func(ctx context.Context, s *deployer.Scorer) error {
+				return o.finalizeStage(ctx, sess, s, o.req, o.yes)
 			})
-		},
+		}),
 	}
 	f := cmd.Flags()
-	f.Uint64Var(&req.Stage, "stage", 0, "stage to finalize; default the open stage, only when the L1 has moved past it")
-	f.BoolVar(&req.AllowEmpty, "allow-empty", false, "finalize a stage whose total score is 0 (it stays empty for good)")
-	f.BoolVar(&req.Force, "force", false, "finalize the --stage named although the L1 has not moved past it (or with no L1 configured)")
-	yesFlag(cmd, &yes)
-	return g.addFlags(cmd, rollupFlags, l1Flags, signerGroup)
+	f.Uint64Var(&o.req.Stage, "stage", 0, "stage to finalize; default the open stage, only when the L1 has moved past it")
+	f.BoolVar(&o.req.AllowEmpty, "allow-empty", false, "finalize a stage whose total score is 0 (it stays empty for good)")
+	f.BoolVar(&o.req.Force, "force", false, "finalize the --stage named although the L1 has not moved past it (or with no L1 configured)")
+	yesFlag(cmd, &o.yes)
+	return o.addFlags(cmd, rollupFlags, l1Flags, signerGroup)
 }
 
-func newStageSyncCmd(g *globals) *cobra.Command {
-	var target uint64
-	var yes bool
+// syncOptions are stage sync's flags.
+type syncOptions struct {
+	*chainOptions
+	target uint64
+	yes    bool
+}
+
+func newStageSyncCmd(ro *rootOptions) *cobra.Command {
+	o := &syncOptions{chainOptions: newChainOptions()}
 	cmd := &cobra.Command{
 		Use:   "sync",
 		Short: "Finalize stages one by one until the contract's open stage is the L1 stage",
 		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return g.syncStage(cmd.Context(), target, yes) },
+		RunE:  ro.runs(o.syncStage),
 	}
-	cmd.Flags().Uint64Var(&target, "to", 0, "target stage; default the L1's current stage")
-	yesFlag(cmd, &yes)
-	return g.addFlags(cmd, rollupFlags, l1Flags, signerGroup)
+	cmd.Flags().Uint64Var(&o.target, "to", 0, "target stage; default the L1's current stage")
+	yesFlag(cmd, &o.yes)
+	return o.addFlags(cmd, rollupFlags, l1Flags, signerGroup)
 }
 
-// syncStage finalizes the open stages, each recorded, until target (0: the L1's) is open.
-func (g *globals) syncStage(ctx context.Context, target uint64, yes bool) error {
-	return g.withWriter(ctx, func(ctx context.Context, s *deployer.Scorer) error {
+// syncStage finalizes the open stages, each recorded, until the target (0: the L1's) is open.
+func (o *syncOptions) syncStage(ctx context.Context, sess session) error {
+	target, yes := o.target, o.yes
+	return o.withWriter(ctx, sess, func(ctx context.Context, s *deployer.Scorer) error {
 		if target == 0 {
-			r, err := g.l1Reader()
+			r, err := o.l1Reader()
 			if err != nil {
 				return err
 			}
@@ -358,10 +388,10 @@ func (g *globals) syncStage(ctx context.Context, target uint64, yes bool) error 
 		}
 		var refused error
 		confirm := func(from, to uint64) bool {
-			refused = g.confirm(yes, g.in, fmt.Sprintf("finalize stages %d..%d to reach the L1 stage %d", from, to, target))
+			refused = sess.confirm(yes, fmt.Sprintf("finalize stages %d..%d to reach the L1 stage %d", from, to, target))
 			return refused == nil
 		}
-		rs, _ := g.recorded(s)
+		rs, _ := sess.recorded(s)
 		done, err := deployer.SyncStage(ctx, rs, target, confirm)
 		if refused != nil {
 			return refused
@@ -369,7 +399,7 @@ func (g *globals) syncStage(ctx context.Context, target uint64, yes bool) error 
 		if err != nil {
 			return classify(err)
 		}
-		return g.printResult(map[string]any{"finalized": done, "open_stage": target}, fmt.Sprintf("finalized %v; open stage is %d", done, target))
+		return sess.printResult(map[string]any{"finalized": done, "open_stage": target}, fmt.Sprintf("finalized %v; open stage is %d", done, target))
 	})
 }
 
@@ -380,33 +410,40 @@ type updateOutput struct {
 	ReadBack *deployer.Report `json:"read_back,omitempty"`
 }
 
-func newVerifyCmd(g *globals) *cobra.Command {
-	var file, format string
-	var st uint64
+// verifyOptions are verify's flags.
+type verifyOptions struct {
+	*chainOptions
+	file, format string
+	stage        uint64
+}
+
+func newVerifyCmd(ro *rootOptions) *cobra.Command {
+	o := &verifyOptions{chainOptions: newChainOptions()}
 	cmd := &cobra.Command{
 		Use:   "verify --file scores.csv [--stage N]",
 		Short: "Read a stage back and compare it with a score file (default: the stage the file was last pushed to, else the open stage)",
 		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return g.verify(cmd.Context(), file, format, st) },
+		RunE:  ro.runs(o.verify),
 	}
-	cmd.Flags().StringVar(&file, "file", "", "score file")
-	cmd.Flags().StringVar(&format, "format", "", "csv or json")
-	cmd.Flags().Uint64Var(&st, "stage", 0, "stage; default the stage this file was last pushed to (from the journal), else the open stage")
-	return g.addFlags(cmd, rollupFlags)
+	cmd.Flags().StringVar(&o.file, "file", "", "score file")
+	cmd.Flags().StringVar(&o.format, "format", "", "csv or json")
+	cmd.Flags().Uint64Var(&o.stage, "stage", 0, "stage; default the stage this file was last pushed to (from the journal), else the open stage")
+	return o.addFlags(cmd, rollupFlags)
 }
 
-// verify reads stage st back and compares it with the score file.
-func (g *globals) verify(ctx context.Context, file, format string, st uint64) error {
+// verify reads the stage asked back and compares it with the score file.
+func (o *verifyOptions) verify(ctx context.Context, sess session) error {
+	file, format, st := o.file, o.format, o.stage
 	if file == "" {
 		return invalid(fmt.Errorf("--file is required"))
 	}
-	return g.withScorer(ctx, func(ctx context.Context, s *deployer.Scorer) error {
+	return o.withScorer(ctx, sess, func(ctx context.Context, s *deployer.Scorer) error {
 		set, err := loadScores(file, format, s.Codec())
 		if err != nil {
 			return err
 		}
 		if st == 0 {
-			if st, err = g.lastPushedStage(ctx, s, set); err != nil {
+			if st, err = sess.lastPushedStage(ctx, s, set); err != nil {
 				return err
 			}
 		}
@@ -414,7 +451,7 @@ func (g *globals) verify(ctx context.Context, file, format string, st uint64) er
 		if err != nil {
 			return classify(err)
 		}
-		if err := g.printResult(rep, fmt.Sprintf("stage %d: %d/%d match, %d mismatches, %d other addresses, total %d (sum of rows agrees: %v), finalized %v",
+		if err := sess.printResult(rep, fmt.Sprintf("stage %d: %d/%d match, %d mismatches, %d other addresses, total %d (sum of rows agrees: %v), finalized %v",
 			rep.Stage, rep.Matched, rep.Input, rep.MismatchCount, rep.Extra, rep.TotalScore, rep.TotalsAgree, rep.Finalized)); err != nil {
 			return err
 		}
@@ -426,8 +463,8 @@ func (g *globals) verify(ctx context.Context, file, format string, st uint64) er
 }
 
 // withScorer opens the contract's Scorer for f and closes it after.
-func (g *globals) withScorer(ctx context.Context, f func(ctx context.Context, s *deployer.Scorer) error) error {
-	s, closeFn, err := g.scorer(ctx, scorerRequest{contract: true})
+func (o *chainOptions) withScorer(ctx context.Context, sess session, f func(ctx context.Context, s *deployer.Scorer) error) error {
+	s, closeFn, err := o.scorer(ctx, sess, scorerRequest{contract: true})
 	if err != nil {
 		return err
 	}
@@ -436,8 +473,8 @@ func (g *globals) withScorer(ctx context.Context, f func(ctx context.Context, s 
 }
 
 // withWriter is withScorer for a command that sends txs: the contract is checked first.
-func (g *globals) withWriter(ctx context.Context, f func(ctx context.Context, s *deployer.Scorer) error) error {
-	s, closeFn, err := g.writer(ctx, scorerRequest{})
+func (o *chainOptions) withWriter(ctx context.Context, sess session, f func(ctx context.Context, s *deployer.Scorer) error) error {
+	s, closeFn, err := o.writer(ctx, sess, scorerRequest{})
 	if err != nil {
 		return err
 	}
@@ -446,8 +483,8 @@ func (g *globals) withWriter(ctx context.Context, f func(ctx context.Context, s 
 }
 
 // withStage opens the contract's Scorer, resolves stage (0 means the open stage), and runs f.
-func (g *globals) withStage(ctx context.Context, stage uint64, f func(ctx context.Context, s *deployer.Scorer, stage uint64) error) error {
-	return g.withScorer(ctx, func(ctx context.Context, s *deployer.Scorer) error {
+func (o *chainOptions) withStage(ctx context.Context, sess session, stage uint64, f func(ctx context.Context, s *deployer.Scorer, stage uint64) error) error {
+	return o.withScorer(ctx, sess, func(ctx context.Context, s *deployer.Scorer) error {
 		if stage == 0 {
 			var err error
 			if stage, err = s.OpenStage(ctx); err != nil {

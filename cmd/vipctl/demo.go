@@ -41,63 +41,67 @@ type demoReport struct {
 	Elapsed        time.Duration `json:"elapsed_ns"`
 }
 
-// demoOptions are demo's own flags.
+// demoOptions are demo's flags.
 type demoOptions struct {
-	l1Stage    uint64
-	generate   int
-	engineName string
-	vmSet      bool // --vm given: that VM alone
+	*chainOptions // --vm alone
+	l1Stage       uint64
+	generate      int
+	engineName    string
 }
 
-func newDemoCmd(g *globals) *cobra.Command {
-	var o demoOptions
+func newDemoCmd(ro *rootOptions) *cobra.Command {
+	o := &demoOptions{chainOptions: newChainOptions()}
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Run the whole job on an embedded rollup: read the L1 stage, deploy, push scores, finalize, verify",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.vmSet = cmd.Flags().Changed("vm")
-			return g.demo(cmd.Context(), o)
+			sess, err := ro.session(cmd)
+			if err != nil {
+				return err
+			}
+			return o.demo(cmd.Context(), sess, cmd.Flags().Changed("vm"))
 		},
 	}
 	cmd.Flags().Uint64Var(&o.l1Stage, "l1-stage", 7, "stage the L1 stand-in reports")
 	cmd.Flags().IntVar(&o.generate, "generate", 2000, "generated entries pushed beside the fixture score file")
 	cmd.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), process (geth/wasmd from 'make nodes') or container (Docker)")
-	return g.addFlags(cmd, "vm")
+	return o.addFlags(cmd, "vm")
 }
 
-// demo runs the whole job on a local rollup of each VM (or of --vm's) and prints the reports.
-func (g *globals) demo(ctx context.Context, o demoOptions) error {
-	l1Stage, generate, engineName, vmSet := o.l1Stage, o.generate, o.engineName, o.vmSet
+// demo runs the whole job on a local rollup of each VM (or of --vm's: vmSet) and prints the
+// reports.
+func (o *demoOptions) demo(ctx context.Context, sess session, vmSet bool) error {
+	l1Stage, generate, engineName := o.l1Stage, o.generate, o.engineName
 	// Every VM with a deployer, unless --vm (or VM) picks one.
 	vms := []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move}
 	if vmSet || os.Getenv("VM") != "" {
-		vm, _ := deployer.ParseVM(g.vm)
+		vm, _ := deployer.ParseVM(o.vm)
 		vms = []deployer.VM{vm}
 	}
 	var reps []demoReport
 	for i, vm := range vms {
-		if i > 0 && !g.jsonOut {
-			fmt.Fprintln(g.out)
+		if i > 0 && !sess.jsonOut {
+			fmt.Fprintln(sess.out)
 		}
-		rep, err := runDemo(ctx, g, engineName, vm, l1Stage, generate)
+		rep, err := runDemo(ctx, sess, engineName, vm, l1Stage, generate)
 		if err != nil {
 			return classify(fmt.Errorf("demo %s: %w", vm, err))
 		}
 		reps = append(reps, rep)
-		if !g.jsonOut {
-			if err := g.printResult(nil, demoText(rep)); err != nil {
+		if !sess.jsonOut {
+			if err := sess.printResult(nil, demoText(rep)); err != nil {
 				return err
 			}
 		}
 	}
-	if !g.jsonOut {
+	if !sess.jsonOut {
 		return nil
 	}
 	if len(reps) == 1 {
-		return g.printResult(reps[0], "")
+		return sess.printResult(reps[0], "")
 	}
-	return g.printResult(reps, "")
+	return sess.printResult(reps, "")
 }
 
 func demoText(rep demoReport) string {
@@ -114,10 +118,10 @@ func demoText(rep demoReport) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func runDemo(ctx context.Context, g *globals, engineName string, vm deployer.VM, l1Stage uint64, generate int) (demoReport, error) {
+func runDemo(ctx context.Context, sess session, engineName string, vm deployer.VM, l1Stage uint64, generate int) (demoReport, error) {
 	start := time.Now()
 	rep := demoReport{VM: string(vm), Engine: engineName}
-	st, err := startLocalStack(ctx, g, engineName, 0, vm, l1Stage)
+	st, err := startLocalStack(ctx, sess, engineName, 0, vm, l1Stage)
 	if err != nil {
 		return rep, err
 	}
@@ -137,7 +141,7 @@ func runDemo(ctx context.Context, g *globals, engineName string, vm deployer.VM,
 		return rep, err
 	}
 	defer os.RemoveAll(journalDir)
-	s, closeFn, err := devScorer(ctx, g, st.rollup, journalDir)
+	s, closeFn, err := devScorer(ctx, sess, st.rollup, journalDir)
 	if err != nil {
 		return rep, err
 	}
@@ -199,7 +203,7 @@ func runDemo(ctx context.Context, g *globals, engineName string, vm deployer.VM,
 }
 
 // devScorer opens a Scorer for the rollup's VM signing with its first funded dev account.
-func devScorer(ctx context.Context, g *globals, r localnet.Rollup, journalDir string) (*deployer.Scorer, func(), error) {
+func devScorer(ctx context.Context, sess session, r localnet.Rollup, journalDir string) (*deployer.Scorer, func(), error) {
 	secret, err := hex.DecodeString(r.Funded()[0].PrivateKey)
 	if err != nil {
 		return nil, nil, fmt.Errorf("dev key: %w", err)
@@ -210,7 +214,7 @@ func devScorer(ctx context.Context, g *globals, r localnet.Rollup, journalDir st
 		return nil, nil, err
 	}
 	cfg := deployer.Config{VM: r.VM(), JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST,
-		Operator: op, Push: deployer.PushConfig{JournalDir: journalDir, Logger: g.logger}}
+		Operator: op, Push: deployer.PushConfig{JournalDir: journalDir, Logger: sess.logger}}
 	// The dev rollups fund fresh accounts: a Move deployer compiles vip_score for its address.
 	comp, err := moveCompiler()
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -132,5 +133,60 @@ func TestArgumentsAndFlags(t *testing.T) {
 				t.Fatalf("exit %d for %v; want %d (bad input)", code, err, exitInvalid)
 			}
 		})
+	}
+}
+
+// Each command binds the shared flags to options of its own: a value one command parses is
+// seen by no other, whose flag keeps its default.
+func TestCommandsShareNoSettings(t *testing.T) {
+	cmds := leaves(newRoot())
+	for path, cmd := range cmds {
+		for _, name := range []string{"rpc", "vip-address", "window", "from"} {
+			f := cmd.Flags().Lookup(name)
+			if f == nil {
+				continue
+			}
+			if err := cmd.Flags().Set(name, "7"); err != nil {
+				t.Fatalf("vipctl %s --%s: %v", path, name, err)
+			}
+			for other, oc := range cmds {
+				if of := oc.Flags().Lookup(name); other != path && of != nil && of.Value.String() != of.DefValue {
+					t.Errorf("vipctl %s --%s 7 set vipctl %s's --%s to %q", path, name, other, name, of.Value)
+				}
+			}
+			if err := cmd.Flags().Set(name, f.DefValue); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// A run's session is the command's input and outputs, the root's output flags, and the
+// state folder as an absolute path; building it changes neither the root's options nor
+// another run's session.
+func TestSessionOfARun(t *testing.T) {
+	ro := &rootOptions{stateDir: "state", jsonOut: true}
+	cmd := &cobra.Command{Use: "x"}
+	var out, errOut strings.Builder
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	cmd.SetIn(strings.NewReader("y\n"))
+	sess, err := ro.session(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !filepath.IsAbs(sess.stateDir) || filepath.Base(sess.stateDir) != "state" || ro.stateDir != "state" {
+		t.Fatalf("state dir %q (root options %q)", sess.stateDir, ro.stateDir)
+	}
+	if err := sess.printResult(map[string]int{"n": 1}, "one"); err != nil || !strings.Contains(out.String(), `"n": 1`) {
+		t.Fatalf("printed %q, %v", out.String(), err)
+	}
+	sess.logger.Warn("to the command's error output")
+	if !strings.Contains(errOut.String(), "to the command's error output") {
+		t.Fatalf("logged %q", errOut.String())
+	}
+	other, err := (&rootOptions{stateDir: "elsewhere"}).session(&cobra.Command{Use: "y"})
+	if err != nil || other.jsonOut || filepath.Base(other.stateDir) != "elsewhere" || sess.jsonOut != true {
+		t.Fatalf("another run: %+v, %v", other, err)
 	}
 }

@@ -38,19 +38,20 @@ func (v keyView) human() string {
 	return fmt.Sprintf("%s%s  %s  %s  (%s)", role, v.Address, v.Bech32, v.KeyType, v.Source)
 }
 
-func newKeysCmd(g *globals) *cobra.Command {
+func newKeysCmd(ro *rootOptions) *cobra.Command {
 	cmd := &cobra.Command{Use: "keys", Short: "Create or inspect the deployer and operator accounts (environment, keyring, keystore, Ledger)"}
-	cmd.AddCommand(newKeysNewCmd(g), newKeysShowCmd(g))
+	cmd.AddCommand(newKeysNewCmd(ro), newKeysShowCmd(ro))
 	return cmd
 }
 
-// keysNewOptions are keys new's own flags.
+// keysNewOptions are keys new's flags.
 type keysNewOptions struct {
+	*chainOptions
 	out, prefix string
 }
 
-func newKeysNewCmd(g *globals) *cobra.Command {
-	var o keysNewOptions
+func newKeysNewCmd(ro *rootOptions) *cobra.Command {
+	o := &keysNewOptions{chainOptions: newChainOptions()}
 	create := &cobra.Command{
 		Use:   "new",
 		Short: "Create an account: a new mnemonic (--out FILE), a keyring key (--from NAME), a keystore file (--keystore FILE), or record a Ledger account (--ledger [--from NAME])",
@@ -61,30 +62,28 @@ func newKeysNewCmd(g *globals) *cobra.Command {
   vipctl keys new --ledger [--from NAME]         show the device account (confirm it on the device); with --from, record it in the keyring as minitiad keys add --ledger does
 --key-type picks eth_secp256k1 (default; coin type 60, Initia's keys) or secp256k1 (coin type 118) for keyring keys.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return g.newKey(cmd.Context(), o)
-		},
+		RunE: ro.runs(o.newKey),
 	}
 	create.Flags().StringVar(&o.out, "out", "", "file to write the mnemonic to (created with mode 0600; must not exist)")
 	create.Flags().StringVar(&o.prefix, "prefix", "", "variable prefix: empty for the deployer, OPERATOR_ for the operator")
-	return g.addFlags(create, "vm", "key-type", signerGroup)
+	return o.addFlags(create, "vm", "key-type", signerGroup)
 }
 
 // newKey creates the account the flags ask for and prints its address, never a secret.
-func (g *globals) newKey(ctx context.Context, o keysNewOptions) error {
+func (o *keysNewOptions) newKey(ctx context.Context, sess session) error {
 	out, prefix := o.out, o.prefix
 	kind := keys.EthSecp256k1
-	if g.keyType != "" {
-		k, err := keys.ParseKeyType(g.keyType)
+	if o.keyType != "" {
+		k, err := keys.ParseKeyType(o.keyType)
 		if err != nil {
 			return invalid(err)
 		}
 		kind = k
 	}
-	sf := &g.signer
+	sf := &o.signer
 	switch {
 	case sf.ledger:
-		return g.newLedgerKey(ctx, kind)
+		return sf.newLedgerKey(ctx, sess, kind)
 	case sf.keystore != "" && sf.from != "":
 		return invalid(errors.New("keys new: choose --from (a keyring key) or --keystore (a file)"))
 	case sf.from != "":
@@ -104,7 +103,7 @@ func (g *globals) newKey(ctx context.Context, o keysNewOptions) error {
 		}
 		v := viewOf("", s)
 		v.File = out
-		return g.printResult(v, fmt.Sprintf("new key %s; mnemonic backup written to %s (keep it offline)", v.human(), out))
+		return sess.printResult(v, fmt.Sprintf("new key %s; mnemonic backup written to %s (keep it offline)", v.human(), out))
 	case sf.keystore != "":
 		acct, mnemonic, err := keys.New()
 		if err != nil {
@@ -124,7 +123,7 @@ func (g *globals) newKey(ctx context.Context, o keysNewOptions) error {
 		}
 		v := viewOf("", s)
 		v.Source, v.File = "keystore "+sf.keystore, out
-		return g.printResult(v, fmt.Sprintf("new keystore %s: %s", sf.keystore, v.human()))
+		return sess.printResult(v, fmt.Sprintf("new keystore %s: %s", sf.keystore, v.human()))
 	}
 	if out == "" {
 		return invalid(errors.New("keys new: --out FILE is required: the mnemonic is written there, never printed"))
@@ -139,52 +138,51 @@ func (g *globals) newKey(ctx context.Context, o keysNewOptions) error {
 	if err := writeSecretFile(out, fmt.Sprintf("export %sMNEMONIC=%q\nexport %sMNEMONIC_INDEX=0\n", prefix, mnemonic, prefix)); err != nil {
 		return err
 	}
-	return g.printResult(map[string]string{"address": acct.Address().Hex(), "file": out},
+	return sess.printResult(map[string]string{"address": acct.Address().Hex(), "file": out},
 		fmt.Sprintf("new account %s; mnemonic written to %s (source it to use it; back it up)", acct.Address().Hex(), out))
 }
 
-// keysShowOptions are keys show's own flags.
+// keysShowOptions are keys show's flags.
 type keysShowOptions struct {
+	*chainOptions
 	confirm bool
 }
 
-func newKeysShowCmd(g *globals) *cobra.Command {
-	var o keysShowOptions
+func newKeysShowCmd(ro *rootOptions) *cobra.Command {
+	o := &keysShowOptions{chainOptions: newChainOptions()}
 	show := &cobra.Command{
 		Use:   "show",
 		Short: "Print the account the signer flags (--from, --keystore, --ledger) or the environment's keys give (never a key)",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return g.showKeys(cmd.Context(), o)
-		},
+		RunE:  ro.runs(o.showKeys),
 	}
 	show.Flags().BoolVar(&o.confirm, "confirm", false, "with --ledger: show the address on the device and wait for the user to confirm it")
-	return g.addFlags(show, "vm", "key-type", signerGroup)
+	return o.addFlags(show, "vm", "key-type", signerGroup)
 }
 
 // showKeys prints the signer flags' account, or the environment's deployer and operator.
-func (g *globals) showKeys(ctx context.Context, o keysShowOptions) error {
+func (o *keysShowOptions) showKeys(ctx context.Context, sess session) error {
 	confirm := o.confirm
-	vm, _ := deployer.ParseVM(g.vm)
-	if g.signer.explicit() {
-		kind, err := g.keyKind(vm)
+	vm, _ := deployer.ParseVM(o.vm)
+	if o.signer.explicit() {
+		kind, err := o.keyKind(vm)
 		if err != nil {
 			return err
 		}
-		s, err := keys.Open(ctx, keys.Deployer, g.signer.spec(kind))
+		s, err := keys.Open(ctx, keys.Deployer, o.signer.spec(kind))
 		if err != nil {
 			return signerError(err)
 		}
 		if l, ok := s.(*keys.Ledger); ok && confirm {
-			fmt.Fprintf(g.errOut, "confirm %s on the device\n", l.Address().Hex())
+			fmt.Fprintf(sess.errOut, "confirm %s on the device\n", l.Address().Hex())
 			if err := l.Confirm(ctx); err != nil {
 				return err
 			}
 		}
 		v := viewOf("", s)
-		return g.printResult(v, v.human())
+		return sess.printResult(v, v.human())
 	}
-	dep, op, err := g.signers(ctx, vm)
+	dep, op, err := o.signers(ctx, sess, vm)
 	if err != nil {
 		return err
 	}
@@ -204,37 +202,37 @@ func (g *globals) showKeys(ctx context.Context, o keysShowOptions) error {
 		views = append(views, v)
 		lines = append(lines, v.human())
 	}
-	return g.printResult(views, strings.Join(lines, "\n"))
+	return sess.printResult(views, strings.Join(lines, "\n"))
 }
 
 // newLedgerKey shows the device account for the user to confirm and, with --from, records it
 // in the keyring as a Ledger key.
-func (g *globals) newLedgerKey(ctx context.Context, kind keys.KeyType) error {
+func (sf *signerFlags) newLedgerKey(ctx context.Context, sess session, kind keys.KeyType) error {
 	if kind != keys.EthSecp256k1 {
 		return invalid(errors.New("keys new --ledger: the Ledger signs through its Ethereum app: eth_secp256k1 keys only"))
 	}
-	s, err := keys.Open(ctx, keys.Deployer, keys.Spec{Ledger: true, LedgerSpeculos: g.signer.speculos, HDPath: g.signer.hdPath,
-		Account: g.signer.account, Dial: g.signer.dial, Expect: g.signer.sender})
+	s, err := keys.Open(ctx, keys.Deployer, keys.Spec{Ledger: true, LedgerSpeculos: sf.speculos, HDPath: sf.hdPath,
+		Account: sf.account, Dial: sf.ledgerConn.dialer(sf.speculos), Expect: sf.sender})
 	if err != nil {
 		return signerError(err)
 	}
 	l := s.(*keys.Ledger)
-	fmt.Fprintf(g.errOut, "confirm %s on the device\n", l.Address().Hex())
+	fmt.Fprintf(sess.errOut, "confirm %s on the device\n", l.Address().Hex())
 	if err := l.Confirm(ctx); err != nil {
 		return err
 	}
 	v := viewOf("", l)
-	if g.signer.from != "" {
-		kr, err := keys.OpenKeyring(g.signer.keyringBackend, g.signer.keyringDir, keys.EnvOrTerminal(keys.KeyringPassphraseEnv))
+	if sf.from != "" {
+		kr, err := keys.OpenKeyring(sf.keyringBackend, sf.keyringDir, keys.EnvOrTerminal(keys.KeyringPassphraseEnv))
 		if err != nil {
 			return invalid(err)
 		}
-		if err := kr.AddLedger(g.signer.from, l); err != nil {
+		if err := kr.AddLedger(sf.from, l); err != nil {
 			return invalid(err)
 		}
-		v.Source = fmt.Sprintf("%s, recorded as keyring %s %q", v.Source, g.signer.keyringBackend, g.signer.from)
+		v.Source = fmt.Sprintf("%s, recorded as keyring %s %q", v.Source, sf.keyringBackend, sf.from)
 	}
-	return g.printResult(v, v.human())
+	return sess.printResult(v, v.human())
 }
 
 // writeSecretFile creates path with mode 0600, refusing to overwrite.

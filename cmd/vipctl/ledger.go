@@ -25,7 +25,7 @@ type ledgerStandInOptions struct {
 
 // newLedgerStandInCmd serves the Ledger stand-in (the Ethereum app emulated at the APDU
 // level) on a Speculos port, to rehearse --ledger flows without a device.
-func newLedgerStandInCmd(g *globals) *cobra.Command {
+func newLedgerStandInCmd(ro *rootOptions) *cobra.Command {
 	var o ledgerStandInOptions
 	cmd := &cobra.Command{
 		Use:   "ledger",
@@ -37,9 +37,7 @@ would confirm on the device is printed; it approves them all, unless --refuse N 
 user refuse the N-th request (N+ : the N-th and every later one), to rehearse a refusal
 mid-push. Ctrl-C stops.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return g.serveLedgerStandIn(cmd.Context(), o)
-		},
+		RunE: ro.runs(func(ctx context.Context, sess session) error { return serveLedgerStandIn(ctx, sess, o) }),
 	}
 	cmd.Flags().StringVar(&o.mnemonicFile, "mnemonic-file", "", "file holding the stand-in's mnemonic (default: the public test mnemonic)")
 	cmd.Flags().BoolVar(&o.fromEnv, "mnemonic-from-env", false, "take the mnemonic from MNEMONIC (the funded account 'vipctl localnet up' writes to its env file)")
@@ -49,7 +47,7 @@ mid-push. Ctrl-C stops.`,
 }
 
 // serveLedgerStandIn serves the Ledger stand-in until interrupted.
-func (g *globals) serveLedgerStandIn(ctx context.Context, o ledgerStandInOptions) error {
+func serveLedgerStandIn(ctx context.Context, sess session, o ledgerStandInOptions) error {
 	mnemonicFile, fromEnv, delay, refuse := o.mnemonicFile, o.fromEnv, o.delay, o.refuse
 	mnemonic := "test test test test test test test test test test test junk"
 	if mnemonicFile != "" {
@@ -84,7 +82,7 @@ func (g *globals) serveLedgerStandIn(ctx context.Context, o ledgerStandInOptions
 	}
 	defer srv.Close()
 	addr0, _ := srv.Address(keys.EVMPath(0))
-	if err := g.printResult(map[string]string{"speculos": srv.Addr(), "account_0": addr0.Hex()},
+	if err := sess.printResult(map[string]string{"speculos": srv.Addr(), "account_0": addr0.Hex()},
 		fmt.Sprintf("Ledger stand-in (Ethereum app) on %s; account 0 %s\nuse --ledger --ledger-speculos %s; Ctrl-C stops", srv.Addr(), addr0.Hex(), srv.Addr())); err != nil {
 		return err
 	}
@@ -106,7 +104,7 @@ func (g *globals) serveLedgerStandIn(ctx context.Context, o ledgerStandInOptions
 				if !c.Approved {
 					answer = "REFUSED"
 				}
-				fmt.Fprintf(g.errOut, "device: %s %s %s: %s\n", answer, c.Kind, c.Path, shown)
+				fmt.Fprintf(sess.errOut, "device: %s %s %s: %s\n", answer, c.Kind, c.Path, shown)
 			}
 			seen = len(log)
 		}

@@ -18,7 +18,7 @@ import (
 // localAgent is the VIP agent `localnet up` runs beside the L1 stand-in: it snapshots each
 // stage the contract this tool deployed on the local rollup (the state directory's
 // deployment) has finalized, once the L1 has moved past it.
-func (g *globals) localAgent(vm deployer.VM, r localnet.Rollup, srv *l1.Server, bridgeID uint64) (*agent.Agent, func()) {
+func (sess session) localAgent(vm deployer.VM, r localnet.Rollup, srv *l1.Server, bridgeID uint64) (*agent.Agent, func()) {
 	var (
 		mu sync.Mutex
 		s  *deployer.Scorer
@@ -30,12 +30,12 @@ func (g *globals) localAgent(vm deployer.VM, r localnet.Rollup, srv *l1.Server, 
 		if s != nil {
 			return s, nil
 		}
-		if _, err := os.Stat(g.statePath(vm, r.ChainID())); errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(sess.statePath(vm, r.ChainID())); errors.Is(err, os.ErrNotExist) {
 			return nil, agent.ErrNoContract
 		}
 		var err error
-		s, err = scorers.Open(ctx, deployer.Config{VM: vm, JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST, Push: deployer.PushConfig{Logger: g.logger},
-			ContractFor: func(chainID string) (string, error) { return g.loadDeployment(vm, chainID) }})
+		s, err = scorers.Open(ctx, deployer.Config{VM: vm, JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST, Push: deployer.PushConfig{Logger: sess.logger},
+			ContractFor: func(chainID string) (string, error) { return sess.loadDeployment(vm, chainID) }})
 		if err != nil {
 			return nil, fmt.Errorf("open the local rollup's contract: %w", err)
 		}
@@ -48,5 +48,5 @@ func (g *globals) localAgent(vm deployer.VM, r localnet.Rollup, srv *l1.Server, 
 			s.Close()
 		}
 	}
-	return agent.New(srv, bridgeID, open, agent.WithLogger(g.logger)), closeFn
+	return agent.New(srv, bridgeID, open, agent.WithLogger(sess.logger)), closeFn
 }

@@ -34,7 +34,7 @@ type localStack struct {
 
 // engineByName resolves --engine; blockTime (0: the engine's default) sets the interval
 // between blocks of the project's own Cosmos rollups.
-func engineByName(name string, g *globals, bt time.Duration) (localnet.Engine, error) {
+func engineByName(name string, sess session, bt time.Duration) (localnet.Engine, error) {
 	switch name {
 	case "embedded", "":
 		e := embedded.Engine{}
@@ -43,19 +43,19 @@ func engineByName(name string, g *globals, bt time.Duration) (localnet.Engine, e
 		}
 		return e, nil
 	case "process":
-		return process.Engine{Logger: g.logger, BlockTime: bt}, nil
+		return process.Engine{Logger: sess.logger, BlockTime: bt}, nil
 	case "process-devnode":
-		return process.Engine{Logger: g.logger, WasmNode: process.DevNode, BlockTime: bt}, nil
+		return process.Engine{Logger: sess.logger, WasmNode: process.DevNode, BlockTime: bt}, nil
 	case "container":
-		return container.Engine{Logger: g.logger}, nil
+		return container.Engine{Logger: sess.logger}, nil
 	case "container-devnode":
-		return container.Engine{Logger: g.logger, WasmNode: process.DevNode}, nil
+		return container.Engine{Logger: sess.logger, WasmNode: process.DevNode}, nil
 	}
 	return nil, invalid(fmt.Errorf("--engine %q: want embedded, process, container, or process-devnode / container-devnode (Wasm on our dev node binary)", name))
 }
 
-func startLocalStack(ctx context.Context, g *globals, engineName string, blockTime time.Duration, vm deployer.VM, l1Stage uint64, l1Opts ...l1.Option) (*localStack, error) {
-	engine, err := engineByName(engineName, g, blockTime)
+func startLocalStack(ctx context.Context, sess session, engineName string, blockTime time.Duration, vm deployer.VM, l1Stage uint64, l1Opts ...l1.Option) (*localStack, error) {
+	engine, err := engineByName(engineName, sess, blockTime)
 	if err != nil {
 		return nil, err
 	}
@@ -84,28 +84,27 @@ func (s *localStack) stop() {
 	_ = s.rollup.Stop(ctx)
 }
 
-func newLocalnetCmd(g *globals) *cobra.Command {
+func newLocalnetCmd(ro *rootOptions) *cobra.Command {
 	cmd := &cobra.Command{Use: "localnet", Short: "Run local rollups and the L1 stand-in"}
-	cmd.AddCommand(newLocalnetUpCmd(g), newLedgerStandInCmd(g))
+	cmd.AddCommand(newLocalnetUpCmd(ro), newLedgerStandInCmd(ro))
 	return cmd
 }
 
-// localnetUpOptions are localnet up's own flags.
+// localnetUpOptions are localnet up's flags.
 type localnetUpOptions struct {
+	*chainOptions       // --vm alone
 	l1Stage, bridgeID   uint64
 	envFile, engineName string
 	l1Every, blockTime  time.Duration
 }
 
-func newLocalnetUpCmd(g *globals) *cobra.Command {
-	var o localnetUpOptions
+func newLocalnetUpCmd(ro *rootOptions) *cobra.Command {
+	o := &localnetUpOptions{chainOptions: newChainOptions()}
 	up := &cobra.Command{
 		Use:   "up",
 		Short: "Start a rollup for --vm (embedded dev chain, or geth/wasmd as a process or container) and the L1 stand-in; print endpoints; run until interrupted",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return g.localnetUp(cmd.Context(), o)
-		},
+		RunE:  ro.runs(o.localnetUp),
 	}
 	up.Flags().DurationVar(&o.l1Every, "l1-advance-every", 0, "move the L1 stand-in to the next stage at this interval (its agent's signed tx), to rehearse 'vipctl operate'; 0: never")
 	up.Flags().Uint64Var(&o.l1Stage, "l1-stage", 1, "stage the L1 stand-in reports")
@@ -113,14 +112,14 @@ func newLocalnetUpCmd(g *globals) *cobra.Command {
 	up.Flags().DurationVar(&o.blockTime, "block-time", 0, "interval between blocks of the Wasm and Move rollups (the project's minitia app; default 100ms, fast for tests; 500ms is a minitia's pace)")
 	up.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), process (geth from 'make nodes') or container (Docker)")
 	up.Flags().StringVar(&o.envFile, "env-file", filepath.Join(".vipharness", "localnet.env"), "where to write the endpoints and dev key")
-	return g.addFlags(up, "vm")
+	return o.addFlags(up, "vm")
 }
 
 // localnetUp starts the rollup and the L1 stand-in, writes the env file and runs until
 // interrupted.
-func (g *globals) localnetUp(ctx context.Context, o localnetUpOptions) error {
+func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error {
 	l1Stage, envFile, engineName, l1Every, bridgeID := o.l1Stage, o.envFile, o.engineName, o.l1Every, o.bridgeID
-	vm, _ := deployer.ParseVM(g.vm)
+	vm, _ := deployer.ParseVM(o.vm)
 	var l1Opts []l1.Option
 	if bridgeID != 0 {
 		l1Opts = append(l1Opts, l1.WithBridge(l1.Bridge{ID: bridgeID, VM: vm, Contract: "(deployed by vipctl deploy)"}))
@@ -130,7 +129,7 @@ func (g *globals) localnetUp(ctx context.Context, o localnetUpOptions) error {
 		// policy finds each stage's blocks when the L1 moves on: operate --policy rehearses.
 		l1Opts = append(l1Opts, l1.WithStageInterval(l1Every))
 	}
-	st, err := startLocalStack(ctx, g, engineName, o.blockTime, vm, l1Stage, l1Opts...)
+	st, err := startLocalStack(ctx, sess, engineName, o.blockTime, vm, l1Stage, l1Opts...)
 	if err != nil {
 		return err
 	}
@@ -138,17 +137,17 @@ func (g *globals) localnetUp(ctx context.Context, o localnetUpOptions) error {
 	ep := st.rollup.Endpoints()
 	indexerURL, routerURL := "", ""
 	if ep.JSONRPC != "" {
-		if st.indexer, err = startEVMIndexer(ctx, st.rollup, ep.JSONRPC, g); err != nil {
+		if st.indexer, err = startEVMIndexer(ctx, st.rollup, ep.JSONRPC, sess); err != nil {
 			return fmt.Errorf("start indexer: %w", err)
 		}
 		indexerURL = st.indexer.URL()
 		// The fixture graph's EVM rollup is the embedded chain's id; another EVM chain
 		// (geth --dev keeps 1337) is routed over but its transfers are not tracked.
-		opts := []router.Option{router.WithLogger(g.logger)}
+		opts := []router.Option{router.WithLogger(sess.logger)}
 		if graphHasChain(router.DefaultGraph(), st.rollup.ChainID()) {
 			opts = append(opts, router.WithChain(st.rollup.ChainID(), ep.JSONRPC))
 		} else {
-			fmt.Fprintf(g.errOut, "router stand-in: its graph has no chain %s; transfers on this rollup are not tracked\n", st.rollup.ChainID())
+			fmt.Fprintf(sess.errOut, "router stand-in: its graph has no chain %s; transfers on this rollup are not tracked\n", st.rollup.ChainID())
 		}
 		if st.router, err = router.Start(ctx, opts...); err != nil {
 			return fmt.Errorf("start router stand-in: %w", err)
@@ -156,7 +155,7 @@ func (g *globals) localnetUp(ctx context.Context, o localnetUpOptions) error {
 		routerURL = st.router.URL()
 	} else if ep.CometRPC != "" && ep.REST != "" {
 		// A Move or Wasm rollup: the indexer serves rollytics' Cosmos tx and block APIs.
-		if st.indexer, err = indexer.NewCosmos(ctx, ep.CometRPC, ep.REST, indexer.WithLogger(g.logger)); err != nil {
+		if st.indexer, err = indexer.NewCosmos(ctx, ep.CometRPC, ep.REST, indexer.WithLogger(sess.logger)); err != nil {
 			return fmt.Errorf("start indexer: %w", err)
 		}
 		indexerURL = st.indexer.URL()
@@ -189,14 +188,14 @@ func (g *globals) localnetUp(ctx context.Context, o localnetUpOptions) error {
 	}
 	human := fmt.Sprintf("%s %s rollup (chain %s)\n  JSON-RPC   %s\n  WebSocket  %s\n  CometBFT   %s\n  REST       %s\n  indexer    %s\n  router     %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
 		st.engine, vm, st.rollup.ChainID(), orNone(ep.JSONRPC), orNone(ep.JSONRPCWS), orNone(ep.CometRPC), orNone(ep.REST), orNone(indexerURL), orNone(routerURL), l1Stage, st.l1.URL(), st.l1.VIPAddress(), funded, envFile)
-	if err := g.printResult(info, human); err != nil {
+	if err := sess.printResult(info, human); err != nil {
 		return err
 	}
 	if l1Every > 0 {
-		go advanceL1(ctx, st.l1, l1Every, g.errOut)
+		go advanceL1(ctx, st.l1, l1Every, sess.errOut)
 	}
 	if bridgeID != 0 {
-		a, closeAgent := g.localAgent(vm, st.rollup, st.l1, bridgeID)
+		a, closeAgent := sess.localAgent(vm, st.rollup, st.l1, bridgeID)
 		defer closeAgent()
 		go a.Run(ctx)
 	}
@@ -208,11 +207,11 @@ func (g *globals) localnetUp(ctx context.Context, o localnetUpOptions) error {
 // follows any node, or, on the embedded chain, reading the chain in this process, which
 // spares both sides encoding and decoding every receipt (a fifth of the localnet's CPU
 // under a push).
-func startEVMIndexer(ctx context.Context, r localnet.Rollup, rpcURL string, g *globals) (*indexer.Indexer, error) {
+func startEVMIndexer(ctx context.Context, r localnet.Rollup, rpcURL string, sess session) (*indexer.Indexer, error) {
 	if ev, ok := r.(*embedded.EVMRollup); ok {
-		return indexer.NewFromSource(ctx, gethsource.New(ev.BlockChain()), indexer.WithLogger(g.logger))
+		return indexer.NewFromSource(ctx, gethsource.New(ev.BlockChain()), indexer.WithLogger(sess.logger))
 	}
-	return indexer.New(ctx, rpcURL, indexer.WithLogger(g.logger))
+	return indexer.New(ctx, rpcURL, indexer.WithLogger(sess.logger))
 }
 
 // fundedLines are the env file's lines naming the mnemonic's funded accounts: the chain's

@@ -15,16 +15,17 @@ import (
 	"github.com/vipharness/vipharness/deployer/operation/operate"
 )
 
-// operateOptions are operate's own flags.
+// operateOptions are operate's flags.
 type operateOptions struct {
+	*chainOptions
 	file, format, command, listen  string
 	every, poll, maxBackoff, srcTO time.Duration
 	once, allowEmpty               bool
 	policy                         computeOptions // --policy and its reading flags
 }
 
-func newOperateCmd(g *globals) *cobra.Command {
-	var o operateOptions
+func newOperateCmd(ro *rootOptions) *cobra.Command {
+	o := &operateOptions{chainOptions: newChainOptions()}
 	cmd := &cobra.Command{
 		Use:   "operate (--file scores.csv | --command 'query ...' | --policy policy.yaml --bridge-id B)",
 		Short: "Follow the L1 stage: push changed scores, and finalize each stage the L1 moves past with its final scores",
@@ -47,7 +48,11 @@ and each stage's score file and manifest are kept in STATE_DIR/policy/<contract>
 			if o.policy.policy != "" && !cmd.Flags().Changed("bridge-id") {
 				return invalid(errors.New("--policy needs --bridge-id: the bridge id every merkle leaf of the stage's manifest holds"))
 			}
-			return g.operate(cmd.Context(), o)
+			sess, err := ro.session(cmd)
+			if err != nil {
+				return err
+			}
+			return o.operate(cmd.Context(), sess)
 		},
 	}
 	f := cmd.Flags()
@@ -66,11 +71,11 @@ and each stage's score file and manifest are kept in STATE_DIR/policy/<contract>
 	f.StringVar(&o.policy.indexerURL, "indexer", "", "with --policy: read activity from this indexer (rollytics API) instead of the node")
 	f.Uint64Var(&o.policy.logSpan, "log-span", 2000, "with --policy: blocks per eth_getLogs request")
 	f.StringVar(&o.listen, "listen", "127.0.0.1:9464", "address of /metrics and /healthz (loopback by default; empty: none)")
-	return g.addFlags(cmd, rollupFlags, l1Flags, pushFlags, signerGroup)
+	return o.addFlags(cmd, rollupFlags, l1Flags, pushFlags, signerGroup)
 }
 
 // operate runs the operator loop (or one pass, with --once) over the score source.
-func (g *globals) operate(ctx context.Context, o operateOptions) error {
+func (o *operateOptions) operate(ctx context.Context, sess session) error {
 	file, format, command, listen, every, poll, maxBackoff, srcTO, once, allowEmpty := o.file, o.format, o.command, o.listen, o.every, o.poll, o.maxBackoff, o.srcTO, o.once, o.allowEmpty
 	var src operate.Source
 	var ps *policySource
@@ -78,14 +83,14 @@ func (g *globals) operate(ctx context.Context, o operateOptions) error {
 	case (file != "") && (command != "") || (file != "" || command != "") && o.policy.policy != "":
 		return invalid(errors.New("pass one score source: --file, --command or --policy"))
 	case o.policy.policy != "":
-		if err := g.checkVMFlag(); err != nil {
+		if err := o.checkVMFlag(); err != nil {
 			return err
 		}
 		p, err := loadPolicy(o.policy)
 		if err != nil {
 			return err
 		}
-		ps = &policySource{g: g, o: o.policy, p: p}
+		ps = &policySource{c: o.chainOptions, o: o.policy, p: p}
 		src = ps
 	case file != "":
 		src = &operate.FileSource{Path: file, Format: format}
@@ -102,17 +107,17 @@ func (g *globals) operate(ctx context.Context, o operateOptions) error {
 			return invalid(err)
 		}
 	}
-	l1, err := g.l1Reader()
+	l1, err := o.l1Reader()
 	if err != nil {
 		return err
 	}
-	logger := operateLogger(g)
-	s, closeFn, err := g.writer(ctx, scorerRequest{logger: logger}) // the scorer's push logs too
+	logger := operateLogger(sess)
+	s, closeFn, err := o.writer(ctx, sess, scorerRequest{logger: logger}) // the scorer's push logs too
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	lock, err := operate.Acquire(operate.LockPath(g.stateDir, s.Contract()))
+	lock, err := operate.Acquire(operate.LockPath(sess.stateDir, s.Contract()))
 	if err != nil {
 		if errors.Is(err, operate.ErrLocked) {
 			return invalid(fmt.Errorf("another vipctl operate runs for contract %s: %w", s.Contract(), err))
@@ -121,12 +126,12 @@ func (g *globals) operate(ctx context.Context, o operateOptions) error {
 	}
 	defer lock.Release()
 	if ps != nil {
-		ps.dir, ps.codec, ps.logger = filepath.Join(g.stateDir, "policy", operate.SafeName(s.Contract())), s.Codec(), logger
+		ps.dir, ps.codec, ps.logger = filepath.Join(sess.stateDir, "policy", operate.SafeName(s.Contract())), s.Codec(), logger
 	}
 
 	followHeap(ctx, time.Second)
 	metrics := operate.NewMetrics()
-	op := operate.New(s, l1, src, g.stateDir, operate.WithEvery(every), operate.WithPoll(poll),
+	op := operate.New(s, l1, src, sess.stateDir, operate.WithEvery(every), operate.WithPoll(poll),
 		operate.WithMaxBackoff(maxBackoff), operate.WithAllowEmpty(allowEmpty), operate.WithLogger(logger),
 		operate.WithMetrics(metrics))
 	if once {
@@ -148,18 +153,18 @@ func (g *globals) operate(ctx context.Context, o operateOptions) error {
 }
 
 // operateLogger logs at info (debug with -v) on stderr, as JSON with --json.
-func operateLogger(g *globals) *slog.Logger {
+func operateLogger(sess session) *slog.Logger {
 	level := slog.LevelInfo
-	if g.verbose {
+	if sess.verbose {
 		level = slog.LevelDebug
 	}
 	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
 		return adviseErrors(groups, humanDurations(groups, a))
 	}}
-	if g.jsonOut {
-		return slog.New(slog.NewJSONHandler(g.errOut, opts))
+	if sess.jsonOut {
+		return slog.New(slog.NewJSONHandler(sess.errOut, opts))
 	}
-	return slog.New(slog.NewTextHandler(g.errOut, opts))
+	return slog.New(slog.NewTextHandler(sess.errOut, opts))
 }
 
 // adviseErrors logs an error with the advice vipctl gives for it (advice), as the exit

@@ -19,7 +19,7 @@ import (
 // file and manifest kept in the state dir. The same chain gives the same scores, so a
 // retried push or finalize recomputes the same set and the journal finds its chunks.
 type policySource struct {
-	g      *globals
+	c      *chainOptions // the operate command's: the rollup and the L1 it reads
 	o      computeOptions
 	p      *policy.Policy
 	dir    string       // where each stage's score file and manifest go
@@ -49,7 +49,7 @@ func (s *policySource) Scores(ctx context.Context, stage uint64, emit func(score
 	ps := s.lastStage
 	if ps == nil || s.last != stage {
 		var err error
-		ps, err = s.g.computeStage(ctx, s.o, s.p, stage)
+		ps, err = s.c.computeStage(ctx, s.o, s.p, stage)
 		if errors.Is(err, policy.ErrBehind) {
 			return fmt.Errorf("%w: stage %d has not ended on the rollup yet (a policy scores a stage once its end is past): %w", operate.ErrMissing, stage, err)
 		}

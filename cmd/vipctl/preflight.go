@@ -19,13 +19,14 @@ import (
 )
 
 // preflightOptions are preflight's own flags.
+// preflightOptions are preflight's flags.
 type preflightOptions struct {
+	*chainOptions
 	firstPush int
-	vmSet     bool // --vm given: the VM is not detected
 }
 
-func newPreflightCmd(g *globals) *cobra.Command {
-	var o preflightOptions
+func newPreflightCmd(ro *rootOptions) *cobra.Command {
+	o := &preflightOptions{chainOptions: newChainOptions()}
 	cmd := &cobra.Command{
 		Use:   "preflight",
 		Short: "Check a rollup, the L1 and the accounts before a deploy; every finding says what to do",
@@ -38,25 +39,28 @@ func newPreflightCmd(g *globals) *cobra.Command {
 			"Exit 0 when nothing fails (warnings allowed), 1 when a check fails; --json for pipelines.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.vmSet = cmd.Flags().Changed("vm")
-			return g.preflight(cmd.Context(), o)
+			sess, err := ro.session(cmd)
+			if err != nil {
+				return err
+			}
+			return o.preflight(cmd.Context(), sess, cmd.Flags().Changed("vm"))
 		},
 	}
 	cmd.Flags().IntVar(&o.firstPush, "first-push", 1000, "addresses the first score push is estimated for")
-	return g.addFlags(cmd, rollupFlags, l1Flags, signerGroup)
+	return o.addFlags(cmd, rollupFlags, l1Flags, signerGroup)
 }
 
-// preflight checks the rollup, the L1 and the accounts and prints every finding.
-func (g *globals) preflight(ctx context.Context, o preflightOptions) error {
-	firstPush, vmSet := o.firstPush, o.vmSet
-	cfg := preflight.Config{CometRPC: g.cometRPC, REST: g.rest, JSONRPC: g.rpc, FirstPush: firstPush,
-		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, ContractAddress: g.contract, Client: &probe.Client{REST: g.rest, JSONRPC: g.rpc}}
+// preflight checks the rollup, the L1 and the accounts and prints every finding; vmSet
+// says --vm was given: the VM is not detected.
+func (o *preflightOptions) preflight(ctx context.Context, sess session, vmSet bool) error {
+	cfg := preflight.Config{CometRPC: o.cometRPC, REST: o.rest, JSONRPC: o.rpc, FirstPush: o.firstPush,
+		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, ContractAddress: o.contract, Client: &probe.Client{REST: o.rest, JSONRPC: o.rpc}}
 	if vmSet || os.Getenv("VM") != "" {
-		cfg.VM, _ = deployer.ParseVM(g.vm)
-	} else if g.rest == "" && g.rpc != "" {
+		cfg.VM, _ = deployer.ParseVM(o.vm)
+	} else if o.rest == "" && o.rpc != "" {
 		cfg.VM = deployer.EVM
 	}
-	r, err := g.optionalL1Reader()
+	r, err := o.optionalL1Reader()
 	if err != nil {
 		return err
 	}
@@ -64,31 +68,31 @@ func (g *globals) preflight(ctx context.Context, o preflightOptions) error {
 		cfg.L1 = r
 	}
 	vm := cfg.VM
-	if vm == "" && g.rest != "" {
+	if vm == "" && o.rest != "" {
 		if ni, err := cfg.Client.NodeInfo(ctx); err == nil {
 			vm, _ = ni.VM()
 		}
 	}
-	if cfg.Accounts, err = preflightAccounts(ctx, g, vm); err != nil {
+	if cfg.Accounts, err = o.preflightAccounts(ctx, sess, vm); err != nil {
 		return err
 	}
-	if g.contract != "" && vm != "" {
-		c := &probe.Client{REST: g.rest, JSONRPC: g.rpc}
+	if o.contract != "" && vm != "" {
+		c := &probe.Client{REST: o.rest, JSONRPC: o.rpc}
 		open := func(ctx2 context.Context) (uint64, error) {
-			s, closeFn, err := g.scorer(ctx2, scorerRequest{vm: vm, contract: true})
+			s, closeFn, err := o.scorer(ctx2, sess, scorerRequest{vm: vm, contract: true})
 			if err != nil {
 				return 0, err
 			}
 			defer closeFn()
 			return s.OpenStage(ctx2)
 		}
-		cfg.Contract = preflight.ContractOf(vm, c, g.contract, open)
+		cfg.Contract = preflight.ContractOf(vm, c, o.contract, open)
 	}
 	rep := preflight.Run(ctx, cfg)
 	for i := range rep.Findings {
 		rep.Findings[i].Fix = preflightFix(rep.Findings[i])
 	}
-	if err := g.printResult(rep, preflightTable(rep)); err != nil {
+	if err := sess.printResult(rep, preflightTable(rep)); err != nil {
 		return err
 	}
 	if !rep.OK {
@@ -99,22 +103,22 @@ func (g *globals) preflight(ctx context.Context, o preflightOptions) error {
 
 // preflightAccounts are the deployer and operator (signer flags or environment) (the operator defaults to
 // the deployer, which then pays for both) with the gas each is expected to spend.
-func preflightAccounts(ctx context.Context, g *globals, vm deployer.VM) ([]preflight.Account, error) {
+func (c *chainOptions) preflightAccounts(ctx context.Context, sess session, vm deployer.VM) ([]preflight.Account, error) {
 	if vm == "" {
 		return nil, nil
 	}
 	var dep, op string
 	cosmos := scorers.MustDescribe(vm).Cosmos
-	if cosmos && (g.cometRPC == "" || g.rest == "") {
+	if cosmos && (c.cometRPC == "" || c.rest == "") {
 		return nil, nil // the findings say the endpoints are missing
 	}
-	d, o, err := g.signers(ctx, vm)
+	d, o, err := c.signers(ctx, sess, vm)
 	if err != nil {
 		return nil, err
 	}
 	addr := func(s keys.Signer) (string, error) { return s.Address().Hex(), nil }
 	if cosmos {
-		prefix, err := (&probe.Client{REST: g.rest}).Bech32Prefix(ctx)
+		prefix, err := (&probe.Client{REST: c.rest}).Bech32Prefix(ctx)
 		if err != nil {
 			prefix = "init" // the REST finding says why it did not answer
 		}

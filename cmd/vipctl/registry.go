@@ -14,8 +14,9 @@ import (
 	"github.com/vipharness/vipharness/deployer/registration/registry"
 )
 
-// registryOptions are registry's own flags.
+// registryOptions are registry's flags.
 type registryOptions struct {
+	*chainOptions       // --rpc, --rest and --network
 	in                  registry.Inputs
 	registryDir, outDir string
 	logoFile            string
@@ -23,8 +24,8 @@ type registryOptions struct {
 	policy              string // the scoring policy whose actions the profile lists
 }
 
-func newRegistryCmd(g *globals) *cobra.Command {
-	var o registryOptions
+func newRegistryCmd(ro *rootOptions) *cobra.Command {
+	o := &registryOptions{chainOptions: newChainOptions()}
 	in := &o.in
 	cmd := &cobra.Command{
 		Use:   "registry --network mainnet|testnet --name NAME --rest URL [--registry-dir DIR] ...",
@@ -37,7 +38,7 @@ formatted as the registry's prettier check wants:
 into --registry-dir (a checkout of initia-labs/initia-registry, ready for a pull request)
 or --out. The public endpoints (--public-*) are the https URLs users will reach.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return g.writeRegistryEntry(cmd.Context(), o) },
+		RunE: ro.runs(o.writeRegistryEntry),
 	}
 	f := cmd.Flags()
 	f.StringVar(&in.Name, "name", "", "chain_name and registry folder: lower-case letters and digits")
@@ -73,6 +74,10 @@ or --out. The public endpoints (--public-*) are the https URLs users will reach.
 		Short: "Check an entry (PATH = <registry>/<network>s/<name>) against the registry's rules; each broken rule names its field",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			sess, err := ro.session(cmd)
+			if err != nil {
+				return err
+			}
 			files, err := registry.ReadEntry(args[0])
 			if err != nil {
 				return invalid(fmt.Errorf("registry validate: %w", err))
@@ -86,21 +91,21 @@ or --out. The public endpoints (--public-*) are the https URLs users will reach.
 				return err
 			}
 			if len(problems) > 0 {
-				return problemsError(g, fmt.Sprintf("registry validate: %s breaks %d rule(s) (schemas: %s)", args[0], len(problems), files.Schemas.Source), problems)
+				return problemsError(sess, fmt.Sprintf("registry validate: %s breaks %d rule(s) (schemas: %s)", args[0], len(problems), files.Schemas.Source), problems)
 			}
-			return g.printResult(map[string]any{"path": args[0], "schemas": files.Schemas.Source, "problems": []registry.Problem{}},
+			return sess.printResult(map[string]any{"path": args[0], "schemas": files.Schemas.Source, "problems": []registry.Problem{}},
 				fmt.Sprintf("%s: the entry passes the registry's rules (schemas: %s)", args[0], files.Schemas.Source))
 		},
 	}
 	cmd.AddCommand(validate)
-	return g.addFlags(cmd, "rpc", "rest", "network")
+	return o.addFlags(cmd, "rpc", "rest", "network")
 }
 
 // problemsError prints the problems (a list, or JSON) and returns the invalid-input exit.
-func problemsError(g *globals, head string, problems []registry.Problem) error {
+func problemsError(sess session, head string, problems []registry.Problem) error {
 	problems = problemAdvice(problems)
-	if g.jsonOut {
-		_ = g.printResult(map[string]any{"problems": problems}, "")
+	if sess.jsonOut {
+		_ = sess.printResult(map[string]any{"problems": problems}, "")
 		return &exitError{exitInvalid, errors.New(head)}
 	}
 	lines := make([]string, len(problems))
@@ -140,9 +145,9 @@ func registryNext(w registry.Written) string {
 
 // writeRegistryEntry reads the logo file, then has registry.Write build, check and write
 // the entry; its refusals name the flags behind them.
-func (g *globals) writeRegistryEntry(ctx context.Context, o registryOptions) error {
-	req := registry.Request{Inputs: o.in, Rollup: &probe.Client{REST: g.rest, JSONRPC: g.rpc}, RegistryDir: o.registryDir, Out: o.outDir}
-	req.Inputs.Network = g.network
+func (o *registryOptions) writeRegistryEntry(ctx context.Context, sess session) error {
+	req := registry.Request{Inputs: o.in, Rollup: &probe.Client{REST: o.rest, JSONRPC: o.rpc}, RegistryDir: o.registryDir, Out: o.outDir}
+	req.Inputs.Network = o.network
 	if o.policy != "" {
 		if len(o.vipActions) > 0 {
 			return invalid(errors.New("registry: --policy and --vip-action both name the profile's vip.actions: pass one"))
@@ -173,14 +178,14 @@ func (g *globals) writeRegistryEntry(ctx context.Context, o registryOptions) err
 	var ie *registry.InputError
 	switch {
 	case errors.As(err, &pe):
-		return problemsError(g, "registry: the entry breaks the registry's rules; nothing written", pe.Problems)
+		return problemsError(sess, "registry: the entry breaks the registry's rules; nothing written", pe.Problems)
 	case errors.As(err, &ie): // one or more refused inputs, joined
 		return invalid(fmt.Errorf("registry: %w", registryFlagNames(err, o.logoFile)))
 	case err != nil:
 		return fmt.Errorf("registry: %w", err)
 	}
 	out := registryOutput{Files: w.Files, ChainID: w.ChainID, Minitia: w.Minitia, Next: registryNext(w)}
-	return g.printResult(out, "wrote\n  "+strings.Join(out.Files, "\n  ")+"\nnext: "+out.Next)
+	return sess.printResult(out, "wrote\n  "+strings.Join(out.Files, "\n  ")+"\nnext: "+out.Next)
 }
 
 // registryFlagNames names the flag behind each input registry refused.

@@ -24,19 +24,19 @@ import (
 	"github.com/vipharness/vipharness/deployer/vm/move"
 )
 
-// globals are what the commands share: the terminal, the state folder, and each group of
-// shared flags (flags.go), which a command registers only when it reads them.
-type globals struct {
-	terminal
-	stateDir string
-	rollupSettings
-	l1Settings
-	pushSettings
-	signer signerFlags
+// rootOptions are the root's own flags, for every command: how a command writes, and where
+// its state is kept. Cobra alone writes them, while it parses.
+type rootOptions struct {
+	stateDir   string
+	jsonOut    bool
+	verbose    bool
+	noProgress bool
 }
 
-// terminal is where a command reads and writes, and how (the root's flags).
-type terminal struct {
+// session is one run of a command: where it reads and writes and how (the root's flags),
+// and the state folder. A command's body gets it, made before the body runs, and it is
+// never changed after.
+type session struct {
 	in         io.Reader // the command's input: prompts are read from it
 	out        io.Writer
 	errOut     io.Writer
@@ -44,78 +44,70 @@ type terminal struct {
 	jsonOut    bool
 	verbose    bool
 	noProgress bool
+	stateDir   string // absolute: journals and deployments are found again by it on a re-run
 }
 
-// rollupSettings are the rollupFlags group: which rollup and contract.
-type rollupSettings struct {
-	vm, rpc, cometRPC, rest string
-	gasPrice, keyType       string
-	contract                string
+// session is the run of cmd: its input and outputs (os.Stdin, os.Stdout and os.Stderr
+// unless a caller, a test, set others), a logger at the level --verbose asks, and the state
+// folder pinned to an absolute path.
+func (ro *rootOptions) session(cmd *cobra.Command) (session, error) {
+	dir, err := filepath.Abs(ro.stateDir)
+	if err != nil {
+		return session{}, invalid(fmt.Errorf("--state-dir %q: %w", ro.stateDir, err))
+	}
+	level := slog.LevelWarn
+	if ro.verbose {
+		level = slog.LevelDebug
+	}
+	errOut := cmd.ErrOrStderr()
+	return session{in: cmd.InOrStdin(), out: cmd.OutOrStdout(), errOut: errOut,
+		logger:  slog.New(slog.NewTextHandler(errOut, &slog.HandlerOptions{Level: level})),
+		jsonOut: ro.jsonOut, verbose: ro.verbose, noProgress: ro.noProgress, stateDir: dir}, nil
 }
 
-// l1Settings are the l1Flags group: where the L1's VIP stage is read.
-type l1Settings struct {
-	l1REST, vipAddr, network string
-	// l1Flag and l1Env are the L1 settings split by source (l1REST, vipAddr and network
-	// merge them), so contradictions can be refused; l1Split says they were recorded.
-	l1Flag, l1Env l1Values
-	l1Split       bool
-}
-
-// pushSettings are the pushFlags group: how a push is sized.
-type pushSettings struct {
-	chunkSize, window int
+// runs is a command's RunE that hands body this run's session.
+func (ro *rootOptions) runs(body func(ctx context.Context, sess session) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, _ []string) error {
+		sess, err := ro.session(cmd)
+		if err != nil {
+			return err
+		}
+		return body(cmd.Context(), sess)
+	}
 }
 
 func newRoot() *cobra.Command {
-	g := &globals{terminal: terminal{in: os.Stdin, out: os.Stdout, errOut: os.Stderr}}
+	ro := &rootOptions{}
 	root := &cobra.Command{
 		Use:           "vipctl",
 		Short:         "Deploy, operate and verify the VIP scoring contract of a rollup",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Checks only: a command's settings are its own options, read by its body.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			g.in = cmd.InOrStdin()
-			g.out = cmd.OutOrStdout() // os.Stdout unless a caller (a test) set another
-			level := slog.LevelWarn
-			if g.verbose {
-				level = slog.LevelDebug
-			}
-			g.logger = slog.New(slog.NewTextHandler(g.errOut, &slog.HandlerOptions{Level: level}))
-			if _, err := deployer.ParseVM(g.vm); err != nil {
+			if _, err := deployer.ParseVM(vmSetting(cmd)); err != nil {
 				return invalid(err)
 			}
-			if err := checkFlags(cmd.Flags()); err != nil {
-				return err
-			}
-			g.l1Flag, g.l1Env = l1Inputs(cmd.Flags())
-			g.l1Split = true
-			// Journals and deployments are found again on a re-run by this path: pin it now.
-			dir, err := filepath.Abs(g.stateDir)
-			if err != nil {
-				return invalid(fmt.Errorf("--state-dir %q: %w", g.stateDir, err))
-			}
-			g.stateDir = dir
-			return nil
+			return checkFlags(cmd.Flags())
 		},
 	}
 	// A flag that does not parse (--stage -1, --window x) is bad input, as one out of range.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return invalid(err) })
 	f := root.PersistentFlags()
-	f.StringVar(&g.stateDir, "state-dir", envOr("VIPHARNESS_DIR", ".vipharness"), "where deployments and journals are kept; relative to the working directory (env VIPHARNESS_DIR)")
-	f.BoolVar(&g.jsonOut, "json", false, "print machine-readable JSON")
-	f.BoolVarP(&g.verbose, "verbose", "v", false, "debug logs on stderr")
-	f.BoolVar(&g.noProgress, "no-progress", false, "no progress bar")
+	f.StringVar(&ro.stateDir, "state-dir", envOr("VIPHARNESS_DIR", ".vipharness"), "where deployments and journals are kept; relative to the working directory (env VIPHARNESS_DIR)")
+	f.BoolVar(&ro.jsonOut, "json", false, "print machine-readable JSON")
+	f.BoolVarP(&ro.verbose, "verbose", "v", false, "debug logs on stderr")
+	f.BoolVar(&ro.noProgress, "no-progress", false, "no progress bar")
 
-	root.AddCommand(newDeployCmd(g), newScoresCmd(g), newStageCmd(g), newVerifyCmd(g), newLocalnetCmd(g), newDemoCmd(g), newKeysCmd(g), newIndexerCmd(g), newRouterCmd(g), newSetupCmd(g))
+	root.AddCommand(newDeployCmd(ro), newScoresCmd(ro), newStageCmd(ro), newVerifyCmd(ro), newLocalnetCmd(ro), newDemoCmd(ro), newKeysCmd(ro), newIndexerCmd(ro), newRouterCmd(ro), newSetupCmd(ro))
 	// Before registration: does the rollup and its contract conform.
-	root.AddCommand(newCheckCmd(g))
+	root.AddCommand(newCheckCmd(ro))
 	// Step 8, every stage: follow the L1.
-	root.AddCommand(newOperateCmd(g))
+	root.AddCommand(newOperateCmd(ro))
 	// After finalize: the agent's snapshot and users' proofs.
-	root.AddCommand(newAuditCmd(g))
+	root.AddCommand(newAuditCmd(ro))
 	// Registration (steps 2, 6 and 7 of the program).
-	root.AddCommand(newPreflightCmd(g), newRegistryCmd(g), newWhitelistCmd(g))
+	root.AddCommand(newPreflightCmd(ro), newRegistryCmd(ro), newWhitelistCmd(ro))
 	root.AddCommand(newMoveBuildCmd())
 	argsAreInput(root)
 	return root
@@ -145,19 +137,19 @@ func envOr(key, def string) string {
 }
 
 // printResult writes v as JSON with --json, else the human text.
-func (g *globals) printResult(v any, human string) error {
-	if g.jsonOut {
-		enc := json.NewEncoder(g.out)
+func (sess session) printResult(v any, human string) error {
+	if sess.jsonOut {
+		enc := json.NewEncoder(sess.out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(v)
 	}
-	_, err := fmt.Fprintln(g.out, human)
+	_, err := fmt.Fprintln(sess.out, human)
 	return err
 }
 
 // l1Reader resolves the L1 source from flags, env and presets; contradictions are refused.
-func (g *globals) l1Reader() (*stage.Reader, error) {
-	src, err := g.l1Source(true)
+func (o *l1Options) l1Reader() (*stage.Reader, error) {
+	src, err := o.l1Source(true)
 	if err != nil {
 		return nil, err
 	}
@@ -169,23 +161,25 @@ func (g *globals) l1Reader() (*stage.Reader, error) {
 
 // l1Configured reports whether any L1 setting is given (flag, environment or preset): the
 // one test of "is there an L1" for every command.
-func (g *globals) l1Configured() bool { return g.l1REST != "" || g.vipAddr != "" || g.network != "" }
+func (o *l1Options) l1Configured() bool { return o.l1REST != "" || o.vipAddr != "" || o.network != "" }
 
 // optionalL1Reader is the configured L1's reader, nil when no L1 is configured; an L1
 // configured in part is refused (l1Reader).
-func (g *globals) optionalL1Reader() (*stage.Reader, error) {
-	if !g.l1Configured() {
+func (o *l1Options) optionalL1Reader() (*stage.Reader, error) {
+	if !o.l1Configured() {
 		return nil, nil
 	}
-	return g.l1Reader()
+	return o.l1Reader()
 }
 
 // l1Source resolves the L1 settings (resolveL1); needREST says whether the command reads
 // the L1. A refusal is bad input (exit 2).
-func (g *globals) l1Source(needREST bool) (l1Source, error) {
-	flag, env := g.l1Flag, g.l1Env
-	if !g.l1Split { // globals built without the root command: the values are all it has
-		flag, env = l1Values{Network: g.network, REST: g.l1REST, VIP: g.vipAddr}, l1Values{}
+func (o *l1Options) l1Source(needREST bool) (l1Source, error) {
+	var flag, env l1Values
+	if o.flags != nil {
+		flag, env = l1Inputs(o.flags)
+	} else { // options built without a command: the values are all they have
+		flag = l1Values{Network: o.network, REST: o.l1REST, VIP: o.vipAddr}
 	}
 	src, err := resolveL1(flag, env, needREST)
 	if err != nil {
@@ -195,7 +189,7 @@ func (g *globals) l1Source(needREST bool) (l1Source, error) {
 }
 
 // resolveStage is the explicit stage, else the L1's current stage.
-func (g *globals) resolveStage(ctx context.Context, explicit uint64) (uint64, error) {
+func (o *l1Options) resolveStage(ctx context.Context, explicit uint64) (uint64, error) {
 	if explicit != 0 {
 		return explicit, nil
 	}
@@ -206,7 +200,7 @@ func (g *globals) resolveStage(ctx context.Context, explicit uint64) (uint64, er
 		}
 		return n, nil
 	}
-	r, err := g.l1Reader()
+	r, err := o.l1Reader()
 	if err != nil {
 		return 0, err
 	}
@@ -223,12 +217,12 @@ type deployment struct {
 	Time time.Time `json:"time"`
 }
 
-func (g *globals) statePath(vm deployer.VM, chainID string) string {
-	return filepath.Join(g.stateDir, "deployments", fmt.Sprintf("%s-%s.json", vm, chainID))
+func (sess session) statePath(vm deployer.VM, chainID string) string {
+	return filepath.Join(sess.stateDir, "deployments", fmt.Sprintf("%s-%s.json", vm, chainID))
 }
 
-func (g *globals) saveDeployment(d deployer.Deployment) error {
-	path := g.statePath(d.VM, d.ChainID)
+func (sess session) saveDeployment(d deployer.Deployment) error {
+	path := sess.statePath(d.VM, d.ChainID)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("save deployment: %w", err)
 	}
@@ -239,8 +233,8 @@ func (g *globals) saveDeployment(d deployer.Deployment) error {
 	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
-func (g *globals) loadDeployment(vm deployer.VM, chainID string) (string, error) {
-	b, err := os.ReadFile(g.statePath(vm, chainID))
+func (sess session) loadDeployment(vm deployer.VM, chainID string) (string, error) {
+	b, err := os.ReadFile(sess.statePath(vm, chainID))
 	if errors.Is(err, os.ErrNotExist) {
 		return "", invalid(fmt.Errorf("no contract: pass --contract (or CONTRACT_ADDRESS), or deploy on chain %s first", chainID))
 	}
@@ -249,13 +243,12 @@ func (g *globals) loadDeployment(vm deployer.VM, chainID string) (string, error)
 	}
 	var d deployment
 	if err := json.Unmarshal(b, &d); err != nil {
-		return "", fmt.Errorf("read deployment state %s: %w", g.statePath(vm, chainID), err)
+		return "", fmt.Errorf("read deployment state %s: %w", sess.statePath(vm, chainID), err)
 	}
 	return d.Contract, nil
 }
 
-// scorerRequest is what a command asks of its Scorer beyond the shared flags, which it
-// passes instead of setting them on the globals.
+// scorerRequest is what a command asks of its Scorer beyond its shared flags.
 type scorerRequest struct {
 	vm       deployer.VM // the VM the command found; "" is --vm's
 	contract bool        // attach --contract, or the one this tool deployed on the chain
@@ -265,14 +258,14 @@ type scorerRequest struct {
 }
 
 // scorer opens the Scorer r asks for, with the signer flags' or the environment's keys.
-func (g *globals) scorer(ctx context.Context, r scorerRequest) (*deployer.Scorer, func(), error) {
-	cfg, err := g.scorerConfig(ctx, r)
+func (o *chainOptions) scorer(ctx context.Context, sess session, r scorerRequest) (*deployer.Scorer, func(), error) {
+	cfg, err := o.scorerConfig(ctx, sess, r)
 	if err != nil {
 		return nil, nil, err
 	}
 	if r.contract {
-		cfg.Contract = g.contract
-		cfg.ContractFor = func(chainID string) (string, error) { return g.loadDeployment(cfg.VM, chainID) }
+		cfg.Contract = o.contract
+		cfg.ContractFor = func(chainID string) (string, error) { return sess.loadDeployment(cfg.VM, chainID) }
 	}
 	s, err := scorers.Open(ctx, cfg)
 	if err != nil {
@@ -284,32 +277,32 @@ func (g *globals) scorer(ctx context.Context, r scorerRequest) (*deployer.Scorer
 // scorerConfig is the rollup's endpoints, the deployer's and operator's signers (the signer
 // flags' one, else the environment's keys; either may be absent), the gas price and the
 // push's knobs.
-func (g *globals) scorerConfig(ctx context.Context, r scorerRequest) (deployer.Config, error) {
+func (o *chainOptions) scorerConfig(ctx context.Context, sess session, r scorerRequest) (deployer.Config, error) {
 	vm := r.vm
 	if vm == "" {
 		var err error
-		if vm, err = deployer.ParseVM(g.vm); err != nil {
+		if vm, err = deployer.ParseVM(o.vm); err != nil {
 			return deployer.Config{}, invalid(err)
 		}
 	}
 	logger := r.logger
 	if logger == nil {
-		logger = g.logger
+		logger = sess.logger
 	}
 	cfg := deployer.Config{
-		VM: vm, JSONRPC: g.rpc, CometRPC: g.cometRPC, REST: g.rest, Code: r.code,
-		Push: deployer.PushConfig{JournalDir: g.journalDir(), ChunkSize: g.chunkSize, Window: g.window, Logger: logger, Progress: r.progress},
+		VM: vm, JSONRPC: o.rpc, CometRPC: o.cometRPC, REST: o.rest, Code: r.code,
+		Push: deployer.PushConfig{JournalDir: sess.journalDir(), ChunkSize: o.chunkSize, Window: o.window, Logger: logger, Progress: r.progress},
 	}
 	if !scorers.MustDescribe(vm).Cosmos {
-		if g.rpc == "" {
+		if o.rpc == "" {
 			return cfg, invalid(errors.New("no rollup RPC: pass --rpc or set JSON_RPC_URL"))
 		}
 	} else {
-		if g.cometRPC == "" || g.rest == "" {
+		if o.cometRPC == "" || o.rest == "" {
 			return cfg, invalid(fmt.Errorf("a %s rollup needs its CometBFT RPC and REST URLs: pass --comet-rpc and --rest (or set COMET_RPC_URL and REST_URL)", vm))
 		}
-		if g.gasPrice != "" {
-			p, err := cosmostx.ParseGasPrice(g.gasPrice)
+		if o.gasPrice != "" {
+			p, err := cosmostx.ParseGasPrice(o.gasPrice)
 			if err != nil {
 				return cfg, invalid(err)
 			}
@@ -322,18 +315,18 @@ func (g *globals) scorerConfig(ctx context.Context, r scorerRequest) (deployer.C
 		return cfg, err
 	}
 	cfg.Move.Build = move.Builder(comp)
-	if cfg.Deployer, cfg.Operator, err = g.signers(ctx, vm); err != nil {
+	if cfg.Deployer, cfg.Operator, err = o.signers(ctx, sess, vm); err != nil {
 		return cfg, err
 	}
 	return cfg, nil
 }
 
 // cosmosKeyType is --key-type, else the VM's key type.
-func (g *globals) cosmosKeyType(vm deployer.VM) (keys.KeyType, error) {
-	if g.keyType == "" {
+func (o *rollupOptions) cosmosKeyType(vm deployer.VM) (keys.KeyType, error) {
+	if o.keyType == "" {
 		return scorers.DefaultKeyType(vm), nil
 	}
-	k, err := keys.ParseKeyType(g.keyType)
+	k, err := keys.ParseKeyType(o.keyType)
 	if err != nil {
 		return "", invalid(fmt.Errorf("--key-type: %w", err))
 	}

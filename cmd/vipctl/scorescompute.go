@@ -29,8 +29,15 @@ type computeOptions struct {
 	vmSet                   bool // --vm (or VM) was given: it must be the policy's
 }
 
-func newScoresComputeCmd(g *globals) *cobra.Command {
-	var o computeOptions
+// scoresComputeOptions are scores compute's flags.
+type scoresComputeOptions struct {
+	*chainOptions
+	policy computeOptions
+}
+
+func newScoresComputeCmd(ro *rootOptions) *cobra.Command {
+	so := &scoresComputeOptions{chainOptions: newChainOptions()}
+	o := &so.policy
 	cmd := &cobra.Command{
 		Use:   "compute --policy P --stage N --bridge-id B",
 		Short: "Compute a stage's scores from the rollup's own activity by a published scoring policy",
@@ -53,14 +60,23 @@ whose score there differs from the policy's (exit 4).`,
 			case o.policy == "":
 				return invalid(errors.New("--policy is required: the scoring policy file (YAML)"))
 			case o.check:
-				return g.checkPolicy(o)
+				sess, err := ro.session(cmd)
+				if err != nil {
+					return err
+				}
+				return checkPolicy(sess, *o)
 			case o.stage == 0:
 				return invalid(errors.New("--stage is required (a stage >= 1 the L1 has moved past)"))
 			case !cmd.Flags().Changed("bridge-id"):
 				return invalid(errors.New("--bridge-id is required: the bridge id every merkle leaf holds"))
 			}
-			o.vmSet = cmd.Flags().Changed("vm") || os.Getenv("VM") != ""
-			return g.computeScores(cmd.Context(), o)
+			sess, err := ro.session(cmd)
+			if err != nil {
+				return err
+			}
+			run := *o
+			run.vmSet = cmd.Flags().Changed("vm") || os.Getenv("VM") != ""
+			return so.computeScores(cmd.Context(), sess, run)
 		},
 	}
 	f := cmd.Flags()
@@ -73,7 +89,7 @@ whose score there differs from the policy's (exit 4).`,
 	f.Uint64Var(&o.logSpan, "log-span", 2000, "blocks per eth_getLogs request")
 	f.BoolVar(&o.check, "check", false, "only check the policy file (no chain): print its sources, rules and actions")
 	f.BoolVar(&o.compare, "compare", false, "compare the scores with the stage the scoring contract holds (exit 4 on any difference)")
-	return g.addFlags(cmd, rollupFlags, l1Flags)
+	return so.addFlags(cmd, rollupFlags, l1Flags)
 }
 
 // loadPolicy reads the policy with the --param overrides; a policy that fails its checks
@@ -103,7 +119,7 @@ func loadPolicy(o computeOptions) (*policy.Policy, error) {
 }
 
 // checkPolicy prints what a policy that passes its checks reads and scores.
-func (g *globals) checkPolicy(o computeOptions) error {
+func checkPolicy(sess session, o computeOptions) error {
 	p, err := loadPolicy(o)
 	if err != nil {
 		return err
@@ -144,7 +160,7 @@ func (g *globals) checkPolicy(o computeOptions) error {
 		fmt.Fprintf(&b, "action %q: %s\n", a.Title, a.Description)
 	}
 	fmt.Fprintf(&b, "%d excluded addresses\n", len(p.Exclude))
-	_, err = fmt.Fprint(g.out, b.String())
+	_, err = fmt.Fprint(sess.out, b.String())
 	return err
 }
 
@@ -168,11 +184,11 @@ func (ps *policyStage) total() uint64 {
 // computeStage reads stage's times from the L1, maps them to the rollup's blocks, reads the
 // policy's sources from the node (or the indexer) and scores them: what scores compute,
 // audit --policy and operate --policy share.
-func (g *globals) computeStage(ctx context.Context, o computeOptions, p *policy.Policy, stage uint64) (*policyStage, error) {
-	if err := g.policyReads(o, p); err != nil {
+func (c *chainOptions) computeStage(ctx context.Context, o computeOptions, p *policy.Policy, stage uint64) (*policyStage, error) {
+	if err := c.policyReads(o, p); err != nil {
 		return nil, err
 	}
-	src, err := g.l1Source(true)
+	src, err := c.l1Source(true)
 	if err != nil {
 		return nil, err
 	}
@@ -189,10 +205,10 @@ func (g *globals) computeStage(ctx context.Context, o computeOptions, p *policy.
 		reader policy.Reader
 	)
 	if p.IsCosmos() {
-		span, run, reader, err = g.cosmosReader(ctx, o, stage, times.Start, times.End)
+		span, run, reader, err = c.cosmosReader(ctx, o, stage, times.Start, times.End)
 	} else {
 		var node *policy.Node
-		node, span, run, reader, err = g.evmReader(ctx, o, stage, times.Start, times.End)
+		node, span, run, reader, err = c.evmReader(ctx, o, stage, times.Start, times.End)
 		if node != nil {
 			defer node.Close()
 		}
@@ -213,11 +229,11 @@ func (g *globals) computeStage(ctx context.Context, o computeOptions, p *policy.
 }
 
 // checkVMFlag refuses a --vm that names no VM (the policy says which VM it reads).
-func (g *globals) checkVMFlag() error {
-	if g.vm == "" {
+func (o *rollupOptions) checkVMFlag() error {
+	if o.vm == "" {
 		return nil
 	}
-	if _, err := deployer.ParseVM(g.vm); err != nil {
+	if _, err := deployer.ParseVM(o.vm); err != nil {
 		return invalid(fmt.Errorf("--vm: %w", err))
 	}
 	return nil
@@ -226,18 +242,18 @@ func (g *globals) checkVMFlag() error {
 // policyReads refuses a policy for another VM than --vm names (when given) and a rollup
 // endpoint missing for the policy's VM: EVM reads the JSON-RPC; Move and Wasm the CometBFT
 // RPC, or the indexer alone.
-func (g *globals) policyReads(o computeOptions, p *policy.Policy) error {
+func (c *rollupOptions) policyReads(o computeOptions, p *policy.Policy) error {
 	vm, err := deployer.ParseVM(p.VM)
 	if err != nil {
 		return invalid(fmt.Errorf("policy %s: vm: %w", p.Name, err))
 	}
-	if o.vmSet && g.vm != p.VM {
-		return invalid(fmt.Errorf("--vm %s: the policy %s's vm is %s", g.vm, p.Name, p.VM))
+	if o.vmSet && c.vm != p.VM {
+		return invalid(fmt.Errorf("--vm %s: the policy %s's vm is %s", c.vm, p.Name, p.VM))
 	}
 	switch cosmos := scorers.MustDescribe(vm).Cosmos; {
-	case !cosmos && g.rpc == "":
+	case !cosmos && c.rpc == "":
 		return invalid(errors.New("--rpc (or JSON_RPC_URL) is required: the rollup's EVM JSON-RPC"))
-	case cosmos && g.cometRPC == "" && o.indexerURL == "":
+	case cosmos && c.cometRPC == "" && o.indexerURL == "":
 		return invalid(fmt.Errorf("a %s policy reads the rollup's CometBFT RPC (--comet-rpc or COMET_RPC_URL) or an indexer (--indexer)", p.VM))
 	}
 	return nil
@@ -245,9 +261,9 @@ func (g *globals) policyReads(o computeOptions, p *policy.Policy) error {
 
 // evmReader maps the stage to an EVM rollup's blocks over its JSON-RPC and reads them from
 // the node, or from the indexer with block times and inputs from the node.
-func (g *globals) evmReader(ctx context.Context, o computeOptions, stage, start, end uint64) (*policy.Node, policy.Span, policy.Run, policy.Reader, error) {
+func (c *rollupOptions) evmReader(ctx context.Context, o computeOptions, stage, start, end uint64) (*policy.Node, policy.Span, policy.Run, policy.Reader, error) {
 	var run policy.Run
-	node, err := policy.DialNode(ctx, g.rpc)
+	node, err := policy.DialNode(ctx, c.rpc)
 	if err != nil {
 		return nil, policy.Span{}, run, nil, err
 	}
@@ -265,11 +281,11 @@ func (g *globals) evmReader(ctx context.Context, o computeOptions, stage, start,
 		run.SourceKind, run.SourceHeight = "node", head.Number
 		return node, span, run, node, nil
 	}
-	c, err := indexer.NewClient(o.indexerURL)
+	client, err := indexer.NewClient(o.indexerURL)
 	if err != nil {
 		return node, span, run, nil, invalid(fmt.Errorf("--indexer: %w", err))
 	}
-	ix := &policy.IndexerSource{Client: c, Node: node}
+	ix := &policy.IndexerSource{Client: client, Node: node}
 	h, err := ix.Height(ctx)
 	if err != nil {
 		return node, span, run, nil, err
@@ -285,21 +301,21 @@ func (g *globals) evmReader(ctx context.Context, o computeOptions, stage, start,
 // place: the node's CometBFT RPC (headers, tx_search), or the indexer alone (its blocks and
 // Cosmos txs). The score file's addresses take the chain's bech32 prefix, asked of --rest
 // when given (Initia's rollups all use "init").
-func (g *globals) cosmosReader(ctx context.Context, o computeOptions, stage, start, end uint64) (policy.Span, policy.Run, policy.Reader, error) {
+func (c *rollupOptions) cosmosReader(ctx context.Context, o computeOptions, stage, start, end uint64) (policy.Span, policy.Run, policy.Reader, error) {
 	var (
 		run     policy.Run
 		headers policy.Headers
 		reader  policy.Reader
 	)
 	if o.indexerURL != "" {
-		c, err := indexer.NewClient(o.indexerURL)
+		client, err := indexer.NewClient(o.indexerURL)
 		if err != nil {
 			return policy.Span{}, run, nil, invalid(fmt.Errorf("--indexer: %w", err))
 		}
-		ix := &policy.CosmosIndexer{Client: c}
+		ix := &policy.CosmosIndexer{Client: client}
 		headers, reader, run.SourceKind = ix, ix, "indexer"
 	} else {
-		node, err := policy.DialComet(g.cometRPC)
+		node, err := policy.DialComet(c.cometRPC)
 		if err != nil {
 			return policy.Span{}, run, nil, err
 		}
@@ -316,23 +332,25 @@ func (g *globals) cosmosReader(ctx context.Context, o computeOptions, stage, sta
 	}
 	run.Span, run.SourceHeight = span, head.Number
 	run.Prefix = "init"
-	if g.rest != "" {
-		if run.Prefix, err = policy.Bech32Prefix(ctx, g.rest); err != nil {
+	if c.rest != "" {
+		if run.Prefix, err = policy.Bech32Prefix(ctx, c.rest); err != nil {
 			return span, run, nil, err
 		}
 	}
 	return span, run, reader, nil
 }
 
-func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
-	if err := g.checkVMFlag(); err != nil {
+// computeScores computes the stage o asks by the policy, writes the score file and
+// manifest, and with --compare sets the contract's stage beside them.
+func (so *scoresComputeOptions) computeScores(ctx context.Context, sess session, o computeOptions) error {
+	if err := so.checkVMFlag(); err != nil {
 		return err
 	}
 	p, err := loadPolicy(o)
 	if err != nil {
 		return err
 	}
-	ps, err := g.computeStage(ctx, o, p, o.stage)
+	ps, err := so.computeStage(ctx, o, p, o.stage)
 	if err != nil {
 		return err
 	}
@@ -344,13 +362,13 @@ func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
 	if err := policy.WriteOutputs(dir, scoreFile, manifest); err != nil {
 		return err
 	}
-	if g.jsonOut {
-		if _, err := g.out.Write(manifest); err != nil {
+	if sess.jsonOut {
+		if _, err := sess.out.Write(manifest); err != nil {
 			return err
 		}
 	} else {
 		total := ps.total()
-		_, err = fmt.Fprintf(g.out, "stage %d: blocks %d..%d (%s..%s) from the %s at height %d: %d addresses, total %d\nwrote %s and %s\n",
+		_, err = fmt.Fprintf(sess.out, "stage %d: blocks %d..%d (%s..%s) from the %s at height %d: %d addresses, total %d\nwrote %s and %s\n",
 			o.stage, span.FirstBlock, span.LastBlock, p.BlockHash(span.First.Hash), p.BlockHash(span.Last.Hash), run.SourceKind, run.SourceHeight,
 			len(res.Scores), total, filepath.Join(dir, policy.ScoreFileName), filepath.Join(dir, policy.ManifestName))
 		if err != nil {
@@ -360,7 +378,7 @@ func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
 	if !o.compare {
 		return nil
 	}
-	return g.withScorer(ctx, func(ctx context.Context, s *deployer.Scorer) error {
+	return so.withScorer(ctx, sess, func(ctx context.Context, s *deployer.Scorer) error {
 		c, err := policy.CompareStage(ctx, s, o.stage, res.Scores)
 		if err != nil {
 			return err
@@ -369,9 +387,9 @@ func (g *globals) computeScores(ctx context.Context, o computeOptions) error {
 		if c.Finalized {
 			state = "finalized"
 		}
-		w := g.errOut
-		if !g.jsonOut {
-			w = g.out
+		w := sess.errOut
+		if !sess.jsonOut {
+			w = sess.out
 		}
 		if len(c.Differences) == 0 {
 			_, err := fmt.Fprintf(w, "the contract's stage %d (%s, %d rows, total %d) holds the policy's scores\n", o.stage, state, c.Rows, c.ContractTotal)

@@ -24,7 +24,7 @@ type setupOptions struct {
 	dir string
 }
 
-func newSetupCmd(g *globals) *cobra.Command {
+func newSetupCmd(ro *rootOptions) *cobra.Command {
 	var o setupOptions
 	cmd := &cobra.Command{
 		Use:   "setup",
@@ -35,24 +35,22 @@ func newSetupCmd(g *globals) *cobra.Command {
 			"user cache directory (or --movevm-dir, or $VIPHARNESS_MOVEVM), where every vipctl command finds\n" +
 			"them. Then reports the node binaries the process and container engines run.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return g.setup(cmd.Context(), o)
-		},
+		RunE: ro.runs(func(ctx context.Context, sess session) error { return setup(ctx, sess, o) }),
 	}
 	cmd.Flags().StringVar(&o.dir, "movevm-dir", "", "install the Move libraries here (default: $VIPHARNESS_MOVEVM, else .cache/movevm in a checkout, else the user cache directory)")
 	return cmd
 }
 
 // setup installs the Move libraries and reports the node binaries.
-func (g *globals) setup(ctx context.Context, o setupOptions) error {
+func setup(ctx context.Context, sess session, o setupOptions) error {
 	dir := o.dir
 	if dir == "" {
 		dir = movevm.Dir()
 	}
 	rep := setupReport{MoveLibraries: dir, Nodes: map[string]string{}}
 	if movevm.Installed(dir) != nil {
-		if !g.jsonOut {
-			fmt.Fprintf(g.errOut, "setup: fetching %s with npm into %s\n", movevm.Package, dir)
+		if !sess.jsonOut {
+			fmt.Fprintf(sess.errOut, "setup: fetching %s with npm into %s\n", movevm.Package, dir)
 		}
 		if err := movevm.Install(ctx, dir); err != nil {
 			return err
@@ -69,5 +67,5 @@ func (g *globals) setup(ctx context.Context, o setupOptions) error {
 		human += fmt.Sprintf("\nnode %s: %s", name, path)
 	}
 	human += "\nThe embedded engine (vipctl demo, vipctl localnet up) needs nothing more; the process and container engines need the node binaries."
-	return g.printResult(rep, human)
+	return sess.printResult(rep, human)
 }

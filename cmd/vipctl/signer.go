@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"strconv"
+	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -25,19 +26,42 @@ type signerFlags struct {
 	hdPath         string
 	account        uint32
 	sender         string
-	dial           keys.LedgerDialer
+	// ledgerConn is the command's one connection to the device, opened on first use.
+	ledgerConn *ledgerConn
+}
+
+// newSignerFlags holds the signer flags' defaults, from the environment.
+func newSignerFlags() signerFlags {
+	return signerFlags{keyringBackend: envOr("KEYRING_BACKEND", "os"), keyringDir: os.Getenv("KEYRING_DIR"), from: os.Getenv("FROM"),
+		keystore: os.Getenv("KEYSTORE"), ledger: envBool("LEDGER"), speculos: os.Getenv("LEDGER_SPECULOS"), hdPath: os.Getenv("HD_PATH"),
+		sender: os.Getenv("SENDER_ADDRESS"), ledgerConn: &ledgerConn{}}
 }
 
 func (s *signerFlags) register(f *pflag.FlagSet) {
-	f.StringVar(&s.keyringBackend, "keyring-backend", envOr("KEYRING_BACKEND", "os"), "keyring backend for --from: os, file or test, as minitiad (env KEYRING_BACKEND; file asks for KEYRING_PASSPHRASE or prompts)")
-	f.StringVar(&s.keyringDir, "keyring-dir", os.Getenv("KEYRING_DIR"), "keyring directory for --from (default minitiad's home, ~/.minitia) (env KEYRING_DIR)")
-	f.StringVar(&s.from, "from", os.Getenv("FROM"), "sign with this keyring key (env FROM)")
-	f.StringVar(&s.keystore, "keystore", os.Getenv("KEYSTORE"), "sign with this go-ethereum keystore JSON file; password from KEYSTORE_PASSWORD or a prompt (env KEYSTORE)")
-	f.BoolVar(&s.ledger, "ledger", envBool("LEDGER"), "sign on a Ledger's Ethereum app: EVM txs, and Move/Wasm txs in SIGN_MODE_EIP_191 (env LEDGER)")
-	f.StringVar(&s.speculos, "ledger-speculos", os.Getenv("LEDGER_SPECULOS"), "reach the Ledger through a Speculos APDU port such as 127.0.0.1:9999 instead of USB (env LEDGER_SPECULOS)")
-	f.StringVar(&s.hdPath, "hd-path", os.Getenv("HD_PATH"), "Ledger derivation path such as m/44'/60'/0'/0/0 (env HD_PATH; default from --account)")
-	f.Uint32Var(&s.account, "account", 0, "Ledger account index: m/44'/60'/0'/0/N")
-	f.StringVar(&s.sender, "sender", os.Getenv("SENDER_ADDRESS"), "refuse to sign unless the signer is this address (0x or bech32) (env SENDER_ADDRESS)")
+	f.StringVar(&s.keyringBackend, "keyring-backend", s.keyringBackend, "keyring backend for --from: os, file or test, as minitiad (env KEYRING_BACKEND; file asks for KEYRING_PASSPHRASE or prompts)")
+	f.StringVar(&s.keyringDir, "keyring-dir", s.keyringDir, "keyring directory for --from (default minitiad's home, ~/.minitia) (env KEYRING_DIR)")
+	f.StringVar(&s.from, "from", s.from, "sign with this keyring key (env FROM)")
+	f.StringVar(&s.keystore, "keystore", s.keystore, "sign with this go-ethereum keystore JSON file; password from KEYSTORE_PASSWORD or a prompt (env KEYSTORE)")
+	f.BoolVar(&s.ledger, "ledger", s.ledger, "sign on a Ledger's Ethereum app: EVM txs, and Move/Wasm txs in SIGN_MODE_EIP_191 (env LEDGER)")
+	f.StringVar(&s.speculos, "ledger-speculos", s.speculos, "reach the Ledger through a Speculos APDU port such as 127.0.0.1:9999 instead of USB (env LEDGER_SPECULOS)")
+	f.StringVar(&s.hdPath, "hd-path", s.hdPath, "Ledger derivation path such as m/44'/60'/0'/0/0 (env HD_PATH; default from --account)")
+	f.Uint32Var(&s.account, "account", s.account, "Ledger account index: m/44'/60'/0'/0/N")
+	f.StringVar(&s.sender, "sender", s.sender, "refuse to sign unless the signer is this address (0x or bech32) (env SENDER_ADDRESS)")
+}
+
+// ledgerConn dials the Ledger once for a command, however many signers it opens.
+type ledgerConn struct {
+	once sync.Once
+	dial keys.LedgerDialer
+}
+
+// dialer is the command's dialer of the device at speculos (USB when "").
+func (c *ledgerConn) dialer(speculos string) keys.LedgerDialer {
+	if c == nil { // flags built without newSignerFlags: a dialer of their own
+		return keys.OnceDialer(speculos)
+	}
+	c.once.Do(func() { c.dial = keys.OnceDialer(speculos) })
+	return c.dial
 }
 
 func envBool(key string) bool {
@@ -47,12 +71,9 @@ func envBool(key string) bool {
 
 // spec is the keys.Spec of the flags for Cosmos keys of kind.
 func (s *signerFlags) spec(kind keys.KeyType) keys.Spec {
-	if s.dial == nil {
-		s.dial = keys.OnceDialer(s.speculos)
-	}
 	return keys.Spec{KeyType: kind, KeyringBackend: s.keyringBackend, KeyringDir: s.keyringDir, From: s.from,
 		Keystore: s.keystore, Ledger: s.ledger, LedgerSpeculos: s.speculos, HDPath: s.hdPath, Account: s.account,
-		Dial: s.dial, Expect: s.sender}
+		Dial: s.ledgerConn.dialer(s.speculos), Expect: s.sender}
 }
 
 // explicit reports whether a flag names a signer (else the environment's keys are used).
@@ -60,28 +81,28 @@ func (s *signerFlags) explicit() bool { return s.from != "" || s.keystore != "" 
 
 // keyKind is the Cosmos key kind of environment and keystore keys on vm: eth_secp256k1 on
 // EVM, --key-type or the VM's kind on Move and Wasm.
-func (g *globals) keyKind(vm deployer.VM) (keys.KeyType, error) {
+func (o *rollupOptions) keyKind(vm deployer.VM) (keys.KeyType, error) {
 	if !scorers.MustDescribe(vm).Cosmos {
 		return keys.EthSecp256k1, nil // an Ethereum key: --key-type does not apply
 	}
-	return g.cosmosKeyType(vm)
+	return o.cosmosKeyType(vm)
 }
 
 // signers opens the deployer's and the operator's signers for vm. A signer flag names one
 // account for both roles (the command uses the one it needs); otherwise each role reads the
 // environment (the operator falls back to the deployer). Either may be nil when nothing is set.
-func (g *globals) signers(ctx context.Context, vm deployer.VM) (dep, op keys.Signer, err error) {
-	kind, err := g.keyKind(vm)
+func (o *chainOptions) signers(ctx context.Context, sess session, vm deployer.VM) (dep, op keys.Signer, err error) {
+	kind, err := o.keyKind(vm)
 	if err != nil {
 		return nil, nil, err
 	}
-	spec := g.signer.spec(kind)
-	if g.signer.explicit() {
+	spec := o.signer.spec(kind)
+	if o.signer.explicit() {
 		s, err := keys.Open(ctx, keys.Deployer, spec)
 		if err != nil {
 			return nil, nil, signerError(err)
 		}
-		g.logger.Info("signer", "signer", s)
+		sess.logger.Info("signer", "signer", s)
 		return s, s, nil
 	}
 	if op, err = keys.Open(ctx, keys.Operator, spec); err != nil && !errors.Is(err, keys.ErrNoKey) {

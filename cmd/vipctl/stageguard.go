@@ -19,19 +19,19 @@ import (
 )
 
 // optionalL1 is the configured L1, or nil when none is: the guards then refuse what needs it.
-func (g *globals) optionalL1() (guard.L1, error) {
-	r, err := g.optionalL1Reader()
+func (o *l1Options) optionalL1() (guard.L1, error) {
+	r, err := o.optionalL1Reader()
 	if r == nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-func (g *globals) journalDir() string { return filepath.Join(g.stateDir, "journal") }
+func (sess session) journalDir() string { return filepath.Join(sess.stateDir, "journal") }
 
 // recorded wraps s so its finalizes are recorded in the state dir.
-func (g *globals) recorded(s *deployer.Scorer) (*guard.RecordedScorer, *guard.Records) {
-	recs := guard.NewRecords(g.journalDir(), s.Contract())
+func (sess session) recorded(s *deployer.Scorer) (*guard.RecordedScorer, *guard.Records) {
+	recs := guard.NewRecords(sess.journalDir(), s.Contract())
 	return guard.Recorded(s, recs), recs
 }
 
@@ -42,16 +42,17 @@ var stdinIsTerminal = func(in io.Reader) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// confirm asks on a terminal; without one it refuses unless --yes was given.
-func (g *globals) confirm(yes bool, in io.Reader, question string) error {
+// confirm asks on a terminal (the command's input); without one it refuses unless --yes was
+// given.
+func (sess session) confirm(yes bool, question string) error {
 	if yes {
 		return nil
 	}
-	if !stdinIsTerminal(in) {
+	if !stdinIsTerminal(sess.in) {
 		return invalid(fmt.Errorf("%s: needs confirmation and there is no terminal to ask; pass --yes to confirm", question))
 	}
-	fmt.Fprintf(g.errOut, "%s? [y/N] ", question)
-	line, _ := bufio.NewReader(in).ReadString('\n')
+	fmt.Fprintf(sess.errOut, "%s? [y/N] ", question)
+	line, _ := bufio.NewReader(sess.in).ReadString('\n')
 	switch strings.ToLower(strings.TrimSpace(line)) {
 	case "y", "yes":
 		return nil
@@ -100,12 +101,12 @@ func refusalText(r *guard.RefusedError) string {
 }
 
 // finalizeStage runs a guarded, recorded finalize.
-func (g *globals) finalizeStage(ctx context.Context, s *deployer.Scorer, req guard.FinalizeRequest, yes bool) error {
-	l1, err := g.optionalL1()
+func (o *l1Options) finalizeStage(ctx context.Context, sess session, s *deployer.Scorer, req guard.FinalizeRequest, yes bool) error {
+	l1, err := o.optionalL1()
 	if err != nil {
 		return err
 	}
-	rs, recs := g.recorded(s)
+	rs, recs := sess.recorded(s)
 	d, err := guard.DecideFinalize(ctx, rs, l1, req)
 	if err != nil {
 		return guarded(err)
@@ -123,10 +124,10 @@ func (g *globals) finalizeStage(ctx context.Context, s *deployer.Scorer, req gua
 		case hash == "":
 			shown = "not recorded here and not found in the chain's events"
 		}
-		return g.printResult(result{d, hash}, fmt.Sprintf("stage %d already finalized (tx %s); nothing sent", d.Stage, shown))
+		return sess.printResult(result{d, hash}, fmt.Sprintf("stage %d already finalized (tx %s); nothing sent", d.Stage, shown))
 	}
 	if len(d.Risks) > 0 {
-		if err := g.confirm(yes, g.in, fmt.Sprintf("finalize stage %d although %s", d.Stage, guard.Describe(d.Risks))); err != nil {
+		if err := sess.confirm(yes, fmt.Sprintf("finalize stage %d although %s", d.Stage, guard.Describe(d.Risks))); err != nil {
 			return err
 		}
 	}
@@ -134,18 +135,18 @@ func (g *globals) finalizeStage(ctx context.Context, s *deployer.Scorer, req gua
 	if err != nil {
 		return classify(err)
 	}
-	return g.printResult(result{d, hash}, fmt.Sprintf("finalized stage %d (tx %s); stage %d is open", d.Stage, hash, d.Stage+1))
+	return sess.printResult(result{d, hash}, fmt.Sprintf("finalized stage %d (tx %s); stage %d is open", d.Stage, hash, d.Stage+1))
 }
 
 // lastPushedStage is the stage the score set was last pushed to by this state dir, else the
 // contract's open stage.
-func (g *globals) lastPushedStage(ctx context.Context, s *deployer.Scorer, set *scores.Set) (uint64, error) {
-	pushes, err := journal.FindPushes(g.journalDir(), s.Contract(), set.Fingerprint())
+func (sess session) lastPushedStage(ctx context.Context, s *deployer.Scorer, set *scores.Set) (uint64, error) {
+	pushes, err := journal.FindPushes(sess.journalDir(), s.Contract(), set.Fingerprint())
 	if err != nil {
 		return 0, err
 	}
 	if len(pushes) > 0 {
-		g.logger.Debug("verify: stage from the journal", "stage", pushes[0].Begin.Stage, "journal", pushes[0].Path)
+		sess.logger.Debug("verify: stage from the journal", "stage", pushes[0].Begin.Stage, "journal", pushes[0].Path)
 		return pushes[0].Begin.Stage, nil
 	}
 	open, err := s.OpenStage(ctx)

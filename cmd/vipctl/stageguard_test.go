@@ -33,8 +33,8 @@ func TestConfirm(t *testing.T) {
 			stdinIsTerminal = func(io.Reader) bool { return tc.terminal }
 			defer func() { stdinIsTerminal = was }()
 			var prompt bytes.Buffer
-			g := &globals{terminal: terminal{errOut: &prompt}}
-			err := g.confirm(tc.yes, strings.NewReader(tc.answer), "finalize stage 5 although it is empty")
+			sess := session{in: strings.NewReader(tc.answer), errOut: &prompt}
+			err := sess.confirm(tc.yes, "finalize stage 5 although it is empty")
 			if tc.ok != (err == nil) {
 				t.Fatalf("err = %v, want ok %v", err, tc.ok)
 			}

@@ -90,9 +90,9 @@ func checkFlags(fs *pflag.FlagSet) error {
 // the official interface, and an empty update of its open stage, simulated from the
 // operator. A plain account, a chain reset under a remembered address, or an operator not on
 // the contract's allow list is refused with nothing sent.
-func (g *globals) writer(ctx context.Context, r scorerRequest) (*deployer.Scorer, func(), error) {
+func (o *chainOptions) writer(ctx context.Context, sess session, r scorerRequest) (*deployer.Scorer, func(), error) {
 	r.contract = true
-	s, closeFn, err := g.scorer(ctx, r)
+	s, closeFn, err := o.scorer(ctx, sess, r)
 	if err != nil {
 		return nil, nil, err
 	}

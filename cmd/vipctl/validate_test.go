@@ -167,8 +167,7 @@ func TestFlagUsageNamesNoValueByAccident(t *testing.T) {
 func TestOperateLogsDurationsAsText(t *testing.T) {
 	for _, jsonOut := range []bool{true, false} {
 		var buf strings.Builder
-		g := &globals{terminal: terminal{errOut: &buf, jsonOut: jsonOut}}
-		operateLogger(g).Info("operator started", "every", 5*time.Second, "poll", 1500*time.Millisecond)
+		operateLogger(session{errOut: &buf, jsonOut: jsonOut}).Info("operator started", "every", 5*time.Second, "poll", 1500*time.Millisecond)
 		if out := buf.String(); strings.Contains(out, "5000000000") || !strings.Contains(out, "5s") || !strings.Contains(out, "1.5s") {
 			t.Errorf("json %v: %s", jsonOut, out)
 		}

@@ -15,16 +15,17 @@ import (
 	"github.com/vipharness/vipharness/deployer/registration/whitelist"
 )
 
-// whitelistOptions are whitelist's own flags.
+// whitelistOptions are whitelist's flags.
 type whitelistOptions struct {
+	*chainOptions                // --vm, --rest, --contract and the L1's
 	r                            whitelist.Request
 	policyFile, outDir, proposer string
 	tldr, background, rationale  string
 	policy                       computeOptions // --policy: the formulas go into the forum post
 }
 
-func newWhitelistCmd(g *globals) *cobra.Command {
-	var o whitelistOptions
+func newWhitelistCmd(ro *rootOptions) *cobra.Command {
+	o := &whitelistOptions{chainOptions: newChainOptions()}
 	cmd := &cobra.Command{
 		Use:   "whitelist --network mainnet|testnet --out DIR ...",
 		Short: "Prepare the VIP whitelisting: forum post and governance proposal (mainnet), or the note for the maintainers (testnet)",
@@ -36,7 +37,7 @@ func newWhitelistCmd(g *globals) *cobra.Command {
 The proposal's MsgGovExecute calls vip::register on the L1 VIP module with its
 arguments BCS-encoded. Text flags take the text, or @FILE to read it from a file.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return g.prepareWhitelist(cmd.Context(), o) },
+		RunE: ro.runs(o.prepareWhitelist),
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.outDir, "out", "whitelist", "folder to write the files into")
@@ -67,21 +68,21 @@ arguments BCS-encoded. Text flags take the text, or @FILE to read it from a file
 	f.StringVar(&o.r.Title, "title", "", "proposal title (default: derived)")
 	f.StringVar(&o.r.Summary, "summary", "", "proposal summary (default: derived)")
 	f.StringVar(&o.r.Metadata, "metadata", "", "proposal metadata, e.g. the forum post's URL")
-	return g.addFlags(cmd, "vm", "rest", "contract", l1Flags)
+	return o.addFlags(cmd, "vm", "rest", "contract", l1Flags)
 }
 
 // prepareWhitelist writes the whitelisting files of the network: the forum post and the
 // governance proposal (mainnet), or the note for the maintainers (testnet).
-func (g *globals) prepareWhitelist(ctx context.Context, o whitelistOptions) error {
+func (o *whitelistOptions) prepareWhitelist(ctx context.Context, sess session) error {
 	r, policyFile, outDir, proposer := o.r, o.policyFile, o.outDir, o.proposer
 	tldr, background, rationale := o.tldr, o.background, o.rationale
-	vm, _ := deployer.ParseVM(g.vm)
+	vm, _ := deployer.ParseVM(o.vm)
 	r.VM = vm
-	r.Network = g.network
-	r.ScoreContract = g.contract
+	r.Network = o.network
+	r.ScoreContract = o.contract
 	// The proposal goes to the VIP module of --network: a VIP_MODULE_ADDRESS left in
 	// the environment (a sourced localnet.env) that disagrees is refused, not used.
-	src, err := g.l1Source(false)
+	src, err := o.l1Source(false)
 	if err != nil {
 		return fmt.Errorf("whitelist: %w", err)
 	}
@@ -89,9 +90,9 @@ func (g *globals) prepareWhitelist(ctx context.Context, o whitelistOptions) erro
 	if src.Network != "" {
 		r.Network = src.Network
 	}
-	if (r.BridgeID == 0 || r.BridgeAddress == "") && g.rest != "" {
+	if (r.BridgeID == 0 || r.BridgeAddress == "") && o.rest != "" {
 		// A minitia's opchild module knows its bridge.
-		b, err := (&probe.Client{REST: g.rest}).BridgeInfo(ctx)
+		b, err := (&probe.Client{REST: o.rest}).BridgeInfo(ctx)
 		if err != nil {
 			return invalid(fmt.Errorf("whitelist: read the bridge from the rollup (or pass --bridge-id and --bridge-address): %w", err))
 		}
@@ -168,7 +169,7 @@ func (g *globals) prepareWhitelist(ctx context.Context, o whitelistOptions) erro
 		next = "post forum-post.md on the Initia forum; after the discussion, submit: initiad tx gov submit-proposal " + filepath.Join(outDir, "proposal.json") + " --from <proposer>"
 	}
 	network := strings.ToLower(strings.TrimSpace(r.Network))
-	return g.printResult(map[string]any{"files": written, "network": network, "vip_module_address": r.VIPAddress, "vip_module_address_from": src.VIP.From, "next": next},
+	return sess.printResult(map[string]any{"files": written, "network": network, "vip_module_address": r.VIPAddress, "vip_module_address_from": src.VIP.From, "next": next},
 		fmt.Sprintf("wrote %s\nfor %s, VIP module %s (from %s)\nnext: %s", strings.Join(written, ", "), network, r.VIPAddress, src.VIP.From, next))
 }
 
