@@ -94,30 +94,7 @@ manifest), and reads the contract's stage beside it: every address whose score t
 from the policy's, or that only one side holds, is named (exit 4). A bridge the L1 does not
 know yet (before registration) gives the root and the proofs with a note, not a failure.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.st == 0 {
-				return invalid(errors.New("--stage is required (a finalized stage >= 1)"))
-			}
-			if !cmd.Flags().Changed("bridge-id") {
-				return invalid(errors.New("--bridge-id is required: the bridge id the L1 registered the rollup under (every leaf holds it)"))
-			}
-			sess, err := ro.session(cmd)
-			if err != nil {
-				return err
-			}
-			if po.policy != "" {
-				if o.l1Proofs != "" || o.allowOpen {
-					return invalid(errors.New("--policy audits the policy's scores against the contract's: --l1-proofs and --allow-open are for an audit of the contract alone"))
-				}
-				return o.auditPolicy(cmd.Context(), sess)
-			}
-			if o.l1Proofs != "" && !o.l1Configured() {
-				return invalid(errors.New("--l1-proofs needs the L1 (--network, or --l1-rest and --vip-address): its proofs are checked against the L1's root"))
-			}
-			return o.withScorer(cmd.Context(), sess, func(ctx context.Context, s *deployer.Scorer) error {
-				return o.audit(ctx, sess, s)
-			})
-		},
+		RunE: ro.runs(o.run),
 	}
 	f := cmd.Flags()
 	f.Uint64Var(&o.st, "stage", 0, "the stage to audit")
@@ -132,6 +109,29 @@ know yet (before registration) gives the root and the proofs with a note, not a 
 	f.Uint64Var(&po.logSpan, "log-span", 2000, "with --policy: blocks per eth_getLogs request")
 	f.StringVar(&po.out, "out", "", "with --policy: also write the policy's score file and manifest into this folder")
 	return o.addFlags(cmd, rollupFlags, l1Flags)
+}
+
+// run refuses what audit cannot do, then audits the contract's stage, or with --policy the
+// policy's scores against it.
+func (o *auditOptions) run(ctx context.Context, sess session) error {
+	if o.st == 0 {
+		return invalid(errors.New("--stage is required (a finalized stage >= 1)"))
+	}
+	if !o.changed("bridge-id") {
+		return invalid(errors.New("--bridge-id is required: the bridge id the L1 registered the rollup under (every leaf holds it)"))
+	}
+	if o.policy.policy != "" {
+		if o.l1Proofs != "" || o.allowOpen {
+			return invalid(errors.New("--policy audits the policy's scores against the contract's: --l1-proofs and --allow-open are for an audit of the contract alone"))
+		}
+		return o.auditPolicy(ctx, sess)
+	}
+	if o.l1Proofs != "" && !o.l1Configured() {
+		return invalid(errors.New("--l1-proofs needs the L1 (--network, or --l1-rest and --vip-address): its proofs are checked against the L1's root"))
+	}
+	return o.withScorer(ctx, sess, func(ctx context.Context, s *deployer.Scorer) error {
+		return o.audit(ctx, sess, s)
+	})
 }
 
 // audit builds the tree of the contract's stage and sets the L1's snapshot beside it.

@@ -42,13 +42,7 @@ func newCheckCmd(ro *rootOptions) *cobra.Command {
 			"names it.\n" +
 			"Exit 0 only when no check fails; --json and --junit FILE for pipelines.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			sess, err := ro.session(cmd)
-			if err != nil {
-				return err
-			}
-			return o.runChecks(cmd.Context(), sess, cmd.Flags().Changed("vm"))
-		},
+		RunE: ro.runs(o.runChecks),
 	}
 	cmd.Flags().StringVar(&o.artifact, "artifact", "", "deploy this build instead of ours: .bin (hex creation code) or a Foundry/Hardhat .json for EVM, .mv for Move, .wasm for Wasm")
 	cmd.Flags().Uint64Var(&o.st, "stage", 0, "stage to deploy at (default: the L1's current stage, else 1)")
@@ -57,10 +51,10 @@ func newCheckCmd(ro *rootOptions) *cobra.Command {
 }
 
 // runChecks deploys a fresh contract and runs the conformance checks, or inspects the
-// contract named, read-only; it prints the checks and exits 4 when one fails. vmSet says
-// --vm was given: the VM is not detected.
-func (o *checkOptions) runChecks(ctx context.Context, sess session, vmSet bool) error {
+// contract named, read-only; it prints the checks and exits 4 when one fails.
+func (o *checkOptions) runChecks(ctx context.Context, sess session) error {
 	artifact, junit, st := o.artifact, o.junit, o.st
+	vmSet := o.changed("vm") // --vm given: the VM is not detected
 	vm, err := deployer.ParseVM(o.vm)
 	if err != nil {
 		return invalid(err)

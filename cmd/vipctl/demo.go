@@ -55,13 +55,7 @@ func newDemoCmd(ro *rootOptions) *cobra.Command {
 		Use:   "demo",
 		Short: "Run the whole job on an embedded rollup: read the L1 stage, deploy, push scores, finalize, verify",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			sess, err := ro.session(cmd)
-			if err != nil {
-				return err
-			}
-			return o.demo(cmd.Context(), sess, cmd.Flags().Changed("vm"))
-		},
+		RunE:  ro.runs(o.demo),
 	}
 	cmd.Flags().Uint64Var(&o.l1Stage, "l1-stage", 7, "stage the L1 stand-in reports")
 	cmd.Flags().IntVar(&o.generate, "generate", 2000, "generated entries pushed beside the fixture score file")
@@ -69,10 +63,9 @@ func newDemoCmd(ro *rootOptions) *cobra.Command {
 	return o.addFlags(cmd, "vm")
 }
 
-// demo runs the whole job on a local rollup of each VM (or of --vm's: vmSet) and prints the
-// reports.
-func (o *demoOptions) demo(ctx context.Context, sess session, vmSet bool) error {
-	l1Stage, generate, engineName := o.l1Stage, o.generate, o.engineName
+// demo runs the whole job on a local rollup of each VM (or of --vm's) and prints the reports.
+func (o *demoOptions) demo(ctx context.Context, sess session) error {
+	l1Stage, generate, engineName, vmSet := o.l1Stage, o.generate, o.engineName, o.changed("vm")
 	// Every VM with a deployer, unless --vm (or VM) picks one.
 	vms := []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move}
 	if vmSet || os.Getenv("VM") != "" {

@@ -121,6 +121,10 @@ func (o *chainOptions) sharedFlag(f *pflag.FlagSet, name string) {
 	}
 }
 
+// changed reports whether the command line set the command's flag name (addFlags keeps the
+// command's flag set).
+func (o *chainOptions) changed(name string) bool { return o.flags != nil && o.flags.Changed(name) }
+
 // addFlags registers the shared flags named (a group, or one flag) on cmd, bound to o, and
 // returns cmd.
 func (o *chainOptions) addFlags(cmd *cobra.Command, names ...string) *cobra.Command {

@@ -44,16 +44,7 @@ published scoring policy, as scores compute does (the node, or --indexer), once 
 ended on the rollup; the scores go through the same journaled push, read-back and finalize,
 and each stage's score file and manifest are kept in STATE_DIR/policy/<contract>/stage-N.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.policy.policy != "" && !cmd.Flags().Changed("bridge-id") {
-				return invalid(errors.New("--policy needs --bridge-id: the bridge id every merkle leaf of the stage's manifest holds"))
-			}
-			sess, err := ro.session(cmd)
-			if err != nil {
-				return err
-			}
-			return o.operate(cmd.Context(), sess)
-		},
+		RunE: ro.runs(o.operate),
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.file, "file", "", "score file (.csv or .json), re-read when it changes; {stage} in the path is the stage")
@@ -76,6 +67,9 @@ and each stage's score file and manifest are kept in STATE_DIR/policy/<contract>
 
 // operate runs the operator loop (or one pass, with --once) over the score source.
 func (o *operateOptions) operate(ctx context.Context, sess session) error {
+	if o.policy.policy != "" && !o.changed("bridge-id") {
+		return invalid(errors.New("--policy needs --bridge-id: the bridge id every merkle leaf of the stage's manifest holds"))
+	}
 	file, format, command, listen, every, poll, maxBackoff, srcTO, once, allowEmpty := o.file, o.format, o.command, o.listen, o.every, o.poll, o.maxBackoff, o.srcTO, o.once, o.allowEmpty
 	var src operate.Source
 	var ps *policySource

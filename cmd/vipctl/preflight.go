@@ -38,21 +38,15 @@ func newPreflightCmd(ro *rootOptions) *cobra.Command {
 			"checks the contract exists, has the official interface and keeps up with the L1 stage.\n" +
 			"Exit 0 when nothing fails (warnings allowed), 1 when a check fails; --json for pipelines.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			sess, err := ro.session(cmd)
-			if err != nil {
-				return err
-			}
-			return o.preflight(cmd.Context(), sess, cmd.Flags().Changed("vm"))
-		},
+		RunE: ro.runs(o.preflight),
 	}
 	cmd.Flags().IntVar(&o.firstPush, "first-push", 1000, "addresses the first score push is estimated for")
 	return o.addFlags(cmd, rollupFlags, l1Flags, signerGroup)
 }
 
-// preflight checks the rollup, the L1 and the accounts and prints every finding; vmSet
-// says --vm was given: the VM is not detected.
-func (o *preflightOptions) preflight(ctx context.Context, sess session, vmSet bool) error {
+// preflight checks the rollup, the L1 and the accounts and prints every finding.
+func (o *preflightOptions) preflight(ctx context.Context, sess session) error {
+	vmSet := o.changed("vm") // --vm given: the VM is not detected
 	cfg := preflight.Config{CometRPC: o.cometRPC, REST: o.rest, JSONRPC: o.rpc, FirstPush: o.firstPush,
 		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, ContractAddress: o.contract, Client: &probe.Client{REST: o.rest, JSONRPC: o.rpc}}
 	if vmSet || os.Getenv("VM") != "" {

@@ -55,29 +55,7 @@ while the node or the indexer is behind the stage's end. --check only checks the
 then reads the stage back from the scoring contract (--contract) and names every address
 whose score there differs from the policy's (exit 4).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			switch {
-			case o.policy == "":
-				return invalid(errors.New("--policy is required: the scoring policy file (YAML)"))
-			case o.check:
-				sess, err := ro.session(cmd)
-				if err != nil {
-					return err
-				}
-				return checkPolicy(sess, *o)
-			case o.stage == 0:
-				return invalid(errors.New("--stage is required (a stage >= 1 the L1 has moved past)"))
-			case !cmd.Flags().Changed("bridge-id"):
-				return invalid(errors.New("--bridge-id is required: the bridge id every merkle leaf holds"))
-			}
-			sess, err := ro.session(cmd)
-			if err != nil {
-				return err
-			}
-			run := *o
-			run.vmSet = cmd.Flags().Changed("vm") || os.Getenv("VM") != ""
-			return so.computeScores(cmd.Context(), sess, run)
-		},
+		RunE: ro.runs(so.run),
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.policy, "policy", "", "scoring policy file (YAML)")
@@ -90,6 +68,23 @@ whose score there differs from the policy's (exit 4).`,
 	f.BoolVar(&o.check, "check", false, "only check the policy file (no chain): print its sources, rules and actions")
 	f.BoolVar(&o.compare, "compare", false, "compare the scores with the stage the scoring contract holds (exit 4 on any difference)")
 	return so.addFlags(cmd, rollupFlags, l1Flags)
+}
+
+// run refuses a missing flag, then checks the policy (--check) or computes the stage.
+func (so *scoresComputeOptions) run(ctx context.Context, sess session) error {
+	o := so.policy
+	switch {
+	case o.policy == "":
+		return invalid(errors.New("--policy is required: the scoring policy file (YAML)"))
+	case o.check:
+		return checkPolicy(sess, o)
+	case o.stage == 0:
+		return invalid(errors.New("--stage is required (a stage >= 1 the L1 has moved past)"))
+	case !so.changed("bridge-id"):
+		return invalid(errors.New("--bridge-id is required: the bridge id every merkle leaf holds"))
+	}
+	o.vmSet = so.changed("vm") || os.Getenv("VM") != ""
+	return so.computeScores(ctx, sess, o)
 }
 
 // loadPolicy reads the policy with the --param overrides; a policy that fails its checks
