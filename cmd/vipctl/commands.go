@@ -151,7 +151,8 @@ func (o *updateOptions) updateScores(ctx context.Context, sess session) error {
 	}
 	var bar *progressbar.ProgressBar
 	progress := func(done, total int) {
-		if sess.jsonOut || sess.noProgress {
+		// A bar redrawn with carriage returns is for a person: a log or CI gets none.
+		if sess.jsonOut || sess.noProgress || !isTerminal(sess.errOut) {
 			return
 		}
 		if bar == nil {

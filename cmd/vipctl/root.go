@@ -97,7 +97,7 @@ func newRoot() *cobra.Command {
 	f.StringVar(&ro.stateDir, "state-dir", envOr("VIPHARNESS_DIR", ".vipharness"), "where deployments and journals are kept; relative to the working directory (env VIPHARNESS_DIR)")
 	f.BoolVar(&ro.jsonOut, "json", false, "print machine-readable JSON")
 	f.BoolVarP(&ro.verbose, "verbose", "v", false, "debug logs on stderr")
-	f.BoolVar(&ro.noProgress, "no-progress", false, "no progress bar")
+	f.BoolVar(&ro.noProgress, "no-progress", false, "no progress bar (none is drawn when stderr is not a terminal)")
 
 	root.AddCommand(newDeployCmd(ro), newScoresCmd(ro), newStageCmd(ro), newVerifyCmd(ro), newLocalnetCmd(ro), newDemoCmd(ro), newKeysCmd(ro), newIndexerCmd(ro), newRouterCmd(ro), newSetupCmd(ro))
 	// Before registration: does the rollup and its contract conform.

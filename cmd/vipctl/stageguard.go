@@ -37,9 +37,12 @@ func (sess session) recorded(s *deployer.Scorer) (*guard.RecordedScorer, *guard.
 
 // stdinIsTerminal reports whether a person can answer a prompt read from in: a terminal.
 // (a variable so tests can stand in for a person at a terminal)
-var stdinIsTerminal = func(in io.Reader) bool {
-	f, ok := in.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+var stdinIsTerminal = func(in io.Reader) bool { return isTerminal(in) }
+
+// isTerminal reports whether f (a reader or writer) is a terminal.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && term.IsTerminal(int(file.Fd()))
 }
 
 // confirm asks on a terminal (the command's input); without one it refuses unless --yes was

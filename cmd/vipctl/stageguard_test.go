@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"os"
 	"testing"
 
 	"github.com/vipharness/vipharness/deployer/operation/guard"
@@ -91,5 +92,19 @@ func TestGuardedNamesTheFlags(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestIsTerminalRefusesPipesAndBuffers(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	for name, f := range map[string]any{"pipe reader": r, "pipe writer": w, "buffer": &bytes.Buffer{}, "nil": nil} {
+		if isTerminal(f) {
+			t.Errorf("%s: a terminal", name)
+		}
 	}
 }
