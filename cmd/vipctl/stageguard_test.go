@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/vipharness/vipharness/deployer/operation/guard"
