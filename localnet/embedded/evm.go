@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
-	"strings"
 	"sync"
 	"time"
 
@@ -23,7 +22,6 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/eth"
-	"github.com/ethereum/go-ethereum/eth/catalyst"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/eth/filters"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -107,7 +105,7 @@ func WithLogger(l *slog.Logger) EVMOption { return func(c *evmConfig) { c.logger
 type EVMRollup struct {
 	stack         *node.Node
 	eth           *eth.Ethereum
-	beacon        *catalyst.SimulatedBeacon
+	sealer        *sealer
 	client        *ethclient.Client
 	chainID       *big.Int
 	devKey        *ecdsa.PrivateKey
@@ -118,7 +116,7 @@ type EVMRollup struct {
 	logger        *slog.Logger
 	tempDir       string // the database's folder when Stop removes it
 
-	commitMu sync.Mutex     // the beacon's Commit and the pool's Sync are not safe for concurrent use
+	commitMu sync.Mutex     // the sealer and the pool's Sync are not safe for concurrent use
 	sealing  sync.WaitGroup // the seal in flight, if any
 	stopOnce sync.Once
 	stopped  chan struct{}
@@ -254,19 +252,16 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		closeNode()
 		return nil, fmt.Errorf("start evm node: %w", err)
 	}
-	beacon, err := catalyst.NewSimulatedBeacon(0, common.Address{}, backend)
+	backend.SetSynced() // the chain is its own only node
+	sealer, err := newSealer(backend.BlockChain(), backend.ChainDb(), backend.TxPool(), cfg.gasLimit)
 	if err != nil {
 		closeNode()
-		return nil, fmt.Errorf("create simulated beacon: %w", err)
-	}
-	if err := beacon.Fork(backend.BlockChain().GetCanonicalHash(0)); err != nil {
-		closeNode()
-		return nil, fmt.Errorf("reset chain to genesis: %w", err)
+		return nil, err
 	}
 	r := &EVMRollup{
 		stack:       stack,
 		eth:         backend,
-		beacon:      beacon,
+		sealer:      sealer,
 		client:      ethclient.NewClient(stack.Attach()),
 		chainID:     ethConf.Genesis.Config.ChainID,
 		devKey:      devKey,
@@ -386,9 +381,9 @@ type sealResult struct {
 
 // sealPending seals a block if the pool holds executable txs, and reports how many txs the
 // block took and how many the pool held. The pool catches up with the last sealed block
-// first, or it still counts the txs that block took. geth's TxPool.Sync answers one waiter
-// at a time (a second caller replaces the first, which then waits for ever), so every Sync
-// here and in the beacon runs under commitMu.
+// first, or it still counts (and offers) the txs that block took. geth's TxPool.Sync answers
+// one waiter at a time (a second caller replaces the first, which then waits for ever), so
+// every Sync runs under commitMu.
 func (r *EVMRollup) sealPending() (took, pending int, err error) {
 	r.commitMu.Lock()
 	defer r.commitMu.Unlock()
@@ -398,24 +393,31 @@ func (r *EVMRollup) sealPending() (took, pending int, err error) {
 	if pending, _ = r.eth.TxPool().Stats(); pending == 0 {
 		return 0, 0, nil
 	}
-	b := r.eth.BlockChain().GetBlockByHash(r.commitLocked())
+	t0 := time.Now()
+	b, err := r.sealer.seal(context.Background(), uint64(time.Now().Unix()), false)
+	if err != nil {
+		r.logger.Error("seal a block", "err", err)
+		return 0, pending, nil
+	}
 	if b == nil {
 		return 0, pending, nil
 	}
+	r.logger.Debug("sealed block", "number", b.NumberU64(), "hash", b.Hash(), "txs", len(b.Transactions()), "took", time.Since(t0))
 	return len(b.Transactions()), pending, nil
 }
 
-// Commit seals a block with the pending transactions and returns its hash.
+// Commit seals a block with the pending transactions (an empty one when there are none) and
+// returns its hash.
 func (r *EVMRollup) Commit() common.Hash {
 	r.commitMu.Lock()
 	defer r.commitMu.Unlock()
-	return r.commitLocked()
-}
-
-func (r *EVMRollup) commitLocked() common.Hash {
-	h := r.beacon.Commit()
-	r.logger.Debug("sealed block", "hash", h)
-	return h
+	if err := r.eth.TxPool().Sync(); err != nil {
+		r.logger.Error("sync the tx pool", "err", err)
+	}
+	if _, err := r.sealer.seal(context.Background(), uint64(time.Now().Unix()), true); err != nil {
+		r.logger.Error("seal a block", "err", err)
+	}
+	return r.eth.BlockChain().CurrentBlock().Hash()
 }
 
 func (r *EVMRollup) head(ctx context.Context) (height uint64, root []byte, err error) {
@@ -457,31 +459,23 @@ func (r *EVMRollup) BlockChain() *core.BlockChain { return r.eth.BlockChain() }
 // Client is an in-process client of the chain.
 func (r *EVMRollup) Client() *ethclient.Client { return r.client }
 
-// AdjustTime seals a block d after the head's time, so that every later block is at least
-// that far ahead. Txs that arrive meanwhile are sealed first, in blocks of their own.
+// AdjustTime seals a block d after the head's time (with the txs the pool holds, if any),
+// so that every later block is at least that far ahead.
 func (r *EVMRollup) AdjustTime(d time.Duration) error {
+	if d < 0 {
+		return fmt.Errorf("adjust time by %s: the clock only moves forward", d)
+	}
 	r.commitMu.Lock()
 	defer r.commitMu.Unlock()
-	// The beacon refuses to move the clock while the pool holds executable txs: seal them
-	// first. The pool learns of a sealed block on its own goroutine, so it is synced before
-	// each look, or it still counts txs a block took.
-	for range adjustAttempts {
-		if err := r.eth.TxPool().Sync(); err != nil {
-			return fmt.Errorf("adjust time: sync the tx pool: %w", err)
-		}
-		if pending, _ := r.eth.TxPool().Stats(); pending > 0 {
-			r.commitLocked()
-			continue
-		}
-		if err := r.beacon.AdjustTime(d); err == nil || !strings.Contains(err.Error(), "non-empty block") {
-			return err // nil, or not a tx that arrived between the look and the seal
-		}
+	if err := r.eth.TxPool().Sync(); err != nil {
+		return fmt.Errorf("adjust time: sync the tx pool: %w", err)
 	}
-	return fmt.Errorf("adjust time by %s: txs kept arriving through %d seals", d, adjustAttempts)
+	head := r.eth.BlockChain().CurrentBlock()
+	if _, err := r.sealer.seal(context.Background(), head.Time+uint64(d/time.Second), true); err != nil {
+		return fmt.Errorf("adjust time by %s: %w", d, err)
+	}
+	return nil
 }
-
-// adjustAttempts bounds AdjustTime's seals of txs that keep arriving.
-const adjustAttempts = 100
 
 // stopWait bounds how long Stop waits for a seal in flight before it closes the node under it.
 const stopWait = 10 * time.Second
@@ -505,7 +499,7 @@ func (r *EVMRollup) Stop(ctx context.Context) error {
 			err = fmt.Errorf("stop the evm chain: a seal was still running: %w; closed the node under it", ctx.Err())
 		}
 		r.client.Close()
-		err = errors.Join(err, r.rest.Close(), r.comet.Close(), r.beacon.Stop(), r.stack.Close())
+		err = errors.Join(err, r.rest.Close(), r.comet.Close(), r.stack.Close())
 		if r.tempDir != "" {
 			if rmErr := os.RemoveAll(r.tempDir); rmErr != nil {
 				err = errors.Join(err, fmt.Errorf("remove the evm chain's database: %w", rmErr))

@@ -13,10 +13,14 @@ import (
 	"testing"
 	"time"
 
+	bind "github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
@@ -383,4 +387,77 @@ func TestEVMClockJumpsWhileSendsArriveThenStops(t *testing.T) {
 		t.Errorf("head time %d, want at least %d (%d jumps of an hour)", head.Time, minTime, jumps)
 	}
 	stop()
+}
+
+// The sealer runs each block's txs once and writes the block with the state it computed,
+// skipping geth's import. Its blocks must be what geth's import accepts: a fresh chain from
+// the same genesis imports every one of them (headers, bodies, receipts, blooms, gas, state
+// roots checked) and reaches the same head, across multi-tx blocks, a contract creation
+// that logs, a clock jump and an empty block.
+func TestEVMSealedBlocksImportIntoAFreshChain(t *testing.T) {
+	r := startEVM(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	sendPipelined(t, r, 300, 50)
+	c := r.Client()
+	key, _ := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	chainID, _ := c.ChainID(ctx)
+	nonce, err := c.PendingNonceAt(ctx, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Init code that logs once (LOG0 of no data) and deploys nothing.
+	create, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce,
+		GasFeeCap: big.NewInt(EVMMinGasPrice), Gas: 100_000, Data: common.FromHex("0x60006000a000")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SendTransaction(ctx, create); err != nil {
+		t.Fatal(err)
+	}
+	rc, err := bind.WaitMined(ctx, c, create.Hash())
+	if err != nil || rc.Status != types.ReceiptStatusSuccessful || len(rc.Logs) != 1 {
+		t.Fatalf("contract creation: %+v, %v", rc, err)
+	}
+	if err := r.AdjustTime(time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	sendPipelined(t, r, 100, 100)
+	r.Commit() // an empty block
+
+	src := r.BlockChain()
+	head := src.CurrentBlock()
+	genesis, err := core.ReadGenesis(r.eth.ChainDb())
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := rawdb.NewMemoryDatabase()
+	engine, err := ethconfig.CreateConsensusEngine(genesis.Config, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := core.NewBlockChain(db, genesis, engine, core.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Stop()
+	var blocks types.Blocks
+	empty := 0
+	for n := uint64(1); n <= head.Number.Uint64(); n++ {
+		b := src.GetBlockByNumber(n)
+		if len(b.Transactions()) == 0 {
+			empty++
+		}
+		blocks = append(blocks, b)
+	}
+	if empty != 2 || len(blocks) < 4 {
+		t.Fatalf("%d blocks, %d empty: want the clock jump's and Commit's empty blocks and the txs' blocks", len(blocks), empty)
+	}
+	if i, err := fresh.InsertChain(blocks); err != nil {
+		t.Fatalf("geth's import refused sealed block %d: %v", blocks[i].NumberU64(), err)
+	}
+	if got := fresh.CurrentBlock(); got.Hash() != head.Hash() || got.Root != head.Root {
+		t.Fatalf("imported head %d %s (root %s), sealed %d %s (root %s)", got.Number, got.Hash(), got.Root, head.Number, head.Hash(), head.Root)
+	}
 }
