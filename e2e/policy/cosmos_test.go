@@ -393,6 +393,31 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 				Expect(out).To(ContainSubstring("holds the policy's scores"))
 				Expect(out).To(ContainSubstring("matches the L1 snapshot"))
 			}, SpecTimeout(3*time.Minute))
+
+			It("operates stage 3 by the policy once the L1 advances past it: computed, pushed and finalized; another pass sends nothing", func(ctx SpecContext) {
+				// Stage 3 holds the activity the first spec made after stage 2's end.
+				t3, err := audit.NewL1(env.L1.URL(), env.L1.VIPAddress(), nil).StageTimes(ctx, stage+1)
+				Expect(err).NotTo(HaveOccurred())
+				want := cosmosExpected(target.VM, acts, t3.Start, t3.End, opAddr)
+				Expect(len(want)).To(BeNumerically(">=", 2), "users acted in stage 3")
+				By("waiting for the L1's stage 3 to end, then advancing the L1")
+				time.Sleep(time.Until(time.Unix(int64(t3.End), 0)) + 300*time.Millisecond)
+				Expect(env.L1.Advance(ctx)).To(Equal(uint64(stage + 2)))
+
+				op := mustKey(env.OperatorSecret(), env.KeyType())
+				on := operated{
+					sent: func() uint64 {
+						s, err := c.SignerOf(ctx, op)
+						Expect(err).NotTo(HaveOccurred())
+						return s.Sequence
+					},
+					readScores: readBech32Scores,
+				}
+				policyArgs := append([]string{"--policy", policyFile, "--bridge-id", strconv.Itoa(bridgeID)}, params...)
+				got := operateByPolicy(ctx, env, on, stateDir, contract, outRoot, policyArgs, []int{stage + 1}, stage+2)
+				Expect(got[stage+1]).To(Equal(want), "stage 3's scores are the formulas' of its activity")
+				Expect(got[stage+1]).NotTo(HaveKey(opAddr))
+			}, SpecTimeout(3*time.Minute))
 		})
 	}
 })

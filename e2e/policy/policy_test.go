@@ -533,56 +533,17 @@ var _ = Describe("scoring policy", func() {
 
 				policyArgs := []string{"--policy", filepath.Join(fixtures, "demo-token.yaml"), "--bridge-id", strconv.Itoa(bridgeID),
 					"--param", "token=" + token.Hex(), "--param", "operator=" + opAddr.Hex()}
-				By("one pass of the operator closes both stages")
-				out, code := env.RunVipctl(ctx, vipctl, stateDir, append([]string{"--contract", contract, "operate", "--once"}, policyArgs...)...)
-				Expect(code).To(Equal(0), out)
-				for _, st := range []int{stage + 1, stage + 2} {
-					Expect(out).To(MatchRegexp(`stage computed by the policy" stage=%d`, st))
-					Expect(out).To(MatchRegexp(`stage finalized" stage=%d`, st))
-				}
-				Expect(out).To(ContainSubstring("stage 5 has not ended on the rollup yet"), "the open stage is left for later")
-
-				By("each stage on chain is the policy's, and the operator's manifest is the one scores compute writes")
-				contractDir := filepath.Join(stateDir, "policy", strings.ToLower(contract))
-				for _, st := range []int{stage + 1, stage + 2} {
-					dir := filepath.Join(outRoot, fmt.Sprintf("compute-%d", st))
-					out, code = env.RunVipctl(ctx, vipctl, stateDir, append([]string{"scores", "compute", "--stage", strconv.Itoa(st), "--out", dir}, policyArgs...)...)
-					Expect(code).To(Equal(0), out)
-					opDir := filepath.Join(contractDir, fmt.Sprintf("stage-%d", st))
-					a, err := os.ReadFile(filepath.Join(dir, policy.ScoreFileName))
-					Expect(err).NotTo(HaveOccurred())
-					b, err := os.ReadFile(filepath.Join(opDir, policy.ScoreFileName))
-					Expect(err).NotTo(HaveOccurred())
-					Expect(string(b)).To(Equal(string(a)), "stage %d's score file", st)
-					var mc, mo policy.Manifest
-					for path, m := range map[string]*policy.Manifest{dir: &mc, opDir: &mo} {
-						raw, err := os.ReadFile(filepath.Join(path, policy.ManifestName))
+				on := operated{
+					sent: func() uint64 {
+						n, err := ops.c.BlockNumber(ctx)
 						Expect(err).NotTo(HaveOccurred())
-						Expect(json.Unmarshal(raw, m)).To(Succeed())
-					}
-					Expect(mo.Source.Height).To(BeNumerically("<", mc.Source.Height), "the pushes and finalizes came after the operator's read")
-					mo.Source = mc.Source
-					Expect(mo).To(Equal(mc), "stage %d's manifests differ only in the node's height when read", st)
-					got := readScores(filepath.Join(dir, policy.ScoreFileName))
-					Expect(got).NotTo(BeEmpty())
-					out, code = env.RunVipctl(ctx, vipctl, stateDir, append([]string{"--contract", contract, "audit", "--stage", strconv.Itoa(st)}, policyArgs...)...)
-					Expect(code).To(Equal(0), out)
-					Expect(out).To(ContainSubstring(fmt.Sprintf("the contract's stage %d (finalized, %d rows", st, len(got))))
+						return n
+					},
+					readScores: readScores,
 				}
-				s3 := readScores(filepath.Join(contractDir, fmt.Sprintf("stage-%d", stage+1), policy.ScoreFileName))
-				s4 := readScores(filepath.Join(contractDir, fmt.Sprintf("stage-%d", stage+2), policy.ScoreFileName))
-				Expect(s3).To(HaveKey(addrs[0]), "stage 3: addrs[0] sent DEMO")
-				Expect(s4[addrs[2]]).To(BeNumerically(">=", 10), "stage 4: two plays")
-
-				By("another pass: nothing to write")
-				before, err := ops.c.BlockNumber(ctx)
-				Expect(err).NotTo(HaveOccurred())
-				out, code = env.RunVipctl(ctx, vipctl, stateDir, append([]string{"--contract", contract, "operate", "--once"}, policyArgs...)...)
-				Expect(code).To(Equal(0), out)
-				Expect(out).NotTo(ContainSubstring("scores pushed"))
-				after, err := ops.c.BlockNumber(ctx)
-				Expect(err).NotTo(HaveOccurred())
-				Expect(after).To(Equal(before), "no transaction was sent")
+				got := operateByPolicy(ctx, env, on, stateDir, contract, outRoot, policyArgs, []int{stage + 1, stage + 2}, stage+3)
+				Expect(got[stage+1]).To(HaveKey(addrs[0]), "stage 3: addrs[0] sent DEMO")
+				Expect(got[stage+2][addrs[2]]).To(BeNumerically(">=", 10), "stage 4: two plays")
 			}, SpecTimeout(4*time.Minute))
 
 			It("writes the registry profile's vip.actions and the forum post's formulas from the policy", func(ctx SpecContext) {
