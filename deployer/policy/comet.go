@@ -11,9 +11,7 @@ import (
 	"sync"
 	"time"
 
-	abci "github.com/cometbft/cometbft/abci/types"
 	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
-	ctypes "github.com/cometbft/cometbft/rpc/core/types"
 	"github.com/ethereum/go-ethereum/common"
 )
 
@@ -21,7 +19,8 @@ import (
 // header) and transactions with their events (tx_search by height range, oldest first, a
 // page at a time). The node must run a tx index (the kv indexer; a minitia does).
 type CometNode struct {
-	rpc *rpchttp.HTTP
+	rpc    *rpchttp.HTTP
+	search *txSearch
 	// PerPage is how many transactions one tx_search page holds (CometBFT's maximum, 100,
 	// when 0).
 	PerPage int
@@ -35,7 +34,7 @@ func DialComet(url string) (*CometNode, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dial the rollup's CometBFT RPC %s: %w", url, err)
 	}
-	return &CometNode{rpc: c, headers: map[uint64]Header{}}, nil
+	return &CometNode{rpc: c, search: &txSearch{url: url, hc: &http.Client{Timeout: 2 * time.Minute}}, headers: map[uint64]Header{}}, nil
 }
 
 // Head is the newest block.
@@ -127,49 +126,41 @@ func (n *CometNode) Read(ctx context.Context, s *Source, from, to uint64, each f
 	q := s.query(from, to)
 	seen := 0
 	for page := 1; ; page++ {
-		res, err := n.rpc.TxSearch(ctx, q, false, &page, &per, "asc")
+		res, err := n.search.search(ctx, q, page, per)
 		if err != nil {
 			return fmt.Errorf("cometbft: source %s: tx_search %q page %d: %w", s.Name, q, page, err)
 		}
-		for _, tx := range res.Txs {
-			if err := n.txRecords(ctx, s, tx, each); err != nil {
+		for i := range res.Txs {
+			if err := n.txRecords(ctx, s, &res.Txs[i], each); err != nil {
 				return err
 			}
 		}
 		seen += len(res.Txs)
-		if len(res.Txs) < per || seen >= res.TotalCount {
+		if len(res.Txs) < per || seen >= int(res.TotalCount) {
 			return nil
 		}
 	}
 }
 
-func (n *CometNode) txRecords(ctx context.Context, s *Source, tx *ctypes.ResultTx, each func(*Record) error) error {
+func (n *CometNode) txRecords(ctx context.Context, s *Source, tx *searchTx, each func(*Record) error) error {
 	if tx.TxResult.Code != 0 {
 		return nil // a failed tx's message events were dropped; its fee is no record
+	}
+	hash, err := tx.hash()
+	if err != nil {
+		return fmt.Errorf("cometbft: %w", err)
 	}
 	h, err := n.Header(ctx, uint64(tx.Height))
 	if err != nil {
 		return fmt.Errorf("cometbft: block time: %w", err)
 	}
-	return eventRecords(s, h, common.BytesToHash(tx.Hash), uint64(tx.Index), abciEvents(tx.TxResult.Events), each)
+	return eventRecords(s, h, common.BytesToHash(hash), uint64(tx.Index), tx.events(), each)
 }
 
 // Event is a Cosmos event as the readers hand it over.
 type Event struct {
 	Type  string
 	Attrs []Attr
-}
-
-func abciEvents(evs []abci.Event) []Event {
-	out := make([]Event, len(evs))
-	for i, e := range evs {
-		out[i].Type = e.Type
-		out[i].Attrs = make([]Attr, len(e.Attributes))
-		for j, a := range e.Attributes {
-			out[i].Attrs[j] = Attr{a.Key, a.Value}
-		}
-	}
-	return out
 }
 
 // signer is a transaction's first signer: the account of the first acc_seq ("addr/seq")
