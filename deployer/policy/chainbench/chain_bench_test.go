@@ -50,6 +50,9 @@ const (
 	childEnv   = "VIPHARNESS_POLICY_BENCH_CHILD" // node URL; set in the child only
 	childIxEnv = "VIPHARNESS_POLICY_BENCH_INDEXER"
 	childWin   = "VIPHARNESS_POLICY_BENCH_WINDOW" // start,end
+	// childCosmos names the Cosmos policy (move, wasm) the child scores from a CometBFT node
+	// or the indexer alone; unset for the EVM one.
+	childCosmos = "VIPHARNESS_POLICY_BENCH_COSMOS"
 	// childProfile names a file for the child's CPU profile (to look into a figure).
 	childProfile = "VIPHARNESS_POLICY_BENCH_CPUPROFILE"
 )
@@ -67,7 +70,7 @@ func TestMain(m *testing.M) {
 
 // childResult is what the child prints.
 type childResult struct {
-	Records int `json:"records"`
+	Records map[string]int `json:"records"` // per source
 	// PeakRSSMB is the child's VmHWM: its own peak, where rusage's maxrss of an exec'd
 	// child also holds the parent's resident set at the fork.
 	PeakRSSMB   float64 `json:"peak_rss_mb"`
@@ -96,40 +99,55 @@ func child() error {
 	if _, err := fmt.Sscanf(os.Getenv(childWin), "%d,%d", &start, &end); err != nil {
 		return fmt.Errorf("window: %w", err)
 	}
-	p, err := policy.Parse([]byte(benchPolicy), nil)
+	t0 := time.Now()
+	read := readEVM
+	if os.Getenv(childCosmos) != "" {
+		read = readCosmos
+	}
+	p, run, r, done, err := read(ctx, start, end)
 	if err != nil {
 		return err
+	}
+	defer done()
+	res, err := policy.Compute(ctx, p, run.Span.Window, r)
+	if err != nil {
+		return err
+	}
+	scoreFile, _, err := policy.Outputs(p, run, res)
+	if err != nil {
+		return err
+	}
+	out := childResult{Records: res.Records, PeakRSSMB: peakRSSMB(), Scores: len(res.Scores), Seconds: time.Since(t0).Seconds(),
+		ScoreDigest: fmt.Sprintf("%x", sha(scoreFile)), InputDigest: fmt.Sprintf("%x", res.InputDigest)}
+	return json.NewEncoder(os.Stdout).Encode(out)
+}
+
+// readEVM opens the EVM stage: the node over JSON-RPC, or the indexer with block times from
+// the node.
+func readEVM(ctx context.Context, start, end uint64) (*policy.Policy, policy.Run, policy.Reader, func(), error) {
+	run := policy.Run{Stage: 1, BridgeID: 1, SourceKind: "node"}
+	p, err := policy.Parse([]byte(benchPolicy), nil)
+	if err != nil {
+		return nil, run, nil, nil, err
 	}
 	node, err := policy.DialNode(ctx, os.Getenv(childEnv))
 	if err != nil {
-		return err
+		return nil, run, nil, nil, err
 	}
-	defer node.Close()
-	t0 := time.Now()
-	span, err := policy.FindWindow(ctx, node, start, end)
-	if err != nil {
-		return err
+	if run.Span, err = policy.FindWindow(ctx, node, start, end); err != nil {
+		node.Close()
+		return nil, run, nil, nil, err
 	}
 	var r policy.Reader = node
-	kind := "node"
 	if u := os.Getenv(childIxEnv); u != "" {
 		c, err := api.NewClient(u)
 		if err != nil {
-			return err
+			node.Close()
+			return nil, run, nil, nil, err
 		}
-		r, kind = &policy.IndexerSource{Client: c, Node: node}, "indexer"
+		r, run.SourceKind = &policy.IndexerSource{Client: c, Node: node}, "indexer"
 	}
-	res, err := policy.Compute(ctx, p, span.Window, r)
-	if err != nil {
-		return err
-	}
-	scoreFile, _, err := policy.Outputs(p, policy.Run{Stage: 1, BridgeID: 1, Span: span, SourceKind: kind}, res)
-	if err != nil {
-		return err
-	}
-	out := childResult{Records: res.Records["transfers"], PeakRSSMB: peakRSSMB(), Scores: len(res.Scores), Seconds: time.Since(t0).Seconds(),
-		ScoreDigest: fmt.Sprintf("%x", sha(scoreFile)), InputDigest: fmt.Sprintf("%x", res.InputDigest)}
-	return json.NewEncoder(os.Stdout).Encode(out)
+	return p, run, r, node.Close, nil
 }
 
 // BenchmarkComputeChain is a stage of 1,000,000 Transfer logs (10,000 blocks of 10
@@ -147,16 +165,9 @@ func BenchmarkComputeChain(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer stop()
-	t0 := time.Now()
-	ix, err := indexer.NewFromSource(ctx, chain, indexer.WithPollInterval(time.Millisecond))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ix.Close()
-	if err := ix.WaitHeight(ctx, chain.Blocks); err != nil {
-		b.Fatal(err)
-	}
-	b.Logf("indexed %d blocks (%d txs) in %v", chain.Blocks, ix.Count(), time.Since(t0).Round(time.Millisecond))
+	ix := follow(b, chain.Blocks, func() (*indexer.Indexer, error) {
+		return indexer.NewFromSource(ctx, chain, indexer.WithPollInterval(time.Millisecond))
+	})
 	// The stage's blocks are 1..10,000; block 10,001 is past its end.
 	window := fmt.Sprintf("%d,%d", chain.Genesis+1, chain.Genesis+chain.Blocks)
 	const want = 1_000_000
@@ -164,47 +175,85 @@ func BenchmarkComputeChain(b *testing.B) {
 	digests := map[string]string{}
 	for _, source := range []string{"node", "indexer"} {
 		b.Run("source="+source, func(b *testing.B) {
-			var wall, cpu time.Duration
-			var rss, load float64
-			for b.Loop() {
-				load = max(load, loadAvg())
-				cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
-				cmd.Env = append(os.Environ(), childEnv+"="+url, childWin+"="+window, childIxEnv+"=")
-				if source == "indexer" {
-					cmd.Env = append(cmd.Env, childIxEnv+"="+ix.URL())
-				}
-				var stdout, stderr bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &stdout, &stderr
-				start := time.Now()
-				if err := cmd.Run(); err != nil {
-					b.Fatalf("child: %v: %s", err, stderr.String())
-				}
-				wall += time.Since(start)
-				ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-				cpu += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-				var res childResult
-				if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
-					b.Fatalf("child printed %q: %v", stdout.String(), err)
-				}
-				rss = max(rss, res.PeakRSSMB)
-				if e := stderr.String(); e != "" { // GODEBUG=gctrace=1 and the like
-					b.Logf("child's stderr (last 2,000 bytes): %s", e[max(0, len(e)-2000):])
-				}
-				if res.Records != want || res.Scores == 0 {
-					b.Fatalf("child read %d records (want %d), %d scores", res.Records, want, res.Scores)
-				}
-				digests[source] = res.ScoreDigest + " " + res.InputDigest
+			env := []string{childEnv + "=" + url, childWin + "=" + window, childIxEnv + "="}
+			if source == "indexer" {
+				env = append(env, childIxEnv+"="+ix.URL())
 			}
-			n := float64(want) * float64(b.N)
-			b.ReportMetric(n/wall.Seconds(), "records/s")
-			b.ReportMetric(n/cpu.Seconds(), "records/cpu-s")
-			b.ReportMetric(rss, "peak-rss-MB")
-			b.ReportMetric(load, "load-avg-1m")
+			digests[source] = measureChild(b, env, map[string]int{"transfers": want})
 		})
 	}
 	if digests["node"] != "" && digests["indexer"] != "" && digests["node"] != digests["indexer"] {
 		b.Fatalf("the node and the indexer gave different scores or inputs: %s / %s", digests["node"], digests["indexer"])
 	}
+}
+
+// follow starts the indexer stand-in, waits until it holds the chain's blocks, and closes
+// it when b ends.
+func follow(b *testing.B, blocks uint64, start func() (*indexer.Indexer, error)) *indexer.Indexer {
+	b.Helper()
+	t0 := time.Now()
+	ix, err := start()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = ix.Close() })
+	if err := ix.WaitHeight(context.Background(), blocks); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("indexed %d blocks (%d txs) in %v", blocks, ix.Count(), time.Since(t0).Round(time.Millisecond))
+	return ix
+}
+
+// measureChild runs the child b.N times with env added to this process's and reports its
+// figures: records/s (wall, the child's whole run), records per CPU second of the child, its
+// peak resident set, and the machine's load average when it ran. want is the records each
+// source must yield; the result is the child's score and input digests.
+func measureChild(b *testing.B, env []string, want map[string]int) string {
+	b.Helper()
+	var wall, cpu time.Duration
+	var rss, load float64
+	var digest string
+	total := 0
+	for _, n := range want {
+		total += n
+	}
+	for b.Loop() {
+		load = max(load, loadAvg())
+		cmd := exec.CommandContext(context.Background(), os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), env...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			b.Fatalf("child: %v: %s", err, stderr.String())
+		}
+		wall += time.Since(start)
+		ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+		cpu += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		var res childResult
+		if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+			b.Fatalf("child printed %q: %v", stdout.String(), err)
+		}
+		rss = max(rss, res.PeakRSSMB)
+		if e := stderr.String(); e != "" { // GODEBUG=gctrace=1 and the like
+			b.Logf("child's stderr (last 2,000 bytes): %s", e[max(0, len(e)-2000):])
+		}
+		for name, n := range want {
+			if res.Records[name] != n {
+				b.Fatalf("child read %d records of %s (want %d)", res.Records[name], name, n)
+			}
+		}
+		if res.Scores == 0 {
+			b.Fatal("child scored nobody")
+		}
+		digest = res.ScoreDigest + " " + res.InputDigest
+	}
+	n := float64(total) * float64(b.N)
+	b.ReportMetric(n/wall.Seconds(), "records/s")
+	b.ReportMetric(n/cpu.Seconds(), "records/cpu-s")
+	b.ReportMetric(rss, "peak-rss-MB")
+	b.ReportMetric(load, "load-avg-1m")
+	return digest
 }
 
 // loadAvg is the machine's 1-minute load average (0 where /proc has none).
