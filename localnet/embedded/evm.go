@@ -106,6 +106,7 @@ type EVMRollup struct {
 	stack         *node.Node
 	eth           *eth.Ethereum
 	sealer        *sealer
+	jsonrpc       *jsonrpcServer
 	client        *ethclient.Client
 	chainID       *big.Int
 	devKey        *ecdsa.PrivateKey
@@ -173,16 +174,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	nodeConf.DataDir = dataDir
 	nodeConf.IPCPath = ""
 	nodeConf.P2P = p2p.Config{NoDiscovery: true}
-	nodeConf.HTTPHost = "127.0.0.1"
-	nodeConf.HTTPPort = 0
-	nodeConf.HTTPModules = []string{"eth", "net", "web3", "txpool", "debug"}
-	nodeConf.HTTPVirtualHosts = []string{"*"}
-	// WebSocket on the HTTP port (both 0 share the listener), the same namespaces: eth_subscribe
-	// newHeads, logs and newPendingTransactions as minievm serves them (its default 8546).
-	nodeConf.WSHost = "127.0.0.1"
-	nodeConf.WSPort = 0
-	nodeConf.WSModules = nodeConf.HTTPModules
-	nodeConf.WSOrigins = []string{"*"}
+	// JSON-RPC is served by the rollup's own server (jsonrpcServer), not the node's.
 	nodeConf.Logger = gethlog.NewLogger(slog.DiscardHandler)
 
 	ethConf := ethconfig.Defaults
@@ -243,16 +235,26 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	// Log filters with minievm's limits (jsonrpc/config: 5 min filter timeout, 100 addresses);
 	// registered after the eth service, so these replace its own. Its 1,000,000-block range
 	// is not set: geth counts a query up to "latest" as 2^64-1 blocks and would refuse them all.
-	stack.RegisterAPIs([]rpc.API{
+	extra := []rpc.API{
 		{Namespace: "eth", Service: filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend,
 			filters.Config{Timeout: 5 * time.Minute, LogQueryLimit: 100}))},
 		{Namespace: "eth", Service: minievm},
-	})
+		{Namespace: "web3", Service: &web3API{clientVersion: nodeConf.NodeName()}},
+	}
+	stack.RegisterAPIs(extra)
 	if err := stack.Start(); err != nil {
 		closeNode()
 		return nil, fmt.Errorf("start evm node: %w", err)
 	}
 	backend.SetSynced() // the chain is its own only node
+	// HTTP and WebSocket on one port, as the node served them (minievm's WebSocket default is
+	// 8546, its own port); eth_subscribe newHeads, logs and newPendingTransactions.
+	jsonrpc, err := startJSONRPC(append(backend.APIs(), extra...), []string{"eth", "net", "web3", "txpool", "debug"})
+	if err != nil {
+		closeNode()
+		return nil, err
+	}
+	closeNode = func() { _ = jsonrpc.Close(); stack.Close(); cleanup() }
 	sealer, err := newSealer(backend.BlockChain(), backend.ChainDb(), backend.TxPool(), cfg.gasLimit)
 	if err != nil {
 		closeNode()
@@ -262,6 +264,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		stack:       stack,
 		eth:         backend,
 		sealer:      sealer,
+		jsonrpc:     jsonrpc,
 		client:      ethclient.NewClient(stack.Attach()),
 		chainID:     ethConf.Genesis.Config.ChainID,
 		devKey:      devKey,
@@ -439,7 +442,7 @@ func (r *EVMRollup) CosmosChainID() string { return r.cosmosChainID }
 
 // Endpoints returns the JSON-RPC (HTTP and WebSocket), CometBFT RPC and Cosmos REST URLs.
 func (r *EVMRollup) Endpoints() localnet.Endpoints {
-	return localnet.Endpoints{JSONRPC: r.stack.HTTPEndpoint(), JSONRPCWS: r.stack.WSEndpoint(), CometRPC: r.comet.URL(), REST: r.rest.URL()}
+	return localnet.Endpoints{JSONRPC: r.jsonrpc.URL(), JSONRPCWS: r.jsonrpc.WSURL(), CometRPC: r.comet.URL(), REST: r.rest.URL()}
 }
 
 // Funded returns the genesis-funded dev account, with the mnemonic it derives from
@@ -499,7 +502,7 @@ func (r *EVMRollup) Stop(ctx context.Context) error {
 			err = fmt.Errorf("stop the evm chain: a seal was still running: %w; closed the node under it", ctx.Err())
 		}
 		r.client.Close()
-		err = errors.Join(err, r.rest.Close(), r.comet.Close(), r.stack.Close())
+		err = errors.Join(err, r.rest.Close(), r.comet.Close(), r.jsonrpc.Close(), r.stack.Close())
 		if r.tempDir != "" {
 			if rmErr := os.RemoveAll(r.tempDir); rmErr != nil {
 				err = errors.Join(err, fmt.Errorf("remove the evm chain's database: %w", rmErr))

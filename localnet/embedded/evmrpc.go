@@ -2,9 +2,13 @@ package embedded
 
 import (
 	"context"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -90,13 +94,110 @@ func (a *minievmAPI) SendRawTransactionSync(ctx context.Context, input hexutil.B
 }
 
 // GetTransactionReceipt is null for a tx the chain has not mined, as on a minievm; geth
-// answers an error instead while its tx indexer catches up with the head.
-func (a *minievmAPI) GetTransactionReceipt(ctx context.Context, hash common.Hash) (map[string]interface{}, error) {
+// answers an error instead while its tx indexer catches up with the head. The receipt is
+// geth's, encoded here byte for byte as geth encodes it (encodeReceipt): a score chunk's
+// receipt holds hundreds of logs, and geth's reflective encoding of each was the larger
+// part of the chain's JSON-RPC work under a push.
+func (a *minievmAPI) GetTransactionReceipt(ctx context.Context, hash common.Hash) (json.RawMessage, error) {
 	rc, err := a.tx.GetTransactionReceipt(ctx, hash)
 	if err != nil && strings.Contains(err.Error(), "transaction indexing is in progress") {
 		return nil, nil
 	}
-	return rc, err
+	if err != nil || rc == nil {
+		return nil, err
+	}
+	return encodeReceipt(rc)
+}
+
+// encodeReceipt encodes geth's receipt fields as encoding/json does (keys sorted), with the
+// logs written directly in the field order of types.Log's generated MarshalJSON.
+func encodeReceipt(fields map[string]interface{}) (json.RawMessage, error) {
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	buf := make([]byte, 0, 1024)
+	if logs, ok := fields["logs"].([]*types.Log); ok {
+		buf = make([]byte, 0, 1024+len(logs)*700)
+	}
+	buf = append(buf, '{')
+	for i, k := range keys {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = strconv.AppendQuote(buf, k)
+		buf = append(buf, ':')
+		if logs, ok := fields[k].([]*types.Log); ok && k == "logs" {
+			buf = appendLogs(buf, logs)
+			continue
+		}
+		v, err := json.Marshal(fields[k])
+		if err != nil {
+			return nil, fmt.Errorf("encode receipt field %s: %w", k, err)
+		}
+		buf = append(buf, v...)
+	}
+	return append(buf, '}'), nil
+}
+
+func appendLogs(b []byte, logs []*types.Log) []byte {
+	if logs == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, l := range logs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"address":`...)
+		b = appendHex(b, l.Address[:])
+		b = append(b, `,"topics":`...)
+		if l.Topics == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for j := range l.Topics {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = appendHex(b, l.Topics[j][:])
+			}
+			b = append(b, ']')
+		}
+		b = append(b, `,"data":`...)
+		b = appendHex(b, l.Data)
+		b = append(b, `,"blockNumber":`...)
+		b = appendHexUint(b, l.BlockNumber)
+		b = append(b, `,"transactionHash":`...)
+		b = appendHex(b, l.TxHash[:])
+		b = append(b, `,"transactionIndex":`...)
+		b = appendHexUint(b, uint64(l.TxIndex))
+		b = append(b, `,"blockHash":`...)
+		b = appendHex(b, l.BlockHash[:])
+		b = append(b, `,"blockTimestamp":`...)
+		b = appendHexUint(b, l.BlockTimestamp)
+		b = append(b, `,"logIndex":`...)
+		b = appendHexUint(b, uint64(l.Index))
+		b = append(b, `,"removed":`...)
+		b = strconv.AppendBool(b, l.Removed)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// appendHex appends "0x..." in lower case, as hexutil.Bytes encodes.
+func appendHex(b, v []byte) []byte {
+	b = append(b, `"0x`...)
+	b = hex.AppendEncode(b, v)
+	return append(b, '"')
+}
+
+// appendHexUint appends a quantity as hexutil.Uint64 encodes it.
+func appendHexUint(b []byte, v uint64) []byte {
+	b = append(b, `"0x`...)
+	b = strconv.AppendUint(b, v, 16)
+	return append(b, '"')
 }
 
 // UnderpricedError is a tx refused at send because its gas price (the fee cap of an

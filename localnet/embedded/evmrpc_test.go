@@ -1,10 +1,14 @@
 package embedded
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
+	"encoding/json"
 	"errors"
+	"io"
 	"math/big"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -374,5 +378,91 @@ func TestEVMServesMinievmsLimits(t *testing.T) {
 	}
 	if err := batch(1001); err == nil {
 		t.Fatal("a batch of 1,001 answered; minievm refuses more than 1,000")
+	}
+}
+
+// JSON-RPC replies go uncompressed, as a minievm sends them, even to a client that accepts
+// gzip (geth's node compressed a chunk's 300 KB receipt for every Go client), and the web3
+// namespace the node used to serve is still answered.
+func TestEVMServesJSONRPCUncompressed(t *testing.T) {
+	r := startEVM(t)
+	for _, tc := range []struct{ method, want string }{
+		{"web3_clientVersion", `"`},
+		{"web3_sha3", `"0x1c8aff950685c2ed4bc3174f3472287b56d9517b9c948127319a09a7a36deac8"`}, // keccak256("hello")
+		{"eth_blockNumber", `"0x`},
+	} {
+		t.Run(tc.method, func(t *testing.T) {
+			params := "[]"
+			if tc.method == "web3_sha3" {
+				params = `["0x68656c6c6f"]`
+			}
+			req, _ := http.NewRequest(http.MethodPost, r.Endpoints().JSONRPC,
+				strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"`+tc.method+`","params":`+params+`}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept-Encoding", "gzip")
+			resp, err := http.DefaultTransport.RoundTrip(req) // the transport leaves Content-Encoding as sent
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			if enc := resp.Header.Get("Content-Encoding"); enc != "" {
+				t.Fatalf("Content-Encoding %q, want none", enc)
+			}
+			if !strings.Contains(string(body), `"result":`+tc.want) {
+				t.Fatalf("reply %s, want a result starting %s", body, tc.want)
+			}
+		})
+	}
+}
+
+// The receipts the minievm face encodes itself are byte for byte what geth encodes: a
+// transfer (no logs), a creation that logs without topics, one with a topic and data.
+func TestEVMEncodesReceiptsAsGeth(t *testing.T) {
+	r := startEVM(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s := newSender(t, r)
+	for _, tc := range []struct {
+		name string
+		tx   types.TxData
+		logs int
+	}{
+		{"transfer", transfer(EVMMinGasPrice, 0), 0},
+		{"log0 creation", &types.DynamicFeeTx{GasFeeCap: big.NewInt(EVMMinGasPrice), Gas: 100_000, Data: common.FromHex("0x60006000a000")}, 1},
+		{"log1 with data", &types.DynamicFeeTx{GasFeeCap: big.NewInt(EVMMinGasPrice), Gas: 100_000, Data: common.FromHex("0x602a60005260ff60206000a100")}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tx, err := s.send(ctx, tc.tx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rc := s.mined(ctx, tx); len(rc.Logs) != tc.logs {
+				t.Fatalf("%d logs, want %d", len(rc.Logs), tc.logs)
+			}
+			api, err := newMinievmAPI(r.eth, big.NewInt(EVMMinGasPrice))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fields, err := api.tx.GetTransactionReceipt(ctx, tx.Hash())
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := json.Marshal(fields)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := api.GetTransactionReceipt(ctx, tx.Hash())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("encoded\n%s\ngeth encodes\n%s", got, want)
+			}
+		})
+	}
+	api, _ := newMinievmAPI(r.eth, big.NewInt(EVMMinGasPrice))
+	if got, err := api.GetTransactionReceipt(ctx, common.Hash{1}); err != nil || got != nil {
+		t.Fatalf("unknown tx: %s, %v; want null", got, err)
 	}
 }
