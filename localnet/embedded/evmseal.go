@@ -207,6 +207,10 @@ func (s *sealer) write(block *types.Block, receipts []*types.Receipt, statedb in
 	if _, err := bc.SetCanonical(block); err != nil {
 		return fmt.Errorf("seal block %d: make it the head: %w", n, err)
 	}
+	// Into the chain's receipts cache once: the sender's receipt lookups and the in-process
+	// indexer then share it, where each read from the database derived every receipt's
+	// fields again (a bloom over hundreds of logs each).
+	bc.GetReceiptsByHash(block.Hash())
 	// Safe at once and final at each 32-block epoch, as the simulated beacon marked them.
 	bc.SetSafe(block.Header())
 	final := n / 32 * 32
