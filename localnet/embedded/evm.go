@@ -98,10 +98,10 @@ func WithDataDir(dir string) EVMOption { return func(c *evmConfig) { c.dataDir =
 // WithLogger sets the logger for chain events (blocks sealed).
 func WithLogger(l *slog.Logger) EVMOption { return func(c *evmConfig) { c.logger = l } }
 
-// EVMRollup is an in-process EVM rollup: the pieces of go-ethereum's simulated backend (a
-// node on a throwaway database, the eth service and the simulated beacon) with Osaka gas
-// rules, served as JSON-RPC on 127.0.0.1 and sealing a block whenever transactions arrive,
-// so clients talk to it exactly as to a real rollup.
+// EVMRollup is an in-process EVM rollup: go-ethereum's node and eth service on a database
+// of its own, with Osaka gas rules, served as JSON-RPC on 127.0.0.1 (jsonrpcServer) and
+// sealing a block whenever transactions arrive (sealer), so clients talk to it exactly as
+// to a real rollup.
 type EVMRollup struct {
 	stack         *node.Node
 	eth           *eth.Ethereum
