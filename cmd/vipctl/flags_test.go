@@ -121,17 +121,7 @@ func TestArgumentsAndFlags(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("JSON_RPC_URL", "")
-			root := newRoot()
-			root.SetArgs(append([]string{"--state-dir", t.TempDir()}, tc.args...))
-			root.SetOut(io.Discard)
-			root.SetErr(io.Discard)
-			err := execute(context.Background(), root)
-			if err == nil || !strings.Contains(err.Error(), tc.says) {
-				t.Fatalf("got %v; want an error saying %q", err, tc.says)
-			}
-			if code := exitCode(err); code != exitInvalid {
-				t.Fatalf("exit %d for %v; want %d (bad input)", code, err, exitInvalid)
-			}
+			wantRefused(t, tc.args, tc.says)
 		})
 	}
 }
@@ -188,5 +178,22 @@ func TestSessionOfARun(t *testing.T) {
 	other, err := (&rootOptions{stateDir: "elsewhere"}).session(&cobra.Command{Use: "y"})
 	if err != nil || other.jsonOut || filepath.Base(other.stateDir) != "elsewhere" || sess.jsonOut != true {
 		t.Fatalf("another run: %+v, %v", other, err)
+	}
+}
+
+// wantRefused runs vipctl with args (in a fresh state folder) and wants bad input: exit 2,
+// with an error that says says.
+func wantRefused(t *testing.T, args []string, says string) {
+	t.Helper()
+	root := newRoot()
+	root.SetArgs(append([]string{"--state-dir", t.TempDir()}, args...))
+	root.SetOut(io.Discard)
+	root.SetErr(io.Discard)
+	err := execute(context.Background(), root)
+	if err == nil || !strings.Contains(err.Error(), says) {
+		t.Fatalf("got %v; want an error saying %q", err, says)
+	}
+	if code := exitCode(err); code != exitInvalid {
+		t.Fatalf("exit %d for %v; want %d (bad input)", code, err, exitInvalid)
 	}
 }

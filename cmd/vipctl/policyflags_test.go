@@ -1,10 +1,7 @@
 package main
 
 import (
-	"context"
-	"io"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -28,17 +25,7 @@ func TestPolicyFlagsRefuseBadInput(t *testing.T) {
 		{"whitelist: a malformed param", []string{"whitelist", "--network", "mainnet", "--policy", good, "--param", "token"}, `--param "token": want name=value`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := newRoot()
-			root.SetArgs(append([]string{"--state-dir", t.TempDir()}, tc.args...))
-			root.SetOut(io.Discard)
-			root.SetErr(io.Discard)
-			err := execute(context.Background(), root)
-			if err == nil || !strings.Contains(err.Error(), tc.says) {
-				t.Fatalf("got %v; want an error saying %q", err, tc.says)
-			}
-			if code := exitCode(err); code != exitInvalid {
-				t.Fatalf("exit %d for %v; want %d (bad input)", code, err, exitInvalid)
-			}
+			wantRefused(t, tc.args, tc.says)
 		})
 	}
 }

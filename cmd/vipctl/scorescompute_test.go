@@ -34,17 +34,7 @@ func TestScoresComputeInput(t *testing.T) {
 		{"a VM without policy sources", []string{"--policy", good, "--stage", "1", "--bridge-id", "1", "--vm", "wasm"}, "the policy demo-token's vm is evm"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := newRoot()
-			root.SetArgs(append([]string{"--state-dir", t.TempDir()}, append(base, tc.args...)...))
-			root.SetOut(io.Discard)
-			root.SetErr(io.Discard)
-			err := execute(context.Background(), root)
-			if err == nil || !strings.Contains(err.Error(), tc.says) {
-				t.Fatalf("got %v; want an error saying %q", err, tc.says)
-			}
-			if code := exitCode(err); code != exitInvalid {
-				t.Fatalf("exit %d for %v; want %d (bad input)", code, err, exitInvalid)
-			}
+			wantRefused(t, append(base, tc.args...), tc.says)
 		})
 	}
 }
