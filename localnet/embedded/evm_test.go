@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	bind "github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core"
@@ -399,26 +398,18 @@ func TestEVMSealedBlocksImportIntoAFreshChain(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	sendPipelined(t, r, 300, 50)
-	c := r.Client()
-	key, _ := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
-	from := crypto.PubkeyToAddress(key.PublicKey)
-	chainID, _ := c.ChainID(ctx)
-	nonce, err := c.PendingNonceAt(ctx, from)
-	if err != nil {
+	s := newSender(t, r)
+	var err error
+	if s.nonce, err = s.c.PendingNonceAt(ctx, crypto.PubkeyToAddress(s.key.PublicKey)); err != nil {
 		t.Fatal(err)
 	}
 	// Init code that logs once (LOG0 of no data) and deploys nothing.
-	create, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce,
-		GasFeeCap: big.NewInt(EVMMinGasPrice), Gas: 100_000, Data: common.FromHex("0x60006000a000")})
+	create, err := s.send(ctx, &types.DynamicFeeTx{GasFeeCap: big.NewInt(EVMMinGasPrice), Gas: 100_000, Data: common.FromHex("0x60006000a000")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.SendTransaction(ctx, create); err != nil {
-		t.Fatal(err)
-	}
-	rc, err := bind.WaitMined(ctx, c, create.Hash())
-	if err != nil || rc.Status != types.ReceiptStatusSuccessful || len(rc.Logs) != 1 {
-		t.Fatalf("contract creation: %+v, %v", rc, err)
+	if rc := s.mined(ctx, create); rc.Status != types.ReceiptStatusSuccessful || len(rc.Logs) != 1 {
+		t.Fatalf("contract creation: %+v", rc)
 	}
 	if err := r.AdjustTime(time.Hour); err != nil {
 		t.Fatal(err)
