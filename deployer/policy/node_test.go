@@ -89,17 +89,7 @@ func (f *fakeEth) GetBlockReceipts(_ context.Context, num hexutil.Uint64) ([]ind
 
 func TestNodeReadsLogsInSpansAndHalvesWhenRefused(t *testing.T) {
 	f := &fakeEth{n: 12, maxSpan: 3}
-	srv := rpc.NewServer()
-	if err := srv.RegisterName("eth", f); err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
-	node, err := DialNode(context.Background(), hs.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer node.Close()
+	node := dialFake(t, f)
 	node.LogSpan, node.Batch = 8, 2
 	p, err := Parse([]byte(header+okSources+"rules:\n  - {name: vol, source: transfers, aggregate: sum, user: args.from, amount: args.value / 1e18}\n"), nil)
 	if err != nil {
@@ -144,17 +134,7 @@ func TestNodeReadsDenseChainsByReceipts(t *testing.T) {
 	}
 	logs[2900] = 2 // a sparse tail: found by eth_getLogs again
 	f := &fakeEth{n: 3000, maxSpan: 10_000, logs: logs}
-	srv := rpc.NewServer()
-	if err := srv.RegisterName("eth", f); err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
-	node, err := DialNode(context.Background(), hs.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer node.Close()
+	node := dialFake(t, f)
 	node.LogSpan, node.Batch = 2000, 50
 	p, err := Parse([]byte(header+okSources+"rules:\n  - {name: vol, source: transfers, aggregate: sum, user: args.from, amount: args.value / 1e18}\n"), nil)
 	if err != nil {
@@ -177,4 +157,21 @@ func TestNodeReadsDenseChainsByReceipts(t *testing.T) {
 	if f.getLogs < 2 || f.getLogs > 6 {
 		t.Fatalf("eth_getLogs called %d times", f.getLogs)
 	}
+}
+
+// dialFake serves f as the eth namespace over HTTP and dials it; both close with the test.
+func dialFake(t *testing.T, f *fakeEth) *Node {
+	t.Helper()
+	srv := rpc.NewServer()
+	if err := srv.RegisterName("eth", f); err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	node, err := DialNode(context.Background(), hs.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(node.Close)
+	return node
 }
