@@ -209,7 +209,7 @@ func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error 
 // under a push).
 func startEVMIndexer(ctx context.Context, r localnet.Rollup, rpcURL string, sess session) (*indexer.Indexer, error) {
 	if ev, ok := r.(*embedded.EVMRollup); ok {
-		return indexer.NewFromSource(ctx, gethsource.New(ev.BlockChain()), indexer.WithLogger(sess.logger))
+		return indexer.NewFromSource(ctx, gethsource.New(ev.SealedChain()), indexer.WithLogger(sess.logger))
 	}
 	return indexer.New(ctx, rpcURL, indexer.WithLogger(sess.logger))
 }

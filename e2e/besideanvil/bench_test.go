@@ -63,6 +63,33 @@ func (c *chain) memory(tb testing.TB) (rss, peak int64) {
 	return rss, peak
 }
 
+// cpu is the CPU time (user and system) the chain process has used so far.
+func (c *chain) cpu(tb testing.TB) time.Duration {
+	tb.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", c.cmd.Process.Pid))
+	if err != nil {
+		tb.Fatalf("%s: read its CPU time: %v", c.name, err)
+	}
+	// utime and stime are fields 14 and 15, counted after the parenthesised command name.
+	_, rest, _ := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		tb.Fatalf("%s: /proc stat %q", c.name, b)
+	}
+	var ticks int64
+	for _, v := range f[11:13] {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			tb.Fatalf("%s: /proc stat field %q: %v", c.name, v, err)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / clockTicks
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc's CPU times (100 on Linux).
+const clockTicks = 100
+
 // stop ends the chain process (by its PID) and waits for it.
 func (c *chain) stop() {
 	if c.cmd.Process != nil {
@@ -184,19 +211,28 @@ func startAnvil(tb testing.TB, bin string, prune bool) *chain {
 	}
 }
 
+// run is a vipctl command's wall time and the CPU time it and the chain used meanwhile.
+type run struct{ wall, vipctlCPU, chainCPU time.Duration }
+
 // vipctl runs the vipctl binary against c with its own state folder, and fails tb with its
 // output when it fails.
 func vipctl(tb testing.TB, bin string, c *chain, state string, args ...string) time.Duration {
+	return vipctlRun(tb, bin, c, state, args...).wall
+}
+
+// vipctlRun is vipctl, measured.
+func vipctlRun(tb testing.TB, bin string, c *chain, state string, args ...string) run {
 	tb.Helper()
 	cmd := exec.Command(bin, append([]string{"--state-dir", state, "--no-progress"}, args...)...)
 	// Only the chain's variables: none of this process's keys or endpoints leak in.
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "VIPHARNESS_MOVEVM=" + movevm.Dir()}, c.env...)
-	start := time.Now()
+	start, chain0 := time.Now(), c.cpu(tb)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		tb.Fatalf("%s: vipctl %s: %v\n%s", c.name, strings.Join(args, " "), err, out)
 	}
-	return time.Since(start)
+	return run{wall: time.Since(start), chainCPU: c.cpu(tb) - chain0,
+		vipctlCPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
 }
 
 func buildVipctl(tb testing.TB) string {
@@ -253,8 +289,10 @@ func envInt(name string, def int) int {
 // side is one chain kind's totals over a benchmark's rounds.
 type side struct {
 	push      time.Duration
-	perAddr   float64 // bytes the chain process grew by over the push, per address
-	rss, peak int64   // after the push
+	chainCPU  time.Duration // the chain process's CPU time over the pushes
+	vipctlCPU time.Duration // vipctl's
+	perAddr   float64       // bytes the chain process grew by over the push, per address
+	rss, peak int64         // after the push
 	rounds    int
 }
 
@@ -265,7 +303,9 @@ type side struct {
 // side always runs on a machine the other just warmed. It reports each side's addresses per
 // second over all rounds and the embedded chain's speed beside each anvil's (above 1: faster
 // here), each chain process's resident memory after the push and its growth over the push
-// per address (the mean over rounds), and the machine's load average before and after.
+// per address (the mean over rounds), the CPU time the chain process and vipctl each used for
+// a push (the mean over rounds: on two cores a side's speed follows their sum), and the
+// machine's load average before and after.
 func BenchmarkBesideAnvil(b *testing.B) {
 	anvil := anvilBin(b)
 	bin := buildVipctl(b)
@@ -295,11 +335,13 @@ func BenchmarkBesideAnvil(b *testing.B) {
 				state := filepath.Join(dir, "state")
 				vipctl(b, bin, c, state, "deploy", "--stage", "1")
 				before, _ := c.memory(b)
-				took := vipctl(b, bin, c, state, "scores", "update", "--file", file, "--stage", "1", "--no-read-back")
+				took := vipctlRun(b, bin, c, state, "scores", "update", "--file", file, "--stage", "1", "--no-read-back")
 				rss, peak := c.memory(b)
 				c.stop()
 				s := sides[k]
-				s.push += took
+				s.push += took.wall
+				s.chainCPU += took.chainCPU
+				s.vipctlCPU += took.vipctlCPU
 				s.perAddr += float64(rss-before) / float64(n)
 				s.rss, s.peak = s.rss+rss, s.peak+peak
 				s.rounds++
@@ -318,6 +360,8 @@ func BenchmarkBesideAnvil(b *testing.B) {
 		}
 		b.ReportMetric(rate(k), k+"-addr/s")
 		b.ReportMetric(s.perAddr/float64(s.rounds)/1024, k+"-KB/addr")
+		b.ReportMetric(s.chainCPU.Seconds()/float64(s.rounds), k+"-chain-cpu-s")
+		b.ReportMetric(s.vipctlCPU.Seconds()/float64(s.rounds), k+"-vipctl-cpu-s")
 		b.ReportMetric(float64(s.rss)/float64(s.rounds)/(1<<20), k+"-rss-MB")
 	}
 	if sides["embedded"].rounds > 0 {

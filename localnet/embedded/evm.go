@@ -106,6 +106,7 @@ type EVMRollup struct {
 	stack         *node.Node
 	eth           *eth.Ethereum
 	sealer        *sealer
+	minievm       *minievmAPI
 	jsonrpc       *jsonrpcServer
 	client        *ethclient.Client
 	chainID       *big.Int
@@ -227,7 +228,8 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		closeNode()
 		return nil, fmt.Errorf("set the miner's minimum tip: %w", err)
 	}
-	minievm, err := newMinievmAPI(backend, big.NewInt(EVMMinGasPrice))
+	sealed := newSealedReceipts()
+	minievm, err := newMinievmAPI(backend, big.NewInt(EVMMinGasPrice), sealed)
 	if err != nil {
 		closeNode()
 		return nil, err
@@ -255,7 +257,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		return nil, err
 	}
 	closeNode = func() { _ = jsonrpc.Close(); stack.Close(); cleanup() }
-	sealer, err := newSealer(backend.BlockChain(), backend.ChainDb(), backend.TxPool(), cfg.gasLimit)
+	sealer, err := newSealer(backend.BlockChain(), backend.ChainDb(), backend.TxPool(), cfg.gasLimit, sealed)
 	if err != nil {
 		closeNode()
 		return nil, err
@@ -264,6 +266,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		stack:       stack,
 		eth:         backend,
 		sealer:      sealer,
+		minievm:     minievm,
 		jsonrpc:     jsonrpc,
 		client:      ethclient.NewClient(stack.Attach()),
 		chainID:     ethConf.Genesis.Config.ChainID,
@@ -455,9 +458,14 @@ func (r *EVMRollup) Funded() []localnet.Account {
 	}}
 }
 
-// BlockChain is the chain itself, for readers in this process (the indexer stand-in's
-// gethsource) that would otherwise ask it over JSON-RPC.
+// BlockChain is the chain itself.
 func (r *EVMRollup) BlockChain() *core.BlockChain { return r.eth.BlockChain() }
+
+// SealedChain is the chain for readers in this process (the indexer stand-in's gethsource)
+// that would otherwise ask it over JSON-RPC: the newest blocks' receipts come from memory.
+func (r *EVMRollup) SealedChain() SealedChain {
+	return SealedChain{BlockChain: r.eth.BlockChain(), sealed: r.sealer.sealed}
+}
 
 // Client is an in-process client of the chain.
 func (r *EVMRollup) Client() *ethclient.Client { return r.client }

@@ -21,6 +21,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/ethereum/go-ethereum/trie"
 )
 
 // evmSender signs and sends txs from the rollup's funded account, one nonce after another.
@@ -416,13 +417,20 @@ func TestEVMServesJSONRPCUncompressed(t *testing.T) {
 	}
 }
 
-// The receipts the minievm face encodes itself are byte for byte what geth encodes: a
-// transfer (no logs), a creation that logs without topics, one with a topic and data.
+// The receipts the minievm face answers from what the sealer kept are byte for byte what
+// geth reads back from its database and encodes: a transfer (no logs), a creation that logs
+// without topics, one with a topic and data, a tx that reverts, and three txs sealed in one
+// block (log positions run across the block); the in-process readers' receipts of each block
+// equal geth's own.
 func TestEVMEncodesReceiptsAsGeth(t *testing.T) {
 	r := startEVM(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	s := newSender(t, r)
+	logger := func() types.TxData {
+		return &types.DynamicFeeTx{GasFeeCap: big.NewInt(EVMMinGasPrice), Gas: 100_000, Data: common.FromHex("0x602a60005260ff60206000a100")}
+	}
+	var txs []*types.Transaction
 	for _, tc := range []struct {
 		name string
 		tx   types.TxData
@@ -430,39 +438,137 @@ func TestEVMEncodesReceiptsAsGeth(t *testing.T) {
 	}{
 		{"transfer", transfer(EVMMinGasPrice, 0), 0},
 		{"log0 creation", &types.DynamicFeeTx{GasFeeCap: big.NewInt(EVMMinGasPrice), Gas: 100_000, Data: common.FromHex("0x60006000a000")}, 1},
-		{"log1 with data", &types.DynamicFeeTx{GasFeeCap: big.NewInt(EVMMinGasPrice), Gas: 100_000, Data: common.FromHex("0x602a60005260ff60206000a100")}, 1},
+		{"log1 with data", logger(), 1},
+		{"revert", &types.DynamicFeeTx{GasFeeCap: big.NewInt(EVMMinGasPrice), Gas: 100_000, Data: common.FromHex("0x60006000fd")}, 0},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tx, err := s.send(ctx, tc.tx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rc := s.mined(ctx, tx); len(rc.Logs) != tc.logs {
-				t.Fatalf("%d logs, want %d", len(rc.Logs), tc.logs)
-			}
-			api, err := newMinievmAPI(r.eth, big.NewInt(EVMMinGasPrice))
-			if err != nil {
-				t.Fatal(err)
-			}
-			fields, err := api.tx.GetTransactionReceipt(ctx, tx.Hash())
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := json.Marshal(fields)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := api.GetTransactionReceipt(ctx, tx.Hash())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("encoded\n%s\ngeth encodes\n%s", got, want)
-			}
-		})
+		tx, err := s.send(ctx, tc.tx)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if rc := s.mined(ctx, tx); len(rc.Logs) != tc.logs {
+			t.Fatalf("%s: %d logs, want %d", tc.name, len(rc.Logs), tc.logs)
+		}
+		txs = append(txs, tx)
 	}
-	api, _ := newMinievmAPI(r.eth, big.NewInt(EVMMinGasPrice))
+	// Three at once into the pool: one block.
+	var batch []*types.Transaction
+	for range 3 {
+		inner := logger().(*types.DynamicFeeTx)
+		inner.Nonce, inner.ChainID = s.nonce, s.chainID
+		tx, err := types.SignNewTx(s.key, types.LatestSignerForChainID(s.chainID), inner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.nonce++
+		batch = append(batch, tx)
+	}
+	for i, err := range r.eth.TxPool().Add(batch, false) {
+		if err != nil {
+			t.Fatalf("batch tx %d: %v", i, err)
+		}
+	}
+	last := s.mined(ctx, batch[2])
+	if first := s.mined(ctx, batch[0]); first.BlockHash != last.BlockHash || last.Logs[0].Index != 2 {
+		t.Fatalf("the batch went into blocks %d and %d (last log index %d); want one block", first.BlockNumber, last.BlockNumber, last.Logs[0].Index)
+	}
+	txs = append(txs, batch...)
+
+	api := r.minievm
+	blocks := map[common.Hash]bool{}
+	for i, tx := range txs {
+		if _, _, kept := r.sealer.sealed.tx(tx.Hash()); !kept {
+			t.Fatalf("tx %d: not among the sealed receipts kept", i)
+		}
+		fields, err := api.tx.GetTransactionReceipt(ctx, tx.Hash())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := api.GetTransactionReceipt(ctx, tx.Hash())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("tx %d: answered\n%s\ngeth reads back\n%s", i, got, want)
+		}
+		blocks[fields["blockHash"].(common.Hash)] = true
+	}
+	chain := r.SealedChain()
+	for hash := range blocks {
+		got, err := json.Marshal(chain.GetReceiptsByHash(hash))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(r.BlockChain().GetReceiptsByHash(hash))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("block %s: kept receipts\n%s\ngeth's\n%s", hash, got, want)
+		}
+	}
 	if got, err := api.GetTransactionReceipt(ctx, common.Hash{1}); err != nil || got != nil {
 		t.Fatalf("unknown tx: %s, %v; want null", got, err)
+	}
+}
+
+// sealedReceipts keeps the newest blocks up to its bound of logs (the newest always), and a
+// block it let go is no longer answered from memory.
+func TestSealedReceiptsKeepTheNewestBlocks(t *testing.T) {
+	c := newSealedReceipts()
+	signer := types.LatestSignerForChainID(big.NewInt(1))
+	key, _ := crypto.GenerateKey()
+	block := func(n uint64, logs int) *types.Block {
+		tx, err := types.SignNewTx(key, signer, &types.DynamicFeeTx{ChainID: big.NewInt(1), Nonce: n, GasFeeCap: big.NewInt(14), Gas: 21_000, To: &sink})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc := &types.Receipt{Status: types.ReceiptStatusSuccessful, Logs: make([]*types.Log, logs)}
+		for i := range rc.Logs {
+			rc.Logs[i] = &types.Log{}
+		}
+		b := types.NewBlock(&types.Header{Number: new(big.Int).SetUint64(n), BaseFee: big.NewInt(7)}, &types.Body{Transactions: types.Transactions{tx}}, []*types.Receipt{rc}, trie.NewStackTrie(nil))
+		c.add(b, types.Receipts{rc}, signer)
+		return b
+	}
+	for _, tc := range []struct {
+		name      string
+		wantKept  []uint64
+		wantGone  []uint64
+		blockLogs []int
+	}{
+		{name: "under the bound", blockLogs: []int{10, 10, 10}, wantKept: []uint64{1, 2, 3}},
+		{name: "over it: the oldest go", blockLogs: []int{sealedLogsKept / 2, sealedLogsKept / 2, 10}, wantKept: []uint64{2, 3}, wantGone: []uint64{1}},
+		{name: "one block over it stays", blockLogs: []int{10, sealedLogsKept + 1}, wantKept: []uint64{2}, wantGone: []uint64{1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c = newSealedReceipts()
+			blocks := map[uint64]*types.Block{}
+			for i, logs := range tc.blockLogs {
+				n := uint64(i + 1)
+				blocks[n] = block(n, logs)
+			}
+			for _, n := range tc.wantKept {
+				b := blocks[n]
+				if rs, ok := c.receipts(b.Hash()); !ok || rs[0].BlockHash != b.Hash() || rs[0].EffectiveGasPrice.Int64() != 7 {
+					t.Fatalf("block %d: kept %v, receipts %v; want kept with derived fields", n, ok, rs)
+				}
+				if sb, i, ok := c.tx(b.Transactions()[0].Hash()); !ok || sb.block != b || i != 0 {
+					t.Fatalf("block %d: its tx not found", n)
+				}
+			}
+			for _, n := range tc.wantGone {
+				b := blocks[n]
+				if _, ok := c.receipts(b.Hash()); ok {
+					t.Fatalf("block %d still kept", n)
+				}
+				if _, _, ok := c.tx(b.Transactions()[0].Hash()); ok {
+					t.Fatalf("block %d: its tx still kept", n)
+				}
+			}
+		})
 	}
 }

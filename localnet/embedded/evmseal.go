@@ -34,6 +34,9 @@ type sealer struct {
 	db      ethdb.Database
 	pool    *txpool.TxPool
 	gasCeil uint64
+	// sealed keeps each sealed block's receipts for the chain's readers (sealedReceipts).
+	sealed *sealedReceipts
+	signer types.Signer
 	// lastTime is the newest block's timestamp; the next block's is later (AdjustTime moves
 	// the clock ahead of the wall clock).
 	lastTime uint64
@@ -43,7 +46,7 @@ type sealer struct {
 // the margin geth's miner leaves for the header and withdrawals.
 const sealBlockSize = params.MaxBlockSize - 1_000_000
 
-func newSealer(chain *core.BlockChain, db ethdb.Database, pool *txpool.TxPool, gasCeil uint64) (*sealer, error) {
+func newSealer(chain *core.BlockChain, db ethdb.Database, pool *txpool.TxPool, gasCeil uint64, sealed *sealedReceipts) (*sealer, error) {
 	head := chain.CurrentBlock()
 	cfg := chain.Config()
 	if !cfg.IsPostMerge(head.Number.Uint64()+1, head.Time+1) {
@@ -58,7 +61,7 @@ func newSealer(chain *core.BlockChain, db ethdb.Database, pool *txpool.TxPool, g
 		chain.SetFinalized(genesis)
 		chain.SetSafe(genesis)
 	}
-	return &sealer{chain: chain, db: db, pool: pool, gasCeil: gasCeil, lastTime: head.Time}, nil
+	return &sealer{chain: chain, db: db, pool: pool, gasCeil: gasCeil, sealed: sealed, signer: types.LatestSigner(cfg), lastTime: head.Time}, nil
 }
 
 // seal builds a block at timestamp (raised to one second past the newest block when not
@@ -204,13 +207,11 @@ func (s *sealer) write(block *types.Block, receipts []*types.Receipt, statedb in
 	if err := bc.TrieDB().Commit(root, false); err != nil {
 		return fmt.Errorf("seal block %d: flush its state: %w", n, err)
 	}
+	// Kept before the block is the head, so that no reader of the new head misses them.
+	s.sealed.add(block, receipts, s.signer)
 	if _, err := bc.SetCanonical(block); err != nil {
 		return fmt.Errorf("seal block %d: make it the head: %w", n, err)
 	}
-	// Into the chain's receipts cache once: the sender's receipt lookups and the in-process
-	// indexer then share it, where each read from the database derived every receipt's
-	// fields again (a bloom over hundreds of logs each).
-	bc.GetReceiptsByHash(block.Hash())
 	// Safe at once and final at each 32-block epoch, as the simulated beacon marked them.
 	bc.SetSafe(block.Header())
 	final := n / 32 * 32

@@ -13,18 +13,31 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/params"
 
 	api "github.com/vipharness/vipharness/bindings/indexer"
 	"github.com/vipharness/vipharness/localnet/indexer"
 )
 
+// Chain is what a Source reads: a go-ethereum *core.BlockChain, or a chain that answers some
+// of it from memory (the embedded rollup's SealedChain: its newest blocks' receipts).
+type Chain interface {
+	CurrentBlock() *types.Header
+	GetHeaderByNumber(number uint64) *types.Header
+	GetBlockByHash(hash common.Hash) *types.Block
+	GetReceiptsByHash(hash common.Hash) types.Receipts
+	Config() *params.ChainConfig
+}
+
+var _ Chain = (*core.BlockChain)(nil)
+
 // Source reads a go-ethereum chain in this process.
-type Source struct{ bc *core.BlockChain }
+type Source struct{ bc Chain }
 
 var _ indexer.Source = Source{}
 
 // New is a Source over bc.
-func New(bc *core.BlockChain) Source { return Source{bc: bc} }
+func New(bc Chain) Source { return Source{bc: bc} }
 
 // Head is the number of the chain's head block.
 func (s Source) Head(context.Context) (uint64, error) {

@@ -79,7 +79,7 @@ func TestReadsWhatJSONRPCServes(t *testing.T) {
 	}
 	mined(last)
 
-	src := gethsource.New(r.BlockChain())
+	src := gethsource.New(r.SealedChain())
 	head, err := src.Head(ctx)
 	if err != nil {
 		t.Fatal(err)
