@@ -9,7 +9,6 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
@@ -129,8 +128,15 @@ func (s *Contract) broadcast(ctx context.Context, raw []byte) error {
 // replays the call at the parent block to recover the revert data, because receipts carry
 // none.
 func (s *Contract) lookup(ctx context.Context, hash common.Hash) (push.Outcome, error) {
-	var rc *leanReceipt
-	err := s.client.Client().CallContext(ctx, &rc, "eth_getTransactionReceipt", hash)
+	var (
+		rc  *leanReceipt
+		err error
+	)
+	if s.receipts != nil {
+		rc, err = s.receipts.receipt(ctx, hash)
+	} else {
+		err = s.client.Client().CallContext(ctx, &rc, "eth_getTransactionReceipt", hash)
+	}
 	if err == nil && rc == nil {
 		err = ethereum.NotFound
 	}
@@ -150,19 +156,6 @@ func (s *Contract) lookup(ctx context.Context, hash common.Hash) (push.Outcome, 
 	}
 	out.Err = s.replayFailure(ctx, hash, uint64(rc.GasUsed), rc.BlockNumber.ToInt())
 	return out, nil
-}
-
-// leanReceipt is the part of a receipt a push reads; the decoder skips its logs.
-type leanReceipt struct {
-	Status      hexutil.Uint64 `json:"status"`
-	GasUsed     hexutil.Uint64 `json:"gasUsed"`
-	BlockNumber *hexutil.Big   `json:"blockNumber"`
-}
-
-// notYet is a lookup that found nothing yet: unknown hash, or a node whose tx index is
-// still catching up (geth answers "transaction indexing is in progress").
-func notYet(err error) bool {
-	return errors.Is(err, ethereum.NotFound) || (err != nil && strings.Contains(err.Error(), "transaction indexing is in progress"))
 }
 
 func (s *Contract) replayFailure(ctx context.Context, hash common.Hash, gasUsed uint64, block *big.Int) error {

@@ -34,6 +34,7 @@ const pageSize = 1000
 // Contract is the VipScore contract on one EVM chain.
 type Contract struct {
 	client   *ethclient.Client
+	receipts *receiptReader // receipts of HTTP endpoints, read lean; nil: through client
 	chainID  *big.Int
 	binding  *vipscore.VipScore
 	abi      *abi.ABI
@@ -73,7 +74,7 @@ func dialContract(ctx context.Context, cfg deployer.Config) (*Contract, error) {
 	b := vipscore.NewVipScore()
 	parsed := b.GetABI()
 	return &Contract{
-		client: client, chainID: chainID, binding: b, abi: &parsed, k: cfg.Push,
+		client: client, receipts: newReceiptReader(cfg.JSONRPC), chainID: chainID, binding: b, abi: &parsed, k: cfg.Push,
 		code: cfg.Code, deployerKey: cfg.Deployer, operatorKey: cfg.Operator,
 	}, nil
 }
