@@ -402,6 +402,10 @@ func (r *EVMRollup) sealPending() (took, pending int, err error) {
 		return 0, 0, fmt.Errorf("sync the tx pool: %w", err)
 	}
 	if pending, _ = r.eth.TxPool().Stats(); pending == 0 {
+		// Idle: the sealed blocks' state goes to disk now, off the sender's path.
+		if err := r.sealer.flush(); err != nil {
+			r.logger.Error("flush sealed state", "err", err)
+		}
 		return 0, 0, nil
 	}
 	t0 := time.Now()
@@ -509,6 +513,11 @@ func (r *EVMRollup) Stop(ctx context.Context) error {
 		defer wait.Stop()
 		select {
 		case <-sealed:
+			r.commitMu.Lock()
+			if ferr := r.sealer.flush(); ferr != nil {
+				err = fmt.Errorf("stop the evm chain: %w", ferr)
+			}
+			r.commitMu.Unlock()
 		case <-wait.C:
 			err = fmt.Errorf("stop the evm chain: a seal was still running after %s; closed the node under it", stopWait)
 		case <-ctx.Done():

@@ -10,6 +10,7 @@ import (
 	"math/big"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,11 +18,14 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
+	gethpebble "github.com/ethereum/go-ethereum/ethdb/pebble"
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/ethereum/go-ethereum/trie"
+	"github.com/ethereum/go-ethereum/triedb"
 )
 
 // evmSender signs and sends txs from the rollup's funded account, one nonce after another.
@@ -335,6 +339,66 @@ func TestEVMDatabaseFolder(t *testing.T) {
 }
 
 // minievm's limits where it sets them (jsonrpc/config): log filters of at most 100
+// The state of every sealed block reaches the database by Stop, though the sealer flushes
+// it only when idle: the database left in a WithDataDir folder holds the head's whole state
+// trie, for a block sealed with txs and an empty one sealed after it (Commit: no idle flush).
+func TestEVMFlushesSealedStateByStop(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	r, err := StartEVM(ctx, WithDataDir(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSender(t, r)
+	tx, err := s.send(ctx, transfer(EVMMinGasPrice, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.mined(ctx, tx)
+	r.Commit()
+	head := r.BlockChain().CurrentBlock()
+	if err := r.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	var chaindata string
+	_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() && d.Name() == "chaindata" {
+			chaindata = path
+		}
+		return err
+	})
+	kv, err := gethpebble.New(chaindata, 16, 16, "", true)
+	if err != nil {
+		t.Fatalf("open the kept database %q: %v", chaindata, err)
+	}
+	defer kv.Close()
+	db := rawdb.NewDatabase(kv)
+	if got := rawdb.ReadHeadBlockHash(db); got != head.Hash() {
+		t.Fatalf("head %s in the database, want block %d %s", got, head.Number, head.Hash())
+	}
+	tr, err := trie.NewStateTrie(trie.StateTrieID(head.Root), triedb.NewDatabase(db, triedb.HashDefaults))
+	if err != nil {
+		t.Fatalf("state of block %d: %v", head.Number, err)
+	}
+	it, err := tr.NodeIterator(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := 0
+	for it.Next(true) {
+		nodes++
+	}
+	if it.Error() != nil || nodes == 0 {
+		t.Fatalf("state trie of block %d: %d nodes, %v", head.Number, nodes, it.Error())
+	}
+	acc, err := tr.GetAccount(sink)
+	if err != nil || acc == nil || acc.Balance.Uint64() != 1 {
+		t.Fatalf("the transfer's recipient in the kept state: %+v, %v; want 1 wei", acc, err)
+	}
+}
+
 // addresses, batches of at most 1,000 requests.
 func TestEVMServesMinievmsLimits(t *testing.T) {
 	r := startEVM(t)

@@ -40,6 +40,30 @@ type sealer struct {
 	// lastTime is the newest block's timestamp; the next block's is later (AdjustTime moves
 	// the clock ahead of the wall clock).
 	lastTime uint64
+	// unflushed is the state roots of the sealed blocks whose trie nodes are still only in
+	// the trie database's memory, where every reader finds them (flush).
+	unflushed []common.Hash
+}
+
+// sealFlushSize bounds the trie nodes the sealed blocks hold in memory before flush.
+const sealFlushSize = 64 << 20
+
+// flush writes the trie nodes of the blocks sealed since the last flush to disk, each
+// block's in turn (the archive keeps every block's state). A block's nodes were flushed as
+// it was sealed; now the sealer flushes when the pool holds no executable tx, when the
+// nodes reach sealFlushSize, and at Stop: a block's flush (walking its new nodes, writing
+// them and filling the clean cache with them) was a tenth of the chain's CPU under a push,
+// spent while the sender waited for the next block. A crash loses the state of the blocks
+// sealed since the last flush; the chain then restarts from the newest block with state.
+func (s *sealer) flush() error {
+	for i, root := range s.unflushed {
+		if err := s.chain.TrieDB().Commit(root, false); err != nil {
+			s.unflushed = s.unflushed[i:]
+			return fmt.Errorf("flush the state of a sealed block: %w", err)
+		}
+	}
+	s.unflushed = s.unflushed[:0]
+	return nil
 }
 
 // sealBlockSize is the RLP size the sealer keeps a block under: Osaka's cap (EIP-7934), less
@@ -185,8 +209,8 @@ func (s *sealer) seal(ctx context.Context, timestamp uint64, empty bool) (*types
 }
 
 // write stores the block, its receipts and its state (the hash-scheme archive: every
-// block's trie nodes flushed to disk, as geth's import does with NoPruning), then makes the
-// block the head through SetCanonical, which emits the chain, log and head events.
+// block's trie nodes go to disk, as geth's import does with NoPruning, in flush), then makes
+// the block the head through SetCanonical, which emits the chain, log and head events.
 func (s *sealer) write(block *types.Block, receipts []*types.Receipt, statedb interface {
 	Commit(params.Rules, uint64) (common.Hash, error)
 	Preimages() map[common.Hash][]byte
@@ -204,8 +228,11 @@ func (s *sealer) write(block *types.Block, receipts []*types.Receipt, statedb in
 	if err != nil {
 		return fmt.Errorf("seal block %d: commit its state: %w", n, err)
 	}
-	if err := bc.TrieDB().Commit(root, false); err != nil {
-		return fmt.Errorf("seal block %d: flush its state: %w", n, err)
+	s.unflushed = append(s.unflushed, root)
+	if _, nodes, _ := bc.TrieDB().Size(); nodes > sealFlushSize {
+		if err := s.flush(); err != nil {
+			return fmt.Errorf("seal block %d: %w", n, err)
+		}
 	}
 	// Kept before the block is the head, so that no reader of the new head misses them.
 	s.sealed.add(block, receipts, s.signer)
