@@ -46,7 +46,7 @@ type sealer struct {
 }
 
 // sealFlushSize bounds the trie nodes the sealed blocks hold in memory before flush.
-const sealFlushSize = 64 << 20
+const sealFlushSize = 32 << 20
 
 // flush writes the trie nodes of the blocks sealed since the last flush to disk, each
 // block's in turn (the archive keeps every block's state). A block's nodes were flushed as
