@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -119,7 +118,7 @@ func newLocalnetUpCmd(ro *rootOptions) *cobra.Command {
 // localnetUp starts the rollup and the L1 stand-in, writes the env file and runs until
 // interrupted.
 func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error {
-	serverGC()
+	go serverGC(ctx, liveHeap)
 	l1Stage, envFile, engineName, l1Every, bridgeID := o.l1Stage, o.envFile, o.engineName, o.l1Every, o.bridgeID
 	vm, _ := deployer.ParseVM(o.vm)
 	var l1Opts []l1.Option
@@ -214,22 +213,6 @@ func startEVMIndexer(ctx context.Context, r localnet.Rollup, rpcURL string, sess
 		return indexer.NewFromSource(ctx, gethsource.New(ev.SealedChain()), indexer.WithLogger(sess.logger))
 	}
 	return indexer.New(ctx, rpcURL, indexer.WithLogger(sess.logger))
-}
-
-// serverGC tunes the garbage collector for a long-running localnet: a collection when the
-// heap has grown by twice what is live (GOGC=200) rather than once, under a soft limit of
-// 640 MiB (GOMEMLIMIT) that holds a large chain's heap near where the default held it. The
-// chains allocate per block and keep little: the EVM chain's CPU for a 20,000-address push
-// fell by ~12% (BenchmarkBesideAnvil, one run beside the default); at 1,000,000 addresses
-// the localnet peaked at 1,165 MB (with a 1 GiB limit: 1,432 MB; the bound is 1.5
-// KB an address). GOGC or GOMEMLIMIT set in the environment win.
-func serverGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(200)
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(640 << 20)
-	}
 }
 
 // fundedLines are the env file's lines naming the mnemonic's funded accounts: the chain's
