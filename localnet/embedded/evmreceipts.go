@@ -94,10 +94,16 @@ func (c *sealedReceipts) add(block *types.Block, receipts types.Receipts, signer
 
 // receipts is the kept receipts of the block with hash, if it is one of the newest sealed.
 func (c *sealedReceipts) receipts(hash common.Hash) (types.Receipts, bool) {
+	sb, ok := c.block(hash)
+	return sb.receipts, ok
+}
+
+// block is the kept block with hash, if it is one of the newest sealed.
+func (c *sealedReceipts) block(hash common.Hash) (sealedBlock, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	sb, ok := c.byHash[hash]
-	return sb.receipts, ok
+	return sb, ok
 }
 
 // tx is the kept block holding tx hash, and the tx's position in it.
@@ -163,8 +169,8 @@ func receiptFields(sb sealedBlock, i int, signer types.Signer) map[string]interf
 }
 
 // SealedChain is the embedded EVM rollup's chain for readers in this process (the indexer
-// stand-in's gethsource): go-ethereum's BlockChain, whose receipts of the newest blocks come
-// from what the sealer kept instead of the database.
+// stand-in's gethsource): go-ethereum's BlockChain, whose newest blocks and their receipts
+// come from what the sealer kept instead of the database.
 type SealedChain struct {
 	*core.BlockChain
 	sealed *sealedReceipts
@@ -176,4 +182,12 @@ func (c SealedChain) GetReceiptsByHash(hash common.Hash) types.Receipts {
 		return rs
 	}
 	return c.BlockChain.GetReceiptsByHash(hash)
+}
+
+// GetBlockByHash is the block with hash.
+func (c SealedChain) GetBlockByHash(hash common.Hash) *types.Block {
+	if sb, ok := c.sealed.block(hash); ok {
+		return sb.block
+	}
+	return c.BlockChain.GetBlockByHash(hash)
 }
