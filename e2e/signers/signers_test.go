@@ -31,6 +31,12 @@ var _ = Describe("signers", Label("signers"), func() {
 				env, err := harness.Start(ctx, target, 1, GinkgoT().TempDir())
 				Expect(err).NotTo(HaveOccurred())
 				DeferCleanup(func(ctx SpecContext) { _ = env.Stop(ctx) })
+				// Runs before the stop above (cleanups run last first), while the node's log is there.
+				DeferCleanup(func() {
+					if CurrentSpecReport().Failed() {
+						AddReportEntry("node log", env.Logs())
+					}
+				})
 
 				var (
 					signer keys.Signer

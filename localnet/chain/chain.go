@@ -8,9 +8,15 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"net/url"
+	"strings"
 	"time"
 
+	sdkmath "cosmossdk.io/math"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+
 	"github.com/cosmos/cosmos-sdk/types/bech32"
+	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -98,28 +104,74 @@ func (c *Chain) Sequence(ctx context.Context, addr string) (uint64, error) {
 }
 
 // Fund sends from's coins to the account at to, enough for gas at twice the chain's price,
-// and waits until the transfer is in a block. A Cosmos transfer that meets a stale sequence
-// (another sender of the same key) is signed again, up to five times.
+// and waits until the transfer is in a block.
 func (c *Chain) Fund(ctx context.Context, from keys.Signer, to string, gas uint64) error {
 	if c.cosmos == nil {
 		return c.fundEVM(ctx, from, common.HexToAddress(to), gas)
 	}
-	for attempt := 1; ; attempt++ {
+	return c.fundCosmos(ctx, from, to, c.cosmos.FeeFunds(2*gas))
+}
+
+// fundTries bounds the tries of a Cosmos transfer whose outcome was lost or refused for a
+// reason that passes (a stale sequence, a dropped connection).
+const fundTries = 5
+
+// fundCosmos sends amount to the account at to with a bank transfer. A try that fails for a
+// passing reason is tried again, a second apart; before each new try the recipient's balance
+// tells whether the last one landed after all, so the account is funded once.
+func (c *Chain) fundCosmos(ctx context.Context, from keys.Signer, to string, amount sdk.Coins) error {
+	denom := amount[0].Denom
+	before, err := c.cosmosBalance(ctx, to, denom)
+	if err != nil {
+		return fmt.Errorf("fund %s: %w", to, err)
+	}
+	for try := 1; ; try++ {
 		s, err := c.cosmos.SignerOf(ctx, from)
-		if err != nil {
-			return fmt.Errorf("funding account: %w", err)
+		if err == nil {
+			err = c.cosmos.Fund(ctx, s, to, amount)
 		}
-		err = c.cosmos.Fund(ctx, s, to, c.cosmos.FeeFunds(2*gas))
-		var txErr *cosmostx.TxError
-		if err == nil || attempt == 5 || !errors.As(err, &txErr) || txErr.Codespace != "sdk" || txErr.Code != 32 {
-			return err
+		if err == nil {
+			return nil
+		}
+		if try == fundTries || !passing(err) {
+			return fmt.Errorf("funding account (try %d of %d): %w", try, fundTries, err)
 		}
 		select {
 		case <-ctx.Done():
-			return err
+			return fmt.Errorf("funding account: %w (after %v)", ctx.Err(), err)
 		case <-time.After(time.Second):
 		}
+		if now, berr := c.cosmosBalance(ctx, to, denom); berr == nil && now.Sub(before).GTE(amount[0].Amount) {
+			return nil // the lost try landed
+		}
 	}
+}
+
+// passing reports whether a failed transfer may succeed when tried again: anything but the
+// chain's own refusal of the tx (a simulation, CheckTx or delivery that failed for what the
+// tx is), except a stale sequence, which another sender of the key or a tx still in the
+// mempool causes.
+func passing(err error) bool {
+	var te *cosmostx.TxError
+	if !errors.As(err, &te) {
+		return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+	}
+	if te.Codespace == "sdk" && te.Code == 32 {
+		return true
+	}
+	return te.Phase == cosmostx.PhaseSimulate && strings.Contains(te.RawLog, "account sequence mismatch")
+}
+
+// cosmosBalance is the account's balance of denom (zero for an account the chain never saw).
+func (c *Chain) cosmosBalance(ctx context.Context, addr, denom string) (sdkmath.Int, error) {
+	var res banktypes.QueryBalanceResponse
+	if err := c.cosmos.Get(ctx, "/cosmos/bank/v1beta1/balances/"+addr+"/by_denom?denom="+url.QueryEscape(denom), &res); err != nil {
+		return sdkmath.Int{}, fmt.Errorf("read the %s balance of %s: %w", denom, addr, err)
+	}
+	if res.Balance == nil {
+		return sdkmath.ZeroInt(), nil
+	}
+	return res.Balance.Amount, nil
 }
 
 func (c *Chain) fundEVM(ctx context.Context, from keys.Signer, to common.Address, gas uint64) error {
