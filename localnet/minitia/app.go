@@ -18,6 +18,8 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	corestore "cosmossdk.io/core/store"
 	"cosmossdk.io/log"
@@ -97,7 +99,22 @@ type App struct {
 
 	wasmDir string
 	wasmVM  *wasmvm.VM
+
+	// committed is the newest block whose state Commit has made what queries and
+	// simulations read.
+	committed atomic.Pointer[Committed]
 }
+
+// Committed is a block the app has run and committed: its height and header time.
+type Committed struct {
+	Height int64
+	Time   time.Time
+}
+
+// LastCommitted is the newest block the app has committed (nil before the first). CometBFT
+// stores a block before the app runs it, so its block store can be a block ahead of what a
+// query or a simulation sees.
+func (a *App) LastCommitted() *Committed { return a.committed.Load() }
 
 var _ servertypes.Application = (*App)(nil)
 
@@ -194,6 +211,10 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	})
 	a.SetBeginBlocker(a.mm.BeginBlock)
 	a.SetEndBlocker(a.mm.EndBlock)
+	// Runs in Commit, on the fresh check state: its header is the block just committed.
+	a.SetPrepareCheckStater(func(ctx sdk.Context) {
+		a.committed.Store(&Committed{Height: ctx.BlockHeight(), Time: ctx.BlockTime()})
+	})
 	a.MountKVStores(a.keys)
 	if err := a.LoadLatestVersion(); err != nil {
 		return nil, fmt.Errorf("minitia: load state: %w", err)

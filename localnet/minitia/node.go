@@ -253,17 +253,21 @@ func (n *Node) RESTURL() string { return n.apiURL }
 // GRPCAddr is the gRPC server's host:port.
 func (n *Node) GRPCAddr() string { return n.grpcAddr }
 
-// Height is the latest committed height.
-func (n *Node) Height() int64 { return n.cmt.BlockStore().Height() }
-
-// BlockTime is the time of the latest committed block (zero before the first).
-func (n *Node) BlockTime() time.Time {
-	store := n.cmt.BlockStore()
-	meta := store.LoadBlockMeta(store.Height())
-	if meta == nil {
-		return time.Time{}
+// Height is the latest height the app has committed: what queries and simulations read.
+func (n *Node) Height() int64 {
+	if c := n.app.LastCommitted(); c != nil {
+		return c.Height
 	}
-	return meta.Header.Time
+	return 0
+}
+
+// BlockTime is the header time of the latest block the app has committed (zero before the
+// first): the time a simulation's Move code reads as now.
+func (n *Node) BlockTime() time.Time {
+	if c := n.app.LastCommitted(); c != nil {
+		return c.Time
+	}
+	return time.Time{}
 }
 
 // Funded are the accounts of Config.KeyType funded at genesis, one per mnemonic.
