@@ -157,13 +157,14 @@ func (n *Node) serve(f func() error) {
 	}()
 }
 
-// waitReady waits for block 1 and for the API server to answer.
+// waitReady waits until the app has committed block 1 (before that a query finds no state)
+// and the API server answers.
 func (n *Node) waitReady(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	hc := &http.Client{Timeout: time.Second}
 	for {
-		if n.cmt.BlockStore().Height() >= 1 {
+		if n.Height() >= 1 {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, n.apiURL+"/cosmos/base/tendermint/v1beta1/syncing", nil)
 			if resp, err := hc.Do(req); err == nil {
 				resp.Body.Close()
@@ -174,7 +175,7 @@ func (n *Node) waitReady(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("minitia: not ready (height %d): %w", n.cmt.BlockStore().Height(), ctx.Err())
+			return fmt.Errorf("minitia: not ready (height %d): %w", n.Height(), ctx.Err())
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
