@@ -342,7 +342,7 @@ func (s *Scorer) UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (
 	if a.fresh {
 		k.Logger.Warn("the stage no longer holds a score set pushed to it before; pushing what differs as a new push",
 			"stage", stage, "entries", set.Len(), "differ", a.set.Len(), "journal", a.path)
-		if err := journal.WriteFileDurably(attemptSetPath(a.path), a.set.WriteCSV); err != nil {
+		if err := journal.WriteFileDurably(attemptSetPath(a.path), 0o666, a.set.WriteCSV); err != nil {
 			return push.Result{}, fmt.Errorf("update scores stage %d: save the set of %s: %w", stage, a.path, err)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/container"
@@ -162,14 +162,12 @@ func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error 
 		indexerURL = st.indexer.URL()
 	}
 	dev := st.rollup.Funded()[0]
-	// The dev key of a throwaway chain goes to a 0600 file, never to the terminal.
-	if err := os.MkdirAll(filepath.Dir(envFile), 0o755); err != nil {
-		return err
-	}
+	// The dev key of a throwaway chain goes to a 0600 file, never to the terminal. The file
+	// appears whole (renamed into place): a script that waits for it never reads a part.
 	env := fmt.Sprintf("export VM=%s\nexport JSON_RPC_URL=%s\nexport COMET_RPC_URL=%s\nexport REST_URL=%s\nexport INDEXER_URL=%s\nexport ROUTER_URL=%s\nexport L1_REST_URL=%s\nexport VIP_MODULE_ADDRESS=%s\n",
 		vm, ep.JSONRPC, ep.CometRPC, ep.REST, indexerURL, routerURL, st.l1.URL(), st.l1.VIPAddress()) +
 		devKeyLines(vm, dev) + recipeLines(vm, ep, l1Stage)
-	if err := os.WriteFile(envFile, []byte(env), 0o600); err != nil {
+	if err := journal.WriteFileDurably(envFile, 0o600, func(w io.Writer) error { _, err := io.WriteString(w, env); return err }); err != nil {
 		return fmt.Errorf("write env file: %w", err)
 	}
 	info := map[string]any{

@@ -313,13 +313,18 @@ func SyncDir(dir string) error {
 }
 
 // WriteFileDurably writes path through a temporary file that is synced, then renamed over
-// it, then syncs the folder: a reader finds the old file or the whole new one.
-func WriteFileDurably(path string, write func(io.Writer) error) error {
+// it, then syncs the folder: a reader finds the old file or the whole new one, never a part.
+// Both files are made with perm (less the umask); a stale temporary file is replaced, not
+// reused, so a secret never lands in a file made with wider permissions.
+func WriteFileDurably(path string, perm os.FileMode, write func(io.Writer) error) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}

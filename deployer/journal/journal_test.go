@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -249,4 +250,39 @@ func reopen(t *testing.T, j *Journal) *Journal {
 	}
 	t.Cleanup(func() { again.Close() })
 	return again
+}
+
+// WriteFileDurably makes the file with the permissions asked for, also over a stale
+// temporary file left wider open by a crash, and leaves no temporary file behind.
+func TestWriteFileDurablyKeepsPermissions(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sub", "localnet.env")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path+".tmp", []byte("stale"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, body := range []string{"export MNEMONIC=first\n", "export MNEMONIC=second\n"} {
+		if err := WriteFileDurably(path, 0o600, func(w io.Writer) error { _, err := io.WriteString(w, body); return err }); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || string(got) != body {
+			t.Fatalf("read back %q, %v; want %q", got, err, body)
+		}
+		st, err := os.Stat(path)
+		if err != nil || st.Mode().Perm() != 0o600 {
+			t.Fatalf("mode %v, %v; want 0600", st.Mode().Perm(), err)
+		}
+		if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {
+			t.Fatalf("temporary file left: %v", err)
+		}
+	}
+	if err := WriteFileDurably(path, 0o600, func(io.Writer) error { return io.ErrShortWrite }); err == nil {
+		t.Fatal("a failed write was not reported")
+	}
+	if got, _ := os.ReadFile(path); string(got) != "export MNEMONIC=second\n" {
+		t.Fatalf("a failed write replaced the file: %q", got)
+	}
 }

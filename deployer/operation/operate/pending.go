@@ -62,14 +62,14 @@ func (p pendingFile) load(codec scores.Codec) (*pending, error) {
 // save writes the set, then the record naming it, each atomically and durably (temporary
 // file, fsync, rename, folder sync).
 func (p pendingFile) save(stage uint64, set *scores.Set) error {
-	if err := journal.WriteFileDurably(p.scoresPath(), set.WriteCSV); err != nil {
+	if err := journal.WriteFileDurably(p.scoresPath(), 0o666, set.WriteCSV); err != nil {
 		return fmt.Errorf("save pending push: %w", err)
 	}
 	b, err := json.Marshal(pendingRecord{Stage: stage, Scores: filepath.Base(p.scoresPath())})
 	if err != nil {
 		return fmt.Errorf("save pending push: %w", err)
 	}
-	if err := journal.WriteFileDurably(p.path, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
+	if err := journal.WriteFileDurably(p.path, 0o666, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
 		return fmt.Errorf("save pending push: %w", err)
 	}
 	return nil
