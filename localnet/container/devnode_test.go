@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/minitia/nodetest"
 	"github.com/vipharness/vipharness/localnet/process"
@@ -21,15 +20,7 @@ func TestDevNodeContainerPassesTheNodeSuite(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			requireDocker(t, ctx, e, n.VM)
 			cancel()
-			n.Start = func(t *testing.T) localnet.Rollup {
-				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-				defer cancel()
-				r, err := e.StartRollup(ctx, n.VM)
-				if err != nil {
-					t.Fatalf("start the %s dev node container: %v", n.VM, err)
-				}
-				return r
-			}
+			n.Start = nodetest.StartOn(e, n.VM)
 			nodetest.Run(t, n)
 		})
 	}

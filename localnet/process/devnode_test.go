@@ -10,7 +10,6 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
-	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/minitia/nodetest"
@@ -77,15 +76,7 @@ func TestDevNodeBinaryPassesTheNodeSuite(t *testing.T) {
 	for _, n := range []nodetest.Node{{VM: deployer.Move, ChainID: embedded.DefaultMoveChainID}, {VM: deployer.Wasm, ChainID: embedded.DefaultWasmChainID}} {
 		t.Run(string(n.VM), func(t *testing.T) {
 			requireNode(t, e, n.VM)
-			n.Start = func(t *testing.T) localnet.Rollup {
-				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-				defer cancel()
-				r, err := e.StartRollup(ctx, n.VM)
-				if err != nil {
-					t.Fatalf("start the %s dev node: %v", n.VM, err)
-				}
-				return r
-			}
+			n.Start = nodetest.StartOn(e, n.VM)
 			nodetest.Run(t, n)
 		})
 	}

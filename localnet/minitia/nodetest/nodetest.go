@@ -49,6 +49,20 @@ type Node struct {
 	ChainID, Version string
 }
 
+// StartOn is a Node.Start that starts a fresh node of vm on an engine (the dev node as a
+// process or in a container), failing the test when it cannot.
+func StartOn(e localnet.Engine, vm deployer.VM) func(*testing.T) localnet.Rollup {
+	return func(t *testing.T) localnet.Rollup {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		r, err := e.StartRollup(ctx, vm)
+		if err != nil {
+			t.Fatalf("start the %s dev node (%s engine): %v", vm, e.Name(), err)
+		}
+		return r
+	}
+}
+
 // Run runs every behaviour of the suite on its own fresh node of n.VM.
 func Run(t *testing.T, n Node) {
 	for _, b := range []struct {
