@@ -225,6 +225,19 @@ func (s *Scorer) CheckInterface(ctx context.Context) (string, error) {
 	return fmt.Sprintf("%s; the operator may write stage %d", what, open), nil
 }
 
+// CheckReadable is the read-only half of CheckInterface, for commands that only read: the
+// contract speaks the official interface (a *CheckError of ErrNotScoring when it does not).
+func (s *Scorer) CheckReadable(ctx context.Context) (string, error) {
+	if s.c.Contract() == "" {
+		return "", ErrNoContract
+	}
+	what, err := s.c.CheckInterface(ctx)
+	if err != nil {
+		return "", &CheckError{Contract: s.c.Contract(), Kind: ErrNotScoring, Err: err}
+	}
+	return what, nil
+}
+
 // FinalizeTx is the hash of the tx that finalized stage, found in the chain's events, or ""
 // when none is found.
 func (s *Scorer) FinalizeTx(ctx context.Context, stage uint64) (string, error) {
@@ -254,6 +267,11 @@ func (s *Scorer) prepare(ctx context.Context, stage uint64, set *scores.Set) (Up
 	if set == nil || set.Len() == 0 {
 		return Update{}, 0, fmt.Errorf("update scores stage %d: empty score set: nothing to send", stage)
 	}
+	// The total first: the contract's own measure of an update (a simulation of made-up new
+	// addresses) fails without naming it on a stage at its limit.
+	if err := CheckTotal(ctx, s.c, stage, set); err != nil {
+		return Update{}, 0, err
+	}
 	u, err := s.c.PrepareUpdate(ctx, stage, set)
 	if err != nil {
 		return Update{}, 0, err
@@ -264,7 +282,8 @@ func (s *Scorer) prepare(ctx context.Context, stage uint64, set *scores.Set) (Up
 	}
 	if n := s.k.ChunkSize; n > 0 {
 		if n > u.Fits {
-			return Update{}, 0, fmt.Errorf("update scores stage %d: chunk size %d does not fit the %s: at most %d entries per tx", stage, n, u.Limit, u.Fits)
+			return Update{}, 0, &ConfigError{Field: "Push.ChunkSize", Value: n,
+				Err: fmt.Errorf("update scores stage %d: chunk size %d does not fit the %s: at most %d entries per tx", stage, n, u.Limit, u.Fits)}
 		}
 		size = n
 	}

@@ -27,12 +27,12 @@ type Report struct {
 	Extra   int    `json:"extra"` // on-chain addresses not in the input (earlier pushes)
 	// Mismatches lists the first MaxListed mismatches in input order; MismatchCount counts
 	// them all (a stage read back before its push misses every input address).
-	Mismatches    []Mismatch `json:"mismatches,omitempty"`
-	MismatchCount int        `json:"mismatch_count"`
-	TotalScore    uint64     `json:"total_score"`
-	InputTotal    uint64     `json:"input_total"`
-	Finalized     bool       `json:"finalized"`
-	TotalsAgree   bool       `json:"totals_agree"` // the contract's total equals the sum of its rows
+	Mismatches    []Mismatch   `json:"mismatches,omitempty"`
+	MismatchCount int          `json:"mismatch_count"`
+	TotalScore    uint64       `json:"total_score"`
+	InputTotal    scores.Total `json:"input_total"` // exact: a set may sum past u64
+	Finalized     bool         `json:"finalized"`
+	TotalsAgree   bool         `json:"totals_agree"` // the contract's total equals the exact sum of its rows
 }
 
 // MaxListed bounds the mismatches a Report lists.
@@ -71,11 +71,11 @@ func VerifySet(ctx context.Context, s StageReader, stage uint64, set *scores.Set
 	rep := Report{Stage: stage, Input: set.Len(), TotalScore: info.TotalScore, Finalized: info.Finalized}
 	seen := make([]uint64, (set.Len()+63)/64)
 	var misses missList
-	var sum uint64
+	var sum scores.Total // exact: rows that sum past u64 never agree with a wrapped total
 	err = s.ScorePages(ctx, stage, func(page []scores.Row) error {
 		for _, r := range page {
 			rep.OnChain++
-			sum += r.Amount
+			sum.Add(r.Amount)
 			i, ok := set.Find(r.Addr)
 			if !ok || seen[i/64]&(1<<(i%64)) != 0 {
 				rep.Extra++
@@ -95,12 +95,12 @@ func VerifySet(ctx context.Context, s StageReader, stage uint64, set *scores.Set
 	}
 	for i := range set.Len() {
 		_, want := set.At(i)
-		rep.InputTotal += want
+		rep.InputTotal.Add(want)
 		if seen[i/64]&(1<<(i%64)) == 0 {
 			misses.add(set, i, 0, true)
 		}
 	}
-	rep.TotalsAgree = sum == info.TotalScore
+	rep.TotalsAgree = sum.Equal(info.TotalScore)
 	rep.MismatchCount = misses.n
 	rep.Mismatches = misses.list(set)
 	return rep, nil

@@ -463,9 +463,10 @@ func (o *verifyOptions) verify(ctx context.Context, sess session) error {
 	})
 }
 
-// withScorer opens the contract's Scorer for f and closes it after.
+// withScorer opens the contract's Scorer for f, checked read-only (reader), and closes it
+// after.
 func (o *chainOptions) withScorer(ctx context.Context, sess session, f func(ctx context.Context, s *deployer.Scorer) error) error {
-	s, closeFn, err := o.scorer(ctx, sess, scorerRequest{contract: true})
+	s, closeFn, err := o.reader(ctx, sess, scorerRequest{})
 	if err != nil {
 		return err
 	}

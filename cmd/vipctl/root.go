@@ -346,7 +346,7 @@ func classify(err error) error {
 	if _, ok := deployer.AsContractError(err); ok || errors.As(err, &ce) {
 		return reverted(err)
 	}
-	if errors.Is(err, deployer.ErrBadAddress) {
+	if errors.Is(err, deployer.ErrBadAddress) || errors.Is(err, deployer.ErrTotalOverflow) {
 		return invalid(err)
 	}
 	if ce := (*deployer.ConfigError)(nil); errors.As(err, &ce) {

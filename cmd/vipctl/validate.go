@@ -103,6 +103,30 @@ func (o *chainOptions) writer(ctx context.Context, sess session, r scorerRequest
 	return s, closeFn, nil
 }
 
+// reader opens the Scorer of a command that only reads an existing contract, and proves
+// first that the address holds code that speaks the official interface: a plain account or
+// another contract is refused in the words writer uses (exit 2).
+func (o *chainOptions) reader(ctx context.Context, sess session, r scorerRequest) (*deployer.Scorer, func(), error) {
+	r.contract = true
+	s, closeFn, err := o.scorer(ctx, sess, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.Contract() == "" {
+		return s, closeFn, nil // nothing deployed: the read itself names it (ErrNoContract)
+	}
+	if err := checkContract(ctx, s.Contract(), readOnly{s}); err != nil {
+		closeFn()
+		return nil, nil, err
+	}
+	return s, closeFn, nil
+}
+
+// readOnly checks a Scorer's interface without simulating a write.
+type readOnly struct{ s *deployer.Scorer }
+
+func (r readOnly) CheckInterface(ctx context.Context) (string, error) { return r.s.CheckReadable(ctx) }
+
 // contractChecker is a Scorer as checkContract sees it.
 type contractChecker interface {
 	CheckInterface(ctx context.Context) (string, error)

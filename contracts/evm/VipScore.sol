@@ -126,10 +126,9 @@ contract VipScore {
         }
         uint64 total = openTotal(stage);
         (uint256 slot, bool listed, uint64 old) = readScore(stage, addr);
-        unchecked {
-            // Wraps modulo 2^64 like the official contract's signed-difference update.
-            total = total - old + amount;
-        }
+        // Checked: a total above u64 reverts with Panic(0x11), as the official contract's
+        // increaseScore does (its updateScore wraps the total silently; ours never does).
+        total = total - old + amount;
         writeOne(stage, addr, slot, listed, amount, total);
     }
 
@@ -157,7 +156,9 @@ contract VipScore {
         if (addrs.length != amounts.length) {
             revert AddrsAndAmountsLengthMistmatch();
         }
-        uint64 total = openTotal(stage);
+        // Held in 256 bits, where it cannot wrap, and checked against the u64 limit after
+        // each entry (cheaper than checked uint64 arithmetic).
+        uint256 total = openTotal(stage);
         mapping(address => Score) storage stageScores = scores[stage];
         uint256 n = addrs.length;
         // Added addresses are packed (20 bytes each) after HEAD_LEN bytes of room for the
@@ -188,15 +189,18 @@ contract VipScore {
                     }
                 }
                 unchecked {
-                    total = total - uint64(old >> 8) + amount;
+                    total = total - (old >> 8) + amount;
                 }
-                emit UpdateScore(addr, stage, amount, total);
+                if (total > type(uint64).max) {
+                    overflow();
+                }
+                emit UpdateScore(addr, stage, amount, uint64(total));
             }
             unchecked {
                 ++i;
             }
         }
-        stages[stage].totalScore = total;
+        stages[stage].totalScore = uint64(total);
         if (added > DIRECT_MAX) {
             appendCode(stage, list, added);
         } else {
@@ -278,6 +282,15 @@ contract VipScore {
     }
 
     // Checks that stage exists and is open; returns its total.
+    // overflow reverts with Panic(0x11), what checked arithmetic raises on a total past u64.
+    function overflow() private pure {
+        assembly {
+            mstore(0, shl(224, 0x4e487b71))
+            mstore(4, 0x11)
+            revert(0, 0x24)
+        }
+    }
+
     function openTotal(uint64 stage) private view returns (uint64) {
         StageInfo memory info = stages[stage];
         if (info.stage == 0) {

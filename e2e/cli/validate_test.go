@@ -127,6 +127,42 @@ var _ = Describe("input validated before anything is sent", func() {
 				out, code := env.RunVipctl(ctx, vipctl, stateDir, "scores", "update", "--file", small)
 				Expect(code).To(Equal(0), out)
 			}, SpecTimeout(2*time.Minute))
+
+			It("refuses a stage total above u64 before the first tx, and takes the limit itself", func(ctx SpecContext) {
+				dir := GinkgoT().TempDir()
+				write := func(name string, entries []scores.Entry) string {
+					GinkgoHelper()
+					path := filepath.Join(dir, name)
+					f, err := os.Create(path)
+					Expect(err).NotTo(HaveOccurred())
+					Expect(scores.Write(f, entries, scores.CSV)).To(Succeed())
+					Expect(f.Close()).To(Succeed())
+					return path
+				}
+				fresh := env.Generate(3, 45)
+				halves := []scores.Entry{{Addr: fresh[0].Addr, Amount: 1 << 63}, {Addr: fresh[1].Addr, Amount: 1 << 63}}
+				refused(ctx, "above the u64 limit 18446744073709551615", "scores", "update", "--file", write("halves.csv", halves))
+
+				s, err := env.Scorer(ctx, contract)
+				Expect(err).NotTo(HaveOccurred())
+				DeferCleanup(s.Close)
+				info, err := s.StageInfo(ctx, l1Stage)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(info.TotalScore).To(BeNumerically(">", 0), "the stage holds the small file")
+				top := []scores.Entry{{Addr: fresh[0].Addr, Amount: scores.MaxTotal - info.TotalScore}}
+				out, code := env.RunVipctl(ctx, vipctl, stateDir, "scores", "update", "--file", write("top.csv", top))
+				Expect(code).To(Equal(0), out)
+				info, err = s.StageInfo(ctx, l1Stage)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(info.TotalScore).To(Equal(scores.MaxTotal))
+				refused(ctx, fmt.Sprintf("stage %d: the stage's total score would reach 18446744073709551616", l1Stage),
+					"scores", "update", "--file", write("one-more.csv", []scores.Entry{{Addr: fresh[2].Addr, Amount: 1}}))
+			}, SpecTimeout(3*time.Minute))
+
+			It("refuses a chunk size no tx can hold, and verify of an address with no contract, with exit 2", func(ctx SpecContext) {
+				refused(ctx, "--chunk-size", "scores", "update", "--file", small, "--chunk-size", "100000")
+				refused(ctx, "not a scoring contract", "verify", "--file", small, "--stage", fmt.Sprint(l1Stage), "--contract", notScore)
+			}, SpecTimeout(2*time.Minute))
 		})
 	}
 })

@@ -85,7 +85,7 @@ var _ = Describe("VIP scoring", func() {
 				Expect(err).NotTo(HaveOccurred())
 				Expect(rep.Mismatches).To(BeEmpty())
 				Expect(rep.OK()).To(BeTrue())
-				Expect(rep.TotalScore).To(Equal(rep.InputTotal))
+				Expect(rep.InputTotal.Equal(rep.TotalScore)).To(BeTrue(), "input total %s, on chain %d", rep.InputTotal, rep.TotalScore)
 			}, SpecTimeout(time.Minute))
 
 			It("pushes 10,000 addresses in several chunks, and a re-run sends nothing", func(ctx SpecContext) {

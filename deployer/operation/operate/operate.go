@@ -300,10 +300,10 @@ func (o *Operator) resume(ctx context.Context, open uint64) error {
 // stage to hold exactly want (changed and new addresses, and a zero for every address want
 // no longer lists; nil when nothing), with the sum of the stage's rows. Beside want it holds
 // one bit per entry and the changes, never the rows read.
-func (o *Operator) changes(ctx context.Context, stage uint64, want *scores.Set) (*scores.Set, uint64, error) {
+func (o *Operator) changes(ctx context.Context, stage uint64, want *scores.Set) (*scores.Set, scores.Total, error) {
 	d, sum, err := deployer.Differences(ctx, o.s, stage, want, true)
 	if err != nil {
-		return nil, 0, &ChainError{Op: "read", Err: err}
+		return nil, scores.Total{}, &ChainError{Op: "read", Err: err}
 	}
 	return d, sum, nil
 }
@@ -383,9 +383,9 @@ func (o *Operator) verify(ctx context.Context, stage uint64, want *scores.Set) e
 		first, _ := d.At(0)
 		return fmt.Errorf("verify stage %d: %d addresses differ from the source after the push (first %s); not finalizing", stage, d.Len(), o.s.Codec().Encode(first))
 	}
-	if sum != info.TotalScore {
+	if !sum.Equal(info.TotalScore) {
 		o.metrics.verifyFailures.Inc()
-		return fmt.Errorf("verify stage %d: the contract's total %d is not the sum of its rows %d; not finalizing", stage, info.TotalScore, sum)
+		return fmt.Errorf("verify stage %d: the contract's total %d is not the sum of its rows %s; not finalizing", stage, info.TotalScore, sum)
 	}
 	return nil
 }

@@ -41,7 +41,12 @@ const probeSeed = 0x6761735f70726f62
 // contract (which also proves the signer may write to stage) and sizes a chunk by the block
 // gas limit, spec's gas cap, the tx size limit and spec's entry bound.
 func (c *Client) PrepareUpdate(ctx context.Context, stage uint64, spec UpdateSpec) (deployer.Update, error) {
-	probes, err := scores.NewSet(scores.GenerateBech32(50, probeSeed, c.Prefix()), scores.Bech32Codec{Prefix: c.Prefix()})
+	// The probes score 0: a stage at the limit of its total would refuse any other score.
+	entries := scores.GenerateBech32(50, probeSeed, c.Prefix())
+	for i := range entries {
+		entries[i].Amount = 0
+	}
+	probes, err := scores.NewSet(entries, scores.Bech32Codec{Prefix: c.Prefix()})
 	if err != nil {
 		return deployer.Update{}, fmt.Errorf("update scores stage %d: probe addresses: %w", stage, err)
 	}

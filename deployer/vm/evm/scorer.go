@@ -230,7 +230,8 @@ func (s *Contract) PrepareUpdate(ctx context.Context, stage uint64, _ *scores.Se
 		addrs := make([]common.Address, k)
 		amounts := make([]uint64, k)
 		for i := range addrs {
-			addrs[i], amounts[i] = probeAddress(i), 1
+			// Score 0: a stage at the limit of its total would refuse any other score.
+			addrs[i], amounts[i] = probeAddress(i), 0
 		}
 		data, err := s.binding.TryPackUpdateScores(stage, addrs, amounts)
 		if err != nil {
