@@ -78,5 +78,22 @@ func Status(err error) int {
 	return 0
 }
 
-// NotFound reports whether err is a 404 reply.
-func NotFound(err error) bool { return Status(err) == http.StatusNotFound }
+// NotFound reports whether err is a reply that says the thing asked for does not exist: a
+// 404, or what Initia's real rollups answer for a missing Move module or resource (HTTP
+// 500, gRPC code 2 Unknown, "collections: not found ...": the store's own error, passed
+// through by x/move's query server).
+func NotFound(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	return e.Status == http.StatusNotFound ||
+		e.Status == http.StatusInternalServerError && e.Code == codeUnknown && strings.HasPrefix(e.Message, collectionsNotFound)
+}
+
+// codeUnknown is gRPC's code 2; collectionsNotFound begins cosmossdk.io/collections'
+// ErrNotFound text.
+const (
+	codeUnknown         = 2
+	collectionsNotFound = "collections: not found"
+)

@@ -18,8 +18,10 @@ import (
 type BuildOptions struct {
 	// NamedAddresses fills the package's named addresses (e.g. vip_score = the deployer).
 	NamedAddresses map[string]movebcs.Address
-	// BytecodeVersion defaults to 7, CompilerVersion and LanguageVersion to "2.1": what
-	// builder.js 0.2.12 and movevm v0.7 use.
+	// BytecodeVersion defaults to 7, CompilerVersion to "2.0" and LanguageVersion to "2.1":
+	// the latest stable versions, what `minitiad move build` uses. Compiler 2.1 marks its
+	// bytecode unstable, and a real minimove refuses to publish it
+	// (UNSTABLE_BYTECODE_REJECTED).
 	BytecodeVersion uint32
 	CompilerVersion string
 	LanguageVersion string
@@ -125,7 +127,7 @@ func compilerArguments(pkgDir string, o BuildOptions) []byte {
 		o.BytecodeVersion = 7
 	}
 	if o.CompilerVersion == "" {
-		o.CompilerVersion = "2.1"
+		o.CompilerVersion = "2.0"
 	}
 	if o.LanguageVersion == "" {
 		o.LanguageVersion = "2.1"

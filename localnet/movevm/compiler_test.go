@@ -91,7 +91,7 @@ func TestCompilerArgumentsBCS(t *testing.T) {
 	want = append(want, 0)              // install_dir None
 	want = append(want, 1, 0, 1)        // force, fetch_deps_only, skip git
 	want = append(want, 7, 0, 0, 0)     // bytecode version u32 LE
-	want = append(want, 3, '2', '.', '1', 3, '2', '.', '1')
+	want = append(want, 3, '2', '.', '0', 3, '2', '.', '1') // the latest stable compiler and language
 	want = append(want, 2) // two named addresses, sorted
 	want = append(want, 1, 'a')
 	want = append(want, a[:]...)

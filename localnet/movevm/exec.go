@@ -145,8 +145,9 @@ type Config struct {
 	ModuleCacheCapacity uint64
 }
 
-// DefaultConfig is the library's own default.
-var DefaultConfig = Config{AllowUnstable: true, ScriptCacheCapacity: 100, ModuleCacheCapacity: 500}
+// DefaultConfig is what Initia's chains run: the library's cache sizes, and unstable
+// bytecode refused (a real minimove answers UNSTABLE_BYTECODE_REJECTED to compiler 2.1's).
+var DefaultConfig = Config{AllowUnstable: false, ScriptCacheCapacity: 100, ModuleCacheCapacity: 500}
 
 // Runtime is one allocated MoveVM with its module and script caches. The library takes the
 // VM mutably for every execution, so calls are serialized.

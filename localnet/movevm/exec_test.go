@@ -3,6 +3,8 @@ package movevm_test
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"strings"
 	"testing"
 
 	"cosmossdk.io/store/dbadapter"
@@ -221,5 +223,28 @@ func TestUpdateScoreChecksTheDeployerBeforeTheLengths(t *testing.T) {
 				t.Fatalf("want abort code %d, got %q", tc.wantCode, ee.Message)
 			}
 		})
+	}
+}
+
+// The VM refuses bytecode that compiler 2.1 marked unstable, as a real minimove does, and
+// takes the committed module (compiler 2.0) built from the same source.
+func TestUnstableBytecodeRefused(t *testing.T) {
+	unstable, err := os.ReadFile("../../deployer/vm/move/testdata/vip_score_compiler_2.1.mv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, store, env := genesisVM(t, movecontract.Framework())
+	code := movevm.ModuleID{Address: movebcs.MustAddress("0x1"), Name: "code"}
+	publish := func(module []byte) error {
+		env.SessionID[0]++
+		_, err := rt.Execute(store, env, 10_000_000, []movebcs.Address{movecontract.DevDeployer},
+			movevm.Function{Module: code, Function: "publish_v2", Args: [][]byte{movebcs.ArgBytesVec([][]byte{module}), {1}}})
+		return err
+	}
+	if err := publish(unstable); err == nil || !strings.Contains(err.Error(), "UNSTABLE_BYTECODE_REJECTED") {
+		t.Fatalf("unstable bytecode: %v, want UNSTABLE_BYTECODE_REJECTED", err)
+	}
+	if err := publish(movecontract.Module()); err != nil {
+		t.Fatalf("stable bytecode: %v", err)
 	}
 }

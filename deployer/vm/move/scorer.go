@@ -124,9 +124,21 @@ func Builder(c movecontract.Compiler) func(context.Context, [32]byte) ([]byte, e
 	}
 }
 
-// moduleFor is vip_score built for the deployer's address: Config.Code, the committed
-// artifact for the development deployer, else a fresh compile with Config.Move.Build.
+// moduleFor is vip_score built for the deployer's address (Config.Code, the committed
+// artifact for the development deployer, else a fresh compile with Config.Move.Build), and
+// refused when its compiler marked it unstable, as a real minimove would refuse it.
 func (s *Contract) moduleFor(ctx context.Context, addr movebcs.Address) ([]byte, error) {
+	code, err := s.buildFor(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckStable(code); err != nil {
+		return nil, err
+	}
+	return code, nil
+}
+
+func (s *Contract) buildFor(ctx context.Context, addr movebcs.Address) ([]byte, error) {
 	if s.module != nil {
 		return s.module, nil
 	}

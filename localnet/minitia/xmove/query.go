@@ -264,9 +264,10 @@ func (e *Executor) resource(c Ctx, q *initiamove.QueryResourceRequest) (proto.Me
 		return nil, status.Errorf(codes.InvalidArgument, "struct tag %q: %v", q.StructTag, err)
 	}
 	store := e.store(c)
-	raw := store.Get(movebcs.ResourceKey(addr, tag))
+	key := movebcs.ResourceKey(addr, tag)
+	raw := store.Get(key)
 	if raw == nil {
-		return nil, status.Errorf(codes.NotFound, "resource %s not found at %s", q.StructTag, q.Address)
+		return nil, collectionsNotFound(key)
 	}
 	js, err := e.rt.DecodeResource(store, tag, raw)
 	if err != nil {
@@ -281,9 +282,10 @@ func (e *Executor) module(c Ctx, q *initiamove.QueryModuleRequest) (proto.Messag
 		return nil, err
 	}
 	store := e.store(c)
-	code := store.Get(movebcs.ModuleKey(addr, q.ModuleName))
+	key := movebcs.ModuleKey(addr, q.ModuleName)
+	code := store.Get(key)
 	if code == nil {
-		return nil, status.Errorf(codes.NotFound, "module %s not found at %s", q.ModuleName, q.Address)
+		return nil, collectionsNotFound(key)
 	}
 	abi, err := e.vm.DecodeModule(code)
 	if err != nil {
@@ -376,4 +378,11 @@ func (e *Executor) upgradePolicy(store interface{ Get([]byte) []byte }, addr mov
 func (e *Executor) hasResource(c Ctx, addr movebcs.Address, structTag string) bool {
 	tag, err := e.rt.StructTagKey(structTag)
 	return err == nil && e.store(c).Has(movebcs.ResourceKey(addr, tag))
+}
+
+// collectionsNotFound is what Initia's x/move answers for a missing module or resource: the
+// store's own collections error, passed through unwrapped, so gRPC code 2 (Unknown) and,
+// through the gateway, HTTP 500, never NotFound.
+func collectionsNotFound(key []byte) error {
+	return status.Errorf(codes.Unknown, "collections: not found: key 'hexBytes:%x' of type bytes", key)
 }
