@@ -85,14 +85,14 @@ func TestCompilerArgumentsBCS(t *testing.T) {
 	a[31] = 1
 	got := compilerArguments("/p", BuildOptions{NamedAddresses: map[string]movebcs.Address{"b": a, "a": a}})
 	var want []byte
-	want = append(want, 1, 2, '/', 'p') // Some("/p")
-	want = append(want, 0)              // verbose
-	want = append(want, 0, 0, 0, 0)     // dev, test, docs, abis
-	want = append(want, 0)              // install_dir None
-	want = append(want, 1, 0, 1)        // force, fetch_deps_only, skip git
-	want = append(want, 7, 0, 0, 0)     // bytecode version u32 LE
+	want = append(want, 1, 2, '/', 'p')                     // Some("/p")
+	want = append(want, 0)                                  // verbose
+	want = append(want, 0, 0, 0, 0)                         // dev, test, docs, abis
+	want = append(want, 0)                                  // install_dir None
+	want = append(want, 1, 0, 1)                            // force, fetch_deps_only, skip git
+	want = append(want, 7, 0, 0, 0)                         // bytecode version u32 LE
 	want = append(want, 3, '2', '.', '0', 3, '2', '.', '1') // the latest stable compiler and language
-	want = append(want, 2) // two named addresses, sorted
+	want = append(want, 2)                                  // two named addresses, sorted
 	want = append(want, 1, 'a')
 	want = append(want, a[:]...)
 	want = append(want, 1, 'b')
