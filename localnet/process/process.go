@@ -33,6 +33,39 @@ type node struct {
 
 // start launches bin with args; its output goes to home/<name>.log and a tail kept in memory.
 func start(name, bin, home string, logger *slog.Logger, args ...string) (*node, error) {
+	return startEnv(name, bin, home, nil, logger, args...)
+}
+
+// Node is a child process started by Launch: its own process group, its log in its home and
+// the last 64 KiB in memory, killed by the kernel if this process dies first.
+type Node struct{ n *node }
+
+// Launch starts bin with args in home, with env added to this process's environment (for
+// the node's shared libraries, say), as the engines start their nodes.
+func Launch(name, bin, home string, env []string, logger *slog.Logger, args ...string) (*Node, error) {
+	n, err := startEnv(name, bin, home, env, logger, args...)
+	if err != nil {
+		return nil, err
+	}
+	return &Node{n}, nil
+}
+
+// Exited reports whether the process has ended, with its error.
+func (n *Node) Exited() (bool, error) { return n.n.exited() }
+
+// Stop sends SIGTERM to the process group, then SIGKILL after grace; it waits for the exit.
+func (n *Node) Stop(grace time.Duration) error { return n.n.stop(grace) }
+
+// Logs returns the last 64 KiB the node printed.
+func (n *Node) Logs() string { return n.n.Logs() }
+
+// PID is the process id.
+func (n *Node) PID() int { return n.n.cmd.Process.Pid }
+
+// LastLines is the last n lines of s.
+func LastLines(s string, n int) string { return lastLines(s, n) }
+
+func startEnv(name, bin, home string, env []string, logger *slog.Logger, args ...string) (*node, error) {
 	logFile, err := os.Create(filepath.Join(home, name+".log"))
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)
@@ -40,6 +73,9 @@ func start(name, bin, home string, logger *slog.Logger, args ...string) (*node, 
 	t := &tail{max: 64 << 10}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = home
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Stdout = multi{logFile, t}
 	cmd.Stderr = cmd.Stdout
 	// Own process group, so Stop reaches children too; Pdeathsig, so a crashed or
