@@ -35,6 +35,7 @@ import (
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/external"
 	"github.com/vipharness/vipharness/localnet/l1"
+	"github.com/vipharness/vipharness/localnet/minitiad"
 	"github.com/vipharness/vipharness/localnet/movevm"
 	"github.com/vipharness/vipharness/localnet/process"
 )
@@ -52,10 +53,10 @@ func (t Target) String() string { return fmt.Sprintf("%s/%s", t.VM, t.Engine.Nam
 var harnessVMs = []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move}
 
 // engineNames are the engines Targets knows.
-var engineNames = []string{"embedded", "process", "container", "external"}
+var engineNames = []string{"embedded", "process", "container", "external", "minitia"}
 
 // Targets lists the VM/engine pairs to build specs for: the engines named in E2E_ENGINES
-// (comma list of embedded, process and container), else the engines the Ginkgo label
+// (comma list of embedded, process, container, external and minitia), else the engines the Ginkgo label
 // filter names (so `--label-filter=process` alone selects the process engine), else
 // embedded; times the VMs each engine offers. It only builds the list: whether a target can
 // run here is decided when its specs start (Start skips, or fails under REQUIRE_*), so a
@@ -90,6 +91,11 @@ func Targets() []Target {
 		case "container":
 			out = append(out, Target{deployer.EVM, container.Engine{}}, Target{deployer.Wasm, container.Engine{}},
 				Target{deployer.Wasm, container.Engine{WasmNode: process.DevNode}}, Target{deployer.Move, container.Engine{}})
+		case "minitia":
+			// Initia's own minitiad binaries, where they are here (localnet/minitiad).
+			for _, vm := range harnessVMs {
+				out = append(out, Target{VM: vm, Engine: minitiad.Engine{}})
+			}
 		case "external":
 			// The rollup someone else runs, from the environment (localnet/external).
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -145,6 +151,10 @@ func Required(engine string) bool {
 		return nodes
 	case strings.HasPrefix(engine, "container"):
 		return nodes || os.Getenv("REQUIRE_DOCKER") == "1"
+	case engine == "minitia":
+		// Initia's binaries are a team's own (nothing here builds them): required only when
+		// asked for.
+		return os.Getenv("REQUIRE_MINITIA") == "1"
 	}
 	// The embedded engine (its Move rollup needs Initia's library) and an unknown engine
 	// always fail, as before.

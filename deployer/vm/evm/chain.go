@@ -175,7 +175,7 @@ func (s *Contract) replayFailure(ctx context.Context, hash common.Hash, gasUsed 
 	if err == nil {
 		return errors.New("tx failed (status 0x0); replay at the parent block succeeds, so an earlier tx in its block changed the outcome")
 	}
-	return decodeRevert(s.abi, err)
+	return s.revertOf(ctx, from, tx.To(), tx.Data(), err)
 }
 
 // probeAddress makes distinct throwaway addresses for gas estimation.

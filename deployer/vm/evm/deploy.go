@@ -52,7 +52,7 @@ func (c *deployChain) SignDeploy(ctx context.Context, stage, seq uint64) (push.S
 	code := append(slices.Clip(creation), c.s.binding.PackConstructor(stage)...)
 	gas, err := c.s.client.EstimateGas(ctx, ethereum.CallMsg{From: c.from, Data: code})
 	if err != nil {
-		return push.SignedTx{}, "", decodeRevert(c.s.abi, err)
+		return push.SignedTx{}, "", c.s.revertOf(ctx, c.from, nil, code, err)
 	}
 	tip, feeCap, err := c.s.fees(ctx)
 	if err != nil {

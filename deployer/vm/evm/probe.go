@@ -24,11 +24,12 @@ func (s *Contract) SimulateMismatch(ctx context.Context, stage uint64) error {
 	addrs := []common.Address{common.HexToAddress("0x1111111111111111111111111111111111111111"), common.HexToAddress("0x2222222222222222222222222222222222222222")}
 	data := s.binding.PackUpdateScores(stage, addrs, []uint64{1})
 	to := s.contract
-	_, err := s.client.CallContract(ctx, ethereum.CallMsg{From: s.operatorKey.Address(), To: &to, Data: data}, nil)
+	from := s.operatorKey.Address()
+	_, err := s.client.CallContract(ctx, ethereum.CallMsg{From: from, To: &to, Data: data}, nil)
 	if err == nil {
 		return nil
 	}
-	return decodeRevert(s.abi, err)
+	return s.revertOf(ctx, from, &to, data, err)
 }
 
 // SimulateWrite calls updateScores(stage, [], []) from the operator (eth_call: nothing is
@@ -45,8 +46,12 @@ func (s *Contract) SimulateWrite(ctx context.Context, stage uint64) error {
 		return fmt.Errorf("encode an empty updateScores: %w", err)
 	}
 	to := s.contract
-	_, err = s.client.CallContract(ctx, ethereum.CallMsg{From: s.operatorKey.Address(), To: &to, Data: data}, nil)
-	return decodeRevert(s.abi, err)
+	from := s.operatorKey.Address()
+	_, err = s.client.CallContract(ctx, ethereum.CallMsg{From: from, To: &to, Data: data}, nil)
+	if err == nil {
+		return nil
+	}
+	return s.revertOf(ctx, from, &to, data, err)
 }
 
 // TxEventNames lists the names of the contract's events in a mined tx's logs, in order

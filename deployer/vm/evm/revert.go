@@ -19,6 +19,9 @@ type RevertError struct {
 	Name string // the custom error name, "Error" for a reason string, "Panic", or "" if unknown
 	Args []any
 	Data []byte // the raw revert data
+	// Inferred is a refusal named from the contract's state because the node returned no
+	// revert data (minievm): the name the contract's own check would give.
+	Inferred bool
 }
 
 var _ deployer.ContractError = (*RevertError)(nil)
@@ -41,7 +44,11 @@ func (e *RevertError) Error() string {
 	for i, a := range e.Args {
 		args[i] = fmt.Sprint(a)
 	}
-	return fmt.Sprintf("execution reverted: %s(%s)", e.Name, strings.Join(args, ", "))
+	msg := fmt.Sprintf("execution reverted: %s(%s)", e.Name, strings.Join(args, ", "))
+	if e.Inferred {
+		msg += " (named from the contract's state: the node returned no revert data)"
+	}
+	return msg
 }
 
 // decodeRevert turns revert data carried by an RPC error into a *RevertError; other errors

@@ -141,7 +141,7 @@ func (s *Contract) sendAndWait(ctx context.Context, key keys.Signer, to *common.
 	from := key.Address()
 	gas, err := s.client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: to, Data: data})
 	if err != nil {
-		return nil, nil, decodeRevert(s.abi, err)
+		return nil, nil, s.revertOf(ctx, from, to, data, err)
 	}
 	nonce, err := s.client.PendingNonceAt(ctx, from)
 	if err != nil {
@@ -239,7 +239,10 @@ func (s *Contract) PrepareUpdate(ctx context.Context, stage uint64, _ *scores.Se
 		}
 		to := s.contract
 		g, err := s.client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Data: data})
-		return g, decodeRevert(s.abi, err)
+		if err != nil {
+			return 0, s.revertOf(ctx, from, &to, data, err)
+		}
+		return g, nil
 	})
 	wg.Wait()
 	if err != nil {
