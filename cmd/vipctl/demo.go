@@ -47,6 +47,7 @@ type demoOptions struct {
 	l1Stage       uint64
 	generate      int
 	engineName    string
+	minitiad      string
 }
 
 func newDemoCmd(ro *rootOptions) *cobra.Command {
@@ -59,7 +60,8 @@ func newDemoCmd(ro *rootOptions) *cobra.Command {
 	}
 	cmd.Flags().Uint64Var(&o.l1Stage, "l1-stage", 7, "stage the L1 stand-in reports")
 	cmd.Flags().IntVar(&o.generate, "generate", 2000, "generated entries pushed beside the fixture score file")
-	cmd.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), process (geth/wasmd from 'make nodes') or container (Docker)")
+	cmd.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), process (geth/wasmd from 'make nodes'), container (Docker) or minitia (Initia's own minitiad)")
+	cmd.Flags().StringVar(&o.minitiad, "minitiad", "", "with --engine minitia and --vm: that VM's minitiad binary (default $VIPHARNESS_MINIEVM / _MINIWASM / _MINIMOVE, else <cache>/minitia/<minievm|miniwasm|minimove>/minitiad)")
 	return o.addFlags(cmd, "vm")
 }
 
@@ -72,12 +74,15 @@ func (o *demoOptions) demo(ctx context.Context, sess session) error {
 		vm, _ := deployer.ParseVM(o.vm)
 		vms = []deployer.VM{vm}
 	}
+	if o.minitiad != "" && len(vms) > 1 {
+		return invalid(fmt.Errorf("--minitiad names one VM's binary: pass --vm evm, wasm or move with it"))
+	}
 	var reps []demoReport
 	for i, vm := range vms {
 		if i > 0 && !sess.jsonOut {
 			fmt.Fprintln(sess.out)
 		}
-		rep, err := runDemo(ctx, sess, engineName, vm, l1Stage, generate)
+		rep, err := runDemo(ctx, sess, engineChoice{name: engineName, minitiad: o.minitiad}, vm, l1Stage, generate)
 		if err != nil {
 			return classify(fmt.Errorf("demo %s: %w", vm, err))
 		}
@@ -111,10 +116,10 @@ func demoText(rep demoReport) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func runDemo(ctx context.Context, sess session, engineName string, vm deployer.VM, l1Stage uint64, generate int) (demoReport, error) {
+func runDemo(ctx context.Context, sess session, choice engineChoice, vm deployer.VM, l1Stage uint64, generate int) (demoReport, error) {
 	start := time.Now()
-	rep := demoReport{VM: string(vm), Engine: engineName}
-	st, err := startLocalStack(ctx, sess, engineName, 0, vm, l1Stage)
+	rep := demoReport{VM: string(vm), Engine: choice.name}
+	st, err := startLocalStack(ctx, sess, choice, vm, l1Stage)
 	if err != nil {
 		return rep, err
 	}

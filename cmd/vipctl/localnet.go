@@ -19,6 +19,7 @@ import (
 	"github.com/vipharness/vipharness/localnet/indexer"
 	"github.com/vipharness/vipharness/localnet/indexer/gethsource"
 	"github.com/vipharness/vipharness/localnet/l1"
+	"github.com/vipharness/vipharness/localnet/minitiad"
 	"github.com/vipharness/vipharness/localnet/process"
 	"github.com/vipharness/vipharness/localnet/router"
 )
@@ -32,10 +33,22 @@ type localStack struct {
 	router  *router.Server   // EVM rollups only
 }
 
-// engineByName resolves --engine; blockTime (0: the engine's default) sets the interval
-// between blocks of the project's own Cosmos rollups.
-func engineByName(name string, sess session, bt time.Duration) (localnet.Engine, error) {
-	switch name {
+// engineChoice is how a command picks its engine: --engine, the interval between blocks of
+// the project's own Cosmos rollups (0: the engine's default), and for the minitia engine the
+// minitiad binary of the VM (--minitiad; "" looks it up: VIPHARNESS_MINI<VM>, the cache).
+type engineChoice struct {
+	name      string
+	blockTime time.Duration
+	minitiad  string
+}
+
+// engineByName resolves the choice for vm.
+func engineByName(c engineChoice, sess session, vm deployer.VM) (localnet.Engine, error) {
+	bt := c.blockTime
+	if c.minitiad != "" && c.name != "minitia" {
+		return nil, invalid(fmt.Errorf("--minitiad is for --engine minitia (got --engine %q)", c.name))
+	}
+	switch c.name {
 	case "embedded", "":
 		e := embedded.Engine{}
 		if bt > 0 {
@@ -50,12 +63,21 @@ func engineByName(name string, sess session, bt time.Duration) (localnet.Engine,
 		return container.Engine{Logger: sess.logger}, nil
 	case "container-devnode":
 		return container.Engine{Logger: sess.logger, WasmNode: process.DevNode}, nil
+	case "minitia":
+		e := minitiad.Engine{Logger: sess.logger}
+		if c.minitiad != "" {
+			e.Binaries = map[deployer.VM]string{vm: c.minitiad}
+		}
+		if err := e.Available(context.Background(), vm); err != nil {
+			return nil, invalid(fmt.Errorf("--engine minitia: %w (or pass --minitiad PATH)", err))
+		}
+		return e, nil
 	}
-	return nil, invalid(fmt.Errorf("--engine %q: want embedded, process, container, or process-devnode / container-devnode (Wasm on our dev node binary)", name))
+	return nil, invalid(fmt.Errorf("--engine %q: want embedded, process, container, minitia (Initia's own minitiad), or process-devnode / container-devnode (Wasm on our dev node binary)", c.name))
 }
 
-func startLocalStack(ctx context.Context, sess session, engineName string, blockTime time.Duration, vm deployer.VM, l1Stage uint64, l1Opts ...l1.Option) (*localStack, error) {
-	engine, err := engineByName(engineName, sess, blockTime)
+func startLocalStack(ctx context.Context, sess session, choice engineChoice, vm deployer.VM, l1Stage uint64, l1Opts ...l1.Option) (*localStack, error) {
+	engine, err := engineByName(choice, sess, vm)
 	if err != nil {
 		return nil, err
 	}
@@ -95,6 +117,7 @@ type localnetUpOptions struct {
 	*chainOptions       // --vm alone
 	l1Stage, bridgeID   uint64
 	envFile, engineName string
+	minitiad            string
 	l1Every, blockTime  time.Duration
 }
 
@@ -110,7 +133,8 @@ func newLocalnetUpCmd(ro *rootOptions) *cobra.Command {
 	up.Flags().Uint64Var(&o.l1Stage, "l1-stage", 1, "stage the L1 stand-in reports")
 	up.Flags().Uint64Var(&o.bridgeID, "bridge-id", 1, "register the rollup on the L1 stand-in under this bridge id (scored from the stage after --l1-stage) and run a local VIP agent that snapshots each stage the deployed contract finalizes (submit_snapshot); 0: neither")
 	up.Flags().DurationVar(&o.blockTime, "block-time", 0, "interval between blocks of the Wasm and Move rollups (the project's minitia app; default 100ms, fast for tests; 500ms is a minitia's pace)")
-	up.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), process (geth from 'make nodes') or container (Docker)")
+	up.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), process (geth from 'make nodes'), container (Docker) or minitia (Initia's own minitiad)")
+	up.Flags().StringVar(&o.minitiad, "minitiad", "", "with --engine minitia: the VM's minitiad binary (default $VIPHARNESS_MINIEVM / _MINIWASM / _MINIMOVE, else <cache>/minitia/<minievm|miniwasm|minimove>/minitiad)")
 	up.Flags().StringVar(&o.envFile, "env-file", filepath.Join(".vipharness", "localnet.env"), "where to write the endpoints and dev key")
 	return o.addFlags(up, "vm")
 }
@@ -130,7 +154,7 @@ func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error 
 		// policy finds each stage's blocks when the L1 moves on: operate --policy rehearses.
 		l1Opts = append(l1Opts, l1.WithStageInterval(l1Every))
 	}
-	st, err := startLocalStack(ctx, sess, engineName, o.blockTime, vm, l1Stage, l1Opts...)
+	st, err := startLocalStack(ctx, sess, engineChoice{name: engineName, blockTime: o.blockTime, minitiad: o.minitiad}, vm, l1Stage, l1Opts...)
 	if err != nil {
 		return err
 	}
