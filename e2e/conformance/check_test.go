@@ -26,6 +26,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/e2e/harness"
+	"github.com/vipharness/vipharness/localnet/minitiad"
 	"github.com/vipharness/vipharness/localnet/process"
 )
 
@@ -53,6 +54,11 @@ func chains() []chain {
 			for _, vm := range []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move} {
 				out = append(out, chain{vm, "process"})
 			}
+		case "minitia":
+			// Initia's own minitiad, where a binary is here.
+			for _, vm := range []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move} {
+				out = append(out, chain{vm, "minitia"})
+			}
 		}
 	}
 	return out
@@ -65,6 +71,14 @@ func startChain(ctx context.Context, c chain, l1Stage uint64) []string {
 		if err := (process.Engine{}).Available(context.Background(), c.vm); err != nil {
 			if os.Getenv("REQUIRE_NODES") == "1" || os.Getenv("CI") == "true" {
 				Fail(fmt.Sprintf("REQUIRE_NODES=1 or CI=true: %v", err))
+			}
+			Skip(err.Error())
+		}
+	}
+	if c.engine == "minitia" {
+		if err := (minitiad.Engine{}).Available(context.Background(), c.vm); err != nil {
+			if harness.Required("minitia") {
+				Fail(fmt.Sprintf("REQUIRE_MINITIA=1: %v", err))
 			}
 			Skip(err.Error())
 		}

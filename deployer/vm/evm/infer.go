@@ -92,7 +92,7 @@ func (s *Contract) infer(ctx context.Context, from common.Address, to *common.Ad
 		return nil, saw + "; the stage could not be read: " + err.Error()
 	}
 	switch {
-	case !info.Exists:
+	case stage == 0 || !info.Exists: // stages(0) reads as stage 0: the contract finds none
 		return inferred("StageNotFound", stage), ""
 	case info.Finalized:
 		return inferred("StageFinalized", stage), ""

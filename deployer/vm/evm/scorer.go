@@ -138,8 +138,13 @@ func (s *Contract) DeployChain(context.Context) (deployer.Deploying, error) {
 // sendAndWait signs, simulates, sends and waits for one tx; a revert in simulation is
 // returned decoded, and nothing is sent.
 func (s *Contract) sendAndWait(ctx context.Context, key keys.Signer, to *common.Address, data []byte) (*types.Transaction, *types.Receipt, error) {
+	return s.sendValueAndWait(ctx, key, to, data, nil)
+}
+
+// sendValueAndWait is sendAndWait of a tx that also carries value (nil: none).
+func (s *Contract) sendValueAndWait(ctx context.Context, key keys.Signer, to *common.Address, data []byte, value *big.Int) (*types.Transaction, *types.Receipt, error) {
 	from := key.Address()
-	gas, err := s.client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: to, Data: data})
+	gas, err := s.client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: to, Data: data, Value: value})
 	if err != nil {
 		return nil, nil, s.revertOf(ctx, from, to, data, err)
 	}
@@ -153,7 +158,7 @@ func (s *Contract) sendAndWait(ctx context.Context, key keys.Signer, to *common.
 	}
 	tx, err := key.SignEVMTx(ctx, types.NewTx(&types.DynamicFeeTx{
 		ChainID: s.chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
-		Gas: min(gas*6/5, MaxTxGas), To: to, Data: data,
+		Gas: min(gas*6/5, MaxTxGas), To: to, Data: data, Value: value,
 	}), s.chainID)
 	if err != nil {
 		return nil, nil, fmt.Errorf("sign: %w", err)
