@@ -365,8 +365,25 @@ func (s *Scorer) UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (
 			return push.Result{}, fmt.Errorf("update scores stage %d: save the set of %s: %w", stage, a.path, err)
 		}
 	}
-	return push.Run(ctx, u.Chain, a.path, stage, a.set, size,
+	res, err := push.Run(ctx, u.Chain, a.path, stage, a.set, size,
 		push.WithWindow(k.Window), push.WithPollInterval(k.Poll), push.WithLogger(k.Logger), push.WithProgress(k.Progress))
+	if err != nil || a.set.Len() == 0 {
+		return res, err
+	}
+	if st, ok := s.c.(Settler); ok {
+		addr, score := a.set.At(a.set.Len() - 1)
+		if err := st.Settle(ctx, stage, addr, score); err != nil {
+			return res, fmt.Errorf("update scores stage %d: %w", stage, err)
+		}
+	}
+	return res, nil
+}
+
+// Settler is a Contract on a node whose state can trail its receipts (Initia's minievm
+// feeds receipts from an indexer before the block's state commits): Settle waits, bounded,
+// until the state shows addr at score in stage.
+type Settler interface {
+	Settle(ctx context.Context, stage uint64, addr []byte, score uint64) error
 }
 
 // attempt is the push UpdateSet runs for a set: its journal and the set it sends (the

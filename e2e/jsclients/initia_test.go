@@ -83,6 +83,9 @@ func cosmosScriptEnv(env *harness.Env, feeDenom string) map[string]string {
 		"MNEMONIC": funded[0].Mnemonic, "MNEMONIC2": funded[1].Mnemonic, "FEE_DENOM": feeDenom,
 		"L1_REST_URL": env.L1.URL(), "L1_CHAIN_ID": l1.ChainID, "VIP_MODULE_ADDRESS": env.L1.VIPAddress(),
 		"L1_STAGE": strconv.Itoa(initiaL1Stage), "STAGE": strconv.Itoa(initiaL1Stage),
+		// Which node answers: Initia's real minitiad ("minitia") runs modules the project's
+		// rollups do not (opchild's queries), and says so where a check differs.
+		"ENGINE": env.Target.Engine.Name(),
 	}
 }
 

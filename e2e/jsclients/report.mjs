@@ -23,3 +23,18 @@ export function env(name) {
   if (!v) throw new Error(`${name} is not set`);
   return v;
 }
+
+// notImplemented passes when fn is refused as a minitia refuses the L1's routes (Initia's
+// tx module gas prices): HTTP 501, gRPC code 12 "Not Implemented".
+export async function notImplemented(fn) {
+  let answer;
+  try {
+    answer = await fn();
+  } catch (err) {
+    const status = err?.response?.status;
+    const data = err?.response?.data;
+    if (status === 501 && data?.code === 12) return;
+    throw new Error(`expected 501 code 12 Not Implemented (the L1's route), got ${status} ${JSON.stringify(data ?? err?.message)}`);
+  }
+  throw new Error(`expected 501 Not Implemented (the L1's route), got an answer: ${JSON.stringify(answer)}`);
+}

@@ -16,6 +16,7 @@ import (
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -197,7 +198,13 @@ func (c *Chain) fundEVM(ctx context.Context, from keys.Signer, to common.Address
 		return fmt.Errorf("fund %s: %w", to.Hex(), err)
 	}
 	value := new(big.Int).Mul(new(big.Int).Mul(feeCap, big.NewInt(2)), new(big.Int).SetUint64(gas))
-	tx, err := from.SignEVMTx(ctx, types.NewTx(&types.DynamicFeeTx{ChainID: id, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: 21_000, To: &to, Value: value}), id)
+	// A transfer's gas is the node's to say: 21,000 on geth, Cosmos gas on a minievm
+	// (~171k), which refuses a tx signed with less.
+	limit, err := c.eth.EstimateGas(ctx, ethereum.CallMsg{From: from.Address(), To: &to, Value: value})
+	if err != nil {
+		return fmt.Errorf("fund %s: estimate the transfer: %w", to.Hex(), err)
+	}
+	tx, err := from.SignEVMTx(ctx, types.NewTx(&types.DynamicFeeTx{ChainID: id, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: limit * 6 / 5, To: &to, Value: value}), id)
 	if err != nil {
 		return fmt.Errorf("fund %s: sign: %w", to.Hex(), err)
 	}

@@ -53,10 +53,20 @@ func NewParams(minGasPrices sdk.DecCoins) Params {
 }
 
 // Register adds the routes to mux; prices returns the node's minimum gas prices at call time.
-func Register(mux *http.ServeMux, prices func() sdk.DecCoins) {
+// txGasPrices serves Initia's tx module gas prices, the L1's routes (initiad); a minitia
+// answers them 501 Not Implemented (code 12), as the real minievm, miniwasm and minimove do.
+func Register(mux *http.ServeMux, prices func() sdk.DecCoins, txGasPrices bool) {
 	mux.HandleFunc("GET /opinit/opchild/v1/params", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, ParamsResponse{Params: NewParams(prices())})
 	})
+	if !txGasPrices {
+		notImplemented := func(w http.ResponseWriter, _ *http.Request) {
+			writeError(w, http.StatusNotImplemented, 12, "Not Implemented")
+		}
+		mux.HandleFunc("GET /initia/tx/v1/gas_prices", notImplemented)
+		mux.HandleFunc("GET /initia/tx/v1/gas_prices/{denom}", notImplemented)
+		return
+	}
 	mux.HandleFunc("GET /initia/tx/v1/gas_prices", func(w http.ResponseWriter, _ *http.Request) {
 		p := prices()
 		if p == nil {

@@ -12,12 +12,13 @@ import (
 	sdk "github.com/cosmos/cosmos-sdk/types"
 )
 
-// The gateway's JSON, as a wallet parses it: field names and JSON types, not our Go types.
+// The gateway's JSON, as a wallet parses it: field names and JSON types, not our Go types
+// (the L1's routes: the tx module's gas prices served).
 func TestRoutesAnswerTheGatewayShapes(t *testing.T) {
 	mux := http.NewServeMux()
 	Register(mux, func() sdk.DecCoins {
 		return sdk.NewDecCoins(sdk.NewDecCoinFromDec("umin", sdkmath.LegacyMustNewDecFromStr("0.15")))
-	})
+	}, true)
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	price := map[string]any{"denom": "umin", "amount": "0.150000000000000000"}
@@ -59,5 +60,30 @@ func TestRoutesAnswerTheGatewayShapes(t *testing.T) {
 				t.Fatalf("got  %s\nwant %v", body, tc.want)
 			}
 		})
+	}
+}
+
+// A minitia answers the L1's tx module gas price routes 501 code 12, as the real minievm,
+// miniwasm and minimove do; opchild's params it serves.
+func TestARollupRefusesTheL1sGasPriceRoutes(t *testing.T) {
+	mux := http.NewServeMux()
+	Register(mux, func() sdk.DecCoins {
+		return sdk.NewDecCoins(sdk.NewDecCoinFromDec("umin", sdkmath.LegacyMustNewDecFromStr("0.15")))
+	}, false)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	for path, want := range map[string]int{"/opinit/opchild/v1/params": 200, "/initia/tx/v1/gas_prices": 501, "/initia/tx/v1/gas_prices/umin": 501} {
+		res, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Fatalf("%s: status %d, want %d: %s", path, res.StatusCode, want, body)
+		}
+		if want == 501 && string(body) != `{"code":12,"details":[],"message":"Not Implemented"}`+"\n" {
+			t.Fatalf("%s: %s", path, body)
+		}
 	}
 }

@@ -120,7 +120,7 @@ func Start(ctx context.Context, opts ...Option) (_ *Server, err error) {
 	node, err := minitia.Start(ctx, minitia.Config{
 		VM: deployer.Move, ChainID: ChainID, KeyType: keys.EthSecp256k1,
 		Mnemonics: append([]string{mnemonic}, c.funded...), GeneratedAccounts: -1, GenesisTime: genesis,
-		AppName: "initia", Version: "v0.0.0-vipharness-l1-standin", NodeName: "initia", BinaryName: "initiad",
+		AppName: "initia", Version: "v0.0.0-vipharness-l1-standin", NodeName: "initia", BinaryName: "initiad", TxGasPrices: true,
 		Logger: c.logger,
 		Move:   []xmove.Option{xmove.WithGenesisPackage(xmove.GenesisPackage{Owner: vip, Modules: [][]byte{code}, Calls: calls})},
 	})

@@ -69,6 +69,9 @@ type Config struct {
 	// BinaryName its app_name (default "minitiad"), AppName abci_info's data (default
 	// "minitia"): the L1 stand-in answers as initia, initiad and initia.
 	NodeName, BinaryName, AppName string
+	// TxGasPrices serves Initia's tx module gas price routes, the L1's (the L1 stand-in);
+	// a minitia answers them 501 Not Implemented.
+	TxGasPrices bool
 	// BlockTime is the interval between blocks (CometBFT's timeout_commit).
 	BlockTime time.Duration
 	// GenesisTime is the genesis time (default now).

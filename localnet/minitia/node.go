@@ -131,7 +131,7 @@ func Start(ctx context.Context, cfg Config) (_ *Node, err error) {
 	apiSrv := api.New(clientCtx, logger.With("module", "api-server"), n.grpc)
 	n.app.RegisterAPIRoutes(apiSrv, srvCfg.API)
 	fees := http.NewServeMux()
-	feeroutes.Register(fees, cfg.MinGasPrices)
+	feeroutes.Register(fees, cfg.MinGasPrices, cfg.TxGasPrices)
 	apiSrv.Router.PathPrefix("/opinit/opchild/").Handler(fees)
 	apiSrv.Router.PathPrefix("/initia/tx/").Handler(fees)
 	if n.app.MoveKeeper != nil {

@@ -284,6 +284,9 @@ func (s *Contract) FinalizeStage(ctx context.Context, stage uint64) (string, err
 	if err != nil {
 		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
 	}
+	if err := s.settleFinalize(ctx, stage); err != nil {
+		return tx.Hash().Hex(), fmt.Errorf("finalize stage %d: tx %s: %w", stage, tx.Hash().Hex(), err)
+	}
 	return tx.Hash().Hex(), nil
 }
 

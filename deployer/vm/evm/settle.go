@@ -1,0 +1,67 @@
+package evm
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// settleTimeout bounds the wait for the state a receipt promises. Initia's minievm serves
+// receipts and eth_blockNumber from its EVM indexer, which it feeds before the block's state
+// commits: a read right after a receipt can still see the state before it.
+const settleTimeout = 15 * time.Second
+
+// awaitState polls read until it reports the state a mined tx promised, or settleTimeout
+// passes; the error then names what was awaited and what was last read.
+func (s *Contract) awaitState(ctx context.Context, what string, read func(context.Context) (bool, string, error)) error {
+	ctx, cancel := context.WithTimeout(ctx, settleTimeout)
+	defer cancel()
+	poll := min(s.k.Poll, 200*time.Millisecond)
+	if poll <= 0 {
+		poll = 50 * time.Millisecond
+	}
+	for {
+		ok, saw, err := read(ctx)
+		if err == nil && ok {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			if err != nil {
+				saw = err.Error()
+			}
+			return fmt.Errorf("%s: mined, but the node's state does not show it after %s (last read: %s)", what, settleTimeout, saw)
+		case <-time.After(poll):
+		}
+	}
+}
+
+// Settle waits until the contract's state shows addr at score in stage: a push's last entry,
+// so that what follows it (a read-back, a finalize) meets the state its receipts promised.
+func (s *Contract) Settle(ctx context.Context, stage uint64, addr []byte, score uint64) error {
+	a := common.BytesToAddress(addr)
+	return s.awaitState(ctx, fmt.Sprintf("update of stage %d", stage), func(ctx context.Context) (bool, string, error) {
+		out, err := s.call(ctx, s.binding.PackScores(stage, a))
+		if err != nil {
+			return false, "", err
+		}
+		got, err := s.binding.UnpackScores(out)
+		if err != nil {
+			return false, "", err
+		}
+		return got.IsIndexed && got.Amount == score, fmt.Sprintf("%s at %d (indexed %v), want %d", a.Hex(), got.Amount, got.IsIndexed, score), nil
+	})
+}
+
+// settleFinalize waits until stage reads finalized.
+func (s *Contract) settleFinalize(ctx context.Context, stage uint64) error {
+	return s.awaitState(ctx, fmt.Sprintf("finalize of stage %d", stage), func(ctx context.Context) (bool, string, error) {
+		info, err := s.StageInfo(ctx, stage)
+		if err != nil {
+			return false, "", err
+		}
+		return info.Finalized, fmt.Sprintf("stage %d finalized %v", stage, info.Finalized), nil
+	})
+}
