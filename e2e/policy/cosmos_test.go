@@ -402,6 +402,8 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 				Expect(len(want)).To(BeNumerically(">=", 2), "users acted in stage 3")
 				By("waiting for the L1's stage 3 to end, then advancing the L1")
 				time.Sleep(time.Until(time.Unix(int64(t3.End), 0)) + 300*time.Millisecond)
+				// The rollup's first block past the end closes the stage's block range.
+				Expect(env.NewBlock(ctx)).To(Succeed())
 				Expect(env.L1.Advance(ctx)).To(Equal(uint64(stage + 2)))
 
 				op := mustKey(env.OperatorSecret(), env.KeyType())
