@@ -125,7 +125,7 @@ check-artifacts: setup-npm setup-movevm
 ## available here (embedded always; process after `make nodes`; container where Docker runs).
 ## Packages run TEST_P at a time (go test -p; default: one per core), each suite's specs in
 ## order (BENCHMARKS.md compares -p 1 with the default)
-E2E_ENGINES ?= embedded,process,container
+E2E_ENGINES ?= embedded,process,container,minitia
 TEST_P ?=
 test: setup nodes
 	$(GO) vet ./...

@@ -357,8 +357,8 @@ func newStageFinalizeCmd(ro *rootOptions) *cobra.Command {
 // syncOptions are stage sync's flags.
 type syncOptions struct {
 	*chainOptions
-	target uint64
-	yes    bool
+	target     uint64
+	yes, empty bool
 }
 
 func newStageSyncCmd(ro *rootOptions) *cobra.Command {
@@ -370,6 +370,7 @@ func newStageSyncCmd(ro *rootOptions) *cobra.Command {
 		RunE:  ro.runs(o.syncStage),
 	}
 	cmd.Flags().Uint64Var(&o.target, "to", 0, "target stage; default the L1's current stage")
+	cmd.Flags().BoolVar(&o.empty, "allow-empty", false, "also finalize stages whose total score is 0 (they stay empty for good)")
 	yesFlag(cmd, &o.yes)
 	return o.addFlags(cmd, rollupFlags, l1Flags, signerGroup)
 }
@@ -387,6 +388,12 @@ func (o *syncOptions) syncStage(ctx context.Context, sess session) error {
 				return fmt.Errorf("read L1 stage: %w", err)
 			}
 		}
+		// As stage finalize: an empty stage is closed only when told to, and then for good.
+		if !o.empty {
+			if err := refuseEmpty(ctx, s, target); err != nil {
+				return err
+			}
+		}
 		var refused error
 		confirm := func(from, to uint64) bool {
 			refused = sess.confirm(yes, fmt.Sprintf("finalize stages %d..%d to reach the L1 stage %d", from, to, target))
@@ -402,6 +409,29 @@ func (o *syncOptions) syncStage(ctx context.Context, sess session) error {
 		}
 		return sess.printResult(map[string]any{"finalized": done, "open_stage": target}, fmt.Sprintf("finalized %v; open stage is %d", done, target))
 	})
+}
+
+// refuseEmpty refuses, before anything is sent, a sync to target that would finalize a stage
+// whose total score is 0, naming every such stage.
+func refuseEmpty(ctx context.Context, s *deployer.Scorer, target uint64) error {
+	open, err := s.OpenStage(ctx)
+	if err != nil {
+		return classify(err)
+	}
+	var empty []uint64
+	for st := open; st < target; st++ {
+		info, err := s.StageInfo(ctx, st)
+		if err != nil {
+			return fmt.Errorf("stage sync: read stage %d: %w", st, err)
+		}
+		if info.TotalScore == 0 {
+			empty = append(empty, st)
+		}
+	}
+	if len(empty) > 0 {
+		return invalid(fmt.Errorf("stage sync: stage(s) %v hold no scores (total 0): finalizing closes them empty for good; push their scores first, or pass --allow-empty; nothing was sent", empty))
+	}
+	return nil
 }
 
 // updateOutput is what `scores update --json` prints: the push, and the stage read back

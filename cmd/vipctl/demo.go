@@ -39,6 +39,7 @@ type demoReport struct {
 	Verified       bool          `json:"verified"`
 	TotalScore     uint64        `json:"total_score"`
 	Elapsed        time.Duration `json:"elapsed_ns"`
+	StartToReady   time.Duration `json:"start_to_ready_ns"` // the rollup's, before the job
 }
 
 // demoOptions are demo's flags.
@@ -124,6 +125,7 @@ func runDemo(ctx context.Context, sess session, choice engineChoice, vm deployer
 		return rep, err
 	}
 	defer st.stop()
+	rep.StartToReady = st.ready
 
 	if rep.L1Stage, err = stage.NewReader(st.l1.URL(), st.l1.VIPAddress()).Stage(ctx); err != nil {
 		return rep, fmt.Errorf("read L1 stage: %w", err)

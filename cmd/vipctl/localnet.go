@@ -31,6 +31,7 @@ type localStack struct {
 	l1      *l1.Server
 	indexer *indexer.Indexer // beside every rollup: EVM txs, or Cosmos txs and blocks
 	router  *router.Server   // EVM rollups only
+	ready   time.Duration    // the rollup's start to ready
 }
 
 // engineChoice is how a command picks its engine: --engine, the interval between blocks of
@@ -81,16 +82,18 @@ func startLocalStack(ctx context.Context, sess session, choice engineChoice, vm 
 	if err != nil {
 		return nil, err
 	}
+	began := time.Now()
 	r, err := engine.StartRollup(ctx, vm)
 	if err != nil {
 		return nil, fmt.Errorf("start %s %s rollup: %w", engine.Name(), vm, err)
 	}
+	ready := time.Since(began)
 	srv, err := l1.Start(ctx, append([]l1.Option{l1.WithStage(l1Stage)}, l1Opts...)...)
 	if err != nil {
 		_ = r.Stop(ctx)
 		return nil, fmt.Errorf("start L1 stand-in: %w", err)
 	}
-	return &localStack{engine: engine.Name(), rollup: r, l1: srv}, nil
+	return &localStack{engine: engine.Name(), rollup: r, l1: srv, ready: ready}, nil
 }
 
 func (s *localStack) stop() {

@@ -136,9 +136,16 @@ var _ = Describe("vipctl against a local rollup", Label("evm", "embedded", "cli"
 		Expect(out).To(ContainSubstring("StageFinalized"))
 	}, SpecTimeout(2*time.Minute))
 
-	It("syncs the contract's stage to the L1 with --yes", func(ctx SpecContext) {
+	It("syncs the contract's stage to the L1 with --yes, closing empty stages only with --allow-empty", func(ctx SpecContext) {
 		Expect(l1srv.Set(ctx, l1Stage+3)).To(Succeed())
+		// The stages between hold no scores: as stage finalize, sync closes them only when told.
 		out, code := run(ctx, nil, "stage", "sync", "--yes", "--json")
+		Expect(code).To(Equal(2), out)
+		Expect(out).To(And(ContainSubstring("hold no scores"), ContainSubstring("--allow-empty"), ContainSubstring("nothing was sent")))
+		out, code = run(ctx, nil, "stage", "show", "--json")
+		Expect(code).To(Equal(0), out)
+		Expect(out).NotTo(ContainSubstring(fmt.Sprintf(`"open_stage": %d`, l1Stage+3)))
+		out, code = run(ctx, nil, "stage", "sync", "--yes", "--allow-empty", "--json")
 		Expect(code).To(Equal(0), out)
 		out, code = run(ctx, nil, "stage", "show", "--json")
 		Expect(code).To(Equal(0), out)

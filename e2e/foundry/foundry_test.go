@@ -181,7 +181,7 @@ var gethEngines = map[string]lnet.Engine{"process": process.Engine{}, "container
 func engines() []string {
 	var out []string
 	for _, e := range strings.Split(cmpOr(os.Getenv("E2E_ENGINES"), "embedded"), ",") {
-		if e = strings.TrimSpace(e); e == "embedded" || e == "process" || e == "container" {
+		if e = strings.TrimSpace(e); e == "embedded" || e == "process" || e == "container" || e == "minitia" {
 			out = append(out, e)
 		}
 	}
@@ -217,6 +217,13 @@ func foundrySpecs(engine string) {
 	stage := strconv.Itoa(l1Stage)
 
 	BeforeAll(func(ctx SpecContext) {
+		if engine == "minitia" {
+			// Not yet on a real minievm: the suite's cast and ethers checks decode the
+			// contract's custom errors from revert data, which minievm drops, and count the
+			// embedded EVM's answers (gas figures, WebSocket on the HTTP port); vipctl on a
+			// real minievm is covered by the other suites.
+			Skip("foundry on a real minievm: the suite decodes revert data minievm does not return and counts the embedded EVM's answers; not adapted yet")
+		}
 		tools = findTools()
 		// geth as a child process or in a container: skipped where its binary or Docker is
 		// missing, unless CI requires every engine.
