@@ -191,11 +191,17 @@ func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error 
 	dev := st.rollup.Funded()[0]
 	// The dev key of a throwaway chain goes to a 0600 file, never to the terminal. The file
 	// appears whole (renamed into place): a script that waits for it never reads a part.
-	env := fmt.Sprintf("export VM=%s\nexport JSON_RPC_URL=%s\nexport COMET_RPC_URL=%s\nexport REST_URL=%s\nexport INDEXER_URL=%s\nexport ROUTER_URL=%s\nexport L1_REST_URL=%s\nexport VIP_MODULE_ADDRESS=%s\n",
-		vm, ep.JSONRPC, ep.CometRPC, ep.REST, indexerURL, routerURL, st.l1.URL(), st.l1.VIPAddress()) +
-		devKeyLines(vm, dev) + recipeLines(vm, ep, l1Stage)
-	if err := journal.WriteFileDurably(envFile, 0o600, func(w io.Writer) error { _, err := io.WriteString(w, env); return err }); err != nil {
-		return fmt.Errorf("write env file: %w", err)
+	writeEnv := func(l1Stage uint64) error {
+		env := fmt.Sprintf("export VM=%s\nexport JSON_RPC_URL=%s\nexport COMET_RPC_URL=%s\nexport REST_URL=%s\nexport INDEXER_URL=%s\nexport ROUTER_URL=%s\nexport L1_REST_URL=%s\nexport VIP_MODULE_ADDRESS=%s\n",
+			vm, ep.JSONRPC, ep.CometRPC, ep.REST, indexerURL, routerURL, st.l1.URL(), st.l1.VIPAddress()) +
+			devKeyLines(vm, dev) + recipeLines(vm, ep, l1Stage)
+		if err := journal.WriteFileDurably(envFile, 0o600, func(w io.Writer) error { _, err := io.WriteString(w, env); return err }); err != nil {
+			return fmt.Errorf("write env file: %w", err)
+		}
+		return nil
+	}
+	if err := writeEnv(l1Stage); err != nil {
+		return err
 	}
 	info := map[string]any{
 		"vm": vm, "engine": st.engine, "chain_id": st.rollup.ChainID(),
@@ -218,7 +224,9 @@ func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error 
 		return err
 	}
 	if l1Every > 0 {
-		go advanceL1(ctx, st.l1, l1Every, sess.errOut)
+		// INIT_STAGE follows the L1: a deploy that reads it (the official forge recipe)
+		// opens at the L1's stage of the moment, not the one at start.
+		go advanceL1(ctx, st.l1, l1Every, sess.errOut, writeEnv)
 	}
 	if bridgeID != 0 {
 		a, closeAgent := sess.localAgent(vm, st.rollup, st.l1, bridgeID)
@@ -281,8 +289,8 @@ func evmHex(vm deployer.VM, key string) string {
 }
 
 // recipeLines are the rest of what the official recipes and ethers read: INIT_STAGE (the
-// L1's stage when the localnet came up: the stage a contract deployed now opens with) and,
-// on EVM, the WebSocket endpoint.
+// L1's current stage, the file rewritten whole as the L1 advances: the stage a contract
+// deployed now opens with) and, on EVM, the WebSocket endpoint.
 func recipeLines(vm deployer.VM, ep localnet.Endpoints, l1Stage uint64) string {
 	lines := fmt.Sprintf("export INIT_STAGE=%d\n", l1Stage)
 	if !scorers.MustDescribe(vm).Cosmos && ep.JSONRPCWS != "" {
@@ -298,8 +306,9 @@ func orNone(s string) string {
 	return s
 }
 
-// advanceL1 moves the L1 stand-in on by one stage every interval until ctx ends.
-func advanceL1(ctx context.Context, srv *l1.Server, every time.Duration, out io.Writer) {
+// advanceL1 moves the L1 stand-in on by one stage every interval until ctx ends, and hands
+// each new stage to moved.
+func advanceL1(ctx context.Context, srv *l1.Server, every time.Duration, out io.Writer, moved func(stage uint64) error) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -315,6 +324,9 @@ func advanceL1(ctx context.Context, srv *l1.Server, every time.Duration, out io.
 				continue
 			}
 			fmt.Fprintf(out, "L1 stand-in: stage %d\n", st)
+			if err := moved(st); err != nil {
+				fmt.Fprintln(out, "L1 stand-in:", err)
+			}
 		}
 	}
 }
