@@ -65,23 +65,74 @@ func (e *AbortError) Error() string {
 
 func (e *AbortError) Unwrap() error { return e.Err }
 
-// DecodeAbort returns err as an *AbortError when its log carries a Move abort, and err
-// unchanged otherwise (out of gas, a node refusal, an unreachable node).
+// DecodeAbort returns err as an *AbortError when its log carries a Move abort, as a
+// *VMFailure when it carries an execution failure of a module (an arithmetic overflow), and
+// err unchanged otherwise (out of gas, a node refusal, an unreachable node).
 func DecodeAbort(err error) error {
 	if err == nil {
 		return nil
 	}
 	var ae *AbortError
-	if errors.As(err, &ae) {
+	var vf *VMFailure
+	if errors.As(err, &ae) || errors.As(err, &vf) {
 		return err
 	}
 	log, ok := cosmostx.Log(err)
 	if !ok {
 		return err
 	}
-	a, ok := movebcs.ParseAbort(log)
-	if !ok {
-		return err
+	if a, ok := movebcs.ParseAbort(log); ok {
+		return &AbortError{Abort: a, Err: err}
 	}
-	return &AbortError{Abort: a, Err: err}
+	if f, ok := parseVMFailure(log); ok {
+		f.Err = err
+		return f
+	}
+	return err
+}
+
+// VMFailure is a module's execution failure that the VM raised rather than the module's
+// own abort: "VM failure: status ARITHMETIC_ERROR of type Execution with message Addition
+// overflow, location=<address>::<module>, ...". Trapped, as an EVM Panic.
+type VMFailure struct {
+	Status, Message, Module string
+	Err                     error
+}
+
+var _ deployer.ContractError = (*VMFailure)(nil)
+
+// Reason is the VM's status (ARITHMETIC_ERROR).
+func (e *VMFailure) Reason() string { return e.Status }
+
+// Trapped is true: the module crashed rather than refused.
+func (e *VMFailure) Trapped() bool { return true }
+
+func (e *VMFailure) Error() string {
+	return fmt.Sprintf("move VM failure %s (%s) in %s", e.Status, e.Message, e.Module) + cosmostx.Where(e.Err)
+}
+
+func (e *VMFailure) Unwrap() error { return e.Err }
+
+// parseVMFailure reads the status, message and module of a VM failure in a tx or simulation
+// log.
+func parseVMFailure(log string) (*VMFailure, bool) {
+	_, rest, ok := strings.Cut(log, "VM failure: status ")
+	if !ok {
+		return nil, false
+	}
+	status, rest, ok := strings.Cut(rest, " ")
+	if !ok {
+		return nil, false
+	}
+	f := &VMFailure{Status: status}
+	if _, m, ok := strings.Cut(rest, "with message "); ok {
+		f.Message, _, _ = strings.Cut(m, ", location=")
+	}
+	if _, loc, ok := strings.Cut(rest, "location="); ok {
+		loc, _, _ = strings.Cut(loc, ",")
+		if addr, mod, ok := strings.Cut(loc, "::"); ok {
+			f.Module = "0x" + strings.TrimLeft(addr, "0") + "::" + mod
+		}
+	}
+	return f, true
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	movecontract "github.com/vipharness/vipharness/contracts/move"
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/move"
 )
 
@@ -42,5 +44,23 @@ func TestCheckStable(t *testing.T) {
 				t.Fatalf("CheckStable: %v, want %v", err, tc.wantErr)
 			}
 		})
+	}
+}
+
+// An arithmetic overflow in a module is decoded as the VM's failure, trapped, named by its
+// status, as the aborts are by their reasons.
+func TestDecodeVMFailure(t *testing.T) {
+	log := "failed to execute message; message index: 0: VM failure: status ARITHMETIC_ERROR of type Execution with message Addition overflow, location=00000000000000000000000010b13fad13df6d611903e7ad846a545ca3e3f4c2::vip_score, function=16, code_offset=90 [cosmos/cosmos-sdk@v0.53.6/baseapp/baseapp.go:1052]"
+	err := move.DecodeAbort(&cosmostx.TxError{Phase: cosmostx.PhaseSimulate, RawLog: log})
+	var f *move.VMFailure
+	if !errors.As(err, &f) {
+		t.Fatalf("%v (%T) is not a VMFailure", err, err)
+	}
+	ce, ok := deployer.AsContractError(err)
+	if !ok || ce.Reason() != "ARITHMETIC_ERROR" || !ce.Trapped() {
+		t.Fatalf("contract error %v %v", ce, ok)
+	}
+	if f.Message != "Addition overflow" || f.Module != "0x10b13fad13df6d611903e7ad846a545ca3e3f4c2::vip_score" {
+		t.Fatalf("%+v", f)
 	}
 }
