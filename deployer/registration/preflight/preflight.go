@@ -429,12 +429,26 @@ func (r *run) priceKnown(ctx context.Context) bool {
 			return false
 		}
 		r.gasPrice.wei = wei
+		if wei.Sign() == 0 {
+			r.add("gas price", Warn, "the node's gas price (eth_gasPrice) is 0: txs pay no fee, and the registry entry needs a minimum gas price",
+				"set a minimum gas price (app.toml minimum-gas-prices and opchild's min_gas_prices; on minievm a whole number of the fee denom's units)")
+		}
 		return true
 	}
 	prices, err := r.c.MinGasPrices(ctx)
-	if err != nil || len(prices) == 0 {
-		r.add("gas price", Fail, fmt.Sprintf("read the minimum gas price: %v", err), "fix the REST URL, or set the node's minimum-gas-prices", InREST)
+	if err != nil {
+		r.add("gas price", Fail, fmt.Sprintf("read the minimum gas price: %v", err), "fix the REST URL", InREST)
 		return false
+	}
+	if len(prices) == 0 || prices[0].Amount.IsZero() {
+		// minitiad init writes zero to both places: the rollup runs, with free txs.
+		r.add("gas price", Warn, "the rollup's minimum gas price is 0 (opchild's min_gas_prices is empty or zero): txs pay no fee, and the registry entry needs a minimum gas price",
+			"set one in app.toml minimum-gas-prices and opchild's min_gas_prices")
+		if len(prices) > 0 {
+			r.gasPrice.denom = prices[0].Denom
+		}
+		r.gasPrice.dec = sdkmath.LegacyZeroDec()
+		return true
 	}
 	r.gasPrice.denom, r.gasPrice.dec = prices[0].Denom, prices[0].Amount
 	return true
@@ -465,6 +479,9 @@ func (r *run) need(ctx context.Context, address string, gas uint64) (need, have 
 			return nil, nil, "", err
 		}
 		return new(big.Int).Mul(new(big.Int).SetUint64(gas), r.gasPrice.wei), have, "wei", nil
+	}
+	if r.gasPrice.denom == "" { // a rollup with no minimum gas price: no fee to hold
+		return new(big.Int), new(big.Int), "of the fee denom (none set)", nil
 	}
 	bal, err := r.c.Balance(ctx, address, r.gasPrice.denom)
 	if err != nil {
