@@ -71,6 +71,7 @@ var known = map[string]map[deployer.VM]string{
 	"JSON-RPC net_version":     {deployer.EVM: "geth answers its chain id; minievm answers 1"},
 	"JSON-RPC eth_estimateGas from an address with no account": {deployer.EVM: "geth estimates from any address; minievm needs a fee payer account"},
 	"JSON-RPC eth_call that reverts":                           {deployer.EVM: "geth returns the revert data (code 3); minievm drops it (-32000 Reverted)"},
+	"JSON-RPC eth_getBlockByNumber latest":                     {deployer.EVM: "geth's block carries its Cancun and Prague header fields (blob gas, beacon root, requests hash); minievm's does not"},
 	"REST a query of a missing Wasm contract":                  {deployer.Wasm: "cosmos-sdk v0.53 (wasmd v0.61) words a module error without the 'codespace wasm code 22' head that Initia's v0.50 fork writes"},
 }
 
