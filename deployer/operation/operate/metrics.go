@@ -37,6 +37,8 @@ type health struct {
 	OpenStage   uint64    `json:"open_stage,omitempty"`
 	LastSuccess time.Time `json:"last_success,omitzero"`
 	LastError   string    `json:"last_error,omitempty"`
+	// ChainDown is a last pass that failed on the L1 or the rollup (unreachable, refusing).
+	ChainDown bool `json:"chain_down,omitempty"`
 }
 
 // NewMetrics registers the operator's metrics (and the Go and process collectors) on a
@@ -85,7 +87,7 @@ func (m *Metrics) setHealth(f func(h *health)) {
 }
 
 // Handler serves /metrics (Prometheus text) and /healthz: 200 while a pass succeeded within
-// stale, else 503 with the last error.
+// stale and the last pass did not fail on the chain, else 503 with the last error.
 func (m *Metrics) Handler(stale time.Duration) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg}))
@@ -94,7 +96,7 @@ func (m *Metrics) Handler(stale time.Duration) http.Handler {
 		h := m.health
 		m.mu.Unlock()
 		code := http.StatusOK
-		if h.LastSuccess.IsZero() || time.Since(h.LastSuccess) > stale {
+		if h.LastSuccess.IsZero() || time.Since(h.LastSuccess) > stale || h.ChainDown {
 			code = http.StatusServiceUnavailable
 			if h.Status == "ok" {
 				h.Status = "stale"

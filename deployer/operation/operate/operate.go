@@ -246,7 +246,7 @@ func (o *Operator) pass(stopCtx context.Context, force bool) error {
 	}
 	now := time.Now()
 	o.metrics.lastSuccess.Set(float64(now.Unix()))
-	o.metrics.setHealth(func(h *health) { h.Status, h.LastSuccess, h.LastError = "ok", now, "" })
+	o.metrics.setHealth(func(h *health) { h.Status, h.LastSuccess, h.LastError, h.ChainDown = "ok", now, "", false })
 	return nil
 }
 
@@ -259,7 +259,10 @@ func (o *Operator) fail(err error) error {
 	case errors.As(err, &ce):
 		o.metrics.chainErrors.WithLabelValues(ce.Op).Inc()
 	}
-	o.metrics.setHealth(func(h *health) { h.Status, h.LastError = "failing", err.Error() })
+	// A chain that cannot be read or written is unhealthy at once; a source that failed
+	// keeps the last success's grace (the next pass may find it).
+	unreachable := ce != nil
+	o.metrics.setHealth(func(h *health) { h.Status, h.LastError, h.ChainDown = "failing", err.Error(), unreachable })
 	return err
 }
 

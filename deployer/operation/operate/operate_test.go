@@ -530,10 +530,18 @@ func TestHealthAndMetricsEndpoints(t *testing.T) {
 	if code, body := get("/healthz"); code != http.StatusOK || !strings.Contains(body, `"open_stage":5`) {
 		t.Fatalf("after a pass: %d %s", code, body)
 	}
+	// A source that fails keeps the last success's grace...
+	src.fail[5] = errors.New("source down")
+	_ = op.Once(context.Background())
+	if code, body := get("/healthz"); code != http.StatusOK || !strings.Contains(body, "source down") {
+		t.Fatalf("a recent success with a failing source after it: %d %s", code, body)
+	}
+	delete(src.fail, 5)
+	// ...a chain that cannot be reached is unhealthy at once.
 	l1.Err = errors.New("connection refused")
 	_ = op.Once(context.Background())
-	if code, body := get("/healthz"); code != http.StatusOK || !strings.Contains(body, "connection refused") {
-		t.Fatalf("a recent success with a failing pass after it: %d %s", code, body)
+	if code, body := get("/healthz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "connection refused") {
+		t.Fatalf("an unreachable L1 after a recent success: %d %s", code, body)
 	}
 	code, body := get("/metrics")
 	for _, want := range []string{"vipctl_operate_l1_stage 5", "vipctl_operate_entries_pushed_total 3", `vipctl_operate_chain_errors_total{op="l1"} 1`} {
