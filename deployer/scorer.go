@@ -225,6 +225,21 @@ func (s *Scorer) CheckInterface(ctx context.Context) (string, error) {
 	return fmt.Sprintf("%s; the operator may write stage %d", what, open), nil
 }
 
+// FirstBlocker is a Contract that names its chain's first block (every VM's does): a chain
+// started again under the same chain id has another, so what a state dir remembers of a
+// chain is told from a new chain.
+type FirstBlocker interface {
+	FirstBlock(ctx context.Context) (string, error)
+}
+
+// FirstBlock is the hash of the chain's first block, "" where the Contract cannot name it.
+func (s *Scorer) FirstBlock(ctx context.Context) (string, error) {
+	if f, ok := s.c.(FirstBlocker); ok {
+		return f.FirstBlock(ctx)
+	}
+	return "", nil
+}
+
 // CheckReadable is the read-only half of CheckInterface, for commands that only read: the
 // contract speaks the official interface (a *CheckError of ErrNotScoring when it does not).
 func (s *Scorer) CheckReadable(ctx context.Context) (string, error) {

@@ -77,7 +77,8 @@ func (o *deployOptions) deploy(ctx context.Context, sess session) error {
 	}
 	// The deployment this run ends with (new, finished or found) becomes the default
 	// contract, so the state file and the journal name the same one.
-	if err := sess.saveDeployment(d); err != nil {
+	first, _ := s.FirstBlock(ctx) // "" leaves the state without it: the interface check remains
+	if err := sess.saveDeployment(d, first); err != nil {
 		return err
 	}
 	var human string

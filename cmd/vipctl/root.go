@@ -215,18 +215,21 @@ func (o *l1Options) resolveStage(ctx context.Context, explicit uint64) (uint64, 
 type deployment struct {
 	deployer.Deployment
 	Time time.Time `json:"time"`
+	// FirstBlock is the chain's first block hash at the deploy: the same chain id with
+	// another first block is a chain started again, where the remembered contract is not.
+	FirstBlock string `json:"first_block,omitempty"`
 }
 
 func (sess session) statePath(vm deployer.VM, chainID string) string {
 	return filepath.Join(sess.stateDir, "deployments", fmt.Sprintf("%s-%s.json", vm, chainID))
 }
 
-func (sess session) saveDeployment(d deployer.Deployment) error {
+func (sess session) saveDeployment(d deployer.Deployment, firstBlock string) error {
 	path := sess.statePath(d.VM, d.ChainID)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("save deployment: %w", err)
 	}
-	b, err := json.MarshalIndent(deployment{Deployment: d, Time: time.Now().UTC()}, "", "  ")
+	b, err := json.MarshalIndent(deployment{Deployment: d, Time: time.Now().UTC(), FirstBlock: firstBlock}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("save deployment: %w", err)
 	}
@@ -234,18 +237,44 @@ func (sess session) saveDeployment(d deployer.Deployment) error {
 }
 
 func (sess session) loadDeployment(vm deployer.VM, chainID string) (string, error) {
-	b, err := os.ReadFile(sess.statePath(vm, chainID))
-	if errors.Is(err, os.ErrNotExist) {
-		return "", invalid(fmt.Errorf("no contract: pass --contract (or CONTRACT_ADDRESS), or deploy on chain %s first", chainID))
-	}
+	d, err := sess.readDeployment(vm, chainID)
 	if err != nil {
 		return "", err
 	}
+	return d.Contract, nil
+}
+
+func (sess session) readDeployment(vm deployer.VM, chainID string) (deployment, error) {
+	b, err := os.ReadFile(sess.statePath(vm, chainID))
+	if errors.Is(err, os.ErrNotExist) {
+		return deployment{}, invalid(fmt.Errorf("no contract: pass --contract (or CONTRACT_ADDRESS), or deploy on chain %s first", chainID))
+	}
+	if err != nil {
+		return deployment{}, err
+	}
 	var d deployment
 	if err := json.Unmarshal(b, &d); err != nil {
-		return "", fmt.Errorf("read deployment state %s: %w", sess.statePath(vm, chainID), err)
+		return deployment{}, fmt.Errorf("read deployment state %s: %w", sess.statePath(vm, chainID), err)
 	}
-	return d.Contract, nil
+	return d, nil
+}
+
+// sameChain refuses a remembered deployment on a chain started again under its chain id
+// (another first block): its contract address may hold another contract, or none.
+func (sess session) sameChain(ctx context.Context, s *deployer.Scorer) error {
+	d, err := sess.readDeployment(s.VM(), s.ChainID())
+	if err != nil || d.FirstBlock == "" || d.Contract != s.Contract() {
+		return nil // nothing remembered, or remembered before first blocks were
+	}
+	now, err := s.FirstBlock(ctx)
+	if err != nil || now == "" {
+		return nil // the check cannot be made; the interface check still runs
+	}
+	if now != d.FirstBlock {
+		return invalid(fmt.Errorf("the state dir's deployment %s on chain %s was made on another chain of that id (first block %s; this chain's is %s): the chain was started again; deploy again, or pass --contract; nothing was sent (%s)",
+			d.Contract, d.ChainID, d.FirstBlock, now, sess.statePath(s.VM(), s.ChainID())))
+	}
+	return nil
 }
 
 // scorerRequest is what a command asks of its Scorer beyond its shared flags.
@@ -270,6 +299,12 @@ func (o *chainOptions) scorer(ctx context.Context, sess session, r scorerRequest
 	s, err := scorers.Open(ctx, cfg)
 	if err != nil {
 		return nil, nil, classify(err)
+	}
+	if r.contract && o.contract == "" {
+		if err := sess.sameChain(ctx, s); err != nil {
+			s.Close()
+			return nil, nil, err
+		}
 	}
 	return s, s.Close, nil
 }

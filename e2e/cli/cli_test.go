@@ -265,6 +265,19 @@ func cosmosCLISpecs(t cosmosCLI) bool {
 			Expect(code).To(Equal(2), out)
 			Expect(out).To(ContainSubstring("--rest"))
 		}, SpecTimeout(time.Minute))
+
+		It("tells a chain started again under the same chain id from the one it deployed on", func(ctx SpecContext) {
+			again, err := t.start(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			DeferCleanup(func(ctx SpecContext) { Expect(again.Stop(ctx)).To(Succeed()) })
+			ep := again.Endpoints()
+			saved := env
+			env = append(append([]string{}, env...), "COMET_RPC_URL="+ep.CometRPC, "REST_URL="+ep.REST, "MNEMONIC="+again.Funded()[0].Mnemonic)
+			DeferCleanup(func() { env = saved })
+			out, code := run(ctx, "stage", "show")
+			Expect(code).To(Equal(2), out)
+			Expect(out).To(And(ContainSubstring("made on another chain of that id"), ContainSubstring("started again"), ContainSubstring("nothing was sent")))
+		}, SpecTimeout(time.Minute))
 	})
 }
 

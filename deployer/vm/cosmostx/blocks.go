@@ -61,3 +61,29 @@ func (p *PushChain) FindInBlocks(ctx context.Context, hash string, since time.Ti
 	}
 	return push.Outcome{}, nil
 }
+
+// FirstBlock is the hash of the chain's first block (CometBFT's block 1): a chain started
+// again under the same chain id has another, so what a state dir remembers of a chain can be
+// told from a new one.
+func (c *Client) FirstBlock(ctx context.Context) (string, error) {
+	var reply struct {
+		Result struct {
+			BlockID struct {
+				Hash string `json:"hash"`
+			} `json:"block_id"`
+		} `json:"result"`
+		Error *struct {
+			Data string `json:"data"`
+		} `json:"error"`
+	}
+	if _, err := c.getRPC(ctx, c.rpcBase()+"/block?height=1", &reply); err != nil {
+		return "", fmt.Errorf("read the first block: %w", err)
+	}
+	if reply.Error != nil || reply.Result.BlockID.Hash == "" {
+		return "", fmt.Errorf("read the first block: no block 1 (%v)", reply.Error)
+	}
+	return strings.ToLower(reply.Result.BlockID.Hash), nil
+}
+
+// FirstBlock is the chain's (Client.FirstBlock).
+func (b *Base) FirstBlock(ctx context.Context) (string, error) { return b.C.FirstBlock(ctx) }

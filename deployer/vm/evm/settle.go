@@ -3,6 +3,7 @@ package evm
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -64,4 +65,14 @@ func (s *Contract) settleFinalize(ctx context.Context, stage uint64) error {
 		}
 		return info.Finalized, fmt.Sprintf("stage %d finalized %v", stage, info.Finalized), nil
 	})
+}
+
+// FirstBlock is the hash of the chain's genesis block: a chain started again under the same
+// chain id has another (a new dev account, a new genesis time).
+func (s *Contract) FirstBlock(ctx context.Context) (string, error) {
+	h, err := s.client.HeaderByNumber(ctx, common.Big0)
+	if err != nil {
+		return "", fmt.Errorf("read the genesis block: %w", err)
+	}
+	return strings.ToLower(h.Hash().Hex()), nil
 }
