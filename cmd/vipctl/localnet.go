@@ -218,7 +218,7 @@ func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error 
 		info["funded_address_coin_type_118"] = dev.CoinType118Address
 		funded = fmt.Sprintf("%s (coin type 60 eth_secp256k1) and %s (coin type 118 secp256k1), one mnemonic", dev.Address, dev.CoinType118Address)
 	}
-	human := fmt.Sprintf("%s %s rollup (chain %s)\n  JSON-RPC   %s\n  WebSocket  %s\n  CometBFT   %s\n  REST       %s\n  indexer    %s\n  router     %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
+	human := fmt.Sprintf("%s %s rollup (chain %s: a new chain, nothing of an earlier run kept; a state dir from one is told apart by its first block)\n  JSON-RPC   %s\n  WebSocket  %s\n  CometBFT   %s\n  REST       %s\n  indexer    %s\n  router     %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
 		st.engine, vm, st.rollup.ChainID(), orNone(ep.JSONRPC), orNone(ep.JSONRPCWS), orNone(ep.CometRPC), orNone(ep.REST), orNone(indexerURL), orNone(routerURL), l1Stage, st.l1.URL(), st.l1.VIPAddress(), funded, envFile)
 	if err := sess.printResult(info, human); err != nil {
 		return err
