@@ -205,12 +205,9 @@ func (s *Scorer) Close() { s.c.Close() }
 // of its open stage with no entries, simulated from the operator, is accepted
 // (ErrCannotWrite, with the contract's refusal, when it is not). It says what it checked.
 func (s *Scorer) CheckInterface(ctx context.Context) (string, error) {
-	if s.c.Contract() == "" {
-		return "", ErrNoContract
-	}
-	what, err := s.c.CheckInterface(ctx)
+	what, err := s.CheckReadable(ctx)
 	if err != nil {
-		return "", &CheckError{Contract: s.c.Contract(), Kind: ErrNotScoring, Err: err}
+		return "", err
 	}
 	open, err := OpenStage(ctx, s.c)
 	if err != nil {
