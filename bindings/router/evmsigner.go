@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"errors"
 	"fmt"
+	"github.com/vipharness/vipharness/bindings/ethnode"
 	"math/big"
 	"strings"
 	"sync"
@@ -301,6 +302,4 @@ func decodeHex(s string) ([]byte, error) {
 
 // receiptPending: no receipt yet, or the node's tx index is still catching up (geth
 // answers "transaction indexing is in progress").
-func receiptPending(err error) bool {
-	return errors.Is(err, ethereum.NotFound) || strings.Contains(err.Error(), "transaction indexing is in progress")
-}
+func receiptPending(err error) bool { return ethnode.ReceiptPending(err) }

@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vipharness/vipharness/bindings/ethnode"
 	"math/big"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -109,7 +109,7 @@ func (a *minievmAPI) GetTransactionReceipt(ctx context.Context, hash common.Hash
 		return encodeReceipt(receiptFields(sb, i, a.signer))
 	}
 	rc, err := a.tx.GetTransactionReceipt(ctx, hash)
-	if err != nil && strings.Contains(err.Error(), "transaction indexing is in progress") {
+	if ethnode.IndexLagging(err) {
 		return nil, nil
 	}
 	if err != nil || rc == nil {

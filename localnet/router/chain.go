@@ -2,13 +2,11 @@ package router
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"github.com/vipharness/vipharness/bindings/ethnode"
 	"math/big"
-	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -56,7 +54,7 @@ func dialRPC(ctx context.Context, chainID, url string) (*rpcSource, error) {
 func (s *rpcSource) TxByHash(ctx context.Context, hash string) (ChainTx, bool, error) {
 	h := common.HexToHash(hash)
 	rc, err := s.c.TransactionReceipt(ctx, h)
-	if errors.Is(err, ethereum.NotFound) || (err != nil && strings.Contains(err.Error(), "transaction indexing is in progress")) {
+	if ethnode.ReceiptPending(err) {
 		return ChainTx{}, false, nil // geth has not indexed it yet: not found for now
 	}
 	if err != nil {

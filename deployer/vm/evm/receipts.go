@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vipharness/vipharness/bindings/ethnode"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
 
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
@@ -300,6 +300,4 @@ func skipSpace(b []byte, i int) int {
 
 // notYet is a lookup that found nothing yet: unknown hash, or a node whose tx index is
 // still catching up (geth answers "transaction indexing is in progress").
-func notYet(err error) bool {
-	return errors.Is(err, ethereum.NotFound) || (err != nil && strings.Contains(err.Error(), "transaction indexing is in progress"))
-}
+func notYet(err error) bool { return ethnode.ReceiptPending(err) }
