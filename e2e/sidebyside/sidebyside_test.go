@@ -68,7 +68,6 @@ var known = map[string]map[deployer.VM]string{
 	"REST opchild validators":  {deployer.EVM: noOpchild, deployer.Wasm: noOpchild, deployer.Move: noOpchild},
 	"REST opchild bridge info": {deployer.EVM: noOpchild, deployer.Wasm: noOpchild, deployer.Move: noOpchild},
 	"REST auth params":         {deployer.EVM: "the embedded EVM's Cosmos face serves node_info, abci_info, fee params and balances only"},
-	"JSON-RPC net_version":     {deployer.EVM: "geth answers its chain id; minievm answers 1"},
 	"JSON-RPC eth_estimateGas from an address with no account": {deployer.EVM: "geth estimates from any address; minievm needs a fee payer account"},
 	"JSON-RPC eth_call that reverts":                           {deployer.EVM: "geth returns the revert data (code 3); minievm drops it (-32000 Reverted)"},
 	"JSON-RPC eth_getBlockByNumber latest":                     {deployer.EVM: "geth's block carries its Cancun and Prague header fields (blob gas, beacon root, requests hash); minievm's does not"},

@@ -248,6 +248,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 			filters.Config{Timeout: 5 * time.Minute, LogQueryLimit: 100}))},
 		{Namespace: "eth", Service: minievm},
 		{Namespace: "web3", Service: &web3API{clientVersion: nodeConf.NodeName()}},
+		{Namespace: "net", Service: netAPI{}},
 	}
 	stack.RegisterAPIs(extra)
 	if err := stack.Start(); err != nil {

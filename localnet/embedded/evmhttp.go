@@ -82,6 +82,14 @@ func (s *jsonrpcServer) Close() error {
 }
 
 // web3API is the web3 namespace, which geth's node serves itself (not the eth service).
+// netAPI answers net_version as minievm does: "1" (its network id is not the chain id;
+// clients take the chain id from eth_chainId). Registered after geth's net service, it
+// replaces that method only.
+type netAPI struct{}
+
+// Version is minievm's network id.
+func (netAPI) Version() string { return "1" }
+
 type web3API struct{ clientVersion string }
 
 // ClientVersion names the node software, as geth's node does.
