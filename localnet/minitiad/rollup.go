@@ -301,6 +301,9 @@ func (r *Rollup) KeyType() keys.KeyType {
 // Version is node_info's application name and version ("minievm v1.2.18").
 func (r *Rollup) Version() string { return r.version }
 
+// Home is the node's home: its config, its data and its log (removed by Stop).
+func (r *Rollup) Home() string { return r.home }
+
 // Logs is the tail of minitiad's log, for failed specs.
 func (r *Rollup) Logs() string { return r.node.Logs() }
 

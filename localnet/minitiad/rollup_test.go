@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -46,6 +47,20 @@ func TestStartsTheRealRollup(t *testing.T) {
 					_ = r.Stop(ctx)
 				}
 			}()
+			// Nothing is left to listen beyond loopback: no address in the node's config
+			// binds every interface.
+			for _, name := range []string{"config.toml", "app.toml"} {
+				b, err := os.ReadFile(filepath.Join(r.(*minitiad.Rollup).Home(), "config", name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, line := range strings.Split(string(b), "\n") {
+					// ([rollupsync]'s servers are addresses it would dial, and it is off.)
+					if l := strings.TrimSpace(line); !strings.HasPrefix(l, "#") && !strings.Contains(l, "chain=") && (strings.Contains(l, "0.0.0.0") || strings.Contains(l, "\"localhost:") || strings.Contains(l, "= \":")) {
+						t.Errorf("%s: %s", name, l)
+					}
+				}
+			}
 			ends := r.Endpoints()
 			var info struct {
 				App struct {
