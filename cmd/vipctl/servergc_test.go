@@ -3,16 +3,18 @@ package main
 import (
 	"context"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// gcPercent is the collector's current GOGC.
+// gcPercent is the collector's current GOGC, read without setting it: reading it by
+// SetGCPercent(-1) and back raced serverGC's own set, and could put 100 back over its 200.
 func gcPercent() int {
-	p := debug.SetGCPercent(-1)
-	debug.SetGCPercent(p)
-	return p
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return int(s[0].Value.Uint64())
 }
 
 // serverGC runs at GOGC=200 while the live heap is small, gives the default back (and
