@@ -48,6 +48,9 @@ func (s *Contract) revertOf(ctx context.Context, from common.Address, to *common
 // checks it; why says what was read when nothing explains it.
 func (s *Contract) infer(ctx context.Context, from common.Address, to *common.Address, data []byte) (*RevertError, string) {
 	if to == nil { // the constructor: initStage 0 is the one refusal
+		if len(data) < 32 {
+			return nil, "creation code without a constructor argument"
+		}
 		args, err := s.abi.Constructor.Inputs.Unpack(data[len(data)-32:])
 		if err == nil && len(args) == 1 && args[0] == uint64(0) {
 			return inferred("ZeroStage"), ""
