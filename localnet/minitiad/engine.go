@@ -17,15 +17,23 @@ import (
 	"strings"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/localnet"
 )
 
 // Binary is the node's name in every release archive.
 const Binary = "minitiad"
 
-// Dists are the rollup distributions, one per VM, as Initia names them (the folder a
-// binary is looked for under, and node_info's application name).
-var Dists = map[deployer.VM]string{deployer.EVM: "minievm", deployer.Wasm: "miniwasm", deployer.Move: "minimove"}
+// Dist is vm's rollup distribution as Initia names it (minievm, miniwasm, minimove: the
+// folder a binary is looked for under, node_info's application name), from the VM's
+// descriptor; "" for a VM without one.
+func Dist(vm deployer.VM) string {
+	spec, err := scorers.Describe(vm)
+	if err != nil {
+		return ""
+	}
+	return spec.Minitia
+}
 
 // Engine starts Initia's real rollups from their minitiad binaries.
 type Engine struct {
@@ -70,7 +78,7 @@ func (e Engine) binary(vm deployer.VM) (string, error) {
 
 // EnvVar is the environment variable that names vm's minitiad
 // (VIPHARNESS_MINIEVM, VIPHARNESS_MINIWASM, VIPHARNESS_MINIMOVE).
-func EnvVar(vm deployer.VM) string { return "VIPHARNESS_" + strings.ToUpper(Dists[vm]) }
+func EnvVar(vm deployer.VM) string { return "VIPHARNESS_" + strings.ToUpper(Dist(vm)) }
 
 // ErrNoBinary is a VM whose minitiad is nowhere the engine looks.
 var ErrNoBinary = errors.New("no minitiad")
@@ -88,8 +96,8 @@ func Dirs() []string {
 // Find locates vm's minitiad: the path in EnvVar(vm), else <dir>/<dist>/minitiad in Dirs.
 // The error names every place it looked.
 func Find(vm deployer.VM) (string, error) {
-	dist, ok := Dists[vm]
-	if !ok {
+	name := Dist(vm)
+	if name == "" {
 		return "", fmt.Errorf("minitia engine: no rollup distribution for VM %q", vm)
 	}
 	if p := os.Getenv(EnvVar(vm)); p != "" {
@@ -100,14 +108,14 @@ func Find(vm deployer.VM) (string, error) {
 	}
 	var looked []string
 	for _, d := range Dirs() {
-		p := filepath.Join(d, dist, Binary)
+		p := filepath.Join(d, name, Binary)
 		if executable(p) == nil {
 			return p, nil
 		}
 		looked = append(looked, p)
 	}
 	return "", fmt.Errorf("%w for %s: set %s to a %s minitiad (a release archive's, or a team's own build), or put it at %s",
-		ErrNoBinary, vm, EnvVar(vm), dist, strings.Join(looked, " or "))
+		ErrNoBinary, vm, EnvVar(vm), name, strings.Join(looked, " or "))
 }
 
 func executable(p string) error {

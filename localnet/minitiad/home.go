@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/scorers"
 )
 
 // Defaults of the rollups this engine sets up.
@@ -27,16 +28,20 @@ const (
 
 // GasPrice is the minimum gas price (in Denom per gas) the engine gives vm's rollup.
 func GasPrice(vm deployer.VM) string {
-	if vm == deployer.EVM {
+	if evmFaced(vm) {
 		return evmGasPrice
 	}
 	return cosmosGasPrice
 }
 
+// evmFaced reports a VM whose contract is driven through EVM JSON-RPC (the descriptor's
+// word): its node serves JSON-RPC, and its fee denom has 18 decimals.
+func evmFaced(vm deployer.VM) bool { return !scorers.MustDescribe(vm).Cosmos }
+
 // genesisAmount is what each funded account gets: Move coin amounts are u64 (a balance above
 // it panics InitChain), so the Cosmos rollups stay well below.
 func genesisAmount(vm deployer.VM) string {
-	if vm == deployer.EVM {
+	if evmFaced(vm) {
 		return "1000000000000000000000000000" // 10^9 tokens of 18 decimals
 	}
 	return "1000000000000000000"
@@ -101,7 +106,7 @@ func configure(home string, vm deployer.VM, p ports) error {
 		{"app.toml", "api", "address", q("tcp://" + loop(p.api))},
 		{"app.toml", "grpc", "address", q(loop(p.grpc))},
 	}
-	if vm == deployer.EVM {
+	if evmFaced(vm) {
 		edits = append(edits,
 			tomlEdit{"app.toml", "json-rpc", "address", q(loop(p.jsonrpc))},
 			tomlEdit{"app.toml", "json-rpc", "address-ws", q(loop(p.jsonrpcWS))})

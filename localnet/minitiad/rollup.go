@@ -19,6 +19,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/process"
@@ -50,11 +51,11 @@ var _ localnet.Rollup = (*Rollup)(nil)
 // REST, and on minievm a JSON-RPC past height 1 (minievm answers "jsonrpc is not ready" until
 // then; blocks come with txs, so one bank send starts it).
 func Start(ctx context.Context, bin string, vm deployer.VM, logger *slog.Logger) (_ *Rollup, err error) {
-	dist, ok := Dists[vm]
-	if !ok {
+	name := Dist(vm)
+	if name == "" {
 		return nil, fmt.Errorf("minitia engine: no rollup distribution for VM %q", vm)
 	}
-	home, err := os.MkdirTemp("", "vipharness-"+dist+"-")
+	home, err := os.MkdirTemp("", "vipharness-"+name+"-")
 	if err != nil {
 		return nil, fmt.Errorf("minitiad home: %w", err)
 	}
@@ -68,7 +69,7 @@ func Start(ctx context.Context, bin string, vm deployer.VM, logger *slog.Logger)
 		return nil, err
 	}
 	p := ports{rpc: free[0], p2p: free[1], proxy: free[2], pprof: free[3], prometheus: free[4], api: free[5], grpc: free[6], jsonrpc: free[7], jsonrpcWS: free[8]}
-	r := &Rollup{vm: vm, chainID: dist + "-1", bin: bin, home: home}
+	r := &Rollup{vm: vm, chainID: name + "-1", bin: bin, home: home}
 	mnemonics, funded, err := r.newAccounts()
 	if err != nil {
 		return nil, err
@@ -80,7 +81,7 @@ func Start(ctx context.Context, bin string, vm deployer.VM, logger *slog.Logger)
 		CometRPC: fmt.Sprintf("http://127.0.0.1:%d", p.rpc),
 		REST:     fmt.Sprintf("http://127.0.0.1:%d", p.api),
 	}
-	if vm == deployer.EVM {
+	if evmFaced(vm) {
 		r.ends.JSONRPC = fmt.Sprintf("http://127.0.0.1:%d", p.jsonrpc)
 		r.ends.JSONRPCWS = fmt.Sprintf("ws://127.0.0.1:%d", p.jsonrpcWS)
 	}
@@ -112,16 +113,18 @@ func (r *Rollup) newAccounts() (mnemonics, funded []string, err error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		// The account the VM's tools derive first (its descriptor's key kind), the other
+		// coin type beside it; an EVM account is written 0x.
 		acc := localnet.Account{Mnemonic: m}
-		switch r.vm {
-		case deployer.EVM:
+		switch {
+		case evmFaced(r.vm):
 			key, err := crypto.HexToECDSA(eth.PrivateKey)
 			if err != nil {
 				return nil, nil, fmt.Errorf("funded key: %w", err)
 			}
 			acc.Address, acc.PrivateKey = crypto.PubkeyToAddress(key.PublicKey).Hex(), eth.PrivateKey
 			acc.CoinType60Address, acc.CoinType118Address = eth.Address, classic.Address
-		case deployer.Wasm: // CosmWasm tools sign with coin type 118 first
+		case r.KeyType() == keys.Secp256k1: // CosmWasm tools sign with coin type 118 first
 			acc.Address, acc.PrivateKey, acc.CoinType60Address = classic.Address, classic.PrivateKey, eth.Address
 		default: // minitiad's own default: coin type 60, eth_secp256k1
 			acc.Address, acc.PrivateKey, acc.CoinType118Address = eth.Address, eth.PrivateKey, classic.Address
@@ -149,7 +152,7 @@ func (r *Rollup) waitReady(ctx context.Context) error {
 			last = err
 		case height < 1:
 			last = errors.New("no block yet")
-		case r.vm != deployer.EVM:
+		case !evmFaced(r.vm):
 			if last = r.restReady(ready); last == nil {
 				return nil
 			}
@@ -291,12 +294,7 @@ func (r *Rollup) Endpoints() localnet.Endpoints { return r.ends }
 func (r *Rollup) Funded() []localnet.Account { return r.accounts }
 
 // KeyType is the key kind of Funded()[i].Address.
-func (r *Rollup) KeyType() keys.KeyType {
-	if r.vm == deployer.Wasm {
-		return keys.Secp256k1
-	}
-	return keys.EthSecp256k1
-}
+func (r *Rollup) KeyType() keys.KeyType { return scorers.MustDescribe(r.vm).KeyType }
 
 // Version is node_info's application name and version ("minievm v1.2.18").
 func (r *Rollup) Version() string { return r.version }

@@ -68,8 +68,8 @@ func TestStartsTheRealRollup(t *testing.T) {
 				} `json:"application_version"`
 			}
 			get(t, ends.REST+"/cosmos/base/tendermint/v1beta1/node_info", &info)
-			if info.App.Name != minitiad.Dists[vm] {
-				t.Errorf("node_info application name %q, want %q", info.App.Name, minitiad.Dists[vm])
+			if info.App.Name != minitiad.Dist(vm) {
+				t.Errorf("node_info application name %q, want %q", info.App.Name, minitiad.Dist(vm))
 			}
 			if len(r.Funded()) != 2 {
 				t.Fatalf("funded %d accounts, want 2", len(r.Funded()))
