@@ -19,7 +19,8 @@ import (
 var all = []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move}
 
 // probes are the requests sent to both sides: REST, CometBFT RPC and JSON-RPC faces, answers
-// that succeed and refusals.
+// that succeed and refusals. What is each chain's own (names, versions, addresses, hashes,
+// heights) is compared by shape only, so it needs no allowance.
 var probes = []probe{
 	rest("REST node_info", nil, func(localnet.Rollup) string { return "/cosmos/base/tendermint/v1beta1/node_info" }, nil),
 	rest("REST auth params", nil, func(localnet.Rollup) string { return "/cosmos/auth/v1beta1/params" }, nil),
@@ -57,10 +58,6 @@ var probes = []probe{
 }
 
 func noParams(localnet.Rollup) []any { return []any{} }
-
-// allowed are differences that stay, and why: what is the chain's own (names, versions,
-// addresses) is compared by shape only, above; these differ in shape or code by design.
-var allowed = map[string]string{}
 
 // known are differences found and not closed yet on the project's rollups (the README's
 // "Differences that remain"); each must still differ, so the list stays true.
@@ -109,12 +106,11 @@ var _ = Describe("the project's rollups beside Initia's real minitiad", Label("s
 					Expect(errA).NotTo(HaveOccurred(), "%s on ours", p.name)
 					Expect(errB).NotTo(HaveOccurred(), "%s on the real one", p.name)
 					line := fmt.Sprintf("%s\n    ours: %s\n    real: %s", p.name, a, b)
-					_, ok := allowed[p.name]
 					why, isKnown := known[p.name][vm]
 					switch {
 					case a == b && isKnown:
 						closed = append(closed, p.name+" (listed as known: "+why+")")
-					case a == b || ok:
+					case a == b:
 					case isKnown:
 						still = append(still, line)
 					default:
@@ -123,7 +119,7 @@ var _ = Describe("the project's rollups beside Initia's real minitiad", Label("s
 				}
 				AddReportEntry("differences", fmt.Sprintf("%s: %d known differences left:\n%s", vm, len(still), strings.Join(still, "\n")))
 				fmt.Fprintf(GinkgoWriter, "%s: %d known differences left\n", vm, len(still))
-				Expect(unexpected).To(BeEmpty(), "differences not listed as allowed or known")
+				Expect(unexpected).To(BeEmpty(), "differences not listed as known")
 				Expect(closed).To(BeEmpty(), "known differences that are closed: take them off the list")
 			}, SpecTimeout(2*time.Minute))
 		})

@@ -177,9 +177,6 @@ func (r *Rollup) waitReady(ctx context.Context) error {
 func (r *Rollup) height(ctx context.Context) (int64, error) {
 	var st struct {
 		Result struct {
-			NodeInfo struct {
-				Version string `json:"version"`
-			} `json:"node_info"`
 			SyncInfo struct {
 				Height string `json:"latest_block_height"`
 			} `json:"sync_info"`
@@ -262,21 +259,9 @@ func (r *Rollup) selfSend(ctx context.Context) error {
 }
 
 func getJSON(ctx context.Context, url string, v any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	b, err := process.Get(ctx, url)
 	if err != nil {
 		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: HTTP %d", url, resp.StatusCode)
 	}
 	return json.Unmarshal(b, v)
 }

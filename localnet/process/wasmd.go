@@ -87,6 +87,10 @@ func (r *WasmdRollup) probe(ctx context.Context) error {
 	return err
 }
 
+// Get reads url's body (at most 1 MiB), an error unless the status is 200: how the engines
+// probe a node they started.
+func Get(ctx context.Context, url string) ([]byte, error) { return get(ctx, url) }
+
 func get(ctx context.Context, url string) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 )
 
@@ -68,7 +67,11 @@ func (s *Contract) infer(ctx context.Context, from common.Address, to *common.Ad
 	if err != nil {
 		return nil, "arguments that do not decode"
 	}
-	allowed, err := s.readBool(ctx, s.binding.PackAllowList(from))
+	out, err := s.call(ctx, s.binding.PackAllowList(from))
+	var allowed bool
+	if err == nil {
+		allowed, err = s.binding.UnpackAllowList(out)
+	}
 	if err != nil {
 		return nil, "the allow list could not be read: " + err.Error()
 	}
@@ -101,18 +104,6 @@ func (s *Contract) infer(ctx context.Context, from common.Address, to *common.Ad
 		return inferred("StageFinalized", stage), ""
 	}
 	return nil, fmt.Sprintf("%s; stage %d exists and is open (total %d)", saw, stage, info.TotalScore)
-}
-
-func (s *Contract) readBool(ctx context.Context, data []byte) (bool, error) {
-	to := s.contract
-	out, err := s.client.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
-	if err != nil {
-		return false, err
-	}
-	if len(out) != 32 {
-		return false, fmt.Errorf("a reply of %d bytes", len(out))
-	}
-	return out[31] == 1, nil
 }
 
 func inferred(name string, args ...any) *RevertError {
