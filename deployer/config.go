@@ -11,6 +11,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/push"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // The defaults of a Config, here and nowhere else.
@@ -35,7 +36,7 @@ const (
 // checks the value once, and every VM's Dial takes it (scorers.Open picks the Dial of VM).
 type Config struct {
 	// VM is the rollup's VM (scorers.Open dials by it).
-	VM VM
+	VM vip.VM
 	// JSONRPC is an EVM rollup's JSON-RPC URL; CometRPC and REST are a Move or Wasm
 	// rollup's CometBFT RPC and Cosmos REST URLs.
 	JSONRPC, CometRPC, REST string
@@ -112,7 +113,7 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 // first of its fields that cannot be used, as a *ConfigError. It is idempotent.
 func (c Config) Validated() (Config, error) {
 	if c.VM != "" {
-		if _, err := ParseVM(string(c.VM)); err != nil {
+		if _, err := vip.ParseVM(string(c.VM)); err != nil {
 			return c, &ConfigError{Field: "VM", Value: c.VM, Err: err}
 		}
 	}

@@ -10,13 +10,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/push"
-)
-
-// Deploy statuses (Deployment.Status).
-const (
-	StatusDeployed = "deployed"         // a deploy tx was sent by this run and landed
-	StatusResumed  = "resumed"          // an earlier run's deploy tx was found and finished
-	StatusAlready  = "already deployed" // a healthy deployment exists; nothing was sent
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // DeployChain is what one VM offers the shared deploy flow (RunDeploy): the deployer's
@@ -59,7 +53,7 @@ type Deploying struct {
 // DeployNoter is a DeployChain that adds what only its VM knows to a finished deployment
 // (Wasm: the code id instantiated and the gas of a store this run made).
 type DeployNoter interface {
-	NoteDeployment(ctx context.Context, d *Deployment) error
+	NoteDeployment(ctx context.Context, d *vip.Deployment) error
 }
 
 // DeployPreparer is a DeployChain with a step of its own before the deploy tx is signed,
@@ -100,10 +94,6 @@ func DeployConfigOf(opts ...DeployOption) DeployConfig {
 	}
 	return c
 }
-
-// ErrOnePerDeployer is a deploy refused because the chain allows one deployment per
-// deployer and this deployer has one (Move), with --new asking for another.
-var ErrOnePerDeployer = errors.New("the chain allows one deployment per deployer")
 
 // DeployRun is how RunDeploy runs: where its journal is, how it polls, what it logs.
 type DeployRun struct {
@@ -173,7 +163,7 @@ func RunDeploy(ctx context.Context, chain DeployChain, run DeployRun, stage uint
 			init, perr := chain.Probe(ctx, st.Contract)
 			if perr == nil && !cfg.New {
 				run.Logger.Info("already deployed", "contract", st.Contract, "stage", init)
-				return DeployResult{Status: StatusAlready, Contract: st.Contract, InitStage: init, TxHash: st.Hash, GasUsed: st.GasUsed}, nil
+				return DeployResult{Status: vip.StatusAlready, Contract: st.Contract, InitStage: init, TxHash: st.Hash, GasUsed: st.GasUsed}, nil
 			}
 			if perr != nil {
 				// A chain that was reset, or a contract since removed: deploy again.
@@ -191,12 +181,12 @@ func RunDeploy(ctx context.Context, chain DeployChain, run DeployRun, stage uint
 	if existing != "" {
 		init, perr := chain.Probe(ctx, existing)
 		if perr != nil {
-			return DeployResult{}, fmt.Errorf("deploy: %w: %s holds a deployment that is not a healthy scoring contract (%v); use another deployer key", ErrOnePerDeployer, existing, perr)
+			return DeployResult{}, fmt.Errorf("deploy: %w: %s holds a deployment that is not a healthy scoring contract (%v); use another deployer key", vip.ErrOnePerDeployer, existing, perr)
 		}
 		if cfg.New {
-			return DeployResult{}, fmt.Errorf("deploy: already deployed at %s stage %d, and %w: another deploy needs another deployer key", existing, init, ErrOnePerDeployer)
+			return DeployResult{}, fmt.Errorf("deploy: already deployed at %s stage %d, and %w: another deploy needs another deployer key", existing, init, vip.ErrOnePerDeployer)
 		}
-		return DeployResult{Status: StatusAlready, Contract: existing, InitStage: init}, nil
+		return DeployResult{Status: vip.StatusAlready, Contract: existing, InitStage: init}, nil
 	}
 	return d.send(ctx, n, stage)
 }
@@ -252,7 +242,7 @@ func (d *deploying) reconcile(ctx context.Context, n int) (DeployResult, bool, e
 						if push.IsRejected(err) {
 							// It may have landed in the meantime; else the next run drops it.
 							if out, lerr := d.chain.Lookup(ctx, a.Hash); lerr == nil && out.Found {
-								res, err := d.settle(ctx, n, a, out, StatusResumed)
+								res, err := d.settle(ctx, n, a, out, vip.StatusResumed)
 								return res, true, err
 							}
 						}
@@ -263,10 +253,10 @@ func (d *deploying) reconcile(ctx context.Context, n int) (DeployResult, bool, e
 		}
 		d.run.Logger.Info("finishing the deploy an earlier run sent", "tx", a.Hash, "contract", a.Contract)
 		if out.Found {
-			res, err := d.settle(ctx, n, a, out, StatusResumed)
+			res, err := d.settle(ctx, n, a, out, vip.StatusResumed)
 			return res, true, err
 		}
-		res, err := d.wait(ctx, n, a, StatusResumed)
+		res, err := d.wait(ctx, n, a, vip.StatusResumed)
 		return res, true, err
 	}
 	return DeployResult{}, false, nil
@@ -307,7 +297,7 @@ func (d *deploying) send(ctx context.Context, n int, stage uint64) (DeployResult
 	if d.broadcasted != nil {
 		d.broadcasted(tx.Hash)
 	}
-	return d.wait(ctx, n, rec, StatusDeployed)
+	return d.wait(ctx, n, rec, vip.StatusDeployed)
 }
 
 // wait polls deploy n's tx a until it is included, handing the same bytes to the node

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/push"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // fakeDeployChain is a chain of one deployer: txs it is handed go to its pool, and mine()
@@ -189,7 +190,7 @@ func TestDeployJournalsTheSignedTxAndItsAddressBeforeBroadcast(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != StatusDeployed || res.Contract != "contract-0" || res.InitStage != 4 || res.TxHash != "tx-4-0" {
+	if res.Status != vip.StatusDeployed || res.Contract != "contract-0" || res.InitStage != 4 || res.TxHash != "tx-4-0" {
 		t.Fatalf("result %+v", res)
 	}
 	if len(seen.Attempts) != 1 || seen.Attempts[0].Contract != "contract-0" || seen.Attempts[0].Hash != "tx-4-0" || seen.Attempts[0].Raw == "" {
@@ -209,7 +210,7 @@ func TestSecondDeployReportsTheHealthyDeploymentAndSendsNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if second.Status != StatusAlready || second.Contract != first.Contract || second.InitStage != 4 || second.TxHash != first.TxHash {
+	if second.Status != vip.StatusAlready || second.Contract != first.Contract || second.InitStage != 4 || second.TxHash != first.TxHash {
 		t.Fatalf("second deploy %+v, want already deployed at %s stage 4", second, first.Contract)
 	}
 	if f.signs != 1 || len(f.sent) != 1 || f.committed != 1 {
@@ -228,12 +229,12 @@ func TestNewDeploysAnotherContract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != StatusDeployed || res.Contract != "contract-1" || f.contracts() != 2 {
+	if res.Status != vip.StatusDeployed || res.Contract != "contract-1" || f.contracts() != 2 {
 		t.Fatalf("--new gave %+v with %d contracts", res, f.contracts())
 	}
 	// The newest deployment is the one a later run reports.
 	again, err := RunDeploy(ctx, f, run, 5, DeployConfig{})
-	if err != nil || again.Status != StatusAlready || again.Contract != "contract-1" {
+	if err != nil || again.Status != vip.StatusAlready || again.Contract != "contract-1" {
 		t.Fatalf("after --new: %+v, %v", again, err)
 	}
 }
@@ -251,7 +252,7 @@ func TestRerunFinishesADeployKilledAfterBroadcast(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != StatusResumed || res.Contract != "contract-0" || res.TxHash != "tx-4-0" {
+	if res.Status != vip.StatusResumed || res.Contract != "contract-0" || res.TxHash != "tx-4-0" {
 		t.Fatalf("re-run %+v, want the first deploy finished", res)
 	}
 	if f.signs != 1 || f.contracts() != 1 {
@@ -270,7 +271,7 @@ func TestRerunWaitsForADeployStillInThePool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != StatusResumed || res.Contract != "contract-0" || f.signs != 1 || f.contracts() != 1 {
+	if res.Status != vip.StatusResumed || res.Contract != "contract-0" || f.signs != 1 || f.contracts() != 1 {
 		t.Fatalf("re-run %+v, signed %d, %d contracts", res, f.signs, f.contracts())
 	}
 }
@@ -286,7 +287,7 @@ func TestRerunSendsTheSameBytesWhenTheNodeLostTheTx(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != StatusResumed || f.signs != 1 || len(f.sent) != 2 || !bytes.Equal(f.sent[0], f.sent[1]) {
+	if res.Status != vip.StatusResumed || f.signs != 1 || len(f.sent) != 2 || !bytes.Equal(f.sent[0], f.sent[1]) {
 		t.Fatalf("re-run %+v, signed %d, sent %q: want the journaled bytes sent again", res, f.signs, f.sent)
 	}
 }
@@ -303,7 +304,7 @@ func TestRerunSignsAnewWhenTheSequenceWentToAnotherTx(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != StatusDeployed || res.Contract != "contract-1" || f.signs != 2 || f.contracts() != 1 {
+	if res.Status != vip.StatusDeployed || res.Contract != "contract-1" || f.signs != 2 || f.contracts() != 1 {
 		t.Fatalf("re-run %+v, signed %d, %d contracts", res, f.signs, f.contracts())
 	}
 	j, err := journal.Open(run.Journal)
@@ -328,7 +329,7 @@ func TestJournaledDeploymentMissingFromTheChainIsDeployedAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != StatusDeployed || reset.contracts() != 1 {
+	if res.Status != vip.StatusDeployed || reset.contracts() != 1 {
 		t.Fatalf("on a reset chain: %+v", res)
 	}
 }
@@ -338,11 +339,11 @@ func TestDeploymentTheChainAllowsOnceIsReportedAndNewCannotHelp(t *testing.T) {
 	f := newFakeDeployChain()
 	f.existing, f.stageOf["0xdeployer"] = "0xdeployer", 3
 	res, err := RunDeploy(ctx, f, deployRun(t), 4, DeployConfig{})
-	if err != nil || res.Status != StatusAlready || res.Contract != "0xdeployer" || res.InitStage != 3 {
+	if err != nil || res.Status != vip.StatusAlready || res.Contract != "0xdeployer" || res.InitStage != 3 {
 		t.Fatalf("got %+v, %v; want already deployed at 0xdeployer stage 3", res, err)
 	}
 	_, err = RunDeploy(ctx, f, deployRun(t), 4, DeployConfig{New: true})
-	if !errors.Is(err, ErrOnePerDeployer) || !strings.Contains(err.Error(), "another deployer key") || !strings.Contains(err.Error(), "already deployed at 0xdeployer stage 3") {
+	if !errors.Is(err, vip.ErrOnePerDeployer) || !strings.Contains(err.Error(), "another deployer key") || !strings.Contains(err.Error(), "already deployed at 0xdeployer stage 3") {
 		t.Fatalf("--new on a one-per-deployer chain: %v", err)
 	}
 	if len(f.sent) != 0 {
@@ -360,7 +361,7 @@ func TestRefusedDeployIsDroppedAndTheRerunSendsIt(t *testing.T) {
 	}
 	f.refuse = nil
 	res, err := RunDeploy(ctx, f, run, 4, DeployConfig{})
-	if err != nil || res.Status != StatusDeployed || f.contracts() != 1 {
+	if err != nil || res.Status != vip.StatusDeployed || f.contracts() != 1 {
 		t.Fatalf("re-run after a refusal: %+v, %v", res, err)
 	}
 }
@@ -406,7 +407,7 @@ func TestRerunFindsADeployTheIndexLostInTheBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != StatusResumed || res.Contract != "contract-0" || f.signs != 1 || f.contracts() != 1 {
+	if res.Status != vip.StatusResumed || res.Contract != "contract-0" || f.signs != 1 || f.contracts() != 1 {
 		t.Fatalf("re-run %+v, signed %d, %d contracts: the unindexed deploy was sent again", res, f.signs, f.contracts())
 	}
 }

@@ -7,54 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/vipharness/vipharness/deployer/journal"
 )
-
-// VM names the virtual machine kind of a rollup.
-type VM string
-
-const (
-	EVM  VM = "evm"
-	Move VM = "move"
-	Wasm VM = "wasm"
-)
-
-// VMs lists every VM kind in a stable order.
-var VMs = []VM{EVM, Move, Wasm}
-
-// ParseVM accepts "evm", "move" or "wasm" (any case).
-func ParseVM(s string) (VM, error) {
-	switch v := VM(strings.ToLower(strings.TrimSpace(s))); v {
-	case EVM, Move, Wasm:
-		return v, nil
-	}
-	return "", fmt.Errorf("unknown vm %q: want evm, move or wasm", s)
-}
-
-// Deployment describes a deployed scoring contract.
-type Deployment struct {
-	VM        VM     `json:"vm"`
-	ChainID   string `json:"chain_id"`
-	Contract  string `json:"contract"`
-	InitStage uint64 `json:"init_stage"`
-	TxHash    string `json:"tx_hash"`
-	Deployer  string `json:"deployer"`
-	GasUsed   uint64 `json:"gas_used"`
-	CodeID    uint64 `json:"code_id,omitempty"` // Wasm: the stored code instantiated
-	// Status is StatusDeployed, StatusResumed (an earlier run's deploy finished) or
-	// StatusAlready (nothing sent).
-	Status string `json:"status,omitempty"`
-}
-
-// StageInfo is a stage as the contract holds it.
-type StageInfo struct {
-	Stage      uint64 `json:"stage"`
-	TotalScore uint64 `json:"total_score"`
-	Finalized  bool   `json:"finalized"`
-	Exists     bool   `json:"exists"`
-}
 
 // Plan is what an update would send; nothing is sent to make it.
 type Plan struct {

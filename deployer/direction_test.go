@@ -102,3 +102,21 @@ func TestOnlyTestsLinkTheSharedSuites(t *testing.T) {
 		t.Fatalf("found %d test suite packages, want scorertest, cosmostest and nodetest at least:\n%s", suites, out)
 	}
 }
+
+// The vocabulary (deployer/vip) is the standard library only, and the packages that need
+// only its words (localnet's Engine interface) do not pull in the engine that drives chains.
+func TestVocabularyIsALeaf(t *testing.T) {
+	deps := goList(t, "../deployer/vip")
+	for path := range deps {
+		if strings.Contains(path, ".") && path != module+"deployer/vip" {
+			t.Errorf("deployer/vip depends on %s", path)
+		}
+	}
+	for _, pkg := range []string{"../localnet"} {
+		for path := range goList(t, pkg) {
+			if path == module+"deployer" || strings.HasPrefix(path, "github.com/cosmos/") {
+				t.Errorf("%s depends on %s", strings.TrimPrefix(pkg, "../"), path)
+			}
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Update is how one VM sends an update of a stage, as its Contract measured it on the
@@ -29,7 +30,7 @@ type Update struct {
 // its first stage. Each VM package has one (evm.Contract, move.Contract, wasm.Contract);
 // Scorer writes the flow around it once.
 type Contract interface {
-	VM() VM
+	VM() vip.VM
 	// ChainID is the chain id the node reported (decimal on EVM).
 	ChainID() string
 	// Bech32Prefix is the chain's account prefix, "" where accounts are 0x addresses.
@@ -50,7 +51,7 @@ type Contract interface {
 	PrepareUpdate(ctx context.Context, stage uint64, set *scores.Set) (Update, error)
 	// FinalizeStage finalizes stage, opening stage+1, and returns the tx hash.
 	FinalizeStage(ctx context.Context, stage uint64) (string, error)
-	StageInfo(ctx context.Context, stage uint64) (StageInfo, error)
+	StageInfo(ctx context.Context, stage uint64) (vip.StageInfo, error)
 	// InitStage is the contract's first stage.
 	InitStage(ctx context.Context) (uint64, error)
 	// ScorePages reads a stage page by page, in the contract's order.
@@ -101,7 +102,7 @@ func As[T any](v any) (T, bool) {
 }
 
 // VM is the contract's VM.
-func (s *Scorer) VM() VM { return s.c.VM() }
+func (s *Scorer) VM() vip.VM { return s.c.VM() }
 
 // ChainID is the chain id the node reported (decimal on EVM).
 func (s *Scorer) ChainID() string { return s.c.ChainID() }
@@ -127,28 +128,28 @@ func (s *Scorer) CheckAddress(addr string) (string, error) {
 // retry-safe (RunDeploy): a re-run finishes a deploy an earlier run sent, and a deployer
 // with a healthy deployment gets it back (StatusAlready) unless AnotherDeployment. The
 // Scorer is attached to the deployment it ends with.
-func (s *Scorer) Deploy(ctx context.Context, initStage uint64, opts ...DeployOption) (Deployment, error) {
+func (s *Scorer) Deploy(ctx context.Context, initStage uint64, opts ...DeployOption) (vip.Deployment, error) {
 	if initStage == 0 {
-		return Deployment{}, errors.New("deploy: initial stage must be at least 1")
+		return vip.Deployment{}, errors.New("deploy: initial stage must be at least 1")
 	}
 	d, err := s.c.DeployChain(ctx)
 	if err != nil {
-		return Deployment{}, fmt.Errorf("deploy: %w", err)
+		return vip.Deployment{}, fmt.Errorf("deploy: %w", err)
 	}
 	res, err := RunDeploy(ctx, d.Chain, DeployRun{
 		Journal: journal.DeployPath(s.k.JournalDir, s.c.JournalChain(), d.Deployer), Poll: s.k.Poll, Logger: s.k.Logger,
 	}, initStage, DeployConfigOf(opts...))
 	if err != nil {
-		return Deployment{}, err
+		return vip.Deployment{}, err
 	}
 	if err := s.c.Attach(res.Contract); err != nil {
-		return Deployment{}, fmt.Errorf("deploy: the deployment at %s: %w", res.Contract, err)
+		return vip.Deployment{}, fmt.Errorf("deploy: the deployment at %s: %w", res.Contract, err)
 	}
-	dep := Deployment{VM: s.c.VM(), ChainID: s.c.ChainID(), Contract: s.c.Contract(), InitStage: res.InitStage,
+	dep := vip.Deployment{VM: s.c.VM(), ChainID: s.c.ChainID(), Contract: s.c.Contract(), InitStage: res.InitStage,
 		TxHash: res.TxHash, Deployer: d.Deployer, GasUsed: res.GasUsed, Status: res.Status}
 	if n, ok := d.Chain.(DeployNoter); ok {
 		if err := n.NoteDeployment(ctx, &dep); err != nil {
-			return Deployment{}, fmt.Errorf("deploy: %s: %w", res.Status, err)
+			return vip.Deployment{}, fmt.Errorf("deploy: %s: %w", res.Status, err)
 		}
 	}
 	s.k.Logger.Info("contract "+res.Status, "address", dep.Contract, "stage", dep.InitStage, "tx", dep.TxHash, "gas", dep.GasUsed)
@@ -158,15 +159,15 @@ func (s *Scorer) Deploy(ctx context.Context, initStage uint64, opts ...DeployOpt
 // FinalizeStage finalizes stage and so opens stage+1; it returns the tx hash.
 func (s *Scorer) FinalizeStage(ctx context.Context, stage uint64) (string, error) {
 	if s.c.Contract() == "" {
-		return "", ErrNoContract
+		return "", vip.ErrNoContract
 	}
 	return s.c.FinalizeStage(ctx, stage)
 }
 
 // StageInfo is stage as the contract holds it.
-func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (StageInfo, error) {
+func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (vip.StageInfo, error) {
 	if s.c.Contract() == "" {
-		return StageInfo{}, ErrNoContract
+		return vip.StageInfo{}, vip.ErrNoContract
 	}
 	return s.c.StageInfo(ctx, stage)
 }
@@ -175,7 +176,7 @@ func (s *Scorer) StageInfo(ctx context.Context, stage uint64) (StageInfo, error)
 // each (which must not keep it) and stopping at its first error.
 func (s *Scorer) ScorePages(ctx context.Context, stage uint64, each func(page []scores.Row) error) error {
 	if s.c.Contract() == "" {
-		return ErrNoContract
+		return vip.ErrNoContract
 	}
 	return s.c.ScorePages(ctx, stage, each)
 }
@@ -211,13 +212,13 @@ func (s *Scorer) CheckInterface(ctx context.Context) (string, error) {
 	}
 	open, err := OpenStage(ctx, s.c)
 	if err != nil {
-		return "", &CheckError{Contract: s.c.Contract(), Kind: ErrNotScoring, Err: err}
+		return "", &vip.CheckError{Contract: s.c.Contract(), Kind: vip.ErrNotScoring, Err: err}
 	}
 	if err := s.c.SimulateWrite(ctx, open); err != nil {
-		if errors.Is(err, ErrNoSigner) {
+		if errors.Is(err, vip.ErrNoSigner) {
 			return "", fmt.Errorf("prove the operator may write stage %d: %w", open, err)
 		}
-		return "", &CheckError{Contract: s.c.Contract(), Kind: ErrCannotWrite, Stage: open, Err: err}
+		return "", &vip.CheckError{Contract: s.c.Contract(), Kind: vip.ErrCannotWrite, Stage: open, Err: err}
 	}
 	return fmt.Sprintf("%s; the operator may write stage %d", what, open), nil
 }
@@ -241,11 +242,11 @@ func (s *Scorer) FirstBlock(ctx context.Context) (string, error) {
 // contract speaks the official interface (a *CheckError of ErrNotScoring when it does not).
 func (s *Scorer) CheckReadable(ctx context.Context) (string, error) {
 	if s.c.Contract() == "" {
-		return "", ErrNoContract
+		return "", vip.ErrNoContract
 	}
 	what, err := s.c.CheckInterface(ctx)
 	if err != nil {
-		return "", &CheckError{Contract: s.c.Contract(), Kind: ErrNotScoring, Err: err}
+		return "", &vip.CheckError{Contract: s.c.Contract(), Kind: vip.ErrNotScoring, Err: err}
 	}
 	return what, nil
 }
@@ -254,13 +255,10 @@ func (s *Scorer) CheckReadable(ctx context.Context) (string, error) {
 // when none is found.
 func (s *Scorer) FinalizeTx(ctx context.Context, stage uint64) (string, error) {
 	if s.c.Contract() == "" {
-		return "", ErrNoContract
+		return "", vip.ErrNoContract
 	}
 	return s.c.FinalizeTx(ctx, stage)
 }
-
-// ErrNoContract is an operation that needs a contract on a Scorer that has none yet.
-var ErrNoContract = errors.New("no contract address: deploy first or pass the contract")
 
 // set validates entries into the contract's canonical set.
 func (s *Scorer) set(stage uint64, entries []scores.Entry) (*scores.Set, error) {
@@ -274,7 +272,7 @@ func (s *Scorer) set(stage uint64, entries []scores.Entry) (*scores.Set, error) 
 // prepare sizes the chunks of set from the contract's measure.
 func (s *Scorer) prepare(ctx context.Context, stage uint64, set *scores.Set) (Update, int, error) {
 	if s.c.Contract() == "" {
-		return Update{}, 0, ErrNoContract
+		return Update{}, 0, vip.ErrNoContract
 	}
 	if set == nil || set.Len() == 0 {
 		return Update{}, 0, fmt.Errorf("update scores stage %d: empty score set: nothing to send", stage)
@@ -464,7 +462,7 @@ func (s *Scorer) OpenStage(ctx context.Context) (uint64, error) { return OpenSta
 // accepts updates now.
 func OpenStage(ctx context.Context, c Contract) (uint64, error) {
 	if c.Contract() == "" {
-		return 0, ErrNoContract
+		return 0, vip.ErrNoContract
 	}
 	st, err := c.InitStage(ctx)
 	if err != nil {

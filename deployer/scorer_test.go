@@ -11,6 +11,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // fakeContract is a contract whose stages and limits the test sets; it records what the
@@ -20,7 +21,7 @@ type fakeContract struct {
 	fits     int
 	cap      int
 	init     uint64
-	stages   map[uint64]deployer.StageInfo
+	stages   map[uint64]vip.StageInfo
 	prepared []int // sizes of the canonical inputs PrepareUpdate saw
 	// notScoring fails the interface check; refuse is the contract's refusal of a write,
 	// and wrote the stages writes were simulated on.
@@ -37,7 +38,7 @@ func (f *fakeContract) SimulateWrite(_ context.Context, stage uint64) error {
 }
 func (f *fakeContract) FinalizeTx(context.Context, uint64) (string, error) { return "", nil }
 
-func (f *fakeContract) VM() deployer.VM          { return deployer.EVM }
+func (f *fakeContract) VM() vip.VM               { return vip.EVM }
 func (f *fakeContract) ChainID() string          { return "1" }
 func (f *fakeContract) Bech32Prefix() string     { return "" }
 func (f *fakeContract) Attach(addr string) error { f.addr = addr; return nil }
@@ -56,10 +57,10 @@ func (f *fakeContract) PrepareUpdate(_ context.Context, stage uint64, set *score
 	return deployer.Update{Fits: f.fits, Cap: f.cap, Limit: "fake gas limit 100 (~10 gas per entry)",
 		Gas: func(n int) uint64 { return uint64(10 * n) }}, nil
 }
-func (f *fakeContract) StageInfo(_ context.Context, stage uint64) (deployer.StageInfo, error) {
+func (f *fakeContract) StageInfo(_ context.Context, stage uint64) (vip.StageInfo, error) {
 	info, ok := f.stages[stage]
 	if !ok {
-		return deployer.StageInfo{Stage: stage}, nil
+		return vip.StageInfo{Stage: stage}, nil
 	}
 	return info, nil
 }
@@ -123,14 +124,14 @@ func TestScorerValidatesBeforeAskingTheChain(t *testing.T) {
 		"pages":    func() error { return none.ScorePages(ctx, 3, func([]scores.Row) error { return nil }) },
 		"open":     func() error { _, err := none.OpenStage(ctx); return err },
 	} {
-		if err := call(); !errors.Is(err, deployer.ErrNoContract) {
+		if err := call(); !errors.Is(err, vip.ErrNoContract) {
 			t.Fatalf("%s with no contract: %v", name, err)
 		}
 	}
 }
 
 func TestScorerOpenStageWalksPastFinalizedStages(t *testing.T) {
-	f := &fakeContract{addr: "0xc0", init: 4, stages: map[uint64]deployer.StageInfo{
+	f := &fakeContract{addr: "0xc0", init: 4, stages: map[uint64]vip.StageInfo{
 		4: {Stage: 4, Exists: true, Finalized: true},
 		5: {Stage: 5, Exists: true, Finalized: true},
 		6: {Stage: 6, Exists: true},
@@ -139,7 +140,7 @@ func TestScorerOpenStageWalksPastFinalizedStages(t *testing.T) {
 	if st, err := core.OpenStage(context.Background()); err != nil || st != 6 {
 		t.Fatalf("open stage %d, %v", st, err)
 	}
-	f.stages[6] = deployer.StageInfo{Stage: 6, Exists: true, Finalized: true}
+	f.stages[6] = vip.StageInfo{Stage: 6, Exists: true, Finalized: true}
 	if _, err := core.OpenStage(context.Background()); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("stage %d does not exist", 7)) {
 		t.Fatalf("every stage finalized and no next: %v", err)
 	}
@@ -207,7 +208,7 @@ func TestScorerOlderJournals(t *testing.T) {
 // interface and that an empty update of its open stage from the operator is accepted.
 func TestCheckInterfaceProvesTheOperatorMayWrite(t *testing.T) {
 	ctx := context.Background()
-	stages := map[uint64]deployer.StageInfo{3: {Stage: 3, Exists: true, Finalized: true}, 4: {Stage: 4, Exists: true}}
+	stages := map[uint64]vip.StageInfo{3: {Stage: 3, Exists: true, Finalized: true}, 4: {Stage: 4, Exists: true}}
 	for _, tc := range []struct {
 		name       string
 		notScoring error
@@ -216,9 +217,9 @@ func TestCheckInterfaceProvesTheOperatorMayWrite(t *testing.T) {
 		wrote      []uint64
 	}{
 		{"a writer", nil, nil, nil, []uint64{4}},
-		{"another contract", errors.New("no contract code"), nil, deployer.ErrNotScoring, nil},
-		{"a stranger", nil, errors.New("PermissionDenied"), deployer.ErrCannotWrite, []uint64{4}},
-		{"no key", nil, &deployer.MissingKeyError{Role: "operator"}, deployer.ErrNoSigner, []uint64{4}},
+		{"another contract", errors.New("no contract code"), nil, vip.ErrNotScoring, nil},
+		{"a stranger", nil, errors.New("PermissionDenied"), vip.ErrCannotWrite, []uint64{4}},
+		{"no key", nil, &vip.MissingKeyError{Role: "operator"}, vip.ErrNoSigner, []uint64{4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &fakeContract{addr: "0xc0", init: 3, stages: stages, notScoring: tc.notScoring, refuse: tc.refuse}
@@ -228,7 +229,7 @@ func TestCheckInterfaceProvesTheOperatorMayWrite(t *testing.T) {
 				t.Fatalf("%q, %v; want a pass naming stage 4", what, err)
 			case tc.want != nil && !errors.Is(err, tc.want):
 				t.Fatalf("%v; want %v", err, tc.want)
-			case tc.want == deployer.ErrCannotWrite && !strings.Contains(err.Error(), "PermissionDenied"):
+			case tc.want == vip.ErrCannotWrite && !strings.Contains(err.Error(), "PermissionDenied"):
 				t.Fatalf("%v does not say why", err)
 			}
 			if !slices.Equal(c.wrote, tc.wrote) {
@@ -236,7 +237,7 @@ func TestCheckInterfaceProvesTheOperatorMayWrite(t *testing.T) {
 			}
 		})
 	}
-	if _, err := scorerOf(t, &fakeContract{}, deployer.PushConfig{}).CheckInterface(ctx); !errors.Is(err, deployer.ErrNoContract) {
+	if _, err := scorerOf(t, &fakeContract{}, deployer.PushConfig{}).CheckInterface(ctx); !errors.Is(err, vip.ErrNoContract) {
 		t.Fatalf("no contract: %v", err)
 	}
 }

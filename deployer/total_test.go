@@ -9,6 +9,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // stageRows is a stage on chain: its total and rows; reads counts the page walks.
@@ -19,8 +20,8 @@ type stageRows struct {
 }
 
 func (s *stageRows) Codec() scores.Codec { return scores.EVMCodec{} }
-func (s *stageRows) StageInfo(_ context.Context, stage uint64) (deployer.StageInfo, error) {
-	return deployer.StageInfo{Stage: stage, TotalScore: s.total, Exists: true}, nil
+func (s *stageRows) StageInfo(_ context.Context, stage uint64) (vip.StageInfo, error) {
+	return vip.StageInfo{Stage: stage, TotalScore: s.total, Exists: true}, nil
 }
 func (s *stageRows) ScorePages(_ context.Context, _ uint64, each func([]scores.Row) error) error {
 	s.reads++

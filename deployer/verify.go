@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Mismatch is one address whose on-chain score differs from the input.
@@ -45,7 +46,7 @@ func (r Report) OK() bool { return len(r.Mismatches) == 0 && r.MismatchCount == 
 // Scorer is one).
 type StageReader interface {
 	StagePager
-	StageInfo(ctx context.Context, stage uint64) (StageInfo, error)
+	StageInfo(ctx context.Context, stage uint64) (vip.StageInfo, error)
 }
 
 // Verify reads stage back and compares it with entries, validated for the contract's VM.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // memScorer is an in-memory scoring contract with the shared rules: one open stage,
@@ -24,11 +25,11 @@ func newMem(initStage uint64) *memScorer {
 		finalized: map[uint64]bool{}, total: map[uint64]uint64{}}
 }
 
-func (m *memScorer) VM() VM                                { return EVM }
+func (m *memScorer) VM() vip.VM                            { return vip.EVM }
 func (m *memScorer) Contract() string                      { return "mem" }
 func (m *memScorer) CheckAddress(a string) (string, error) { return scores.CheckEVMAddress(a) }
-func (m *memScorer) Deploy(context.Context, uint64, ...DeployOption) (Deployment, error) {
-	return Deployment{}, nil
+func (m *memScorer) Deploy(context.Context, uint64, ...DeployOption) (vip.Deployment, error) {
+	return vip.Deployment{}, nil
 }
 func (m *memScorer) Plan(context.Context, uint64, []scores.Entry) (Plan, error) {
 	return Plan{}, nil
@@ -86,9 +87,9 @@ func (m *memScorer) FinalizeStage(_ context.Context, stage uint64) (string, erro
 	return fmt.Sprintf("0xfinal%d", stage), nil
 }
 
-func (m *memScorer) StageInfo(_ context.Context, stage uint64) (StageInfo, error) {
+func (m *memScorer) StageInfo(_ context.Context, stage uint64) (vip.StageInfo, error) {
 	_, ok := m.scores[stage]
-	return StageInfo{Stage: stage, TotalScore: m.total[stage], Finalized: m.finalized[stage], Exists: ok}, nil
+	return vip.StageInfo{Stage: stage, TotalScore: m.total[stage], Finalized: m.finalized[stage], Exists: ok}, nil
 }
 
 func (m *memScorer) Scores(_ context.Context, stage uint64) ([]scores.Entry, error) {

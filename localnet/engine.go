@@ -8,8 +8,7 @@ import (
 	"fmt"
 	"net"
 
-	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Endpoints are the faces a rollup offers; empty where the VM has none.
@@ -39,7 +38,7 @@ type Account struct {
 
 // Rollup is one running local chain.
 type Rollup interface {
-	VM() deployer.VM
+	VM() vip.VM
 	ChainID() string
 	Endpoints() Endpoints
 	// Funded returns the accounts funded at genesis.
@@ -51,7 +50,7 @@ type Rollup interface {
 // KeyTyped is a rollup whose accounts use a key kind it names (an external rollup's
 // KEY_TYPE), which may differ from its VM's.
 type KeyTyped interface {
-	KeyType() keys.KeyType
+	KeyType() vip.KeyType
 }
 
 // Logged is a rollup whose node keeps a log (the process and container engines'), for the
@@ -66,8 +65,8 @@ type Engine interface {
 	// Available reports whether the engine can run vm here, and if not, why (a node binary,
 	// a native library or a Docker engine missing): callers skip or fail on it before
 	// starting anything.
-	Available(ctx context.Context, vm deployer.VM) error
-	StartRollup(ctx context.Context, vm deployer.VM) (Rollup, error)
+	Available(ctx context.Context, vm vip.VM) error
+	StartRollup(ctx context.Context, vm vip.VM) (Rollup, error)
 }
 
 // FreePorts asks the kernel for n distinct free loopback ports, for nodes that must be told

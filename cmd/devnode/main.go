@@ -23,9 +23,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/minitia/xmove"
@@ -53,7 +52,7 @@ func run() error {
 	restAddr := flag.String("rest-addr", "127.0.0.1:0", "REST listen address")
 	blockTime := flag.Duration("block-time", minitia.DefaultBlockTime, "interval between blocks (a minitia makes one every 500ms)")
 	flag.Parse()
-	vm, err := deployer.ParseVM(*vmName)
+	vm, err := vip.ParseVM(*vmName)
 	if err != nil || !scorers.MustDescribe(vm).Cosmos {
 		return fmt.Errorf("--vm %q: this dev node runs wasm or move rollups", *vmName)
 	}
@@ -98,10 +97,10 @@ func run() error {
 		switch {
 		case a.CoinType60Address != "":
 			ready.AlsoFunded = append(ready.AlsoFunded, a.CoinType60Address)
-			ready.AlsoKeyType = keys.EthSecp256k1
+			ready.AlsoKeyType = vip.EthSecp256k1
 		case a.CoinType118Address != "":
 			ready.AlsoFunded = append(ready.AlsoFunded, a.CoinType118Address)
-			ready.AlsoKeyType = keys.Secp256k1
+			ready.AlsoKeyType = vip.Secp256k1
 		}
 	}
 	fmt.Println(ready.Line())

@@ -16,6 +16,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/conformance"
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // checkOptions are check's flags.
@@ -55,7 +56,7 @@ func newCheckCmd(ro *rootOptions) *cobra.Command {
 func (o *checkOptions) runChecks(ctx context.Context, sess session) error {
 	artifact, junit, st := o.artifact, o.junit, o.st
 	vmSet := o.changed("vm") // --vm given: the VM is not detected
-	vm, err := deployer.ParseVM(o.vm)
+	vm, err := vip.ParseVM(o.vm)
 	if err != nil {
 		return invalid(err)
 	}
@@ -129,7 +130,7 @@ func (o *checkOptions) runChecks(ctx context.Context, sess session) error {
 
 // detectVM names the rollup's VM: an Initia rollup's node_info says minievm, minimove or
 // miniwasm (wasmd says wasmd); a rollup with only a JSON-RPC face is EVM.
-func (o *rollupOptions) detectVM(ctx context.Context) (deployer.VM, error) {
+func (o *rollupOptions) detectVM(ctx context.Context) (vip.VM, error) {
 	if o.rest != "" {
 		info, err := stage.ReadNodeInfo(ctx, o.rest)
 		if err != nil {
@@ -141,15 +142,15 @@ func (o *rollupOptions) detectVM(ctx context.Context) (deployer.VM, error) {
 		return "", invalid(fmt.Errorf("detect the VM: node_info names application %q (%s), not minievm, minimove or miniwasm: pass --vm", info.AppName, info.Name))
 	}
 	if o.rpc != "" {
-		return deployer.EVM, nil
+		return vip.EVM, nil
 	}
 	return "", invalid(errors.New("no rollup to check: pass --rpc (EVM JSON-RPC), or --comet-rpc and --rest (or set JSON_RPC_URL, or COMET_RPC_URL and REST_URL)"))
 }
 
-// readArtifact reads a contract build for vm (deployer.Spec.ReadArtifact): for EVM the
+// readArtifact reads a contract build for vm (vip.Spec.ReadArtifact): for EVM the
 // creation code (hex, or a Foundry or Hardhat artifact whose ABI is checked against the
 // interface), the module's bytes else.
-func readArtifact(vm deployer.VM, path string) ([]byte, error) {
+func readArtifact(vm vip.VM, path string) ([]byte, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("--artifact: %w", err)
@@ -165,7 +166,7 @@ func readArtifact(vm deployer.VM, path string) ([]byte, error) {
 // strangerFor opens Scorers with a fresh key that is on no allow list. EVM calls need no
 // account; on a Cosmos rollup the chain simulates only for an existing account, so the
 // deployer funds the stranger with what a few simulations cost.
-func (o *chainOptions) strangerFor(sess session, vm deployer.VM, s *deployer.Scorer) func(ctx context.Context, contract string) (conformance.Target, error) {
+func (o *chainOptions) strangerFor(sess session, vm vip.VM, s *deployer.Scorer) func(ctx context.Context, contract string) (conformance.Target, error) {
 	return func(ctx context.Context, contract string) (conformance.Target, error) {
 		return o.freshAccount(ctx, sess, vm, s, contract, 2_000_000)
 	}
@@ -173,7 +174,7 @@ func (o *chainOptions) strangerFor(sess session, vm deployer.VM, s *deployer.Sco
 
 // freshAccount opens a Scorer whose deployer and operator is a new key, attached to contract
 // if set. On a Cosmos rollup the environment's deployer first funds it with the fees of gas.
-func (o *chainOptions) freshAccount(ctx context.Context, sess session, vm deployer.VM, s *deployer.Scorer, contract string, gas uint64) (*deployer.Scorer, error) {
+func (o *chainOptions) freshAccount(ctx context.Context, sess session, vm vip.VM, s *deployer.Scorer, contract string, gas uint64) (*deployer.Scorer, error) {
 	cfg, err := o.scorerConfig(ctx, sess, scorerRequest{vm: vm})
 	if err != nil {
 		return nil, err

@@ -11,12 +11,12 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/operation/operate"
 	"github.com/vipharness/vipharness/deployer/registration/registry"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/evm"
 	"github.com/vipharness/vipharness/deployer/vm/move"
 	"github.com/vipharness/vipharness/deployer/vm/wasm"
@@ -33,7 +33,7 @@ func TestClassifyGivesExitCodesAPipelineCanTrust(t *testing.T) {
 		{"evm revert", fmt.Errorf("finalize stage 3: %w", &evm.RevertError{Name: "StageFinalized"}), exitReverted},
 		{"wasm contract error", fmt.Errorf("update: %w", &wasm.ContractError{Message: "Stage finalized"}), exitReverted},
 		{"move abort", &move.AbortError{Err: errors.New("raw log")}, exitReverted},
-		{"bad contract address", fmt.Errorf("contract %q: %w", "0xzz", deployer.ErrBadAddress), exitInvalid},
+		{"bad contract address", fmt.Errorf("contract %q: %w", "0xzz", vip.ErrBadAddress), exitInvalid},
 		{"already classified", invalid(errors.New("no key")), exitInvalid},
 		{"chain unreachable", errors.New("dial tcp 127.0.0.1:1: connection refused"), exitFailure},
 	} {

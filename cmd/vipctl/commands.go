@@ -13,6 +13,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/operation/guard"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // haltAfterDeployBroadcast=1 makes deploy stop right after its tx is handed to the node,
@@ -67,7 +68,7 @@ func (o *deployOptions) deploy(ctx context.Context, sess session) error {
 	}
 	d, err := s.Deploy(ctx, st, opts...)
 	if err != nil {
-		if errors.Is(err, deployer.ErrOnePerDeployer) {
+		if errors.Is(err, vip.ErrOnePerDeployer) {
 			if o.another {
 				err = fmt.Errorf("%w (--new cannot deploy another)", err)
 			}
@@ -83,17 +84,17 @@ func (o *deployOptions) deploy(ctx context.Context, sess session) error {
 	}
 	var human string
 	switch d.Status {
-	case deployer.StatusAlready:
+	case vip.StatusAlready:
 		human = fmt.Sprintf("already deployed at %s stage %d (%s contract; nothing sent; --new deploys another)", d.Contract, d.InitStage, d.VM)
 		if d.TxHash != "" {
 			human += fmt.Sprintf("; deploy tx %s", d.TxHash)
 		}
-	case deployer.StatusResumed:
+	case vip.StatusResumed:
 		human = fmt.Sprintf("finished the deploy an earlier run sent: %s contract %s at stage %d (tx %s, gas %d)", d.VM, d.Contract, d.InitStage, d.TxHash, d.GasUsed)
 	default:
 		human = fmt.Sprintf("deployed %s contract %s at stage %d (tx %s, gas %d)", d.VM, d.Contract, d.InitStage, d.TxHash, d.GasUsed)
 	}
-	if d.Status != deployer.StatusAlready && d.InitStage != st {
+	if d.Status != vip.StatusAlready && d.InitStage != st {
 		human += fmt.Sprintf("\nnote: the earlier run deployed at stage %d, not the stage %d asked now", d.InitStage, st)
 	}
 	return sess.printResult(d, human)
@@ -306,7 +307,7 @@ func (o *stageShowOptions) showStage(ctx context.Context, sess session) error {
 			return classify(err)
 		}
 		out := struct {
-			deployer.StageInfo
+			vip.StageInfo
 			OpenStage uint64 `json:"open_stage"`
 			L1Stage   uint64 `json:"l1_stage,omitempty"`
 		}{StageInfo: info, OpenStage: open}

@@ -16,6 +16,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/move"
 	"github.com/vipharness/vipharness/fixtures"
 	"github.com/vipharness/vipharness/localnet"
@@ -70,10 +71,10 @@ func newDemoCmd(ro *rootOptions) *cobra.Command {
 func (o *demoOptions) demo(ctx context.Context, sess session) error {
 	l1Stage, generate, engineName, vmSet := o.l1Stage, o.generate, o.engineName, o.changed("vm")
 	// Every VM with a deployer, unless --vm (or VM) picks one.
-	vms := []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move}
+	vms := []vip.VM{vip.EVM, vip.Wasm, vip.Move}
 	if vmSet || os.Getenv("VM") != "" {
-		vm, _ := deployer.ParseVM(o.vm)
-		vms = []deployer.VM{vm}
+		vm, _ := vip.ParseVM(o.vm)
+		vms = []vip.VM{vm}
 	}
 	if o.minitiad != "" && len(vms) > 1 {
 		return invalid(fmt.Errorf("--minitiad names one VM's binary: pass --vm evm, wasm or move with it"))
@@ -117,7 +118,7 @@ func demoText(rep demoReport) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func runDemo(ctx context.Context, sess session, choice engineChoice, vm deployer.VM, l1Stage uint64, generate int) (demoReport, error) {
+func runDemo(ctx context.Context, sess session, choice engineChoice, vm vip.VM, l1Stage uint64, generate int) (demoReport, error) {
 	start := time.Now()
 	rep := demoReport{VM: string(vm), Engine: choice.name}
 	st, err := startLocalStack(ctx, sess, choice, vm, l1Stage)

@@ -11,8 +11,8 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/spf13/cobra"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // keyView is what keys show and keys new print: addresses and where the key is, never a secret.
@@ -72,9 +72,9 @@ func newKeysNewCmd(ro *rootOptions) *cobra.Command {
 // newKey creates the account the flags ask for and prints its address, never a secret.
 func (o *keysNewOptions) newKey(ctx context.Context, sess session) error {
 	out, prefix := o.out, o.prefix
-	kind := keys.EthSecp256k1
+	kind := vip.EthSecp256k1
 	if o.keyType != "" {
-		k, err := keys.ParseKeyType(o.keyType)
+		k, err := vip.ParseKeyType(o.keyType)
 		if err != nil {
 			return invalid(err)
 		}
@@ -117,7 +117,7 @@ func (o *keysNewOptions) newKey(ctx context.Context, sess session) error {
 				return err
 			}
 		}
-		s, err := acct.Signer(keys.EthSecp256k1)
+		s, err := acct.Signer(vip.EthSecp256k1)
 		if err != nil {
 			return err
 		}
@@ -163,7 +163,7 @@ func newKeysShowCmd(ro *rootOptions) *cobra.Command {
 // showKeys prints the signer flags' account, or the environment's deployer and operator.
 func (o *keysShowOptions) showKeys(ctx context.Context, sess session) error {
 	confirm := o.confirm
-	vm, _ := deployer.ParseVM(o.vm)
+	vm, _ := vip.ParseVM(o.vm)
 	if o.signer.explicit() {
 		kind, err := o.keyKind(vm)
 		if err != nil {
@@ -207,8 +207,8 @@ func (o *keysShowOptions) showKeys(ctx context.Context, sess session) error {
 
 // newLedgerKey shows the device account for the user to confirm and, with --from, records it
 // in the keyring as a Ledger key.
-func (sf *signerFlags) newLedgerKey(ctx context.Context, sess session, kind keys.KeyType) error {
-	if kind != keys.EthSecp256k1 {
+func (sf *signerFlags) newLedgerKey(ctx context.Context, sess session, kind vip.KeyType) error {
+	if kind != vip.EthSecp256k1 {
 		return invalid(errors.New("keys new --ledger: the Ledger signs through its Ethereum app: eth_secp256k1 keys only"))
 	}
 	s, err := keys.Open(ctx, keys.Deployer, keys.Spec{Ledger: true, LedgerSpeculos: sf.speculos, HDPath: sf.hdPath,

@@ -10,6 +10,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/agent"
 	"github.com/vipharness/vipharness/localnet/l1"
@@ -18,7 +19,7 @@ import (
 // localAgent is the VIP agent `localnet up` runs beside the L1 stand-in: it snapshots each
 // stage the contract this tool deployed on the local rollup (the state directory's
 // deployment) has finalized, once the L1 has moved past it.
-func (sess session) localAgent(vm deployer.VM, r localnet.Rollup, srv *l1.Server, bridgeID uint64) (*agent.Agent, func()) {
+func (sess session) localAgent(vm vip.VM, r localnet.Rollup, srv *l1.Server, bridgeID uint64) (*agent.Agent, func()) {
 	var (
 		mu sync.Mutex
 		s  *deployer.Scorer

@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/container"
 	"github.com/vipharness/vipharness/localnet/embedded"
@@ -44,7 +44,7 @@ type engineChoice struct {
 }
 
 // engineByName resolves the choice for vm.
-func engineByName(c engineChoice, sess session, vm deployer.VM) (localnet.Engine, error) {
+func engineByName(c engineChoice, sess session, vm vip.VM) (localnet.Engine, error) {
 	bt := c.blockTime
 	if c.minitiad != "" && c.name != "minitia" {
 		return nil, invalid(fmt.Errorf("--minitiad is for --engine minitia (got --engine %q)", c.name))
@@ -67,7 +67,7 @@ func engineByName(c engineChoice, sess session, vm deployer.VM) (localnet.Engine
 	case "minitia":
 		e := minitiad.Engine{Logger: sess.logger}
 		if c.minitiad != "" {
-			e.Binaries = map[deployer.VM]string{vm: c.minitiad}
+			e.Binaries = map[vip.VM]string{vm: c.minitiad}
 		}
 		if err := e.Available(context.Background(), vm); err != nil {
 			return nil, invalid(fmt.Errorf("--engine minitia: %w (or pass --minitiad PATH)", err))
@@ -77,7 +77,7 @@ func engineByName(c engineChoice, sess session, vm deployer.VM) (localnet.Engine
 	return nil, invalid(fmt.Errorf("--engine %q: want embedded, process, container, minitia (Initia's own minitiad), or process-devnode / container-devnode (Wasm on our dev node binary)", c.name))
 }
 
-func startLocalStack(ctx context.Context, sess session, choice engineChoice, vm deployer.VM, l1Stage uint64, l1Opts ...l1.Option) (*localStack, error) {
+func startLocalStack(ctx context.Context, sess session, choice engineChoice, vm vip.VM, l1Stage uint64, l1Opts ...l1.Option) (*localStack, error) {
 	engine, err := engineByName(choice, sess, vm)
 	if err != nil {
 		return nil, err
@@ -147,7 +147,7 @@ func newLocalnetUpCmd(ro *rootOptions) *cobra.Command {
 func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error {
 	go serverGC(ctx, liveHeap)
 	l1Stage, envFile, engineName, l1Every, bridgeID := o.l1Stage, o.envFile, o.engineName, o.l1Every, o.bridgeID
-	vm, _ := deployer.ParseVM(o.vm)
+	vm, _ := vip.ParseVM(o.vm)
 	var l1Opts []l1.Option
 	if bridgeID != 0 {
 		l1Opts = append(l1Opts, l1.WithBridge(l1.Bridge{ID: bridgeID, VM: vm, Contract: "(deployed by vipctl deploy)"}))
@@ -269,7 +269,7 @@ func fundedLines(dev localnet.Account) string {
 // devKeyLines name the dev account's key: MNEMONIC where it derives from one, PRIVATE_KEY
 // where it does not, and on EVM PRIVATE_KEY (0x hex, as forge's vm.envUint parses it)
 // beside MNEMONIC as well, for Foundry's recipes (one account: vipctl takes both).
-func devKeyLines(vm deployer.VM, dev localnet.Account) string {
+func devKeyLines(vm vip.VM, dev localnet.Account) string {
 	if dev.Mnemonic == "" {
 		return fmt.Sprintf("export PRIVATE_KEY=%s\n", evmHex(vm, dev.PrivateKey))
 	}
@@ -281,7 +281,7 @@ func devKeyLines(vm deployer.VM, dev localnet.Account) string {
 }
 
 // evmHex is key with 0x on EVM (Foundry reads an unprefixed key as a decimal number).
-func evmHex(vm deployer.VM, key string) string {
+func evmHex(vm vip.VM, key string) string {
 	if scorers.MustDescribe(vm).Cosmos {
 		return key
 	}
@@ -291,7 +291,7 @@ func evmHex(vm deployer.VM, key string) string {
 // recipeLines are the rest of what the official recipes and ethers read: INIT_STAGE (the
 // L1's current stage, the file rewritten whole as the L1 advances: the stage a contract
 // deployed now opens with) and, on EVM, the WebSocket endpoint.
-func recipeLines(vm deployer.VM, ep localnet.Endpoints, l1Stage uint64) string {
+func recipeLines(vm vip.VM, ep localnet.Endpoints, l1Stage uint64) string {
 	lines := fmt.Sprintf("export INIT_STAGE=%d\n", l1Stage)
 	if !scorers.MustDescribe(vm).Cosmos && ep.JSONRPCWS != "" {
 		lines += fmt.Sprintf("export JSON_RPC_WS_URL=%s\n", ep.JSONRPCWS)

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 )
 
@@ -55,13 +55,13 @@ func TestEnvFileCarriesTheRecipesInputs(t *testing.T) {
 		want []string
 		not  []string
 	}{
-		{"evm, mnemonic", devKeyLines(deployer.EVM, withPhrase) + recipeLines(deployer.EVM, ep, 7),
+		{"evm, mnemonic", devKeyLines(vip.EVM, withPhrase) + recipeLines(vip.EVM, ep, 7),
 			[]string{"export MNEMONIC=\"word word\"\n", "export PRIVATE_KEY=0x00ff\n", "export INIT_STAGE=7\n", "export JSON_RPC_WS_URL=ws://127.0.0.1:1\n"}, nil},
-		{"evm, key only (geth --dev)", devKeyLines(deployer.EVM, localnet.Account{PrivateKey: "00ff"}),
+		{"evm, key only (geth --dev)", devKeyLines(vip.EVM, localnet.Account{PrivateKey: "00ff"}),
 			[]string{"export PRIVATE_KEY=0x00ff\n"}, []string{"MNEMONIC"}},
-		{"wasm", devKeyLines(deployer.Wasm, withPhrase) + recipeLines(deployer.Wasm, localnet.Endpoints{}, 3),
+		{"wasm", devKeyLines(vip.Wasm, withPhrase) + recipeLines(vip.Wasm, localnet.Endpoints{}, 3),
 			[]string{"export MNEMONIC=", "export INIT_STAGE=3\n"}, []string{"PRIVATE_KEY", "JSON_RPC_WS_URL"}},
-		{"move, key only", devKeyLines(deployer.Move, localnet.Account{PrivateKey: "00ff"}),
+		{"move, key only", devKeyLines(vip.Move, localnet.Account{PrivateKey: "00ff"}),
 			[]string{"export PRIVATE_KEY=00ff\n"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

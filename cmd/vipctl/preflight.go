@@ -11,11 +11,11 @@ import (
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 	"github.com/spf13/cobra"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/registration/preflight"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // preflightOptions are preflight's own flags.
@@ -50,9 +50,9 @@ func (o *preflightOptions) preflight(ctx context.Context, sess session) error {
 	cfg := preflight.Config{CometRPC: o.cometRPC, REST: o.rest, JSONRPC: o.rpc, FirstPush: o.firstPush,
 		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, ContractAddress: o.contract, Client: &probe.Client{REST: o.rest, JSONRPC: o.rpc}}
 	if vmSet || os.Getenv("VM") != "" {
-		cfg.VM, _ = deployer.ParseVM(o.vm)
+		cfg.VM, _ = vip.ParseVM(o.vm)
 	} else if o.rest == "" && o.rpc != "" {
-		cfg.VM = deployer.EVM
+		cfg.VM = vip.EVM
 	}
 	r, err := o.optionalL1Reader()
 	if err != nil {
@@ -97,7 +97,7 @@ func (o *preflightOptions) preflight(ctx context.Context, sess session) error {
 
 // preflightAccounts are the deployer and operator (signer flags or environment) (the operator defaults to
 // the deployer, which then pays for both) with the gas each is expected to spend.
-func (c *chainOptions) preflightAccounts(ctx context.Context, sess session, vm deployer.VM) ([]preflight.Account, error) {
+func (c *chainOptions) preflightAccounts(ctx context.Context, sess session, vm vip.VM) ([]preflight.Account, error) {
 	if vm == "" {
 		return nil, nil
 	}

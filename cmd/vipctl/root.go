@@ -15,11 +15,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/keys/ledger"
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/move"
 )
@@ -85,7 +85,7 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 		// Checks only: a command's settings are its own options, read by its body.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := deployer.ParseVM(vmSetting(cmd)); err != nil {
+			if _, err := vip.ParseVM(vmSetting(cmd)); err != nil {
 				return invalid(err)
 			}
 			return checkFlags(cmd.Flags())
@@ -213,18 +213,18 @@ func (o *l1Options) resolveStage(ctx context.Context, explicit uint64) (uint64, 
 
 // deployment is what the state file remembers per chain.
 type deployment struct {
-	deployer.Deployment
+	vip.Deployment
 	Time time.Time `json:"time"`
 	// FirstBlock is the chain's first block hash at the deploy: the same chain id with
 	// another first block is a chain started again, where the remembered contract is not.
 	FirstBlock string `json:"first_block,omitempty"`
 }
 
-func (sess session) statePath(vm deployer.VM, chainID string) string {
+func (sess session) statePath(vm vip.VM, chainID string) string {
 	return filepath.Join(sess.stateDir, "deployments", fmt.Sprintf("%s-%s.json", vm, chainID))
 }
 
-func (sess session) saveDeployment(d deployer.Deployment, firstBlock string) error {
+func (sess session) saveDeployment(d vip.Deployment, firstBlock string) error {
 	path := sess.statePath(d.VM, d.ChainID)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("save deployment: %w", err)
@@ -236,7 +236,7 @@ func (sess session) saveDeployment(d deployer.Deployment, firstBlock string) err
 	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
-func (sess session) loadDeployment(vm deployer.VM, chainID string) (string, error) {
+func (sess session) loadDeployment(vm vip.VM, chainID string) (string, error) {
 	d, err := sess.readDeployment(vm, chainID)
 	if err != nil {
 		return "", err
@@ -244,7 +244,7 @@ func (sess session) loadDeployment(vm deployer.VM, chainID string) (string, erro
 	return d.Contract, nil
 }
 
-func (sess session) readDeployment(vm deployer.VM, chainID string) (deployment, error) {
+func (sess session) readDeployment(vm vip.VM, chainID string) (deployment, error) {
 	b, err := os.ReadFile(sess.statePath(vm, chainID))
 	if errors.Is(err, os.ErrNotExist) {
 		return deployment{}, invalid(fmt.Errorf("no contract: pass --contract (or CONTRACT_ADDRESS), or deploy on chain %s first", chainID))
@@ -279,9 +279,9 @@ func (sess session) sameChain(ctx context.Context, s *deployer.Scorer) error {
 
 // scorerRequest is what a command asks of its Scorer beyond its shared flags.
 type scorerRequest struct {
-	vm       deployer.VM // the VM the command found; "" is --vm's
-	contract bool        // attach --contract, or the one this tool deployed on the chain
-	code     []byte      // deploy this build instead of ours (check --artifact)
+	vm       vip.VM // the VM the command found; "" is --vm's
+	contract bool   // attach --contract, or the one this tool deployed on the chain
+	code     []byte // deploy this build instead of ours (check --artifact)
 	logger   *slog.Logger
 	progress func(done, total int)
 }
@@ -316,7 +316,7 @@ func (o *chainOptions) scorerConfig(ctx context.Context, sess session, r scorerR
 	vm := r.vm
 	if vm == "" {
 		var err error
-		if vm, err = deployer.ParseVM(o.vm); err != nil {
+		if vm, err = vip.ParseVM(o.vm); err != nil {
 			return deployer.Config{}, invalid(err)
 		}
 	}
@@ -357,11 +357,11 @@ func (o *chainOptions) scorerConfig(ctx context.Context, sess session, r scorerR
 }
 
 // cosmosKeyType is --key-type, else the VM's key type.
-func (o *rollupOptions) cosmosKeyType(vm deployer.VM) (keys.KeyType, error) {
+func (o *rollupOptions) cosmosKeyType(vm vip.VM) (vip.KeyType, error) {
 	if o.keyType == "" {
 		return scorers.DefaultKeyType(vm), nil
 	}
-	k, err := keys.ParseKeyType(o.keyType)
+	k, err := vip.ParseKeyType(o.keyType)
 	if err != nil {
 		return "", invalid(fmt.Errorf("--key-type: %w", err))
 	}
@@ -378,16 +378,16 @@ func classify(err error) error {
 		return err
 	}
 	var ce *push.ChunkError
-	if _, ok := deployer.AsContractError(err); ok || errors.As(err, &ce) {
+	if _, ok := vip.AsContractError(err); ok || errors.As(err, &ce) {
 		return reverted(err)
 	}
-	if errors.Is(err, deployer.ErrBadAddress) || errors.Is(err, deployer.ErrTotalOverflow) {
+	if errors.Is(err, vip.ErrBadAddress) || errors.Is(err, deployer.ErrTotalOverflow) {
 		return invalid(err)
 	}
 	if ce := (*deployer.ConfigError)(nil); errors.As(err, &ce) {
 		return invalid(fmt.Errorf("%w: %s", err, configAdvice(ce.Field)))
 	}
-	if errors.Is(err, deployer.ErrNoSigner) {
+	if errors.Is(err, vip.ErrNoSigner) {
 		return fmt.Errorf("%w: set PRIVATE_KEY or MNEMONIC, or pass --from, --keystore or --ledger", err)
 	}
 	if ledger.Interrupted(err) {

@@ -17,6 +17,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/policy"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // computeOptions are scores compute's own flags.
@@ -228,7 +229,7 @@ func (o *rollupOptions) checkVMFlag() error {
 	if o.vm == "" {
 		return nil
 	}
-	if _, err := deployer.ParseVM(o.vm); err != nil {
+	if _, err := vip.ParseVM(o.vm); err != nil {
 		return invalid(fmt.Errorf("--vm: %w", err))
 	}
 	return nil
@@ -238,7 +239,7 @@ func (o *rollupOptions) checkVMFlag() error {
 // endpoint missing for the policy's VM: EVM reads the JSON-RPC; Move and Wasm the CometBFT
 // RPC, or the indexer alone.
 func (c *rollupOptions) policyReads(o computeOptions, p *policy.Policy) error {
-	vm, err := deployer.ParseVM(p.VM)
+	vm, err := vip.ParseVM(p.VM)
 	if err != nil {
 		return invalid(fmt.Errorf("policy %s: vm: %w", p.Name, err))
 	}

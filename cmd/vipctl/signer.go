@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // signerFlags say where the signing key is: the environment (default), a keyring key, a
@@ -70,7 +70,7 @@ func envBool(key string) bool {
 }
 
 // spec is the keys.Spec of the flags for Cosmos keys of kind.
-func (s *signerFlags) spec(kind keys.KeyType) keys.Spec {
+func (s *signerFlags) spec(kind vip.KeyType) keys.Spec {
 	return keys.Spec{KeyType: kind, KeyringBackend: s.keyringBackend, KeyringDir: s.keyringDir, From: s.from,
 		Keystore: s.keystore, Ledger: s.ledger, LedgerSpeculos: s.speculos, HDPath: s.hdPath, Account: s.account,
 		Dial: s.ledgerConn.dialer(s.speculos), Expect: s.sender}
@@ -81,9 +81,9 @@ func (s *signerFlags) explicit() bool { return s.from != "" || s.keystore != "" 
 
 // keyKind is the Cosmos key kind of environment and keystore keys on vm: eth_secp256k1 on
 // EVM, --key-type or the VM's kind on Move and Wasm.
-func (o *rollupOptions) keyKind(vm deployer.VM) (keys.KeyType, error) {
+func (o *rollupOptions) keyKind(vm vip.VM) (vip.KeyType, error) {
 	if !scorers.MustDescribe(vm).Cosmos {
-		return keys.EthSecp256k1, nil // an Ethereum key: --key-type does not apply
+		return vip.EthSecp256k1, nil // an Ethereum key: --key-type does not apply
 	}
 	return o.cosmosKeyType(vm)
 }
@@ -91,7 +91,7 @@ func (o *rollupOptions) keyKind(vm deployer.VM) (keys.KeyType, error) {
 // signers opens the deployer's and the operator's signers for vm. A signer flag names one
 // account for both roles (the command uses the one it needs); otherwise each role reads the
 // environment (the operator falls back to the deployer). Either may be nil when nothing is set.
-func (o *chainOptions) signers(ctx context.Context, sess session, vm deployer.VM) (dep, op keys.Signer, err error) {
+func (o *chainOptions) signers(ctx context.Context, sess session, vm vip.VM) (dep, op keys.Signer, err error) {
 	kind, err := o.keyKind(vm)
 	if err != nil {
 		return nil, nil, err

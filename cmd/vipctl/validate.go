@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // flagBounds are the ranges of the numeric flags, by name (a name means one thing in every
@@ -142,11 +143,11 @@ func checkContract(ctx context.Context, addr string, s contractChecker) error {
 		return nil
 	case unreachable(ctx, err):
 		return fmt.Errorf("check the contract %s: %w", addr, err)
-	case errors.Is(err, deployer.ErrCannotWrite), errors.Is(err, deployer.ErrNoSigner):
+	case errors.Is(err, vip.ErrCannotWrite), errors.Is(err, vip.ErrNoSigner):
 		return classify(fmt.Errorf("%w; nothing was sent", err))
 	}
 	cause := err
-	if ce := (*deployer.CheckError)(nil); errors.As(err, &ce) {
+	if ce := (*vip.CheckError)(nil); errors.As(err, &ce) {
 		cause = ce.Err
 	}
 	return invalid(fmt.Errorf("contract %s is not a scoring contract (--contract, or the one deployed from this state dir): %w; nothing was sent", addr, cause))

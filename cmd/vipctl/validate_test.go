@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/evm"
 )
 
@@ -129,8 +130,8 @@ func TestCheckContract(t *testing.T) {
 		{"no code: a plain account", fakeChecker{addr, errors.New("no contract code at " + addr)}, exitInvalid, "is not a scoring contract"},
 		{"other code", fakeChecker{addr, errors.New("the code does not dispatch finalizeStage(uint64)")}, exitInvalid, "finalizeStage"},
 		{"node unreachable", fakeChecker{addr, fmt.Errorf("read the code: %w", &url.Error{Op: "Post", URL: "http://127.0.0.1:1", Err: syscall.ECONNREFUSED})}, exitFailure, "connection refused"},
-		{"the operator may not write", fakeChecker{addr, &deployer.CheckError{Contract: addr, Kind: deployer.ErrCannotWrite, Stage: 5, Err: &evm.RevertError{Name: "PermissionDenied"}}}, exitReverted, "PermissionDenied"},
-		{"no operator key", fakeChecker{addr, fmt.Errorf("prove the operator may write: %w", &deployer.MissingKeyError{Role: "operator"})}, exitFailure, "set PRIVATE_KEY or MNEMONIC"},
+		{"the operator may not write", fakeChecker{addr, &vip.CheckError{Contract: addr, Kind: vip.ErrCannotWrite, Stage: 5, Err: &evm.RevertError{Name: "PermissionDenied"}}}, exitReverted, "PermissionDenied"},
+		{"no operator key", fakeChecker{addr, fmt.Errorf("prove the operator may write: %w", &vip.MissingKeyError{Role: "operator"})}, exitFailure, "set PRIVATE_KEY or MNEMONIC"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := checkContract(context.Background(), addr, tc.s)

@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/registration/whitelist"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // whitelistOptions are whitelist's flags.
@@ -76,7 +76,7 @@ arguments BCS-encoded. Text flags take the text, or @FILE to read it from a file
 func (o *whitelistOptions) prepareWhitelist(ctx context.Context, sess session) error {
 	r, policyFile, outDir, proposer := o.r, o.policyFile, o.outDir, o.proposer
 	tldr, background, rationale := o.tldr, o.background, o.rationale
-	vm, _ := deployer.ParseVM(o.vm)
+	vm, _ := vip.ParseVM(o.vm)
 	r.VM = vm
 	r.Network = o.network
 	r.ScoreContract = o.contract

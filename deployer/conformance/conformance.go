@@ -18,6 +18,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Status is a check's outcome.
@@ -63,10 +64,10 @@ func (e remedy) Unwrap() error { return e.error }
 
 // Report is every check run against one contract.
 type Report struct {
-	VM       deployer.VM `json:"vm"`
-	Contract string      `json:"contract,omitempty"`
-	Stage    uint64      `json:"stage"`
-	Checks   []Result    `json:"checks"`
+	VM       vip.VM   `json:"vm"`
+	Contract string   `json:"contract,omitempty"`
+	Stage    uint64   `json:"stage"`
+	Checks   []Result `json:"checks"`
 }
 
 // OK is true when no check failed (a skip names what could not be checked here, such as a
@@ -99,9 +100,9 @@ func (r Report) Counts() (pass, fail, skip int) {
 // VM's probes are found in it with deployer.As.
 type Target interface {
 	deployer.StageReader // Codec, StageInfo, ScorePages
-	VM() deployer.VM
+	VM() vip.VM
 	Contract() string
-	Deploy(ctx context.Context, initStage uint64, opts ...deployer.DeployOption) (deployer.Deployment, error)
+	Deploy(ctx context.Context, initStage uint64, opts ...deployer.DeployOption) (vip.Deployment, error)
 	Plan(ctx context.Context, stage uint64, entries []scores.Entry) (deployer.Plan, error)
 	UpdateScores(ctx context.Context, stage uint64, entries []scores.Entry) (push.Result, error)
 	FinalizeStage(ctx context.Context, stage uint64) (string, error)
@@ -241,7 +242,7 @@ func (r *run) deploy(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("read stage %d: %w", r.stage, err)
 	}
-	if want := (deployer.StageInfo{Stage: r.stage, Exists: true}); info != want {
+	if want := (vip.StageInfo{Stage: r.stage, Exists: true}); info != want {
 		return "", fmt.Errorf("stage %d after deploy is %+v, want %+v", r.stage, info, want)
 	}
 	return fmt.Sprintf("%s (%d gas)", d.Contract, d.GasUsed), nil
@@ -507,7 +508,7 @@ func (r *run) nextStage(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("read stage %d: %w", next, err)
 	}
-	if want := (deployer.StageInfo{Stage: next, Exists: true}); info != want {
+	if want := (vip.StageInfo{Stage: next, Exists: true}); info != want {
 		return "", fmt.Errorf("stage %d after finalizing %d is %+v, want %+v (open, empty)", next, r.stage, info, want)
 	}
 	rows, err := r.s.Scorer.Scores(ctx, next)
@@ -540,7 +541,7 @@ func (r *run) refinalize(ctx context.Context) (string, error) {
 	}
 	type snap struct {
 		open uint64
-		info deployer.StageInfo
+		info vip.StageInfo
 		rows []scores.Entry
 	}
 	take := func() (snap, error) {
@@ -597,7 +598,7 @@ func (r *run) finalizedScores(ctx context.Context) (string, error) {
 
 // spec is the VM's Spec: the official names its refusals and events carry (zero for a VM
 // this build does not know, whose checks then find no names).
-func spec(vm deployer.VM) deployer.Spec {
+func spec(vm vip.VM) vip.Spec {
 	s, _ := scorers.Describe(vm)
 	return s
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/evm"
 )
 
@@ -47,7 +48,7 @@ func (f *fakeScorer) refuse(name string) error {
 	return &evm.RevertError{Name: name}
 }
 
-func (f *fakeScorer) VM() deployer.VM                           { return deployer.EVM }
+func (f *fakeScorer) VM() vip.VM                                { return vip.EVM }
 func (f *fakeScorer) Contract() string                          { return "0xc0ffee" }
 func (f *fakeScorer) CheckAddress(a string) (string, error)     { return a, nil }
 func (f *fakeScorer) OpenStage(context.Context) (uint64, error) { return f.c.open, nil }
@@ -55,7 +56,7 @@ func (f *fakeScorer) Codec() scores.Codec                       { return scores.
 
 func (f *fakeScorer) CheckInterface(context.Context) (string, error) {
 	if !f.allowed {
-		return "", &deployer.CheckError{Contract: f.Contract(), Kind: deployer.ErrCannotWrite, Stage: f.c.open, Err: f.refuse("PermissionDenied")}
+		return "", &vip.CheckError{Contract: f.Contract(), Kind: vip.ErrCannotWrite, Stage: f.c.open, Err: f.refuse("PermissionDenied")}
 	}
 	return "the official interface", nil
 }
@@ -76,10 +77,10 @@ func (f *fakeScorer) ScorePages(ctx context.Context, stage uint64, each func([]s
 	return scores.PageEntries(entries, f.Codec(), max(len(entries), 1), each)
 }
 
-func (f *fakeScorer) Deploy(_ context.Context, stage uint64, _ ...deployer.DeployOption) (deployer.Deployment, error) {
+func (f *fakeScorer) Deploy(_ context.Context, stage uint64, _ ...deployer.DeployOption) (vip.Deployment, error) {
 	f.c.deployed, f.c.open = true, stage
 	f.c.stages[stage] = map[string]uint64{}
-	return deployer.Deployment{Contract: f.Contract(), InitStage: stage}, nil
+	return vip.Deployment{Contract: f.Contract(), InitStage: stage}, nil
 }
 
 func (f *fakeScorer) Plan(_ context.Context, stage uint64, e []scores.Entry) (deployer.Plan, error) {
@@ -131,9 +132,9 @@ func (f *fakeScorer) FinalizeStage(_ context.Context, stage uint64) (string, err
 	return "0xfin", nil
 }
 
-func (f *fakeScorer) StageInfo(_ context.Context, stage uint64) (deployer.StageInfo, error) {
+func (f *fakeScorer) StageInfo(_ context.Context, stage uint64) (vip.StageInfo, error) {
 	rows, ok := f.c.stages[stage]
-	info := deployer.StageInfo{Stage: stage, Exists: ok, Finalized: f.c.finalized[stage]}
+	info := vip.StageInfo{Stage: stage, Exists: ok, Finalized: f.c.finalized[stage]}
 	for _, a := range rows {
 		info.TotalScore += a
 	}
@@ -240,8 +241,8 @@ func TestFailedDeploySkipsTheRest(t *testing.T) {
 
 type failingDeploy struct{ Target }
 
-func (failingDeploy) Deploy(context.Context, uint64, ...deployer.DeployOption) (deployer.Deployment, error) {
-	return deployer.Deployment{}, errors.New("out of gas")
+func (failingDeploy) Deploy(context.Context, uint64, ...deployer.DeployOption) (vip.Deployment, error) {
+	return vip.Deployment{}, errors.New("out of gas")
 }
 
 func TestInspectPlacesTheOpenStageBesideTheL1(t *testing.T) {

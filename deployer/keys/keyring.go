@@ -22,6 +22,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
 	"github.com/vipharness/vipharness/deployer/keys/ledger"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Keyring defaults as minitiad (every Initia rollup's CLI) has them.
@@ -67,7 +68,7 @@ func keyringCodec() codec.Codec {
 // ethAlgo derives Initia's eth_secp256k1 keys, as minitiad's keyring option registers them.
 type ethAlgo struct{}
 
-func (ethAlgo) Name() hd.PubKeyType { return hd.PubKeyType(EthSecp256k1) }
+func (ethAlgo) Name() hd.PubKeyType { return hd.PubKeyType(vip.EthSecp256k1) }
 
 func (ethAlgo) Derive() hd.DeriveFn {
 	return func(mnemonic, passphrase, path string) ([]byte, error) {
@@ -198,12 +199,12 @@ func (k *Keyring) Signer(ctx context.Context, name string, dial LedgerDialer) (S
 		if !ok {
 			return nil, fmt.Errorf("%s: the record's private key is of a type this tool does not know (%s)", k.where(name), rec.GetLocal().PrivKey.TypeUrl)
 		}
-		var kind KeyType
+		var kind vip.KeyType
 		switch priv.(type) {
 		case *ethsecp256k1.PrivKey:
-			kind = EthSecp256k1
+			kind = vip.EthSecp256k1
 		case *secp256k1.PrivKey:
-			kind = Secp256k1
+			kind = vip.Secp256k1
 		default:
 			return nil, fmt.Errorf("%s: %s keys cannot sign here (want eth_secp256k1 or secp256k1)", k.where(name), priv.Type())
 		}
@@ -251,7 +252,7 @@ func (k *Keyring) ledgerSigner(ctx context.Context, name string, rec *cosmoskeyr
 
 // New creates key name of kind at account index from a new 24-word mnemonic, which it
 // returns for the caller to hand to the user once (it is not kept anywhere else).
-func (k *Keyring) New(name string, kind KeyType, index uint32) (Signer, string, error) {
+func (k *Keyring) New(name string, kind vip.KeyType, index uint32) (Signer, string, error) {
 	if _, err := k.kr.Key(name); err == nil {
 		return nil, "", fmt.Errorf("%s exists: refusing to replace a key", k.where(name))
 	}
@@ -260,10 +261,10 @@ func (k *Keyring) New(name string, kind KeyType, index uint32) (Signer, string, 
 		return nil, "", err
 	}
 	var algo cosmoskeyring.SignatureAlgo = hd.Secp256k1
-	if kind == EthSecp256k1 {
+	if kind == vip.EthSecp256k1 {
 		algo = ethAlgo{}
 	}
-	if _, err := k.kr.NewAccount(name, mnemonic, "", kind.Path(index).String(), algo); err != nil {
+	if _, err := k.kr.NewAccount(name, mnemonic, "", PathFor(kind, index).String(), algo); err != nil {
 		return nil, "", fmt.Errorf("%s: add key: %w", k.where(name), err)
 	}
 	s, err := k.Signer(context.Background(), name, nil)
@@ -271,13 +272,13 @@ func (k *Keyring) New(name string, kind KeyType, index uint32) (Signer, string, 
 }
 
 // Import stores an account's key as key name of kind.
-func (k *Keyring) Import(name string, a *Account, kind KeyType) error {
+func (k *Keyring) Import(name string, a *Account, kind vip.KeyType) error {
 	if _, err := k.kr.Key(name); err == nil {
 		return fmt.Errorf("%s exists: refusing to replace a key", k.where(name))
 	}
 	algo := "secp256k1"
-	if kind == EthSecp256k1 {
-		algo = string(EthSecp256k1)
+	if kind == vip.EthSecp256k1 {
+		algo = string(vip.EthSecp256k1)
 	}
 	if err := k.kr.ImportPrivKeyHex(name, fmt.Sprintf("%x", a.Secret()), algo); err != nil {
 		return fmt.Errorf("%s: import: %w", k.where(name), err)

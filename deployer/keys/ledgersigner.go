@@ -16,6 +16,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
 	"github.com/vipharness/vipharness/deployer/keys/ledger"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Ledger signs on a Ledger device's Ethereum app, as Initia's CLI does for eth_secp256k1 keys:
@@ -58,7 +59,7 @@ func NewLedger(ctx context.Context, app *ledger.App, path Path, where string) (*
 }
 
 // KeyType is eth_secp256k1: the Ethereum app signs with coin type 60 keys.
-func (l *Ledger) KeyType() KeyType { return EthSecp256k1 }
+func (l *Ledger) KeyType() vip.KeyType { return vip.EthSecp256k1 }
 
 // PubKey is the device key as an Initia eth_secp256k1 key.
 func (l *Ledger) PubKey() cryptotypes.PubKey {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/vipharness/vipharness/deployer/keys/ledger"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Spec says where a role's signer is. At most one of From (a keyring key), Keystore (a
@@ -16,7 +17,7 @@ import (
 type Spec struct {
 	// KeyType is the Cosmos key kind of environment and keystore keys ("" is eth_secp256k1);
 	// keyring keys and the Ledger have their own.
-	KeyType KeyType
+	KeyType vip.KeyType
 
 	KeyringBackend string // os, file or test (default os, as minitiad)
 	KeyringDir     string // default DefaultKeyringDir
@@ -95,7 +96,7 @@ func Open(ctx context.Context, role Role, spec Spec) (Signer, error) {
 	}
 	kind := spec.KeyType
 	if kind == "" {
-		kind = EthSecp256k1
+		kind = vip.EthSecp256k1
 	}
 	dial := spec.Dial
 	if dial == nil {
@@ -142,7 +143,7 @@ func Open(ctx context.Context, role Role, spec Spec) (Signer, error) {
 		s, err = NewLedger(ctx, app, path, where)
 	default:
 		var a *Account
-		a, err := FromEnv(role, WithPath(kind.Path))
+		a, err := FromEnv(role, WithPath(func(i uint32) Path { return PathFor(kind, i) }))
 		if err != nil {
 			return nil, err // it names the role
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Signer is an account the deployer signs with, wherever its key lives: the environment, a
@@ -25,7 +26,7 @@ import (
 // Its String and LogValue show the address and where the key is, never the key.
 type Signer interface {
 	// KeyType is the key's kind on Cosmos chains.
-	KeyType() KeyType
+	KeyType() vip.KeyType
 	// PubKey is the Cosmos public key (of KeyType).
 	PubKey() cryptotypes.PubKey
 	// Address is the account's 20 address bytes: the Ethereum address for eth_secp256k1
@@ -104,15 +105,15 @@ func AddressBytes(s string) ([]byte, error) {
 type Software struct {
 	key    *ecdsa.PrivateKey
 	cosmos cryptotypes.PrivKey
-	kind   KeyType
+	kind   vip.KeyType
 	source string
 }
 
 // NewSoftware is the signer of an account's key as a Cosmos key of kind (secp256k1 or
 // eth_secp256k1; "" is eth_secp256k1); source names where the key came from.
-func NewSoftware(a *Account, kind KeyType, source string) (*Software, error) {
+func NewSoftware(a *Account, kind vip.KeyType, source string) (*Software, error) {
 	if kind == "" {
-		kind = EthSecp256k1
+		kind = vip.EthSecp256k1
 	}
 	pk, err := PrivKeyFromBytes(a.Secret(), kind)
 	if err != nil {
@@ -125,10 +126,10 @@ func NewSoftware(a *Account, kind KeyType, source string) (*Software, error) {
 }
 
 // Signer is the account's signer for keys of kind.
-func (a *Account) Signer(kind KeyType) (*Software, error) { return NewSoftware(a, kind, "") }
+func (a *Account) Signer(kind vip.KeyType) (*Software, error) { return NewSoftware(a, kind, "") }
 
 // KeyType is the Cosmos key kind.
-func (s *Software) KeyType() KeyType { return s.kind }
+func (s *Software) KeyType() vip.KeyType { return s.kind }
 
 // PubKey is the Cosmos public key.
 func (s *Software) PubKey() cryptotypes.PubKey { return s.cosmos.PubKey() }
@@ -140,7 +141,7 @@ func (s *Software) Address() common.Address {
 
 // SignEVMTx signs with the latest signer for chainID.
 func (s *Software) SignEVMTx(_ context.Context, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
-	if s.kind != EthSecp256k1 {
+	if s.kind != vip.EthSecp256k1 {
 		return nil, fmt.Errorf("%s is a %s key: EVM transactions need an eth_secp256k1 key", s.source, s.kind)
 	}
 	return types.SignTx(tx, types.LatestSignerForChainID(chainID), s.key)
@@ -148,7 +149,7 @@ func (s *Software) SignEVMTx(_ context.Context, tx *types.Transaction, chainID *
 
 // SignPersonal signs keccak256 of the EIP-191 message.
 func (s *Software) SignPersonal(_ context.Context, msg []byte) ([]byte, error) {
-	if s.kind != EthSecp256k1 {
+	if s.kind != vip.EthSecp256k1 {
 		return nil, fmt.Errorf("%s is a %s key: personal messages need an eth_secp256k1 key", s.source, s.kind)
 	}
 	return crypto.Sign(crypto.Keccak256(FormatEIP191(msg)), s.key)
@@ -184,10 +185,10 @@ func logValue(s Signer) slog.Value {
 
 // FromPrivKey is the signer of a Cosmos private key (secp256k1 or Initia's eth_secp256k1).
 func FromPrivKey(pk cryptotypes.PrivKey, source string) (*Software, error) {
-	kind := Secp256k1
-	if pk.Type() == string(EthSecp256k1) {
-		kind = EthSecp256k1
-	} else if pk.Type() != string(Secp256k1) {
+	kind := vip.Secp256k1
+	if pk.Type() == string(vip.EthSecp256k1) {
+		kind = vip.EthSecp256k1
+	} else if pk.Type() != string(vip.Secp256k1) {
 		return nil, fmt.Errorf("%s keys cannot sign here (want eth_secp256k1 or secp256k1)", pk.Type())
 	}
 	k, err := crypto.ToECDSA(pk.Bytes())
@@ -199,7 +200,7 @@ func FromPrivKey(pk cryptotypes.PrivKey, source string) (*Software, error) {
 
 // FromECDSA is the eth_secp256k1 signer of a go-ethereum key.
 func FromECDSA(k *ecdsa.PrivateKey, source string) *Software {
-	s, err := NewSoftware(&Account{key: k, addr: crypto.PubkeyToAddress(k.PublicKey), source: source}, EthSecp256k1, source)
+	s, err := NewSoftware(&Account{key: k, addr: crypto.PubkeyToAddress(k.PublicKey), source: source}, vip.EthSecp256k1, source)
 	if err != nil {
 		panic(err) // a valid ecdsa key is a valid 32-byte secret
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
 	"github.com/vipharness/vipharness/deployer/keys/ledger"
+	"github.com/vipharness/vipharness/deployer/vip"
 	standin "github.com/vipharness/vipharness/localnet/ledger"
 )
 
@@ -60,7 +61,7 @@ func TestEIP191(t *testing.T) {
 
 func TestSoftwareSigner(t *testing.T) {
 	a, _ := keys.FromMnemonic(testMnemonic, keys.EVMPath(0))
-	s, err := a.Signer(keys.EthSecp256k1)
+	s, err := a.Signer(vip.EthSecp256k1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestSoftwareSigner(t *testing.T) {
 		t.Fatalf("sender %s", from.Hex())
 	}
 	cosmos, _ := keys.FromMnemonic(testMnemonic, keys.CosmosPath(0))
-	c, _ := cosmos.Signer(keys.Secp256k1)
+	c, _ := cosmos.Signer(vip.Secp256k1)
 	if _, err := c.SignEVMTx(context.Background(), tx, big.NewInt(1337)); err == nil {
 		t.Fatal("a secp256k1 key signed an EVM tx")
 	}
@@ -95,7 +96,7 @@ func TestSoftwareSigner(t *testing.T) {
 
 func TestCheckSender(t *testing.T) {
 	a, _ := keys.FromMnemonic(testMnemonic, keys.EVMPath(0))
-	s, _ := a.Signer(keys.EthSecp256k1)
+	s, _ := a.Signer(vip.EthSecp256k1)
 	if err := keys.CheckSender(s, strings.ToLower(dev0)); err != nil {
 		t.Fatal(err)
 	}
@@ -175,11 +176,11 @@ func TestKeyringInterop(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s.Address().Hex() != dev0 || s.KeyType() != keys.EthSecp256k1 {
+			if s.Address().Hex() != dev0 || s.KeyType() != vip.EthSecp256k1 {
 				t.Fatalf("deployer %v", s)
 			}
 			c, err := kr.Signer(ctx, "cosmos", nil)
-			if err != nil || c.KeyType() != keys.Secp256k1 {
+			if err != nil || c.KeyType() != vip.Secp256k1 {
 				t.Fatalf("cosmos %v %v", c, err)
 			}
 			recC, _ := sdk.Key("cosmos")
@@ -187,7 +188,7 @@ func TestKeyringInterop(t *testing.T) {
 				t.Fatalf("secp256k1 address %X, sdk %X", c.Address().Bytes(), addr)
 			}
 			// A key made here is one the SDK reads, with the same public key.
-			made, mnemonic, err := kr.New("operator", keys.EthSecp256k1, 0)
+			made, mnemonic, err := kr.New("operator", vip.EthSecp256k1, 0)
 			if err != nil || len(strings.Fields(mnemonic)) != 24 {
 				t.Fatalf("new: %v", err)
 			}
@@ -301,8 +302,8 @@ func TestOpen(t *testing.T) {
 		t.Fatalf("error %v, want ErrNoKey", err)
 	}
 	t.Setenv("MNEMONIC", testMnemonic)
-	s, err := keys.Open(ctx, keys.Operator, keys.Spec{KeyType: keys.Secp256k1})
-	if err != nil || s.KeyType() != keys.Secp256k1 {
+	s, err := keys.Open(ctx, keys.Operator, keys.Spec{KeyType: vip.Secp256k1})
+	if err != nil || s.KeyType() != vip.Secp256k1 {
 		t.Fatalf("%v %v", s, err)
 	}
 	_, err = keys.Open(ctx, keys.Deployer, keys.Spec{Ledger: true, LedgerSpeculos: "127.0.0.1:1"})
@@ -328,7 +329,7 @@ func TestSignPersonalAgrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, _ := keys.FromMnemonic(testMnemonic, keys.EVMPath(0))
-	s, _ := a.Signer(keys.EthSecp256k1)
+	s, _ := a.Signer(vip.EthSecp256k1)
 	msg := []byte("op hook sign doc")
 	x, err1 := l.SignPersonal(ctx, msg)
 	y, err2 := s.SignPersonal(ctx, msg)

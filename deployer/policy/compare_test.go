@@ -7,19 +7,19 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // contractStage is a scoring contract's stage in memory, read back in pages of 2.
 type contractStage struct {
-	info  deployer.StageInfo
+	info  vip.StageInfo
 	rows  []scores.Entry
 	codec scores.Codec // nil: EVM's
 }
 
-func (c *contractStage) StageInfo(context.Context, uint64) (deployer.StageInfo, error) {
+func (c *contractStage) StageInfo(context.Context, uint64) (vip.StageInfo, error) {
 	return c.info, nil
 }
 
@@ -59,7 +59,7 @@ func TestCompareStage(t *testing.T) {
 			for _, r := range tc.rows {
 				total += r.Amount
 			}
-			c, err := CompareStage(context.Background(), &contractStage{deployer.StageInfo{Stage: 2, Exists: true, Finalized: true, TotalScore: total}, tc.rows, nil}, 2, policyScores)
+			c, err := CompareStage(context.Background(), &contractStage{vip.StageInfo{Stage: 2, Exists: true, Finalized: true, TotalScore: total}, tc.rows, nil}, 2, policyScores)
 			if !errors.Is(err, tc.err) {
 				t.Fatalf("got %v, want %v", err, tc.err)
 			}
@@ -79,7 +79,7 @@ func TestCompareStage(t *testing.T) {
 			}
 		})
 	}
-	if _, err := CompareStage(context.Background(), &contractStage{info: deployer.StageInfo{Stage: 9}}, 9, policyScores); !errors.Is(err, audit.ErrStageMissing) {
+	if _, err := CompareStage(context.Background(), &contractStage{info: vip.StageInfo{Stage: 9}}, 9, policyScores); !errors.Is(err, audit.ErrStageMissing) {
 		t.Fatalf("missing stage: %v", err)
 	}
 }
@@ -93,7 +93,7 @@ func TestCompareStageCosmos(t *testing.T) {
 	contract32 := codec.Encode(bytes32)
 	padded := codec.Encode(common.LeftPadBytes(bob[:], 32))
 	rows := []scores.Entry{{Addr: codec.Encode(alice[:]), Amount: 7}, {Addr: padded, Amount: 3}, {Addr: contract32, Amount: 9}}
-	c, err := CompareStage(context.Background(), &contractStage{deployer.StageInfo{Stage: 2, Exists: true, TotalScore: 19}, rows, codec}, 2,
+	c, err := CompareStage(context.Background(), &contractStage{vip.StageInfo{Stage: 2, Exists: true, TotalScore: 19}, rows, codec}, 2,
 		[]Score{{alice, 7}, {bob, 3}, {carol, 1}})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/embedded"
 )
 
@@ -27,13 +28,13 @@ func ExampleOpen() {
 	journals, _ := os.MkdirTemp("", "journal-")
 	defer os.RemoveAll(journals)
 
-	operator, err := scorers.SoftSigner(deployer.EVM, "", secret, "operator")
+	operator, err := scorers.SoftSigner(vip.EVM, "", secret, "operator")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	s, err := scorers.Open(ctx, deployer.Config{
-		VM: deployer.EVM, JSONRPC: rollup.Endpoints().JSONRPC,
+		VM: vip.EVM, JSONRPC: rollup.Endpoints().JSONRPC,
 		Operator: operator, Push: deployer.PushConfig{JournalDir: journals},
 	})
 	if err != nil {

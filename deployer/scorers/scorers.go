@@ -15,32 +15,33 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/evm"
 	"github.com/vipharness/vipharness/deployer/vm/move"
 	"github.com/vipharness/vipharness/deployer/vm/wasm"
 )
 
 // vms are the VMs this build knows: each one's Spec and its Dial.
-var vms = map[deployer.VM]struct {
-	spec deployer.Spec
+var vms = map[vip.VM]struct {
+	spec vip.Spec
 	dial func(context.Context, deployer.Config) (*deployer.Scorer, error)
 }{
-	deployer.EVM:  {evm.Spec, evm.Dial},
-	deployer.Move: {move.Spec, move.Dial},
-	deployer.Wasm: {wasm.Spec, wasm.Dial},
+	vip.EVM:  {evm.Spec, evm.Dial},
+	vip.Move: {move.Spec, move.Dial},
+	vip.Wasm: {wasm.Spec, wasm.Dial},
 }
 
 // Describe is the Spec of vm: what it means to the code around it.
-func Describe(vm deployer.VM) (deployer.Spec, error) {
+func Describe(vm vip.VM) (vip.Spec, error) {
 	v, ok := vms[vm]
 	if !ok {
-		return deployer.Spec{}, fmt.Errorf("unknown vm %q: want evm, move or wasm", vm)
+		return vip.Spec{}, fmt.Errorf("unknown vm %q: want evm, move or wasm", vm)
 	}
 	return v.spec, nil
 }
 
 // MustDescribe is Describe of a VM known to be valid (a deployer constant, a parsed --vm).
-func MustDescribe(vm deployer.VM) deployer.Spec {
+func MustDescribe(vm vip.VM) vip.Spec {
 	spec, err := Describe(vm)
 	if err != nil {
 		panic(err)
@@ -50,9 +51,9 @@ func MustDescribe(vm deployer.VM) deployer.Spec {
 
 // ByNodeName is the VM whose nodes give name as node_info's application_version.name
 // (minievm, minimove, miniwasm; wasmd's "wasm"), any case.
-func ByNodeName(name string) (deployer.VM, bool) {
+func ByNodeName(name string) (vip.VM, bool) {
 	name = strings.ToLower(strings.TrimSpace(name))
-	for _, vm := range deployer.VMs {
+	for _, vm := range vip.VMs {
 		spec := vms[vm].spec
 		if name == spec.Minitia || slices.Contains(spec.NodeNames, name) {
 			return vm, true
@@ -64,13 +65,13 @@ func ByNodeName(name string) (deployer.VM, bool) {
 // ByMinitia is the Spec of the VM whose Initia rollups are the minitia named (node_info's
 // application name, the registry's metadata.minitia.type: minievm, minimove, miniwasm);
 // false for any other name.
-func ByMinitia(name string) (deployer.Spec, bool) {
-	for _, vm := range deployer.VMs {
+func ByMinitia(name string) (vip.Spec, bool) {
+	for _, vm := range vip.VMs {
 		if spec := vms[vm].spec; spec.Minitia == name {
 			return spec, true
 		}
 	}
-	return deployer.Spec{}, false
+	return vip.Spec{}, false
 }
 
 // ServesJSONRPC reports whether the minitia named serves an EVM JSON-RPC (its contract is
@@ -82,7 +83,7 @@ func ServesJSONRPC(minitia string) bool {
 
 // DefaultKeyType is the key kind a VM's rollups use: Initia's eth_secp256k1 on EVM and
 // Move, secp256k1 (coin type 118) on Wasm.
-func DefaultKeyType(vm deployer.VM) keys.KeyType { return vms[vm].spec.KeyType }
+func DefaultKeyType(vm vip.VM) vip.KeyType { return vms[vm].spec.KeyType }
 
 // Open dials the rollup of cfg.VM and returns its Scorer, attached to the configured
 // contract if any (deployer.Open).
@@ -96,7 +97,7 @@ func Open(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error) {
 
 // SoftSigner is a 32-byte secp256k1 secret as the signer of role ("operator", "deployer")
 // on vm: an Ethereum key on EVM, a Cosmos key of kind on Move and Wasm ("" is the VM's).
-func SoftSigner(vm deployer.VM, kind keys.KeyType, secret []byte, role string) (keys.Signer, error) {
+func SoftSigner(vm vip.VM, kind vip.KeyType, secret []byte, role string) (keys.Signer, error) {
 	spec, err := Describe(vm)
 	if err != nil {
 		return nil, err

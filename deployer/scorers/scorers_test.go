@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 func TestOpenRefusesWhatItCannotDial(t *testing.T) {
@@ -23,12 +23,12 @@ func TestOpenRefusesWhatItCannotDial(t *testing.T) {
 		want  string
 	}{
 		"unknown vm":         {deployer.Config{VM: "solana"}, "VM", `"solana"`},
-		"evm without rpc":    {deployer.Config{VM: deployer.EVM}, "JSONRPC", "JSON-RPC URL"},
-		"wasm without rest":  {deployer.Config{VM: deployer.Wasm, CometRPC: "http://127.0.0.1:1"}, "CometRPC and REST", "CometBFT RPC and REST"},
-		"move without comet": {deployer.Config{VM: deployer.Move, REST: "http://127.0.0.1:1"}, "CometRPC and REST", "CometBFT RPC and REST"},
-		"window too large":   {deployer.Config{VM: deployer.EVM, JSONRPC: "x", Push: deployer.PushConfig{Window: deployer.MaxWindow + 1}}, "Push.Window", "want 1 to"},
-		"negative chunk":     {deployer.Config{VM: deployer.Wasm, Push: deployer.PushConfig{ChunkSize: -1}}, "Push.ChunkSize", "-1"},
-		"gas adjustment":     {deployer.Config{VM: deployer.Move, Cosmos: deployer.CosmosConfig{GasAdjustment: 0.5}}, "Cosmos.GasAdjustment", "at least 1"},
+		"evm without rpc":    {deployer.Config{VM: vip.EVM}, "JSONRPC", "JSON-RPC URL"},
+		"wasm without rest":  {deployer.Config{VM: vip.Wasm, CometRPC: "http://127.0.0.1:1"}, "CometRPC and REST", "CometBFT RPC and REST"},
+		"move without comet": {deployer.Config{VM: vip.Move, REST: "http://127.0.0.1:1"}, "CometRPC and REST", "CometBFT RPC and REST"},
+		"window too large":   {deployer.Config{VM: vip.EVM, JSONRPC: "x", Push: deployer.PushConfig{Window: deployer.MaxWindow + 1}}, "Push.Window", "want 1 to"},
+		"negative chunk":     {deployer.Config{VM: vip.Wasm, Push: deployer.PushConfig{ChunkSize: -1}}, "Push.ChunkSize", "-1"},
+		"gas adjustment":     {deployer.Config{VM: vip.Move, Cosmos: deployer.CosmosConfig{GasAdjustment: 0.5}}, "Cosmos.GasAdjustment", "at least 1"},
 	} {
 		_, err := Open(ctx, tc.cfg)
 		var ce *deployer.ConfigError
@@ -36,21 +36,21 @@ func TestOpenRefusesWhatItCannotDial(t *testing.T) {
 			t.Errorf("%s: %v, want a ConfigError of %s saying %q", name, err, tc.field, tc.want)
 		}
 	}
-	if _, err := SoftSigner(deployer.Wasm, "", []byte{1, 2}, "operator"); err == nil || !strings.Contains(err.Error(), "operator key: private key must be 32 bytes") {
+	if _, err := SoftSigner(vip.Wasm, "", []byte{1, 2}, "operator"); err == nil || !strings.Contains(err.Error(), "operator key: private key must be 32 bytes") {
 		t.Errorf("short cosmos secret: %v", err)
 	}
 }
 
 func TestDescribe(t *testing.T) {
-	for vm, want := range map[deployer.VM]struct {
-		keyType keys.KeyType
+	for vm, want := range map[vip.VM]struct {
+		keyType vip.KeyType
 		minitia string
 		vmType  uint64
 		cosmos  bool
 	}{
-		deployer.EVM:  {keys.EthSecp256k1, "minievm", 2, false},
-		deployer.Move: {keys.EthSecp256k1, "minimove", 0, true},
-		deployer.Wasm: {keys.Secp256k1, "miniwasm", 1, true},
+		vip.EVM:  {vip.EthSecp256k1, "minievm", 2, false},
+		vip.Move: {vip.EthSecp256k1, "minimove", 0, true},
+		vip.Wasm: {vip.Secp256k1, "miniwasm", 1, true},
 	} {
 		spec, err := Describe(vm)
 		if err != nil {
@@ -63,7 +63,7 @@ func TestDescribe(t *testing.T) {
 			t.Errorf("ByNodeName(%s) = %s %v", want.minitia, got, ok)
 		}
 	}
-	if vm, ok := ByNodeName("wasmd"); !ok || vm != deployer.Wasm {
+	if vm, ok := ByNodeName("wasmd"); !ok || vm != vip.Wasm {
 		t.Errorf("wasmd: %s %v, want wasm", vm, ok)
 	}
 	if _, ok := ByNodeName("gaia"); ok {
@@ -76,17 +76,17 @@ func TestDescribe(t *testing.T) {
 
 // Every Spec checks its own artifacts and contract addresses and refuses the others'.
 func TestSpecChecks(t *testing.T) {
-	artifacts := map[deployer.VM][]byte{
-		deployer.EVM:  []byte("6080604052"),
-		deployer.Move: {0xa1, 0x1c, 0xeb, 0x0b, 1, 0, 0, 0},
-		deployer.Wasm: []byte("\x00asm\x01\x00\x00\x00"),
+	artifacts := map[vip.VM][]byte{
+		vip.EVM:  []byte("6080604052"),
+		vip.Move: {0xa1, 0x1c, 0xeb, 0x0b, 1, 0, 0, 0},
+		vip.Wasm: []byte("\x00asm\x01\x00\x00\x00"),
 	}
-	contracts := map[deployer.VM]string{
-		deployer.EVM:  "0x00000000000000000000000000000000000000aa",
-		deployer.Move: "0x1234",
-		deployer.Wasm: mustBech32("wasm", bytes.Repeat([]byte{7}, 32)),
+	contracts := map[vip.VM]string{
+		vip.EVM:  "0x00000000000000000000000000000000000000aa",
+		vip.Move: "0x1234",
+		vip.Wasm: mustBech32("wasm", bytes.Repeat([]byte{7}, 32)),
 	}
-	for _, vm := range deployer.VMs {
+	for _, vm := range vip.VMs {
 		spec := MustDescribe(vm)
 		for other := range artifacts {
 			_, err := spec.ReadArtifact(artifacts[other])
@@ -94,7 +94,7 @@ func TestSpecChecks(t *testing.T) {
 				t.Errorf("%s reads %s's artifact: %v", vm, other, err)
 			}
 			err = spec.CheckContract(contracts[other])
-			if vm == deployer.Move && other == deployer.EVM {
+			if vm == vip.Move && other == vip.EVM {
 				continue // 0x and 40 hex digits is a Move address too
 			}
 			if (err == nil) != (other == vm) {
@@ -107,7 +107,7 @@ func TestSpecChecks(t *testing.T) {
 // A Config printed or logged by mistake shows no secret.
 func TestConfigNeverShowsItsSecrets(t *testing.T) {
 	secret := bytes.Repeat([]byte{0xab}, 32)
-	for _, vm := range deployer.VMs {
+	for _, vm := range vip.VMs {
 		signer, err := SoftSigner(vm, "", secret, "operator")
 		if err != nil {
 			t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // ErrFinalized is the contract's refusal to touch a finalized stage.
@@ -47,12 +48,12 @@ func New(initStage uint64) *Scorer {
 		finalized: map[uint64]bool{}, finalTx: map[uint64]string{}}
 }
 
-func (m *Scorer) VM() deployer.VM                       { return deployer.EVM }
+func (m *Scorer) VM() vip.VM                            { return vip.EVM }
 func (m *Scorer) Contract() string                      { return "0x00000000000000000000000000000000000000c0" }
 func (m *Scorer) CheckAddress(a string) (string, error) { return scores.CheckEVMAddress(a) }
 func (m *Scorer) Codec() scores.Codec                   { return scores.EVMCodec{} }
-func (m *Scorer) Deploy(context.Context, uint64, ...deployer.DeployOption) (deployer.Deployment, error) {
-	return deployer.Deployment{}, errors.New("scorertest: already deployed")
+func (m *Scorer) Deploy(context.Context, uint64, ...deployer.DeployOption) (vip.Deployment, error) {
+	return vip.Deployment{}, errors.New("scorertest: already deployed")
 }
 
 // Plan validates entries and reports one chunk.
@@ -149,7 +150,7 @@ func (m *Scorer) FinalizeTx(_ context.Context, stage uint64) (string, error) {
 }
 
 // StageInfo reads a stage.
-func (m *Scorer) StageInfo(_ context.Context, stage uint64) (deployer.StageInfo, error) {
+func (m *Scorer) StageInfo(_ context.Context, stage uint64) (vip.StageInfo, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	st, ok := m.stages[stage]
@@ -157,7 +158,7 @@ func (m *Scorer) StageInfo(_ context.Context, stage uint64) (deployer.StageInfo,
 	for _, v := range st {
 		total += v
 	}
-	return deployer.StageInfo{Stage: stage, TotalScore: total, Finalized: m.finalized[stage], Exists: ok}, nil
+	return vip.StageInfo{Stage: stage, TotalScore: total, Finalized: m.finalized[stage], Exists: ok}, nil
 }
 
 // Scores reads a stage's rows in address order.

@@ -15,9 +15,9 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/agent"
 	"github.com/vipharness/vipharness/localnet/l1"
@@ -85,7 +85,7 @@ var _ = Describe("vipctl audit", func() {
 			BeforeAll(func(ctx SpecContext) {
 				mnemonic, err := minitia.NewMnemonic()
 				Expect(err).NotTo(HaveOccurred())
-				userKey, err = minitia.DeriveAccount(mnemonic, keys.EthSecp256k1, "init")
+				userKey, err = minitia.DeriveAccount(mnemonic, vip.EthSecp256k1, "init")
 				Expect(err).NotTo(HaveOccurred())
 				userAddr, err = audit.L1Address(userKey.Key.PubKey().Address())
 				Expect(err).NotTo(HaveOccurred())

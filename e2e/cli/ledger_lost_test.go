@@ -11,9 +11,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	standin "github.com/vipharness/vipharness/localnet/ledger"
@@ -23,7 +23,7 @@ import (
 // a refusal, and the re-run on the device plugged back in lands each chunk once.
 var _ = Describe("vipctl with a Ledger that disconnects mid-push", Label("cli", "signers", "embedded", "evm"), func() {
 	It("names the way to resume and lands every chunk once on the re-run", func(ctx SpecContext) {
-		env, err := harness.Start(ctx, harness.Target{VM: deployer.EVM, Engine: embedded.Engine{}}, 1, GinkgoT().TempDir())
+		env, err := harness.Start(ctx, harness.Target{VM: vip.EVM, Engine: embedded.Engine{}}, 1, GinkgoT().TempDir())
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func(ctx SpecContext) { _ = env.Stop(ctx) })
 		mnemonic, _ := keys.NewMnemonic()

@@ -11,9 +11,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	standin "github.com/vipharness/vipharness/localnet/ledger"
@@ -25,7 +25,7 @@ import (
 // deploy, a push of several chunks each confirmed on the device, and finalize; a signer that
 // is not the expected sender and two signer sources are refused. No secret is ever printed.
 var _ = Describe("vipctl signers", Label("cli", "signers", "embedded"), func() {
-	for _, vm := range []deployer.VM{deployer.EVM, deployer.Move, deployer.Wasm} {
+	for _, vm := range []vip.VM{vip.EVM, vip.Move, vip.Wasm} {
 		It(fmt.Sprintf("%s: keys new/show for each signer kind, then deploy, update and finalize on a Ledger", vm), Label(string(vm)), func(ctx SpecContext) {
 			env, err := harness.Start(ctx, harness.Target{VM: vm, Engine: embedded.Engine{}}, 1, GinkgoT().TempDir())
 			Expect(err).NotTo(HaveOccurred())
@@ -70,7 +70,7 @@ var _ = Describe("vipctl signers", Label("cli", "signers", "embedded"), func() {
 			out, code = run(ctx, []string{"KEYRING_PASSPHRASE=not the passphrase"}, "keys", "show", "--from", "op", "--keyring-backend", "file")
 			Expect(code).To(Equal(2), out)
 			Expect(out).To(ContainSubstring("wrong passphrase"))
-			if vm == deployer.EVM {
+			if vm == vip.EVM {
 				pw := []string{"KEYSTORE_PASSWORD=cli keystore password"}
 				out, code = run(ctx, pw, "keys", "new", "--keystore", "ks.json")
 				Expect(code).To(BeZero(), out)

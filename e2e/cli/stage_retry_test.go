@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/e2e/harness"
 )
 
@@ -62,7 +63,7 @@ var _ = Describe("stage commands retried", func() {
 			It("deploys at the L1 stage and pushes to it without --stage", func(ctx SpecContext) {
 				out, code := run(ctx, stateDir, "deploy", "--json")
 				Expect(code).To(Equal(0), out)
-				var d deployer.Deployment
+				var d vip.Deployment
 				Expect(json.Unmarshal([]byte(out), &d)).To(Succeed(), out)
 				Expect(d.InitStage).To(BeEquivalentTo(l1Stage))
 				contract = d.Contract
@@ -79,9 +80,9 @@ var _ = Describe("stage commands retried", func() {
 
 			It("reports the deployment on a second deploy: exit 0, nothing sent, the same contract", func(ctx SpecContext) {
 				out := sendsNothing(ctx, 0, "deploy", "--json")
-				var d deployer.Deployment
+				var d vip.Deployment
 				Expect(json.Unmarshal([]byte(out), &d)).To(Succeed(), out)
-				Expect(d.Status).To(Equal(deployer.StatusAlready), out)
+				Expect(d.Status).To(Equal(vip.StatusAlready), out)
 				Expect(d.Contract).To(Equal(contract))
 				Expect(d.InitStage).To(BeEquivalentTo(l1Stage))
 				out = sendsNothing(ctx, 0, "deploy")
@@ -93,7 +94,7 @@ var _ = Describe("stage commands retried", func() {
 				b, err := os.ReadFile(states[0])
 				Expect(err).NotTo(HaveOccurred())
 				Expect(string(b)).To(ContainSubstring(contract))
-				if target.VM == deployer.Move {
+				if target.VM == vip.Move {
 					// One vip_score per deployer: --new is refused by name, not by an abort code.
 					out = sendsNothing(ctx, 2, "deploy", "--new")
 					Expect(out).To(And(ContainSubstring("already deployed at "+contract), ContainSubstring("--new cannot")))

@@ -15,8 +15,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/e2e/harness"
 )
 
@@ -42,7 +42,7 @@ var _ = Describe("input validated before anything is sent", func() {
 				Expect(err).NotTo(HaveOccurred())
 				out, code := env.RunVipctl(ctx, vipctl, stateDir, "deploy", "--json")
 				Expect(code).To(Equal(0), out)
-				var d deployer.Deployment
+				var d vip.Deployment
 				Expect(json.Unmarshal([]byte(out), &d)).To(Succeed(), out)
 				contract = d.Contract
 				// A fresh address in the VM's form: an account that holds no contract.

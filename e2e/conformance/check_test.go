@@ -20,10 +20,10 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/conformance"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/minitiad"
@@ -33,7 +33,7 @@ import (
 // A chain the test starts itself, as a separate process (`vipctl localnet up`), the way a
 // team starts one with its own tooling: the checks then meet it only through its endpoints.
 type chain struct {
-	vm     deployer.VM
+	vm     vip.VM
 	engine string // vipctl localnet up --engine
 }
 
@@ -46,17 +46,17 @@ func chains() []chain {
 	for _, e := range strings.Split(engines, ",") {
 		switch e = strings.TrimSpace(e); e {
 		case "embedded":
-			for _, vm := range []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move} {
+			for _, vm := range []vip.VM{vip.EVM, vip.Wasm, vip.Move} {
 				out = append(out, chain{vm, "embedded"})
 			}
 		case "process":
 			// geth, wasmd, and the dev node binary with the MoveVM.
-			for _, vm := range []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move} {
+			for _, vm := range []vip.VM{vip.EVM, vip.Wasm, vip.Move} {
 				out = append(out, chain{vm, "process"})
 			}
 		case "minitia":
 			// Initia's own minitiad, where a binary is here.
-			for _, vm := range []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move} {
+			for _, vm := range []vip.VM{vip.EVM, vip.Wasm, vip.Move} {
 				out = append(out, chain{vm, "minitia"})
 			}
 		}
@@ -178,9 +178,9 @@ func fundedMnemonic(ctx context.Context, env []string) string {
 	c, err := cosmostx.Dial(ctx, vars["COMET_RPC_URL"], vars["REST_URL"], cosmostx.WithMessages(initiamove.RegisterInterfaces))
 	Expect(err).NotTo(HaveOccurred())
 	signer := func(mnemonic string) keys.Signer {
-		acct, err := keys.FromMnemonic(mnemonic, keys.EthSecp256k1.Path(0))
+		acct, err := keys.FromMnemonic(mnemonic, keys.PathFor(vip.EthSecp256k1, 0))
 		Expect(err).NotTo(HaveOccurred())
-		key, err := keys.PrivKeyFromBytes(acct.Secret(), keys.EthSecp256k1)
+		key, err := keys.PrivKeyFromBytes(acct.Secret(), vip.EthSecp256k1)
 		Expect(err).NotTo(HaveOccurred())
 		return cosmostx.SoftKey(key, "test key")
 	}
@@ -241,7 +241,7 @@ var _ = Describe("vipctl check", Label("conformance"), func() {
 					if ch.Status == conformance.Skip {
 						// Only what the VM cannot express is skipped.
 						Expect(ch.Name).To(Equal("refuse mismatched lengths"))
-						Expect(c.vm).To(Equal(deployer.Wasm))
+						Expect(c.vm).To(Equal(vip.Wasm))
 					}
 				}
 				var suite struct {
@@ -270,7 +270,7 @@ var _ = Describe("vipctl check", Label("conformance"), func() {
 					cmd.Env = append(append(os.Environ(), env...), extraEnv...)
 					out, err := cmd.Output()
 					Expect(err).NotTo(HaveOccurred(), "%s", out)
-					var d deployer.Deployment
+					var d vip.Deployment
 					Expect(json.Unmarshal(out, &d)).To(Succeed())
 					return d.Contract
 				}
@@ -282,7 +282,7 @@ var _ = Describe("vipctl check", Label("conformance"), func() {
 
 				var behind string
 				behindEnv := env
-				if c.vm == deployer.Move {
+				if c.vm == vip.Move {
 					// An account holds one vip_score module: the one behind the L1 is
 					// published from a fresh account the env's key funds, and checked
 					// with that account's key (the check proves its operator may write).
@@ -299,7 +299,7 @@ var _ = Describe("vipctl check", Label("conformance"), func() {
 			}, SpecTimeout(2*time.Minute))
 
 			switch {
-			case c.vm == deployer.EVM && c.engine == "embedded":
+			case c.vm == vip.EVM && c.engine == "embedded":
 				It("names the re-finalize check for a contract whose re-finalize wipes the next stage", func(ctx SpecContext) {
 					toolchain(solcMissing())
 					bin, err := buildEVM(ctx, evmWipesNext, GinkgoT().TempDir())
@@ -353,7 +353,7 @@ var _ = Describe("vipctl check", Label("conformance"), func() {
 					Expect(detail(rep, "re-finalize changes nothing")).To(ContainSubstring("accepted and changed nothing"))
 				}, SpecTimeout(3*time.Minute))
 
-			case c.vm == deployer.Wasm && c.engine == "embedded":
+			case c.vm == vip.Wasm && c.engine == "embedded":
 				It("names the checks the official Wasm contract's faults fail", func(ctx SpecContext) {
 					wasmFile, err := buildWasm(ctx, wasmOfficialFaults, GinkgoT().TempDir())
 					if err != nil && strings.Contains(err.Error(), "exit status 3") {

@@ -19,7 +19,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/e2e/harness"
 	lnet "github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/container"
@@ -228,7 +228,7 @@ func foundrySpecs(engine string) {
 		// geth as a child process or in a container: skipped where its binary or Docker is
 		// missing, unless CI requires every engine.
 		if eng, ok := gethEngines[engine]; ok {
-			if err := eng.Available(ctx, deployer.EVM); err != nil {
+			if err := eng.Available(ctx, vip.EVM); err != nil {
 				if harness.Required(engine) {
 					Fail(fmt.Sprintf("the %s engine is required here: %v", engine, err))
 				}

@@ -27,6 +27,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/move"
 	"github.com/vipharness/vipharness/localnet"
@@ -42,7 +43,7 @@ import (
 
 // Target is one VM on one engine.
 type Target struct {
-	VM     deployer.VM
+	VM     vip.VM
 	Engine localnet.Engine
 }
 
@@ -50,7 +51,7 @@ func (t Target) String() string { return fmt.Sprintf("%s/%s", t.VM, t.Engine.Nam
 
 // harnessVMs are the VMs the embedded engine runs, in run order (the process and container
 // engines list theirs with the node each runs).
-var harnessVMs = []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move}
+var harnessVMs = []vip.VM{vip.EVM, vip.Wasm, vip.Move}
 
 // engineNames are the engines Targets knows.
 var engineNames = []string{"embedded", "process", "container", "external", "minitia"}
@@ -86,11 +87,11 @@ func Targets() []Target {
 				out = append(out, Target{VM: vm, Engine: embedded.Engine{}})
 			}
 		case "process":
-			out = append(out, Target{deployer.EVM, process.Engine{}}, Target{deployer.Wasm, process.Engine{}},
-				Target{deployer.Wasm, process.Engine{WasmNode: process.DevNode}}, Target{deployer.Move, process.Engine{}})
+			out = append(out, Target{vip.EVM, process.Engine{}}, Target{vip.Wasm, process.Engine{}},
+				Target{vip.Wasm, process.Engine{WasmNode: process.DevNode}}, Target{vip.Move, process.Engine{}})
 		case "container":
-			out = append(out, Target{deployer.EVM, container.Engine{}}, Target{deployer.Wasm, container.Engine{}},
-				Target{deployer.Wasm, container.Engine{WasmNode: process.DevNode}}, Target{deployer.Move, container.Engine{}})
+			out = append(out, Target{vip.EVM, container.Engine{}}, Target{vip.Wasm, container.Engine{}},
+				Target{vip.Wasm, container.Engine{WasmNode: process.DevNode}}, Target{vip.Move, container.Engine{}})
 		case "minitia":
 			// Initia's own minitiad binaries, where they are here (localnet/minitiad).
 			for _, vm := range harnessVMs {
@@ -103,16 +104,16 @@ func Targets() []Target {
 			cancel()
 			switch {
 			case err != nil:
-				out = append(out, Target{VM: deployer.EVM, Engine: brokenEngine{"external", err}})
+				out = append(out, Target{VM: vip.EVM, Engine: brokenEngine{"external", err}})
 			case len(vms) == 0:
-				out = append(out, Target{VM: deployer.EVM, Engine: brokenEngine{"external", errors.New("E2E_ENGINES has external, but no rollup is set: JSON_RPC_URL, or COMET_RPC_URL and REST_URL")}})
+				out = append(out, Target{VM: vip.EVM, Engine: brokenEngine{"external", errors.New("E2E_ENGINES has external, but no rollup is set: JSON_RPC_URL, or COMET_RPC_URL and REST_URL")}})
 			}
 			for _, vm := range vms {
 				out = append(out, Target{VM: vm, Engine: external.Engine{}})
 			}
 		default:
 			// Reported when its specs start, not here: building the tree must not panic.
-			out = append(out, Target{VM: deployer.EVM, Engine: unknownEngine(n)})
+			out = append(out, Target{VM: vip.EVM, Engine: unknownEngine(n)})
 		}
 	}
 	return out
@@ -122,10 +123,10 @@ func Targets() []Target {
 type unknownEngine string
 
 func (e unknownEngine) Name() string { return string(e) }
-func (e unknownEngine) Available(context.Context, deployer.VM) error {
+func (e unknownEngine) Available(context.Context, vip.VM) error {
 	return fmt.Errorf("E2E_ENGINES: unknown engine %q (want %s)", string(e), strings.Join(engineNames, ", "))
 }
-func (e unknownEngine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollup, error) {
+func (e unknownEngine) StartRollup(ctx context.Context, vm vip.VM) (localnet.Rollup, error) {
 	return nil, e.Available(ctx, vm)
 }
 
@@ -135,9 +136,9 @@ type brokenEngine struct {
 	err  error
 }
 
-func (e brokenEngine) Name() string                                 { return e.name }
-func (e brokenEngine) Available(context.Context, deployer.VM) error { return e.err }
-func (e brokenEngine) StartRollup(context.Context, deployer.VM) (localnet.Rollup, error) {
+func (e brokenEngine) Name() string                            { return e.name }
+func (e brokenEngine) Available(context.Context, vip.VM) error { return e.err }
+func (e brokenEngine) StartRollup(context.Context, vip.VM) (localnet.Rollup, error) {
 	return nil, e.err
 }
 
@@ -375,14 +376,14 @@ func fixturesDir() string {
 
 // ContractError names the contract error behind err ("StageFinalized" on EVM, "Stage
 // finalized" on Wasm, ...), or "" when err carries none.
-func ContractError(err error) string { return deployer.Reason(err) }
+func ContractError(err error) string { return vip.Reason(err) }
 
 // Expected maps a failure the suites provoke to the contract error each VM must give: the
 // official names the conformance checks hold, and how our own contracts refuse a
-// re-finalize (deployer.Spec.Reasons). A failure a VM's messages cannot express has no entry.
-var Expected = func() map[deployer.VM]map[string]string {
-	out := map[deployer.VM]map[string]string{}
-	for _, vm := range deployer.VMs {
+// re-finalize (vip.Spec.Reasons). A failure a VM's messages cannot express has no entry.
+var Expected = func() map[vip.VM]map[string]string {
+	out := map[vip.VM]map[string]string{}
+	for _, vm := range vip.VMs {
 		out[vm] = scorers.MustDescribe(vm).Reasons
 	}
 	return out

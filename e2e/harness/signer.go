@@ -6,15 +6,16 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/container"
 	"github.com/vipharness/vipharness/localnet/process"
 )
 
 // KeyType is the key kind of this Env's accounts: the rollup's own when it names one (an
-// external rollup's KEY_TYPE), else the VM's (deployer.Spec): eth_secp256k1 on EVM and
+// external rollup's KEY_TYPE), else the VM's (vip.Spec): eth_secp256k1 on EVM and
 // Move, secp256k1 on Wasm (wasmd knows no other).
-func (e *Env) KeyType() keys.KeyType {
+func (e *Env) KeyType() vip.KeyType {
 	if k, ok := e.Rollup.(localnet.KeyTyped); ok && k.KeyType() != "" {
 		return k.KeyType()
 	}
@@ -25,7 +26,7 @@ func (e *Env) KeyType() keys.KeyType {
 // chains that know Initia's eth_secp256k1 and SIGN_MODE_EIP_191 (our dev nodes, as minimove
 // and miniwasm); wasmd knows neither.
 func (e *Env) LedgerCapable() bool {
-	if e.KeyType() == keys.EthSecp256k1 {
+	if e.KeyType() == vip.EthSecp256k1 {
 		return true
 	}
 	switch eng := e.Target.Engine.(type) {

@@ -13,7 +13,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet"
 )
@@ -29,7 +29,7 @@ const (
 const cosmjsStage = "3"
 
 var _ = Describe("CosmJS on a Wasm rollup", func() {
-	for _, target := range initiaTargets(deployer.Wasm) {
+	for _, target := range initiaTargets(vip.Wasm) {
 		Context(target.String(), Label("cosmjs", string(target.VM), target.Engine.Name()), func() {
 			It("uploads, instantiates, scores, finalizes, migrates and changes admins; authz and fee grants; empty searches; the first fee under fee auto", func(ctx SpecContext) {
 				if plainNode(target) {
@@ -51,7 +51,7 @@ var _ = Describe("CosmJS on a Wasm rollup", func() {
 })
 
 var _ = Describe("CosmJS on a Move rollup", func() {
-	for _, target := range initiaTargets(deployer.Move) {
+	for _, target := range initiaTargets(vip.Move) {
 		Context(target.String(), Label("cosmjs", string(target.VM), target.Engine.Name()), func() {
 			It("reads balances, blocks, accounts (an eth_secp256k1 one through an accountParser) and txs, and sends from the coin type 118 account", func(ctx SpecContext) {
 				r := startFresh(ctx, target)

@@ -5,15 +5,14 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // evmCalls is how many calls initia_evm.mjs makes when it runs to its end.
 const evmCalls = 10
 
 var _ = Describe("Initia.js on an EVM rollup", func() {
-	for _, target := range initiaTargets(deployer.EVM) {
+	for _, target := range initiaTargets(vip.EVM) {
 		Context(target.String(), Label("initia.js", string(target.VM), target.Engine.Name()), Ordered, func() {
 			It("reads the minievm Cosmos face a wallet reads before JSON-RPC", func(ctx SpecContext) {
 				if plainNode(target) {

@@ -7,20 +7,19 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // modulesCalls is how many calls initia_modules.mjs makes on each VM when it runs to its end,
 // and modulesAbsent how many of them are Initia's modules a local minitia does not run
 // (localnet/minitia/README.md).
 var (
-	modulesCalls  = map[deployer.VM]int{deployer.Wasm: 22, deployer.Move: 28}
-	modulesAbsent = map[deployer.VM]int{deployer.Wasm: 2, deployer.Move: 2}
+	modulesCalls  = map[vip.VM]int{vip.Wasm: 22, vip.Move: 28}
+	modulesAbsent = map[vip.VM]int{vip.Wasm: 2, vip.Move: 2}
 )
 
 var _ = Describe("Initia.js over a Cosmos rollup's module APIs", func() {
-	for _, vm := range []deployer.VM{deployer.Wasm, deployer.Move} {
+	for _, vm := range []vip.VM{vip.Wasm, vip.Move} {
 		for _, target := range initiaTargets(vm) {
 			Context(target.String(), Label("initia.js", string(target.VM), target.Engine.Name()), func() {
 				It("answers auth, bank, tendermint, upgrade, authz, feegrant and the VM's module routes; Initia's absent modules are refused as unknown routes", func(ctx SpecContext) {

@@ -5,15 +5,14 @@ import (
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
-
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // moveCalls is how many calls initia_move.mjs makes when it runs to its end.
 const moveCalls = 38
 
 var _ = Describe("Initia.js on a Move rollup", func() {
-	for _, target := range initiaTargets(deployer.Move) {
+	for _, target := range initiaTargets(vip.Move) {
 		Context(target.String(), Label("initia.js", string(target.VM), target.Engine.Name()), Ordered, func() {
 			It("answers every call an application makes, signed in each sign mode", func(ctx SpecContext) {
 				env := startInitiaRollup(ctx, target)

@@ -11,7 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/l1"
 )
@@ -23,7 +23,7 @@ const initiaL1Stage = 3
 const scriptTimeout = 2 * time.Minute
 
 // initiaTargets are the harness targets of one VM (every engine E2E_ENGINES names).
-func initiaTargets(vm deployer.VM) []harness.Target {
+func initiaTargets(vm vip.VM) []harness.Target {
 	var out []harness.Target
 	for _, t := range harness.Targets() {
 		if t.VM == vm {
@@ -38,7 +38,7 @@ func initiaTargets(vm deployer.VM) []harness.Target {
 // the process and container engines. Their specs skip before a rollup is started.
 func plainNode(t harness.Target) bool {
 	name := t.Engine.Name()
-	return (t.VM == deployer.EVM || t.VM == deployer.Wasm) && (name == "process" || name == "container")
+	return (t.VM == vip.EVM || t.VM == vip.Wasm) && (name == "process" || name == "container")
 }
 
 // startInitiaRollup starts the target's rollup and the L1 stand-in for the running Ordered

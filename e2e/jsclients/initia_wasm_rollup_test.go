@@ -9,15 +9,14 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // wasmCalls is how many calls initia_wasm.mjs makes when it runs to its end.
 const wasmCalls = 40
 
 var _ = Describe("Initia.js on a Wasm rollup", func() {
-	for _, target := range initiaTargets(deployer.Wasm) {
+	for _, target := range initiaTargets(vip.Wasm) {
 		Context(target.String(), Label("initia.js", string(target.VM), target.Engine.Name()), Ordered, func() {
 			It("answers every call an application makes, from both of the mnemonic's funded accounts", func(ctx SpecContext) {
 				if plainNode(target) {

@@ -21,6 +21,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet"
 )
@@ -131,7 +132,7 @@ var _ = Describe("vipctl operate", func() {
 				src = &source{dir: GinkgoT().TempDir(), sets: map[uint64][]scores.Entry{}}
 				out, code := vipctlRun(ctx, env, stateDir, "deploy", "--json")
 				Expect(code).To(Equal(0), out)
-				var d deployer.Deployment
+				var d vip.Deployment
 				Expect(json.Unmarshal([]byte(out), &d)).To(Succeed(), out)
 				Expect(d.InitStage).To(BeEquivalentTo(firstStage))
 				scorer, err = env.Scorer(ctx, d.Contract)

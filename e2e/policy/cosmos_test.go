@@ -26,11 +26,11 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/policy"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/indexer"
@@ -53,7 +53,7 @@ type cosmosAct struct {
 // cosmosExpected scores the activity inside [start, end) by the formulas in the headers of
 // demo-arena-move.yaml and demo-arena-wasm.yaml, written out independently of the policy
 // engine.
-func cosmosExpected(vm deployer.VM, acts []cosmosAct, start, end uint64, operator common.Address) map[common.Address]uint64 {
+func cosmosExpected(vm vip.VM, acts []cosmosAct, start, end uint64, operator common.Address) map[common.Address]uint64 {
 	per := map[common.Address]*big.Rat{}
 	add := func(u common.Address, v *big.Rat) {
 		if per[u] == nil {
@@ -71,7 +71,7 @@ func cosmosExpected(vm deployer.VM, acts []cosmosAct, start, end uint64, operato
 		case "play":
 			points[a.user] += a.points
 			add(a.user, big.NewRat(5, 1))
-			if vm != deployer.Move {
+			if vm != vip.Move {
 				continue // days count on Move only
 			}
 			if days[a.user] == nil {
@@ -80,7 +80,7 @@ func cosmosExpected(vm deployer.VM, acts []cosmosAct, start, end uint64, operato
 			days[a.user][a.time/86400] = true
 		case "send":
 			add(a.user, big.NewRat(int64(a.points), 1000))
-			if vm == deployer.Wasm {
+			if vm == vip.Wasm {
 				add(a.user, big.NewRat(3, 1))
 			}
 		case "quest":
@@ -120,7 +120,7 @@ func readBech32Scores(path string) map[common.Address]uint64 {
 var _ = Describe("scoring policy on the Cosmos rollups", func() {
 	for _, target := range harness.Targets() {
 		eng := target.Engine.Name()
-		if target.VM == deployer.EVM || target.VM == deployer.Wasm && (eng == "process" || eng == "container") {
+		if target.VM == vip.EVM || target.VM == vip.Wasm && (eng == "process" || eng == "container") {
 			continue // the Move and Wasm rollups of the project's own app (not wasmd: prefix wasm, denom stake), on real clocks
 		}
 		Context(target.String(), Label(string(target.VM), target.Engine.Name(), "policy"), Ordered, func() {
@@ -213,7 +213,7 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 				opAddr = common.BytesToAddress(opKey.PubKey().Address())
 				params = []string{"--param", "operator=" + opAddr.Hex()}
 				switch target.VM {
-				case deployer.Move:
+				case vip.Move:
 					policyFile = filepath.Join(fixtures, "demo-arena-move.yaml")
 					appAddr := movebcs.AccountAddress(appKey.PubKey().Address())
 					code := buildArena(ctx, appAddr)
@@ -224,7 +224,7 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 							Args: [][]byte{movebcs.ArgU64(uint64(round)), movebcs.ArgU64(points)}})
 						acts = append(acts, cosmosAct{kind: "play", user: addrOf(users[i]), points: points, height: h})
 					}
-				case deployer.Wasm:
+				case vip.Wasm:
 					policyFile = filepath.Join(fixtures, "demo-arena-wasm.yaml")
 					// The arena: the committed build of fixtures/policies/wasm/arena, stored and
 					// instantiated by its own owner (the app's key signs the quest board's txs,
@@ -424,7 +424,7 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 	}
 })
 
-func mustKey(secretHex string, kt keys.KeyType) keys.Signer {
+func mustKey(secretHex string, kt vip.KeyType) keys.Signer {
 	GinkgoHelper()
 	a, err := keys.FromHex(secretHex)
 	Expect(err).NotTo(HaveOccurred())

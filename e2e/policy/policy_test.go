@@ -28,6 +28,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/policy"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/indexer"
 	"github.com/vipharness/vipharness/localnet/l1"
@@ -191,7 +192,7 @@ func readScores(path string) map[common.Address]uint64 {
 
 var _ = Describe("scoring policy", func() {
 	for _, target := range harness.Targets() {
-		if target.VM != deployer.EVM || target.Engine.Name() != "embedded" {
+		if target.VM != vip.EVM || target.Engine.Name() != "embedded" {
 			continue // the spec moves the rollup's clock: the embedded EVM can
 		}
 		Context(target.String(), Label(string(target.VM), target.Engine.Name(), "policy"), Ordered, func() {
@@ -222,7 +223,7 @@ var _ = Describe("scoring policy", func() {
 			BeforeAll(func(ctx SpecContext) {
 				var err error
 				env, err = harness.Start(ctx, target, l1Stage, GinkgoT().TempDir(), l1.WithStageInterval(interval),
-					l1.WithBridge(l1.Bridge{ID: bridgeID, VM: deployer.EVM, Contract: "scoring contract"}))
+					l1.WithBridge(l1.Bridge{ID: bridgeID, VM: vip.EVM, Contract: "scoring contract"}))
 				Expect(err).NotTo(HaveOccurred())
 				DeferCleanup(func(ctx SpecContext) { Expect(env.Stop(ctx)).To(Succeed()) }, NodeTimeout(30*time.Second))
 				stateDir, outRoot = GinkgoT().TempDir(), GinkgoT().TempDir() // for every spec of the container

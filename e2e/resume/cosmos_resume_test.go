@@ -23,6 +23,7 @@ import (
 	"github.com/vipharness/vipharness/bindings/vipwasm"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/move"
 	"github.com/vipharness/vipharness/deployer/vm/wasm"
@@ -117,7 +118,7 @@ func cosmosCrashSpec(t cosmosCrash) bool {
 			deploy.Env = env
 			out, err := deploy.CombinedOutput()
 			Expect(err).NotTo(HaveOccurred(), string(out))
-			var d deployer.Deployment
+			var d vip.Deployment
 			Expect(json.Unmarshal(out, &d)).To(Succeed(), string(out))
 			startHeight := r.Height()
 

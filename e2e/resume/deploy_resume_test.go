@@ -18,8 +18,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/journal"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/embedded"
@@ -30,14 +30,14 @@ import (
 // run reports it as already deployed and sends nothing.
 var _ = Describe("a deploy killed with SIGKILL after its broadcast", Label("embedded", "crash", "deploy"), func() {
 	type target struct {
-		vm    deployer.VM
+		vm    vip.VM
 		start func(context.Context) (localnet.Rollup, error)
 		txs   uint64 // the deployer's txs of one deploy (Wasm stores its code first)
 	}
 	for _, t := range []target{
-		{deployer.EVM, func(ctx context.Context) (localnet.Rollup, error) { return embedded.StartEVM(ctx) }, 1},
-		{deployer.Wasm, func(ctx context.Context) (localnet.Rollup, error) { return embedded.StartWasm(ctx) }, 2},
-		{deployer.Move, func(ctx context.Context) (localnet.Rollup, error) { return embedded.StartMove(ctx) }, 1},
+		{vip.EVM, func(ctx context.Context) (localnet.Rollup, error) { return embedded.StartEVM(ctx) }, 1},
+		{vip.Wasm, func(ctx context.Context) (localnet.Rollup, error) { return embedded.StartWasm(ctx) }, 2},
+		{vip.Move, func(ctx context.Context) (localnet.Rollup, error) { return embedded.StartMove(ctx) }, 1},
 	} {
 		It(string(t.vm)+": the re-run finishes the first deploy; one contract", Label(string(t.vm)), func(ctx SpecContext) {
 			const stage = 4
@@ -47,7 +47,7 @@ var _ = Describe("a deploy killed with SIGKILL after its broadcast", Label("embe
 			ep, dev := r.Endpoints(), r.Funded()[0]
 			env := append(os.Environ(), "VM="+string(t.vm), "KEY_TYPE=", "CONTRACT_ADDRESS=", "INIT_STAGE=")
 			secret := dev.PrivateKey
-			if t.vm == deployer.EVM {
+			if t.vm == vip.EVM {
 				env = append(env, "JSON_RPC_URL="+ep.JSONRPC, "PRIVATE_KEY="+dev.PrivateKey, "MNEMONIC=", "COMET_RPC_URL=", "REST_URL=")
 			} else {
 				env = append(env, "COMET_RPC_URL="+ep.CometRPC, "REST_URL="+ep.REST, "MNEMONIC="+dev.Mnemonic, "PRIVATE_KEY=")
@@ -75,12 +75,12 @@ var _ = Describe("a deploy killed with SIGKILL after its broadcast", Label("embe
 			rerun.Env = env
 			b, err := rerun.Output()
 			Expect(err).NotTo(HaveOccurred(), string(b))
-			var d deployer.Deployment
+			var d vip.Deployment
 			Expect(json.Unmarshal(b, &d)).To(Succeed(), string(b))
-			Expect(d.Status).To(Equal(deployer.StatusResumed), "the re-run finishes the deploy the killed run sent")
+			Expect(d.Status).To(Equal(vip.StatusResumed), "the re-run finishes the deploy the killed run sent")
 			Expect(d.InitStage).To(BeEquivalentTo(stage))
 			Expect(sequence()).To(Equal(before+t.txs), "one deploy sent in all")
-			if t.vm != deployer.Wasm { // Wasm's address is assigned at inclusion
+			if t.vm != vip.Wasm { // Wasm's address is assigned at inclusion
 				Expect(signed.Contract).To(Equal(d.Contract), "the journal named the contract before broadcast")
 			}
 			Expect(signed.Hash).To(Equal(d.TxHash))
@@ -89,9 +89,9 @@ var _ = Describe("a deploy killed with SIGKILL after its broadcast", Label("embe
 			third.Env = env
 			b, err = third.Output()
 			Expect(err).NotTo(HaveOccurred(), string(b))
-			var again deployer.Deployment
+			var again vip.Deployment
 			Expect(json.Unmarshal(b, &again)).To(Succeed(), string(b))
-			Expect(again.Status).To(Equal(deployer.StatusAlready))
+			Expect(again.Status).To(Equal(vip.StatusAlready))
 			Expect(again.Contract).To(Equal(d.Contract))
 			Expect(sequence()).To(Equal(before+t.txs), "already deployed sends nothing")
 		}, SpecTimeout(3*time.Minute))
@@ -137,8 +137,8 @@ func killAfterDeployBroadcast(ctx context.Context, env []string, args ...string)
 }
 
 // deployerSequence reads the deployer's nonce (EVM, counting its pool) or account sequence.
-func deployerSequence(ctx context.Context, vm deployer.VM, ep localnet.Endpoints, addr string) func() uint64 {
-	if vm == deployer.EVM {
+func deployerSequence(ctx context.Context, vm vip.VM, ep localnet.Endpoints, addr string) func() uint64 {
+	if vm == vip.EVM {
 		c, err := ethclient.DialContext(ctx, ep.JSONRPC)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(c.Close)

@@ -9,6 +9,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/l1"
 )
@@ -66,7 +67,7 @@ var _ = Describe("VIP scoring", func() {
 				Expect(open).To(BeEquivalentTo(l1Stage))
 				info, err := scorer.StageInfo(ctx, l1Stage)
 				Expect(err).NotTo(HaveOccurred())
-				Expect(info).To(Equal(deployer.StageInfo{Stage: l1Stage, Exists: true}))
+				Expect(info).To(Equal(vip.StageInfo{Stage: l1Stage, Exists: true}))
 			}, SpecTimeout(time.Minute))
 
 			It("pushes the fixture score set and reads it back", func(ctx SpecContext) {
@@ -122,7 +123,7 @@ var _ = Describe("VIP scoring", func() {
 				// The interface check (vipctl check --contract, and every write command
 				// before its first tx) proves the operator may write: a stranger's fails.
 				_, err = stranger.CheckInterface(ctx)
-				Expect(err).To(MatchError(deployer.ErrCannotWrite))
+				Expect(err).To(MatchError(vip.ErrCannotWrite))
 				Expect(harness.ContractError(err)).To(Equal(expect["not allowed"]), "%v", err)
 				_, err = stranger.UpdateScores(ctx, l1Stage, env.Generate(3, 7))
 				Expect(harness.ContractError(err)).To(Equal(expect["not allowed"]), "%v", err)

@@ -15,7 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 )
 
@@ -39,14 +39,14 @@ func (a answer) String() string {
 // (else only its shape); vms limits it to some VMs (nil: every VM).
 type probe struct {
 	name string
-	vms  []deployer.VM
+	vms  []vip.VM
 	ask  func(ctx context.Context, r localnet.Rollup) (answer, error)
 }
 
-func (p probe) on(vm deployer.VM) bool { return p.vms == nil || slices.Contains(p.vms, vm) }
+func (p probe) on(vm vip.VM) bool { return p.vms == nil || slices.Contains(p.vms, vm) }
 
 // rest GETs path (filled per rollup) from the rollup's REST face.
-func rest(name string, vms []deployer.VM, path func(localnet.Rollup) string, keep func(any) string) probe {
+func rest(name string, vms []vip.VM, path func(localnet.Rollup) string, keep func(any) string) probe {
 	return probe{name: name, vms: vms, ask: func(ctx context.Context, r localnet.Rollup) (answer, error) {
 		return get(ctx, r.Endpoints().REST+path(r), keep)
 	}}
@@ -62,7 +62,7 @@ func rpc(name, path, field string) probe {
 // jsonrpc posts one EVM JSON-RPC call; keep turns its result into the compared value ("" to
 // compare the result's JSON type only).
 func jsonrpc(name, method string, params func(localnet.Rollup) []any, keep func(any) string) probe {
-	return probe{name: name, vms: []deployer.VM{deployer.EVM}, ask: func(ctx context.Context, r localnet.Rollup) (answer, error) {
+	return probe{name: name, vms: []vip.VM{vip.EVM}, ask: func(ctx context.Context, r localnet.Rollup) (answer, error) {
 		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params(r)})
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.Endpoints().JSONRPC, bytes.NewReader(body))
 		if err != nil {

@@ -9,14 +9,14 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/minitiad"
 )
 
-var all = []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move}
+var all = []vip.VM{vip.EVM, vip.Wasm, vip.Move}
 
 // probes are the requests sent to both sides: REST, CometBFT RPC and JSON-RPC faces, answers
 // that succeed and refusals. What is each chain's own (names, versions, addresses, hashes,
@@ -30,15 +30,15 @@ var probes = []probe{
 	rest("REST opchild validators", nil, func(localnet.Rollup) string { return "/opinit/opchild/v1/validators" }, nil),
 	rest("REST opchild bridge info", nil, func(localnet.Rollup) string { return "/opinit/opchild/v1/bridge_info" }, nil),
 	rest("REST an unknown route", nil, func(localnet.Rollup) string { return "/vipharness/no/such/route" }, nil),
-	rest("REST a missing Move module", []deployer.VM{deployer.Move}, func(localnet.Rollup) string {
+	rest("REST a missing Move module", []vip.VM{vip.Move}, func(localnet.Rollup) string {
 		return "/initia/move/v1/accounts/0x1/modules/no_such_module"
 	}, nil),
-	rest("REST a missing Move resource", []deployer.VM{deployer.Move}, func(r localnet.Rollup) string {
+	rest("REST a missing Move resource", []vip.VM{vip.Move}, func(r localnet.Rollup) string {
 		return "/initia/move/v1/accounts/0x1/resources/by_struct_tag?struct_tag=0x1::no_such_module::Nothing"
 	}, nil),
-	rest("REST Move params", []deployer.VM{deployer.Move}, func(localnet.Rollup) string { return "/initia/move/v1/params" }, func(v any) string { return shape(dig(v, "params")) }),
-	rest("REST Wasm codes", []deployer.VM{deployer.Wasm}, func(localnet.Rollup) string { return "/cosmwasm/wasm/v1/code" }, nil),
-	rest("REST a query of a missing Wasm contract", []deployer.VM{deployer.Wasm}, func(localnet.Rollup) string {
+	rest("REST Move params", []vip.VM{vip.Move}, func(localnet.Rollup) string { return "/initia/move/v1/params" }, func(v any) string { return shape(dig(v, "params")) }),
+	rest("REST Wasm codes", []vip.VM{vip.Wasm}, func(localnet.Rollup) string { return "/cosmwasm/wasm/v1/code" }, nil),
+	rest("REST a query of a missing Wasm contract", []vip.VM{vip.Wasm}, func(localnet.Rollup) string {
 		return "/cosmwasm/wasm/v1/contract/init14hj2tavq8fpesdwxxcu44rty3hh90vhujrvcmstl4zr3txmfvw9sx58pds/smart/e30="
 	}, nil),
 	rpc("RPC status", "/status", ""),
@@ -61,14 +61,14 @@ func noParams(localnet.Rollup) []any { return []any{} }
 
 // known are differences found and not closed yet on the project's rollups (the README's
 // "Differences that remain"); each must still differ, so the list stays true.
-var known = map[string]map[deployer.VM]string{
-	"REST opchild validators":  {deployer.EVM: noOpchild, deployer.Wasm: noOpchild, deployer.Move: noOpchild},
-	"REST opchild bridge info": {deployer.EVM: noOpchild, deployer.Wasm: noOpchild, deployer.Move: noOpchild},
-	"REST auth params":         {deployer.EVM: "the embedded EVM's Cosmos face serves node_info, abci_info, fee params and balances only"},
-	"JSON-RPC eth_estimateGas from an address with no account": {deployer.EVM: "geth estimates from any address; minievm needs a fee payer account"},
-	"JSON-RPC eth_call that reverts":                           {deployer.EVM: "geth returns the revert data (code 3); minievm drops it (-32000 Reverted)"},
-	"JSON-RPC eth_getBlockByNumber latest":                     {deployer.EVM: "geth's block carries its Cancun and Prague header fields (blob gas, beacon root, requests hash); minievm's does not"},
-	"REST a query of a missing Wasm contract":                  {deployer.Wasm: "cosmos-sdk v0.53 (wasmd v0.61) words a module error without the 'codespace wasm code 22' head that Initia's v0.50 fork writes"},
+var known = map[string]map[vip.VM]string{
+	"REST opchild validators":  {vip.EVM: noOpchild, vip.Wasm: noOpchild, vip.Move: noOpchild},
+	"REST opchild bridge info": {vip.EVM: noOpchild, vip.Wasm: noOpchild, vip.Move: noOpchild},
+	"REST auth params":         {vip.EVM: "the embedded EVM's Cosmos face serves node_info, abci_info, fee params and balances only"},
+	"JSON-RPC eth_estimateGas from an address with no account": {vip.EVM: "geth estimates from any address; minievm needs a fee payer account"},
+	"JSON-RPC eth_call that reverts":                           {vip.EVM: "geth returns the revert data (code 3); minievm drops it (-32000 Reverted)"},
+	"JSON-RPC eth_getBlockByNumber latest":                     {vip.EVM: "geth's block carries its Cancun and Prague header fields (blob gas, beacon root, requests hash); minievm's does not"},
+	"REST a query of a missing Wasm contract":                  {vip.Wasm: "cosmos-sdk v0.53 (wasmd v0.61) words a module error without the 'codespace wasm code 22' head that Initia's v0.50 fork writes"},
 }
 
 const noOpchild = "the project's rollups do not run opchild's queries"

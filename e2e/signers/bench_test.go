@@ -9,8 +9,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/core/types"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	standin "github.com/vipharness/vipharness/localnet/ledger"
@@ -49,7 +49,7 @@ func (t *timed) SignCosmos(ctx context.Context, b []byte) ([]byte, error) {
 // per chunk on the device.
 func BenchmarkPush(b *testing.B) {
 	const n = 5000
-	for _, vm := range []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move} {
+	for _, vm := range []vip.VM{vip.EVM, vip.Wasm, vip.Move} {
 		for _, kind := range []string{"env", "ledger"} {
 			b.Run(string(vm)+"/"+kind, func(b *testing.B) {
 				ctx := context.Background()

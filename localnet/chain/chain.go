@@ -22,9 +22,9 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet"
 )
@@ -33,7 +33,7 @@ import (
 // it is: its height, an account's address, sequence (nonce) and funding. It drives the
 // rollup's EVM JSON-RPC (go-ethereum) or its Cosmos faces (deployer/vm/cosmostx), one path each.
 type Chain struct {
-	spec   deployer.Spec
+	spec   vip.Spec
 	eth    *ethclient.Client // EVM
 	cosmos *cosmostx.Client  // Move, Wasm
 	poll   time.Duration
@@ -67,7 +67,7 @@ func (c *Chain) Close() {
 }
 
 // Spec is the rollup's VM Spec.
-func (c *Chain) Spec() deployer.Spec { return c.spec }
+func (c *Chain) Spec() vip.Spec { return c.spec }
 
 // Cosmos is the Cosmos client of a Move or Wasm rollup, nil on EVM.
 func (c *Chain) Cosmos() *cosmostx.Client { return c.cosmos }

@@ -23,7 +23,7 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 	tclog "github.com/testcontainers/testcontainers-go/log"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/process"
 )
@@ -46,7 +46,7 @@ type Engine struct {
 	// NodesDir holds the node binaries the images are built from (see process.Engine).
 	NodesDir string
 	// Images overrides the image or command per VM.
-	Images map[deployer.VM]Image
+	Images map[vip.VM]Image
 	Logger *slog.Logger
 	// WasmNode picks the Wasm node: process.Wasmd (default) or process.DevNode.
 	WasmNode string
@@ -91,12 +91,12 @@ func quiet() {
 }
 
 // Available reports whether a Docker engine answers and the VM's node binary exists.
-func (e Engine) Available(ctx context.Context, vm deployer.VM) error {
+func (e Engine) Available(ctx context.Context, vm vip.VM) error {
 	quiet()
 	if err := dockerAvailable(ctx); err != nil {
 		return err
 	}
-	if vm != deployer.EVM && vm != deployer.Wasm && vm != deployer.Move {
+	if vm != vip.EVM && vm != vip.Wasm && vm != vip.Move {
 		return fmt.Errorf("container engine: no %s node yet", vm)
 	}
 	// The host's build prepares the node's home (genesis, keys) even for an image given.
@@ -147,17 +147,17 @@ func sameEngine(dockerHost, used string) error {
 }
 
 // StartRollup starts vm's node in a container.
-func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollup, error) {
+func (e Engine) StartRollup(ctx context.Context, vm vip.VM) (localnet.Rollup, error) {
 	quiet()
 	switch vm {
-	case deployer.EVM:
+	case vip.EVM:
 		return e.startGeth(ctx)
-	case deployer.Wasm:
+	case vip.Wasm:
 		if e.WasmNode == process.DevNode {
 			return e.startDevNode(ctx, vm)
 		}
 		return e.startWasmd(ctx)
-	case deployer.Move:
+	case vip.Move:
 		// The dev node binary with the MoveVM is the Move node here (no minimove image).
 		return e.startDevNode(ctx, vm)
 	}

@@ -15,14 +15,14 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/stage"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/wasmddev"
 )
 
 // requireDocker skips without Docker or the node binary, unless REQUIRE_DOCKER=1 (CI)
 // makes that a failure.
-func requireDocker(t *testing.T, ctx context.Context, e Engine, vm deployer.VM) {
+func requireDocker(t *testing.T, ctx context.Context, e Engine, vm vip.VM) {
 	t.Helper()
 	if err := e.Available(ctx, vm); err != nil {
 		if os.Getenv("REQUIRE_DOCKER") == "1" || os.Getenv("CI") == "true" {
@@ -36,11 +36,11 @@ func TestGethContainerServesOnLoopbackAndIsRemoved(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	e := Engine{}
-	requireDocker(t, ctx, e, deployer.EVM)
+	requireDocker(t, ctx, e, vip.EVM)
 	if _, err := Sweep(ctx); err != nil {
 		t.Fatal(err)
 	}
-	r, err := e.StartRollup(ctx, deployer.EVM)
+	r, err := e.StartRollup(ctx, vip.EVM)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,8 +185,8 @@ func TestWasmdContainerServesOnLoopbackAndIsRemoved(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	e := Engine{}
-	requireDocker(t, ctx, e, deployer.Wasm)
-	r, err := e.StartRollup(ctx, deployer.Wasm)
+	requireDocker(t, ctx, e, vip.Wasm)
+	r, err := e.StartRollup(ctx, vip.Wasm)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/movevm"
@@ -34,7 +34,7 @@ var _ localnet.Rollup = (*DevNodeRollup)(nil)
 // Container ports of the dev node: CometBFT RPC and REST, as a CometBFT node's.
 const devNodeRPCPort, devNodeRESTPort = 26657, 1317
 
-func (e Engine) startDevNode(ctx context.Context, vm deployer.VM) (_ *DevNodeRollup, err error) {
+func (e Engine) startDevNode(ctx context.Context, vm vip.VM) (_ *DevNodeRollup, err error) {
 	bin, _, err := e.imageBinary(ctx, vm, process.DevNodeBinary)
 	if err != nil {
 		return nil, err
@@ -58,7 +58,7 @@ func (e Engine) startDevNode(ctx context.Context, vm deployer.VM) (_ *DevNodeRol
 		"--rpc-addr", fmt.Sprintf("0.0.0.0:%d", devNodeRPCPort), "--rest-addr", fmt.Sprintf("0.0.0.0:%d", devNodeRESTPort)}
 	seeds := []seed{{hostDir: home, at: "/home"}}
 	var libDeps []string
-	if vm == deployer.Move {
+	if vm == vip.Move {
 		// Initia's library is copied into the container, never baked into an image; the
 		// image carries what libmovevm links against.
 		lib := filepath.Join(movevm.Dir(), movevm.VMLib)
@@ -124,7 +124,7 @@ func fileTag(path string) (string, error) {
 }
 
 // VM is the VM the node runs.
-func (r *DevNodeRollup) VM() deployer.VM { return deployer.VM(r.ready.VM) }
+func (r *DevNodeRollup) VM() vip.VM { return vip.VM(r.ready.VM) }
 
 // ChainID is the chain id the node reported.
 func (r *DevNodeRollup) ChainID() string { return r.ready.ChainID }

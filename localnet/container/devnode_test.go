@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/minitia/nodetest"
 	"github.com/vipharness/vipharness/localnet/process"
@@ -15,7 +15,7 @@ import (
 // the dev node process do: the same chain, reached only through the ports Docker publishes.
 func TestDevNodeContainerPassesTheNodeSuite(t *testing.T) {
 	e := Engine{WasmNode: process.DevNode}
-	for _, n := range []nodetest.Node{{VM: deployer.Move, ChainID: embedded.DefaultMoveChainID}, {VM: deployer.Wasm, ChainID: embedded.DefaultWasmChainID}} {
+	for _, n := range []nodetest.Node{{VM: vip.Move, ChainID: embedded.DefaultMoveChainID}, {VM: vip.Wasm, ChainID: embedded.DefaultWasmChainID}} {
 		t.Run(string(n.VM), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			requireDocker(t, ctx, e, n.VM)

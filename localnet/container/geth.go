@@ -13,7 +13,7 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/gethdev"
 )
@@ -32,7 +32,7 @@ const gethDockerfile = "FROM scratch\nCOPY geth /geth\nENTRYPOINT [\"/geth\"]\n"
 const gethHTTPPort, gethAuthPort = 8545, 8551
 
 func (e Engine) startGeth(ctx context.Context) (_ *GethRollup, err error) {
-	bin, imageBin, err := e.imageBinary(ctx, deployer.EVM, gethdev.Binary)
+	bin, imageBin, err := e.imageBinary(ctx, vip.EVM, gethdev.Binary)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func (e Engine) startGeth(ctx context.Context) (_ *GethRollup, err error) {
 	if err := gethdev.Init(ctx, bin, home); err != nil {
 		return nil, err
 	}
-	spec := e.Images[deployer.EVM]
+	spec := e.Images[vip.EVM]
 	args := gethdev.ArgsOn("/data", "0.0.0.0", gethHTTPPort, gethAuthPort)
 	if len(spec.Cmd) > 0 {
 		args = expand(spec.Cmd, map[string]string{"http_port": strconv.Itoa(gethHTTPPort), "authrpc_port": strconv.Itoa(gethAuthPort), "datadir": "/data"})
@@ -56,7 +56,7 @@ func (e Engine) startGeth(ctx context.Context) (_ *GethRollup, err error) {
 		kind: "geth", image: spec.Name, cmd: args, ports: []int{gethHTTPPort},
 		state:  "/data",
 		seeds:  []seed{{hostDir: filepath.Join(home, "data"), at: "/data"}},
-		labels: map[string]string{"org.vipharness.vm": string(deployer.EVM)},
+		labels: map[string]string{"org.vipharness.vm": string(vip.EVM)},
 		wait:   wait.ForLog("HTTP server started").WithStartupTimeout(60 * time.Second),
 	}
 	if spec.Name == "" {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/moby/moby/client"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/gethdev"
 	"github.com/vipharness/vipharness/localnet/process"
 )
@@ -68,7 +68,7 @@ func LinuxNodesDir(nodesDir, arch string) string { return filepath.Join(nodesDir
 // built into images with the shared libraries ldd finds on this machine, which only a Linux
 // host of the engine's architecture has: anywhere else they are unavailable, and the error
 // says what would make them available.
-func (e Engine) imageBinary(ctx context.Context, vm deployer.VM, name string) (host, image string, err error) {
+func (e Engine) imageBinary(ctx context.Context, vm vip.VM, name string) (host, image string, err error) {
 	host, err = e.processEngine().Binary(name)
 	if err != nil {
 		return "", "", fmt.Errorf("container engine: %w", err)

@@ -18,7 +18,7 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/wasmddev"
 )
@@ -32,7 +32,7 @@ type WasmdRollup struct {
 var _ localnet.Rollup = (*WasmdRollup)(nil)
 
 func (e Engine) startWasmd(ctx context.Context) (_ *WasmdRollup, err error) {
-	bin, _, err := e.imageBinary(ctx, deployer.Wasm, wasmddev.Binary)
+	bin, _, err := e.imageBinary(ctx, vip.Wasm, wasmddev.Binary)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func (e Engine) startWasmd(ctx context.Context) (_ *WasmdRollup, err error) {
 	if err := wasmddev.ConfigureOn(home, "0.0.0.0", p); err != nil {
 		return nil, err
 	}
-	spec := e.Images[deployer.Wasm]
+	spec := e.Images[vip.Wasm]
 	args := wasmddev.Args("/home")
 	if len(spec.Cmd) > 0 {
 		args = expand(spec.Cmd, map[string]string{"rpc_port": strconv.Itoa(p.RPC), "rest_port": strconv.Itoa(p.REST), "home": "/home"})
@@ -59,7 +59,7 @@ func (e Engine) startWasmd(ctx context.Context) (_ *WasmdRollup, err error) {
 		kind: "wasmd", image: spec.Name, cmd: args, ports: []int{p.RPC, p.REST},
 		state:  "/home",
 		seeds:  []seed{{hostDir: home, at: "/home"}},
-		labels: map[string]string{"org.vipharness.vm": string(deployer.Wasm)},
+		labels: map[string]string{"org.vipharness.vm": string(vip.Wasm)},
 		// wasmd wants a temp dir, which a scratch image lacks.
 		tmpfs: map[string]string{"/tmp": "rw,mode=1777"},
 		// CometBFT logs each committed block; the first one means the chain runs.
@@ -197,7 +197,7 @@ func place(src, dst string) error {
 }
 
 // VM is Wasm.
-func (r *WasmdRollup) VM() deployer.VM { return deployer.Wasm }
+func (r *WasmdRollup) VM() vip.VM { return vip.Wasm }
 
 // ChainID is wasmddev.ChainID.
 func (r *WasmdRollup) ChainID() string { return wasmddev.ChainID }

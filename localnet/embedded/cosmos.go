@@ -6,8 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/minitia"
 )
@@ -46,20 +45,20 @@ func WithNoGeneratedAccounts() CosmosOption {
 // first secp256k1 (coin type 118, what wasmd tools derive) and eth_secp256k1 (coin type 60,
 // Initia.js MnemonicKey()'s default) accounts are both funded.
 func StartWasm(ctx context.Context, opts ...WasmOption) (*WasmRollup, error) {
-	return StartCosmos(ctx, deployer.Wasm, opts...)
+	return StartCosmos(ctx, vip.Wasm, opts...)
 }
 
 // cosmosDefaults are each Cosmos VM's embedded rollup settings: its chain id, the key kind
 // its funded accounts are reported in (the VM's tools' default), and the version abci_info
 // reports.
-var cosmosDefaults = map[deployer.VM]minitia.Config{
-	deployer.Wasm: {VM: deployer.Wasm, ChainID: DefaultWasmChainID, KeyType: keys.Secp256k1, Version: "v0.0.0-vipharness+wasmvm.v3.0.7"},
-	deployer.Move: {VM: deployer.Move, ChainID: DefaultMoveChainID, KeyType: keys.EthSecp256k1, Version: "v0.0.0-vipharness+movevm.v0.7.0"},
+var cosmosDefaults = map[vip.VM]minitia.Config{
+	vip.Wasm: {VM: vip.Wasm, ChainID: DefaultWasmChainID, KeyType: vip.Secp256k1, Version: "v0.0.0-vipharness+wasmvm.v3.0.7"},
+	vip.Move: {VM: vip.Move, ChainID: DefaultMoveChainID, KeyType: vip.EthSecp256k1, Version: "v0.0.0-vipharness+movevm.v0.7.0"},
 }
 
 // StartCosmos starts the embedded rollup of a Cosmos VM (Wasm or Move) with its defaults,
 // changed by opts.
-func StartCosmos(ctx context.Context, vm deployer.VM, opts ...CosmosOption) (*CosmosRollup, error) {
+func StartCosmos(ctx context.Context, vm vip.VM, opts ...CosmosOption) (*CosmosRollup, error) {
 	cfg, ok := cosmosDefaults[vm]
 	if !ok {
 		return nil, fmt.Errorf("embedded engine: %s is not a Cosmos VM here (want wasm or move)", vm)
@@ -90,7 +89,7 @@ type CosmosRollup struct {
 var _ localnet.Rollup = (*CosmosRollup)(nil)
 
 // VM is the rollup's VM.
-func (r *CosmosRollup) VM() deployer.VM { return r.node.Config().VM }
+func (r *CosmosRollup) VM() vip.VM { return r.node.Config().VM }
 
 // ChainID is the Cosmos chain id.
 func (r *CosmosRollup) ChainID() string { return r.node.ChainID() }
@@ -108,7 +107,7 @@ func (r *CosmosRollup) Funded() []localnet.Account {
 	for i, a := range r.node.Funded() {
 		acc := localnet.Account{Address: a.Address, Mnemonic: a.Mnemonic, PrivateKey: a.PrivateKey}
 		if i < len(also) {
-			if also[i].KeyType == keys.EthSecp256k1 {
+			if also[i].KeyType == vip.EthSecp256k1 {
 				acc.CoinType60Address = also[i].Address
 			} else {
 				acc.CoinType118Address = also[i].Address

@@ -7,7 +7,7 @@ import (
 
 	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/minitia/nodetest"
@@ -15,9 +15,9 @@ import (
 
 // The embedded Move and Wasm rollups pass the minitia node suite, each with its defaults.
 func TestCosmosRollupsPassTheNodeSuite(t *testing.T) {
-	for _, vm := range []deployer.VM{deployer.Move, deployer.Wasm} {
+	for _, vm := range []vip.VM{vip.Move, vip.Wasm} {
 		t.Run(string(vm), func(t *testing.T) {
-			if vm == deployer.Move {
+			if vm == vip.Move {
 				needMoveVM(t)
 			}
 			def := cosmosDefaults[vm]
@@ -42,7 +42,7 @@ func TestCosmosRollupsPassTheNodeSuite(t *testing.T) {
 func TestCosmosNodeHeightIsTheAppsCommittedBlock(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	r, err := StartCosmos(ctx, deployer.Wasm, func(c *minitia.Config) { c.BlockTime = 50 * time.Millisecond })
+	r, err := StartCosmos(ctx, vip.Wasm, func(c *minitia.Config) { c.BlockTime = 50 * time.Millisecond })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
@@ -42,7 +42,7 @@ func (e Engine) cosmosOptions() []CosmosOption {
 }
 
 // Available is nil for EVM and Wasm (linked in); Move needs Initia's MoveVM library.
-func (e Engine) Available(_ context.Context, vm deployer.VM) error {
+func (e Engine) Available(_ context.Context, vm vip.VM) error {
 	n, ok := e.nodes()[vm]
 	if !ok {
 		return fmt.Errorf("embedded engine: no %s rollup", vm)
@@ -54,7 +54,7 @@ func (e Engine) Available(_ context.Context, vm deployer.VM) error {
 }
 
 // StartRollup starts an in-process rollup of the given VM.
-func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollup, error) {
+func (e Engine) StartRollup(ctx context.Context, vm vip.VM) (localnet.Rollup, error) {
 	n, ok := e.nodes()[vm]
 	if !ok {
 		return nil, fmt.Errorf("embedded engine: no %s rollup", vm)
@@ -69,11 +69,11 @@ type vmNode struct {
 }
 
 // nodes is the engine's node table.
-func (e Engine) nodes() map[deployer.VM]vmNode {
-	return map[deployer.VM]vmNode{
-		deployer.EVM:  {start: func(ctx context.Context) (localnet.Rollup, error) { return StartEVM(ctx, e.EVMOptions...) }},
-		deployer.Wasm: {start: func(ctx context.Context) (localnet.Rollup, error) { return StartWasm(ctx, e.cosmosOptions()...) }},
-		deployer.Move: {
+func (e Engine) nodes() map[vip.VM]vmNode {
+	return map[vip.VM]vmNode{
+		vip.EVM:  {start: func(ctx context.Context) (localnet.Rollup, error) { return StartEVM(ctx, e.EVMOptions...) }},
+		vip.Wasm: {start: func(ctx context.Context) (localnet.Rollup, error) { return StartWasm(ctx, e.cosmosOptions()...) }},
+		vip.Move: {
 			available: func() error { _, err := movevm.OpenVM(movevm.Dir()); return err },
 			start:     func(ctx context.Context) (localnet.Rollup, error) { return StartMove(ctx, e.cosmosOptions()...) },
 		},

@@ -33,9 +33,9 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/ethereum/go-ethereum/version"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/cometrpc"
 	"github.com/vipharness/vipharness/localnet/evmrest"
@@ -445,8 +445,8 @@ func (r *EVMRollup) head(ctx context.Context) (height uint64, root []byte, err e
 	return h.Number.Uint64(), h.Root.Bytes(), nil
 }
 
-// VM reports deployer.EVM.
-func (r *EVMRollup) VM() deployer.VM { return deployer.EVM }
+// VM reports vip.EVM.
+func (r *EVMRollup) VM() vip.VM { return vip.EVM }
 
 // ChainID is the EVM chain id in decimal.
 func (r *EVMRollup) ChainID() string { return r.chainID.String() }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/embedded"
 )
 
@@ -13,11 +13,11 @@ import (
 func Example() {
 	ctx := context.Background()
 	var engine embedded.Engine
-	if err := engine.Available(ctx, deployer.EVM); err != nil {
+	if err := engine.Available(ctx, vip.EVM); err != nil {
 		fmt.Println("not here:", err)
 		return
 	}
-	r, err := engine.StartRollup(ctx, deployer.EVM)
+	r, err := engine.StartRollup(ctx, vip.EVM)
 	if err != nil {
 		fmt.Println(err)
 		return

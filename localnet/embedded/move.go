@@ -3,7 +3,7 @@ package embedded
 import (
 	"context"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // DefaultMoveChainID is the chain id of the embedded Move rollup.
@@ -16,5 +16,5 @@ const DefaultMoveChainID = "vip-move-1"
 // eth_secp256k1 (coin type 60, Initia's keys) and secp256k1 (coin type 118, CosmJS's)
 // accounts are both funded. It needs the Move libraries (`make setup`).
 func StartMove(ctx context.Context, opts ...MoveOption) (*MoveRollup, error) {
-	return StartCosmos(ctx, deployer.Move, opts...)
+	return StartCosmos(ctx, vip.Move, opts...)
 }

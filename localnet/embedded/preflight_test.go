@@ -15,6 +15,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/registration/preflight"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/evm"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/l1"
@@ -71,12 +72,12 @@ func TestPreflightOnTheCosmosDevNodes(t *testing.T) {
 	defer cancel()
 	l := startL1(t, 3)
 	for _, tc := range []struct {
-		vm      deployer.VM
+		vm      vip.VM
 		minitia string
 		start   func(context.Context) (localnet.Rollup, error)
 	}{
-		{deployer.Move, "minimove", func(ctx context.Context) (localnet.Rollup, error) { return StartMove(ctx) }},
-		{deployer.Wasm, "miniwasm", func(ctx context.Context) (localnet.Rollup, error) { return StartWasm(ctx) }},
+		{vip.Move, "minimove", func(ctx context.Context) (localnet.Rollup, error) { return StartMove(ctx) }},
+		{vip.Wasm, "miniwasm", func(ctx context.Context) (localnet.Rollup, error) { return StartWasm(ctx) }},
 	} {
 		t.Run(string(tc.vm), func(t *testing.T) {
 			r, err := tc.start(ctx)
@@ -137,7 +138,7 @@ func TestPreflightOnTheEmbeddedEVM(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := preflight.Config{
-		VM: deployer.EVM, CometRPC: ep.CometRPC, JSONRPC: ep.JSONRPC, L1: stage.NewReader(l.URL(), l.VIPAddress()),
+		VM: vip.EVM, CometRPC: ep.CometRPC, JSONRPC: ep.JSONRPC, L1: stage.NewReader(l.URL(), l.VIPAddress()),
 		Accounts:  []preflight.Account{{Role: "deployer", Address: r.Funded()[0].Address, Deploys: true, Pushes: true}},
 		FirstPush: 1000, GOOS: "linux", GOARCH: "amd64", EVMCreationCode: code,
 	}

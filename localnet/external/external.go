@@ -21,10 +21,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 )
 
@@ -43,18 +43,18 @@ func (Engine) Endpoints() localnet.Endpoints {
 
 // VMs lists the VM the environment describes: VM if set, else EVM for a JSON-RPC endpoint
 // or the Cosmos VM node_info names; none when no endpoint is set.
-func (e Engine) VMs(ctx context.Context) ([]deployer.VM, error) {
+func (e Engine) VMs(ctx context.Context) ([]vip.VM, error) {
 	if v := os.Getenv("VM"); v != "" {
-		vm, err := deployer.ParseVM(v)
+		vm, err := vip.ParseVM(v)
 		if err != nil {
 			return nil, fmt.Errorf("external engine: VM: %w", err)
 		}
-		return []deployer.VM{vm}, nil
+		return []vip.VM{vm}, nil
 	}
 	ep := e.Endpoints()
 	switch {
 	case ep.JSONRPC != "":
-		return []deployer.VM{deployer.EVM}, nil
+		return []vip.VM{vip.EVM}, nil
 	case ep.REST != "":
 		info, err := stage.ReadNodeInfo(ctx, ep.REST)
 		if err != nil {
@@ -64,13 +64,13 @@ func (e Engine) VMs(ctx context.Context) ([]deployer.VM, error) {
 		if !ok {
 			return nil, fmt.Errorf("external engine: node_info names %q, not minievm, minimove or miniwasm: set VM", info.Name)
 		}
-		return []deployer.VM{vm}, nil
+		return []vip.VM{vm}, nil
 	}
 	return nil, nil
 }
 
 // Available reports whether the environment describes a vm rollup with a funded key.
-func (e Engine) Available(ctx context.Context, vm deployer.VM) error {
+func (e Engine) Available(ctx context.Context, vm vip.VM) error {
 	ep := e.Endpoints()
 	spec, err := scorers.Describe(vm)
 	switch {
@@ -88,7 +88,7 @@ func (e Engine) Available(ctx context.Context, vm deployer.VM) error {
 }
 
 // fundedKey is the environment's key on the path the VM's accounts use.
-func fundedKey(vm deployer.VM) (*keys.Account, error) {
+func fundedKey(vm vip.VM) (*keys.Account, error) {
 	path := keys.EVMPath // coin type 60
 	if keyType(vm).CoinType() != 60 {
 		path = keys.CosmosPath
@@ -101,7 +101,7 @@ func fundedKey(vm deployer.VM) (*keys.Account, error) {
 }
 
 // StartRollup attaches to the rollup the environment names; it starts nothing.
-func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollup, error) {
+func (e Engine) StartRollup(ctx context.Context, vm vip.VM) (localnet.Rollup, error) {
 	if err := e.Available(ctx, vm); err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 
 // Rollup is an external rollup: its endpoints and the funded key from the environment.
 type Rollup struct {
-	vm      deployer.VM
+	vm      vip.VM
 	ep      localnet.Endpoints
 	chainID string
 	funded  localnet.Account
@@ -143,7 +143,7 @@ type Rollup struct {
 var _ localnet.Rollup = (*Rollup)(nil)
 
 // VM is the rollup's VM.
-func (r *Rollup) VM() deployer.VM { return r.vm }
+func (r *Rollup) VM() vip.VM { return r.vm }
 
 // ChainID is what the rollup reports (eth_chainId, or node_info's network).
 func (r *Rollup) ChainID() string { return r.chainID }
@@ -156,13 +156,13 @@ func (r *Rollup) Funded() []localnet.Account { return []localnet.Account{r.funde
 
 // KeyType is the account key kind of the funded key: KEY_TYPE on a Cosmos rollup, else the
 // VM's.
-func (r *Rollup) KeyType() keys.KeyType { return keyType(r.vm) }
+func (r *Rollup) KeyType() vip.KeyType { return keyType(r.vm) }
 
 // keyType is KEY_TYPE (eth_secp256k1 or secp256k1) on a Cosmos rollup, else the VM's.
-func keyType(vm deployer.VM) keys.KeyType {
+func keyType(vm vip.VM) vip.KeyType {
 	spec, _ := scorers.Describe(vm)
 	if spec.Cosmos {
-		if k, err := keys.ParseKeyType(os.Getenv("KEY_TYPE")); err == nil && k != "" {
+		if k, err := vip.ParseKeyType(os.Getenv("KEY_TYPE")); err == nil && k != "" {
 			return k
 		}
 	}

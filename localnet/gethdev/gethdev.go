@@ -20,7 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/cometrpc"
 )
@@ -207,7 +207,7 @@ func (f *Face) WaitReady(ctx context.Context) error {
 }
 
 // VM is EVM.
-func (f *Face) VM() deployer.VM { return deployer.EVM }
+func (f *Face) VM() vip.VM { return vip.EVM }
 
 // ChainID is geth --dev's chain id (1337).
 func (f *Face) ChainID() string { return f.chainID.String() }

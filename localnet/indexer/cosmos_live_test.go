@@ -16,8 +16,8 @@ import (
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 
 	api "github.com/vipharness/vipharness/bindings/indexer"
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet/embedded"
 )
@@ -30,7 +30,7 @@ import (
 func TestCosmosIndexerFollowsALiveRollup(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	r, err := embedded.StartCosmos(ctx, deployer.Wasm)
+	r, err := embedded.StartCosmos(ctx, vip.Wasm)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestCosmosIndexerFollowsALiveRollup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := keys.NewSoftware(acct, keys.Secp256k1, "funded")
+	key, err := keys.NewSoftware(acct, vip.Secp256k1, "funded")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,8 +22,7 @@ import (
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
-	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/minitia/xmove"
@@ -81,36 +80,36 @@ func Start(ctx context.Context, opts ...Option) (_ *Server, err error) {
 	if c.stage == 0 {
 		return nil, errors.New("l1 stand-in: stage 0: VIP stages start at 1")
 	}
-	vip, err := movebcs.ParseAddress(c.vip)
+	vipAddr, err := movebcs.ParseAddress(c.vip)
 	if err != nil {
 		return nil, fmt.Errorf("l1 stand-in vip address: %w", err)
 	}
 	code := movecontract.L1VIP()
-	if vip != movecontract.L1VIPAddress {
+	if vipAddr != movecontract.L1VIPAddress {
 		comp, err := movevm.OpenCompiler(movevm.Dir())
 		if err != nil {
 			return nil, fmt.Errorf("l1 stand-in: %w", err)
 		}
-		if code, err = movecontract.CompileL1VIP(ctx, comp, vip); err != nil {
-			return nil, fmt.Errorf("l1 stand-in: build vip module for %s: %w", vip.Short(), err)
+		if code, err = movecontract.CompileL1VIP(ctx, comp, vipAddr); err != nil {
+			return nil, fmt.Errorf("l1 stand-in: build vip module for %s: %w", vipAddr.Short(), err)
 		}
 	}
 	mnemonic, err := minitia.NewMnemonic()
 	if err != nil {
 		return nil, err
 	}
-	agent, err := minitia.DeriveAccount(mnemonic, keys.EthSecp256k1, "init")
+	agent, err := minitia.DeriveAccount(mnemonic, vip.EthSecp256k1, "init")
 	if err != nil {
 		return nil, err
 	}
 	agentAddr := movebcs.AccountAddress(agent.Key.PubKey().Address())
 	genesis := time.Now().UTC()
 	calls := []movevm.Function{{
-		Module: movevm.ModuleID{Address: vip, Name: "vip"}, Function: "initialize",
+		Module: movevm.ModuleID{Address: vipAddr, Name: "vip"}, Function: "initialize",
 		Args: [][]byte{movebcs.ArgU64(c.stage), movebcs.ArgU64(uint64(genesis.Unix())), movebcs.ArgU64(uint64(c.interval / time.Second)), agentAddr[:]},
 	}}
 	for _, b := range c.bridges {
-		call, err := b.register(vip)
+		call, err := b.register(vipAddr)
 		if err != nil {
 			return nil, fmt.Errorf("l1 stand-in: %w", err)
 		}
@@ -118,16 +117,16 @@ func Start(ctx context.Context, opts ...Option) (_ *Server, err error) {
 	}
 	// The L1 is the same Cosmos SDK application as the Move rollups, answering as initiad.
 	node, err := minitia.Start(ctx, minitia.Config{
-		VM: deployer.Move, ChainID: ChainID, KeyType: keys.EthSecp256k1,
+		VM: vip.Move, ChainID: ChainID, KeyType: vip.EthSecp256k1,
 		Mnemonics: append([]string{mnemonic}, c.funded...), GeneratedAccounts: -1, GenesisTime: genesis,
 		AppName: "initia", Version: "v0.0.0-vipharness-l1-standin", NodeName: "initia", BinaryName: "initiad", TxGasPrices: true,
 		Logger: c.logger,
-		Move:   []xmove.Option{xmove.WithGenesisPackage(xmove.GenesisPackage{Owner: vip, Modules: [][]byte{code}, Calls: calls})},
+		Move:   []xmove.Option{xmove.WithGenesisPackage(xmove.GenesisPackage{Owner: vipAddr, Modules: [][]byte{code}, Calls: calls})},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("l1 stand-in: %w", err)
 	}
-	s := &Server{node: node, vip: vip, agentKey: agent.Key}
+	s := &Server{node: node, vip: vipAddr, agentKey: agent.Key}
 	defer func() {
 		if err != nil {
 			_ = s.Close()

@@ -14,8 +14,8 @@ import (
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/registration/whitelist"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
@@ -112,7 +112,7 @@ func (c *govChain) bridge(id uint64) (bridgeInfo, error) {
 	return b, nil
 }
 
-func request(vm deployer.VM, contract string) whitelist.Request {
+func request(vm vip.VM, contract string) whitelist.Request {
 	return whitelist.Request{
 		Network: "testnet", Name: "Example", ChainID: "example-1", VM: vm,
 		Operator:      "init1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc535vdd7",
@@ -129,7 +129,7 @@ func request(vm deployer.VM, contract string) whitelist.Request {
 // by the VM decoding them, not by reading them back from our own encoder.
 func TestWhitelistProposalRegistersOnTheVIPModule(t *testing.T) {
 	c := newGovChain(t)
-	checked, err := request(deployer.EVM, "0x5FbDB2315678afecb367f032d93F642f64180aa3").Check()
+	checked, err := request(vip.EVM, "0x5FbDB2315678afecb367f032d93F642f64180aa3").Check()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestWhitelistProposalRegistersOnTheVIPModule(t *testing.T) {
 	wantAbort(t, c.govExecute(msg), 0xd, 2)
 
 	// Another bridge, signed by 0x1 (the chain), Move VM, every rate at the bounds.
-	r := request(deployer.Move, "0xcafe")
+	r := request(vip.Move, "0xcafe")
 	r.BridgeID, r.Sender, r.MaxRate, r.MaxChangeRate, r.Rate = 30, "0x1", "1", "0", "1"
 	checked, err = r.Check()
 	if err != nil {
@@ -174,7 +174,7 @@ func TestWhitelistProposalRegistersOnTheVIPModule(t *testing.T) {
 // on chain the same way: a signer that is not the chain, a rate above its max, above 1.
 func TestRegisterRefusesWhatCheckRefuses(t *testing.T) {
 	c := newGovChain(t)
-	checked, err := request(deployer.Wasm, "init15zs69gay5kn2029f4246etdw47ctrv4nkj6mddachxath09ah6lstd0jep").Check()
+	checked, err := request(vip.Wasm, "init15zs69gay5kn2029f4246etdw47ctrv4nkj6mddachxath09ah6lstd0jep").Check()
 	if err != nil {
 		t.Fatal(err)
 	}

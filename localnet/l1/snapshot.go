@@ -8,8 +8,8 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/registration/whitelist"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
@@ -19,7 +19,7 @@ import (
 // starting one.
 type Bridge struct {
 	ID       uint64
-	VM       deployer.VM
+	VM       vip.VM
 	Contract string // the rollup's scoring contract, as register records it
 }
 
@@ -32,7 +32,7 @@ func WithFundedMnemonic(mnemonic string) Option {
 	return func(c *config) { c.funded = append(c.funded, mnemonic) }
 }
 
-var vmTypes = map[deployer.VM]uint64{deployer.Move: 0, deployer.Wasm: 1, deployer.EVM: 2}
+var vmTypes = map[vip.VM]uint64{vip.Move: 0, vip.Wasm: 1, vip.EVM: 2}
 
 func (b Bridge) register(vip movebcs.Address) (movevm.Function, error) {
 	vmType, ok := vmTypes[b.VM]

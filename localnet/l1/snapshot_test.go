@@ -9,9 +9,8 @@ import (
 	"time"
 
 	"github.com/vipharness/vipharness/bindings/movebcs"
-	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
@@ -20,7 +19,7 @@ import (
 // L1 moved on to stage 10, so stages 7 to 9 have stage data.
 func snapshotChain(t *testing.T) *govChain {
 	c := newGovChain(t)
-	checked, err := request(deployer.EVM, "0x5FbDB2315678afecb367f032d93F642f64180aa3").Check()
+	checked, err := request(vip.EVM, "0x5FbDB2315678afecb367f032d93F642f64180aa3").Check()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,11 +187,11 @@ func TestServerSnapshotReadBackAndClaim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := minitia.DeriveAccount(mnemonic, keys.EthSecp256k1, "init")
+	u, err := minitia.DeriveAccount(mnemonic, vip.EthSecp256k1, "init")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Start(ctx, WithStage(4), WithBridge(Bridge{ID: 3, VM: deployer.EVM, Contract: "0x5FbDB2315678afecb367f032d93F642f64180aa3"}), WithFundedMnemonic(mnemonic))
+	s, err := Start(ctx, WithStage(4), WithBridge(Bridge{ID: 3, VM: vip.EVM, Contract: "0x5FbDB2315678afecb367f032d93F642f64180aa3"}), WithFundedMnemonic(mnemonic))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,8 +65,8 @@ import (
 	consensustypes "github.com/cosmos/cosmos-sdk/x/consensus/types"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet/minitia/xmove"
 )
@@ -253,10 +253,10 @@ type vmModule struct {
 }
 
 // vmModules are the VMs the app runs: the app's one table of them.
-var vmModules = map[deployer.VM]vmModule{
-	deployer.Wasm: {name: wasmtypes.ModuleName, interfaces: wasmtypes.RegisterInterfaces,
+var vmModules = map[vip.VM]vmModule{
+	vip.Wasm: {name: wasmtypes.ModuleName, interfaces: wasmtypes.RegisterInterfaces,
 		permissions: []string{authtypes.Burner}, build: (*App).wasmModule},
-	deployer.Move: {name: xmove.ModuleName, interfaces: initiamove.RegisterInterfaces, build: (*App).moveModule},
+	vip.Move: {name: xmove.ModuleName, interfaces: initiamove.RegisterInterfaces, build: (*App).moveModule},
 }
 
 // moveModule is x/move over the project's Move executor.

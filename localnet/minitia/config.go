@@ -10,9 +10,8 @@ import (
 	sdkmath "cosmossdk.io/math"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
-	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/minitia/xmove"
 )
 
@@ -39,9 +38,9 @@ var DefaultGenesisBalance = sdkmath.NewInt(1_000_000_000_000_000)
 // Config is one local minitia's settings. The zero value of a field means its default;
 // Validate fills the defaults and refuses what cannot run.
 type Config struct {
-	// VM is the rollup's VM module: deployer.Wasm (wasmd's x/wasm) or deployer.Move (x/move
+	// VM is the rollup's VM module: vip.Wasm (wasmd's x/wasm) or vip.Move (x/move
 	// over Initia's libmovevm).
-	VM deployer.VM
+	VM vip.VM
 	// ChainID is the Cosmos chain id (default "vip-<vm>-1").
 	ChainID      string
 	Bech32Prefix string
@@ -56,7 +55,7 @@ type Config struct {
 	// KeyType is the kind of the accounts Funded reports (default eth_secp256k1, coin type
 	// 60, as Initia's wallets derive); the other kind of the same mnemonic is funded too, so
 	// CosmJS (secp256k1, coin type 118) and Initia.js both find funds.
-	KeyType keys.KeyType
+	KeyType vip.KeyType
 	// MaxBlockGas is the consensus block gas limit (0: none).
 	MaxBlockGas int64
 	// MaxTxBytes is the largest tx the mempool takes.
@@ -130,10 +129,10 @@ func (c *Config) Validate() error {
 		c.GeneratedAccounts = 0
 	}
 	if c.KeyType == "" {
-		c.KeyType = keys.EthSecp256k1
+		c.KeyType = vip.EthSecp256k1
 	}
-	if c.KeyType != keys.EthSecp256k1 && c.KeyType != keys.Secp256k1 {
-		return fmt.Errorf("minitia: key type %q (want %s or %s)", c.KeyType, keys.EthSecp256k1, keys.Secp256k1)
+	if c.KeyType != vip.EthSecp256k1 && c.KeyType != vip.Secp256k1 {
+		return fmt.Errorf("minitia: key type %q (want %s or %s)", c.KeyType, vip.EthSecp256k1, vip.Secp256k1)
 	}
 	if c.MaxBlockGas < 0 {
 		return errors.New("minitia: max block gas is negative")

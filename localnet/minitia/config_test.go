@@ -5,8 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -16,32 +15,32 @@ func TestConfigValidate(t *testing.T) {
 		wantErr string
 		check   func(t *testing.T, c Config)
 	}{
-		{name: "defaults for wasm", cfg: Config{VM: deployer.Wasm}, check: func(t *testing.T, c Config) {
+		{name: "defaults for wasm", cfg: Config{VM: vip.Wasm}, check: func(t *testing.T, c Config) {
 			if c.ChainID != "vip-wasm-1" || c.FeeDenom != "umin" || c.Bech32Prefix != "init" || c.BlockTime != DefaultBlockTime ||
-				c.GeneratedAccounts != 2 || c.KeyType != keys.EthSecp256k1 || c.NodeName != "miniwasm" || c.BinaryName != "minitiad" || c.AppName != "minitia" {
+				c.GeneratedAccounts != 2 || c.KeyType != vip.EthSecp256k1 || c.NodeName != "miniwasm" || c.BinaryName != "minitiad" || c.AppName != "minitia" {
 				t.Fatalf("defaults: %+v", c)
 			}
 			if got := c.MinGasPrices().String(); got != "0.150000000000000000umin" {
 				t.Fatalf("min gas prices %s", got)
 			}
 		}},
-		{name: "move names minimove", cfg: Config{VM: deployer.Move}, check: func(t *testing.T, c Config) {
+		{name: "move names minimove", cfg: Config{VM: vip.Move}, check: func(t *testing.T, c Config) {
 			if c.NodeName != "minimove" || c.ChainID != "vip-move-1" {
 				t.Fatalf("move: %+v", c)
 			}
 		}},
-		{name: "no generated accounts", cfg: Config{VM: deployer.Wasm, GeneratedAccounts: -1}, check: func(t *testing.T, c Config) {
+		{name: "no generated accounts", cfg: Config{VM: vip.Wasm, GeneratedAccounts: -1}, check: func(t *testing.T, c Config) {
 			if c.GeneratedAccounts != 0 {
 				t.Fatalf("generated %d", c.GeneratedAccounts)
 			}
 		}},
-		{name: "evm has no module", cfg: Config{VM: deployer.EVM}, wantErr: `VM "evm" has no module here`},
-		{name: "bad gas price", cfg: Config{VM: deployer.Wasm, MinGasPrice: "cheap"}, wantErr: `min gas price "cheap"`},
-		{name: "negative gas price", cfg: Config{VM: deployer.Wasm, MinGasPrice: "-1"}, wantErr: "non-negative"},
-		{name: "bad denom", cfg: Config{VM: deployer.Wasm, FeeDenom: "1x"}, wantErr: "fee denom"},
-		{name: "block time too short", cfg: Config{VM: deployer.Wasm, BlockTime: time.Millisecond}, wantErr: "below 10ms"},
-		{name: "negative block gas", cfg: Config{VM: deployer.Wasm, MaxBlockGas: -5}, wantErr: "max block gas"},
-		{name: "unknown key type", cfg: Config{VM: deployer.Wasm, KeyType: "ed25519"}, wantErr: `key type "ed25519"`},
+		{name: "evm has no module", cfg: Config{VM: vip.EVM}, wantErr: `VM "evm" has no module here`},
+		{name: "bad gas price", cfg: Config{VM: vip.Wasm, MinGasPrice: "cheap"}, wantErr: `min gas price "cheap"`},
+		{name: "negative gas price", cfg: Config{VM: vip.Wasm, MinGasPrice: "-1"}, wantErr: "non-negative"},
+		{name: "bad denom", cfg: Config{VM: vip.Wasm, FeeDenom: "1x"}, wantErr: "fee denom"},
+		{name: "block time too short", cfg: Config{VM: vip.Wasm, BlockTime: time.Millisecond}, wantErr: "below 10ms"},
+		{name: "negative block gas", cfg: Config{VM: vip.Wasm, MaxBlockGas: -5}, wantErr: "max block gas"},
+		{name: "unknown key type", cfg: Config{VM: vip.Wasm, KeyType: "ed25519"}, wantErr: `key type "ed25519"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

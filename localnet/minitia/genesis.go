@@ -17,6 +17,7 @@ import (
 	"github.com/cosmos/go-bip39"
 
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Account is a development account: its bech32 address, the mnemonic it was derived from and
@@ -26,7 +27,7 @@ type Account struct {
 	Mnemonic   string
 	PrivateKey string // hex, no 0x
 	Key        cryptotypes.PrivKey
-	KeyType    keys.KeyType
+	KeyType    vip.KeyType
 }
 
 // NewMnemonic returns a fresh 24-word BIP39 mnemonic.
@@ -39,8 +40,8 @@ func NewMnemonic() (string, error) {
 }
 
 // DeriveAccount derives the first account of a mnemonic for a key kind and bech32 prefix.
-func DeriveAccount(mnemonic string, kind keys.KeyType, prefix string) (Account, error) {
-	secret, err := hd.Secp256k1.Derive()(mnemonic, "", kind.Path(0).String())
+func DeriveAccount(mnemonic string, kind vip.KeyType, prefix string) (Account, error) {
+	secret, err := hd.Secp256k1.Derive()(mnemonic, "", keys.PathFor(kind, 0).String())
 	if err != nil {
 		return Account{}, fmt.Errorf("derive key: %w", err)
 	}
@@ -56,11 +57,11 @@ func DeriveAccount(mnemonic string, kind keys.KeyType, prefix string) (Account, 
 }
 
 // otherKeyType is the key kind funded beside kind (coin type 60 beside 118 and back).
-func otherKeyType(kind keys.KeyType) keys.KeyType {
-	if kind == keys.EthSecp256k1 {
-		return keys.Secp256k1
+func otherKeyType(kind vip.KeyType) vip.KeyType {
+	if kind == vip.EthSecp256k1 {
+		return vip.Secp256k1
 	}
-	return keys.EthSecp256k1
+	return vip.EthSecp256k1
 }
 
 // genesis is a chain's start: its genesis document and the accounts it funds.

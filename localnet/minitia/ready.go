@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // ReadyPrefix starts the one line a dev node binary (cmd/devnode) prints on stdout once it
@@ -22,10 +22,10 @@ type Ready struct {
 	REST     string   `json:"rest"`
 	Funded   []string `json:"funded"` // addresses only; keys stay with whoever chose the mnemonics
 	// KeyType is the funded accounts' key kind (empty: secp256k1).
-	KeyType keys.KeyType `json:"key_type,omitempty"`
+	KeyType vip.KeyType `json:"key_type,omitempty"`
 	// AlsoFunded are the mnemonics' accounts of AlsoKeyType, funded too, in Funded's order.
-	AlsoFunded  []string     `json:"also_funded,omitempty"`
-	AlsoKeyType keys.KeyType `json:"also_key_type,omitempty"`
+	AlsoFunded  []string    `json:"also_funded,omitempty"`
+	AlsoKeyType vip.KeyType `json:"also_key_type,omitempty"`
 }
 
 // Line is the ready line, without a newline.

@@ -16,8 +16,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 )
 
@@ -27,7 +27,7 @@ const Binary = "minitiad"
 // Dist is vm's rollup distribution as Initia names it (minievm, miniwasm, minimove: the
 // folder a binary is looked for under, node_info's application name), from the VM's
 // descriptor; "" for a VM without one.
-func Dist(vm deployer.VM) string {
+func Dist(vm vip.VM) string {
 	spec, err := scorers.Describe(vm)
 	if err != nil {
 		return ""
@@ -38,7 +38,7 @@ func Dist(vm deployer.VM) string {
 // Engine starts Initia's real rollups from their minitiad binaries.
 type Engine struct {
 	// Binaries names the minitiad of a VM; a VM not named is looked up by Find.
-	Binaries map[deployer.VM]string
+	Binaries map[vip.VM]string
 	Logger   *slog.Logger
 }
 
@@ -48,13 +48,13 @@ var _ localnet.Engine = Engine{}
 func (Engine) Name() string { return "minitia" }
 
 // Available reports whether a minitiad for vm is here, and where it was looked for if not.
-func (e Engine) Available(_ context.Context, vm deployer.VM) error {
+func (e Engine) Available(_ context.Context, vm vip.VM) error {
 	_, err := e.binary(vm)
 	return err
 }
 
 // StartRollup starts vm's minitiad as a single-node rollup.
-func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollup, error) {
+func (e Engine) StartRollup(ctx context.Context, vm vip.VM) (localnet.Rollup, error) {
 	bin, err := e.binary(vm)
 	if err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 	return Start(ctx, bin, vm, logger)
 }
 
-func (e Engine) binary(vm deployer.VM) (string, error) {
+func (e Engine) binary(vm vip.VM) (string, error) {
 	if p := e.Binaries[vm]; p != "" {
 		if err := executable(p); err != nil {
 			return "", fmt.Errorf("minitia engine: %s minitiad %s: %w", vm, p, err)
@@ -78,7 +78,7 @@ func (e Engine) binary(vm deployer.VM) (string, error) {
 
 // EnvVar is the environment variable that names vm's minitiad
 // (VIPHARNESS_MINIEVM, VIPHARNESS_MINIWASM, VIPHARNESS_MINIMOVE).
-func EnvVar(vm deployer.VM) string { return "VIPHARNESS_" + strings.ToUpper(Dist(vm)) }
+func EnvVar(vm vip.VM) string { return "VIPHARNESS_" + strings.ToUpper(Dist(vm)) }
 
 // ErrNoBinary is a VM whose minitiad is nowhere the engine looks.
 var ErrNoBinary = errors.New("no minitiad")
@@ -95,7 +95,7 @@ func Dirs() []string {
 
 // Find locates vm's minitiad: the path in EnvVar(vm), else <dir>/<dist>/minitiad in Dirs.
 // The error names every place it looked.
-func Find(vm deployer.VM) (string, error) {
+func Find(vm vip.VM) (string, error) {
 	name := Dist(vm)
 	if name == "" {
 		return "", fmt.Errorf("minitia engine: no rollup distribution for VM %q", vm)

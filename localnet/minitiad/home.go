@@ -11,8 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Defaults of the rollups this engine sets up.
@@ -27,7 +27,7 @@ const (
 )
 
 // GasPrice is the minimum gas price (in Denom per gas) the engine gives vm's rollup.
-func GasPrice(vm deployer.VM) string {
+func GasPrice(vm vip.VM) string {
 	if evmFaced(vm) {
 		return evmGasPrice
 	}
@@ -36,11 +36,11 @@ func GasPrice(vm deployer.VM) string {
 
 // evmFaced reports a VM whose contract is driven through EVM JSON-RPC (the descriptor's
 // word): its node serves JSON-RPC, and its fee denom has 18 decimals.
-func evmFaced(vm deployer.VM) bool { return !scorers.MustDescribe(vm).Cosmos }
+func evmFaced(vm vip.VM) bool { return !scorers.MustDescribe(vm).Cosmos }
 
 // genesisAmount is what each funded account gets: Move coin amounts are u64 (a balance above
 // it panics InitChain), so the Cosmos rollups stay well below.
-func genesisAmount(vm deployer.VM) string {
+func genesisAmount(vm vip.VM) string {
 	if evmFaced(vm) {
 		return "1000000000000000000000000000" // 10^9 tokens of 18 decimals
 	}
@@ -55,7 +55,7 @@ type ports struct {
 // prepare makes a single-node rollup home in home: init, the first mnemonic's key in the
 // home's test keyring (for add-genesis-validator), every address funded, the opchild
 // validator, and the config edits. Mnemonics go to the binary on stdin only.
-func prepare(ctx context.Context, bin, home, chainID string, vm deployer.VM, mnemonic string, funded []string, p ports) error {
+func prepare(ctx context.Context, bin, home, chainID string, vm vip.VM, mnemonic string, funded []string, p ports) error {
 	run := func(stdin string, args ...string) error {
 		cmd := exec.CommandContext(ctx, bin, append(args, "--home", home)...)
 		cmd.Env = append(os.Environ(), libraryPath(bin))
@@ -92,7 +92,7 @@ func prepare(ctx context.Context, bin, home, chainID string, vm deployer.VM, mne
 
 // configure puts every listener on 127.0.0.1 (minitiad binds 0.0.0.0 by default) and sets a
 // minimum gas price in app.toml and in opchild's genesis params (init writes zero to both).
-func configure(home string, vm deployer.VM, p ports) error {
+func configure(home string, vm vip.VM, p ports) error {
 	cfg := filepath.Join(home, "config")
 	q := func(s string) string { return `"` + s + `"` }
 	loop := func(port int) string { return fmt.Sprintf("127.0.0.1:%d", port) }

@@ -17,9 +17,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/process"
@@ -35,7 +34,7 @@ const fundedMnemonics = 2
 
 // Rollup is a real minitiad run as a single-node rollup, as a child process.
 type Rollup struct {
-	vm       deployer.VM
+	vm       vip.VM
 	chainID  string
 	bin      string
 	home     string
@@ -50,7 +49,7 @@ var _ localnet.Rollup = (*Rollup)(nil)
 // Start sets up a fresh home for bin (vm's minitiad) and runs it until it serves: blocks,
 // REST, and on minievm a JSON-RPC past height 1 (minievm answers "jsonrpc is not ready" until
 // then; blocks come with txs, so one bank send starts it).
-func Start(ctx context.Context, bin string, vm deployer.VM, logger *slog.Logger) (_ *Rollup, err error) {
+func Start(ctx context.Context, bin string, vm vip.VM, logger *slog.Logger) (_ *Rollup, err error) {
 	name := Dist(vm)
 	if name == "" {
 		return nil, fmt.Errorf("minitia engine: no rollup distribution for VM %q", vm)
@@ -105,11 +104,11 @@ func (r *Rollup) newAccounts() (mnemonics, funded []string, err error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		eth, err := minitia.DeriveAccount(m, keys.EthSecp256k1, Prefix)
+		eth, err := minitia.DeriveAccount(m, vip.EthSecp256k1, Prefix)
 		if err != nil {
 			return nil, nil, err
 		}
-		classic, err := minitia.DeriveAccount(m, keys.Secp256k1, Prefix)
+		classic, err := minitia.DeriveAccount(m, vip.Secp256k1, Prefix)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -124,7 +123,7 @@ func (r *Rollup) newAccounts() (mnemonics, funded []string, err error) {
 			}
 			acc.Address, acc.PrivateKey = crypto.PubkeyToAddress(key.PublicKey).Hex(), eth.PrivateKey
 			acc.CoinType60Address, acc.CoinType118Address = eth.Address, classic.Address
-		case r.KeyType() == keys.Secp256k1: // CosmWasm tools sign with coin type 118 first
+		case r.KeyType() == vip.Secp256k1: // CosmWasm tools sign with coin type 118 first
 			acc.Address, acc.PrivateKey, acc.CoinType60Address = classic.Address, classic.PrivateKey, eth.Address
 		default: // minitiad's own default: coin type 60, eth_secp256k1
 			acc.Address, acc.PrivateKey, acc.CoinType118Address = eth.Address, eth.PrivateKey, classic.Address
@@ -267,7 +266,7 @@ func getJSON(ctx context.Context, url string, v any) error {
 }
 
 // VM is the rollup's VM.
-func (r *Rollup) VM() deployer.VM { return r.vm }
+func (r *Rollup) VM() vip.VM { return r.vm }
 
 // ChainID is "<dist>-1" (minievm-1, ...).
 func (r *Rollup) ChainID() string { return r.chainID }
@@ -279,7 +278,7 @@ func (r *Rollup) Endpoints() localnet.Endpoints { return r.ends }
 func (r *Rollup) Funded() []localnet.Account { return r.accounts }
 
 // KeyType is the key kind of Funded()[i].Address.
-func (r *Rollup) KeyType() keys.KeyType { return scorers.MustDescribe(r.vm).KeyType }
+func (r *Rollup) KeyType() vip.KeyType { return scorers.MustDescribe(r.vm).KeyType }
 
 // Version is node_info's application name and version ("minievm v1.2.18").
 func (r *Rollup) Version() string { return r.version }

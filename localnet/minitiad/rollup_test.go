@@ -12,14 +12,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/minitiad"
 )
 
 // requireBinary skips the test when vm's minitiad is not here (naming where it looked), or
 // fails it under REQUIRE_MINITIA=1.
-func requireBinary(t *testing.T, vm deployer.VM) {
+func requireBinary(t *testing.T, vm vip.VM) {
 	t.Helper()
 	if err := (minitiad.Engine{}).Available(context.Background(), vm); err != nil {
 		if os.Getenv("REQUIRE_MINITIA") == "1" {
@@ -32,7 +32,7 @@ func requireBinary(t *testing.T, vm deployer.VM) {
 // Each real rollup starts as a single node: blocks, its REST naming the distribution, every
 // account funded in both coin types, and its ports free again after Stop.
 func TestStartsTheRealRollup(t *testing.T) {
-	for _, vm := range []deployer.VM{deployer.EVM, deployer.Wasm, deployer.Move} {
+	for _, vm := range []vip.VM{vip.EVM, vip.Wasm, vip.Move} {
 		t.Run(string(vm), func(t *testing.T) {
 			requireBinary(t, vm)
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -119,13 +119,13 @@ func TestStartsTheRealRollup(t *testing.T) {
 // Without a binary the engine says where it looked and what to set.
 func TestFindNamesWhereItLooked(t *testing.T) {
 	t.Setenv("VIPHARNESS_MINITIA", t.TempDir())
-	t.Setenv(minitiad.EnvVar(deployer.Move), "")
-	_, err := minitiad.Find(deployer.Move)
+	t.Setenv(minitiad.EnvVar(vip.Move), "")
+	_, err := minitiad.Find(vip.Move)
 	if err == nil || !strings.Contains(err.Error(), "VIPHARNESS_MINIMOVE") || !strings.Contains(err.Error(), "minimove/minitiad") {
 		t.Fatalf("err %v", err)
 	}
-	t.Setenv(minitiad.EnvVar(deployer.Move), "/nonexistent/minitiad")
-	if _, err := minitiad.Find(deployer.Move); err == nil || !strings.Contains(err.Error(), "VIPHARNESS_MINIMOVE=/nonexistent/minitiad") {
+	t.Setenv(minitiad.EnvVar(vip.Move), "/nonexistent/minitiad")
+	if _, err := minitiad.Find(vip.Move); err == nil || !strings.Contains(err.Error(), "VIPHARNESS_MINIMOVE=/nonexistent/minitiad") {
 		t.Fatalf("err %v", err)
 	}
 }

@@ -10,8 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/movevm"
@@ -58,7 +57,7 @@ func DevNodeAccounts(ready minitia.Ready, mnemonics []string) ([]localnet.Accoun
 	for i, m := range mnemonics {
 		kind := ready.KeyType
 		if kind == "" {
-			kind = keys.Secp256k1
+			kind = vip.Secp256k1
 		}
 		a, err := minitia.DeriveAccount(m, kind, ready.Prefix)
 		if err != nil {
@@ -68,8 +67,8 @@ func DevNodeAccounts(ready minitia.Ready, mnemonics []string) ([]localnet.Accoun
 			return nil, fmt.Errorf("dev node funded %s, the mnemonic derives %s", ready.Funded[i], a.Address)
 		}
 		acc := localnet.Account{Address: a.Address, Mnemonic: m, PrivateKey: a.PrivateKey}
-		if ready.AlsoKeyType == keys.EthSecp256k1 && i < len(ready.AlsoFunded) {
-			eth, err := minitia.DeriveAccount(m, keys.EthSecp256k1, ready.Prefix)
+		if ready.AlsoKeyType == vip.EthSecp256k1 && i < len(ready.AlsoFunded) {
+			eth, err := minitia.DeriveAccount(m, vip.EthSecp256k1, ready.Prefix)
 			if err != nil {
 				return nil, err
 			}
@@ -78,8 +77,8 @@ func DevNodeAccounts(ready minitia.Ready, mnemonics []string) ([]localnet.Accoun
 			}
 			acc.CoinType60Address = eth.Address
 		}
-		if ready.AlsoKeyType == keys.Secp256k1 && i < len(ready.AlsoFunded) {
-			sec, err := minitia.DeriveAccount(m, keys.Secp256k1, ready.Prefix)
+		if ready.AlsoKeyType == vip.Secp256k1 && i < len(ready.AlsoFunded) {
+			sec, err := minitia.DeriveAccount(m, vip.Secp256k1, ready.Prefix)
 			if err != nil {
 				return nil, err
 			}
@@ -95,7 +94,7 @@ func DevNodeAccounts(ready minitia.Ready, mnemonics []string) ([]localnet.Accoun
 
 // StartDevNode runs the dev node binary for vm until it prints its ready line.
 // A blockTime of 0 keeps the binary's default.
-func StartDevNode(ctx context.Context, bin string, vm deployer.VM, blockTime time.Duration, logger *slog.Logger) (_ *DevNodeRollup, err error) {
+func StartDevNode(ctx context.Context, bin string, vm vip.VM, blockTime time.Duration, logger *slog.Logger) (_ *DevNodeRollup, err error) {
 	home, err := os.MkdirTemp("", "vipharness-devnode-")
 	if err != nil {
 		return nil, fmt.Errorf("dev node home: %w", err)
@@ -110,7 +109,7 @@ func StartDevNode(ctx context.Context, bin string, vm deployer.VM, blockTime tim
 		return nil, err
 	}
 	args := []string{"--vm", string(vm), "--mnemonics-file", file}
-	if vm == deployer.Move {
+	if vm == vip.Move {
 		args = append(args, "--movevm-dir", movevm.Dir())
 	}
 	if blockTime > 0 {
@@ -151,7 +150,7 @@ func (r *DevNodeRollup) waitReady(ctx context.Context) (minitia.Ready, error) {
 }
 
 // VM is the VM the node runs.
-func (r *DevNodeRollup) VM() deployer.VM { return deployer.VM(r.ready.VM) }
+func (r *DevNodeRollup) VM() vip.VM { return vip.VM(r.ready.VM) }
 
 // ChainID is the chain id the node reported.
 func (r *DevNodeRollup) ChainID() string { return r.ready.ChainID }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/minitia"
@@ -19,13 +19,13 @@ import (
 // chose (its output never carries them), and stops with its process group.
 func TestDevNodeBinaryServesAndStops(t *testing.T) {
 	e := Engine{WasmNode: DevNode}
-	requireNode(t, e, deployer.Wasm)
+	requireNode(t, e, vip.Wasm)
 	if e.Name() != "process-devnode" {
 		t.Fatalf("name %q", e.Name())
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	r, err := e.StartRollup(ctx, deployer.Wasm)
+	r, err := e.StartRollup(ctx, vip.Wasm)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestDevNodeBinaryServesAndStops(t *testing.T) {
 		_ = r.Stop(ctx)
 		t.Fatal(err)
 	}
-	if c.ChainID != r.ChainID() || r.VM() != deployer.Wasm {
+	if c.ChainID != r.ChainID() || r.VM() != vip.Wasm {
 		t.Errorf("chain %q vs %q, vm %s", c.ChainID, r.ChainID(), r.VM())
 	}
 	for _, a := range r.Funded() {
@@ -73,7 +73,7 @@ func TestDevNodeBinaryServesAndStops(t *testing.T) {
 // does: the same chain, reached only through its ports.
 func TestDevNodeBinaryPassesTheNodeSuite(t *testing.T) {
 	e := Engine{WasmNode: DevNode}
-	for _, n := range []nodetest.Node{{VM: deployer.Move, ChainID: embedded.DefaultMoveChainID}, {VM: deployer.Wasm, ChainID: embedded.DefaultWasmChainID}} {
+	for _, n := range []nodetest.Node{{VM: vip.Move, ChainID: embedded.DefaultMoveChainID}, {VM: vip.Wasm, ChainID: embedded.DefaultWasmChainID}} {
 		t.Run(string(n.VM), func(t *testing.T) {
 			requireNode(t, e, n.VM)
 			n.Start = nodetest.StartOn(e, n.VM)

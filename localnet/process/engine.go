@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/gethdev"
 	"github.com/vipharness/vipharness/localnet/movevm"
@@ -61,7 +61,7 @@ func NodesDirs(dir string) []string {
 func (e Engine) Binary(name string) (string, error) { return findBinary(e.nodesDirs(), name) }
 
 // Available reports whether the engine can run vm here, and why not.
-func (e Engine) Available(_ context.Context, vm deployer.VM) error {
+func (e Engine) Available(_ context.Context, vm vip.VM) error {
 	n, ok := e.nodes()[vm]
 	if !ok {
 		return fmt.Errorf("process engine: no %s node yet", vm)
@@ -77,7 +77,7 @@ func (e Engine) Available(_ context.Context, vm deployer.VM) error {
 }
 
 // StartRollup starts a node for vm.
-func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollup, error) {
+func (e Engine) StartRollup(ctx context.Context, vm vip.VM) (localnet.Rollup, error) {
 	logger := e.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -95,7 +95,7 @@ func (e Engine) StartRollup(ctx context.Context, vm deployer.VM) (localnet.Rollu
 
 // NodeBinary is the name of the binary that runs vm's node (the container engine builds
 // its images from the same table).
-func (e Engine) NodeBinary(vm deployer.VM) (string, error) {
+func (e Engine) NodeBinary(vm vip.VM) (string, error) {
 	n, ok := e.nodes()[vm]
 	if !ok {
 		return "", fmt.Errorf("process engine: no %s node yet", vm)
@@ -113,8 +113,8 @@ type vmNode struct {
 
 // nodes is the engine's node table: geth for EVM, wasmd (or the dev node) for Wasm, and
 // the dev node with the MoveVM for Move (there is no minimove binary here).
-func (e Engine) nodes() map[deployer.VM]vmNode {
-	devNode := func(vm deployer.VM) func(context.Context, string, *slog.Logger) (localnet.Rollup, error) {
+func (e Engine) nodes() map[vip.VM]vmNode {
+	devNode := func(vm vip.VM) func(context.Context, string, *slog.Logger) (localnet.Rollup, error) {
 		return func(ctx context.Context, bin string, logger *slog.Logger) (localnet.Rollup, error) {
 			return StartDevNode(ctx, bin, vm, e.BlockTime, logger)
 		}
@@ -123,14 +123,14 @@ func (e Engine) nodes() map[deployer.VM]vmNode {
 		return StartWasmd(ctx, bin, logger)
 	}}
 	if e.WasmNode == DevNode {
-		wasm.start = devNode(deployer.Wasm)
+		wasm.start = devNode(vip.Wasm)
 	}
-	return map[deployer.VM]vmNode{
-		deployer.EVM: {binary: gethdev.Binary, start: func(ctx context.Context, bin string, logger *slog.Logger) (localnet.Rollup, error) {
+	return map[vip.VM]vmNode{
+		vip.EVM: {binary: gethdev.Binary, start: func(ctx context.Context, bin string, logger *slog.Logger) (localnet.Rollup, error) {
 			return StartGeth(ctx, bin, logger)
 		}},
-		deployer.Wasm: wasm,
-		deployer.Move: {binary: DevNodeBinary, moveVM: true, start: devNode(deployer.Move)},
+		vip.Wasm: wasm,
+		vip.Move: {binary: DevNodeBinary, moveVM: true, start: devNode(vip.Move)},
 	}
 }
 

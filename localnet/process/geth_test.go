@@ -15,13 +15,13 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/stage"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/gethdev"
 )
 
 // requireNode skips without the binary, unless REQUIRE_NODES=1 (CI) makes that a failure.
-func requireNode(t *testing.T, e Engine, vm deployer.VM) {
+func requireNode(t *testing.T, e Engine, vm vip.VM) {
 	t.Helper()
 	if err := e.Available(context.Background(), vm); err != nil {
 		if os.Getenv("REQUIRE_NODES") == "1" || os.Getenv("CI") == "true" {
@@ -33,10 +33,10 @@ func requireNode(t *testing.T, e Engine, vm deployer.VM) {
 
 func TestGethRollupServesAndStopsCleanly(t *testing.T) {
 	e := Engine{}
-	requireNode(t, e, deployer.EVM)
+	requireNode(t, e, vip.EVM)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	r, err := e.StartRollup(ctx, deployer.EVM)
+	r, err := e.StartRollup(ctx, vip.EVM)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/wasmddev"
 )
@@ -112,7 +112,7 @@ func get(ctx context.Context, url string) ([]byte, error) {
 }
 
 // VM is Wasm.
-func (r *WasmdRollup) VM() deployer.VM { return deployer.Wasm }
+func (r *WasmdRollup) VM() vip.VM { return vip.Wasm }
 
 // ChainID is wasmddev.ChainID.
 func (r *WasmdRollup) ChainID() string { return wasmddev.ChainID }

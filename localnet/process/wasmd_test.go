@@ -19,10 +19,10 @@ import (
 
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/wasm"
 	"github.com/vipharness/vipharness/localnet/minitia"
@@ -33,10 +33,10 @@ import (
 // read back, and a contract error as wasmd reports it.
 func TestWasmdRollupRunsOurContract(t *testing.T) {
 	e := Engine{}
-	requireNode(t, e, deployer.Wasm)
+	requireNode(t, e, vip.Wasm)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	r, err := e.StartRollup(ctx, deployer.Wasm)
+	r, err := e.StartRollup(ctx, vip.Wasm)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestWasmdRollupRunsOurContract(t *testing.T) {
 
 	var pairs [][2]any
 	for i := range 50 {
-		acct, err := minitia.DeriveAccount(mustMnemonic(t), keys.Secp256k1, wasmddev.Prefix)
+		acct, err := minitia.DeriveAccount(mustMnemonic(t), vip.Secp256k1, wasmddev.Prefix)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,10 +177,10 @@ func eventAttr(t *testing.T, res *sdk.TxResponse, typ, key string) string {
 // the config line, and a lookup is refused rather than retried.
 func TestWasmdWithoutATxIndexRefusesAPush(t *testing.T) {
 	e := Engine{}
-	requireNode(t, e, deployer.Wasm)
+	requireNode(t, e, vip.Wasm)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	r, err := e.StartRollup(ctx, deployer.Wasm)
+	r, err := e.StartRollup(ctx, vip.Wasm)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/minitia"
 )
@@ -59,7 +59,7 @@ func Init(ctx context.Context, bin, dir string, funded int) ([]localnet.Account,
 		if err != nil {
 			return nil, err
 		}
-		acct, err := minitia.DeriveAccount(mnemonic, keys.Secp256k1, Prefix)
+		acct, err := minitia.DeriveAccount(mnemonic, vip.Secp256k1, Prefix)
 		if err != nil {
 			return nil, err
 		}

@@ -14,19 +14,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // fakeStage is a contract's stage held in memory, read back in pages of 3 as a Scorer does.
 type fakeStage struct {
-	info deployer.StageInfo
+	info vip.StageInfo
 	rows []scores.Entry
 }
 
-func (f *fakeStage) StageInfo(_ context.Context, stage uint64) (deployer.StageInfo, error) {
+func (f *fakeStage) StageInfo(_ context.Context, stage uint64) (vip.StageInfo, error) {
 	if stage != f.info.Stage {
-		return deployer.StageInfo{Stage: stage}, nil
+		return vip.StageInfo{Stage: stage}, nil
 	}
 	return f.info, nil
 }
@@ -54,18 +54,18 @@ func TestBuildFromStage(t *testing.T) {
 	rows, total := evmRows(10)
 	tests := []struct {
 		name      string
-		info      deployer.StageInfo
+		info      vip.StageInfo
 		rows      []scores.Entry
 		stage     uint64
 		allowOpen bool
 		want      error
 	}{
-		{"finalized", deployer.StageInfo{Stage: 3, TotalScore: total, Finalized: true, Exists: true}, rows, 3, false, nil},
-		{"open refused", deployer.StageInfo{Stage: 3, TotalScore: total, Exists: true}, rows, 3, false, ErrNotFinalized},
-		{"open previewed", deployer.StageInfo{Stage: 3, TotalScore: total, Exists: true}, rows, 3, true, nil},
-		{"missing stage", deployer.StageInfo{Stage: 3, TotalScore: total, Finalized: true, Exists: true}, rows, 4, false, ErrStageMissing},
-		{"contract total off", deployer.StageInfo{Stage: 3, TotalScore: total + 1, Finalized: true, Exists: true}, rows, 3, false, ErrTotalsDiffer},
-		{"duplicate row", deployer.StageInfo{Stage: 3, TotalScore: total + rows[1].Amount, Finalized: true, Exists: true}, append(append([]scores.Entry(nil), rows...), rows[1]), 3, false, ErrDuplicate},
+		{"finalized", vip.StageInfo{Stage: 3, TotalScore: total, Finalized: true, Exists: true}, rows, 3, false, nil},
+		{"open refused", vip.StageInfo{Stage: 3, TotalScore: total, Exists: true}, rows, 3, false, ErrNotFinalized},
+		{"open previewed", vip.StageInfo{Stage: 3, TotalScore: total, Exists: true}, rows, 3, true, nil},
+		{"missing stage", vip.StageInfo{Stage: 3, TotalScore: total, Finalized: true, Exists: true}, rows, 4, false, ErrStageMissing},
+		{"contract total off", vip.StageInfo{Stage: 3, TotalScore: total + 1, Finalized: true, Exists: true}, rows, 3, false, ErrTotalsDiffer},
+		{"duplicate row", vip.StageInfo{Stage: 3, TotalScore: total + rows[1].Amount, Finalized: true, Exists: true}, append(append([]scores.Entry(nil), rows...), rows[1]), 3, false, ErrDuplicate},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -181,7 +181,7 @@ func (f *fakeL1) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func TestL1SnapshotAndCompare(t *testing.T) {
 	rows, total := evmRows(9)
-	tr, _, err := BuildFromStage(context.Background(), &fakeStage{deployer.StageInfo{Stage: 4, TotalScore: total, Finalized: true, Exists: true}, rows}, 2, 4, false)
+	tr, _, err := BuildFromStage(context.Background(), &fakeStage{vip.StageInfo{Stage: 4, TotalScore: total, Finalized: true, Exists: true}, rows}, 2, 4, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func TestL1RefusesAModuleStoreWithoutStageData(t *testing.T) {
 // with a changed score, an unknown address or a broken proof fail, each named.
 func TestCheckProofs(t *testing.T) {
 	rows, total := evmRows(12)
-	tr, _, err := BuildFromStage(context.Background(), &fakeStage{deployer.StageInfo{Stage: 1, TotalScore: total, Finalized: true, Exists: true}, rows}, 1, 1, false)
+	tr, _, err := BuildFromStage(context.Background(), &fakeStage{vip.StageInfo{Stage: 1, TotalScore: total, Finalized: true, Exists: true}, rows}, 1, 1, false)
 	if err != nil {
 		t.Fatal(err)
 	}

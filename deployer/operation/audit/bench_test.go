@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // genStage is a stage of n EVM addresses generated page by page as a contract's read-back
@@ -33,8 +33,8 @@ func newGenStage(n int) *genStage {
 	return g
 }
 
-func (g *genStage) StageInfo(_ context.Context, stage uint64) (deployer.StageInfo, error) {
-	return deployer.StageInfo{Stage: stage, TotalScore: g.total, Finalized: true, Exists: true}, nil
+func (g *genStage) StageInfo(_ context.Context, stage uint64) (vip.StageInfo, error) {
+	return vip.StageInfo{Stage: stage, TotalScore: g.total, Finalized: true, Exists: true}, nil
 }
 
 func (g *genStage) ScorePages(_ context.Context, _ uint64, each func([]scores.Row) error) error {

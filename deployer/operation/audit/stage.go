@@ -5,14 +5,14 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // StageReader is what an audit reads a stage through: every VM's Scorer has it (the same
 // paged read-back `vipctl verify` uses).
 type StageReader interface {
-	StageInfo(ctx context.Context, stage uint64) (deployer.StageInfo, error)
+	StageInfo(ctx context.Context, stage uint64) (vip.StageInfo, error)
 	ScorePages(ctx context.Context, stage uint64, each func(page []scores.Row) error) error
 	Codec() scores.Codec
 }
@@ -29,7 +29,7 @@ var (
 // BuildFromStage reads stage page by page and builds its tree for bridgeID. Each row is
 // decoded with the VM's codec and kept as 40 bytes (32-byte address, score). A stage that
 // is not finalized is refused unless allowOpen.
-func BuildFromStage(ctx context.Context, r StageReader, bridgeID, stage uint64, allowOpen bool) (*Tree, deployer.StageInfo, error) {
+func BuildFromStage(ctx context.Context, r StageReader, bridgeID, stage uint64, allowOpen bool) (*Tree, vip.StageInfo, error) {
 	info, err := r.StageInfo(ctx, stage)
 	if err != nil {
 		return nil, info, fmt.Errorf("audit stage %d: %w", stage, err)

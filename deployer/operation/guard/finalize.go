@@ -9,6 +9,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/journal"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Records keeps one write-ahead journal per finalized stage of a contract below a
@@ -57,7 +58,7 @@ func (r *Records) Lookup(stage uint64) (string, error) {
 // Finalizer finalizes a stage and reads it (a deployer.Scorer does).
 type Finalizer interface {
 	FinalizeStage(ctx context.Context, stage uint64) (string, error)
-	StageInfo(ctx context.Context, stage uint64) (deployer.StageInfo, error)
+	StageInfo(ctx context.Context, stage uint64) (vip.StageInfo, error)
 }
 
 // Finalize records the attempt, finalizes stage, and records the tx. When an earlier run

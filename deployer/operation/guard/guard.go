@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // L1 reports the L1's current VIP stage (deployer/operation/stage.Reader is one).
@@ -23,7 +23,7 @@ type L1 interface {
 // Contract is what the decisions read of a scoring contract.
 type Contract interface {
 	OpenStage(ctx context.Context) (uint64, error)
-	StageInfo(ctx context.Context, stage uint64) (deployer.StageInfo, error)
+	StageInfo(ctx context.Context, stage uint64) (vip.StageInfo, error)
 }
 
 // Refusal is why an operation was refused before anything was sent.

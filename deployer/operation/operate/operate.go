@@ -24,13 +24,14 @@ import (
 	"github.com/vipharness/vipharness/deployer/operation/guard"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Contract is what the loop uses of a contract's Scorer (a *deployer.Scorer is one).
 type Contract interface {
 	deployer.StageReader // Codec, StageInfo, ScorePages
 	deployer.StageCloser // OpenStage, FinalizeStage
-	VM() deployer.VM
+	VM() vip.VM
 	Contract() string
 	UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (push.Result, error)
 }

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // NodeInfo is what a Cosmos rollup's REST says of itself
@@ -23,8 +23,8 @@ type NodeInfo struct {
 }
 
 // VM maps the application name to the rollup's VM: Initia's minievm, minimove and miniwasm,
-// and wasmd (a plain CosmWasm chain) as Wasm (deployer.Spec's names).
-func (n NodeInfo) VM() (deployer.VM, bool) { return scorers.ByNodeName(n.Name) }
+// and wasmd (a plain CosmWasm chain) as Wasm (vip.Spec's names).
+func (n NodeInfo) VM() (vip.VM, bool) { return scorers.ByNodeName(n.Name) }
 
 // ReadNodeInfo asks a Cosmos REST endpoint for its node_info.
 func ReadNodeInfo(ctx context.Context, rest string) (NodeInfo, error) {

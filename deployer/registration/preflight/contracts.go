@@ -11,8 +11,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/httpstatus"
+	"github.com/vipharness/vipharness/deployer/vip"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -184,14 +184,14 @@ func (w *wasmContract) Interface(ctx context.Context) ([]string, error) {
 func (w *wasmContract) OpenStage(ctx context.Context) (uint64, error) { return w.open(ctx) }
 
 // readers are how each VM's contract is read through its rollup's faces.
-var readers = map[deployer.VM]func(*probe.Client, string, OpenStageFunc) Contract{
-	deployer.EVM:  EVMContract,
-	deployer.Move: MoveContract,
-	deployer.Wasm: WasmContract,
+var readers = map[vip.VM]func(*probe.Client, string, OpenStageFunc) Contract{
+	vip.EVM:  EVMContract,
+	vip.Move: MoveContract,
+	vip.Wasm: WasmContract,
 }
 
 // ContractOf reads the scoring contract at address on a rollup of vm; nil for an unknown VM.
-func ContractOf(vm deployer.VM, c *probe.Client, address string, open OpenStageFunc) Contract {
+func ContractOf(vm vip.VM, c *probe.Client, address string, open OpenStageFunc) Contract {
 	if read, ok := readers[vm]; ok {
 		return read(c, address, open)
 	}

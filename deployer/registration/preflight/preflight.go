@@ -16,11 +16,11 @@ import (
 
 	sdkmath "cosmossdk.io/math"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/httpstatus"
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Status is a finding's verdict.
@@ -108,7 +108,7 @@ type Contract interface {
 // Config is what to check.
 type Config struct {
 	// VM is the VM the deploy targets; "" accepts the one the rollup names.
-	VM deployer.VM
+	VM vip.VM
 	// The rollup's faces: CometBFT RPC, Cosmos REST, EVM JSON-RPC ("" where it has none).
 	CometRPC, REST, JSONRPC string
 	// L1 reads the VIP stage; nil skips the L1 checks.
@@ -154,8 +154,8 @@ type run struct {
 	c        *probe.Client
 	findings []Finding
 
-	vm       deployer.VM
-	spec     deployer.Spec // the VM's, zero while the VM is unknown
+	vm       vip.VM
+	spec     vip.Spec // the VM's, zero while the VM is unknown
 	chainID  string
 	minitia  string
 	l1Stage  uint64
@@ -373,10 +373,10 @@ func (r *run) l1(ctx context.Context) {
 const headroom = 120 // percent
 
 // DeployGas and PushGas are the estimates the balances are checked against.
-func DeployGas(vm deployer.VM) uint64 { return gas(vm).Deploy * headroom / 100 }
+func DeployGas(vm vip.VM) uint64 { return gas(vm).Deploy * headroom / 100 }
 
 // PushGas is the estimated gas of pushing n new addresses.
-func PushGas(vm deployer.VM, n int) uint64 {
+func PushGas(vm vip.VM, n int) uint64 {
 	e := gas(vm)
 	return (e.Fixed + e.PerAddress*uint64(n)) * headroom / 100
 }
@@ -545,13 +545,13 @@ func (r *run) contract(ctx context.Context) {
 }
 
 // gas is the VM's measured estimate (zero for an unknown VM).
-func gas(vm deployer.VM) deployer.GasEstimate {
+func gas(vm vip.VM) vip.GasEstimate {
 	spec, _ := scorers.Describe(vm)
 	return spec.Gas
 }
 
 // setVM makes vm the VM the checks run for ("" while unknown).
-func (r *run) setVM(vm deployer.VM) {
+func (r *run) setVM(vm vip.VM) {
 	r.vm = vm
 	r.spec, _ = scorers.Describe(vm)
 }

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // fakeRollup is a rollup's faces as an httptest server, with what each face answers set per
@@ -151,9 +151,9 @@ func TestFindings(t *testing.T) {
 		{"rpc answers", minimove, nil, "rollup rpc", OK, "height 5"},
 		{"not a minitia", func() *fakeRollup { f := minimove(); f.app = "wasmd"; return f }, nil, "initia rollup", Warn, `"wasmd"`},
 		{"a minitia", minimove, nil, "initia rollup", OK, "minitia"},
-		{"move needs rest", minimove, func(c *Config) { c.REST, c.VM = "", deployer.Move }, "rollup rest", Fail, "inputs=rest"},
+		{"move needs rest", minimove, func(c *Config) { c.REST, c.VM = "", vip.Move }, "rollup rest", Fail, "inputs=rest"},
 		{"rest unreachable", minimove, func(c *Config) { c.REST = "http://127.0.0.1:1" }, "rollup rest", Fail, "api.enable"},
-		{"vm mismatch", minimove, func(c *Config) { c.VM = deployer.Wasm }, "vm", Fail, "inputs=vm value=move"},
+		{"vm mismatch", minimove, func(c *Config) { c.VM = vip.Wasm }, "vm", Fail, "inputs=vm value=move"},
 		{"vm unknown", func() *fakeRollup { f := minimove(); f.name = "gaia"; return f }, nil, "vm", Warn, "inputs=vm"},
 		{"vm", minimove, nil, "vm", OK, "minimove (move)"},
 		{"release", minimove, nil, "version", OK, "minimove_v1.0.2_Linux_x86_64.tar.gz"},
@@ -238,7 +238,7 @@ func TestBalanceArithmetic(t *testing.T) {
 	rep := runOn(t, minimove(), func(c *Config) {
 		c.Accounts = []Account{{Role: "deployer", Address: "init1x", Deploys: true, Pushes: true}}
 	})
-	gas := DeployGas(deployer.Move) + PushGas(deployer.Move, 1000)
+	gas := DeployGas(vip.Move) + PushGas(vip.Move, 1000)
 	want := fmt.Sprintf("needs %d umin (%d gas)", (gas*15+99)/100, gas)
 	if f := find(t, rep, "balance deployer"); !strings.Contains(f.Detail, want) {
 		t.Fatalf("%s, want %q", f.Detail, want)

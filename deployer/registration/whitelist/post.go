@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
-func vmLabel(vm deployer.VM) string {
+func vmLabel(vm vip.VM) string {
 	if spec, err := scorers.Describe(vm); err == nil {
 		return spec.Label
 	}

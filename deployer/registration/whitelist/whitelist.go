@@ -13,15 +13,15 @@ import (
 
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // L1Prefix is the bech32 prefix of Initia L1 accounts.
 const L1Prefix = "init"
 
 // VMType is vip::register's vm_type: the real module's numbering.
-func VMType(vm deployer.VM) (uint64, error) {
+func VMType(vm vip.VM) (uint64, error) {
 	spec, err := scorers.Describe(vm)
 	return spec.VMType, err
 }
@@ -33,7 +33,7 @@ type Request struct {
 	// Name is the rollup's pretty name; ChainID its chain id.
 	Name    string
 	ChainID string
-	VM      deployer.VM
+	VM      vip.VM
 	// Operator receives the operator commission on the L1 (init1... or 0x-hex).
 	Operator string
 	// BridgeID and BridgeAddress are the rollup's OPinit bridge on the L1.
@@ -212,7 +212,7 @@ func pad(bz []byte) ([32]byte, error) {
 }
 
 // checkScoreContract checks the contract address in the form its VM writes it.
-func checkScoreContract(vm deployer.VM, s string) error {
+func checkScoreContract(vm vip.VM, s string) error {
 	if strings.TrimSpace(s) == "" {
 		return errors.New("empty: the scoring contract's address on the rollup")
 	}

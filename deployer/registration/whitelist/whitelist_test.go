@@ -16,7 +16,7 @@ import (
 	"github.com/cosmos/gogoproto/proto"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -29,7 +29,7 @@ func sample() Request {
 		Network:       "mainnet",
 		Name:          "Example Rollup",
 		ChainID:       "example-1",
-		VM:            deployer.EVM,
+		VM:            vip.EVM,
 		Operator:      "init1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc535vdd7",
 		BridgeID:      29,
 		BridgeAddress: "0x6a0d84bd2d2f8b2e6ffef1f2b6c1f1c4c3b8d1a0e3b4b7c9d2f3e4a5b6c7d8e9",
@@ -107,9 +107,9 @@ func TestCheckRefusesEachBadField(t *testing.T) {
 		{"score-contract", func(r *Request) { r.ScoreContract = "" }},
 		{"score-contract", func(r *Request) { r.ScoreContract = "0x5FbDB2315678afecb367f032d93F642f64180a" }},
 		{"score-contract", func(r *Request) { r.ScoreContract = "0x0000000000000000000000000000000000000000" }},
-		{"score-contract", func(r *Request) { r.VM = deployer.Wasm }},
+		{"score-contract", func(r *Request) { r.VM = vip.Wasm }},
 		{"score-contract", func(r *Request) {
-			r.VM = deployer.Move
+			r.VM = vip.Move
 			r.ScoreContract = "init1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc535vdd7"
 		}},
 		{"max-rate", func(r *Request) { r.MaxRate = "1.5" }},
@@ -229,7 +229,7 @@ func TestGoldenFiles(t *testing.T) {
 	}
 	r := sample()
 	r.Network = "testnet"
-	r.VM, r.ScoreContract = deployer.Wasm, "init15zs69gay5kn2029f4246etdw47ctrv4nkj6mddachxath09ah6lstd0jep"
+	r.VM, r.ScoreContract = vip.Wasm, "init15zs69gay5kn2029f4246etdw47ctrv4nkj6mddachxath09ah6lstd0jep"
 	tn := mustCheck(t, r)
 	for name, got := range map[string][]byte{
 		"forum-post.md":            []byte(c.ForumPost()),

@@ -14,6 +14,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Base is the half of a Move or a Wasm deployer.Contract that is the same on both: the
@@ -27,14 +28,14 @@ type Base struct {
 	MaxTxBytes int
 	Push       deployer.PushConfig
 
-	vm                       deployer.VM
+	vm                       vip.VM
 	deployerKey, operatorKey keys.Signer
 	decode                   func(error) error
 }
 
 // Open is deployer.Open for a Cosmos VM: the shared half (NewBase) dialled, and the VM's own
 // Contract around it (contract).
-func Open(ctx context.Context, vm deployer.VM, cfg deployer.Config, register func(codectypes.InterfaceRegistry), decode func(error) error,
+func Open(ctx context.Context, vm vip.VM, cfg deployer.Config, register func(codectypes.InterfaceRegistry), decode func(error) error,
 	contract func(Base, deployer.Config) deployer.Contract) (*deployer.Scorer, error) {
 	return deployer.Open(ctx, cfg, func(ctx context.Context, cfg deployer.Config) (deployer.Contract, error) {
 		base, err := NewBase(ctx, vm, cfg, register, decode)
@@ -47,7 +48,7 @@ func Open(ctx context.Context, vm deployer.VM, cfg deployer.Config, register fun
 
 // NewBase dials the rollup of a validated cfg for vm, whose messages register adds and
 // whose contract's refusals decode turns into the VM's own errors.
-func NewBase(ctx context.Context, vm deployer.VM, cfg deployer.Config, register func(codectypes.InterfaceRegistry), decode func(error) error) (Base, error) {
+func NewBase(ctx context.Context, vm vip.VM, cfg deployer.Config, register func(codectypes.InterfaceRegistry), decode func(error) error) (Base, error) {
 	c, err := DialFor(ctx, cfg, register)
 	if err != nil {
 		return Base{}, fmt.Errorf("dial %s rollup: %w", vm, err)
@@ -57,7 +58,7 @@ func NewBase(ctx context.Context, vm deployer.VM, cfg deployer.Config, register 
 }
 
 // VM is the contract's VM.
-func (b *Base) VM() deployer.VM { return b.vm }
+func (b *Base) VM() vip.VM { return b.vm }
 
 // ChainID is the chain id the node reported.
 func (b *Base) ChainID() string { return b.C.ChainID }

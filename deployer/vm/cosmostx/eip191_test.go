@@ -9,6 +9,7 @@ import (
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	standin "github.com/vipharness/vipharness/localnet/ledger"
 )
@@ -85,12 +86,12 @@ func TestLedgerSignsInEIP191(t *testing.T) {
 			return nil, err
 		}
 		sw, _ := keys.FromMnemonic(ledgerMnemonic, keys.EVMPath(0))
-		soft, _ := sw.Signer(keys.EthSecp256k1)
+		soft, _ := sw.Signer(vip.EthSecp256k1)
 		return soft.SignCosmos(ctx, doc) // keccak of the bare doc: another message
 	})
 	refused("another account's key", func(ctx context.Context, b []byte) ([]byte, error) {
 		sw, _ := keys.FromMnemonic(ledgerMnemonic, keys.EVMPath(1))
-		soft, _ := sw.Signer(keys.EthSecp256k1)
+		soft, _ := sw.Signer(vip.EthSecp256k1)
 		return soft.SignCosmos(ctx, b)
 	})
 }

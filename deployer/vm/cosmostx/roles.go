@@ -6,8 +6,8 @@ import (
 
 	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // SoftKey wraps a Cosmos private key as a signer for a deployer's role options; a key of an
@@ -27,7 +27,7 @@ func SoftKey(k cryptotypes.PrivKey, source string) keys.Signer {
 // names the role and where its key comes from.
 func (c *Client) RoleSigner(ctx context.Context, k keys.Signer, role string) (*Signer, error) {
 	if k == nil {
-		return nil, &deployer.MissingKeyError{Role: role}
+		return nil, &vip.MissingKeyError{Role: role}
 	}
 	sg, err := c.SignerOf(ctx, k)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/evm"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/embedded"
@@ -32,13 +33,13 @@ import (
 // It runs on the embedded chain and, after `make nodes`, on a real geth child process.
 func BenchmarkPushThroughput(b *testing.B) {
 	engines := []localnet.Engine{embedded.Engine{}}
-	if p := (process.Engine{}); p.Available(context.Background(), deployer.EVM) == nil {
+	if p := (process.Engine{}); p.Available(context.Background(), vip.EVM) == nil {
 		engines = append(engines, p)
 	}
 	for _, e := range engines {
 		b.Run(e.Name(), func(b *testing.B) {
 			ctx := context.Background()
-			r, err := e.StartRollup(ctx, deployer.EVM)
+			r, err := e.StartRollup(ctx, vip.EVM)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -10,7 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/vipharness/vipharness/bindings/vipscore"
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // RevertError is a contract revert decoded against the contract's ABI: a custom error
@@ -24,7 +24,7 @@ type RevertError struct {
 	Inferred bool
 }
 
-var _ deployer.ContractError = (*RevertError)(nil)
+var _ vip.ContractError = (*RevertError)(nil)
 
 // Reason is the custom error's name ("StageFinalized"), "Error" for a reason string, "Panic"
 // for a panic code, or "" when the revert data is not the contract's.

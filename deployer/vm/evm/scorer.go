@@ -20,6 +20,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // MaxTxGas is the per-transaction gas cap of Osaka (EIP-7825).
@@ -82,8 +83,8 @@ func dialContract(ctx context.Context, cfg deployer.Config) (*Contract, error) {
 // Close closes the RPC connection.
 func (s *Contract) Close() { s.client.Close() }
 
-// VM is deployer.EVM.
-func (s *Contract) VM() deployer.VM { return deployer.EVM }
+// VM is vip.EVM.
+func (s *Contract) VM() vip.VM { return vip.EVM }
 
 // ChainID is the chain id the RPC reported, in decimal (as Deployment.ChainID).
 func (s *Contract) ChainID() string { return s.chainID.String() }
@@ -94,7 +95,7 @@ func (s *Contract) Bech32Prefix() string { return "" }
 // Attach makes addr (a 0x address) the contract later calls go to.
 func (s *Contract) Attach(addr string) error {
 	if !common.IsHexAddress(addr) {
-		return fmt.Errorf("contract %q: %w: not a 0x address", addr, deployer.ErrBadAddress)
+		return fmt.Errorf("contract %q: %w: not a 0x address", addr, vip.ErrBadAddress)
 	}
 	s.contract = common.HexToAddress(addr)
 	return nil
@@ -113,14 +114,14 @@ func (s *Contract) Codec() scores.Codec { return scores.EVMCodec{} }
 
 func (s *Contract) needContract() error {
 	if s.contract == (common.Address{}) {
-		return deployer.ErrNoContract
+		return vip.ErrNoContract
 	}
 	return nil
 }
 
 func (s *Contract) needKey(k keys.Signer, role string) error {
 	if k == nil {
-		return &deployer.MissingKeyError{Role: role}
+		return &vip.MissingKeyError{Role: role}
 	}
 	return nil
 }
@@ -299,19 +300,19 @@ func (s *Contract) call(ctx context.Context, data []byte) ([]byte, error) {
 }
 
 // StageInfo reads stages(stage).
-func (s *Contract) StageInfo(ctx context.Context, stage uint64) (deployer.StageInfo, error) {
+func (s *Contract) StageInfo(ctx context.Context, stage uint64) (vip.StageInfo, error) {
 	if err := s.needContract(); err != nil {
-		return deployer.StageInfo{}, err
+		return vip.StageInfo{}, err
 	}
 	out, err := s.call(ctx, s.binding.PackStages(stage))
 	if err != nil {
-		return deployer.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
+		return vip.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
 	}
 	st, err := s.binding.UnpackStages(out)
 	if err != nil {
-		return deployer.StageInfo{}, fmt.Errorf("decode stage %d: %w", stage, err)
+		return vip.StageInfo{}, fmt.Errorf("decode stage %d: %w", stage, err)
 	}
-	return deployer.StageInfo{Stage: stage, TotalScore: st.TotalScore, Finalized: st.IsFinalized, Exists: st.Stage == stage}, nil
+	return vip.StageInfo{Stage: stage, TotalScore: st.TotalScore, Finalized: st.IsFinalized, Exists: st.Stage == stage}, nil
 }
 
 // ScorePages pages through getScores. The contract pads a page to its limit with zero rows (as

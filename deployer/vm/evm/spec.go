@@ -7,17 +7,16 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Spec is what the EVM means to the code around it.
-var Spec = deployer.Spec{
-	VM:           deployer.EVM,
+var Spec = vip.Spec{
+	VM:           vip.EVM,
 	Minitia:      "minievm",
 	Label:        "MiniEVM",
 	VMType:       2,
-	KeyType:      keys.EthSecp256k1,
+	KeyType:      vip.EthSecp256k1,
 	Artifact:     "solc's .bin (hex creation code) or a Foundry/Hardhat .json",
 	ReadArtifact: ReadArtifact,
 	CheckContract: func(addr string) error {
@@ -30,7 +29,7 @@ var Spec = deployer.Spec{
 		}
 		return nil
 	},
-	Gas: deployer.GasEstimate{Deploy: 0, Fixed: 50_000, PerAddress: 30_664}, // the deploy is estimated by the node
+	Gas: vip.GasEstimate{Deploy: 0, Fixed: 50_000, PerAddress: 30_664}, // the deploy is estimated by the node
 	Reasons: map[string]string{
 		"not allowed":     "PermissionDenied",
 		"finalized":       "StageFinalized",

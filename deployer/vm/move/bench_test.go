@@ -18,6 +18,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/move"
 	"github.com/vipharness/vipharness/localnet"
@@ -43,7 +44,7 @@ func benchRollup(b *testing.B, nodeOpts ...embedded.MoveOption) (*embedded.MoveR
 func moveEngines() []localnet.Engine {
 	// The embedded minitia at its default block time, and at a minitia's pace (500 ms).
 	engines := []localnet.Engine{embedded.Engine{}, embedded.Engine{BlockTime: 500 * time.Millisecond}}
-	if p := (process.Engine{}); p.Available(context.Background(), deployer.Move) == nil {
+	if p := (process.Engine{}); p.Available(context.Background(), vip.Move) == nil {
 		engines = append(engines, p)
 	}
 	return engines
@@ -54,7 +55,7 @@ func scorerDialer(b *testing.B, r localnet.Rollup) func(code []byte) *deployer.S
 	b.Helper()
 	ctx := context.Background()
 	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
-	key, err := keys.PrivKeyFromBytes(secret, keys.EthSecp256k1)
+	key, err := keys.PrivKeyFromBytes(secret, vip.EthSecp256k1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func BenchmarkPublish(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	acct, err := minitia.DeriveAccount(mnemonic, keys.EthSecp256k1, "init")
+	acct, err := minitia.DeriveAccount(mnemonic, vip.EthSecp256k1, "init")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func BenchmarkPushThroughput(b *testing.B) {
 	for _, e := range moveEngines() {
 		b.Run(e.Name(), func(b *testing.B) {
 			ctx := context.Background()
-			r, err := e.StartRollup(ctx, deployer.Move)
+			r, err := e.StartRollup(ctx, vip.Move)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -150,7 +151,7 @@ func benchPush(b *testing.B, r localnet.Rollup, dial func(code []byte) *deployer
 func sendRaw(ctx context.Context, s *deployer.Scorer, r localnet.Rollup, entries []scores.Entry, size int) error {
 	c := s.VMContract().(*move.Contract).C
 	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
-	key, err := keys.PrivKeyFromBytes(secret, keys.EthSecp256k1)
+	key, err := keys.PrivKeyFromBytes(secret, vip.EthSecp256k1)
 	if err != nil {
 		return err
 	}

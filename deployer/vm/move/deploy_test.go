@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
 
@@ -25,11 +26,11 @@ func TestSecondDeployNamesTheModuleUnderTheDeployer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Status != deployer.StatusAlready || again.Contract != first.Contract || again.InitStage != 3 {
+	if again.Status != vip.StatusAlready || again.Contract != first.Contract || again.InitStage != 3 {
 		t.Fatalf("second deploy %+v, want already deployed at %s stage 3", again, first.Contract)
 	}
 	_, err = s.Deploy(ctx, 5, deployer.AnotherDeployment())
-	if !errors.Is(err, deployer.ErrOnePerDeployer) || !strings.Contains(err.Error(), "another deployer key") || strings.Contains(err.Error(), "EDEPLOYER_ALREADY_ADDED") {
+	if !errors.Is(err, vip.ErrOnePerDeployer) || !strings.Contains(err.Error(), "another deployer key") || strings.Contains(err.Error(), "EDEPLOYER_ALREADY_ADDED") {
 		t.Fatalf("--new on Move: %v", err)
 	}
 	if got := r.sequence(t, s, first.Deployer); got != seq {

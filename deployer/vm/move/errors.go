@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/vipharness/vipharness/bindings/movebcs"
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
 
@@ -38,7 +38,7 @@ type AbortError struct {
 	Err   error
 }
 
-var _ deployer.ContractError = (*AbortError)(nil)
+var _ vip.ContractError = (*AbortError)(nil)
 
 // Reason is the abort's reason constant when the module is vip_score (EFINALIZED_STAGE),
 // else "abort <code>".
@@ -99,7 +99,7 @@ type VMFailure struct {
 	Err                     error
 }
 
-var _ deployer.ContractError = (*VMFailure)(nil)
+var _ vip.ContractError = (*VMFailure)(nil)
 
 // Reason is the VM's status (ARITHMETIC_ERROR).
 func (e *VMFailure) Reason() string { return e.Status }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	movecontract "github.com/vipharness/vipharness/contracts/move"
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/move"
 )
@@ -56,7 +56,7 @@ func TestDecodeVMFailure(t *testing.T) {
 	if !errors.As(err, &f) {
 		t.Fatalf("%v (%T) is not a VMFailure", err, err)
 	}
-	ce, ok := deployer.AsContractError(err)
+	ce, ok := vip.AsContractError(err)
 	if !ok || ce.Reason() != "ARITHMETIC_ERROR" || !ce.Trapped() {
 		t.Fatalf("contract error %v %v", ce, ok)
 	}

@@ -21,6 +21,7 @@ import (
 	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
 
@@ -60,7 +61,7 @@ var _ deployer.Contract = (*Contract)(nil)
 // deployer, cfg.Move.Build (Builder) compiles one for it, cfg.Contract the address of a
 // published one (0x-hex or bech32).
 func Dial(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error) {
-	return cosmostx.Open(ctx, deployer.Move, cfg, initiamove.RegisterInterfaces, DecodeAbort, func(base cosmostx.Base, cfg deployer.Config) deployer.Contract {
+	return cosmostx.Open(ctx, vip.Move, cfg, initiamove.RegisterInterfaces, DecodeAbort, func(base cosmostx.Base, cfg deployer.Config) deployer.Contract {
 		return &Contract{Base: base, module: cfg.Code, build: cfg.Move.Build}
 	})
 }
@@ -74,7 +75,7 @@ func (s *Contract) Attach(addr string) error {
 	}
 	a, err := s.accountAddress(addr)
 	if err != nil {
-		return fmt.Errorf("module address %q: %w: neither 0x-hex nor bech32", addr, deployer.ErrBadAddress)
+		return fmt.Errorf("module address %q: %w: neither 0x-hex nor bech32", addr, vip.ErrBadAddress)
 	}
 	s.owner = &a
 	return nil
@@ -90,7 +91,7 @@ func (s *Contract) Contract() string {
 
 func (s *Contract) needModule() error {
 	if s.owner == nil {
-		return deployer.ErrNoContract
+		return vip.ErrNoContract
 	}
 	return nil
 }
@@ -315,31 +316,31 @@ func (s *Contract) store(ctx context.Context) (moduleStore, error) {
 
 // StageInfo reads the stage's row of the module's stages table; a stage the module does not
 // have is Exists false.
-func (s *Contract) StageInfo(ctx context.Context, stage uint64) (deployer.StageInfo, error) {
+func (s *Contract) StageInfo(ctx context.Context, stage uint64) (vip.StageInfo, error) {
 	ms, err := s.store(ctx)
 	if err != nil {
-		return deployer.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
+		return vip.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
 	}
 	var res initiamove.QueryTableEntryResponse
 	err = s.C.Get(ctx, "/initia/move/v1/tables/"+ms.Stages.Handle+"/entries/by_key_bytes?key_bytes="+url.QueryEscape(base64.StdEncoding.EncodeToString(movebcs.ArgU64(stage))), &res)
 	if cosmostx.NotFound(err) {
-		return deployer.StageInfo{Stage: stage}, nil
+		return vip.StageInfo{Stage: stage}, nil
 	}
 	if err != nil {
-		return deployer.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
+		return vip.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
 	}
 	var row struct {
 		TotalScore  string `json:"total_score"`
 		IsFinalized bool   `json:"is_finalized"`
 	}
 	if err := json.Unmarshal([]byte(res.TableEntry.Value), &row); err != nil {
-		return deployer.StageInfo{}, fmt.Errorf("read stage %d: row %q: %w", stage, res.TableEntry.Value, err)
+		return vip.StageInfo{}, fmt.Errorf("read stage %d: row %q: %w", stage, res.TableEntry.Value, err)
 	}
 	total, err := strconv.ParseUint(row.TotalScore, 10, 64)
 	if err != nil {
-		return deployer.StageInfo{}, fmt.Errorf("read stage %d: total score %q: %w", stage, row.TotalScore, err)
+		return vip.StageInfo{}, fmt.Errorf("read stage %d: total score %q: %w", stage, row.TotalScore, err)
 	}
-	return deployer.StageInfo{Stage: stage, TotalScore: total, Finalized: row.IsFinalized, Exists: true}, nil
+	return vip.StageInfo{Stage: stage, TotalScore: total, Finalized: row.IsFinalized, Exists: true}, nil
 }
 
 // ScorePages pages through get_scores by start_after, in the module's order (descending address).

@@ -14,6 +14,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx/cosmostest"
 	"github.com/vipharness/vipharness/deployer/vm/move"
@@ -44,7 +45,7 @@ func start(t *testing.T, opts ...embedded.MoveOption) *rollup {
 	t.Cleanup(func() { _ = r.Stop(context.Background()) })
 	key := func(i int) cryptotypes.PrivKey {
 		b, _ := hex.DecodeString(r.Funded()[i].PrivateKey)
-		k, err := keys.PrivKeyFromBytes(b, keys.EthSecp256k1)
+		k, err := keys.PrivKeyFromBytes(b, vip.EthSecp256k1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +84,7 @@ func (r *rollup) sequence(t *testing.T, s *deployer.Scorer, addr string) uint64 
 // suite is r as the shared Cosmos suite's rollup.
 func (r *rollup) suite(t *testing.T) *cosmostest.Rollup {
 	ep := r.r.Endpoints()
-	return &cosmostest.Rollup{VM: deployer.Move,
+	return &cosmostest.Rollup{VM: vip.Move,
 		KeyA: cosmostx.SoftKey(r.keyA, "key A"), KeyB: cosmostx.SoftKey(r.keyB, "key B"),
 		AddrA: r.r.Funded()[0].Address, AddrB: r.r.Funded()[1].Address,
 		Dial: r.dial, DialBare: move.Dial, CometRPC: ep.CometRPC, REST: ep.REST,

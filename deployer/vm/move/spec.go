@@ -6,18 +6,17 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Spec is what Move means to the code around it. A Move module is named by its
 // publisher's address, so one deployer holds one vip_score.
-var Spec = deployer.Spec{
-	VM:                     deployer.Move,
+var Spec = vip.Spec{
+	VM:                     vip.Move,
 	Minitia:                "minimove",
 	Label:                  "MiniMove",
 	VMType:                 0,
-	KeyType:                keys.EthSecp256k1,
+	KeyType:                vip.EthSecp256k1,
 	Cosmos:                 true,
 	OneContractPerDeployer: true,
 	Artifact:               "a compiled .mv module",
@@ -41,7 +40,7 @@ var Spec = deployer.Spec{
 		}
 		return nil
 	},
-	Gas: deployer.GasEstimate{Deploy: 319_502, Fixed: 10_360, PerAddress: 4_492},
+	Gas: vip.GasEstimate{Deploy: 319_502, Fixed: 10_360, PerAddress: 4_492},
 	Reasons: map[string]string{
 		"not allowed":     "EUNAUTHORIZED",
 		"finalized":       "EFINALIZED_STAGE",

@@ -19,6 +19,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/internal/throughput"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/wasm"
 	"github.com/vipharness/vipharness/localnet"
@@ -29,7 +30,7 @@ import (
 func wasmEngines() []localnet.Engine {
 	// The embedded minitia at its default block time, and at a minitia's pace (500 ms).
 	engines := []localnet.Engine{embedded.Engine{}, embedded.Engine{BlockTime: 500 * time.Millisecond}}
-	if p := (process.Engine{}); p.Available(context.Background(), deployer.Wasm) == nil {
+	if p := (process.Engine{}); p.Available(context.Background(), vip.Wasm) == nil {
 		engines = append(engines, p)
 	}
 	return engines
@@ -54,7 +55,7 @@ func BenchmarkDeploy(b *testing.B) {
 	for _, e := range wasmEngines() {
 		b.Run(e.Name(), func(b *testing.B) {
 			ctx := context.Background()
-			r, err := e.StartRollup(ctx, deployer.Wasm)
+			r, err := e.StartRollup(ctx, vip.Wasm)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -82,7 +83,7 @@ func BenchmarkPushThroughput(b *testing.B) {
 	for _, e := range wasmEngines() {
 		b.Run(e.Name(), func(b *testing.B) {
 			ctx := context.Background()
-			r, err := e.StartRollup(ctx, deployer.Wasm)
+			r, err := e.StartRollup(ctx, vip.Wasm)
 			if err != nil {
 				b.Fatal(err)
 			}

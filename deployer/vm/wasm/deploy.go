@@ -10,6 +10,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/journal"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
 
@@ -29,7 +30,7 @@ var (
 )
 
 // NoteDeployment adds the code id the contract runs, and the gas of a store this run made.
-func (c *deployChain) NoteDeployment(ctx context.Context, d *deployer.Deployment) error {
+func (c *deployChain) NoteDeployment(ctx context.Context, d *vip.Deployment) error {
 	id, err := c.s.contractCode(ctx, d.Contract)
 	if err != nil {
 		return err
@@ -59,7 +60,7 @@ func (c *deployChain) PrepareDeploy(ctx context.Context) error {
 		return fmt.Errorf("store code: code id %q: %w", res.Contract, err)
 	}
 	c.s.codeID = id
-	if res.Status == deployer.StatusAlready {
+	if res.Status == vip.StatusAlready {
 		c.s.Push.Logger.Info("code already stored; reusing it", "code_id", id)
 		return nil
 	}

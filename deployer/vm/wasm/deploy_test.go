@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
 
@@ -21,7 +22,7 @@ func TestSecondDeployIsAlreadyDeployedAndSendsNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Status != deployer.StatusAlready || again.Contract != first.Contract || again.InitStage != 3 || again.CodeID != first.CodeID {
+	if again.Status != vip.StatusAlready || again.Contract != first.Contract || again.InitStage != 3 || again.CodeID != first.CodeID {
 		t.Fatalf("second deploy %+v, want already deployed at %s stage 3", again, first.Contract)
 	}
 	if got := r.sequence(t, s, first.Deployer); got != seq {
@@ -42,7 +43,7 @@ func TestDeployReusesCodeStoredWithTheSameChecksum(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Status != deployer.StatusDeployed || b.Contract == a.Contract || b.CodeID != a.CodeID {
+	if b.Status != vip.StatusDeployed || b.Contract == a.Contract || b.CodeID != a.CodeID {
 		t.Fatalf("second deployer got %+v; want a new contract on code %d", b, a.CodeID)
 	}
 	if got := r.sequence(t, sb, b.Deployer); got != 1 {

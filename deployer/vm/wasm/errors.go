@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
 
@@ -24,7 +24,7 @@ type ContractError struct {
 	Err     error
 }
 
-var _ deployer.ContractError = (*ContractError)(nil)
+var _ vip.ContractError = (*ContractError)(nil)
 
 // Reason is the contract's message without its details ("Stage finalized").
 func (e *ContractError) Reason() string {

@@ -24,6 +24,7 @@ import (
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
 
@@ -56,7 +57,7 @@ var _ deployer.Contract = (*Contract)(nil)
 // Dial connects to the rollup's CometBFT RPC and REST faces (cfg.CometRPC, cfg.REST) and
 // returns the Scorer of its contract; cfg.Code is a Wasm module to deploy instead of ours.
 func Dial(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error) {
-	return cosmostx.Open(ctx, deployer.Wasm, cfg, wasmtypes.RegisterInterfaces, decodeContract, func(base cosmostx.Base, cfg deployer.Config) deployer.Contract {
+	return cosmostx.Open(ctx, vip.Wasm, cfg, wasmtypes.RegisterInterfaces, decodeContract, func(base cosmostx.Base, cfg deployer.Config) deployer.Contract {
 		s := &Contract{Base: base, code: wasmcontract.Code()}
 		if cfg.Code != nil {
 			s.code = cfg.Code
@@ -73,7 +74,7 @@ func (s *Contract) Contract() string { return s.contract }
 func (s *Contract) Attach(addr string) error {
 	canonical, err := scores.CheckBech32(s.C.Prefix())(addr)
 	if err != nil {
-		return fmt.Errorf("contract: %w: %w", deployer.ErrBadAddress, err)
+		return fmt.Errorf("contract: %w: %w", vip.ErrBadAddress, err)
 	}
 	s.contract = canonical
 	return nil
@@ -84,7 +85,7 @@ func (s *Contract) CodeID() uint64 { return s.codeID }
 
 func (s *Contract) needContract() error {
 	if s.contract == "" {
-		return deployer.ErrNoContract
+		return vip.ErrNoContract
 	}
 	return nil
 }
@@ -232,16 +233,16 @@ func (s *Contract) query(ctx context.Context, q vipwasm.Query, out any) error {
 }
 
 // StageInfo reads get_stage_info; a stage the contract does not have is Exists false.
-func (s *Contract) StageInfo(ctx context.Context, stage uint64) (deployer.StageInfo, error) {
+func (s *Contract) StageInfo(ctx context.Context, stage uint64) (vip.StageInfo, error) {
 	var info vipwasm.StageInfo
 	if err := s.query(ctx, vipwasm.Query{GetStageInfo: &vipwasm.Stage{Stage: stage}}, &info); err != nil {
 		var ce *ContractError
 		if errors.As(err, &ce) && ce.Reason() == StageNotFound {
-			return deployer.StageInfo{Stage: stage}, nil
+			return vip.StageInfo{Stage: stage}, nil
 		}
-		return deployer.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
+		return vip.StageInfo{}, fmt.Errorf("read stage %d: %w", stage, err)
 	}
-	return deployer.StageInfo{Stage: stage, TotalScore: info.TotalScore, Finalized: info.IsFinalized, Exists: true}, nil
+	return vip.StageInfo{Stage: stage, TotalScore: info.TotalScore, Finalized: info.IsFinalized, Exists: true}, nil
 }
 
 // ScorePages pages through get_scores by start_after, in the contract's address order.

@@ -10,6 +10,7 @@ import (
 	"github.com/cosmos/cosmos-sdk/crypto/keys/secp256k1"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx/cosmostest"
 	"github.com/vipharness/vipharness/deployer/vm/wasm"
@@ -62,7 +63,7 @@ func (r *rollup) sequence(t *testing.T, s *deployer.Scorer, addr string) uint64 
 // suite is r as the shared Cosmos suite's rollup.
 func (r *rollup) suite(t *testing.T) *cosmostest.Rollup {
 	ep := r.r.Endpoints()
-	return &cosmostest.Rollup{VM: deployer.Wasm,
+	return &cosmostest.Rollup{VM: vip.Wasm,
 		KeyA: cosmostx.SoftKey(r.keyA, "key A"), KeyB: cosmostx.SoftKey(r.keyB, "key B"),
 		AddrA: r.r.Funded()[0].Address, AddrB: r.r.Funded()[1].Address,
 		Dial: r.dial, DialBare: wasm.Dial, CometRPC: ep.CometRPC, REST: ep.REST,

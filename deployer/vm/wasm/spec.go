@@ -7,20 +7,19 @@ import (
 
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
-	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Spec is what Wasm means to the code around it. Its key type is the classic secp256k1
 // (coin type 118) that wasmd and most CosmWasm tools derive; miniwasm's own wallets use
 // coin type 60, which --key-type selects.
-var Spec = deployer.Spec{
-	VM:        deployer.Wasm,
+var Spec = vip.Spec{
+	VM:        vip.Wasm,
 	Minitia:   "miniwasm",
 	NodeNames: []string{"wasm", "wasmd"},
 	Label:     "MiniWasm",
 	VMType:    1,
-	KeyType:   keys.Secp256k1,
+	KeyType:   vip.Secp256k1,
 	Cosmos:    true,
 	Artifact:  "a .wasm module",
 	ReadArtifact: func(b []byte) ([]byte, error) {
@@ -39,7 +38,7 @@ var Spec = deployer.Spec{
 		}
 		return nil
 	},
-	Gas: deployer.GasEstimate{Deploy: 850_799, Fixed: 150_000, PerAddress: 7_335},
+	Gas: vip.GasEstimate{Deploy: 850_799, Fixed: 150_000, PerAddress: 7_335},
 	Reasons: map[string]string{
 		"not allowed":   NotAllowed,
 		"finalized":     StageFinalized,

@@ -22,9 +22,9 @@ import (
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet"
 )
@@ -40,7 +40,7 @@ var minGasPrice = sdk.NewDecCoinFromDec(denom, sdkmath.LegacyMustNewDecFromStr("
 
 // Node is how the suite gets a fresh node of one VM, and what that node was started with.
 type Node struct {
-	VM deployer.VM
+	VM vip.VM
 	// Start starts a fresh node with at least two funded accounts, each with its mnemonic and
 	// that mnemonic's account of the other coin type; the suite stops it.
 	Start func(t *testing.T) localnet.Rollup
@@ -51,7 +51,7 @@ type Node struct {
 
 // StartOn is a Node.Start that starts a fresh node of vm on an engine (the dev node as a
 // process or in a container), failing the test when it cannot.
-func StartOn(e localnet.Engine, vm deployer.VM) func(*testing.T) localnet.Rollup {
+func StartOn(e localnet.Engine, vm vip.VM) func(*testing.T) localnet.Rollup {
 	return func(t *testing.T) localnet.Rollup {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
@@ -127,17 +127,17 @@ type instantiator interface {
 }
 
 // contracts are each VM's vip_score driver.
-var contracts = map[deployer.VM]func() contract{
-	deployer.Wasm: func() contract { return &wasmContract{} },
-	deployer.Move: func() contract { return &moveContract{} },
+var contracts = map[vip.VM]func() contract{
+	vip.Wasm: func() contract { return &wasmContract{} },
+	vip.Move: func() contract { return &moveContract{} },
 }
 
 // env is a started node with a client built only from its URLs, as an outside client's.
 type env struct {
 	n        Node
 	r        localnet.Rollup
-	spec     deployer.Spec
-	keyType  keys.KeyType // of the funded accounts' keys
+	spec     vip.Spec
+	keyType  vip.KeyType // of the funded accounts' keys
 	c        *cosmostx.Client
 	vm       contract
 	deployer *cosmostx.Signer

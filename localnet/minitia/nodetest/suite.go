@@ -16,7 +16,7 @@ import (
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 
-	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet/minitia"
 )
@@ -235,9 +235,9 @@ func restShapes(t *testing.T, e *env) {
 }
 
 // pubKeyType is the account's pub_key @type of each key kind.
-var pubKeyType = map[keys.KeyType]string{
-	keys.Secp256k1:    "/cosmos.crypto.secp256k1.PubKey",
-	keys.EthSecp256k1: "/initia.crypto.v1beta1.ethsecp256k1.PubKey",
+var pubKeyType = map[vip.KeyType]string{
+	vip.Secp256k1:    "/cosmos.crypto.secp256k1.PubKey",
+	vip.EthSecp256k1: "/initia.crypto.v1beta1.ethsecp256k1.PubKey",
 }
 
 // A mnemonic's account of the VM's key kind is the funded one; its account of the other
@@ -250,9 +250,9 @@ func fundsBothCoinTypes(t *testing.T, e *env) {
 	if err != nil || own.Address != dev.Address || own.PrivateKey != dev.PrivateKey || own.Address != e.deployer.Address {
 		t.Fatalf("mnemonic derives %s (%v), want %s", own.Address, err, dev.Address)
 	}
-	otherType, reported := keys.EthSecp256k1, dev.CoinType60Address
-	if e.keyType == keys.EthSecp256k1 {
-		otherType, reported = keys.Secp256k1, dev.CoinType118Address
+	otherType, reported := vip.EthSecp256k1, dev.CoinType60Address
+	if e.keyType == vip.EthSecp256k1 {
+		otherType, reported = vip.Secp256k1, dev.CoinType118Address
 	}
 	other, err := minitia.DeriveAccount(dev.Mnemonic, otherType, prefix)
 	if err != nil {

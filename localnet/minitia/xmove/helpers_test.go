@@ -14,8 +14,7 @@ import (
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	movecontract "github.com/vipharness/vipharness/contracts/move"
-	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/movevm"
@@ -45,7 +44,7 @@ func requireLibs(t testing.TB) {
 func start(t testing.TB) *testNode {
 	t.Helper()
 	requireLibs(t)
-	n, err := minitia.Start(context.Background(), minitia.Config{VM: deployer.Move, KeyType: keys.Secp256k1,
+	n, err := minitia.Start(context.Background(), minitia.Config{VM: vip.Move, KeyType: vip.Secp256k1,
 		Mnemonics: []string{mnemonicA, mnemonicB}, GeneratedAccounts: -1})
 	if err != nil {
 		t.Fatal(err)

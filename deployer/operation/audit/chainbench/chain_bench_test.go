@@ -15,6 +15,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/evm"
 	"github.com/vipharness/vipharness/localnet/embedded"
 )
@@ -25,7 +26,7 @@ import (
 // to io.Discard here (BenchmarkAudit times the file).
 func BenchmarkAuditChain(b *testing.B) {
 	ctx := context.Background()
-	r, err := embedded.Engine{}.StartRollup(ctx, deployer.EVM)
+	r, err := embedded.Engine{}.StartRollup(ctx, vip.EVM)
 	if err != nil {
 		b.Fatal(err)
 	}

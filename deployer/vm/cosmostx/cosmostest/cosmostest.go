@@ -16,12 +16,13 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
 
 // Rollup is one live Cosmos rollup of a VM, as its tests started it.
 type Rollup struct {
-	VM deployer.VM
+	VM vip.VM
 	// A and B are two funded accounts: their keys and bech32 addresses.
 	KeyA, KeyB   keys.Signer
 	AddrA, AddrB string
@@ -49,7 +50,7 @@ type Errors struct {
 // WantReason fails t unless err carries the contract's refusal reason.
 func WantReason(t *testing.T, err error, reason string) {
 	t.Helper()
-	if ce, ok := deployer.AsContractError(err); !ok || ce.Reason() != reason {
+	if ce, ok := vip.AsContractError(err); !ok || ce.Reason() != reason {
 		t.Fatalf("want the contract's %q, got %v", reason, err)
 	}
 }
@@ -57,7 +58,7 @@ func WantReason(t *testing.T, err error, reason string) {
 // DeployUpdateFinalize deploys with deployer A and operator B, pushes 100 addresses in
 // chunks of 40 (a re-run resumes all three), verifies, finalizes as the deployer, and
 // refuses a second finalize and an update of the finalized stage. It returns the deployment.
-func DeployUpdateFinalize(t *testing.T, r *Rollup, e Errors) deployer.Deployment {
+func DeployUpdateFinalize(t *testing.T, r *Rollup, e Errors) vip.Deployment {
 	ctx := context.Background()
 	s := r.Dial(t, deployer.Config{Deployer: r.KeyA, Operator: r.KeyB, Push: deployer.PushConfig{ChunkSize: 40}})
 	d, err := s.Deploy(ctx, 6)
@@ -150,7 +151,7 @@ func RefusesBeforeSending(t *testing.T, r *Rollup, e Errors, fits string) {
 	stranger := r.Dial(t, deployer.Config{Operator: r.KeyB, Contract: s.Contract()})
 	// The interface check proves the operator may write: a stranger's fails, naming why.
 	_, err = stranger.CheckInterface(ctx)
-	if !errors.Is(err, deployer.ErrCannotWrite) {
+	if !errors.Is(err, vip.ErrCannotWrite) {
 		t.Fatalf("stranger's interface check: %v", err)
 	}
 	WantReason(t, err, e.NotAllowed)

@@ -1,6 +1,4 @@
-package deployer
-
-import "github.com/vipharness/vipharness/deployer/keys"
+package vip
 
 // Spec is what a VM means to the code around it, declared once beside that VM's package
 // (evm.Spec, move.Spec, wasm.Spec) and found by the VM (scorers.Describe): callers ask the
@@ -17,7 +15,7 @@ type Spec struct {
 	VMType uint64
 	// KeyType is the kind of the account keys the VM's tools derive from a mnemonic by
 	// default (its CoinType the BIP44 coin type they are derived with).
-	KeyType keys.KeyType
+	KeyType KeyType
 	// Cosmos is true when the contract is driven through Cosmos txs (CometBFT RPC and REST
 	// endpoints, fees in a denom, txs found through the node's tx index); false when it is
 	// driven through EVM JSON-RPC (fees in wei).
