@@ -7,19 +7,12 @@ import (
 	"github.com/vipharness/vipharness/deployer/scores"
 )
 
-// StagePager reads a stage page by page: rows whose addresses are the bytes Codec decodes
-// the VM's text form to.
-type StagePager interface {
-	Codec() scores.Codec
-	ScorePages(ctx context.Context, stage uint64, each func(page []scores.Row) error) error
-}
-
 // Differences reads stage page by page against want and returns what must be written for
 // the stage to hold want: every entry of want whose row differs or is missing and, with
 // zeroUnlisted, a zero for every nonzero row that want does not list. It is nil when the
 // stage already holds want. The exact sum of the stage's rows comes with it. Beside want it keeps
 // one bit per entry and the differences, never the rows read.
-func Differences(ctx context.Context, r StagePager, stage uint64, want *scores.Set, zeroUnlisted bool) (*scores.Set, scores.Total, error) {
+func Differences(ctx context.Context, r scores.StagePager, stage uint64, want *scores.Set, zeroUnlisted bool) (*scores.Set, scores.Total, error) {
 	if want == nil {
 		want = &scores.Set{}
 	}

@@ -103,13 +103,20 @@ func TestOnlyTestsLinkTheSharedSuites(t *testing.T) {
 	}
 }
 
-// The vocabulary (deployer/vip) is the standard library only, and the packages that need
-// only its words (localnet's Engine interface) do not pull in the engine that drives chains.
+// The vocabulary (deployer/vip) and the VIP snapshot's tree (deployer/snapshot) are the
+// standard library only, and the packages that need only their words do not pull in more:
+// localnet's Engine interface no engine, the policy no audit.
 func TestVocabularyIsALeaf(t *testing.T) {
-	deps := goList(t, "../deployer/vip")
-	for path := range deps {
-		if strings.Contains(path, ".") && path != module+"deployer/vip" {
-			t.Errorf("deployer/vip depends on %s", path)
+	for _, pkg := range []string{"deployer/vip", "deployer/snapshot"} {
+		for path := range goList(t, "../"+pkg) {
+			if strings.Contains(path, ".") && path != module+pkg {
+				t.Errorf("%s depends on %s", pkg, path)
+			}
+		}
+	}
+	for path := range goList(t, "../deployer/policy") {
+		if path == module+"deployer/operation/audit" || path == module+"deployer" {
+			t.Errorf("deployer/policy depends on %s", path)
 		}
 	}
 	for _, pkg := range []string{"../localnet"} {

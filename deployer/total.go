@@ -13,7 +13,7 @@ import (
 // set and the stage's total on chain decide it at once when they fit together; only then
 // are the stage's rows read, for the exact running total. The error is a
 // *TotalOverflowError.
-func CheckTotal(ctx context.Context, r StageReader, stage uint64, set *scores.Set) error {
+func CheckTotal(ctx context.Context, r scores.StageReader, stage uint64, set *scores.Set) error {
 	info, err := r.StageInfo(ctx, stage)
 	if err != nil {
 		return fmt.Errorf("update scores stage %d: read the stage's total: %w", stage, err)

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/vipharness/vipharness/deployer/scores"
-	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Mismatch is one address whose on-chain score differs from the input.
@@ -42,15 +41,8 @@ const MaxListed = 1000
 // OK is true when every input address holds its input score and the totals agree.
 func (r Report) OK() bool { return len(r.Mismatches) == 0 && r.MismatchCount == 0 && r.TotalsAgree }
 
-// StageReader reads a stage: its row in the contract and its scores page by page (a
-// Scorer is one).
-type StageReader interface {
-	StagePager
-	StageInfo(ctx context.Context, stage uint64) (vip.StageInfo, error)
-}
-
 // Verify reads stage back and compares it with entries, validated for the contract's VM.
-func Verify(ctx context.Context, s StageReader, stage uint64, entries []scores.Entry) (Report, error) {
+func Verify(ctx context.Context, s scores.StageReader, stage uint64, entries []scores.Entry) (Report, error) {
 	set := &scores.Set{}
 	if len(entries) > 0 {
 		var err error
@@ -64,7 +56,7 @@ func Verify(ctx context.Context, s StageReader, stage uint64, entries []scores.E
 // VerifySet reads stage back page by page and compares each row with set as it arrives:
 // beside the set it holds one bit per entry (seen on chain) and the listed mismatches, never
 // the rows read back, so a million-address stage verifies in little more than its set.
-func VerifySet(ctx context.Context, s StageReader, stage uint64, set *scores.Set) (Report, error) {
+func VerifySet(ctx context.Context, s scores.StageReader, stage uint64, set *scores.Set) (Report, error) {
 	info, err := s.StageInfo(ctx, stage)
 	if err != nil {
 		return Report{}, fmt.Errorf("verify stage %d: %w", stage, err)

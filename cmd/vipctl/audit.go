@@ -12,6 +12,8 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/policy"
+	"github.com/vipharness/vipharness/deployer/snapshot"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // auditGCPercent is the collector's pacing during an audit (see audit).
@@ -145,7 +147,7 @@ func (o *auditOptions) audit(ctx context.Context, sess session, s *deployer.Scor
 	}
 	tree, info, err := audit.BuildFromStage(ctx, s, bridgeID, st, allowOpen)
 	switch {
-	case errors.Is(err, audit.ErrNotFinalized), errors.Is(err, audit.ErrStageMissing):
+	case errors.Is(err, audit.ErrNotFinalized), errors.Is(err, vip.ErrStageMissing):
 		return invalid(err)
 	case errors.Is(err, audit.ErrTotalsDiffer):
 		return &exitError{exitMismatch, err}
@@ -196,7 +198,7 @@ func (o *auditOptions) audit(ctx context.Context, sess session, s *deployer.Scor
 	return nil
 }
 
-func writeProofs(tree *audit.Tree, path string) error {
+func writeProofs(tree *snapshot.Tree, path string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("write proofs: %w", err)
@@ -211,7 +213,7 @@ func writeProofs(tree *audit.Tree, path string) error {
 	return nil
 }
 
-func checkL1Proofs(path string, tree *audit.Tree, snap audit.Snapshot) (audit.ProofCheck, error) {
+func checkL1Proofs(path string, tree *snapshot.Tree, snap audit.Snapshot) (audit.ProofCheck, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return audit.ProofCheck{}, invalid(fmt.Errorf("--l1-proofs: %w", err))
@@ -234,7 +236,7 @@ type l1Comparison struct {
 // (whose names the tree's side in messages); check runs on a snapshot whose total matches.
 // No L1 configured: nothing. A bridge the L1 does not know (before registration) and no
 // snapshot yet are notes; another total is fail (exit 4); err is a failure to read.
-func (o *l1Options) compareL1(ctx context.Context, tree *audit.Tree, bridgeID, version, st uint64, whose string,
+func (o *l1Options) compareL1(ctx context.Context, tree *snapshot.Tree, bridgeID, version, st uint64, whose string,
 	check func(audit.Snapshot) (pc *audit.ProofCheck, human string, fail, err error)) (c l1Comparison, human string, fail, err error) {
 	r, err := o.optionalL1Reader()
 	if err != nil || r == nil {

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/policy"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // auditPolicy recomputes the stage by the policy, builds the tree of its scores, sets the
@@ -66,7 +66,7 @@ func (ao *auditOptions) auditPolicy(ctx context.Context, sess session) error {
 	var fails []error
 	err = ao.withScorer(ctx, sess, func(ctx context.Context, s *deployer.Scorer) error {
 		c, err := policy.CompareStage(ctx, s, o.stage, ps.res.Scores)
-		if errors.Is(err, audit.ErrStageMissing) {
+		if errors.Is(err, vip.ErrStageMissing) {
 			return invalid(fmt.Errorf("the contract %s has no stage %d: %w", s.Contract(), o.stage, err))
 		}
 		if err != nil {

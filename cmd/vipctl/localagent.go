@@ -8,8 +8,8 @@ import (
 	"sync"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/agent"
@@ -25,7 +25,7 @@ func (sess session) localAgent(vm vip.VM, r localnet.Rollup, srv *l1.Server, bri
 		s  *deployer.Scorer
 	)
 	ep := r.Endpoints()
-	open := func(ctx context.Context) (audit.StageReader, error) {
+	open := func(ctx context.Context) (scores.StageReader, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		if s != nil {

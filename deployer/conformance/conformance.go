@@ -99,7 +99,7 @@ func (r Report) Counts() (pass, fail, skip int) {
 // Target is what the checks use of a contract's Scorer (a *deployer.Scorer is one); the
 // VM's probes are found in it with deployer.As.
 type Target interface {
-	deployer.StageReader // Codec, StageInfo, ScorePages
+	scores.StageReader // Codec, StageInfo, ScorePages
 	VM() vip.VM
 	Contract() string
 	Deploy(ctx context.Context, initStage uint64, opts ...deployer.DeployOption) (vip.Deployment, error)

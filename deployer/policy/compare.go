@@ -9,8 +9,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/snapshot"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // Difference is an address whose score the policy and the contract disagree on (0 where
@@ -39,13 +40,13 @@ type Comparison struct {
 
 // CompareStage reads the contract's stage page by page and names every address whose score
 // differs from the policy's (a row of 0 and no score are the same).
-func CompareStage(ctx context.Context, r audit.StageReader, stage uint64, ss []Score) (*Comparison, error) {
+func CompareStage(ctx context.Context, r scores.StageReader, stage uint64, ss []Score) (*Comparison, error) {
 	info, err := r.StageInfo(ctx, stage)
 	if err != nil {
 		return nil, fmt.Errorf("compare stage %d: %w", stage, err)
 	}
 	if !info.Exists {
-		return nil, fmt.Errorf("compare stage %d: %w", stage, audit.ErrStageMissing)
+		return nil, fmt.Errorf("compare stage %d: %w", stage, vip.ErrStageMissing)
 	}
 	want := make(map[common.Address]uint64, len(ss))
 	c := &Comparison{Stage: stage, Finalized: info.Finalized, ContractTotal: info.TotalScore}
@@ -74,7 +75,7 @@ func CompareStage(ctx context.Context, r audit.StageReader, stage uint64, ss []S
 			}
 			a := common.BytesToAddress(b)
 			if seen[a] {
-				return fmt.Errorf("row of %s: %w", a.Hex(), audit.ErrDuplicate)
+				return fmt.Errorf("row of %s: %w", a.Hex(), snapshot.ErrDuplicate)
 			}
 			seen[a] = true
 			c.Rows++

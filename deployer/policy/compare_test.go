@@ -7,8 +7,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/snapshot"
 	"github.com/vipharness/vipharness/deployer/vip"
 )
 
@@ -51,7 +51,7 @@ func TestCompareStage(t *testing.T) {
 			[]Difference{{team, 0, 5, true, team.Hex()}, {alice, 7, 8, true, alice.Hex()}, {carol, 2, 0, false, carol.Hex()}}, nil},
 		{"a zero row where the policy scores", []scores.Entry{row(alice, 7), row(bob, 3), row(carol, 0)},
 			[]Difference{{carol, 2, 0, true, carol.Hex()}}, nil},
-		{"a duplicate row", []scores.Entry{row(alice, 7), row(alice, 7)}, nil, audit.ErrDuplicate},
+		{"a duplicate row", []scores.Entry{row(alice, 7), row(alice, 7)}, nil, snapshot.ErrDuplicate},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,7 +79,7 @@ func TestCompareStage(t *testing.T) {
 			}
 		})
 	}
-	if _, err := CompareStage(context.Background(), &contractStage{info: vip.StageInfo{Stage: 9}}, 9, policyScores); !errors.Is(err, audit.ErrStageMissing) {
+	if _, err := CompareStage(context.Background(), &contractStage{info: vip.StageInfo{Stage: 9}}, 9, policyScores); !errors.Is(err, vip.ErrStageMissing) {
 		t.Fatalf("missing stage: %v", err)
 	}
 }

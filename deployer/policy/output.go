@@ -13,8 +13,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/snapshot"
 )
 
 // ScoreFileName and ManifestName are the files WriteOutputs writes.
@@ -143,8 +143,8 @@ func Outputs(p *Policy, run Run, res *Result) (scoreFile, manifest []byte, err e
 
 // Tree is the VIP snapshot tree of the scores (bridgeID and stage in every leaf): the tree
 // the agent builds from the contract's stage when it holds exactly these scores.
-func Tree(bridgeID, stage uint64, ss []Score) (*audit.Tree, error) {
-	b := audit.NewBuilder(bridgeID, stage, len(ss))
+func Tree(bridgeID, stage uint64, ss []Score) (*snapshot.Tree, error) {
+	b := snapshot.NewBuilder(bridgeID, stage, len(ss))
 	for _, s := range ss {
 		if err := b.Add(s.Addr[:], s.Score); err != nil {
 			return nil, fmt.Errorf("merkle tree: %w", err)

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/snapshot"
 )
 
 func TestOutputs(t *testing.T) {
@@ -47,7 +47,7 @@ func TestOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := audit.NewBuilder(9, 4, 0)
+	b := snapshot.NewBuilder(9, 4, 0)
 	for _, e := range entries {
 		a, _ := scores.EVMCodec{}.Decode(e.Addr)
 		_ = b.Add(a, e.Amount)

@@ -38,7 +38,7 @@ type Scorer struct {
 }
 
 var (
-	_ deployer.StageReader = (*Scorer)(nil)
+	_ scores.StageReader   = (*Scorer)(nil)
 	_ deployer.StageCloser = (*Scorer)(nil)
 )
 

@@ -80,3 +80,6 @@ var ErrNoContract = errors.New("no contract address: deploy first or pass the co
 // ErrOnePerDeployer is a deploy refused because the chain allows one deployment per
 // deployer and this deployer has one (Move), with --new asking for another.
 var ErrOnePerDeployer = errors.New("the chain allows one deployment per deployer")
+
+// ErrStageMissing is a stage the contract does not hold (never opened by an update).
+var ErrStageMissing = errors.New("the contract has no such stage")

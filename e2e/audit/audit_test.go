@@ -17,6 +17,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/snapshot"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/agent"
@@ -45,12 +46,12 @@ type auditJSON struct {
 }
 
 // readLines reads a proofs file into lines by address.
-func readLines(path string) map[audit.Address]audit.ProofLine {
+func readLines(path string) map[snapshot.Address]snapshot.ProofLine {
 	f, err := os.Open(path)
 	Expect(err).NotTo(HaveOccurred())
 	defer f.Close()
-	out := map[audit.Address]audit.ProofLine{}
-	Expect(audit.ReadProofs(f, func(_ int, l audit.ProofLine) error { out[l.Address] = l; return nil })).To(Succeed())
+	out := map[snapshot.Address]snapshot.ProofLine{}
+	Expect(snapshot.ReadProofs(f, func(_ int, l snapshot.ProofLine) error { out[l.Address] = l; return nil })).To(Succeed())
 	return out
 }
 
@@ -70,7 +71,7 @@ var _ = Describe("vipctl audit", func() {
 				contract string
 				stateDir string
 				userKey  minitia.Account
-				userAddr audit.Address
+				userAddr snapshot.Address
 				sets     = map[uint64][]scores.Entry{}
 			)
 
@@ -87,7 +88,7 @@ var _ = Describe("vipctl audit", func() {
 				Expect(err).NotTo(HaveOccurred())
 				userKey, err = minitia.DeriveAccount(mnemonic, vip.EthSecp256k1, "init")
 				Expect(err).NotTo(HaveOccurred())
-				userAddr, err = audit.L1Address(userKey.Key.PubKey().Address())
+				userAddr, err = snapshot.L1Address(userKey.Key.PubKey().Address())
 				Expect(err).NotTo(HaveOccurred())
 				var opts []l1.Option
 				for _, id := range []uint64{bridge, wrongTot, wrongRoot} {
@@ -106,7 +107,7 @@ var _ = Describe("vipctl audit", func() {
 				d, err := scorer.Deploy(ctx, first)
 				Expect(err).NotTo(HaveOccurred())
 				contract = d.Contract
-				ag := agent.New(env.L1, bridge, func(context.Context) (audit.StageReader, error) { return scorer, nil })
+				ag := agent.New(env.L1, bridge, func(context.Context) (scores.StageReader, error) { return scorer, nil })
 				done, err := ag.Step(ctx)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(done).To(BeEmpty(), "the L1 is still at stage %d: nothing is due", l1Stage)
@@ -152,7 +153,7 @@ var _ = Describe("vipctl audit", func() {
 					Expect(json.Unmarshal([]byte(out), &got)).To(Succeed(), out)
 
 					// Our own tree of the scores we pushed, keyed as the L1 sees them.
-					b := audit.NewBuilder(bridge, st, 0)
+					b := snapshot.NewBuilder(bridge, st, 0)
 					var total uint64
 					for _, e := range sets[st] {
 						raw, err := scorer.Codec().Decode(e.Addr)
@@ -167,7 +168,7 @@ var _ = Describe("vipctl audit", func() {
 					lines := readLines(proofs)
 					Expect(lines).To(HaveLen(len(sets[st])))
 					for addr, l := range lines {
-						Expect(audit.Verify(l.Proof, tr.Root(), audit.ScoreHash(bridge, st, addr, l.Score, total))).To(Succeed())
+						Expect(snapshot.Verify(l.Proof, tr.Root(), snapshot.ScoreHash(bridge, st, addr, l.Score, total))).To(Succeed())
 					}
 					Expect(lines).To(HaveKey(userAddr))
 				}
@@ -180,7 +181,7 @@ var _ = Describe("vipctl audit", func() {
 				line5 := readLines(filepath.Join(stateDir, "proofs-5.jsonl"))[userAddr]
 				Expect(line4.Score).To(BeEquivalentTo(123))
 
-				claim := func(stages []uint64, lines ...audit.ProofLine) error {
+				claim := func(stages []uint64, lines ...snapshot.ProofLine) error {
 					args, err := audit.ClaimArgs(bridge, 1, stages, lines)
 					Expect(err).NotTo(HaveOccurred())
 					return env.L1.Claim(ctx, userKey.Key, args)
@@ -198,7 +199,7 @@ var _ = Describe("vipctl audit", func() {
 			}, SpecTimeout(2*time.Minute))
 
 			It("exits 4 on a snapshot of another total, whose proofs the claim refuses too", func(ctx SpecContext) {
-				b := audit.NewBuilder(wrongTot, first, 0)
+				b := snapshot.NewBuilder(wrongTot, first, 0)
 				for _, e := range sets[first] {
 					raw, err := scorer.Codec().Decode(e.Addr)
 					Expect(err).NotTo(HaveOccurred())
@@ -217,7 +218,7 @@ var _ = Describe("vipctl audit", func() {
 				Expect(out).To(ContainSubstring("the contract's " + strconv.FormatUint(tr.Total, 10)))
 
 				Expect(env.L1.AwaitSecondAfter(ctx, submitted)).To(Succeed())
-				args, err := audit.ClaimArgs(wrongTot, 1, []uint64{first}, []audit.ProofLine{readLines(proofs)[userAddr]})
+				args, err := audit.ClaimArgs(wrongTot, 1, []uint64{first}, []snapshot.ProofLine{readLines(proofs)[userAddr]})
 				Expect(err).NotTo(HaveOccurred())
 				wantAbort(env.L1.Claim(ctx, userKey.Key, args), 0x1, 10)
 			}, SpecTimeout(2*time.Minute))
@@ -260,7 +261,7 @@ var _ = Describe("vipctl audit", func() {
 })
 
 // MatchFields checks audit's JSON against our own tree of the pushed scores.
-func MatchFields(got auditJSON, tr *audit.Tree, total, stage uint64) OmegaMatcher {
+func MatchFields(got auditJSON, tr *snapshot.Tree, total, stage uint64) OmegaMatcher {
 	return SatisfyAll(
 		WithTransform(func(a auditJSON) string { return a.MerkleRoot }, Equal(tr.Root().String())),
 		WithTransform(func(a auditJSON) uint64 { return a.TotalL2Score }, Equal(total)),

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/policy"
+	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/agent"
 )
@@ -27,7 +28,7 @@ func pushAndSnapshot(ctx context.Context, env *harness.Env, stateDir, contract, 
 	Expect(code).To(Equal(0), out)
 	scorer, err := env.Scorer(ctx, contract)
 	Expect(err).NotTo(HaveOccurred())
-	done, err := agent.New(env.L1, bridgeID, func(context.Context) (audit.StageReader, error) { return scorer, nil }).Step(ctx)
+	done, err := agent.New(env.L1, bridgeID, func(context.Context) (scores.StageReader, error) { return scorer, nil }).Step(ctx)
 	Expect(err).NotTo(HaveOccurred())
 	Expect(done).To(Equal([]uint64{stage}))
 

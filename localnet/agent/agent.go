@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/vipharness/vipharness/deployer/operation/audit"
+	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/l1"
 )
 
@@ -21,7 +23,7 @@ type Agent struct {
 	l1       *l1.Server
 	reader   *audit.L1
 	bridgeID uint64
-	open     func(ctx context.Context) (audit.StageReader, error)
+	open     func(ctx context.Context) (scores.StageReader, error)
 	poll     time.Duration
 	logger   *slog.Logger
 }
@@ -41,7 +43,7 @@ var ErrNoContract = errors.New("no scoring contract yet")
 
 // New snapshots bridgeID's stages on srv; open gives the rollup's scoring contract (each
 // pass calls it; ErrNoContract means not deployed yet).
-func New(srv *l1.Server, bridgeID uint64, open func(ctx context.Context) (audit.StageReader, error), opts ...Option) *Agent {
+func New(srv *l1.Server, bridgeID uint64, open func(ctx context.Context) (scores.StageReader, error), opts ...Option) *Agent {
 	a := &Agent{l1: srv, reader: audit.NewL1(srv.URL(), srv.VIPAddress(), nil), bridgeID: bridgeID, open: open,
 		poll: 500 * time.Millisecond, logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
@@ -79,7 +81,7 @@ func (a *Agent) Step(ctx context.Context) ([]uint64, error) {
 			return done, fmt.Errorf("agent: %w", err)
 		}
 		tree, _, err := audit.BuildFromStage(ctx, r, a.bridgeID, st, false)
-		if errors.Is(err, audit.ErrNotFinalized) || errors.Is(err, audit.ErrStageMissing) {
+		if errors.Is(err, audit.ErrNotFinalized) || errors.Is(err, vip.ErrStageMissing) {
 			return done, nil // the operator has not finalized it yet
 		}
 		if err != nil {

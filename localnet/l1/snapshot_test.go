@@ -10,6 +10,7 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
+	"github.com/vipharness/vipharness/deployer/snapshot"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/movevm"
@@ -37,7 +38,7 @@ func (c *govChain) submit(sender movebcs.Address, bridge, version, stage uint64,
 	return c.run(sender, c.vip, "vip", "submit_snapshot", movebcs.ArgU64(bridge), movebcs.ArgU64(version), movebcs.ArgU64(stage), bytesArg(root), movebcs.ArgU64(total))
 }
 
-func (c *govChain) claim(user movebcs.Address, version uint64, stages []uint64, lines []audit.ProofLine) error {
+func (c *govChain) claim(user movebcs.Address, version uint64, stages []uint64, lines []snapshot.ProofLine) error {
 	args, err := audit.ClaimArgs(29, version, stages, lines)
 	if err != nil {
 		c.t.Fatal(err)
@@ -55,8 +56,8 @@ func (c *govChain) view(fn string, args ...[]byte) string {
 }
 
 // stageTree is a stage's tree of bridge 29 and its proof lines by address.
-func stageTree(t *testing.T, stage uint64, scores map[byte]uint64) (*audit.Tree, map[audit.Address]audit.ProofLine) {
-	b := audit.NewBuilder(29, stage, 0)
+func stageTree(t *testing.T, stage uint64, scores map[byte]uint64) (*snapshot.Tree, map[snapshot.Address]snapshot.ProofLine) {
+	b := snapshot.NewBuilder(29, stage, 0)
 	for k, v := range scores {
 		addr := bytes.Repeat([]byte{k}, 20)
 		if err := b.Add(addr, v); err != nil {
@@ -71,8 +72,8 @@ func stageTree(t *testing.T, stage uint64, scores map[byte]uint64) (*audit.Tree,
 	if err := tr.WriteProofs(&buf); err != nil {
 		t.Fatal(err)
 	}
-	lines := map[audit.Address]audit.ProofLine{}
-	if err := audit.ReadProofs(&buf, func(_ int, l audit.ProofLine) error { lines[l.Address] = l; return nil }); err != nil {
+	lines := map[snapshot.Address]snapshot.ProofLine{}
+	if err := snapshot.ReadProofs(&buf, func(_ int, l snapshot.ProofLine) error { lines[l.Address] = l; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return tr, lines
@@ -112,12 +113,12 @@ func TestSnapshotsAndClaims(t *testing.T) {
 		t.Fatalf("get_bridge_infos: %+v %v", infos, err)
 	}
 
-	line := lines8[audit.Address(user(0x44))]
+	line := lines8[snapshot.Address(user(0x44))]
 	// The snapshot's block time is the claim's: the challenge period (0) has not passed.
-	wantAbort(t, c.claim(user(0x44), 1, []uint64{8}, []audit.ProofLine{line}), 0x5, 21)
+	wantAbort(t, c.claim(user(0x44), 1, []uint64{8}, []snapshot.ProofLine{line}), 0x5, 21)
 	c.env.BlockTimestamp++
 
-	tampered := func(f func(l *audit.ProofLine)) audit.ProofLine {
+	tampered := func(f func(l *snapshot.ProofLine)) snapshot.ProofLine {
 		l := line
 		l.Proof = nil
 		for _, p := range line.Proof {
@@ -129,33 +130,33 @@ func TestSnapshotsAndClaims(t *testing.T) {
 	tests := []struct {
 		name             string
 		signer           movebcs.Address
-		line             audit.ProofLine
+		line             snapshot.ProofLine
 		category, reason uint64
 	}{
-		{"score raised", user(0x44), tampered(func(l *audit.ProofLine) { l.Score++ }), 0x1, 10},
-		{"proof element changed", user(0x44), tampered(func(l *audit.ProofLine) { l.Proof[0][5] ^= 1 }), 0x1, 10},
-		{"proof element dropped", user(0x44), tampered(func(l *audit.ProofLine) { l.Proof = l.Proof[1:] }), 0x1, 10},
-		{"proof element short", user(0x44), tampered(func(l *audit.ProofLine) { l.Proof[0] = l.Proof[0][:31] }), 0x1, 11},
+		{"score raised", user(0x44), tampered(func(l *snapshot.ProofLine) { l.Score++ }), 0x1, 10},
+		{"proof element changed", user(0x44), tampered(func(l *snapshot.ProofLine) { l.Proof[0][5] ^= 1 }), 0x1, 10},
+		{"proof element dropped", user(0x44), tampered(func(l *snapshot.ProofLine) { l.Proof = l.Proof[1:] }), 0x1, 10},
+		{"proof element short", user(0x44), tampered(func(l *snapshot.ProofLine) { l.Proof[0] = l.Proof[0][:31] }), 0x1, 11},
 		{"another account's line", user(0x33), line, 0x1, 10},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			wantAbort(t, c.claim(tc.signer, 1, []uint64{8}, []audit.ProofLine{tc.line}), tc.category, tc.reason)
+			wantAbort(t, c.claim(tc.signer, 1, []uint64{8}, []snapshot.ProofLine{tc.line}), tc.category, tc.reason)
 		})
 	}
 	if got := c.view("get_last_claimed_stage", addrArg(user(0x44)), movebcs.ArgU64(29), movebcs.ArgU64(1)); got != `"0"` {
 		t.Fatalf("a refused claim was recorded: %s", got)
 	}
-	if err := c.claim(user(0x44), 1, []uint64{8}, []audit.ProofLine{line}); err != nil {
+	if err := c.claim(user(0x44), 1, []uint64{8}, []snapshot.ProofLine{line}); err != nil {
 		t.Fatalf("the user's own proof line: %v", err)
 	}
 	if got := c.view("get_last_claimed_stage", addrArg(user(0x44)), movebcs.ArgU64(29), movebcs.ArgU64(1)); got != `"8"` {
 		t.Fatalf("last claimed stage %s, want 8", got)
 	}
 	// A score of 0 is a leaf too; its claim needs no proof.
-	zero := lines8[audit.Address(user(0x22))]
+	zero := lines8[snapshot.Address(user(0x22))]
 	zero.Proof = nil
-	if err := c.claim(user(0x22), 1, []uint64{8}, []audit.ProofLine{zero}); err != nil {
+	if err := c.claim(user(0x22), 1, []uint64{8}, []snapshot.ProofLine{zero}); err != nil {
 		t.Fatalf("zero score: %v", err)
 	}
 
@@ -167,12 +168,12 @@ func TestSnapshotsAndClaims(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.env.BlockTimestamp++
-	wantAbort(t, c.claim(user(0x11), 1, []uint64{9}, []audit.ProofLine{lines9[audit.Address(user(0x11))]}), 0x1, 10)
+	wantAbort(t, c.claim(user(0x11), 1, []uint64{9}, []snapshot.ProofLine{lines9[snapshot.Address(user(0x11))]}), 0x1, 10)
 	// Batch shape: stages out of order (scores 0, so no proof is read first), and lists of
 	// other lengths.
 	unordered := [][]byte{movebcs.ArgU64(29), movebcs.ArgU64(1), movebcs.ArgU64s([]uint64{9, 8}), {2, 0, 0}, movebcs.ArgU64s([]uint64{0, 0})}
 	wantAbort(t, c.run(user(0x22), c.vip, "vip", "batch_claim_user_reward_script", unordered...), 0x1, 20)
-	args, _ := audit.ClaimArgs(29, 1, []uint64{9}, []audit.ProofLine{lines9[audit.Address(user(0x11))]})
+	args, _ := audit.ClaimArgs(29, 1, []uint64{9}, []snapshot.ProofLine{lines9[snapshot.Address(user(0x11))]})
 	args[4] = movebcs.ArgU64s([]uint64{5, 5})
 	wantAbort(t, c.run(user(0x11), c.vip, "vip", "batch_claim_user_reward_script", args...), 0x1, 17)
 }
@@ -202,7 +203,7 @@ func TestServerSnapshotReadBackAndClaim(t *testing.T) {
 	if _, err := s.Advance(ctx); err != nil { // stage 5 is over
 		t.Fatal(err)
 	}
-	b := audit.NewBuilder(3, 5, 0)
+	b := snapshot.NewBuilder(3, 5, 0)
 	for _, row := range []struct {
 		addr  []byte
 		score uint64
@@ -241,7 +242,7 @@ func TestServerSnapshotReadBackAndClaim(t *testing.T) {
 		t.Fatalf("stage 4: %v", err)
 	}
 
-	addr, _ := audit.L1Address(u.Key.PubKey().Address())
+	addr, _ := snapshot.L1Address(u.Key.PubKey().Address())
 	i, ok := tr.Find(addr)
 	if !ok {
 		t.Fatal("user not a leaf")
@@ -251,18 +252,18 @@ func TestServerSnapshotReadBackAndClaim(t *testing.T) {
 	for _, p := range tr.Proof(i) {
 		proof = append(proof, bytes.Clone(p[:]))
 	}
-	line := audit.ProofLine{Address: addr, Score: score, Proof: proof}
+	line := snapshot.ProofLine{Address: addr, Score: score, Proof: proof}
 	// The claim's block must be in a later second than the snapshot's.
 	if err := s.AwaitSecondAfter(ctx, time.Unix(int64(snap.CreateTime), 0)); err != nil {
 		t.Fatal(err)
 	}
 	bad := line
 	bad.Score++
-	args, _ := audit.ClaimArgs(3, 1, []uint64{5}, []audit.ProofLine{bad})
+	args, _ := audit.ClaimArgs(3, 1, []uint64{5}, []snapshot.ProofLine{bad})
 	if a, ok := Abort(s.Claim(ctx, u.Key, args)); !ok || a.Category() != 0x1 || a.Reason() != 10 {
 		t.Fatalf("a raised score's claim: %+v %v", a, ok)
 	}
-	args, _ = audit.ClaimArgs(3, 1, []uint64{5}, []audit.ProofLine{line})
+	args, _ = audit.ClaimArgs(3, 1, []uint64{5}, []snapshot.ProofLine{line})
 	if err := s.Claim(ctx, u.Key, args); err != nil {
 		t.Fatalf("the user's claim: %v", err)
 	}

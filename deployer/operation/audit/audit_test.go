@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/snapshot"
 	"github.com/vipharness/vipharness/deployer/vip"
 )
 
@@ -63,9 +64,9 @@ func TestBuildFromStage(t *testing.T) {
 		{"finalized", vip.StageInfo{Stage: 3, TotalScore: total, Finalized: true, Exists: true}, rows, 3, false, nil},
 		{"open refused", vip.StageInfo{Stage: 3, TotalScore: total, Exists: true}, rows, 3, false, ErrNotFinalized},
 		{"open previewed", vip.StageInfo{Stage: 3, TotalScore: total, Exists: true}, rows, 3, true, nil},
-		{"missing stage", vip.StageInfo{Stage: 3, TotalScore: total, Finalized: true, Exists: true}, rows, 4, false, ErrStageMissing},
+		{"missing stage", vip.StageInfo{Stage: 3, TotalScore: total, Finalized: true, Exists: true}, rows, 4, false, vip.ErrStageMissing},
 		{"contract total off", vip.StageInfo{Stage: 3, TotalScore: total + 1, Finalized: true, Exists: true}, rows, 3, false, ErrTotalsDiffer},
-		{"duplicate row", vip.StageInfo{Stage: 3, TotalScore: total + rows[1].Amount, Finalized: true, Exists: true}, append(append([]scores.Entry(nil), rows...), rows[1]), 3, false, ErrDuplicate},
+		{"duplicate row", vip.StageInfo{Stage: 3, TotalScore: total + rows[1].Amount, Finalized: true, Exists: true}, append(append([]scores.Entry(nil), rows...), rows[1]), 3, false, snapshot.ErrDuplicate},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,7 +80,7 @@ func TestBuildFromStage(t *testing.T) {
 			if tr.Len() != len(tc.rows) || tr.Total != total || tr.BridgeID != 9 || tr.Stage != 3 {
 				t.Fatalf("tree len %d total %d bridge %d stage %d", tr.Len(), tr.Total, tr.BridgeID, tr.Stage)
 			}
-			a, _ := L1Address(addrN(0))
+			a, _ := snapshot.L1Address(addrN(0))
 			if i, ok := tr.Find(a); !ok {
 				t.Fatalf("row 0 not a leaf (%d)", i)
 			}
@@ -300,4 +301,11 @@ func TestCheckProofs(t *testing.T) {
 	if pc.Passed != zeros || pc.Failed != 12-zeros {
 		t.Fatalf("against another root: %+v (zeros %d)", pc, zeros)
 	}
+}
+
+// addrN is a distinct 20-byte address for each n.
+func addrN(n int) []byte {
+	b := make([]byte, 20)
+	binary.BigEndian.PutUint64(b[12:], uint64(n)*2654435761+1)
+	return b
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/vipharness/vipharness/bindings/movebcs"
+	"github.com/vipharness/vipharness/deployer/snapshot"
 )
 
 // ClaimArgs is the BCS arguments (after the signer) of the vip module's
@@ -11,7 +12,7 @@ import (
 // l2_scores) for one account's proof lines, one per stage: what a frontend sends in a
 // MsgExecute signed by that account. stages must be consecutive and ascending, as the module
 // requires.
-func ClaimArgs(bridgeID, version uint64, stages []uint64, lines []ProofLine) ([][]byte, error) {
+func ClaimArgs(bridgeID, version uint64, stages []uint64, lines []snapshot.ProofLine) ([][]byte, error) {
 	if len(stages) == 0 || len(stages) != len(lines) {
 		return nil, fmt.Errorf("claim: %d stages and %d proof lines: want one line per stage", len(stages), len(lines))
 	}

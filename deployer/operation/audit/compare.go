@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+
+	"github.com/vipharness/vipharness/deployer/snapshot"
 )
 
 // Verdict is how a rebuilt tree compares with the L1's snapshot of the same stage.
@@ -22,7 +24,7 @@ const (
 )
 
 // Compare sets t beside snap.
-func Compare(t *Tree, snap Snapshot) Verdict {
+func Compare(t *snapshot.Tree, snap Snapshot) Verdict {
 	switch root := t.Root(); {
 	case snap.TotalL2Score != t.Total:
 		return TotalDiffers
@@ -51,9 +53,9 @@ const MaxFailures = 100
 // the way the module's claim would, with our scores: the address must be a leaf of t with
 // the line's score, and unless that score is 0 (the claim skips the proof) the proof must
 // lead from score_hash(bridge, stage, address, score, the L1's total) to the L1's root.
-func CheckProofs(r io.Reader, t *Tree, snap Snapshot) (ProofCheck, error) {
+func CheckProofs(r io.Reader, t *snapshot.Tree, snap Snapshot) (ProofCheck, error) {
 	var pc ProofCheck
-	var root Hash
+	var root snapshot.Hash
 	rootOK := len(snap.MerkleRoot) == 32
 	copy(root[:], snap.MerkleRoot)
 	seen := make([]uint64, (t.Len()+63)/64)
@@ -63,7 +65,7 @@ func CheckProofs(r io.Reader, t *Tree, snap Snapshot) (ProofCheck, error) {
 			pc.Failures = append(pc.Failures, fmt.Sprintf("line %d: ", n)+fmt.Sprintf(format, args...))
 		}
 	}
-	err := ReadProofs(r, func(n int, l ProofLine) error {
+	err := snapshot.ReadProofs(r, func(n int, l snapshot.ProofLine) error {
 		pc.Lines++
 		i, ok := t.Find(l.Address)
 		if !ok {
@@ -81,7 +83,7 @@ func CheckProofs(r io.Reader, t *Tree, snap Snapshot) (ProofCheck, error) {
 				fail(n, "the L1's merkle root has %d bytes, not 32: no proof can reach it", len(snap.MerkleRoot))
 				return nil
 			}
-			if err := Verify(l.Proof, root, ScoreHash(t.BridgeID, t.Stage, l.Address, score, snap.TotalL2Score)); err != nil {
+			if err := snapshot.Verify(l.Proof, root, snapshot.ScoreHash(t.BridgeID, t.Stage, l.Address, score, snap.TotalL2Score)); err != nil {
 				fail(n, "%s: %v", l.Address, err)
 				return nil
 			}

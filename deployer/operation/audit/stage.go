@@ -1,3 +1,6 @@
+// Package audit rebuilds the VIP snapshot (deployer/snapshot) of a finalized stage from the
+// contract, page by page, and compares it with what the L1 holds: the root and total the
+// agent submitted, and claims checked against their proofs.
 package audit
 
 import (
@@ -6,20 +9,12 @@ import (
 	"fmt"
 
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/snapshot"
 	"github.com/vipharness/vipharness/deployer/vip"
 )
 
-// StageReader is what an audit reads a stage through: every VM's Scorer has it (the same
-// paged read-back `vipctl verify` uses).
-type StageReader interface {
-	StageInfo(ctx context.Context, stage uint64) (vip.StageInfo, error)
-	ScorePages(ctx context.Context, stage uint64, each func(page []scores.Row) error) error
-	Codec() scores.Codec
-}
-
 // Refusals of BuildFromStage.
 var (
-	ErrStageMissing = errors.New("the contract has no such stage")
 	ErrNotFinalized = errors.New("the stage is not finalized: its scores can still change")
 	// ErrTotalsDiffer is a contract whose stage total is not the sum of its rows: the
 	// agent's total and ours could then differ for reasons no tree explains.
@@ -29,19 +24,19 @@ var (
 // BuildFromStage reads stage page by page and builds its tree for bridgeID. Each row is
 // decoded with the VM's codec and kept as 40 bytes (32-byte address, score). A stage that
 // is not finalized is refused unless allowOpen.
-func BuildFromStage(ctx context.Context, r StageReader, bridgeID, stage uint64, allowOpen bool) (*Tree, vip.StageInfo, error) {
+func BuildFromStage(ctx context.Context, r scores.StageReader, bridgeID, stage uint64, allowOpen bool) (*snapshot.Tree, vip.StageInfo, error) {
 	info, err := r.StageInfo(ctx, stage)
 	if err != nil {
 		return nil, info, fmt.Errorf("audit stage %d: %w", stage, err)
 	}
 	if !info.Exists {
-		return nil, info, fmt.Errorf("audit stage %d: %w", stage, ErrStageMissing)
+		return nil, info, fmt.Errorf("audit stage %d: %w", stage, vip.ErrStageMissing)
 	}
 	if !info.Finalized && !allowOpen {
 		return nil, info, fmt.Errorf("audit stage %d: %w", stage, ErrNotFinalized)
 	}
 	codec := r.Codec()
-	b := NewBuilder(bridgeID, stage, 0)
+	b := snapshot.NewBuilder(bridgeID, stage, 0)
 	err = r.ScorePages(ctx, stage, func(page []scores.Row) error {
 		for _, e := range page {
 			if err := b.Add(e.Addr, e.Amount); err != nil {

@@ -29,7 +29,7 @@ import (
 
 // Contract is what the loop uses of a contract's Scorer (a *deployer.Scorer is one).
 type Contract interface {
-	deployer.StageReader // Codec, StageInfo, ScorePages
+	scores.StageReader   // Codec, StageInfo, ScorePages
 	deployer.StageCloser // OpenStage, FinalizeStage
 	VM() vip.VM
 	Contract() string

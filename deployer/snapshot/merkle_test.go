@@ -1,4 +1,4 @@
-package audit
+package snapshot
 
 import (
 	"bytes"

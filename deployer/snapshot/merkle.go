@@ -1,6 +1,8 @@
-// Package audit rebuilds the VIP snapshot of a finalized stage: the merkle tree whose root
-// and total the VIP agent submits to the L1's vip module (submit_snapshot), and a proof for
-// every address that the module's claim entry (batch_claim_user_reward_script) accepts.
+// Package snapshot is the VIP snapshot of a stage: the merkle tree whose root and total the
+// VIP agent submits to the L1's vip module (submit_snapshot), and a proof for every address
+// that the module's claim entry (batch_claim_user_reward_script) accepts, in the proof file's
+// format. It is the standard library only; audit builds it from a contract's stage and
+// policy from a computed one.
 //
 // Leaf: ScoreHash, as the module's score_hash. Tree: leaves sorted by their 32-byte
 // address; each internal node is sha3-256 of its two children, the smaller first (unsigned
@@ -8,7 +10,7 @@
 // sits on; an odd node at the end of a level moves up unchanged (its proof gets nothing for
 // that level). The tree is held as its rows (40 bytes each) and the hashes above the leaves
 // (32 bytes a node, about n nodes); a leaf's hash is recomputed when a proof needs it.
-package audit
+package snapshot
 
 import (
 	"bufio"
