@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/conformance"
-	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/vip"
 )
@@ -132,11 +132,11 @@ func (o *checkOptions) runChecks(ctx context.Context, sess session) error {
 // miniwasm (wasmd says wasmd); a rollup with only a JSON-RPC face is EVM.
 func (o *rollupOptions) detectVM(ctx context.Context) (vip.VM, error) {
 	if o.rest != "" {
-		info, err := stage.ReadNodeInfo(ctx, o.rest)
+		info, err := cosmosnode.New(o.rest, "", nil).NodeInfo(ctx)
 		if err != nil {
 			return "", fmt.Errorf("detect the VM: %w", err)
 		}
-		if vm, ok := info.VM(); ok {
+		if vm, ok := scorers.ByNodeName(info.Name); ok {
 			return vm, nil
 		}
 		return "", invalid(fmt.Errorf("detect the VM: node_info names application %q (%s), not minievm, minimove or miniwasm: pass --vm", info.AppName, info.Name))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/scorers"
@@ -131,7 +132,7 @@ func runDemo(ctx context.Context, sess session, choice engineChoice, vm vip.VM, 
 	if rep.L1Stage, err = stage.NewReader(st.l1.URL(), st.l1.VIPAddress()).Stage(ctx); err != nil {
 		return rep, fmt.Errorf("read L1 stage: %w", err)
 	}
-	info, err := stage.ReadVersion(ctx, st.rollup.Endpoints().CometRPC)
+	info, err := cosmosnode.New("", st.rollup.Endpoints().CometRPC, nil).ABCIInfo(ctx)
 	if err != nil {
 		return rep, fmt.Errorf("read rollup version: %w", err)
 	}

@@ -64,7 +64,7 @@ func (o *preflightOptions) preflight(ctx context.Context, sess session) error {
 	vm := cfg.VM
 	if vm == "" && o.rest != "" {
 		if ni, err := cfg.Client.NodeInfo(ctx); err == nil {
-			vm, _ = ni.VM()
+			vm, _ = scorers.ByNodeName(ni.Name)
 		}
 	}
 	if cfg.Accounts, err = o.preflightAccounts(ctx, sess, vm); err != nil {

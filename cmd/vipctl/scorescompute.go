@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	"github.com/vipharness/vipharness/bindings/indexer"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
@@ -329,7 +330,7 @@ func (c *rollupOptions) cosmosReader(ctx context.Context, o computeOptions, stag
 	run.Span, run.SourceHeight = span, head.Number
 	run.Prefix = "init"
 	if c.rest != "" {
-		if run.Prefix, err = policy.Bech32Prefix(ctx, c.rest); err != nil {
+		if run.Prefix, err = cosmosnode.New(c.rest, "", nil).Bech32Prefix(ctx); err != nil {
 			return span, run, nil, err
 		}
 	}

@@ -3,9 +3,7 @@ package policy
 import (
 	"context"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -13,14 +11,15 @@ import (
 
 	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
 )
 
 // CometNode reads a Cosmos rollup (Move, Wasm) over its CometBFT RPC: headers (status,
 // header) and transactions with their events (tx_search by height range, oldest first, a
 // page at a time). The node must run a tx index (the kv indexer; a minitia does).
 type CometNode struct {
-	rpc    *rpchttp.HTTP
-	search *txSearch
+	rpc  *rpchttp.HTTP
+	node *cosmosnode.Node
 	// PerPage is how many transactions one tx_search page holds (CometBFT's maximum, 100,
 	// when 0).
 	PerPage int
@@ -34,7 +33,9 @@ func DialComet(url string) (*CometNode, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dial the rollup's CometBFT RPC %s: %w", url, err)
 	}
-	return &CometNode{rpc: c, search: &txSearch{url: url, hc: &http.Client{Timeout: 2 * time.Minute}}, headers: map[uint64]Header{}}, nil
+	node := cosmosnode.New("", url, &http.Client{Timeout: 2 * time.Minute})
+	node.RPC.MaxReply = 256 << 20 // a page of 100 txs with their events
+	return &CometNode{rpc: c, node: node, headers: map[uint64]Header{}}, nil
 }
 
 // Head is the newest block.
@@ -126,9 +127,9 @@ func (n *CometNode) Read(ctx context.Context, s *Source, from, to uint64, each f
 	q := s.query(from, to)
 	seen := 0
 	for page := 1; ; page++ {
-		res, err := n.search.search(ctx, q, page, per)
+		res, err := n.node.TxSearch(ctx, q, page, per)
 		if err != nil {
-			return fmt.Errorf("cometbft: source %s: tx_search %q page %d: %w", s.Name, q, page, err)
+			return fmt.Errorf("cometbft: source %s: %w", s.Name, err)
 		}
 		for i := range res.Txs {
 			if err := n.txRecords(ctx, s, &res.Txs[i], each); err != nil {
@@ -142,11 +143,11 @@ func (n *CometNode) Read(ctx context.Context, s *Source, from, to uint64, each f
 	}
 }
 
-func (n *CometNode) txRecords(ctx context.Context, s *Source, tx *searchTx, each func(*Record) error) error {
+func (n *CometNode) txRecords(ctx context.Context, s *Source, tx *cosmosnode.Tx, each func(*Record) error) error {
 	if tx.TxResult.Code != 0 {
 		return nil // a failed tx's message events were dropped; its fee is no record
 	}
-	hash, err := tx.hash()
+	hash, err := tx.HashBytes()
 	if err != nil {
 		return fmt.Errorf("cometbft: %w", err)
 	}
@@ -154,7 +155,20 @@ func (n *CometNode) txRecords(ctx context.Context, s *Source, tx *searchTx, each
 	if err != nil {
 		return fmt.Errorf("cometbft: block time: %w", err)
 	}
-	return eventRecords(s, h, common.BytesToHash(hash), uint64(tx.Index), tx.events(), each)
+	return eventRecords(s, h, common.BytesToHash(hash), uint64(tx.Index), events(tx.TxResult.Events), each)
+}
+
+// events are a tx's events as the readers hand them over.
+func events(evs []cosmosnode.Event) []Event {
+	out := make([]Event, len(evs))
+	for i, e := range evs {
+		out[i].Type = e.Type
+		out[i].Attrs = make([]Attr, len(e.Attributes))
+		for j, a := range e.Attributes {
+			out[i].Attrs[j] = Attr{a.Key, a.Value}
+		}
+	}
+	return out
 }
 
 // Event is a Cosmos event as the readers hand it over.
@@ -197,32 +211,3 @@ func eventRecords(s *Source, h Header, hash common.Hash, index uint64, evs []Eve
 
 // cometHash is a block or tx hash as CometBFT prints it: upper-case hex.
 func cometHash(h common.Hash) string { return strings.ToUpper(hex.EncodeToString(h[:])) }
-
-// Bech32Prefix asks a Cosmos rollup's REST API for its bech32 account prefix (the score
-// file's addresses take it).
-func Bech32Prefix(ctx context.Context, restURL string) (string, error) {
-	u := strings.TrimRight(restURL, "/") + "/cosmos/auth/v1beta1/bech32"
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return "", fmt.Errorf("read the bech32 prefix: %w", err)
-	}
-	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
-	if err != nil {
-		return "", fmt.Errorf("read the bech32 prefix: %w", err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return "", fmt.Errorf("read the bech32 prefix from %s: %w", u, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("read the bech32 prefix from %s: %s: %s", u, resp.Status, strings.TrimSpace(string(body)))
-	}
-	var r struct {
-		Bech32Prefix string `json:"bech32_prefix"`
-	}
-	if err := json.Unmarshal(body, &r); err != nil || r.Bech32Prefix == "" {
-		return "", fmt.Errorf("read the bech32 prefix from %s: no bech32_prefix in %q", u, body)
-	}
-	return r.Bech32Prefix, nil
-}

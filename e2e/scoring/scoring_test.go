@@ -6,6 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/scores"
@@ -51,7 +52,7 @@ var _ = Describe("VIP scoring", func() {
 				Expect(err).NotTo(HaveOccurred())
 				Expect(st).To(BeEquivalentTo(l1Stage))
 
-				ver, err := stage.ReadVersion(ctx, env.Rollup.Endpoints().CometRPC)
+				ver, err := cosmosnode.New("", env.Rollup.Endpoints().CometRPC, nil).ABCIInfo(ctx)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(ver.Version).NotTo(BeEmpty())
 

@@ -15,7 +15,7 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 
-	"github.com/vipharness/vipharness/deployer/operation/stage"
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/wasmddev"
 )
@@ -54,7 +54,7 @@ func TestGethContainerServesOnLoopbackAndIsRemoved(t *testing.T) {
 	if !strings.HasPrefix(ep.JSONRPC, "http://127.0.0.1:") || r.ChainID() != "1337" {
 		t.Fatalf("endpoints %+v chain %s", ep, r.ChainID())
 	}
-	ver, err := stage.ReadVersion(ctx, ep.CometRPC)
+	ver, err := cosmosnode.New("", ep.CometRPC, nil).ABCIInfo(ctx)
 	if err != nil || !strings.Contains(strings.ToLower(ver.Version), "geth") {
 		t.Fatalf("abci_info %+v, %v", ver, err)
 	}
@@ -197,7 +197,7 @@ func TestWasmdContainerServesOnLoopbackAndIsRemoved(t *testing.T) {
 		}
 	})
 	ep := r.Endpoints()
-	ver, err := stage.ReadVersion(ctx, ep.CometRPC)
+	ver, err := cosmosnode.New("", ep.CometRPC, nil).ABCIInfo(ctx)
 	if err != nil || ver.LastBlockHeight == 0 {
 		t.Fatalf("abci_info %+v, %v", ver, err)
 	}
@@ -221,7 +221,7 @@ func TestWasmdContainerServesOnLoopbackAndIsRemoved(t *testing.T) {
 	if got := r.Endpoints(); got != ep {
 		t.Fatalf("after restart the endpoints moved from %+v to %+v", ep, got)
 	}
-	if after, err := stage.ReadVersion(ctx, ep.CometRPC); err != nil || after.LastBlockHeight < ver.LastBlockHeight {
+	if after, err := cosmosnode.New("", ep.CometRPC, nil).ABCIInfo(ctx); err != nil || after.LastBlockHeight < ver.LastBlockHeight {
 		t.Fatalf("after restart: %+v, %v", after, err)
 	}
 	if err := r.Stop(ctx); err != nil {

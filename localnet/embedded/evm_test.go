@@ -26,6 +26,7 @@ import (
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
 	"github.com/vipharness/vipharness/deployer/registration/probe"
+	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/vip"
 )
 
@@ -263,7 +264,7 @@ func TestEVMLooksLikeAMinievm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if vm, ok := ni.VM(); !ok || vm != vip.EVM || ni.Network != DefaultEVMCosmosChainID || ni.AppName != "minitiad" || ni.Version != "v1.2.3" {
+	if vm, ok := scorers.ByNodeName(ni.Name); !ok || vm != vip.EVM || ni.Network != DefaultEVMCosmosChainID || ni.AppName != "minitiad" || ni.Version != "v1.2.3" {
 		t.Fatalf("node_info %+v", ni)
 	}
 	id, err := c.EVMChainID(ctx)

@@ -21,8 +21,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
@@ -56,11 +56,11 @@ func (e Engine) VMs(ctx context.Context) ([]vip.VM, error) {
 	case ep.JSONRPC != "":
 		return []vip.VM{vip.EVM}, nil
 	case ep.REST != "":
-		info, err := stage.ReadNodeInfo(ctx, ep.REST)
+		info, err := cosmosnode.New(ep.REST, "", nil).NodeInfo(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("external engine: %w", err)
 		}
-		vm, ok := info.VM()
+		vm, ok := scorers.ByNodeName(info.Name)
 		if !ok {
 			return nil, fmt.Errorf("external engine: node_info names %q, not minievm, minimove or miniwasm: set VM", info.Name)
 		}
@@ -124,7 +124,7 @@ func (e Engine) StartRollup(ctx context.Context, vm vip.VM) (localnet.Rollup, er
 		r.funded.Address = key.Address().Hex()
 		return r, nil
 	}
-	info, err := stage.ReadNodeInfo(ctx, r.ep.REST)
+	info, err := cosmosnode.New(r.ep.REST, "", nil).NodeInfo(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("external engine: %w", err)
 	}

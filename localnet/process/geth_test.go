@@ -15,7 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"github.com/vipharness/vipharness/deployer/operation/stage"
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/gethdev"
 )
@@ -54,7 +54,7 @@ func TestGethRollupServesAndStopsCleanly(t *testing.T) {
 	if r.ChainID() != "1337" {
 		t.Fatalf("chain id %s, want 1337", r.ChainID())
 	}
-	ver, err := stage.ReadVersion(ctx, ep.CometRPC)
+	ver, err := cosmosnode.New("", ep.CometRPC, nil).ABCIInfo(ctx)
 	if err != nil || !strings.Contains(strings.ToLower(ver.Version), "geth") {
 		t.Fatalf("abci_info version %+v, %v", ver, err)
 	}

@@ -17,9 +17,9 @@ import (
 	"github.com/cosmos/cosmos-sdk/crypto/keys/secp256k1"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	wasmcontract "github.com/vipharness/vipharness/contracts/wasm"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
@@ -51,7 +51,7 @@ func TestWasmdRollupRunsOurContract(t *testing.T) {
 	if !strings.HasPrefix(ep.CometRPC, "http://127.0.0.1:") || !strings.HasPrefix(ep.REST, "http://127.0.0.1:") {
 		t.Fatalf("endpoints %+v", ep)
 	}
-	ver, err := stage.ReadVersion(ctx, ep.CometRPC)
+	ver, err := cosmosnode.New("", ep.CometRPC, nil).ABCIInfo(ctx)
 	if err != nil || ver.LastBlockHeight == 0 {
 		t.Fatalf("abci_info %+v, %v", ver, err)
 	}

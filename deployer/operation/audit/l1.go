@@ -12,7 +12,7 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/vipharness/vipharness/deployer/httpstatus"
+	"github.com/vipharness/vipharness/bindings/nodehttp"
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 )
 
@@ -199,7 +199,7 @@ func (l *L1) entry(ctx context.Context, handle string, key []byte) ([]byte, erro
 	}
 	path := "/initia/move/v1/tables/" + handle + "/entries/by_key_bytes?key_bytes=" + url.QueryEscape(base64.StdEncoding.EncodeToString(key))
 	if err := l.do(ctx, http.MethodGet, path, nil, &res); err != nil {
-		if httpstatus.NotFound(err) {
+		if nodehttp.NotFound(err) {
 			return nil, ErrNoSnapshot
 		}
 		return nil, err

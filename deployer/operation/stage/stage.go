@@ -1,5 +1,5 @@
-// Package stage reads what a deployment must agree with: the VIP stage the L1 is in
-// (the vip module's ModuleStore resource) and the rollup's version (CometBFT abci_info).
+// Package stage reads the VIP stage the L1 is in (the vip module's ModuleStore resource),
+// which a deployment starts at.
 package stage
 
 import (
@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer/httpstatus"
+	"github.com/vipharness/vipharness/bindings/nodehttp"
 )
 
 // Network is a public L1 the stage can be read from.
@@ -74,7 +74,7 @@ func NewReader(rest, vipAddress string, opts ...Option) *Reader {
 func (r *Reader) VIPAddress() string { return r.vip }
 
 // Call sends method to path under the L1 REST URL, with a JSON body (nil: none), and
-// returns the reply's body; a non-2xx reply is an *httpstatus.Error.
+// returns the reply's body; a non-2xx reply is an *nodehttp.Error.
 func (r *Reader) Call(ctx context.Context, method, path string, body []byte) ([]byte, error) {
 	var rd io.Reader
 	if body != nil {
@@ -119,7 +119,7 @@ func (r *Reader) Stage(ctx context.Context) (uint64, error) {
 	}
 	u := r.ResourceURL()
 	body, err := get(ctx, r.client, u)
-	if httpstatus.NotFound(err) {
+	if nodehttp.NotFound(err) {
 		return 0, fmt.Errorf("read L1 stage: %w (not found: check the address and the network)", err)
 	}
 	if err != nil {
@@ -164,66 +164,5 @@ func do(c *http.Client, req *http.Request) ([]byte, error) {
 		return nil, fmt.Errorf("%s %s: unreachable: %w", req.Method, req.URL, err)
 	}
 	defer resp.Body.Close()
-	return httpstatus.Read(req, resp, maxBody)
-}
-
-// Version is a rollup's abci_info.
-type Version struct {
-	App             string `json:"app"`
-	Version         string `json:"version"`
-	LastBlockHeight uint64 `json:"last_block_height"`
-	AppHash         []byte `json:"app_hash"`
-}
-
-type abciReply struct {
-	Result *struct {
-		Response struct {
-			Data             string `json:"data"`
-			Version          string `json:"version"`
-			LastBlockHeight  string `json:"last_block_height"`
-			LastBlockAppHash []byte `json:"last_block_app_hash"`
-		} `json:"response"`
-	} `json:"result"`
-	Error *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-		Data    string `json:"data"`
-	} `json:"error"`
-}
-
-// ReadVersion asks a rollup's CometBFT RPC for abci_info (POST {rpc}/abci_info, JSON-RPC 2.0).
-func ReadVersion(ctx context.Context, cometRPC string) (Version, error) {
-	return readVersion(ctx, &http.Client{Timeout: 10 * time.Second}, cometRPC)
-}
-
-func readVersion(ctx context.Context, c *http.Client, cometRPC string) (Version, error) {
-	u := strings.TrimRight(cometRPC, "/") + "/abci_info"
-	payload := []byte(`{"jsonrpc":"2.0","id":1,"method":"abci_info","params":{}}`)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(payload))
-	if err != nil {
-		return Version{}, fmt.Errorf("read rollup version: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	body, err := do(c, req)
-	if err != nil {
-		return Version{}, fmt.Errorf("read rollup version: %w", err)
-	}
-	var reply abciReply
-	if err := json.Unmarshal(body, &reply); err != nil {
-		return Version{}, fmt.Errorf("read rollup version from %s: malformed reply: %w", u, err)
-	}
-	if reply.Error != nil {
-		return Version{}, fmt.Errorf("read rollup version from %s: rpc error %d: %s %s", u, reply.Error.Code, reply.Error.Message, reply.Error.Data)
-	}
-	if reply.Result == nil {
-		return Version{}, fmt.Errorf("read rollup version from %s: malformed reply: no result", u)
-	}
-	r := reply.Result.Response
-	v := Version{App: r.Data, Version: r.Version, AppHash: r.LastBlockAppHash}
-	if r.LastBlockHeight != "" {
-		if v.LastBlockHeight, err = strconv.ParseUint(r.LastBlockHeight, 10, 64); err != nil {
-			return Version{}, fmt.Errorf("read rollup version from %s: last_block_height %q is not a number", u, r.LastBlockHeight)
-		}
-	}
-	return v, nil
+	return nodehttp.Read(req, resp, maxBody)
 }

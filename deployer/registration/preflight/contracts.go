@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer/httpstatus"
+	"github.com/vipharness/vipharness/bindings/nodehttp"
 	"github.com/vipharness/vipharness/deployer/vip"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -104,7 +104,7 @@ func (m *moveContract) Exists(ctx context.Context) (bool, error) {
 		} `json:"module"`
 	}
 	err := m.c.GetJSON(ctx, "/initia/move/v1/accounts/"+url.PathEscape(m.addr)+"/modules/vip_score", &reply)
-	var he *httpstatus.Error
+	var he *nodehttp.Error
 	if errors.As(err, &he) && (he.Status == 404 || (he.Status == 500 && strings.Contains(he.Message, "not found"))) {
 		return false, nil
 	}
@@ -153,7 +153,7 @@ type wasmContract struct {
 func (w *wasmContract) Exists(ctx context.Context) (bool, error) {
 	var reply json.RawMessage
 	err := w.c.GetJSON(ctx, "/cosmwasm/wasm/v1/contract/"+url.PathEscape(w.addr), &reply)
-	var he *httpstatus.Error
+	var he *nodehttp.Error
 	if errors.As(err, &he) && (he.Status == 404 || strings.Contains(he.Message, "not found")) {
 		return false, nil
 	}

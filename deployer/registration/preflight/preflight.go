@@ -16,7 +16,8 @@ import (
 
 	sdkmath "cosmossdk.io/math"
 
-	"github.com/vipharness/vipharness/deployer/httpstatus"
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
+	"github.com/vipharness/vipharness/bindings/nodehttp"
 	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/scorers"
@@ -187,7 +188,7 @@ func (r *run) rollup(ctx context.Context) {
 	var version string
 	if cfg.CometRPC == "" {
 		r.add("rollup rpc", Skip, "no CometBFT RPC given", "give the rollup's CometBFT RPC, port 26657 on minitiad", InCometRPC)
-	} else if v, err := stage.ReadVersion(ctx, cfg.CometRPC); err != nil {
+	} else if v, err := cosmosnode.New("", cfg.CometRPC, nil).ABCIInfo(ctx); err != nil {
 		r.add("rollup rpc", Fail, err.Error(), "start the rollup's node, or fix its CometBFT RPC URL", InCometRPC)
 	} else {
 		version = v.Version
@@ -200,7 +201,7 @@ func (r *run) rollup(ctx context.Context) {
 		}
 	}
 	// node_info: the VM, the version, the chain id.
-	var ni stage.NodeInfo
+	var ni cosmosnode.NodeInfo
 	if cfg.REST == "" {
 		s := Skip
 		if spec, err := scorers.Describe(cfg.VM); err == nil && spec.Cosmos {
@@ -220,7 +221,7 @@ func (r *run) rollup(ctx context.Context) {
 	r.setVM(cfg.VM)
 	r.minitia = ni.Name
 	if ni.Name != "" {
-		vm, ok := ni.VM()
+		vm, ok := scorers.ByNodeName(ni.Name)
 		switch {
 		case !ok:
 			r.add("vm", Warn, fmt.Sprintf("node_info names %q, not minievm, minimove or miniwasm", ni.Name), "say which VM's contract to deploy", InVM)
@@ -252,9 +253,8 @@ func (r *run) txIndex(ctx context.Context) {
 			Data string `json:"data"`
 		} `json:"error"`
 	}
-	u := strings.TrimRight(r.cfg.CometRPC, "/") + "/tx?hash=0x" + strings.Repeat("00", 32)
-	err := r.c.GetJSONURL(ctx, u, &reply)
-	var he *httpstatus.Error
+	err := cosmosnode.New("", r.cfg.CometRPC, r.c.HTTP).RPC.GetJSON(ctx, "/tx?hash=0x"+strings.Repeat("00", 32), &reply)
+	var he *nodehttp.Error
 	var text string
 	switch {
 	case errors.As(err, &he):

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vipharness/vipharness/deployer/httpstatus"
+	"github.com/vipharness/vipharness/bindings/nodehttp"
 )
 
 func TestDeriveEVMChainID(t *testing.T) {
@@ -97,7 +97,7 @@ func TestClientReadsTheFaces(t *testing.T) {
 		t.Fatal(id, err)
 	}
 	bad := &Client{REST: srv.URL + "/nothing"}
-	var he *httpstatus.Error
+	var he *nodehttp.Error
 	if _, err := bad.Bech32Prefix(ctx); !errors.As(err, &he) || he.Status != 404 {
 		t.Fatalf("404: %v", err)
 	}

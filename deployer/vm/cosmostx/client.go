@@ -6,7 +6,6 @@
 package cosmostx
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,8 +28,9 @@ import (
 	"github.com/cosmos/gogoproto/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
+	"github.com/vipharness/vipharness/bindings/nodehttp"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/httpstatus"
 	"github.com/vipharness/vipharness/deployer/keys"
 )
 
@@ -44,7 +44,9 @@ type Client struct {
 	Enc     *Encoding
 	ChainID string
 	RPC     *rpchttp.HTTP
-	REST    string
+	// Node reads the chain's REST face and CometBFT RPC (what the chain says of itself,
+	// tx_search); the Client signs and sends on top of it.
+	Node *cosmosnode.Node
 
 	http     *http.Client
 	gasPrice sdk.DecCoin // fee = ceil(gas limit × price)
@@ -66,8 +68,11 @@ func New(rpcURL, restURL, chainID string, enc *Encoding, gasPrice sdk.DecCoin) (
 	if err != nil {
 		return nil, fmt.Errorf("cometbft rpc client %s: %w", rpcURL, err)
 	}
-	return &Client{Enc: enc, ChainID: chainID, RPC: rpc, REST: strings.TrimRight(restURL, "/"), rpcURL: strings.TrimRight(rpcURL, "/"),
-		http: &http.Client{Timeout: 60 * time.Second}, gasPrice: gasPrice, adjust: 1.3, poll: 20 * time.Millisecond}, nil
+	hc := &http.Client{Timeout: 60 * time.Second}
+	node := cosmosnode.New(restURL, rpcURL, hc)
+	node.REST.MaxReply = maxReply
+	return &Client{Enc: enc, ChainID: chainID, RPC: rpc, Node: node, rpcURL: strings.TrimRight(rpcURL, "/"),
+		http: hc, gasPrice: gasPrice, adjust: 1.3, poll: 20 * time.Millisecond}, nil
 }
 
 // GasPrice is the price fees are paid at.
@@ -125,31 +130,24 @@ func Dial(ctx context.Context, rpcURL, restURL string, opts ...Option) (*Client,
 		return nil, fmt.Errorf("read chain status from %s: %w", rpcURL, err)
 	}
 	c.ChainID = st.NodeInfo.Network
-	var prefix struct {
-		Bech32Prefix string `json:"bech32_prefix"`
+	prefix, err := c.Node.Bech32Prefix(ctx)
+	if err != nil {
+		return nil, err
 	}
-	if err := c.GetJSON(ctx, "/cosmos/auth/v1beta1/bech32", &prefix); err != nil {
-		return nil, fmt.Errorf("read bech32 prefix from %s: %w", restURL, err)
-	}
-	if prefix.Bech32Prefix == "" {
-		return nil, fmt.Errorf("read bech32 prefix from %s: the chain reports none", restURL)
-	}
-	if c.Enc, err = NewEncoding(prefix.Bech32Prefix, cfg.register...); err != nil {
+	if c.Enc, err = NewEncoding(prefix, cfg.register...); err != nil {
 		return nil, err
 	}
 	if cfg.gasPrice != nil {
 		c.gasPrice = *cfg.gasPrice
 		return c, nil
 	}
-	var node struct {
-		MinimumGasPrice string `json:"minimum_gas_price"`
+	minPrice, err := c.Node.MinGasPrice(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%w (or pass a gas price)", err)
 	}
-	if err := c.GetJSON(ctx, "/cosmos/base/node/v1beta1/config", &node); err != nil {
-		return nil, fmt.Errorf("read minimum gas price from %s (or pass a gas price): %w", restURL, err)
-	}
-	prices, err := sdk.ParseDecCoins(node.MinimumGasPrice)
+	prices, err := sdk.ParseDecCoins(minPrice)
 	if err != nil || len(prices) == 0 {
-		return nil, fmt.Errorf("node at %s reports minimum gas price %q, which names no denom: pass a gas price such as 0.025stake", restURL, node.MinimumGasPrice)
+		return nil, fmt.Errorf("node at %s reports minimum gas price %q, which names no denom: pass a gas price such as 0.025stake", restURL, minPrice)
 	}
 	c.gasPrice = prices[0]
 	return c, nil
@@ -207,7 +205,7 @@ var ErrNoAccount = errors.New("no account on chain")
 func (c *Client) Account(ctx context.Context, addr string) (number, sequence uint64, err error) {
 	var res authtypes.QueryAccountResponse
 	if err := c.Get(ctx, "/cosmos/auth/v1beta1/accounts/"+addr, &res); err != nil {
-		if httpstatus.NotFound(err) {
+		if nodehttp.NotFound(err) {
 			return 0, 0, fmt.Errorf("account %s: %w (fund it first)", addr, ErrNoAccount)
 		}
 		return 0, 0, fmt.Errorf("read account %s: %w", addr, err)
@@ -297,7 +295,7 @@ func (c *Client) Simulate(ctx context.Context, s *Signer, msgs ...sdk.Msg) (*txt
 	if err := c.Post(ctx, "/cosmos/tx/v1beta1/simulate", &txtypes.SimulateRequest{TxBytes: bz}, &res); err != nil {
 		// The node ran the tx and it failed (a contract error, a bad sequence): the gateway
 		// answers 4xx or 500 with the reason. 404, 501 and 503 say the endpoint is missing.
-		var re *httpstatus.Error
+		var re *nodehttp.Error
 		if errors.As(err, &re) && re.Status != http.StatusNotFound && re.Status != http.StatusNotImplemented && re.Status != http.StatusServiceUnavailable {
 			return nil, &TxError{Phase: PhaseSimulate, RawLog: re.Message}
 		}
@@ -423,22 +421,10 @@ func (c *Client) Post(ctx context.Context, path string, in, out proto.Message) e
 }
 
 // NotFound reports whether err is a REST 404 (an unknown tx, account or contract).
-func NotFound(err error) bool { return httpstatus.NotFound(err) }
+func NotFound(err error) bool { return nodehttp.NotFound(err) }
 
 func (c *Client) do(ctx context.Context, method, path string, body []byte) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, method, c.REST+path, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	return httpstatus.Read(req, resp, maxReply)
+	return c.Node.REST.Do(ctx, method, path, body)
 }
 
 // DialFor dials a Cosmos rollup as a Scorer's config asks (its endpoints and poll, a gas

@@ -6,7 +6,7 @@ import (
 
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
-	"github.com/vipharness/vipharness/deployer/httpstatus"
+	"github.com/vipharness/vipharness/bindings/nodehttp"
 )
 
 // Phases of a tx's life at which a chain can refuse or fail it.
@@ -60,7 +60,7 @@ func Attr(res *sdk.TxResponse, eventType, key string) []string {
 // (a query's or a view's); false for anything else (an unreachable node).
 func Log(err error) (string, bool) {
 	var te *TxError
-	var re *httpstatus.Error
+	var re *nodehttp.Error
 	switch {
 	case errors.As(err, &te):
 		return te.RawLog, true

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vipharness/vipharness/deployer/httpstatus"
+	"github.com/vipharness/vipharness/bindings/nodehttp"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 )
 
@@ -28,11 +28,11 @@ func TestDecodeContract(t *testing.T) {
 		{"simulate (SDK wording)", &cosmostx.TxError{Phase: cosmostx.PhaseSimulate,
 			RawLog: "failed to execute message; message index: 0: Stage not found: stage 9 does not exist: execute wasm contract failed With gas wanted: '0' and gas used: '99' "},
 			StageNotFound, "Stage not found: stage 9 does not exist", "in simulation"},
-		{"query (SDK gRPC status)", fmt.Errorf("smart query: %w", &httpstatus.Error{Status: 500, Code: 2, Message: "codespace wasm code 9: query wasm contract failed: Stage not found: stage 99 does not exist"}),
+		{"query (SDK gRPC status)", fmt.Errorf("smart query: %w", &nodehttp.Error{Status: 500, Code: 2, Message: "codespace wasm code 9: query wasm contract failed: Stage not found: stage 99 does not exist"}),
 			StageNotFound, "Stage not found: stage 99 does not exist", "contract error"},
-		{"query", fmt.Errorf("smart query: %w", &httpstatus.Error{Status: 500, Code: 2, Message: "Stage not found: stage 9 does not exist: query wasm contract failed: unknown request"}),
+		{"query", fmt.Errorf("smart query: %w", &nodehttp.Error{Status: 500, Code: 2, Message: "Stage not found: stage 9 does not exist: query wasm contract failed: unknown request"}),
 			StageNotFound, "Stage not found: stage 9 does not exist", "contract error"},
-		{"query with gRPC prefix", &httpstatus.Error{Status: 500, Code: 2, Message: "rpc error: code = Unknown desc = Stage not found: stage 2 does not exist: query wasm contract failed"},
+		{"query with gRPC prefix", &nodehttp.Error{Status: 500, Code: 2, Message: "rpc error: code = Unknown desc = Stage not found: stage 2 does not exist: query wasm contract failed"},
 			StageNotFound, "Stage not found: stage 2 does not exist", "contract error"},
 	}
 	for _, tt := range tests {
@@ -45,7 +45,7 @@ func TestDecodeContract(t *testing.T) {
 			if ce.Reason() != tt.wantName || ce.Message != tt.wantMsg {
 				t.Fatalf("name %q message %q, want %q %q", ce.Reason(), ce.Message, tt.wantName, tt.wantMsg)
 			}
-			if !errors.Is(err, tt.err) && !errors.As(err, new(*httpstatus.Error)) {
+			if !errors.Is(err, tt.err) && !errors.As(err, new(*nodehttp.Error)) {
 				t.Fatal("the chain's report must stay reachable through Unwrap")
 			}
 			if got := err.Error(); !strings.Contains(got, tt.wantText) {

@@ -267,7 +267,7 @@ func (e *env) get(t *testing.T, path string) []byte {
 
 func (e *env) getStatus(t *testing.T, path string) (int, []byte) {
 	t.Helper()
-	resp, err := http.Get(e.c.REST + path)
+	resp, err := http.Get(e.c.Node.REST.URL + path)
 	if err != nil {
 		t.Fatal(err)
 	}

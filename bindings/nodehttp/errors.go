@@ -1,7 +1,9 @@
-// Package httpstatus is the one error the deployer's HTTP clients return for a reply whose
-// status is not 2xx (the L1's and the rollup's REST faces, the stage reader, the probes,
-// audit's L1 reads): the request, the status, and what the body says.
-package httpstatus
+// Package nodehttp is the one way this module talks HTTP to a node: a REST GET or POST,
+// or a JSON-RPC 2.0 call (CometBFT's RPC, an EVM node's JSON-RPC), with the reply bounded,
+// and one error for a reply whose status is not 2xx (the request, the status, and what the
+// body says) and one for a JSON-RPC error. The node clients (cosmosnode, ethnode, l1node)
+// and the deployer's drivers read every node through it.
+package nodehttp
 
 import (
 	"encoding/json"
@@ -34,8 +36,8 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s %s: HTTP %d: %s", e.Method, e.URL, e.Status, msg)
 }
 
-// New is the Error of a reply to req with status and body.
-func New(req *http.Request, status int, body []byte) *Error {
+// NewError is the Error of a reply to req with status and body.
+func NewError(req *http.Request, status int, body []byte) *Error {
 	e := &Error{Status: status}
 	if req != nil {
 		e.Method, e.URL = req.Method, req.URL.String()
@@ -64,7 +66,7 @@ func Read(req *http.Request, resp *http.Response, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s %s: read reply: %w", req.Method, req.URL, err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return nil, New(req, resp.StatusCode, body)
+		return nil, NewError(req, resp.StatusCode, body)
 	}
 	return body, nil
 }

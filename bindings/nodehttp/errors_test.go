@@ -1,4 +1,4 @@
-package httpstatus
+package nodehttp
 
 import (
 	"errors"

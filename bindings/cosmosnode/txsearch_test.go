@@ -1,4 +1,4 @@
-package policy
+package cosmosnode
 
 import (
 	"context"
@@ -33,7 +33,7 @@ func TestTxSearchDecodesCometBFTsReply(t *testing.T) {
 		wantErr string
 	}{
 		{name: "result", reply: rpctypes.NewRPCSuccessResponse(rpctypes.JSONRPCIntID(1), res)},
-		{name: "error", reply: rpctypes.NewRPCErrorResponse(rpctypes.JSONRPCIntID(1), -32603, "Internal error", "page should be within [1, 1] range, given 2"), wantErr: "RPC error -32603 - Internal error: page should be within [1, 1] range, given 2"},
+		{name: "error", reply: rpctypes.NewRPCErrorResponse(rpctypes.JSONRPCIntID(1), -32603, "Internal error", "page should be within [1, 1] range, given 2"), wantErr: "error -32603: Internal error: page should be within [1, 1] range, given 2"},
 		{name: "no result", reply: rpctypes.RPCResponse{JSONRPC: "2.0", ID: rpctypes.JSONRPCIntID(1)}, wantErr: "holds no result"},
 	}
 	for _, tc := range tests {
@@ -49,8 +49,7 @@ func TestTxSearchDecodesCometBFTsReply(t *testing.T) {
 				_ = json.NewEncoder(w).Encode(tc.reply)
 			}))
 			defer srv.Close()
-			s := &txSearch{url: srv.URL, hc: srv.Client()}
-			got, err := s.search(context.Background(), "tx.height >= 1 AND tx.height <= 20", 2, 100)
+			got, err := New("", srv.URL, srv.Client()).TxSearch(context.Background(), "tx.height >= 1 AND tx.height <= 20", 2, 100)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err %v, want %q", err, tc.wantErr)
@@ -74,24 +73,24 @@ func TestTxSearchDecodesCometBFTsReply(t *testing.T) {
 			}
 			for i, rt := range res.Txs {
 				g := &got.Txs[i]
-				h, err := g.hash()
+				h, err := g.HashBytes()
 				if err != nil || string(h) != string(rt.Hash) {
 					t.Errorf("tx %d: hash %x (%v), want %x", i, h, err, rt.Hash)
 				}
 				if int64(g.Height) != rt.Height || uint32(g.Index) != rt.Index || g.TxResult.Code != rt.TxResult.Code {
 					t.Errorf("tx %d: height %d index %d code %d, want %d %d %d", i, g.Height, g.Index, g.TxResult.Code, rt.Height, rt.Index, rt.TxResult.Code)
 				}
-				evs := g.events()
+				evs := g.TxResult.Events
 				if len(evs) != len(rt.TxResult.Events) {
 					t.Fatalf("tx %d: %d events, want %d", i, len(evs), len(rt.TxResult.Events))
 				}
 				for j, e := range rt.TxResult.Events {
-					if evs[j].Type != e.Type || len(evs[j].Attrs) != len(e.Attributes) {
+					if evs[j].Type != e.Type || len(evs[j].Attributes) != len(e.Attributes) {
 						t.Fatalf("tx %d event %d: %+v, want %+v", i, j, evs[j], e)
 					}
 					for k, a := range e.Attributes {
-						if evs[j].Attrs[k] != (Attr{a.Key, a.Value}) {
-							t.Errorf("tx %d event %d attr %d: %+v, want %+v", i, j, k, evs[j].Attrs[k], a)
+						if got := evs[j].Attributes[k]; got.Key != a.Key || got.Value != a.Value || evs[j].Attr(a.Key) != a.Value {
+							t.Errorf("tx %d event %d attr %d: %+v, want %+v", i, j, k, got, a)
 						}
 					}
 				}
