@@ -87,7 +87,7 @@ type Config struct {
 	// Home that holds a chain resumes it: the same chain id, accounts and state; the
 	// genesis settings of Config (accounts, Genesis, GenesisTime) are not applied again.
 	Persist bool
-	Logger *slog.Logger
+	Logger  *slog.Logger
 	// Move configures the Move executor (library folder, genesis packages).
 	Move []xmove.Option
 	// Genesis edits the app state before the chain starts (e.g. a Move module bundle).
