@@ -9,21 +9,33 @@ import (
 	"time"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/vm/move"
+	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
-// A Wasm rollup started again on its data dir is the same chain: the same chain id, first
-// block and dev mnemonic, and the contract deployed before the stop holds its scores and
-// takes more; its mnemonics are kept 0600.
+// A Wasm or Move rollup started again on its data dir is the same chain: the same chain
+// id, first block and dev mnemonic, and the contract deployed before the stop holds its
+// scores and takes more; its mnemonics are kept 0600.
 func TestCosmosRollupKeptInADataDir(t *testing.T) {
+	for _, vm := range []deployer.VM{deployer.Wasm, deployer.Move} {
+		t.Run(string(vm), func(t *testing.T) {
+			if vm == deployer.Move {
+				needMoveVM(t)
+			}
+			testKeptInADataDir(t, vm)
+		})
+	}
+}
+
+func testKeptInADataDir(t *testing.T, vm deployer.VM) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
 	start := func() *CosmosRollup {
 		t.Helper()
-		r, err := StartCosmos(ctx, deployer.Wasm, WithCosmosDataDir(dir))
+		r, err := StartCosmos(ctx, vm, WithCosmosDataDir(dir))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,13 +48,14 @@ func TestCosmosRollupKeptInADataDir(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		signer, err := scorers.SoftSigner(deployer.Wasm, keys.Secp256k1, secret, "operator")
+		signer, err := scorers.SoftSigner(vm, scorers.DefaultKeyType(vm), secret, "operator")
 		if err != nil {
 			t.Fatal(err)
 		}
 		ep := r.Endpoints()
-		s, err := scorers.Open(ctx, deployer.Config{VM: deployer.Wasm, CometRPC: ep.CometRPC, REST: ep.REST,
-			Operator: signer, Contract: contract, Push: deployer.PushConfig{JournalDir: t.TempDir()}})
+		s, err := scorers.Open(ctx, deployer.Config{VM: vm, CometRPC: ep.CometRPC, REST: ep.REST,
+			Operator: signer, Contract: contract, Push: deployer.PushConfig{JournalDir: t.TempDir()},
+			Move: deployer.MoveConfig{Build: move.Builder(movevm.LazyCompiler(movevm.Dir()))}})
 		if err != nil {
 			t.Fatal(err)
 		}
