@@ -129,7 +129,7 @@ func Start(ctx context.Context, opts ...Option) (_ *Server, err error) {
 		Mnemonics: append([]string{mnemonic}, c.funded...), GeneratedAccounts: -1, GenesisTime: genesis,
 		AppName: "initia", Version: "v0.0.0-vipharness-l1-standin", NodeName: "initia", BinaryName: "initiad", TxGasPrices: true,
 		Logger: c.logger, Home: c.dataDir, Persist: c.dataDir != "",
-		Move:   []xmove.Option{xmove.WithGenesisPackage(xmove.GenesisPackage{Owner: vip, Modules: [][]byte{code}, Calls: calls})},
+		Move: []xmove.Option{xmove.WithGenesisPackage(xmove.GenesisPackage{Owner: vip, Modules: [][]byte{code}, Calls: calls})},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("l1 stand-in: %w", err)
