@@ -1,0 +1,44 @@
+package main
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/vipharness/vipharness/deployer"
+)
+
+// --data-dir is refused, naming what cannot be kept, for every engine and VM but the
+// embedded Wasm and Move rollups; without it every engine choice stands as before.
+func TestDataDirRefusesWhatItCannotKeep(t *testing.T) {
+	for _, tc := range []struct {
+		engine, dataDir string
+		vm              deployer.VM
+		refused         string // "" when accepted
+	}{
+		{"embedded", "kept", deployer.Wasm, ""},
+		{"embedded", "kept", deployer.Move, ""},
+		{"", "kept", deployer.Move, ""},
+		{"embedded", "kept", deployer.EVM, "the embedded evm rollup cannot be kept"},
+		{"process", "kept", deployer.Wasm, "the process engine's rollup cannot be kept"},
+		{"container", "kept", deployer.Move, "the container engine's rollup cannot be kept"},
+		{"minitia", "kept", deployer.Wasm, "the minitia engine's rollup cannot be kept"},
+		{"embedded", "", deployer.EVM, ""},
+		{"process", "", deployer.Wasm, ""},
+	} {
+		t.Run(tc.engine+"/"+string(tc.vm)+"/"+tc.dataDir, func(t *testing.T) {
+			c := engineChoice{name: tc.engine, dataDir: tc.dataDir}
+			err := c.checkKeepable(tc.vm)
+			if tc.refused == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			var ee *exitError
+			if err == nil || !strings.Contains(err.Error(), tc.refused) || !errors.As(err, &ee) || ee.code != exitInvalid {
+				t.Fatalf("err %v, want exit 2 with %q", err, tc.refused)
+			}
+		})
+	}
+}
