@@ -8,8 +8,8 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 )
 
-// --data-dir is refused, naming what cannot be kept, for every engine and VM but the
-// embedded Wasm and Move rollups; without it every engine choice stands as before.
+// --data-dir is refused, naming what cannot be kept, for every engine but the embedded
+// one; without it every engine choice stands as before.
 func TestDataDirRefusesWhatItCannotKeep(t *testing.T) {
 	for _, tc := range []struct {
 		engine, dataDir string
@@ -19,7 +19,7 @@ func TestDataDirRefusesWhatItCannotKeep(t *testing.T) {
 		{"embedded", "kept", deployer.Wasm, ""},
 		{"embedded", "kept", deployer.Move, ""},
 		{"", "kept", deployer.Move, ""},
-		{"embedded", "kept", deployer.EVM, "the embedded evm rollup cannot be kept"},
+		{"embedded", "kept", deployer.EVM, ""},
 		{"process", "kept", deployer.Wasm, "the process engine's rollup cannot be kept"},
 		{"container", "kept", deployer.Move, "the container engine's rollup cannot be kept"},
 		{"minitia", "kept", deployer.Wasm, "the minitia engine's rollup cannot be kept"},
@@ -28,7 +28,7 @@ func TestDataDirRefusesWhatItCannotKeep(t *testing.T) {
 	} {
 		t.Run(tc.engine+"/"+string(tc.vm)+"/"+tc.dataDir, func(t *testing.T) {
 			c := engineChoice{name: tc.engine, dataDir: tc.dataDir}
-			err := c.checkKeepable(tc.vm)
+			err := c.checkKeepable()
 			if tc.refused == "" {
 				if err != nil {
 					t.Fatal(err)

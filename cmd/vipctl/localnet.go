@@ -54,19 +54,13 @@ func (c engineChoice) rollupDataDir(vm deployer.VM) string {
 // l1DataDir is where --data-dir keeps the L1 stand-in.
 func (c engineChoice) l1DataDir() string { return filepath.Join(c.dataDir, "l1") }
 
-// checkKeepable refuses a --data-dir the engine cannot keep for vm, naming which: only the
-// embedded Wasm and Move rollups (the project's minitia app) keep their chain so far.
-func (c engineChoice) checkKeepable(vm deployer.VM) error {
-	if c.dataDir == "" {
+// checkKeepable refuses a --data-dir the engine cannot keep, naming which: only the
+// embedded rollups (every VM) keep their chain so far.
+func (c engineChoice) checkKeepable() error {
+	if c.dataDir == "" || c.name == "embedded" || c.name == "" {
 		return nil
 	}
-	if c.name != "embedded" && c.name != "" {
-		return invalid(fmt.Errorf("--data-dir: the %s engine's rollup cannot be kept yet (its node's home is made new each run); use --engine embedded with --vm wasm or move, or drop --data-dir", c.name))
-	}
-	if !scorers.MustDescribe(vm).Cosmos {
-		return invalid(fmt.Errorf("--data-dir: the embedded %s rollup cannot be kept yet (its dev account and genesis are made new each start); use --vm wasm or move, or drop --data-dir", vm))
-	}
-	return nil
+	return invalid(fmt.Errorf("--data-dir: the %s engine's rollup cannot be kept yet (its node's home is made new each run); use --engine embedded, or drop --data-dir", c.name))
 }
 
 // engineByName resolves the choice for vm.
@@ -75,7 +69,7 @@ func engineByName(c engineChoice, sess session, vm deployer.VM) (localnet.Engine
 	if c.minitiad != "" && c.name != "minitia" {
 		return nil, invalid(fmt.Errorf("--minitiad is for --engine minitia (got --engine %q)", c.name))
 	}
-	if err := c.checkKeepable(vm); err != nil {
+	if err := c.checkKeepable(); err != nil {
 		return nil, err
 	}
 	switch c.name {
@@ -86,6 +80,7 @@ func engineByName(c engineChoice, sess session, vm deployer.VM) (localnet.Engine
 		}
 		if c.dataDir != "" {
 			e.CosmosOptions = append(e.CosmosOptions, embedded.WithCosmosDataDir(c.rollupDataDir(vm)))
+			e.EVMOptions = append(e.EVMOptions, embedded.WithDataDir(c.rollupDataDir(vm)))
 		}
 		return e, nil
 	case "process":
@@ -151,11 +146,11 @@ func (s *localStack) kept(dataDir string) string {
 
 // prepareDataDir refuses what --data-dir cannot keep, before anything starts, and makes the
 // folder (0700: it holds the dev mnemonics).
-func (c engineChoice) prepareDataDir(vm deployer.VM) error {
+func (c engineChoice) prepareDataDir() error {
 	if c.dataDir == "" {
 		return nil
 	}
-	if err := c.checkKeepable(vm); err != nil {
+	if err := c.checkKeepable(); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(c.dataDir, 0o700); err != nil {
@@ -206,7 +201,7 @@ func newLocalnetUpCmd(ro *rootOptions) *cobra.Command {
 	up.Flags().DurationVar(&o.blockTime, "block-time", 0, "interval between blocks of the Wasm and Move rollups (the project's minitia app; default 100ms, fast for tests; 500ms is a minitia's pace)")
 	up.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), process (geth from 'make nodes'), container (Docker) or minitia (Initia's own minitiad)")
 	up.Flags().StringVar(&o.minitiad, "minitiad", "", "with --engine minitia: the VM's minitiad binary (default $VIPHARNESS_MINIEVM / _MINIWASM / _MINIMOVE, else <cache>/minitia/<minievm|miniwasm|minimove>/minitiad)")
-	up.Flags().StringVar(&o.dataDir, "data-dir", "", "keep the chains in this folder across runs (the same chain id, dev mnemonic and contract state; new ports, the env file rewritten); the embedded Wasm and Move rollups and the L1 stand-in only; default: a new chain each run")
+	up.Flags().StringVar(&o.dataDir, "data-dir", "", "keep the chains in this folder across runs (the same chain id, dev mnemonic and contract state; new ports, the env file rewritten); the embedded engine and the L1 stand-in only; default: a new chain each run")
 	up.Flags().StringVar(&o.envFile, "env-file", filepath.Join(".vipharness", "localnet.env"), "where to write the endpoints and dev key")
 	return o.addFlags(up, "vm")
 }
@@ -227,7 +222,7 @@ func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error 
 		l1Opts = append(l1Opts, l1.WithStageInterval(l1Every))
 	}
 	choice := engineChoice{name: engineName, blockTime: o.blockTime, minitiad: o.minitiad, dataDir: o.dataDir}
-	if err := choice.prepareDataDir(vm); err != nil {
+	if err := choice.prepareDataDir(); err != nil {
 		return err
 	}
 	st, err := startLocalStack(ctx, sess, choice, vm, l1Stage, l1Opts...)
