@@ -47,6 +47,17 @@ type l1Options struct {
 	// the environment holds (l1Inputs) so contradictions can be refused; nil for options
 	// built without a command.
 	flags *pflag.FlagSet
+	// file is operate's --env-file, read over the environment for the settings no flag
+	// gave (nil: none).
+	file map[string]string
+}
+
+// getenv is key's value in the env file, else in the environment.
+func (o *l1Options) getenv(key string) string {
+	if v, ok := o.file[key]; ok {
+		return v
+	}
+	return os.Getenv(key)
 }
 
 // pushOptions are the pushFlags group: how a push is sized.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -30,9 +29,10 @@ type l1Source struct {
 }
 
 // l1Inputs splits the L1 flags into what the command line set and what the environment
-// holds: the flags default to the environment, so their values alone cannot tell.
-func l1Inputs(fs *pflag.FlagSet) (flag, env l1Values) {
-	env = l1Values{Network: os.Getenv("NETWORK"), REST: os.Getenv("L1_REST_URL"), VIP: os.Getenv("VIP_MODULE_ADDRESS")}
+// holds (getenv: os.Getenv, or operate's --env-file over it): the flags default to the
+// environment, so their values alone cannot tell.
+func l1Inputs(fs *pflag.FlagSet, getenv func(string) string) (flag, env l1Values) {
+	env = l1Values{Network: getenv("NETWORK"), REST: getenv("L1_REST_URL"), VIP: getenv("VIP_MODULE_ADDRESS")}
 	get := func(name string) string {
 		if f := fs.Lookup(name); f != nil && f.Changed {
 			return f.Value.String()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -35,12 +36,31 @@ type localStack struct {
 }
 
 // engineChoice is how a command picks its engine: --engine, the interval between blocks of
-// the project's own Cosmos rollups (0: the engine's default), and for the minitia engine the
-// minitiad binary of the VM (--minitiad; "" looks it up: VIPHARNESS_MINI<VM>, the cache).
+// the project's own Cosmos rollups (0: the engine's default), for the minitia engine the
+// minitiad binary of the VM (--minitiad; "" looks it up: VIPHARNESS_MINI<VM>, the cache),
+// and the folder that keeps the chains across runs (--data-dir; "": a new chain each run).
 type engineChoice struct {
 	name      string
 	blockTime time.Duration
 	minitiad  string
+	dataDir   string
+}
+
+// rollupDataDir is where --data-dir keeps the rollup of vm.
+func (c engineChoice) rollupDataDir(vm vip.VM) string {
+	return filepath.Join(c.dataDir, "rollup-"+string(vm))
+}
+
+// l1DataDir is where --data-dir keeps the L1 stand-in.
+func (c engineChoice) l1DataDir() string { return filepath.Join(c.dataDir, "l1") }
+
+// checkKeepable refuses a --data-dir the engine cannot keep, naming which: only the
+// embedded rollups (every VM) keep their chain so far.
+func (c engineChoice) checkKeepable() error {
+	if c.dataDir == "" || c.name == "embedded" || c.name == "" {
+		return nil
+	}
+	return invalid(fmt.Errorf("--data-dir: the %s engine's rollup cannot be kept yet (its node's home is made new each run); use --engine embedded, or drop --data-dir", c.name))
 }
 
 // engineByName resolves the choice for vm.
@@ -49,11 +69,18 @@ func engineByName(c engineChoice, sess session, vm vip.VM) (localnet.Engine, err
 	if c.minitiad != "" && c.name != "minitia" {
 		return nil, invalid(fmt.Errorf("--minitiad is for --engine minitia (got --engine %q)", c.name))
 	}
+	if err := c.checkKeepable(); err != nil {
+		return nil, err
+	}
 	switch c.name {
 	case "embedded", "":
 		e := embedded.Engine{}
 		if bt > 0 {
 			e.CosmosOptions = append(e.CosmosOptions, embedded.WithBlockTime(bt))
+		}
+		if c.dataDir != "" {
+			e.CosmosOptions = append(e.CosmosOptions, embedded.WithCosmosDataDir(c.rollupDataDir(vm)))
+			e.EVMOptions = append(e.EVMOptions, embedded.WithDataDir(c.rollupDataDir(vm)))
 		}
 		return e, nil
 	case "process":
@@ -88,12 +115,48 @@ func startLocalStack(ctx context.Context, sess session, choice engineChoice, vm 
 		return nil, fmt.Errorf("start %s %s rollup: %w", engine.Name(), vm, err)
 	}
 	ready := time.Since(began)
-	srv, err := l1.Start(ctx, append([]l1.Option{l1.WithStage(l1Stage)}, l1Opts...)...)
+	l1Opts = append([]l1.Option{l1.WithStage(l1Stage)}, l1Opts...)
+	if choice.dataDir != "" {
+		l1Opts = append(l1Opts, l1.WithDataDir(choice.l1DataDir()))
+	}
+	srv, err := l1.Start(ctx, l1Opts...)
 	if err != nil {
 		_ = r.Stop(ctx)
 		return nil, fmt.Errorf("start L1 stand-in: %w", err)
 	}
 	return &localStack{engine: engine.Name(), rollup: r, l1: srv, ready: ready}, nil
+}
+
+// resumed reports whether the rollup resumed a chain its data dir kept.
+func (s *localStack) resumed() bool {
+	r, ok := s.rollup.(interface{ Resumed() bool })
+	return ok && r.Resumed()
+}
+
+// kept says which chain runs: a new one, or the one dataDir kept.
+func (s *localStack) kept(dataDir string) string {
+	switch {
+	case dataDir == "":
+		return "a new chain, nothing of an earlier run kept; a state dir from one is told apart by its first block"
+	case s.resumed():
+		return "the chain kept in " + dataDir + ", resumed with its accounts and contracts; the L1 stand-in at the stage it had"
+	}
+	return "a new chain, kept in " + dataDir + " for the next run"
+}
+
+// prepareDataDir refuses what --data-dir cannot keep, before anything starts, and makes the
+// folder (0700: it holds the dev mnemonics).
+func (c engineChoice) prepareDataDir() error {
+	if c.dataDir == "" {
+		return nil
+	}
+	if err := c.checkKeepable(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(c.dataDir, 0o700); err != nil {
+		return fmt.Errorf("--data-dir: %w", err)
+	}
+	return nil
 }
 
 func (s *localStack) stop() {
@@ -120,7 +183,7 @@ type localnetUpOptions struct {
 	*chainOptions       // --vm alone
 	l1Stage, bridgeID   uint64
 	envFile, engineName string
-	minitiad            string
+	minitiad, dataDir   string
 	l1Every, blockTime  time.Duration
 }
 
@@ -138,6 +201,7 @@ func newLocalnetUpCmd(ro *rootOptions) *cobra.Command {
 	up.Flags().DurationVar(&o.blockTime, "block-time", 0, "interval between blocks of the Wasm and Move rollups (the project's minitia app; default 100ms, fast for tests; 500ms is a minitia's pace)")
 	up.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), process (geth from 'make nodes'), container (Docker) or minitia (Initia's own minitiad)")
 	up.Flags().StringVar(&o.minitiad, "minitiad", "", "with --engine minitia: the VM's minitiad binary (default $VIPHARNESS_MINIEVM / _MINIWASM / _MINIMOVE, else <cache>/minitia/<minievm|miniwasm|minimove>/minitiad)")
+	up.Flags().StringVar(&o.dataDir, "data-dir", "", "keep the chains in this folder across runs (the same chain id, dev mnemonic and contract state; new ports, the env file rewritten); the embedded engine and the L1 stand-in only; default: a new chain each run")
 	up.Flags().StringVar(&o.envFile, "env-file", filepath.Join(".vipharness", "localnet.env"), "where to write the endpoints and dev key")
 	return o.addFlags(up, "vm")
 }
@@ -157,11 +221,21 @@ func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error 
 		// policy finds each stage's blocks when the L1 moves on: operate --policy rehearses.
 		l1Opts = append(l1Opts, l1.WithStageInterval(l1Every))
 	}
-	st, err := startLocalStack(ctx, sess, engineChoice{name: engineName, blockTime: o.blockTime, minitiad: o.minitiad}, vm, l1Stage, l1Opts...)
+	choice := engineChoice{name: engineName, blockTime: o.blockTime, minitiad: o.minitiad, dataDir: o.dataDir}
+	if err := choice.prepareDataDir(); err != nil {
+		return err
+	}
+	st, err := startLocalStack(ctx, sess, choice, vm, l1Stage, l1Opts...)
 	if err != nil {
 		return err
 	}
 	defer st.stop()
+	if st.resumed() {
+		// A kept L1 is at the stage it had, not --l1-stage.
+		if l1Stage, err = st.l1.Stage(ctx); err != nil {
+			return fmt.Errorf("read the kept L1's stage: %w", err)
+		}
+	}
 	ep := st.rollup.Endpoints()
 	indexerURL, routerURL := "", ""
 	if ep.JSONRPC != "" {
@@ -204,7 +278,7 @@ func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error 
 		return err
 	}
 	info := map[string]any{
-		"vm": vm, "engine": st.engine, "chain_id": st.rollup.ChainID(),
+		"vm": vm, "engine": st.engine, "chain_id": st.rollup.ChainID(), "data_dir": o.dataDir, "resumed": st.resumed(),
 		"json_rpc": ep.JSONRPC, "json_rpc_ws": ep.JSONRPCWS, "comet_rpc": ep.CometRPC, "rest": ep.REST, "indexer": indexerURL, "router": routerURL,
 		"l1_rest": st.l1.URL(), "vip_address": st.l1.VIPAddress(), "l1_stage": l1Stage,
 		"funded_address": dev.Address, "env_file": envFile, "bridge_id": bridgeID,
@@ -218,8 +292,8 @@ func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error 
 		info["funded_address_coin_type_118"] = dev.CoinType118Address
 		funded = fmt.Sprintf("%s (coin type 60 eth_secp256k1) and %s (coin type 118 secp256k1), one mnemonic", dev.Address, dev.CoinType118Address)
 	}
-	human := fmt.Sprintf("%s %s rollup (chain %s: a new chain, nothing of an earlier run kept; a state dir from one is told apart by its first block)\n  JSON-RPC   %s\n  WebSocket  %s\n  CometBFT   %s\n  REST       %s\n  indexer    %s\n  router     %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
-		st.engine, vm, st.rollup.ChainID(), orNone(ep.JSONRPC), orNone(ep.JSONRPCWS), orNone(ep.CometRPC), orNone(ep.REST), orNone(indexerURL), orNone(routerURL), l1Stage, st.l1.URL(), st.l1.VIPAddress(), funded, envFile)
+	human := fmt.Sprintf("%s %s rollup (chain %s: %s)\n  JSON-RPC   %s\n  WebSocket  %s\n  CometBFT   %s\n  REST       %s\n  indexer    %s\n  router     %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
+		st.engine, vm, st.rollup.ChainID(), st.kept(o.dataDir), orNone(ep.JSONRPC), orNone(ep.JSONRPCWS), orNone(ep.CometRPC), orNone(ep.REST), orNone(indexerURL), orNone(routerURL), l1Stage, st.l1.URL(), st.l1.VIPAddress(), funded, envFile)
 	if err := sess.printResult(info, human); err != nil {
 		return err
 	}

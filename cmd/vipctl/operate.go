@@ -19,6 +19,7 @@ import (
 type operateOptions struct {
 	*chainOptions
 	file, format, command, listen  string
+	envFile                        string
 	every, poll, maxBackoff, srcTO time.Duration
 	once, allowEmpty               bool
 	policy                         computeOptions // --policy and its reading flags
@@ -61,6 +62,7 @@ and each stage's score file and manifest are kept in STATE_DIR/policy/<contract>
 	f.StringArrayVar(&o.policy.params, "param", nil, "with --policy: override a policy param: name=value (repeatable)")
 	f.StringVar(&o.policy.indexerURL, "indexer", "", "with --policy: read activity from this indexer (rollytics API) instead of the node")
 	f.Uint64Var(&o.policy.logSpan, "log-span", 2000, "with --policy: blocks per eth_getLogs request")
+	f.StringVar(&o.envFile, "env-file", "", envFileHelp())
 	f.StringVar(&o.listen, "listen", "127.0.0.1:9464", "address of /metrics and /healthz (loopback by default; empty: none)")
 	return o.addFlags(cmd, rollupFlags, l1Flags, pushFlags, signerGroup)
 }
@@ -71,20 +73,24 @@ func (o *operateOptions) operate(ctx context.Context, sess session) error {
 		return invalid(errors.New("--policy needs --bridge-id: the bridge id every merkle leaf of the stage's manifest holds"))
 	}
 	file, format, command, listen, every, poll, maxBackoff, srcTO, once, allowEmpty := o.file, o.format, o.command, o.listen, o.every, o.poll, o.maxBackoff, o.srcTO, o.once, o.allowEmpty
+	c, envFile, err := o.settings()
+	if err != nil {
+		return err
+	}
 	var src operate.Source
 	var ps *policySource
 	switch {
 	case (file != "") && (command != "") || (file != "" || command != "") && o.policy.policy != "":
 		return invalid(errors.New("pass one score source: --file, --command or --policy"))
 	case o.policy.policy != "":
-		if err := o.checkVMFlag(); err != nil {
+		if err := c.checkVMFlag(); err != nil {
 			return err
 		}
 		p, err := loadPolicy(o.policy)
 		if err != nil {
 			return err
 		}
-		ps = &policySource{c: o.chainOptions, o: o.policy, p: p}
+		ps = &policySource{c: c, o: o.policy, p: p}
 		src = ps
 	case file != "":
 		src = &operate.FileSource{Path: file, Format: format}
@@ -101,16 +107,22 @@ func (o *operateOptions) operate(ctx context.Context, sess session) error {
 			return invalid(err)
 		}
 	}
-	l1, err := o.l1Reader()
+	l1, err := c.l1Reader()
 	if err != nil {
 		return err
 	}
 	logger := operateLogger(sess)
-	s, closeFn, err := o.writer(ctx, sess, scorerRequest{logger: logger}) // the scorer's push logs too
+	cfg, err := c.scorerConfig(ctx, sess, scorerRequest{logger: logger}) // the scorer's push logs too
 	if err != nil {
 		return err
 	}
-	defer closeFn()
+	s, closeFn, err := c.openWriter(ctx, sess, cfg)
+	if err != nil {
+		return err
+	}
+	follow := &envFollower{path: o.envFile, sess: sess, logger: logger, base: o.chainOptions, cfg: cfg, chain: identify(ctx, s),
+		seen: envFile, want: c, inUse: c, s: s, close: closeFn}
+	defer func() { follow.close() }()
 	lock, err := operate.Acquire(operate.LockPath(sess.stateDir, s.Contract()))
 	if err != nil {
 		if errors.Is(err, operate.ErrLocked) {
@@ -121,13 +133,18 @@ func (o *operateOptions) operate(ctx context.Context, sess session) error {
 	defer lock.Release()
 	if ps != nil {
 		ps.dir, ps.codec, ps.logger = filepath.Join(sess.stateDir, "policy", operate.SafeName(s.Contract())), s.Codec(), logger
+		follow.onUse = func(c *chainOptions) { ps.c = c }
 	}
 
 	followHeap(ctx, time.Second)
 	metrics := operate.NewMetrics()
-	op := operate.New(s, l1, src, sess.stateDir, operate.WithEvery(every), operate.WithPoll(poll),
+	opts := []operate.Option{operate.WithEvery(every), operate.WithPoll(poll),
 		operate.WithMaxBackoff(maxBackoff), operate.WithAllowEmpty(allowEmpty), operate.WithLogger(logger),
-		operate.WithMetrics(metrics))
+		operate.WithMetrics(metrics)}
+	if o.envFile != "" {
+		opts = append(opts, operate.WithReconnect(follow.reconnect))
+	}
+	op := operate.New(s, l1, src, sess.stateDir, opts...)
 	if once {
 		if err := op.Once(ctx); err != nil {
 			logger.Error("pass failed", "err", err)
@@ -144,6 +161,20 @@ func (o *operateOptions) operate(ctx context.Context, sess session) error {
 		defer stop()
 	}
 	return op.Run(ctx)
+}
+
+// settings are operate's options with its --env-file read over the environment (the
+// options alone without one), and the version of the file read ("" without one). A file
+// that cannot be read or parsed at start is refused: nothing has begun.
+func (o *operateOptions) settings() (*chainOptions, string, error) {
+	if o.envFile == "" {
+		return o.chainOptions, "", nil
+	}
+	f, err := readEnvFile(o.envFile)
+	if err != nil {
+		return nil, "", invalid(fmt.Errorf("--env-file: %w", err))
+	}
+	return o.chainOptions.withEnvFile(f.vals), f.version(nil), nil
 }
 
 // operateLogger logs at info (debug with -v) on stderr, as JSON with --json.

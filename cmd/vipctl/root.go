@@ -177,7 +177,7 @@ func (o *l1Options) optionalL1Reader() (*stage.Reader, error) {
 func (o *l1Options) l1Source(needREST bool) (l1Source, error) {
 	var flag, env l1Values
 	if o.flags != nil {
-		flag, env = l1Inputs(o.flags)
+		flag, env = l1Inputs(o.flags, o.getenv)
 	} else { // options built without a command: the values are all they have
 		flag = l1Values{Network: o.network, REST: o.l1REST, VIP: o.vipAddr}
 	}
@@ -292,7 +292,13 @@ func (o *chainOptions) scorer(ctx context.Context, sess session, r scorerRequest
 	if err != nil {
 		return nil, nil, err
 	}
-	if r.contract {
+	return o.openScorer(ctx, sess, cfg, r.contract)
+}
+
+// openScorer dials the rollup cfg names; attach attaches --contract, or the one this tool
+// deployed on the chain (refused on a chain started again under its id).
+func (o *chainOptions) openScorer(ctx context.Context, sess session, cfg deployer.Config, attach bool) (*deployer.Scorer, func(), error) {
+	if attach {
 		cfg.Contract = o.contract
 		cfg.ContractFor = func(chainID string) (string, error) { return sess.loadDeployment(cfg.VM, chainID) }
 	}
@@ -300,7 +306,7 @@ func (o *chainOptions) scorer(ctx context.Context, sess session, r scorerRequest
 	if err != nil {
 		return nil, nil, classify(err)
 	}
-	if r.contract && o.contract == "" {
+	if attach && o.contract == "" {
 		if err := sess.sameChain(ctx, s); err != nil {
 			s.Close()
 			return nil, nil, err
@@ -325,24 +331,11 @@ func (o *chainOptions) scorerConfig(ctx context.Context, sess session, r scorerR
 		logger = sess.logger
 	}
 	cfg := deployer.Config{
-		VM: vm, JSONRPC: o.rpc, CometRPC: o.cometRPC, REST: o.rest, Code: r.code,
+		VM: vm, Code: r.code,
 		Push: deployer.PushConfig{JournalDir: sess.journalDir(), ChunkSize: o.chunkSize, Window: o.window, Logger: logger, Progress: r.progress},
 	}
-	if !scorers.MustDescribe(vm).Cosmos {
-		if o.rpc == "" {
-			return cfg, invalid(errors.New("no rollup RPC: pass --rpc or set JSON_RPC_URL"))
-		}
-	} else {
-		if o.cometRPC == "" || o.rest == "" {
-			return cfg, invalid(fmt.Errorf("a %s rollup needs its CometBFT RPC and REST URLs: pass --comet-rpc and --rest (or set COMET_RPC_URL and REST_URL)", vm))
-		}
-		if o.gasPrice != "" {
-			p, err := cosmostx.ParseGasPrice(o.gasPrice)
-			if err != nil {
-				return cfg, invalid(err)
-			}
-			cfg.Cosmos.GasPrice = &p
-		}
+	if err := o.rollupEndpoints(&cfg); err != nil {
+		return cfg, err
 	}
 	// Only a Move deployer compiles (vip_score is built for its address); other VMs ignore it.
 	comp, err := moveCompiler()
@@ -354,6 +347,29 @@ func (o *chainOptions) scorerConfig(ctx context.Context, sess session, r scorerR
 		return cfg, err
 	}
 	return cfg, nil
+}
+
+// rollupEndpoints sets cfg's endpoints and gas price (cfg.VM's) from o, and refuses
+// what the VM needs and o lacks.
+func (o *chainOptions) rollupEndpoints(cfg *deployer.Config) error {
+	cfg.JSONRPC, cfg.CometRPC, cfg.REST, cfg.Cosmos.GasPrice = o.rpc, o.cometRPC, o.rest, nil
+	if !scorers.MustDescribe(cfg.VM).Cosmos {
+		if o.rpc == "" {
+			return invalid(errors.New("no rollup RPC: pass --rpc or set JSON_RPC_URL"))
+		}
+		return nil
+	}
+	if o.cometRPC == "" || o.rest == "" {
+		return invalid(fmt.Errorf("a %s rollup needs its CometBFT RPC and REST URLs: pass --comet-rpc and --rest (or set COMET_RPC_URL and REST_URL)", cfg.VM))
+	}
+	if o.gasPrice != "" {
+		p, err := cosmostx.ParseGasPrice(o.gasPrice)
+		if err != nil {
+			return invalid(err)
+		}
+		cfg.Cosmos.GasPrice = &p
+	}
+	return nil
 }
 
 // cosmosKeyType is --key-type, else the VM's key type.

@@ -92,8 +92,17 @@ func checkFlags(fs *pflag.FlagSet) error {
 // operator. A plain account, a chain reset under a remembered address, or an operator not on
 // the contract's allow list is refused with nothing sent.
 func (o *chainOptions) writer(ctx context.Context, sess session, r scorerRequest) (*deployer.Scorer, func(), error) {
-	r.contract = true
-	s, closeFn, err := o.scorer(ctx, sess, r)
+	cfg, err := o.scorerConfig(ctx, sess, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	return o.openWriter(ctx, sess, cfg)
+}
+
+// openWriter is writer over a config made already (operate reopens its contract with the
+// signers it opened once).
+func (o *chainOptions) openWriter(ctx context.Context, sess session, cfg deployer.Config) (*deployer.Scorer, func(), error) {
+	s, closeFn, err := o.openScorer(ctx, sess, cfg, true)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -143,16 +143,18 @@ var _ = Describe("vipctl operate", func() {
 				seed++
 				return env.Generate(n, seed)
 			}
-			start := func(extra ...string) *operator {
+			// startWith starts operate with environ over the Env's environment.
+			startWith := func(environ []string, extra ...string) *operator {
 				args := append([]string{"--state-dir", stateDir, "operate", "--command", src.command(),
 					"--every", "300ms", "--poll", "200ms", "--max-backoff", "1s", "--chunk-size", "40", "--window", "2", "--listen", ""}, extra...)
 				cmd := exec.Command(vipctl, args...)
-				cmd.Env = append(os.Environ(), env.VipctlEnv()...)
+				cmd.Env = append(append(os.Environ(), env.VipctlEnv()...), environ...)
 				var out bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &out
 				Expect(cmd.Start()).To(Succeed())
 				return &operator{cmd: cmd, out: &out}
 			}
+			start := func(extra ...string) *operator { return startWith(nil, extra...) }
 			// holds reports whether stage holds exactly want (addresses the source dropped at zero).
 			holds := func(ctx context.Context, stage uint64, want []scores.Entry) error {
 				rows, err := scorer.Scores(ctx, stage)
@@ -327,9 +329,109 @@ var _ = Describe("vipctl operate", func() {
 				Entry("the command exits 1", "fail", "database unavailable"),
 				Entry("the command prints a malformed line", "malformed", "0x1234"),
 			)
+
+			It("follows its --env-file: keeps its endpoints over a malformed file, waits out a dead one, comes back, and stops on a chain started again", Label("envfile"), func(ctx SpecContext) {
+				// The env file holds the endpoints (the environment none) and a key operate
+				// must never print.
+				const phrase = "legal winner thank year wave sausage worth useful legal winner thank yellow"
+				path := filepath.Join(GinkgoT().TempDir(), "localnet.env")
+				settings := envFileSettings(env.VipctlEnv())
+				write := func(rollup localnet.Endpoints, extra string) {
+					lines := ""
+					for _, kv := range settings {
+						k, v := kv[0], kv[1]
+						switch {
+						case k == "JSON_RPC_URL" && v != "":
+							v = rollup.JSONRPC
+						case k == "COMET_RPC_URL" && v != "":
+							v = rollup.CometRPC
+						case k == "REST_URL" && v != "":
+							v = rollup.REST
+						}
+						lines += fmt.Sprintf("export %s=%s\n", k, v)
+					}
+					lines += fmt.Sprintf("export MNEMONIC=%q\n", phrase) + extra
+					Expect(os.WriteFile(path+".tmp", []byte(lines), 0o600)).To(Succeed())
+					Expect(os.Rename(path+".tmp", path)).To(Succeed())
+				}
+				ours := env.Rollup.Endpoints()
+				write(ours, "")
+				ports, err := localnet.FreePorts(2)
+				Expect(err).NotTo(HaveOccurred())
+				listen := fmt.Sprintf("127.0.0.1:%d", ports[0])
+				dead := fmt.Sprintf("http://127.0.0.1:%d", ports[1])
+				health := func() int {
+					resp, err := http.Get("http://" + listen + "/healthz")
+					if err != nil {
+						return -1
+					}
+					resp.Body.Close()
+					return resp.StatusCode
+				}
+				open := openStage(ctx)
+				src.set(open, fresh(30))
+				op := startWith([]string{"JSON_RPC_URL=", "COMET_RPC_URL=", "REST_URL=", "L1_REST_URL=", "VIP_MODULE_ADDRESS="},
+					"--env-file", path, "--listen", listen)
+				DeferCleanup(func() { _ = op.cmd.Process.Kill() })
+				pushed := func() {
+					GinkgoHelper()
+					Eventually(func() error { return holds(ctx, open, src.get(open)) }).WithContext(ctx).
+						WithTimeout(time.Minute).WithPolling(200*time.Millisecond).Should(Succeed(), func() string { return op.out.String() })
+				}
+				pushed()
+
+				By("a malformed file: logged, and the endpoints in use kept")
+				write(ours, "MNEMONIC "+phrase+"\n")
+				Eventually(op.out.String).WithTimeout(10 * time.Second).Should(ContainSubstring("env file unusable"))
+				src.set(open, mutate(src.get(open), fresh(5), 22))
+				pushed()
+
+				By("a dead endpoint: logged, the chain is down, nothing is pushed, operate waits")
+				write(localnet.Endpoints{JSONRPC: dead, CometRPC: dead, REST: dead}, "")
+				Eventually(op.out.String).WithTimeout(10 * time.Second).Should(ContainSubstring("endpoints changed"))
+				Eventually(health).WithTimeout(30 * time.Second).Should(Equal(http.StatusServiceUnavailable))
+				before, err := env.OperatorSequence(ctx)
+				Expect(err).NotTo(HaveOccurred())
+				src.set(open, mutate(src.get(open), fresh(5), 23))
+				Consistently(func() (uint64, error) { return env.OperatorSequence(ctx) }).WithTimeout(2 * time.Second).Should(Equal(before))
+				Expect(op.cmd.ProcessState).To(BeNil(), "operate must wait out a dead endpoint")
+
+				By("the endpoints back: the change made meanwhile is pushed")
+				write(ours, "")
+				pushed()
+				Eventually(health).WithTimeout(30 * time.Second).Should(Equal(http.StatusOK))
+
+				By("a chain started again under the same id: operate stops with the refusal (exit 2)")
+				again, err := target.Engine.StartRollup(ctx, target.VM)
+				Expect(err).NotTo(HaveOccurred())
+				DeferCleanup(func(ctx SpecContext) { Expect(again.Stop(ctx)).To(Succeed()) }, NodeTimeout(30*time.Second))
+				write(again.Endpoints(), "")
+				exited := make(chan error, 1)
+				go func() { exited <- op.cmd.Wait() }()
+				Eventually(exited).WithTimeout(time.Minute).Should(Receive(), func() string { return op.out.String() })
+				Expect(op.cmd.ProcessState.ExitCode()).To(Equal(2), op.out.String())
+				Expect(op.out.String()).To(ContainSubstring("started again"))
+				Expect(op.out.String()).NotTo(ContainSubstring("legal winner"), "operate printed the env file's key")
+				Expect(holds(ctx, open, src.get(open))).To(Succeed())
+			}, SpecTimeout(4*time.Minute))
 		})
 	}
 })
+
+// envFileSettings are the endpoint settings of environ (the last of each key wins), in
+// the order operate's env file lists them.
+func envFileSettings(environ []string) [][2]string {
+	vals := map[string]string{}
+	for _, kv := range environ {
+		k, v, _ := strings.Cut(kv, "=")
+		vals[k] = v
+	}
+	var out [][2]string
+	for _, k := range []string{"VM", "JSON_RPC_URL", "COMET_RPC_URL", "REST_URL", "L1_REST_URL", "VIP_MODULE_ADDRESS"} {
+		out = append(out, [2]string{k, vals[k]})
+	}
+	return out
+}
 
 // journalRecords counts the records of every journal below the state dir.
 func journalRecords(stateDir string) int {

@@ -34,6 +34,13 @@ func WithBlockTime(d time.Duration) CosmosOption {
 	return func(c *minitia.Config) { c.BlockTime = d }
 }
 
+// WithCosmosDataDir keeps the chain in dir: its stores on disk, its genesis, validator key and
+// dev mnemonics (0600). A dir that holds a chain resumes it (the same chain id, accounts and
+// contract state; new ports).
+func WithCosmosDataDir(dir string) CosmosOption {
+	return func(c *minitia.Config) { c.Home, c.Persist = dir, true }
+}
+
 // WithNoGeneratedAccounts funds only the given mnemonics (none: no account).
 func WithNoGeneratedAccounts() CosmosOption {
 	return func(c *minitia.Config) { c.GeneratedAccounts = -1 }
@@ -117,6 +124,9 @@ func (r *CosmosRollup) Funded() []localnet.Account {
 	}
 	return out
 }
+
+// Resumed reports whether the rollup resumed the chain its data dir kept (WithCosmosDataDir).
+func (r *CosmosRollup) Resumed() bool { return r.node.Resumed() }
 
 // Height is the latest committed block height.
 func (r *CosmosRollup) Height() int64 { return r.node.Height() }

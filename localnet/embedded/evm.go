@@ -91,8 +91,9 @@ func WithCosmosChainID(id string) EVMOption { return func(c *evmConfig) { c.cosm
 // WithVersion sets the application version that abci_info reports.
 func WithVersion(v string) EVMOption { return func(c *evmConfig) { c.version = v } }
 
-// WithDataDir keeps the chain's database in dir (kept after Stop) instead of a temporary
-// folder that Stop removes.
+// WithDataDir keeps the chain's database and its dev mnemonic (0600) in dir (kept after
+// Stop) instead of a temporary folder that Stop removes; a dir that holds a chain resumes it
+// (the same genesis, dev account and state).
 func WithDataDir(dir string) EVMOption { return func(c *evmConfig) { c.dataDir = dir } }
 
 // WithLogger sets the logger for chain events (blocks sealed).
@@ -117,6 +118,7 @@ type EVMRollup struct {
 	cosmosChainID string
 	logger        *slog.Logger
 	tempDir       string // the database's folder when Stop removes it
+	resumed       bool   // the chain WithDataDir kept
 
 	commitMu sync.Mutex     // the sealer and the pool's Sync are not safe for concurrent use
 	sealing  sync.WaitGroup // the seal in flight, if any
@@ -140,10 +142,11 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		o(&cfg)
 	}
 	// The dev account derives from a fresh mnemonic on the EVM path, so the env file can hold
-	// it as MNEMONIC and the Ledger stand-in (--mnemonic-from-env) signs for the funded account.
-	mnemonic, err := keys.NewMnemonic()
+	// it as MNEMONIC and the Ledger stand-in (--mnemonic-from-env) signs for the funded account;
+	// a data dir keeps it, so the genesis (and so the chain in it) is the same next start.
+	mnemonic, resumed, err := devMnemonic(cfg.dataDir)
 	if err != nil {
-		return nil, fmt.Errorf("generate dev mnemonic: %w", err)
+		return nil, err
 	}
 	dev, err := keys.FromMnemonic(mnemonic, keys.EVMPath(0))
 	if err != nil {
@@ -279,6 +282,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		chainID:     ethConf.Genesis.Config.ChainID,
 		devKey:      devKey,
 		devMnemonic: mnemonic,
+		resumed:     resumed,
 		logger:      cfg.logger,
 		tempDir:     tempDir,
 		stopped:     make(chan struct{}),

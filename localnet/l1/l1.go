@@ -42,6 +42,7 @@ type config struct {
 	logger   *slog.Logger
 	bridges  []Bridge // registered at genesis (snapshot.go)
 	funded   []string // mnemonics of accounts funded at genesis besides the agent
+	dataDir  string   // keeps the chain ("": in memory)
 }
 
 // Option configures a Server.
@@ -56,6 +57,12 @@ func WithVIPAddress(addr string) Option { return func(c *config) { c.vip = addr 
 
 // WithStageInterval sets a stage's length (default 14 days, as on Initia).
 func WithStageInterval(d time.Duration) Option { return func(c *config) { c.interval = d } }
+
+// WithDataDir keeps the L1's chain in dir (its stores, genesis, validator and the agent's
+// and funded mnemonics, 0600); a dir that holds one resumes it, at the stage it had, with
+// its bridges and snapshots: the genesis options (stage, bridges, interval, funded
+// accounts, the vip address) apply to a new chain only.
+func WithDataDir(dir string) Option { return func(c *config) { c.dataDir = dir } }
 
 // WithLogger sets the node's logger.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
@@ -120,12 +127,14 @@ func Start(ctx context.Context, opts ...Option) (_ *Server, err error) {
 		VM: vip.Move, ChainID: ChainID, KeyType: vip.EthSecp256k1,
 		Mnemonics: append([]string{mnemonic}, c.funded...), GeneratedAccounts: -1, GenesisTime: genesis,
 		AppName: "initia", Version: "v0.0.0-vipharness-l1-standin", NodeName: "initia", BinaryName: "initiad", TxGasPrices: true,
-		Logger: c.logger,
-		Move:   []xmove.Option{xmove.WithGenesisPackage(xmove.GenesisPackage{Owner: vipAddr, Modules: [][]byte{code}, Calls: calls})},
+		Logger: c.logger, Home: c.dataDir, Persist: c.dataDir != "",
+		Move: []xmove.Option{xmove.WithGenesisPackage(xmove.GenesisPackage{Owner: vipAddr, Modules: [][]byte{code}, Calls: calls})},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("l1 stand-in: %w", err)
 	}
+	// The agent is the first funded account: the one just made, or the kept chain's.
+	agent = node.Funded()[0]
 	s := &Server{node: node, vip: vipAddr, agentKey: agent.Key}
 	defer func() {
 		if err != nil {
@@ -144,6 +153,9 @@ func Start(ctx context.Context, opts ...Option) (_ *Server, err error) {
 	}
 	return s, nil
 }
+
+// Resumed reports whether the L1 resumed the chain its data dir kept (WithDataDir).
+func (s *Server) Resumed() bool { return s.node.Resumed() }
 
 // URL is the REST base URL.
 func (s *Server) URL() string { return s.node.RESTURL() }

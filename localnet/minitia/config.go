@@ -79,9 +79,14 @@ type Config struct {
 	// 127.0.0.1 port.
 	RPCAddr, APIAddr, GRPCAddr string
 	// Home keeps the node's files (keys, WAL, the Wasm code cache); empty means a temporary
-	// folder removed on Close. State is in memory either way.
-	Home   string
-	Logger *slog.Logger
+	// folder removed on Close. State is in memory unless Persist.
+	Home string
+	// Persist keeps the chain in Home (which it needs): the app's and CometBFT's stores on
+	// disk (goleveldb), the genesis, the validator key and the funded mnemonics (0600). A
+	// Home that holds a chain resumes it: the same chain id, accounts and state; the
+	// genesis settings of Config (accounts, Genesis, GenesisTime) are not applied again.
+	Persist bool
+	Logger  *slog.Logger
 	// Move configures the Move executor (library folder, genesis packages).
 	Move []xmove.Option
 	// Genesis edits the app state before the chain starts (e.g. a Move module bundle).
@@ -95,6 +100,9 @@ type GenesisState = map[string]json.RawMessage
 
 // Validate fills defaults and checks the settings.
 func (c *Config) Validate() error {
+	if c.Persist && c.Home == "" {
+		return fmt.Errorf("minitia: Persist needs a Home to keep the chain in")
+	}
 	if _, ok := vmModules[c.VM]; !ok {
 		return fmt.Errorf("minitia: VM %q has no module here (want wasm or move)", c.VM)
 	}

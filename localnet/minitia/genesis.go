@@ -64,6 +64,35 @@ func otherKeyType(kind vip.KeyType) vip.KeyType {
 	return vip.EthSecp256k1
 }
 
+// genesisMnemonics are cfg's mnemonics and cfg.GeneratedAccounts fresh ones.
+func genesisMnemonics(cfg Config) ([]string, error) {
+	mnemonics := append([]string(nil), cfg.Mnemonics...)
+	for range cfg.GeneratedAccounts {
+		m, err := NewMnemonic()
+		if err != nil {
+			return nil, err
+		}
+		mnemonics = append(mnemonics, m)
+	}
+	return mnemonics, nil
+}
+
+// fundedAccounts are each mnemonic's accounts of cfg.KeyType and of the other key type.
+func fundedAccounts(cfg Config, mnemonics []string) (funded, also []Account, err error) {
+	for _, m := range mnemonics {
+		acc, err := DeriveAccount(m, cfg.KeyType, cfg.Bech32Prefix)
+		if err != nil {
+			return nil, nil, fmt.Errorf("minitia: funded account: %w", err)
+		}
+		other, err := DeriveAccount(m, otherKeyType(cfg.KeyType), cfg.Bech32Prefix)
+		if err != nil {
+			return nil, nil, fmt.Errorf("minitia: funded account: %w", err)
+		}
+		funded, also = append(funded, acc), append(also, other)
+	}
+	return funded, also, nil
+}
+
 // genesis is a chain's start: its genesis document and the accounts it funds.
 type genesis struct {
 	doc    *cmttypes.GenesisDoc
@@ -73,16 +102,8 @@ type genesis struct {
 
 // newGenesis funds every mnemonic's accounts of both key kinds, names the validator and
 // applies cfg.Genesis.
-func newGenesis(cfg Config, a *App, valKey ed25519.PrivKey) (*genesis, error) {
+func newGenesis(cfg Config, a *App, valKey ed25519.PrivKey, mnemonics []string) (*genesis, error) {
 	g := &genesis{}
-	mnemonics := append([]string(nil), cfg.Mnemonics...)
-	for range cfg.GeneratedAccounts {
-		m, err := NewMnemonic()
-		if err != nil {
-			return nil, err
-		}
-		mnemonics = append(mnemonics, m)
-	}
 	cdc := a.enc.Codec
 	state := a.DefaultGenesis()
 
@@ -98,18 +119,13 @@ func newGenesis(cfg Config, a *App, valKey ed25519.PrivKey) (*genesis, error) {
 		accounts = append(accounts, authtypes.NewBaseAccount(acc.Key.PubKey().Address().Bytes(), nil, uint64(len(accounts)), 0))
 		balances = append(balances, banktypes.Balance{Address: acc.Address, Coins: coins})
 	}
-	for _, m := range mnemonics {
-		acc, err := DeriveAccount(m, cfg.KeyType, cfg.Bech32Prefix)
-		if err != nil {
-			return nil, fmt.Errorf("minitia: funded account: %w", err)
-		}
-		also, err := DeriveAccount(m, otherKeyType(cfg.KeyType), cfg.Bech32Prefix)
-		if err != nil {
-			return nil, fmt.Errorf("minitia: funded account: %w", err)
-		}
-		fund(acc)
-		fund(also)
-		g.funded, g.also = append(g.funded, acc), append(g.also, also)
+	var err error
+	if g.funded, g.also, err = fundedAccounts(cfg, mnemonics); err != nil {
+		return nil, err
+	}
+	for i := range g.funded {
+		fund(g.funded[i])
+		fund(g.also[i])
 	}
 
 	var authState authtypes.GenesisState

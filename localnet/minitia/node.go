@@ -11,15 +11,14 @@ import (
 	"sync"
 	"time"
 
+	cmtdb "github.com/cometbft/cometbft-db"
 	cmtcfg "github.com/cometbft/cometbft/config"
 	"github.com/cometbft/cometbft/crypto/ed25519"
 	cmtnode "github.com/cometbft/cometbft/node"
 	"github.com/cometbft/cometbft/p2p"
-	"github.com/cometbft/cometbft/privval"
 	"github.com/cometbft/cometbft/proxy"
 	rpclocal "github.com/cometbft/cometbft/rpc/client/local"
 	cmttypes "github.com/cometbft/cometbft/types"
-	dbm "github.com/cosmos/cosmos-db"
 	"github.com/cosmos/cosmos-sdk/client"
 	"github.com/cosmos/cosmos-sdk/server"
 	"github.com/cosmos/cosmos-sdk/server/api"
@@ -36,15 +35,17 @@ import (
 // validator, blocks every Config.BlockTime), CometBFT's RPC and websocket, the SDK's API
 // server and gRPC server, all on 127.0.0.1.
 type Node struct {
-	cfg    Config
-	app    *App
-	cmt    *cmtnode.Node
-	grpc   *grpc.Server
-	cancel context.CancelFunc
-	served sync.WaitGroup
-	home   string
-	temp   bool
-	gen    *genesis
+	cfg     Config
+	app     *App
+	cmt     *cmtnode.Node
+	grpc    *grpc.Server
+	cancel  context.CancelFunc
+	served  sync.WaitGroup
+	home    string
+	temp    bool
+	gen     *genesis
+	resumed bool       // the chain Home kept (Config.Persist)
+	cmtDBs  []cmtdb.DB // CometBFT's stores, closed by Close (its Stop leaves the tx index open)
 
 	rpcURL, apiURL, grpcAddr string
 
@@ -77,22 +78,23 @@ func Start(ctx context.Context, cfg Config) (_ *Node, err error) {
 	rpcAddr, apiAddr, grpcAddr, p2pAddr := addrs[0], addrs[1], addrs[2], addrs[3]
 	logger := newSDKLogger(cfg.Logger)
 
-	if n.app, err = NewApp(cfg, dbm.NewMemDB(), n.home, logger); err != nil {
+	db, err := appDB(cfg, n.home)
+	if err != nil {
 		return nil, err
 	}
-	valKey := ed25519.GenPrivKey()
-	if n.gen, err = newGenesis(cfg, n.app, valKey); err != nil {
-		return nil, err
+	if n.app, err = NewApp(cfg, db, n.home, logger); err != nil {
+		return nil, errors.Join(err, db.Close())
 	}
-
 	cc := cometConfig(n.home, cfg, rpcAddr, p2pAddr)
 	cmtcfg.EnsureRoot(n.home)
-	pv := privval.NewFilePV(valKey, cc.PrivValidatorKeyFile(), cc.PrivValidatorStateFile())
-	pv.Save()
+	pv, err := n.chainStart(cfg, cc)
+	if err != nil {
+		return nil, err
+	}
 	n.cmt, err = cmtnode.NewNode(cc, pv, &p2p.NodeKey{PrivKey: ed25519.GenPrivKey()},
 		proxy.NewLocalClientCreator(server.NewCometABCIWrapper(n.app)),
 		func() (*cmttypes.GenesisDoc, error) { return n.gen.doc, nil },
-		cmtcfg.DefaultDBProvider, cmtnode.DefaultMetricsProvider(cc.Instrumentation),
+		n.openCometDB, cmtnode.DefaultMetricsProvider(cc.Instrumentation),
 		servercmtlog.CometLoggerWrapper{Logger: logger.With("module", "cometbft")})
 	if err != nil {
 		return nil, fmt.Errorf("minitia: consensus node: %w", err)
@@ -182,12 +184,16 @@ func (n *Node) waitReady(ctx context.Context) error {
 }
 
 // cometConfig is a single validator's CometBFT configuration: loopback only, no peers,
-// blocks every cfg.BlockTime, state in memory, the kv tx index for tx_search.
+// blocks every cfg.BlockTime, state in memory (on disk in home with cfg.Persist), the kv
+// tx index for tx_search.
 func cometConfig(home string, cfg Config, rpcAddr, p2pAddr string) *cmtcfg.Config {
 	cc := cmtcfg.DefaultConfig()
 	cc.SetRoot(home)
 	cc.Moniker = "sequencer"
 	cc.DBBackend = "memdb"
+	if cfg.Persist {
+		cc.DBBackend = "goleveldb"
+	}
 	cc.RPC.ListenAddress = "tcp://" + rpcAddr
 	cc.RPC.MaxBodyBytes = 4*cfg.MaxTxBytes + 1<<20
 	cc.RPC.PprofListenAddress = ""
@@ -202,6 +208,15 @@ func cometConfig(home string, cfg Config, rpcAddr, p2pAddr string) *cmtcfg.Confi
 	cc.Instrumentation.Prometheus = false
 	cc.TxIndex.Indexer = "kv"
 	return cc
+}
+
+// openCometDB opens one of CometBFT's stores, for Close to close.
+func (n *Node) openCometDB(ctx *cmtcfg.DBContext) (cmtdb.DB, error) {
+	db, err := cmtcfg.DefaultDBProvider(ctx)
+	if err == nil {
+		n.cmtDBs = append(n.cmtDBs, db)
+	}
+	return db, err
 }
 
 // listenAddrs gives each empty address a free 127.0.0.1 port, and each host:0 a free port
@@ -290,6 +305,9 @@ func (n *Node) Close() error {
 				errs = append(errs, fmt.Errorf("stop consensus: %w", err))
 			}
 			n.cmt.Wait()
+		}
+		for _, db := range n.cmtDBs {
+			_ = db.Close() // most are closed already by the node's Stop
 		}
 		n.served.Wait()
 		if n.app != nil {

@@ -67,11 +67,11 @@ func NewMetrics() *Metrics {
 		sourceErrors:   c("source_errors_total", "Score source failures (command exit, timeout, malformed or invalid output)."),
 		verifyFailures: c("verify_failures_total", "Read-backs that differed from the source before a finalize."),
 		chainErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "vipctl", Subsystem: "operate", Name: "chain_errors_total",
-			Help: "Errors from the L1 or the rollup, by operation (l1, read, push, finalize)."}, []string{"op"}),
+			Help: "Errors from the L1 or the rollup, by operation (l1, read, push, finalize, connect: endpoints reopened)."}, []string{"op"}),
 		health: health{Status: "starting"},
 	}
 	reg.MustRegister(m.chainErrors, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	for _, op := range []string{"l1", "read", "push", "finalize"} {
+	for _, op := range []string{"l1", "read", "push", "finalize", "connect"} {
 		m.chainErrors.WithLabelValues(op)
 	}
 	return m

@@ -51,8 +51,9 @@ type Operator struct {
 	logger     *slog.Logger
 	metrics    *Metrics
 
-	nextRead time.Time // when the open stage's source is read again
-	lastRead uint64    // the stage the source was last read for
+	nextRead  time.Time // when the open stage's source is read again
+	lastRead  uint64    // the stage the source was last read for
+	reconnect Reconnect // nil: the contract and L1 of New for good
 }
 
 // Option configures an Operator.
@@ -73,6 +74,23 @@ func WithAllowEmpty(b bool) Option { return func(o *Operator) { o.allowEmpty = b
 
 // WithLogger sets the logger.
 func WithLogger(l *slog.Logger) Option { return func(o *Operator) { o.logger = l } }
+
+// Reconnect is asked before every pass for the contract and the L1 to use from that pass
+// on (endpoints that changed): nil for one keeps the one in use. Any error fails the pass
+// (a ChainError of op "connect" unless it is typed already), which is retried as a failed
+// pass is; a *StopError ends Run and Once with it. A contract at another address than the
+// operator's is a StopError: its lock, journals and pending push are another operator's.
+type Reconnect func(ctx context.Context) (Contract, guard.L1, error)
+
+// WithReconnect sets what is asked before every pass for new clients.
+func WithReconnect(f Reconnect) Option { return func(o *Operator) { o.reconnect = f } }
+
+// StopError is a failure the operator must not retry: going on would act on another chain
+// or contract than the one it runs for. Run returns it.
+type StopError struct{ Err error }
+
+func (e *StopError) Error() string { return e.Err.Error() }
+func (e *StopError) Unwrap() error { return e.Err }
 
 // WithMetrics sets where metrics and health are recorded.
 func WithMetrics(m *Metrics) Option { return func(o *Operator) { o.metrics = m } }
@@ -165,6 +183,10 @@ func (o *Operator) Run(ctx context.Context) error {
 	failures := 0
 	for {
 		err := o.pass(ctx, false)
+		if se := (*StopError)(nil); errors.As(err, &se) {
+			o.logger.Error("operator stopped", "err", err)
+			return err
+		}
 		wait := o.poll
 		if err != nil && ctx.Err() == nil {
 			failures++
@@ -194,6 +216,9 @@ func (o *Operator) Once(ctx context.Context) error { return o.pass(ctx, true) }
 func (o *Operator) pass(stopCtx context.Context, force bool) error {
 	ctx := context.WithoutCancel(stopCtx)
 	stopped := func() bool { return stopCtx.Err() != nil }
+	if err := o.reconnected(ctx); err != nil {
+		return o.fail(err)
+	}
 	l1Stage, err := o.l1.Stage(ctx)
 	if err != nil {
 		return o.fail(&ChainError{Op: "l1", Err: fmt.Errorf("read the L1 stage: %w", err)})
@@ -248,6 +273,31 @@ func (o *Operator) pass(stopCtx context.Context, force bool) error {
 	now := time.Now()
 	o.metrics.lastSuccess.Set(float64(now.Unix()))
 	o.metrics.setHealth(func(h *health) { h.Status, h.LastSuccess, h.LastError, h.ChainDown = "ok", now, "", false })
+	return nil
+}
+
+// reconnected takes the clients Reconnect gives, if any.
+func (o *Operator) reconnected(ctx context.Context) error {
+	if o.reconnect == nil {
+		return nil
+	}
+	s, l1, err := o.reconnect(ctx)
+	var se *StopError
+	var ce *ChainError
+	switch {
+	case err != nil && !errors.As(err, &se) && !errors.As(err, &ce):
+		return &ChainError{Op: "connect", Err: err}
+	case err != nil:
+		return err
+	case s != nil && s.Contract() != o.s.Contract():
+		return &StopError{Err: fmt.Errorf("the new endpoints reach contract %s, not %s that this operator runs for: start an operator for it", s.Contract(), o.s.Contract())}
+	}
+	if s != nil {
+		o.s = s
+	}
+	if l1 != nil {
+		o.l1 = l1
+	}
 	return nil
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/vipharness/vipharness/deployer/operation/guard"
 	"github.com/vipharness/vipharness/deployer/scorertest"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
@@ -619,5 +620,79 @@ func TestAnOlderPendingRecordIsRead(t *testing.T) {
 	}
 	if got, err := p.load(scores.EVMCodec{}); got != nil || err != nil {
 		t.Fatalf("after clear: %+v, %v", got, err)
+	}
+}
+
+// otherContract is a contract at another address than the operator's.
+type otherContract struct{ *scorertest.Scorer }
+
+func (otherContract) Contract() string { return "0x00000000000000000000000000000000000000c1" }
+
+// Before every pass the operator takes the clients Reconnect gives: new ones are used from
+// that pass on; a failure fails the pass (counted, retried) and keeps the old ones; a stop,
+// or a contract at another address, ends Run.
+func TestReconnectBeforeEveryPass(t *testing.T) {
+	moved := scorertest.New(5)
+	for _, tc := range []struct {
+		name      string
+		give      func(old *scorertest.Scorer) (Contract, error)
+		wantOp    string // the ChainError's op, "" for none
+		stop      bool
+		writesNew bool // the pass wrote to the new contract
+	}{
+		{"nothing changed", func(*scorertest.Scorer) (Contract, error) { return nil, nil }, "", false, false},
+		{"new endpoints", func(*scorertest.Scorer) (Contract, error) { return moved, nil }, "", false, true},
+		{"the new endpoints do not answer", func(*scorertest.Scorer) (Contract, error) {
+			return nil, errors.New("dial tcp 127.0.0.1:1: connection refused")
+		}, "connect", false, false},
+		{"another chain", func(*scorertest.Scorer) (Contract, error) {
+			return nil, &StopError{Err: errors.New("made on another chain of that id")}
+		}, "", true, false},
+		{"another contract", func(old *scorertest.Scorer) (Contract, error) { return otherContract{old}, nil }, "", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			moved.Updates = 0
+			l1 := scorertest.NewL1(5)
+			var s *scorertest.Scorer
+			reconnect := func(context.Context) (Contract, guard.L1, error) {
+				c, err := tc.give(s)
+				if c == nil || err != nil {
+					return nil, nil, err
+				}
+				return c, l1, nil
+			}
+			op, old, _, src := setup(t, 5, WithReconnect(reconnect), WithPoll(time.Millisecond), WithMaxBackoff(time.Millisecond))
+			s = old
+			src.set(5, scores.Generate(3, 1))
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			err := op.Once(ctx)
+			var ce *ChainError
+			var se *StopError
+			switch {
+			case tc.wantOp != "" && (!errors.As(err, &ce) || ce.Op != tc.wantOp):
+				t.Fatalf("err %v, want a ChainError of op %s", err, tc.wantOp)
+			case tc.stop && !errors.As(err, &se):
+				t.Fatalf("err %v, want a StopError", err)
+			case tc.wantOp == "" && !tc.stop && err != nil:
+				t.Fatal(err)
+			}
+			if tc.stop {
+				if err := op.Run(ctx); !errors.As(err, &se) {
+					t.Fatalf("Run returned %v, want the StopError", err)
+				}
+			}
+			if wrote := moved.Updates > 0; wrote != tc.writesNew {
+				t.Fatalf("wrote to the new contract: %v, want %v", wrote, tc.writesNew)
+			}
+			if wroteOld := old.Updates > 0; wroteOld != (tc.wantOp == "" && !tc.stop && !tc.writesNew) {
+				t.Fatalf("wrote to the old contract: %v", wroteOld)
+			}
+			if tc.wantOp != "" {
+				if got := value(op.metrics.chainErrors.WithLabelValues(tc.wantOp)); got != 1 {
+					t.Fatalf("chain_errors_total{op=%s} = %v", tc.wantOp, got)
+				}
+			}
+		})
 	}
 }
