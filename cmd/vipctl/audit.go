@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/policy"
@@ -167,7 +168,7 @@ func (o *auditOptions) audit(ctx context.Context, sess session, s *deployer.Scor
 	if proofsFile != "" {
 		human += "\nproofs: " + proofsFile
 	}
-	l1, l1Human, fail, err := o.compareL1(ctx, tree, bridgeID, version, st, "the contract's", func(snap audit.Snapshot) (*audit.ProofCheck, string, error, error) {
+	l1, l1Human, fail, err := o.compareL1(ctx, tree, bridgeID, version, st, "the contract's", func(snap l1node.Snapshot) (*audit.ProofCheck, string, error, error) {
 		if l1Proofs == "" {
 			return nil, "", nil, nil
 		}
@@ -213,7 +214,7 @@ func writeProofs(tree *snapshot.Tree, path string) error {
 	return nil
 }
 
-func checkL1Proofs(path string, tree *snapshot.Tree, snap audit.Snapshot) (audit.ProofCheck, error) {
+func checkL1Proofs(path string, tree *snapshot.Tree, snap l1node.Snapshot) (audit.ProofCheck, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return audit.ProofCheck{}, invalid(fmt.Errorf("--l1-proofs: %w", err))
@@ -237,15 +238,15 @@ type l1Comparison struct {
 // No L1 configured: nothing. A bridge the L1 does not know (before registration) and no
 // snapshot yet are notes; another total is fail (exit 4); err is a failure to read.
 func (o *l1Options) compareL1(ctx context.Context, tree *snapshot.Tree, bridgeID, version, st uint64, whose string,
-	check func(audit.Snapshot) (pc *audit.ProofCheck, human string, fail, err error)) (c l1Comparison, human string, fail, err error) {
+	check func(l1node.Snapshot) (pc *audit.ProofCheck, human string, fail, err error)) (c l1Comparison, human string, fail, err error) {
 	r, err := o.optionalL1Reader()
 	if err != nil || r == nil {
 		return c, "", nil, err
 	}
-	l1 := audit.L1Of(r)
+	l1 := r
 	if version == 0 {
 		version, err = l1.BridgeVersion(ctx, bridgeID)
-		if errors.Is(err, audit.ErrBridgeNotRegistered) {
+		if errors.Is(err, l1node.ErrBridgeNotRegistered) {
 			c.snap = &auditL1{Verdict: "bridge_not_registered"}
 			return c, fmt.Sprintf("\nnote: the L1 does not know bridge %d yet (not registered): the root and proofs above are %s own, with no snapshot to compare; they hold once the rollup registers under bridge id %d", bridgeID, whose, bridgeID), nil, nil
 		}
@@ -257,7 +258,7 @@ func (o *l1Options) compareL1(ctx context.Context, tree *snapshot.Tree, bridgeID
 	c.snap = a
 	snap, err := l1.Snapshot(ctx, bridgeID, version, st)
 	switch {
-	case errors.Is(err, audit.ErrNoSnapshot):
+	case errors.Is(err, l1node.ErrNoSnapshot):
 		a.Verdict = "no_snapshot"
 		return c, fmt.Sprintf("\nthe L1 holds no snapshot of bridge %d version %d stage %d yet (the agent submits it after the stage ends)", bridgeID, version, st), nil, nil
 	case err != nil:

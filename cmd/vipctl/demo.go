@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/bindings/cosmosnode"
+	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
@@ -129,7 +129,7 @@ func runDemo(ctx context.Context, sess session, choice engineChoice, vm vip.VM, 
 	defer st.stop()
 	rep.StartToReady = st.ready
 
-	if rep.L1Stage, err = stage.NewReader(st.l1.URL(), st.l1.VIPAddress()).Stage(ctx); err != nil {
+	if rep.L1Stage, err = l1node.NewReader(st.l1.URL(), st.l1.VIPAddress(), nil).Stage(ctx); err != nil {
 		return rep, fmt.Errorf("read L1 stage: %w", err)
 	}
 	info, err := cosmosnode.New("", st.rollup.Endpoints().CometRPC, nil).ABCIInfo(ctx)

@@ -5,8 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
-
-	"github.com/vipharness/vipharness/deployer/operation/stage"
+	"github.com/vipharness/vipharness/bindings/l1node"
 )
 
 // l1Values are the L1 settings from one source (the command line or the environment); ""
@@ -69,7 +68,7 @@ func resolveL1(flag, env l1Values, needREST bool) (l1Source, error) {
 	if network.Value == "" {
 		return src, nil
 	}
-	p, err := stage.Preset(network.Value)
+	p, err := l1node.Preset(network.Value)
 	if err != nil {
 		return src, fmt.Errorf("%s: %w (--l1-rest and --vip-address)", network.From, err)
 	}

@@ -14,9 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys/ledger"
-	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/vip"
@@ -148,7 +148,7 @@ func (sess session) printResult(v any, human string) error {
 }
 
 // l1Reader resolves the L1 source from flags, env and presets; contradictions are refused.
-func (o *l1Options) l1Reader() (*stage.Reader, error) {
+func (o *l1Options) l1Reader() (*l1node.Reader, error) {
 	src, err := o.l1Source(true)
 	if err != nil {
 		return nil, err
@@ -156,7 +156,7 @@ func (o *l1Options) l1Reader() (*stage.Reader, error) {
 	if src.REST.Value == "" || src.VIP.Value == "" {
 		return nil, invalid(errors.New("no L1 to read the stage from: pass --stage (or INIT_STAGE), or --l1-rest and --vip-address, or --network"))
 	}
-	return stage.NewReader(src.REST.Value, src.VIP.Value), nil
+	return l1node.NewReader(src.REST.Value, src.VIP.Value, nil), nil
 }
 
 // l1Configured reports whether any L1 setting is given (flag, environment or preset): the
@@ -165,7 +165,7 @@ func (o *l1Options) l1Configured() bool { return o.l1REST != "" || o.vipAddr != 
 
 // optionalL1Reader is the configured L1's reader, nil when no L1 is configured; an L1
 // configured in part is refused (l1Reader).
-func (o *l1Options) optionalL1Reader() (*stage.Reader, error) {
+func (o *l1Options) optionalL1Reader() (*l1node.Reader, error) {
 	if !o.l1Configured() {
 		return nil, nil
 	}

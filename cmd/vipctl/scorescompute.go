@@ -14,8 +14,8 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	"github.com/vipharness/vipharness/bindings/indexer"
+	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/policy"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/vip"
@@ -192,7 +192,7 @@ func (c *chainOptions) computeStage(ctx context.Context, o computeOptions, p *po
 	if src.REST.Value == "" || src.VIP.Value == "" {
 		return nil, invalid(errors.New("the stage's times come from the L1: pass --l1-rest and --vip-address, or --network"))
 	}
-	times, err := audit.NewL1(src.REST.Value, src.VIP.Value, nil).StageTimes(ctx, stage)
+	times, err := l1node.NewReader(src.REST.Value, src.VIP.Value, nil).StageTimes(ctx, stage)
 	if err != nil {
 		return nil, err
 	}

@@ -25,9 +25,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/policy"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
@@ -158,7 +158,7 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 
 			It("drives the demo app from many accounts before the L1's stage, inside it and after it", func(ctx SpecContext) {
 				// Stage 2 follows the L1's current stage 1, which started at the L1's genesis.
-				l1r := audit.NewL1(env.L1.URL(), env.L1.VIPAddress(), nil)
+				l1r := l1node.NewReader(env.L1.URL(), env.L1.VIPAddress(), nil)
 				cur, err := l1r.StageTimes(ctx, l1Stage)
 				Expect(err).NotTo(HaveOccurred())
 				start, end := cur.End, cur.End+uint64(cosmosInterval/time.Second)
@@ -342,7 +342,7 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 				mi.Source = mn.Source
 				Expect(mi).To(Equal(mn), "the manifests differ only in their source")
 
-				times, err := audit.NewL1(env.L1.URL(), env.L1.VIPAddress(), nil).StageTimes(ctx, stage)
+				times, err := l1node.NewReader(env.L1.URL(), env.L1.VIPAddress(), nil).StageTimes(ctx, stage)
 				Expect(err).NotTo(HaveOccurred())
 				Expect([2]uint64{mn.Window.StartTime, mn.Window.EndTime}).To(Equal([2]uint64{times.Start, times.End}))
 				for _, bnd := range []struct {
@@ -396,7 +396,7 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 
 			It("operates stage 3 by the policy once the L1 advances past it: computed, pushed and finalized; another pass sends nothing", func(ctx SpecContext) {
 				// Stage 3 holds the activity the first spec made after stage 2's end.
-				t3, err := audit.NewL1(env.L1.URL(), env.L1.VIPAddress(), nil).StageTimes(ctx, stage+1)
+				t3, err := l1node.NewReader(env.L1.URL(), env.L1.VIPAddress(), nil).StageTimes(ctx, stage+1)
 				Expect(err).NotTo(HaveOccurred())
 				want := cosmosExpected(target.VM, acts, t3.Start, t3.End, opAddr)
 				Expect(len(want)).To(BeNumerically(">=", 2), "users acted in stage 3")

@@ -24,8 +24,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/policy"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
@@ -347,7 +347,7 @@ var _ = Describe("scoring policy", func() {
 
 				// The stage is the L1's second hour; its blocks are the rollup's
 				// first and last inside it, and their hashes are the chain's.
-				times, err := audit.NewL1(env.L1.URL(), env.L1.VIPAddress(), nil).StageTimes(ctx, stage)
+				times, err := l1node.NewReader(env.L1.URL(), env.L1.VIPAddress(), nil).StageTimes(ctx, stage)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(times.End - times.Start).To(BeEquivalentTo(interval / time.Second))
 				Expect([2]uint64{mn.Window.StartTime, mn.Window.EndTime}).To(Equal([2]uint64{times.Start, times.End}))
@@ -514,7 +514,7 @@ var _ = Describe("scoring policy", func() {
 					ops.send(ctx, operator, &addrs[i], ether(1000), nil)
 					call(operator, "mint", addrs[i], tokens(100))
 				}
-				l1r := audit.NewL1(env.L1.URL(), env.L1.VIPAddress(), nil)
+				l1r := l1node.NewReader(env.L1.URL(), env.L1.VIPAddress(), nil)
 				t3, err := l1r.StageTimes(ctx, stage+1)
 				Expect(err).NotTo(HaveOccurred())
 				head, err := ops.c.HeaderByNumber(ctx, nil)

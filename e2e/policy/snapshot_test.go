@@ -10,7 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	. "github.com/onsi/gomega"
 
-	"github.com/vipharness/vipharness/deployer/operation/audit"
+	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/deployer/policy"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/e2e/harness"
@@ -32,7 +32,7 @@ func pushAndSnapshot(ctx context.Context, env *harness.Env, stateDir, contract, 
 	Expect(err).NotTo(HaveOccurred())
 	Expect(done).To(Equal([]uint64{stage}))
 
-	l1r := audit.NewL1(env.L1.URL(), env.L1.VIPAddress(), nil)
+	l1r := l1node.NewReader(env.L1.URL(), env.L1.VIPAddress(), nil)
 	version, err := l1r.BridgeVersion(ctx, bridgeID)
 	Expect(err).NotTo(HaveOccurred())
 	snap, err := l1r.Snapshot(ctx, bridgeID, version, stage)

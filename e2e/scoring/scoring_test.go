@@ -7,8 +7,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/vipharness/vipharness/bindings/cosmosnode"
+	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/e2e/harness"
@@ -48,7 +48,7 @@ var _ = Describe("VIP scoring", func() {
 			}, NodeTimeout(2*time.Minute))
 
 			It("deploys at the stage the L1 reports", func(ctx SpecContext) {
-				st, err := stage.NewReader(env.L1.URL(), env.L1.VIPAddress()).Stage(ctx)
+				st, err := l1node.NewReader(env.L1.URL(), env.L1.VIPAddress(), nil).Stage(ctx)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(st).To(BeEquivalentTo(l1Stage))
 
@@ -214,7 +214,7 @@ var _ = Describe("VIP scoring", func() {
 
 			It("syncs the contract's open stage up to the L1 stage", func(ctx SpecContext) {
 				Expect(env.L1.Set(ctx, l1Stage+4)).To(Succeed())
-				target, err := stage.NewReader(env.L1.URL(), env.L1.VIPAddress()).Stage(ctx)
+				target, err := l1node.NewReader(env.L1.URL(), env.L1.VIPAddress(), nil).Stage(ctx)
 				Expect(err).NotTo(HaveOccurred())
 				done, err := deployer.SyncStage(ctx, scorer, target, func(from, to uint64) bool { return true })
 				Expect(err).NotTo(HaveOccurred())
@@ -230,7 +230,7 @@ var _ = Describe("VIP scoring", func() {
 				Expect(err).NotTo(HaveOccurred())
 				deadURL := down.URL()
 				Expect(down.Close()).To(Succeed())
-				_, err = stage.NewReader(deadURL, env.L1.VIPAddress()).Stage(ctx)
+				_, err = l1node.NewReader(deadURL, env.L1.VIPAddress(), nil).Stage(ctx)
 				Expect(err).To(MatchError(ContainSubstring(deadURL)))
 				Expect(url).NotTo(Equal(deadURL))
 			}, SpecTimeout(time.Minute))

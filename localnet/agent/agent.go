@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
@@ -21,7 +22,7 @@ import (
 // Agent snapshots one bridge's stages.
 type Agent struct {
 	l1       *l1.Server
-	reader   *audit.L1
+	reader   *l1node.Reader
 	bridgeID uint64
 	open     func(ctx context.Context) (scores.StageReader, error)
 	poll     time.Duration
@@ -44,7 +45,7 @@ var ErrNoContract = errors.New("no scoring contract yet")
 // New snapshots bridgeID's stages on srv; open gives the rollup's scoring contract (each
 // pass calls it; ErrNoContract means not deployed yet).
 func New(srv *l1.Server, bridgeID uint64, open func(ctx context.Context) (scores.StageReader, error), opts ...Option) *Agent {
-	a := &Agent{l1: srv, reader: audit.NewL1(srv.URL(), srv.VIPAddress(), nil), bridgeID: bridgeID, open: open,
+	a := &Agent{l1: srv, reader: l1node.NewReader(srv.URL(), srv.VIPAddress(), nil), bridgeID: bridgeID, open: open,
 		poll: 500 * time.Millisecond, logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
 		o(a)
@@ -77,7 +78,7 @@ func (a *Agent) Step(ctx context.Context) ([]uint64, error) {
 		if err == nil {
 			continue
 		}
-		if !errors.Is(err, audit.ErrNoSnapshot) {
+		if !errors.Is(err, l1node.ErrNoSnapshot) {
 			return done, fmt.Errorf("agent: %w", err)
 		}
 		tree, _, err := audit.BuildFromStage(ctx, r, a.bridgeID, st, false)

@@ -10,9 +10,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/registration/preflight"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/vip"
@@ -88,7 +88,7 @@ func TestPreflightOnTheCosmosDevNodes(t *testing.T) {
 			ep := r.Endpoints()
 			funded := r.Funded()[0].Address
 			rep := preflight.Run(ctx, preflight.Config{
-				CometRPC: ep.CometRPC, REST: ep.REST, L1: stage.NewReader(l.URL(), l.VIPAddress()),
+				CometRPC: ep.CometRPC, REST: ep.REST, L1: l1node.NewReader(l.URL(), l.VIPAddress(), nil),
 				Accounts:  []preflight.Account{{Role: "deployer", Address: funded, Deploys: true, Pushes: true}, {Role: "operator", Address: "init1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc535vdd7", Pushes: true}},
 				FirstPush: 1000, GOOS: "linux", GOARCH: "amd64",
 			})
@@ -138,7 +138,7 @@ func TestPreflightOnTheEmbeddedEVM(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := preflight.Config{
-		VM: vip.EVM, CometRPC: ep.CometRPC, JSONRPC: ep.JSONRPC, L1: stage.NewReader(l.URL(), l.VIPAddress()),
+		VM: vip.EVM, CometRPC: ep.CometRPC, JSONRPC: ep.JSONRPC, L1: l1node.NewReader(l.URL(), l.VIPAddress(), nil),
 		Accounts:  []preflight.Account{{Role: "deployer", Address: r.Funded()[0].Address, Deploys: true, Pushes: true}},
 		FirstPush: 1000, GOOS: "linux", GOARCH: "amd64", EVMCreationCode: code,
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/snapshot"
@@ -226,7 +227,7 @@ func TestServerSnapshotReadBackAndClaim(t *testing.T) {
 		t.Fatalf("second snapshot: %v", err)
 	}
 
-	l1 := audit.NewL1(s.URL(), s.VIPAddress(), nil)
+	l1 := l1node.NewReader(s.URL(), s.VIPAddress(), nil)
 	v, err := l1.BridgeVersion(ctx, 3)
 	if err != nil || v != 1 {
 		t.Fatalf("version %d, %v", v, err)
@@ -238,7 +239,7 @@ func TestServerSnapshotReadBackAndClaim(t *testing.T) {
 	if !bytes.Equal(snap.MerkleRoot, root[:]) || snap.TotalL2Score != 100 || snap.CreateTime == 0 || audit.Compare(tr, snap) != audit.Match {
 		t.Fatalf("snapshot read back %+v", snap)
 	}
-	if _, err := l1.Snapshot(ctx, 3, 1, 4); !errors.Is(err, audit.ErrNoSnapshot) {
+	if _, err := l1.Snapshot(ctx, 3, 1, 4); !errors.Is(err, l1node.ErrNoSnapshot) {
 		t.Fatalf("stage 4: %v", err)
 	}
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/snapshot"
 	"github.com/vipharness/vipharness/deployer/vip"
@@ -108,7 +109,7 @@ func (f *fakeL1) handle() string {
 
 // submit stores a snapshot as submit_snapshot would (stage data created on first use).
 func (f *fakeL1) submit(bridge, version, stage uint64, root []byte, total uint64) {
-	sk := string(tableKeyVec(stage))
+	sk := string(l1node.TableKey(stage))
 	sd, ok := f.tables["stage_data"][sk]
 	if !ok {
 		h := f.handle()
@@ -125,7 +126,7 @@ func (f *fakeL1) submit(bridge, version, stage uint64, root []byte, total uint64
 	v = append(v, byte(len(root)))
 	v = append(v, root...)
 	v = binary.LittleEndian.AppendUint64(v, total)
-	f.tables[h][string(append(tableKeyVec(bridge), tableKeyVec(version)...))] = v
+	f.tables[h][string(append(l1node.TableKey(bridge), l1node.TableKey(version)...))] = v
 }
 
 func (f *fakeL1) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -194,14 +195,14 @@ func TestL1SnapshotAndCompare(t *testing.T) {
 	f.submit(1, 1, 4, make([]byte, 32), total) // same total, another root
 	srv := httptest.NewServer(f)
 	defer srv.Close()
-	l1 := NewL1(srv.URL, f.vip, srv.Client())
+	l1 := l1node.NewReader(srv.URL, f.vip, srv.Client())
 	ctx := context.Background()
 
 	v, err := l1.BridgeVersion(ctx, 2)
 	if err != nil || v != 3 {
 		t.Fatalf("bridge 2 version %d, %v; want 3", v, err)
 	}
-	if _, err := l1.BridgeVersion(ctx, 5); !errors.Is(err, ErrBridgeNotRegistered) {
+	if _, err := l1.BridgeVersion(ctx, 5); !errors.Is(err, l1node.ErrBridgeNotRegistered) {
 		t.Fatalf("bridge 5: %v", err)
 	}
 	tests := []struct {
@@ -213,8 +214,8 @@ func TestL1SnapshotAndCompare(t *testing.T) {
 		{"match", 2, 3, 4, Match, nil},
 		{"total differs", 2, 1, 4, TotalDiffers, nil},
 		{"root differs", 1, 1, 4, RootDiffers, nil},
-		{"no snapshot of the stage", 2, 3, 5, 0, ErrNoSnapshot},
-		{"no snapshot of the version", 2, 2, 4, 0, ErrNoSnapshot},
+		{"no snapshot of the stage", 2, 3, 5, 0, l1node.ErrNoSnapshot},
+		{"no snapshot of the version", 2, 2, 4, 0, l1node.ErrNoSnapshot},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -240,7 +241,7 @@ func TestL1RefusesAModuleStoreWithoutStageData(t *testing.T) {
 		_ = json.NewEncoder(w).Encode(map[string]any{"resource": map[string]string{"move_resource": `{"type":"x","data":{"stage":"3"}}`}})
 	}))
 	defer srv.Close()
-	_, err := NewL1(srv.URL, "0x1", srv.Client()).Snapshot(context.Background(), 1, 1, 1)
+	_, err := l1node.NewReader(srv.URL, "0x1", srv.Client()).Snapshot(context.Background(), 1, 1, 1)
 	if err == nil || !strings.Contains(err.Error(), "no stage_data table") {
 		t.Fatalf("got %v", err)
 	}
@@ -260,7 +261,7 @@ func TestCheckProofs(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := buf.String()
-	snap := Snapshot{BridgeID: 1, Stage: 1, MerkleRoot: root[:], TotalL2Score: total}
+	snap := l1node.Snapshot{BridgeID: 1, Stage: 1, MerkleRoot: root[:], TotalL2Score: total}
 	pc, err := CheckProofs(strings.NewReader(good), tr, snap)
 	if err != nil || pc.Lines != 12 || pc.Passed != 12 || pc.Failed != 0 || pc.Missing != 0 {
 		t.Fatalf("own proofs: %+v %v", pc, err)
@@ -295,7 +296,7 @@ func TestCheckProofs(t *testing.T) {
 		}
 	}
 	// Against another root (the agent's), our proofs fail except zero scores (no proof).
-	other := Snapshot{BridgeID: 1, Stage: 1, MerkleRoot: make([]byte, 32), TotalL2Score: total}
+	other := l1node.Snapshot{BridgeID: 1, Stage: 1, MerkleRoot: make([]byte, 32), TotalL2Score: total}
 	pc, _ = CheckProofs(strings.NewReader(good), tr, other)
 	zeros := strings.Count(good, `"l2_score":"0"`)
 	if pc.Passed != zeros || pc.Failed != 12-zeros {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/deployer/snapshot"
 )
 
@@ -24,7 +25,7 @@ const (
 )
 
 // Compare sets t beside snap.
-func Compare(t *snapshot.Tree, snap Snapshot) Verdict {
+func Compare(t *snapshot.Tree, snap l1node.Snapshot) Verdict {
 	switch root := t.Root(); {
 	case snap.TotalL2Score != t.Total:
 		return TotalDiffers
@@ -53,7 +54,7 @@ const MaxFailures = 100
 // the way the module's claim would, with our scores: the address must be a leaf of t with
 // the line's score, and unless that score is 0 (the claim skips the proof) the proof must
 // lead from score_hash(bridge, stage, address, score, the L1's total) to the L1's root.
-func CheckProofs(r io.Reader, t *snapshot.Tree, snap Snapshot) (ProofCheck, error) {
+func CheckProofs(r io.Reader, t *snapshot.Tree, snap l1node.Snapshot) (ProofCheck, error) {
 	var pc ProofCheck
 	var root snapshot.Hash
 	rootOK := len(snap.MerkleRoot) == 32

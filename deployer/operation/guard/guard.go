@@ -15,7 +15,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/vip"
 )
 
-// L1 reports the L1's current VIP stage (deployer/operation/stage.Reader is one).
+// L1 reports the L1's current VIP stage (deployer/operation/l1node.Reader is one).
 type L1 interface {
 	Stage(ctx context.Context) (uint64, error)
 }

@@ -17,8 +17,8 @@ import (
 	sdkmath "cosmossdk.io/math"
 
 	"github.com/vipharness/vipharness/bindings/cosmosnode"
+	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/bindings/nodehttp"
-	"github.com/vipharness/vipharness/deployer/operation/stage"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/vip"
@@ -113,7 +113,7 @@ type Config struct {
 	// The rollup's faces: CometBFT RPC, Cosmos REST, EVM JSON-RPC ("" where it has none).
 	CometRPC, REST, JSONRPC string
 	// L1 reads the VIP stage; nil skips the L1 checks.
-	L1 *stage.Reader
+	L1 *l1node.Reader
 	// Accounts to check balances of.
 	Accounts []Account
 	// EVMCreationCode is the contract's creation code with its constructor arguments, which

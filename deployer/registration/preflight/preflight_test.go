@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vipharness/vipharness/deployer/operation/stage"
+	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/vip"
 )
@@ -86,7 +86,7 @@ func (f *fakeRollup) serve(t *testing.T) *httptest.Server {
 }
 
 // fakeL1 serves the vip ModuleStore at stage.
-func fakeL1(t *testing.T, st uint64) *stage.Reader {
+func fakeL1(t *testing.T, st uint64) *l1node.Reader {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.Contains(r.URL.Path, "/resources/by_struct_tag") {
 			http.NotFound(w, r)
@@ -97,7 +97,7 @@ func fakeL1(t *testing.T, st uint64) *stage.Reader {
 		w.Write(b)
 	}))
 	t.Cleanup(srv.Close)
-	return stage.NewReader(srv.URL, "0xf1")
+	return l1node.NewReader(srv.URL, "0xf1", nil)
 }
 
 func runOn(t *testing.T, f *fakeRollup, edit func(*Config)) Report {
@@ -178,7 +178,7 @@ func TestFindings(t *testing.T) {
 		{"no tx index", func() *fakeRollup { f := minimove(); f.txIndexer = "null"; return f }, nil, "tx index", Fail, `indexer = "kv"`},
 		{"no l1", minimove, nil, "l1 stage", Skip, "inputs=l1"},
 		{"l1 stage", minimove, func(c *Config) { c.L1 = fakeL1(t, 42) }, "l1 stage", OK, "stage is 42"},
-		{"l1 unreachable", minimove, func(c *Config) { c.L1 = stage.NewReader("http://127.0.0.1:1", "0xf1") }, "l1 stage", Fail, "inputs=l1,stage"},
+		{"l1 unreachable", minimove, func(c *Config) { c.L1 = l1node.NewReader("http://127.0.0.1:1", "0xf1", nil) }, "l1 stage", Fail, "inputs=l1,stage"},
 		{"no keys", minimove, nil, "balances", Skip, "inputs=keys"},
 		{"cosmos balance low", func() *fakeRollup { f := minimove(); f.balance = "10"; return f },
 			func(c *Config) {

@@ -1,4 +1,4 @@
-package audit
+package l1node
 
 import (
 	"context"
@@ -13,30 +13,7 @@ import (
 	"strconv"
 
 	"github.com/vipharness/vipharness/bindings/nodehttp"
-	"github.com/vipharness/vipharness/deployer/operation/stage"
 )
-
-// L1 reads the VIP snapshots of the L1's vip module through Initia's Move REST routes: the
-// ModuleStore resource, its stage_data table and each stage's snapshots table (table
-// entries by their BCS key bytes), and the get_bridge_infos view for a bridge's version.
-// It calls through the L1's one client, the stage reader's.
-type L1 struct {
-	r   *stage.Reader
-	vip string
-}
-
-// L1Of reads the vip module through r, the client that reads the L1's stage.
-func L1Of(r *stage.Reader) *L1 { return &L1{r: r, vip: r.VIPAddress()} }
-
-// NewL1 reads the vip module at vipAddress through the L1 REST URL rest with client (nil:
-// the stage reader's default, with its timeout).
-func NewL1(rest, vipAddress string, client *http.Client) *L1 {
-	var opts []stage.Option
-	if client != nil {
-		opts = append(opts, stage.WithHTTPClient(client))
-	}
-	return L1Of(stage.NewReader(rest, vipAddress, opts...))
-}
 
 // Snapshot is what the L1 holds for (bridge, version, stage): the agent's submit_snapshot.
 type Snapshot struct {
@@ -61,13 +38,13 @@ type BridgeInfo struct {
 
 // BridgeVersion is the bridge's current version: the highest version get_bridge_infos
 // lists for it (a bridge re-registered after deregistration gets the next version).
-func (l *L1) BridgeVersion(ctx context.Context, bridgeID uint64) (uint64, error) {
+func (l *Reader) BridgeVersion(ctx context.Context, bridgeID uint64) (uint64, error) {
 	b, err := l.Bridge(ctx, bridgeID)
 	return b.Version, err
 }
 
 // Bridge is the bridge's current version and its first scored stage, from get_bridge_infos.
-func (l *L1) Bridge(ctx context.Context, bridgeID uint64) (BridgeInfo, error) {
+func (l *Reader) Bridge(ctx context.Context, bridgeID uint64) (BridgeInfo, error) {
 	out := BridgeInfo{BridgeID: bridgeID}
 	body, err := json.Marshal(map[string]any{
 		"address": l.vip, "module_name": "vip", "function_name": "get_bridge_infos", "type_args": []string{}, "args": []string{},
@@ -109,21 +86,21 @@ func (l *L1) Bridge(ctx context.Context, bridgeID uint64) (BridgeInfo, error) {
 
 // moduleStore reads the vip module's ModuleStore resource: its struct tag and its
 // move_resource JSON.
-func (l *L1) moduleStore(ctx context.Context) (tag string, resource []byte, err error) {
+func (l *Reader) moduleStore(ctx context.Context) (tag string, resource []byte, err error) {
 	tag = l.vip + "::vip::ModuleStore"
 	var res struct {
 		Resource struct {
 			MoveResource string `json:"move_resource"`
 		} `json:"resource"`
 	}
-	if err := l.do(ctx, http.MethodGet, "/initia/move/v1/accounts/"+l.vip+"/resources/by_struct_tag?struct_tag="+url.QueryEscape(tag), nil, &res); err != nil {
+	if err := l.do(ctx, http.MethodGet, l.resourcePath(), nil, &res); err != nil {
 		return tag, nil, fmt.Errorf("read %s: %w", tag, err)
 	}
 	return tag, []byte(res.Resource.MoveResource), nil
 }
 
 // Snapshot reads the snapshot of (bridgeID, version, stage).
-func (l *L1) Snapshot(ctx context.Context, bridgeID, version, stage uint64) (Snapshot, error) {
+func (l *Reader) Snapshot(ctx context.Context, bridgeID, version, stage uint64) (Snapshot, error) {
 	snap := Snapshot{BridgeID: bridgeID, Version: version, Stage: stage}
 	wrap := func(err error) error {
 		return fmt.Errorf("read the L1 snapshot of bridge %d version %d stage %d: %w", bridgeID, version, stage, err)
@@ -142,7 +119,7 @@ func (l *L1) Snapshot(ctx context.Context, bridgeID, version, stage uint64) (Sna
 	if err := json.Unmarshal(resource, &ms); err != nil || ms.Data.StageData.Handle == "" {
 		return snap, wrap(fmt.Errorf("%s has no stage_data table: %q", tag, snippet(resource)))
 	}
-	stageData, err := l.entry(ctx, ms.Data.StageData.Handle, tableKeyVec(stage))
+	stageData, err := l.entry(ctx, ms.Data.StageData.Handle, TableKey(stage))
 	if err != nil {
 		return snap, wrap(fmt.Errorf("stage data: %w", err))
 	}
@@ -152,7 +129,7 @@ func (l *L1) Snapshot(ctx context.Context, bridgeID, version, stage uint64) (Sna
 		return snap, wrap(fmt.Errorf("stage data of %d bytes is too short to end with the snapshots table", len(stageData)))
 	}
 	handle := "0x" + hex.EncodeToString(stageData[len(stageData)-40:len(stageData)-8])
-	raw, err := l.entry(ctx, handle, append(tableKeyVec(bridgeID), tableKeyVec(version)...))
+	raw, err := l.entry(ctx, handle, append(TableKey(bridgeID), TableKey(version)...))
 	if err != nil {
 		return snap, wrap(err)
 	}
@@ -162,9 +139,9 @@ func (l *L1) Snapshot(ctx context.Context, bridgeID, version, stage uint64) (Sna
 	return snap, nil
 }
 
-// tableKeyVec is BCS of vector<u8> holding table_key::encode_u64(v): length 8, then v
-// big-endian (so that table order is numeric order).
-func tableKeyVec(v uint64) []byte {
+// TableKey is the BCS key of a vip table entry keyed by v: a vector<u8> holding
+// table_key::encode_u64(v), length 8 then v big-endian (so that table order is numeric).
+func TableKey(v uint64) []byte {
 	out := []byte{8, 0, 0, 0, 0, 0, 0, 0, 0}
 	binary.BigEndian.PutUint64(out[1:], v)
 	return out
@@ -191,7 +168,7 @@ func decodeSnapshot(b []byte, s *Snapshot) error {
 
 // entry reads a table entry's BCS value by its key's BCS bytes; a missing key is
 // ErrNoSnapshot's kind of not found (errNotFound).
-func (l *L1) entry(ctx context.Context, handle string, key []byte) ([]byte, error) {
+func (l *Reader) entry(ctx context.Context, handle string, key []byte) ([]byte, error) {
 	var res struct {
 		TableEntry struct {
 			ValueBytes []byte `json:"value_bytes"`
@@ -207,8 +184,8 @@ func (l *L1) entry(ctx context.Context, handle string, key []byte) ([]byte, erro
 	return res.TableEntry.ValueBytes, nil
 }
 
-func (l *L1) do(ctx context.Context, method, path string, body []byte, out any) error {
-	data, err := l.r.Call(ctx, method, path, body)
+func (l *Reader) do(ctx context.Context, method, path string, body []byte, out any) error {
+	data, err := l.Call(ctx, method, path, body)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package stage
+package l1node
 
 import (
 	"context"
@@ -17,7 +17,7 @@ func TestStageFromTheL1StandIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
-	r := NewReader(srv.URL(), srv.VIPAddress())
+	r := NewReader(srv.URL(), srv.VIPAddress(), nil)
 	ctx := context.Background()
 	if got, err := r.Stage(ctx); err != nil || got != 12 {
 		t.Fatalf("Stage = %d, %v; want 12", got, err)
@@ -28,7 +28,7 @@ func TestStageFromTheL1StandIn(t *testing.T) {
 	if got, err := r.Stage(ctx); err != nil || got != 13 {
 		t.Fatalf("after Advance: Stage = %d, %v; want 13", got, err)
 	}
-	_, err = NewReader(srv.URL(), "0xbeef").Stage(ctx)
+	_, err = NewReader(srv.URL(), "0xbeef", nil).Stage(ctx)
 	// As a real initiad answers (x/move passes the store's own error through): HTTP 500, code 2.
 	if err == nil || !strings.Contains(err.Error(), "HTTP 500: code 2: collections: not found") || !strings.Contains(err.Error(), "check the address") {
 		t.Fatalf("wrong vip address: error %v", err)
@@ -68,7 +68,7 @@ func TestStageErrors(t *testing.T) {
 				fmt.Fprint(w, tt.body)
 			}))
 			defer srv.Close()
-			got, err := NewReader(srv.URL, "0x1").Stage(context.Background())
+			got, err := NewReader(srv.URL, "0x1", nil).Stage(context.Background())
 			if tt.problem != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.problem) || !strings.Contains(err.Error(), srv.URL) {
 					t.Fatalf("error = %v, want it to name %q and the URL", err, tt.problem)
@@ -86,7 +86,7 @@ func TestStageUnreachableNamesTheURL(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	dead := srv.URL
 	srv.Close()
-	_, err := NewReader(dead, "0x1").Stage(context.Background())
+	_, err := NewReader(dead, "0x1", nil).Stage(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "unreachable") || !strings.Contains(err.Error(), dead) {
 		t.Fatalf("error = %v", err)
 	}

@@ -1,19 +1,18 @@
-// Package stage reads the VIP stage the L1 is in (the vip module's ModuleStore resource),
-// which a deployment starts at.
-package stage
+// Package l1node reads the L1's vip module through Initia's Move REST routes: the stage the
+// L1 is in (its ModuleStore resource, which a deployment starts at), each stage's times, the
+// bridges registered for VIP and the snapshots the agent submitted. Reader is the one client
+// of the L1 (the public networks' presets, or a REST URL and the module's address).
+package l1node
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/vipharness/vipharness/bindings/nodehttp"
 )
@@ -40,34 +39,22 @@ func Preset(name string) (Network, error) {
 	return Network{}, fmt.Errorf("unknown network %q: want mainnet or testnet, or name the L1's REST and VIP module instead", name)
 }
 
-// maxBody bounds what is read from a remote reply (a page of a vip table).
-const maxBody = 16 << 20
-
 // Timeout bounds every call of a Reader's default client.
-const Timeout = 10 * time.Second
+const Timeout = nodehttp.DefaultTimeout
 
-// Reader is the one client of the L1's REST face: it reads the L1's current VIP stage, and
-// makes the other calls of the vip module's readers (Call; audit's snapshots and stage
-// times), all with its client's timeout.
+// Reader reads the L1's vip module at one address through the L1's REST face, all with its
+// client's timeout.
 type Reader struct {
-	rest   string
-	vip    string
-	client *http.Client
+	rest *nodehttp.Client
+	vip  string
 }
 
-// Option configures a Reader.
-type Option func(*Reader)
-
-// WithHTTPClient replaces the default client (10 s timeout).
-func WithHTTPClient(c *http.Client) Option { return func(r *Reader) { r.client = c } }
-
-// NewReader reads from the L1 REST endpoint rest, where the vip module lives at vipAddress.
-func NewReader(rest, vipAddress string, opts ...Option) *Reader {
-	r := &Reader{rest: strings.TrimRight(rest, "/"), vip: strings.TrimSpace(vipAddress), client: &http.Client{Timeout: Timeout}}
-	for _, o := range opts {
-		o(r)
-	}
-	return r
+// NewReader reads from the L1 REST endpoint rest, where the vip module lives at vipAddress,
+// through hc (nil: a client with Timeout).
+func NewReader(rest, vipAddress string, hc *http.Client) *Reader {
+	c := nodehttp.New(rest, hc)
+	c.MaxReply = 16 << 20 // a page of a vip table
+	return &Reader{rest: c, vip: strings.TrimSpace(vipAddress)}
 }
 
 // VIPAddress is the vip module's address.
@@ -76,24 +63,17 @@ func (r *Reader) VIPAddress() string { return r.vip }
 // Call sends method to path under the L1 REST URL, with a JSON body (nil: none), and
 // returns the reply's body; a non-2xx reply is an *nodehttp.Error.
 func (r *Reader) Call(ctx context.Context, method, path string, body []byte) ([]byte, error) {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, r.rest+path, rd)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	return do(r.client, req)
+	return r.rest.Do(ctx, method, path, body)
 }
 
 // ResourceURL is where the ModuleStore is read.
 func (r *Reader) ResourceURL() string {
+	return r.rest.URL + r.resourcePath()
+}
+
+func (r *Reader) resourcePath() string {
 	tag := r.vip + "::vip::ModuleStore"
-	return fmt.Sprintf("%s/initia/move/v1/accounts/%s/resources/by_struct_tag?struct_tag=%s", r.rest, url.PathEscape(r.vip), url.QueryEscape(tag))
+	return fmt.Sprintf("/initia/move/v1/accounts/%s/resources/by_struct_tag?struct_tag=%s", url.PathEscape(r.vip), url.QueryEscape(tag))
 }
 
 type resourceReply struct {
@@ -114,11 +94,11 @@ type moduleStore struct {
 // Stage returns the stage the L1's vip module is in. Errors name the URL and the problem:
 // unreachable, not found (wrong address or network), malformed, non-numeric or zero.
 func (r *Reader) Stage(ctx context.Context) (uint64, error) {
-	if r.rest == "" || r.vip == "" {
+	if r.rest.URL == "" || r.vip == "" {
 		return 0, errors.New("read L1 stage: need both the L1 REST URL and the vip module address")
 	}
 	u := r.ResourceURL()
-	body, err := get(ctx, r.client, u)
+	body, err := r.rest.Do(ctx, http.MethodGet, r.resourcePath(), nil)
 	if nodehttp.NotFound(err) {
 		return 0, fmt.Errorf("read L1 stage: %w (not found: check the address and the network)", err)
 	}
@@ -148,21 +128,4 @@ func (r *Reader) Stage(ctx context.Context) (uint64, error) {
 		return 0, fmt.Errorf("read L1 stage from %s: the L1 reports stage 0 (VIP not started)", u)
 	}
 	return n, nil
-}
-
-func get(ctx context.Context, c *http.Client, u string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return nil, fmt.Errorf("GET %s: %w", u, err)
-	}
-	return do(c, req)
-}
-
-func do(c *http.Client, req *http.Request) ([]byte, error) {
-	resp, err := c.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: unreachable: %w", req.Method, req.URL, err)
-	}
-	defer resp.Body.Close()
-	return nodehttp.Read(req, resp, maxBody)
 }

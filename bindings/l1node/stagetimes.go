@@ -1,4 +1,4 @@
-package audit
+package l1node
 
 import (
 	"context"
@@ -22,7 +22,7 @@ type StageTimes struct {
 }
 
 // StageTimes reads the start and end of stage.
-func (l *L1) StageTimes(ctx context.Context, stage uint64) (StageTimes, error) {
+func (l *Reader) StageTimes(ctx context.Context, stage uint64) (StageTimes, error) {
 	out := StageTimes{Stage: stage}
 	wrap := func(err error) error { return fmt.Errorf("read the L1's times of stage %d: %w", stage, err) }
 	tag, resource, err := l.moduleStore(ctx)
@@ -61,7 +61,7 @@ func (l *L1) StageTimes(ctx context.Context, stage uint64) (StageTimes, error) {
 	if ms.Data.StageData.Handle == "" {
 		return out, wrap(fmt.Errorf("%s has no stage_data table", tag))
 	}
-	sd, err := l.entry(ctx, ms.Data.StageData.Handle, tableKeyVec(stage))
+	sd, err := l.entry(ctx, ms.Data.StageData.Handle, TableKey(stage))
 	if errors.Is(err, ErrNoSnapshot) {
 		return out, wrap(errors.New("the L1 keeps no stage data for it"))
 	}

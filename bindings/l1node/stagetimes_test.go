@@ -1,4 +1,4 @@
-package audit
+package l1node
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 )
 
 // A vip module at stage 5 (current: 5000..6000) with stage data for stage 3 only.
-func stageTimesL1(t *testing.T, start, end string) *L1 {
+func stageTimesL1(t *testing.T, start, end string) *Reader {
 	vip := "0x" + strings.Repeat("0", 62) + "77"
 	sd := binary.LittleEndian.AppendUint64(nil, 3000)
 	sd = binary.LittleEndian.AppendUint64(sd, 4000)
@@ -26,7 +26,7 @@ func stageTimesL1(t *testing.T, start, end string) *L1 {
 			_ = json.NewEncoder(w).Encode(map[string]any{"resource": map[string]string{"move_resource": string(res)}})
 		case r.URL.Path == "/initia/move/v1/tables/0xsd/entries/by_key_bytes":
 			key, _ := base64.StdEncoding.DecodeString(r.URL.Query().Get("key_bytes"))
-			if string(key) != string(tableKeyVec(3)) {
+			if string(key) != string(TableKey(3)) {
 				http.Error(w, `{"code":5,"message":"not found"}`, http.StatusNotFound)
 				return
 			}
@@ -36,7 +36,7 @@ func stageTimesL1(t *testing.T, start, end string) *L1 {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	return NewL1(srv.URL, vip, srv.Client())
+	return NewReader(srv.URL, vip, srv.Client())
 }
 
 func TestStageTimes(t *testing.T) {
