@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/vipharness/vipharness/bindings/nodehttp"
 )
@@ -102,7 +103,7 @@ func (n *Node) ABCIInfo(ctx context.Context) (Version, error) {
 			LastBlockAppHash []byte `json:"last_block_app_hash"`
 		} `json:"response"`
 	}
-	if err := n.RPC.CallURI(ctx, "abci_info", nil, &r); err != nil {
+	if err := n.RPC.Call(ctx, "abci_info", map[string]any{}, &r); err != nil {
 		return Version{}, fmt.Errorf("read the rollup's version: %w", err)
 	}
 	v := Version{App: r.Response.Data, Version: r.Response.Version, AppHash: r.Response.LastBlockAppHash}
@@ -205,4 +206,67 @@ func (n *Node) FindTx(ctx context.Context, query string, match func([]Event) boo
 			return "", nil
 		}
 	}
+}
+
+// LatestHeight is the height of the node's newest block (CometBFT status).
+func (n *Node) LatestHeight(ctx context.Context) (uint64, error) {
+	var r struct {
+		SyncInfo struct {
+			LatestBlockHeight Uint `json:"latest_block_height"`
+		} `json:"sync_info"`
+	}
+	if err := n.RPC.Call(ctx, "status", map[string]any{}, &r); err != nil {
+		return 0, fmt.Errorf("cometbft status: %w", err)
+	}
+	return uint64(r.SyncInfo.LatestBlockHeight), nil
+}
+
+// BlockMeta is a committed block's id hash and time.
+type BlockMeta struct {
+	Height uint64
+	Hash   []byte
+	Time   time.Time
+}
+
+// BlockMeta reads block height's id hash and time (CometBFT blockchain, one block); a block
+// the node does not have is an error that says so.
+func (n *Node) BlockMeta(ctx context.Context, height uint64) (BlockMeta, error) {
+	h := strconv.FormatUint(height, 10)
+	var r struct {
+		BlockMetas []struct {
+			BlockID struct {
+				Hash string `json:"hash"`
+			} `json:"block_id"`
+			Header struct {
+				Height Uint      `json:"height"`
+				Time   time.Time `json:"time"`
+			} `json:"header"`
+		} `json:"block_metas"`
+	}
+	if err := n.RPC.Call(ctx, "blockchain", map[string]any{"minHeight": h, "maxHeight": h}, &r); err != nil {
+		return BlockMeta{}, fmt.Errorf("cometbft block %d: %w", height, err)
+	}
+	if len(r.BlockMetas) != 1 || uint64(r.BlockMetas[0].Header.Height) != height {
+		return BlockMeta{}, fmt.Errorf("cometbft block %d: no such block", height)
+	}
+	m := r.BlockMetas[0]
+	hash, err := hex.DecodeString(m.BlockID.Hash)
+	if err != nil || len(hash) != 32 {
+		return BlockMeta{}, fmt.Errorf("cometbft block %d: id hash %q is not 32 bytes of hex", height, m.BlockID.Hash)
+	}
+	return BlockMeta{Height: height, Hash: hash, Time: m.Header.Time}, nil
+}
+
+// HasIndexedBlock reports whether the node's block index holds block height: CometBFT
+// indexes a block's events and then its txs, block after block, so block h+1 in the block
+// index means h's txs are all in the tx index.
+func (n *Node) HasIndexedBlock(ctx context.Context, height uint64) (bool, error) {
+	var r struct {
+		TotalCount Uint `json:"total_count"`
+	}
+	params := map[string]any{"query": fmt.Sprintf("block.height = %d", height), "page": "1", "per_page": "1", "order_by": "asc"}
+	if err := n.RPC.Call(ctx, "block_search", params, &r); err != nil {
+		return false, fmt.Errorf("cometbft block_search for block %d: %w", height, err)
+	}
+	return r.TotalCount > 0, nil
 }

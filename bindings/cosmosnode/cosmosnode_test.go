@@ -2,7 +2,9 @@ package cosmosnode
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -25,8 +27,9 @@ func TestABCIInfo(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.Method != http.MethodGet || r.URL.Path != "/abci_info" {
-					t.Errorf("%s %s, want GET /abci_info", r.Method, r.URL.Path)
+				var req struct{ Method string }
+				if b, _ := io.ReadAll(r.Body); r.Method != http.MethodPost || json.Unmarshal(b, &req) != nil || req.Method != "abci_info" {
+					t.Errorf("%s %s, want a JSON-RPC POST of abci_info", r.Method, r.URL.Path)
 				}
 				fmt.Fprint(w, tt.body)
 			}))

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -126,24 +125,9 @@ func (c *Client) Call(ctx context.Context, method string, params, out any) error
 	return c.decodeRPC(req, resp, method, out)
 }
 
-// CallURI makes a JSON-RPC call in CometBFT's URI form, GET {URL}/{method}?{query}, where
-// the arguments are written as the URI handler reads them (a hash as 0x-hex).
-func (c *Client) CallURI(ctx context.Context, method string, query url.Values, out any) error {
-	path := "/" + method
-	if len(query) > 0 {
-		path += "?" + query.Encode()
-	}
-	req, resp, err := c.send(ctx, http.MethodGet, path, nil)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	return c.decodeRPC(req, resp, method, out)
-}
-
 // decodeRPC reads a JSON-RPC reply into out. A JSON-RPC error may come with any status
-// (CometBFT's URI handler answers it with a 500, its JSON-RPC handler with a 200): its error
-// object says more than the status.
+// (CometBFT's JSON-RPC handler answers it with a 200, its URI handler and some proxies with a
+// 4xx or 5xx): its error object says more than the status.
 func (c *Client) decodeRPC(req *http.Request, resp *http.Response, method string, out any) error {
 	reply, err := io.ReadAll(io.LimitReader(resp.Body, c.maxReply()))
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
 )
@@ -99,39 +98,5 @@ func TestGetJSONAndDo(t *testing.T) {
 	srv.Close()
 	if _, err := c.Do(ctx, http.MethodGet, "/ok", nil); err == nil || !strings.Contains(err.Error(), "unreachable") {
 		t.Errorf("a stopped node: %v", err)
-	}
-}
-
-// CometBFT's URI handler answers GET /{method}?args and writes a JSON-RPC error with HTTP 500.
-func TestCallURI(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case r.Method != http.MethodGet:
-			http.Error(w, "want GET", http.StatusMethodNotAllowed)
-		case r.URL.Path == "/abci_info":
-			w.Write([]byte(`{"jsonrpc":"2.0","id":-1,"result":{"response":{"data":"minimove"}}}`))
-		case r.URL.Path == "/tx" && r.URL.Query().Get("hash") == "0x00":
-			w.WriteHeader(http.StatusInternalServerError)
-			w.Write([]byte(`{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":"tx (00) not found"}}`))
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	defer srv.Close()
-	c := New(srv.URL, nil)
-	ctx := context.Background()
-	var info struct {
-		Response struct{ Data string }
-	}
-	if err := c.CallURI(ctx, "abci_info", nil, &info); err != nil || info.Response.Data != "minimove" {
-		t.Fatalf("abci_info = %+v, %v", info, err)
-	}
-	var re *RPCError
-	if err := c.CallURI(ctx, "tx", url.Values{"hash": {"0x00"}}, &info); !errors.As(err, &re) || !strings.Contains(string(re.Data), "not found") {
-		t.Errorf("tx lookup: %v, want the RPC error with its data", err)
-	}
-	var he *Error
-	if err := c.CallURI(ctx, "nope", nil, &info); !errors.As(err, &he) || he.Status != http.StatusNotFound {
-		t.Errorf("an unknown path: %v, want HTTP 404", err)
 	}
 }

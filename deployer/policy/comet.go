@@ -27,24 +27,23 @@ type CometNode struct {
 	headers map[uint64]Header
 }
 
-// DialComet connects to the CometBFT RPC at url.
+// DialComet reads the CometBFT RPC at url.
 func DialComet(url string) (*CometNode, error) {
-	c, err := rpchttp.New(url, "/websocket")
-	if err != nil {
-		return nil, fmt.Errorf("dial the rollup's CometBFT RPC %s: %w", url, err)
+	if url == "" {
+		return nil, fmt.Errorf("dial the rollup's CometBFT RPC: no URL")
 	}
 	node := cosmosnode.New("", url, &http.Client{Timeout: 2 * time.Minute})
 	node.RPC.MaxReply = 256 << 20 // a page of 100 txs with their events
-	return &CometNode{rpc: c, node: node, headers: map[uint64]Header{}}, nil
+	return &CometNode{node: node, headers: map[uint64]Header{}}, nil
 }
 
 // Head is the newest block.
 func (n *CometNode) Head(ctx context.Context) (Header, error) {
-	st, err := n.rpc.Status(ctx)
+	h, err := n.node.LatestHeight(ctx)
 	if err != nil {
-		return Header{}, fmt.Errorf("cometbft status: %w", err)
+		return Header{}, err
 	}
-	return n.Header(ctx, uint64(st.SyncInfo.LatestBlockHeight))
+	return n.Header(ctx, h)
 }
 
 // Header is block num: its height, block id hash and time in unix seconds (cached: a
@@ -60,31 +59,24 @@ func (n *CometNode) Header(ctx context.Context, num uint64) (Header, error) {
 		// CometBFT's first block is 1; the window's search asks for 0 as "before the chain".
 		return Header{}, nil
 	}
-	height := int64(num)
-	res, err := n.rpc.Header(ctx, &height)
+	m, err := n.node.BlockMeta(ctx, num)
 	if err != nil {
-		return Header{}, fmt.Errorf("cometbft header %d: %w", num, err)
+		return Header{}, err
 	}
-	if res.Header == nil || res.Header.Height != height {
-		return Header{}, fmt.Errorf("cometbft header %d: no such block", num)
-	}
-	h = Header{Number: num, Hash: common.BytesToHash(res.Header.Hash()), Time: uint64(res.Header.Time.Unix())}
+	h = Header{Number: num, Hash: common.BytesToHash(m.Hash), Time: uint64(m.Time.Unix())}
 	n.mu.Lock()
 	n.headers[num] = h
 	n.mu.Unlock()
 	return h, nil
 }
 
-// Indexed reports whether the node's tx index holds every block up to h: CometBFT indexes
-// a block's events and then its txs, block after block, so block h+1 in the block index
-// means h's txs are all in.
+// Indexed reports whether the node's tx index holds every block up to h.
 func (n *CometNode) Indexed(ctx context.Context, h uint64) error {
-	page, per := 1, 1
-	res, err := n.rpc.BlockSearch(ctx, fmt.Sprintf("block.height = %d", h+1), &page, &per, "asc")
+	ok, err := n.node.HasIndexedBlock(ctx, h+1)
 	if err != nil {
-		return fmt.Errorf("cometbft block_search for block %d: %w", h+1, err)
+		return err
 	}
-	if res.TotalCount == 0 {
+	if !ok {
 		return fmt.Errorf("the node's tx index has not reached block %d: %w", h, ErrBehind)
 	}
 	return nil

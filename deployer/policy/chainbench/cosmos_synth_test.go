@@ -307,6 +307,17 @@ func (c *synthCosmos) call(method string, params map[string]json.RawMessage) (an
 			return nil, err
 		}
 		return &ctypes.ResultHeader{Header: &c.headers[h]}, nil
+	case "blockchain":
+		lo, err1 := intParam(params, "minHeight", 1)
+		hi, err2 := intParam(params, "maxHeight", int64(c.Blocks))
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, err
+		}
+		res := &ctypes.ResultBlockchainInfo{LastHeight: int64(c.Blocks)}
+		for h := min(uint64(hi), c.Blocks); h >= max(uint64(lo), 1) && h >= 1; h-- { // newest first, as CometBFT lists them
+			res.BlockMetas = append(res.BlockMetas, &types.BlockMeta{BlockID: types.BlockID{Hash: c.hashes[h]}, Header: c.headers[h]})
+		}
+		return res, nil
 	case "block":
 		h, err := c.heightParam(params)
 		if err != nil {

@@ -43,7 +43,7 @@ func minievm() *fakeRollup {
 func (f *fakeRollup) serve(t *testing.T) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
-		case r.URL.Path == "/abci_info":
+		case r.Method == http.MethodPost && r.URL.Path == "/" && jsonRPCMethod(r) == "abci_info":
 			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":1,"result":{"response":{"data":%q,"version":%q,"last_block_height":"5"}}}`, f.app, f.version)
 		case r.URL.Path == "/tx":
 			// CometBFT answers a lookup error as a JSON-RPC error with HTTP 500.
@@ -243,4 +243,13 @@ func TestBalanceArithmetic(t *testing.T) {
 	if f := find(t, rep, "balance deployer"); !strings.Contains(f.Detail, want) {
 		t.Fatalf("%s, want %q", f.Detail, want)
 	}
+}
+
+// jsonRPCMethod is the method of a JSON-RPC POST, or "".
+func jsonRPCMethod(r *http.Request) string {
+	var req struct{ Method string }
+	if b, err := io.ReadAll(r.Body); err != nil || json.Unmarshal(b, &req) != nil {
+		return ""
+	}
+	return req.Method
 }
