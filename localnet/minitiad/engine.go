@@ -1,9 +1,11 @@
 // Package minitiad runs Initia's own rollup node, `minitiad` of minievm, miniwasm or
 // minimove, as a single-node rollup: the real binaries are the specification the project's
-// own rollups answer to. A team brings its binary (a release archive, its own build); the
-// engine sets it up as a sequencer at genesis, as a rollup team's node is: a fresh home,
-// funded accounts of both coin types, the opchild validator, a minimum gas price and every
-// listener on 127.0.0.1. Nothing of the binaries is in this repository.
+// own rollups answer to. A team brings its binary (a release archive, its own build), run as
+// a child process, or its image (Initia's ghcr.io/initia-labs/mini*, its own), every
+// minitiad command run in a container of it; either way the engine sets it up as a
+// sequencer at genesis, as a rollup team's node is, with one sequence: a fresh home, funded
+// accounts of both coin types, the opchild validator, a minimum gas price, and its served
+// listeners reachable on 127.0.0.1 only. Nothing of the binaries is in this repository.
 package minitiad
 
 import (
