@@ -51,6 +51,8 @@ type demoOptions struct {
 	generate      int
 	engineName    string
 	minitiad      string
+	image         string
+	imageCmd      string
 }
 
 func newDemoCmd(ro *rootOptions) *cobra.Command {
@@ -63,8 +65,9 @@ func newDemoCmd(ro *rootOptions) *cobra.Command {
 	}
 	cmd.Flags().Uint64Var(&o.l1Stage, "l1-stage", 7, "stage the L1 stand-in reports")
 	cmd.Flags().IntVar(&o.generate, "generate", 2000, "generated entries pushed beside the fixture score file")
-	cmd.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), process (geth/wasmd from 'make nodes'), container (Docker) or minitia (Initia's own minitiad)")
+	cmd.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), process (geth/wasmd from 'make nodes'), container (Docker) or minitia (Initia's own minitiad: a binary, or an image with --image)")
 	cmd.Flags().StringVar(&o.minitiad, "minitiad", "", "with --engine minitia and --vm: that VM's minitiad binary (default $VIPHARNESS_MINIEVM / _MINIWASM / _MINIMOVE, else <cache>/minitia/<minievm|miniwasm|minimove>/minitiad)")
+	addImageFlags(cmd, &o.image, &o.imageCmd)
 	return o.addFlags(cmd, "vm")
 }
 
@@ -77,15 +80,19 @@ func (o *demoOptions) demo(ctx context.Context, sess session) error {
 		vm, _ := vip.ParseVM(o.vm)
 		vms = []vip.VM{vm}
 	}
-	if o.minitiad != "" && len(vms) > 1 {
-		return invalid(fmt.Errorf("--minitiad names one VM's binary: pass --vm evm, wasm or move with it"))
+	choice := engineChoice{name: engineName, minitiad: o.minitiad, image: o.image, imageCmd: o.imageCmd}
+	if err := choice.checkMinitia(); err != nil {
+		return err
+	}
+	if (o.minitiad != "" || o.image != "") && len(vms) > 1 {
+		return invalid(fmt.Errorf("--minitiad and --image name one VM's rollup: pass --vm evm, wasm or move with it"))
 	}
 	var reps []demoReport
 	for i, vm := range vms {
 		if i > 0 && !sess.jsonOut {
 			fmt.Fprintln(sess.out)
 		}
-		rep, err := runDemo(ctx, sess, engineChoice{name: engineName, minitiad: o.minitiad}, vm, l1Stage, generate)
+		rep, err := runDemo(ctx, sess, choice, vm, l1Stage, generate)
 		if err != nil {
 			return classify(fmt.Errorf("demo %s: %w", vm, err))
 		}

@@ -37,12 +37,15 @@ type localStack struct {
 
 // engineChoice is how a command picks its engine: --engine, the interval between blocks of
 // the project's own Cosmos rollups (0: the engine's default), for the minitia engine the
-// minitiad binary of the VM (--minitiad; "" looks it up: VIPHARNESS_MINI<VM>, the cache),
-// and the folder that keeps the chains across runs (--data-dir; "": a new chain each run).
+// minitiad binary of the VM (--minitiad; "" looks it up: VIPHARNESS_MINI<VM>, the cache) or
+// its image (--image, with --image-entrypoint the words that run minitiad in it; "" looks
+// up VIPHARNESS_MINI<VM>_IMAGE), and the folder that keeps the chains across runs (--data-dir; "": a new chain each run).
 type engineChoice struct {
 	name      string
 	blockTime time.Duration
 	minitiad  string
+	image     string
+	imageCmd  string
 	dataDir   string
 }
 
@@ -53,6 +56,25 @@ func (c engineChoice) rollupDataDir(vm vip.VM) string {
 
 // l1DataDir is where --data-dir keeps the L1 stand-in.
 func (c engineChoice) l1DataDir() string { return filepath.Join(c.dataDir, "l1") }
+
+// checkMinitia refuses --minitiad, --image and --image-entrypoint where they cannot apply:
+// with another engine, together (a binary or an image, not both), and an entrypoint
+// without an image.
+func (c engineChoice) checkMinitia() error {
+	switch {
+	case (c.minitiad != "" || c.image != "") && c.name != "minitia":
+		flag := "--minitiad"
+		if c.image != "" {
+			flag = "--image"
+		}
+		return invalid(fmt.Errorf("%s is for --engine minitia (got --engine %q)", flag, c.name))
+	case c.minitiad != "" && c.image != "":
+		return invalid(fmt.Errorf("--minitiad and --image both name the rollup: pass a binary (--minitiad) or an image (--image), not both"))
+	case c.imageCmd != "" && c.image == "":
+		return invalid(fmt.Errorf("--image-entrypoint is for --image"))
+	}
+	return nil
+}
 
 // checkKeepable refuses a --data-dir the engine cannot keep, naming which: only the
 // embedded rollups (every VM) keep their chain so far.
@@ -66,8 +88,8 @@ func (c engineChoice) checkKeepable() error {
 // engineByName resolves the choice for vm.
 func engineByName(c engineChoice, sess session, vm vip.VM) (localnet.Engine, error) {
 	bt := c.blockTime
-	if c.minitiad != "" && c.name != "minitia" {
-		return nil, invalid(fmt.Errorf("--minitiad is for --engine minitia (got --engine %q)", c.name))
+	if err := c.checkMinitia(); err != nil {
+		return nil, err
 	}
 	if err := c.checkKeepable(); err != nil {
 		return nil, err
@@ -96,8 +118,11 @@ func engineByName(c engineChoice, sess session, vm vip.VM) (localnet.Engine, err
 		if c.minitiad != "" {
 			e.Binaries = map[vip.VM]string{vm: c.minitiad}
 		}
+		if c.image != "" {
+			e.Images = map[vip.VM]minitiad.Image{vm: {Ref: c.image, Entrypoint: strings.Fields(c.imageCmd)}}
+		}
 		if err := e.Available(context.Background(), vm); err != nil {
-			return nil, invalid(fmt.Errorf("--engine minitia: %w (or pass --minitiad PATH)", err))
+			return nil, invalid(fmt.Errorf("--engine minitia: %w (or pass --minitiad PATH or --image REF)", err))
 		}
 		return e, nil
 	}
@@ -184,6 +209,7 @@ type localnetUpOptions struct {
 	l1Stage, bridgeID   uint64
 	envFile, engineName string
 	minitiad, dataDir   string
+	image, imageCmd     string
 	l1Every, blockTime  time.Duration
 }
 
@@ -199,11 +225,18 @@ func newLocalnetUpCmd(ro *rootOptions) *cobra.Command {
 	up.Flags().Uint64Var(&o.l1Stage, "l1-stage", 1, "stage the L1 stand-in reports")
 	up.Flags().Uint64Var(&o.bridgeID, "bridge-id", 1, "register the rollup on the L1 stand-in under this bridge id (scored from the stage after --l1-stage) and run a local VIP agent that snapshots each stage the deployed contract finalizes (submit_snapshot); 0: neither")
 	up.Flags().DurationVar(&o.blockTime, "block-time", 0, "interval between blocks of the Wasm and Move rollups (the project's minitia app; default 100ms, fast for tests; 500ms is a minitia's pace)")
-	up.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), process (geth from 'make nodes'), container (Docker) or minitia (Initia's own minitiad)")
+	up.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), process (geth from 'make nodes'), container (Docker) or minitia (Initia's own minitiad: a binary, or an image with --image)")
 	up.Flags().StringVar(&o.minitiad, "minitiad", "", "with --engine minitia: the VM's minitiad binary (default $VIPHARNESS_MINIEVM / _MINIWASM / _MINIMOVE, else <cache>/minitia/<minievm|miniwasm|minimove>/minitiad)")
+	addImageFlags(up, &o.image, &o.imageCmd)
 	up.Flags().StringVar(&o.dataDir, "data-dir", "", "keep the chains in this folder across runs (the same chain id, dev mnemonic and contract state; new ports, the env file rewritten); the embedded engine and the L1 stand-in only; default: a new chain each run")
 	up.Flags().StringVar(&o.envFile, "env-file", filepath.Join(".vipharness", "localnet.env"), "where to write the endpoints and dev key")
 	return o.addFlags(up, "vm")
+}
+
+// addImageFlags adds --image and --image-entrypoint (the minitia engine from an image).
+func addImageFlags(cmd *cobra.Command, image, entrypoint *string) {
+	cmd.Flags().StringVar(image, "image", "", "with --engine minitia: run the VM's minitiad from this image, every command in a container (e.g. ghcr.io/initia-labs/minievm:<version>; default $VIPHARNESS_MINIEVM_IMAGE / _MINIWASM_IMAGE / _MINIMOVE_IMAGE); not with --minitiad")
+	cmd.Flags().StringVar(entrypoint, "image-entrypoint", "", "with --image: the words that run minitiad in it (default /usr/local/bin/minitiad, where Initia's images keep it)")
 }
 
 // localnetUp starts the rollup and the L1 stand-in, writes the env file and runs until
@@ -221,7 +254,7 @@ func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error 
 		// policy finds each stage's blocks when the L1 moves on: operate --policy rehearses.
 		l1Opts = append(l1Opts, l1.WithStageInterval(l1Every))
 	}
-	choice := engineChoice{name: engineName, blockTime: o.blockTime, minitiad: o.minitiad, dataDir: o.dataDir}
+	choice := engineChoice{name: engineName, blockTime: o.blockTime, minitiad: o.minitiad, image: o.image, imageCmd: o.imageCmd, dataDir: o.dataDir}
 	if err := choice.prepareDataDir(); err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -54,10 +55,10 @@ func (t Target) String() string { return fmt.Sprintf("%s/%s", t.VM, t.Engine.Nam
 var harnessVMs = []vip.VM{vip.EVM, vip.Wasm, vip.Move}
 
 // engineNames are the engines Targets knows.
-var engineNames = []string{"embedded", "process", "container", "external", "minitia"}
+var engineNames = []string{"embedded", "process", "container", "external", "minitia", "minitia-image"}
 
 // Targets lists the VM/engine pairs to build specs for: the engines named in E2E_ENGINES
-// (comma list of embedded, process, container, external and minitia), else the engines the Ginkgo label
+// (comma list of embedded, process, container, external, minitia and minitia-image), else the engines the Ginkgo label
 // filter names (so `--label-filter=process` alone selects the process engine), else
 // embedded; times the VMs each engine offers. It only builds the list: whether a target can
 // run here is decided when its specs start (Start skips, or fails under REQUIRE_*), so a
@@ -70,7 +71,7 @@ func Targets() []Target {
 		if filter := ginkgo.GinkgoLabelFilter(); filter != "" {
 			var named []string
 			for _, n := range engineNames {
-				if strings.Contains(filter, n) && !strings.Contains(filter, "!"+n) {
+				if namesEngine(filter, n) && !namesEngine(filter, "!"+n) {
 					named = append(named, n)
 				}
 			}
@@ -97,6 +98,12 @@ func Targets() []Target {
 			for _, vm := range harnessVMs {
 				out = append(out, Target{VM: vm, Engine: minitiad.Engine{}})
 			}
+		case "minitia-image":
+			// The same rollups from images, every minitiad command in a container:
+			// VIPHARNESS_MINI<VM>_IMAGE, else the VM's minitiad packaged into a local image.
+			for _, vm := range harnessVMs {
+				out = append(out, Target{VM: vm, Engine: minitiad.Engine{Containers: true}})
+			}
 		case "external":
 			// The rollup someone else runs, from the environment (localnet/external).
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -117,6 +124,27 @@ func Targets() []Target {
 		}
 	}
 	return out
+}
+
+// namesEngine reports whether a label filter names the engine n ("!n" for its negation):
+// a word of the filter that is n, or a variant of it that is no engine of its own
+// ("container-devnode" names container; "minitia-image" does not name minitia).
+func namesEngine(filter, n string) bool {
+	neg := strings.HasPrefix(n, "!")
+	n = strings.TrimPrefix(n, "!")
+	words := strings.FieldsFunc(filter, func(r rune) bool {
+		return !(r == '-' || r == '_' || r == '!' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	})
+	for _, w := range words {
+		if strings.HasPrefix(w, "!") != neg {
+			continue
+		}
+		w = strings.TrimPrefix(w, "!")
+		if w == n || strings.HasPrefix(w, n+"-") && !slices.Contains(engineNames, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // unknownEngine is an E2E_ENGINES entry that names no engine; its specs fail.
@@ -152,7 +180,7 @@ func Required(engine string) bool {
 		return nodes
 	case strings.HasPrefix(engine, "container"):
 		return nodes || os.Getenv("REQUIRE_DOCKER") == "1"
-	case engine == "minitia":
+	case strings.HasPrefix(engine, "minitia"):
 		// Initia's binaries are a team's own (nothing here builds them): required only when
 		// asked for.
 		return os.Getenv("REQUIRE_MINITIA") == "1"
@@ -174,7 +202,7 @@ func ensure(ctx context.Context, t Target) error {
 		}
 		ginkgo.Skip(fmt.Sprintf("%s: %v", t, err))
 	}
-	if _, ok := t.Engine.(container.Engine); ok {
+	if _, ok := t.Engine.(container.Engine); ok || t.Engine.Name() == "minitia-image" {
 		var err error
 		sweepOnce.Do(func() {
 			var n int

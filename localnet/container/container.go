@@ -119,6 +119,13 @@ var (
 	dockerErr  error
 )
 
+// DockerAvailable reports whether the Docker engine testcontainers would use answers (once
+// per process), and why not.
+func DockerAvailable(ctx context.Context) error {
+	quiet()
+	return dockerAvailable(ctx)
+}
+
 func dockerAvailable(ctx context.Context) error {
 	dockerOnce.Do(func() {
 		c, err := testcontainers.NewDockerClientWithOpts(ctx)

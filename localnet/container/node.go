@@ -36,12 +36,17 @@ type seed struct {
 
 // nodeSpec is how one node runs in a container.
 type nodeSpec struct {
-	kind   string // "geth", "wasmd", "devnode": the alias prefix
-	image  string // an image to run; else build
-	build  *testcontainers.FromDockerfile
-	cmd    []string
-	ports  []int  // container ports to publish (tcp)
-	state  string // a folder kept in a volume across Restart ("" none)
+	kind  string // "geth", "wasmd", "devnode": the alias prefix
+	image string // an image to run; else build
+	build *testcontainers.FromDockerfile
+	// entrypoint replaces the image's entrypoint (nil: the image's own).
+	entrypoint []string
+	cmd        []string
+	ports      []int  // container ports to publish (tcp)
+	state      string // a folder kept in a volume across Restart ("" none)
+	// volume is an existing volume to mount at state instead of a new one; the node
+	// removes it with itself all the same.
+	volume string
 	seeds  []seed
 	tmpfs  map[string]string
 	wait   wait.Strategy
@@ -81,7 +86,9 @@ func startNode(ctx context.Context, spec nodeSpec) (_ *node, err error) {
 			_ = n.stop(context.Background())
 		}
 	}()
-	if spec.state != "" {
+	if spec.state != "" && spec.volume != "" {
+		n.volume = spec.volume
+	} else if spec.state != "" {
 		c, err := dockerClient(ctx)
 		if err != nil {
 			return nil, err
@@ -110,6 +117,7 @@ func (n *node) run(ctx context.Context, first bool, pinned map[int]int) error {
 		labels[k] = v
 	}
 	req := testcontainers.ContainerRequest{
+		Entrypoint:     n.spec.entrypoint,
 		Cmd:            n.spec.cmd,
 		Labels:         labels,
 		Tmpfs:          n.spec.tmpfs,

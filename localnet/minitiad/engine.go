@@ -1,9 +1,11 @@
 // Package minitiad runs Initia's own rollup node, `minitiad` of minievm, miniwasm or
 // minimove, as a single-node rollup: the real binaries are the specification the project's
-// own rollups answer to. A team brings its binary (a release archive, its own build); the
-// engine sets it up as a sequencer at genesis, as a rollup team's node is: a fresh home,
-// funded accounts of both coin types, the opchild validator, a minimum gas price and every
-// listener on 127.0.0.1. Nothing of the binaries is in this repository.
+// own rollups answer to. A team brings its binary (a release archive, its own build), run as
+// a child process, or its image (Initia's ghcr.io/initia-labs/mini*, its own), every
+// minitiad command run in a container of it; either way the engine sets it up as a
+// sequencer at genesis, as a rollup team's node is, with one sequence: a fresh home, funded
+// accounts of both coin types, the opchild validator, a minimum gas price, and its served
+// listeners reachable on 127.0.0.1 only. Nothing of the binaries is in this repository.
 package minitiad
 
 import (
@@ -19,6 +21,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
+	"github.com/vipharness/vipharness/localnet/container"
 )
 
 // Binary is the node's name in every release archive.
@@ -35,27 +38,94 @@ func Dist(vm vip.VM) string {
 	return spec.Minitia
 }
 
-// Engine starts Initia's real rollups from their minitiad binaries.
+// Engine starts Initia's real rollups from their minitiad binaries, as child processes,
+// or from their images, in containers. Where a VM's minitiad comes from, first found:
+// Images, Binaries, $VIPHARNESS_MINI<VM>_IMAGE (ImageEnvVar), then Find's binary; with
+// Containers, a binary found is packaged into a local image (PackageImage) and run from it.
 type Engine struct {
 	// Binaries names the minitiad of a VM; a VM not named is looked up by Find.
 	Binaries map[vip.VM]string
-	Logger   *slog.Logger
+	// Images names the image of a VM (a VM both names is an error).
+	Images map[vip.VM]Image
+	// Containers runs every VM from an image (the engine is then "minitia-image"): its
+	// image, else the VM's minitiad packaged into LocalImage(vm).
+	Containers bool
+	Logger     *slog.Logger
 }
 
 var _ localnet.Engine = Engine{}
 
-// Name is "minitia".
-func (Engine) Name() string { return "minitia" }
+// Name is "minitia", or "minitia-image" with Containers.
+func (e Engine) Name() string {
+	if e.Containers {
+		return "minitia-image"
+	}
+	return "minitia"
+}
 
-// Available reports whether a minitiad for vm is here, and where it was looked for if not.
-func (e Engine) Available(_ context.Context, vm vip.VM) error {
-	_, err := e.binary(vm)
-	return err
+// source is where a VM's rollup comes from: an image, or a binary (packaged into an image
+// first when pack).
+type source struct {
+	image Image
+	bin   string
+	pack  bool
+}
+
+func (s source) String() string {
+	switch {
+	case s.image.Ref != "":
+		return "image " + s.image.Ref
+	case s.pack:
+		return s.bin + ", packaged into an image"
+	}
+	return s.bin
+}
+
+func (e Engine) source(vm vip.VM) (source, error) {
+	img, bin := e.Images[vm], e.Binaries[vm]
+	switch {
+	case img.Ref != "" && bin != "":
+		return source{}, fmt.Errorf("minitia engine: %s has both an image (%s) and a minitiad (%s): name one", vm, img.Ref, bin)
+	case img.Ref != "":
+		return source{image: img}, nil
+	case bin != "":
+		if err := executable(bin); err != nil {
+			return source{}, fmt.Errorf("minitia engine: %s minitiad %s: %w", vm, bin, err)
+		}
+		return source{bin: bin, pack: e.Containers}, nil
+	}
+	ref, err := FindImage(vm)
+	if err != nil || ref.Ref != "" {
+		return source{image: ref}, err
+	}
+	if bin, err = Find(vm); err != nil {
+		if e.Containers {
+			return source{}, fmt.Errorf("%w for %s: set %s to a %s image (ghcr.io/initia-labs/%s:<version>, a team's own), or give a minitiad to package: %w",
+				ErrNoImage, vm, ImageEnvVar(vm), Dist(vm), Dist(vm), err)
+		}
+		return source{}, err
+	}
+	return source{bin: bin, pack: e.Containers}, nil
+}
+
+// Available reports whether vm's minitiad is here (a binary, or an image and a Docker
+// engine that answers), and where it was looked for if not.
+func (e Engine) Available(ctx context.Context, vm vip.VM) error {
+	src, err := e.source(vm)
+	if err != nil {
+		return err
+	}
+	if src.image.Ref != "" || src.pack {
+		if err := container.DockerAvailable(ctx); err != nil {
+			return fmt.Errorf("minitia engine: %s from %s: %w", vm, src, err)
+		}
+	}
+	return nil
 }
 
 // StartRollup starts vm's minitiad as a single-node rollup.
 func (e Engine) StartRollup(ctx context.Context, vm vip.VM) (localnet.Rollup, error) {
-	bin, err := e.binary(vm)
+	src, err := e.source(vm)
 	if err != nil {
 		return nil, err
 	}
@@ -63,17 +133,40 @@ func (e Engine) StartRollup(ctx context.Context, vm vip.VM) (localnet.Rollup, er
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return Start(ctx, bin, vm, logger)
+	if src.pack {
+		if src.image, err = PackageImage(ctx, src.bin, vm); err != nil {
+			return nil, err
+		}
+	}
+	if src.image.Ref != "" {
+		return StartImage(ctx, src.image, vm, logger)
+	}
+	return Start(ctx, src.bin, vm, logger)
 }
 
-func (e Engine) binary(vm vip.VM) (string, error) {
-	if p := e.Binaries[vm]; p != "" {
-		if err := executable(p); err != nil {
-			return "", fmt.Errorf("minitia engine: %s minitiad %s: %w", vm, p, err)
-		}
-		return p, nil
+// ImageEnvVar is the environment variable that names vm's image
+// (VIPHARNESS_MINIEVM_IMAGE, VIPHARNESS_MINIWASM_IMAGE, VIPHARNESS_MINIMOVE_IMAGE).
+func ImageEnvVar(vm vip.VM) string { return EnvVar(vm) + "_IMAGE" }
+
+// EntrypointEnvVar names the words that run minitiad in the images the environment names
+// (space-separated; default DefaultEntrypoint).
+const EntrypointEnvVar = "VIPHARNESS_MINITIA_ENTRYPOINT"
+
+// ErrNoImage is a VM whose image is nowhere the engine looks.
+var ErrNoImage = errors.New("no minitia image")
+
+// FindImage is the image ImageEnvVar(vm) names (with EntrypointEnvVar's words), or a zero
+// Image when it is unset. Naming a binary too (EnvVar(vm)) is an error: the engine would
+// not know which to run.
+func FindImage(vm vip.VM) (Image, error) {
+	ref := os.Getenv(ImageEnvVar(vm))
+	if ref == "" {
+		return Image{}, nil
 	}
-	return Find(vm)
+	if bin := os.Getenv(EnvVar(vm)); bin != "" {
+		return Image{}, fmt.Errorf("minitia engine: both %s=%s and %s=%s are set: unset one", ImageEnvVar(vm), ref, EnvVar(vm), bin)
+	}
+	return Image{Ref: ref, Entrypoint: strings.Fields(os.Getenv(EntrypointEnvVar))}, nil
 }
 
 // EnvVar is the environment variable that names vm's minitiad

@@ -6,9 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
+	"path"
 	"strings"
 
 	"github.com/vipharness/vipharness/deployer/scorers"
@@ -47,28 +45,47 @@ func genesisAmount(vm vip.VM) string {
 	return "1000000000000000000"
 }
 
-// ports are the listeners of one node, all on 127.0.0.1.
+// ports are the listeners of one node.
 type ports struct {
 	rpc, p2p, proxy, pprof, prometheus, api, grpc, jsonrpc, jsonrpcWS int
 }
 
-// prepare makes a single-node rollup home in home: init, the first mnemonic's key in the
+// listeners are where a node listens: its served listeners (CometBFT RPC, REST, gRPC,
+// JSON-RPC and its WebSocket) on served, 127.0.0.1 for a node on this machine and 0.0.0.0
+// inside a container (whose ports the engine publishes on 127.0.0.1); the others (P2P,
+// pprof, prometheus, the proxy app) on 127.0.0.1 always: nothing dials them.
+type listeners struct {
+	served string
+	ports
+}
+
+// served are the ports clients reach, the ones a container publishes.
+func (l listeners) published(vm vip.VM) []int {
+	p := []int{l.rpc, l.api, l.grpc}
+	if evmFaced(vm) {
+		p = append(p, l.jsonrpc, l.jsonrpcWS)
+	}
+	return p
+}
+
+// minitiad runs a minitiad command on rn's home and wraps its failure with the command
+// and the last line it wrote. The output of these commands never holds a mnemonic (keys
+// add --recover prints the address only, with --output json); the mnemonic goes on stdin.
+func minitiad(ctx context.Context, rn runner, stdin string, args ...string) ([]byte, error) {
+	out, err := rn.run(ctx, stdin, append(args, "--home", rn.home())...)
+	if err != nil {
+		return out, fmt.Errorf("minitiad %s: %w: %s", strings.Join(args[:2], " "), err, lastLine(out))
+	}
+	return out, nil
+}
+
+// prepare makes a single-node rollup home on rn: init, the first mnemonic's key in the
 // home's test keyring (for add-genesis-validator), every address funded, the opchild
-// validator, and the config edits. Mnemonics go to the binary on stdin only.
-func prepare(ctx context.Context, bin, home, chainID string, vm vip.VM, mnemonic string, funded []string, p ports) error {
+// validator, and the config edits. Mnemonics go to minitiad on stdin only.
+func prepare(ctx context.Context, rn runner, chainID string, vm vip.VM, mnemonic string, funded []string, l listeners) error {
 	run := func(stdin string, args ...string) error {
-		cmd := exec.CommandContext(ctx, bin, append(args, "--home", home)...)
-		cmd.Env = append(os.Environ(), libraryPath(bin))
-		if stdin != "" {
-			cmd.Stdin = strings.NewReader(stdin)
-		}
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			// The output of these commands never holds the mnemonic (keys add --recover
-			// prints the address only, with --output json).
-			return fmt.Errorf("minitiad %s: %w: %s", args[0]+" "+args[1], err, lastLine(out))
-		}
-		return nil
+		_, err := minitiad(ctx, rn, stdin, args...)
+		return err
 	}
 	if err := run("", "init", "vipharness", "--chain-id", chainID, "--denom", Denom); err != nil {
 		return err
@@ -84,39 +101,62 @@ func prepare(ctx context.Context, bin, home, chainID string, vm vip.VM, mnemonic
 	if err := run("", "genesis", "add-genesis-validator", "val", "--keyring-backend", "test"); err != nil {
 		return err
 	}
-	if err := configure(home, vm, p); err != nil {
+	if err := configure(ctx, rn, vm, l); err != nil {
 		return err
 	}
 	return run("", "genesis", "validate")
 }
 
-// configure puts every listener on 127.0.0.1 (minitiad binds 0.0.0.0 by default) and sets a
-// minimum gas price in app.toml and in opchild's genesis params (init writes zero to both).
-func configure(home string, vm vip.VM, p ports) error {
-	cfg := filepath.Join(home, "config")
+// configure puts every listener where l says (minitiad binds 0.0.0.0 by default) and sets
+// a minimum gas price in app.toml and in opchild's genesis params (init writes zero to both).
+func configure(ctx context.Context, rn runner, vm vip.VM, l listeners) error {
 	q := func(s string) string { return `"` + s + `"` }
 	loop := func(port int) string { return fmt.Sprintf("127.0.0.1:%d", port) }
+	on := func(port int) string { return fmt.Sprintf("%s:%d", l.served, port) }
 	edits := []tomlEdit{
-		{"config.toml", "", "proxy_app", q("tcp://" + loop(p.proxy))},
-		{"config.toml", "rpc", "laddr", q("tcp://" + loop(p.rpc))},
-		{"config.toml", "rpc", "pprof_laddr", q(loop(p.pprof))},
-		{"config.toml", "p2p", "laddr", q("tcp://" + loop(p.p2p))},
-		{"config.toml", "instrumentation", "prometheus_listen_addr", q(loop(p.prometheus))},
+		{"config.toml", "", "proxy_app", q("tcp://" + loop(l.proxy))},
+		{"config.toml", "rpc", "laddr", q("tcp://" + on(l.rpc))},
+		{"config.toml", "rpc", "pprof_laddr", q(loop(l.pprof))},
+		{"config.toml", "p2p", "laddr", q("tcp://" + loop(l.p2p))},
+		{"config.toml", "instrumentation", "prometheus_listen_addr", q(loop(l.prometheus))},
 		{"app.toml", "", "minimum-gas-prices", q(GasPrice(vm) + Denom)},
-		{"app.toml", "api", "address", q("tcp://" + loop(p.api))},
-		{"app.toml", "grpc", "address", q(loop(p.grpc))},
+		{"app.toml", "api", "address", q("tcp://" + on(l.api))},
+		{"app.toml", "grpc", "address", q(on(l.grpc))},
 	}
 	if evmFaced(vm) {
 		edits = append(edits,
-			tomlEdit{"app.toml", "json-rpc", "address", q(loop(p.jsonrpc))},
-			tomlEdit{"app.toml", "json-rpc", "address-ws", q(loop(p.jsonrpcWS))})
+			tomlEdit{"app.toml", "json-rpc", "address", q(on(l.jsonrpc))},
+			tomlEdit{"app.toml", "json-rpc", "address-ws", q(on(l.jsonrpcWS))})
 	}
+	byFile := map[string][]tomlEdit{}
+	var files []string
 	for _, e := range edits {
-		if err := e.apply(cfg); err != nil {
-			return err
+		if byFile[e.file] == nil {
+			files = append(files, e.file)
+		}
+		byFile[e.file] = append(byFile[e.file], e)
+	}
+	for _, f := range files {
+		err := rn.edit(ctx, path.Join("config", f), func(b []byte) ([]byte, error) {
+			for _, e := range byFile[f] {
+				var err error
+				if b, err = e.on(b); err != nil {
+					return nil, err
+				}
+			}
+			return b, nil
+		})
+		if err != nil {
+			return fmt.Errorf("configure minitiad: %w", err)
 		}
 	}
-	return setGenesisGasPrice(filepath.Join(cfg, "genesis.json"), GasPrice(vm))
+	err := rn.edit(ctx, path.Join("config", "genesis.json"), func(b []byte) ([]byte, error) {
+		return setGenesisGasPrice(b, GasPrice(vm))
+	})
+	if err != nil {
+		return fmt.Errorf("configure minitiad: genesis.json: %w", err)
+	}
+	return nil
 }
 
 // tomlEdit sets key in [section] of file ("" is the top, before any section) to value, a
@@ -124,12 +164,8 @@ func configure(home string, vm vip.VM, p ports) error {
 // error that says which key, never a node left listening on 0.0.0.0.
 type tomlEdit struct{ file, section, key, value string }
 
-func (e tomlEdit) apply(dir string) error {
-	path := filepath.Join(dir, e.file)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("configure minitiad: %w", err)
-	}
+// on applies the edit to the file's content.
+func (e tomlEdit) on(b []byte) ([]byte, error) {
 	var out bytes.Buffer
 	section, done := "", false
 	sc := bufio.NewScanner(bytes.NewReader(b))
@@ -148,61 +184,44 @@ func (e tomlEdit) apply(dir string) error {
 		out.WriteString(line + "\n")
 	}
 	if err := sc.Err(); err != nil {
-		return fmt.Errorf("configure minitiad: read %s: %w", path, err)
+		return nil, fmt.Errorf("read %s: %w", e.file, err)
 	}
 	if !done {
-		return fmt.Errorf("configure minitiad: %s has no %q in [%s]", path, e.key, e.section)
+		return nil, fmt.Errorf("%s has no %q in [%s]", e.file, e.key, e.section)
 	}
-	return os.WriteFile(path, out.Bytes(), 0o644)
+	return out.Bytes(), nil
 }
 
 // setGenesisGasPrice sets opchild's min_gas_prices, what eth_gasPrice and the fee
 // discovery routes report.
-func setGenesisGasPrice(path, price string) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("configure minitiad: %w", err)
-	}
+func setGenesisGasPrice(b []byte, price string) ([]byte, error) {
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(b, &doc); err != nil {
-		return fmt.Errorf("configure minitiad: %s: %w", path, err)
+		return nil, err
 	}
 	var state map[string]json.RawMessage
 	if err := json.Unmarshal(doc["app_state"], &state); err != nil {
-		return fmt.Errorf("configure minitiad: %s app_state: %w", path, err)
+		return nil, fmt.Errorf("app_state: %w", err)
 	}
 	var opchild, params map[string]json.RawMessage
 	if err := json.Unmarshal(state["opchild"], &opchild); err != nil || opchild["params"] == nil {
-		return fmt.Errorf("configure minitiad: %s has no opchild params (%v): is this a minitia?", path, err)
+		return nil, fmt.Errorf("no opchild params (%v): is this a minitia?", err)
 	}
 	if err := json.Unmarshal(opchild["params"], &params); err != nil {
-		return fmt.Errorf("configure minitiad: %s opchild params: %w", path, err)
+		return nil, fmt.Errorf("opchild params: %w", err)
 	}
+	var err error
 	params["min_gas_prices"], _ = json.Marshal([]map[string]string{{"denom": Denom, "amount": price}})
 	if opchild["params"], err = json.Marshal(params); err != nil {
-		return err
+		return nil, err
 	}
 	if state["opchild"], err = json.Marshal(opchild); err != nil {
-		return err
+		return nil, err
 	}
 	if doc["app_state"], err = json.Marshal(state); err != nil {
-		return err
+		return nil, err
 	}
-	out, err := json.Marshal(doc)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, out, 0o644)
-}
-
-// libraryPath lets a minitiad find the shared libraries its release archive carries beside
-// it (libmovevm, libcompiler, libwasmvm).
-func libraryPath(bin string) string {
-	dir := filepath.Dir(bin)
-	if old := os.Getenv("LD_LIBRARY_PATH"); old != "" {
-		return "LD_LIBRARY_PATH=" + dir + ":" + old
-	}
-	return "LD_LIBRARY_PATH=" + dir
+	return json.Marshal(doc)
 }
 
 func lastLine(b []byte) string {

@@ -9,8 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -32,13 +30,12 @@ const Prefix = "init"
 // has one).
 const fundedMnemonics = 2
 
-// Rollup is a real minitiad run as a single-node rollup, as a child process.
+// Rollup is a real minitiad run as a single-node rollup: a child process, or a container
+// of an image.
 type Rollup struct {
 	vm       vip.VM
 	chainID  string
-	bin      string
-	home     string
-	node     *process.Node
+	rn       runner
 	ends     localnet.Endpoints
 	accounts []localnet.Account
 	version  string
@@ -46,52 +43,66 @@ type Rollup struct {
 
 var _ localnet.Rollup = (*Rollup)(nil)
 
-// Start sets up a fresh home for bin (vm's minitiad) and runs it until it serves: blocks,
-// REST, and on minievm a JSON-RPC past height 1 (minievm answers "jsonrpc is not ready" until
-// then; blocks come with txs, so one bank send starts it).
-func Start(ctx context.Context, bin string, vm vip.VM, logger *slog.Logger) (_ *Rollup, err error) {
+// Start sets up a fresh home for bin (vm's minitiad on this machine) and runs it as a child
+// process until it serves (see start).
+func Start(ctx context.Context, bin string, vm vip.VM, logger *slog.Logger) (*Rollup, error) {
 	name := Dist(vm)
 	if name == "" {
 		return nil, fmt.Errorf("minitia engine: no rollup distribution for VM %q", vm)
 	}
-	home, err := os.MkdirTemp("", "vipharness-"+name+"-")
-	if err != nil {
-		return nil, fmt.Errorf("minitiad home: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(home)
-		}
-	}()
-	free, err := localnet.FreePorts(9)
+	rn, err := newBinaryRunner(bin, name, logger)
 	if err != nil {
 		return nil, err
 	}
-	p := ports{rpc: free[0], p2p: free[1], proxy: free[2], pprof: free[3], prometheus: free[4], api: free[5], grpc: free[6], jsonrpc: free[7], jsonrpcWS: free[8]}
-	r := &Rollup{vm: vm, chainID: name + "-1", bin: bin, home: home}
+	return start(ctx, rn, vm, logger)
+}
+
+// StartImage sets up a fresh home on a Docker volume and runs img's minitiad in containers
+// until it serves (see start): every minitiad command of the setup runs in a container of
+// the image, the node in one more, its ports published on the Docker host.
+func StartImage(ctx context.Context, img Image, vm vip.VM, logger *slog.Logger) (*Rollup, error) {
+	if Dist(vm) == "" {
+		return nil, fmt.Errorf("minitia engine: no rollup distribution for VM %q", vm)
+	}
+	rn, err := newImageRunner(ctx, img, vm)
+	if err != nil {
+		return nil, err
+	}
+	return start(ctx, rn, vm, logger)
+}
+
+// start sets the rollup up on rn, as a rollup team's node is (init, keys add --recover,
+// genesis add-genesis-account, add-genesis-validator), starts it, and waits until it
+// serves: blocks, REST, and on minievm a JSON-RPC past height 1 (minievm answers "jsonrpc
+// is not ready" until then; blocks come with txs, so one bank send starts it). On failure
+// rn is stopped (its home removed).
+func start(ctx context.Context, rn runner, vm vip.VM, logger *slog.Logger) (_ *Rollup, err error) {
+	defer func() {
+		if err != nil {
+			_ = rn.stop(context.WithoutCancel(ctx))
+		}
+	}()
+	r := &Rollup{vm: vm, chainID: Dist(vm) + "-1", rn: rn}
 	mnemonics, funded, err := r.newAccounts()
 	if err != nil {
 		return nil, err
 	}
-	if err := prepare(ctx, bin, home, r.chainID, vm, mnemonics[0], funded, p); err != nil {
+	l := rn.listeners()
+	if err := prepare(ctx, rn, r.chainID, vm, mnemonics[0], funded, l); err != nil {
 		return nil, err
 	}
-	r.ends = localnet.Endpoints{
-		CometRPC: fmt.Sprintf("http://127.0.0.1:%d", p.rpc),
-		REST:     fmt.Sprintf("http://127.0.0.1:%d", p.api),
+	if err := rn.serve(ctx, "start", "--home", rn.home()); err != nil {
+		return nil, err
 	}
+	r.ends = localnet.Endpoints{CometRPC: rn.url(l.rpc), REST: rn.url(l.api)}
 	if evmFaced(vm) {
-		r.ends.JSONRPC = fmt.Sprintf("http://127.0.0.1:%d", p.jsonrpc)
-		r.ends.JSONRPCWS = fmt.Sprintf("ws://127.0.0.1:%d", p.jsonrpcWS)
-	}
-	if r.node, err = process.Launch("minitiad", bin, home, []string{libraryPath(bin)}, logger, "start", "--home", home); err != nil {
-		return nil, err
+		r.ends.JSONRPC = rn.url(l.jsonrpc)
+		r.ends.JSONRPCWS = strings.Replace(rn.url(l.jsonrpcWS), "http://", "ws://", 1)
 	}
 	if err := r.waitReady(ctx); err != nil {
-		_ = r.node.Stop(15 * time.Second)
 		return nil, err
 	}
-	logger.Info("minitiad ready", "vm", vm, "chain_id", r.chainID, "version", r.version, "rpc", r.ends.CometRPC, "pid", r.node.PID())
+	logger.Info("minitiad ready", "vm", vm, "chain_id", r.chainID, "version", r.version, "rpc", r.ends.CometRPC, "node", rn.where())
 	return r, nil
 }
 
@@ -142,8 +153,8 @@ func (r *Rollup) waitReady(ctx context.Context) error {
 	sent := false
 	var last error
 	for {
-		if exited, werr := r.node.Exited(); exited {
-			return fmt.Errorf("minitiad (%s) exited before it was ready (%v); last log lines:\n%s", r.vm, werr, process.LastLines(r.node.Logs(), 20))
+		if exited, werr := r.rn.exited(ready); exited {
+			return fmt.Errorf("minitiad (%s) exited before it was ready (%v); last log lines:\n%s", r.vm, werr, process.LastLines(r.rn.logs(), 20))
 		}
 		height, err := r.height(ready)
 		switch {
@@ -167,7 +178,7 @@ func (r *Rollup) waitReady(ctx context.Context) error {
 		}
 		select {
 		case <-ready.Done():
-			return fmt.Errorf("minitiad (%s) not ready: %w (last check: %v); last log lines:\n%s", r.vm, ready.Err(), last, process.LastLines(r.node.Logs(), 20))
+			return fmt.Errorf("minitiad (%s) not ready: %w (last check: %v); last log lines:\n%s", r.vm, ready.Err(), last, process.LastLines(r.rn.logs(), 20))
 		case <-time.After(150 * time.Millisecond):
 		}
 	}
@@ -238,14 +249,13 @@ func (r *Rollup) selfSend(ctx context.Context) error {
 	}
 	fees := strconv.FormatInt(int64(float64(gas)*price)+1, 10) + Denom
 	self := r.accounts[0].CoinType60Address
-	cmd := exec.CommandContext(ctx, r.bin, "tx", "bank", "send", "val", self, "1"+Denom,
-		"--home", r.home, "--keyring-backend", "test", "--chain-id", r.chainID,
-		"--node", strings.Replace(r.ends.CometRPC, "http://", "tcp://", 1),
+	// The node's RPC as the node's own machine (or container) reaches it.
+	node := fmt.Sprintf("tcp://127.0.0.1:%d", r.rn.listeners().rpc)
+	out, err := minitiad(ctx, r.rn, "", "tx", "bank", "send", "val", self, "1"+Denom,
+		"--keyring-backend", "test", "--chain-id", r.chainID, "--node", node,
 		"--gas", strconv.Itoa(gas), "--fees", fees, "--yes", "--output", "json")
-	cmd.Env = append(os.Environ(), libraryPath(r.bin))
-	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return fmt.Errorf("minitiad tx bank send: %w: %s", err, lastLine(out))
+		return err
 	}
 	var res struct {
 		Code   int    `json:"code"`
@@ -283,13 +293,30 @@ func (r *Rollup) KeyType() vip.KeyType { return scorers.MustDescribe(r.vm).KeyTy
 // Version is node_info's application name and version ("minievm v1.2.18").
 func (r *Rollup) Version() string { return r.version }
 
-// Home is the node's home: its config, its data and its log (removed by Stop).
-func (r *Rollup) Home() string { return r.home }
+// Home is the node's home as minitiad sees it: its config, its data and its log (removed
+// by Stop); a folder on this machine for a binary, in the node's volume for an image.
+func (r *Rollup) Home() string { return r.rn.home() }
+
+// Containers are the IDs of every container an image's rollup made (setup commands and
+// the node; Stop removes them all); nil for a binary's.
+func (r *Rollup) Containers() []string {
+	if ir, ok := r.rn.(*imageRunner); ok {
+		return ir.containers()
+	}
+	return nil
+}
+
+// Volume is the Docker volume that holds an image's rollup's home ("" for a binary's).
+func (r *Rollup) Volume() string {
+	if ir, ok := r.rn.(*imageRunner); ok {
+		return ir.h.Volume()
+	}
+	return ""
+}
 
 // Logs is the tail of minitiad's log, for failed specs.
-func (r *Rollup) Logs() string { return r.node.Logs() }
+func (r *Rollup) Logs() string { return r.rn.logs() }
 
-// Stop stops minitiad by PID and removes its home.
-func (r *Rollup) Stop(context.Context) error {
-	return errors.Join(r.node.Stop(15*time.Second), os.RemoveAll(r.home))
-}
+// Stop stops minitiad (by PID, or its container by ID) and removes its home (the folder,
+// or the volume).
+func (r *Rollup) Stop(ctx context.Context) error { return r.rn.stop(ctx) }

@@ -7,11 +7,13 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/minitiad"
@@ -145,5 +147,144 @@ func get(t *testing.T, url string, v any) {
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatal(fmt.Errorf("GET %s: %w: %s", url, err, b))
+	}
+}
+
+// requireImage returns vm's image for the image path: ImageEnvVar's, else the VM's minitiad
+// packaged into a local image. It skips, naming what is missing (Docker, an image or a
+// binary), or fails under REQUIRE_MINITIA=1.
+func requireImage(t *testing.T, ctx context.Context, vm vip.VM) minitiad.Image {
+	t.Helper()
+	skip := func(err error) {
+		t.Helper()
+		if os.Getenv("REQUIRE_MINITIA") == "1" {
+			t.Fatalf("REQUIRE_MINITIA=1: %v", err)
+		}
+		t.Skip(err)
+	}
+	if err := (minitiad.Engine{Containers: true}).Available(ctx, vm); err != nil {
+		skip(err)
+	}
+	img, err := minitiad.FindImage(vm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Ref != "" {
+		return img
+	}
+	bin, err := minitiad.Find(vm)
+	if err != nil {
+		skip(err)
+	}
+	if img, err = minitiad.PackageImage(ctx, bin, vm); err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// Each real rollup starts from an image as from its binary: every minitiad command in a
+// container on the home's volume, the node serving on published ports; chain id, REST
+// naming the distribution, funded accounts, minievm's JSON-RPC; and after Stop no
+// container and no volume of it is left.
+func TestStartsFromAnImage(t *testing.T) {
+	for _, vm := range []vip.VM{vip.EVM, vip.Wasm, vip.Move} {
+		t.Run(string(vm), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			img := requireImage(t, ctx, vm)
+			r, err := minitiad.Engine{Images: map[vip.VM]minitiad.Image{vm: img}}.StartRollup(ctx, vm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rollup := r.(*minitiad.Rollup)
+			stopped := false
+			defer func() {
+				if !stopped {
+					_ = r.Stop(ctx)
+				}
+			}()
+			ends := r.Endpoints()
+			for _, u := range []string{ends.CometRPC, ends.REST, ends.JSONRPC} {
+				if u != "" && !strings.HasPrefix(u, "http://127.0.0.1:") {
+					t.Errorf("endpoint %s is not on 127.0.0.1", u)
+				}
+			}
+			var status struct {
+				Result struct {
+					NodeInfo struct {
+						Network string `json:"network"`
+					} `json:"node_info"`
+				} `json:"result"`
+			}
+			get(t, ends.CometRPC+"/status", &status)
+			if got, want := status.Result.NodeInfo.Network, minitiad.Dist(vm)+"-1"; got != want || r.ChainID() != want {
+				t.Errorf("chain id %q (rollup says %q), want %q", got, r.ChainID(), want)
+			}
+			var info struct {
+				App struct {
+					Name string `json:"name"`
+				} `json:"application_version"`
+			}
+			get(t, ends.REST+"/cosmos/base/tendermint/v1beta1/node_info", &info)
+			if info.App.Name != minitiad.Dist(vm) {
+				t.Errorf("node_info application name %q, want %q", info.App.Name, minitiad.Dist(vm))
+			}
+			// The funded account's init1 address of coin type 60 (its Address on minimove).
+			a := r.Funded()[0]
+			addr := a.CoinType60Address
+			if !strings.HasPrefix(addr, "init1") {
+				addr = a.Address
+			}
+			var bal struct {
+				Balance struct {
+					Amount string `json:"amount"`
+				} `json:"balance"`
+			}
+			get(t, ends.REST+"/cosmos/bank/v1beta1/balances/"+addr+"/by_denom?denom="+minitiad.Denom, &bal)
+			if bal.Balance.Amount == "" || bal.Balance.Amount == "0" {
+				t.Errorf("%s holds %q %s", addr, bal.Balance.Amount, minitiad.Denom)
+			}
+			if ends.JSONRPC != "" {
+				var reply struct {
+					Result string `json:"result"`
+				}
+				post(t, ends.JSONRPC, `{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}`, &reply)
+				if want := fmt.Sprintf("0x%x", probe.DeriveEVMChainID(r.ChainID())); reply.Result != want {
+					t.Errorf("eth_chainId %q, want %q", reply.Result, want)
+				}
+			}
+			ids := rollup.Containers()
+			if rollup.Volume() == "" {
+				t.Fatal("no volume")
+			}
+			if len(ids) < 2 {
+				t.Fatalf("containers %v: want the setup's and the node's", ids)
+			}
+			if err := r.Stop(ctx); err != nil {
+				t.Fatal(err)
+			}
+			stopped = true
+			for _, id := range ids {
+				if out, err := exec.CommandContext(ctx, "docker", "inspect", "--format", "{{.State.Status}}", id).CombinedOutput(); err == nil {
+					t.Errorf("container %s is still there after Stop: %s", id, out)
+				}
+			}
+			if out, err := exec.CommandContext(ctx, "docker", "volume", "inspect", rollup.Volume()).CombinedOutput(); err == nil {
+				t.Errorf("volume %s is still there after Stop: %s", rollup.Volume(), out)
+			}
+		})
+	}
+}
+
+func post(t *testing.T, url, body string, v any) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("POST %s: %v: %s", url, err, b)
 	}
 }
