@@ -24,3 +24,23 @@ func TestPendingLookups(t *testing.T) {
 		}
 	}
 }
+
+// minievm's words, as a real minievm v1.2.18 answered them.
+func TestMinievmAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		err                 error
+		bareRevert, noPayer bool
+	}{
+		{nil, false, false},
+		{errors.New("Reverted"), true, false},
+		{errors.New("failed to execute message; message index: 0: Reverted"), true, false},
+		{errors.New("execution reverted"), true, false},
+		{errors.New("execution reverted: custom error 0x5699f3ef"), false, false},
+		{errors.New("fee payer address: init1qy5...: does not exist: unknown address"), false, true},
+		{errors.New("insufficient funds for gas * price + value"), false, false},
+	} {
+		if RevertedWithoutData(tc.err) != tc.bareRevert || NoFeePayer(tc.err) != tc.noPayer {
+			t.Errorf("%v: bare revert %v, no fee payer %v; want %v %v", tc.err, RevertedWithoutData(tc.err), NoFeePayer(tc.err), tc.bareRevert, tc.noPayer)
+		}
+	}
+}

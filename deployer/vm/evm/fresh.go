@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"strings"
 
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/ethereum/go-ethereum"
 
+	"github.com/vipharness/vipharness/bindings/ethnode"
 	"github.com/vipharness/vipharness/deployer/keys"
 )
 
@@ -21,7 +21,7 @@ import (
 func (s *Contract) FundFresh(ctx context.Context, funder, fresh keys.Signer, gas uint64) (*sdk.DecCoin, error) {
 	to := fresh.Address()
 	_, err := s.client.EstimateGas(ctx, ethereum.CallMsg{From: to, To: &to})
-	if err == nil || !NoFeePayer(err) {
+	if err == nil || !ethnode.NoFeePayer(err) {
 		return nil, nil
 	}
 	if funder == nil {
@@ -39,10 +39,4 @@ func (s *Contract) FundFresh(ctx context.Context, funder, fresh keys.Signer, gas
 		return nil, fmt.Errorf("fund %s with %s wei: %w", to.Hex(), value, err)
 	}
 	return nil, nil
-}
-
-// NoFeePayer reports minievm's refusal to estimate or simulate from an address that has no
-// account.
-func NoFeePayer(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "fee payer address") && strings.Contains(err.Error(), "does not exist")
 }

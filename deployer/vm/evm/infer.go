@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/vipharness/vipharness/bindings/ethnode"
 )
 
 // Initia's minievm drops a revert's data: eth_call answers {"code":-32000,"message":
@@ -25,8 +25,7 @@ func bareRevert(err error) bool {
 	if errors.As(err, &re) {
 		return re.Name == "" && len(re.Data) == 0
 	}
-	msg := err.Error()
-	return msg == "Reverted" || strings.HasSuffix(msg, ": Reverted") || msg == "execution reverted"
+	return ethnode.RevertedWithoutData(err)
 }
 
 // revertOf is a decoded revert, or for a bare one the refusal the contract's state explains.
