@@ -133,13 +133,17 @@ type Tx struct {
 	} `json:"tx_result"`
 }
 
-// Event is a transaction's event as CometBFT writes it.
+// Event is a transaction's event as CometBFT writes it (and the indexer serves it).
 type Event struct {
-	Type       string `json:"type"`
-	Attributes []struct {
-		Key   string `json:"key"`
-		Value string `json:"value"`
-	} `json:"attributes"`
+	Type       string      `json:"type"`
+	Attributes []Attribute `json:"attributes"`
+}
+
+// Attribute is one attribute of an Event.
+type Attribute struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	Index bool   `json:"index,omitempty"`
 }
 
 // Attr is the value of the event's first attribute key, or "".

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
 )
 
 // Paths of the Cosmos transaction and block APIs (rollytics serves them on every VM).
@@ -52,19 +54,6 @@ type Tx struct {
 	Events    json.RawMessage `json:"events"`
 }
 
-// Event is one event of a Cosmos tx.
-type Event struct {
-	Type       string           `json:"type"`
-	Attributes []EventAttribute `json:"attributes"`
-}
-
-// EventAttribute is one attribute of an Event.
-type EventAttribute struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
-	Index bool   `json:"index,omitempty"`
-}
-
 // BlockHeight parses Height.
 func (t Tx) BlockHeight() (uint64, error) { return strconv.ParseUint(t.Height, 10, 64) }
 
@@ -72,8 +61,8 @@ func (t Tx) BlockHeight() (uint64, error) { return strconv.ParseUint(t.Height, 1
 func (t Tx) Time() (time.Time, error) { return time.Parse(time.RFC3339Nano, t.Timestamp) }
 
 // DecodeEvents decodes Events.
-func (t Tx) DecodeEvents() ([]Event, error) {
-	var evs []Event
+func (t Tx) DecodeEvents() ([]cosmosnode.Event, error) {
+	var evs []cosmosnode.Event
 	if len(t.Events) == 0 || string(t.Events) == "null" {
 		return nil, nil
 	}

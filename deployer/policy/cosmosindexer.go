@@ -146,13 +146,5 @@ func (x *CosmosIndexer) txRecords(s *Source, tx indexer.Tx, h, index uint64, eac
 	if err != nil {
 		return fmt.Errorf("indexer: %w", err)
 	}
-	out := make([]Event, len(evs))
-	for i, e := range evs {
-		out[i].Type = e.Type
-		out[i].Attrs = make([]Attr, len(e.Attributes))
-		for j, a := range e.Attributes {
-			out[i].Attrs[j] = Attr{a.Key, a.Value}
-		}
-	}
-	return eventRecords(s, Header{Number: h, Time: uint64(t.Unix())}, common.BytesToHash(hash), index, out, each)
+	return eventRecords(s, Header{Number: h, Time: uint64(t.Unix())}, common.BytesToHash(hash), index, events(evs), each)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	"github.com/vipharness/vipharness/bindings/indexer"
 )
 
@@ -65,8 +66,8 @@ func fakeIndexer(t *testing.T, txs []indexer.Tx, head int64) *indexer.Client {
 	return c
 }
 
-func indexedTx(h int64, n int, code uint32, signer string, evs ...indexer.Event) indexer.Tx {
-	evs = append([]indexer.Event{{Type: "tx", Attributes: []indexer.EventAttribute{{Key: "acc_seq", Value: signer + "/1"}}}}, evs...)
+func indexedTx(h int64, n int, code uint32, signer string, evs ...cosmosnode.Event) indexer.Tx {
+	evs = append([]cosmosnode.Event{{Type: "tx", Attributes: []cosmosnode.Attribute{{Key: "acc_seq", Value: signer + "/1"}}}}, evs...)
 	raw, _ := json.Marshal(evs)
 	return indexer.Tx{TxHash: fmt.Sprintf("%062X%02X", h, n), Height: strconv.FormatInt(h, 10), Code: code,
 		Timestamp: time.Unix(1000*h, 500_000_000).UTC().Format(time.RFC3339Nano), Events: raw}
@@ -78,8 +79,8 @@ func indexedTx(h int64, n int, code uint32, signer string, evs ...indexer.Event)
 // API.
 func TestCosmosIndexerReads(t *testing.T) {
 	alice := bech(t, common.HexToAddress("0xa11ce"))
-	move := func(points string) indexer.Event {
-		return indexer.Event{Type: "move", Attributes: []indexer.EventAttribute{{Key: "type_tag", Value: "0xcafe::demo::Played"}, {Key: "data", Value: `{"player":"0xa11ce","points":"` + points + `"}`}}}
+	move := func(points string) cosmosnode.Event {
+		return cosmosnode.Event{Type: "move", Attributes: []cosmosnode.Attribute{{Key: "type_tag", Value: "0xcafe::demo::Played"}, {Key: "data", Value: `{"player":"0xa11ce","points":"` + points + `"}`}}}
 	}
 	var txs []indexer.Tx
 	for h := int64(1); h <= 12; h++ {

@@ -18,6 +18,7 @@ import (
 	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	api "github.com/vipharness/vipharness/bindings/indexer"
 )
 
@@ -144,11 +145,11 @@ func (c *cosmosChain) block(ctx context.Context, h int64, chainID string, prevTi
 		r := res.TxsResults[i]
 		gasUsed += r.GasUsed
 		gasWanted += r.GasWanted
-		evs := make([]api.Event, len(r.Events))
+		evs := make([]cosmosnode.Event, len(r.Events))
 		for j, e := range r.Events {
-			evs[j] = api.Event{Type: e.Type, Attributes: make([]api.EventAttribute, len(e.Attributes))}
+			evs[j] = cosmosnode.Event{Type: e.Type, Attributes: make([]cosmosnode.Attribute, len(e.Attributes))}
 			for k, a := range e.Attributes {
-				evs[j].Attributes[k] = api.EventAttribute{Key: a.Key, Value: a.Value, Index: a.Index}
+				evs[j].Attributes[k] = cosmosnode.Attribute{Key: a.Key, Value: a.Value, Index: a.Index}
 			}
 		}
 		evJSON, err := json.Marshal(evs)
@@ -272,7 +273,7 @@ var (
 // signer (the first acc_seq of the tx events, the first signer's account), every bech32
 // address or 0x hex that is a whole attribute value (or a comma-separated part of one),
 // and every 0x hex inside a Move event's data.
-func fileAccounts(rec *record, evs []api.Event) {
+func fileAccounts(rec *record, evs []cosmosnode.Event) {
 	seen := map[string]bool{}
 	add := func(s string) string {
 		b, err := parseAccount(s)
