@@ -13,37 +13,56 @@ import (
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/move"
+	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
-// A Wasm or Move rollup started again on its data dir is the same chain: the same chain
-// id, first block and dev mnemonic, and the contract deployed before the stop holds its
-// scores and takes more; its mnemonics are kept 0600.
-func TestCosmosRollupKeptInADataDir(t *testing.T) {
-	for _, vm := range []vip.VM{vip.Wasm, vip.Move} {
-		t.Run(string(vm), func(t *testing.T) {
-			if vm == vip.Move {
+// resumable is a rollup that says whether it resumed a kept chain.
+type resumable interface {
+	localnet.Rollup
+	Resumed() bool
+}
+
+// A rollup started again on its data dir is the same chain, on every VM: the same chain id,
+// first block and dev mnemonic, and the contract deployed before the stop holds its scores
+// and takes more; the kept mnemonics are 0600.
+func TestRollupKeptInADataDir(t *testing.T) {
+	for _, tc := range []struct {
+		vm    vip.VM
+		start func(ctx context.Context, dir string) (resumable, error)
+		kept  string // the file that holds the mnemonics
+	}{
+		{vip.EVM, func(ctx context.Context, dir string) (resumable, error) { return StartEVM(ctx, WithDataDir(dir)) }, devMnemonicFile},
+		{vip.Wasm, func(ctx context.Context, dir string) (resumable, error) {
+			return StartCosmos(ctx, vip.Wasm, WithCosmosDataDir(dir))
+		}, "vipharness-chain.json"},
+		{vip.Move, func(ctx context.Context, dir string) (resumable, error) {
+			return StartCosmos(ctx, vip.Move, WithCosmosDataDir(dir))
+		}, "vipharness-chain.json"},
+	} {
+		t.Run(string(tc.vm), func(t *testing.T) {
+			if tc.vm == vip.Move {
 				needMoveVM(t)
 			}
-			testKeptInADataDir(t, vm)
+			testKeptInADataDir(t, tc.vm, tc.start, tc.kept)
 		})
 	}
 }
 
-func testKeptInADataDir(t *testing.T, vm vip.VM) {
+func testKeptInADataDir(t *testing.T, vm vip.VM, startIn func(context.Context, string) (resumable, error), kept string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
-	start := func() *CosmosRollup {
+	start := func() resumable {
 		t.Helper()
-		r, err := StartCosmos(ctx, vm, WithCosmosDataDir(dir))
+		r, err := startIn(ctx, dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = r.Stop(context.Background()) })
 		return r
 	}
-	open := func(r *CosmosRollup, contract string) *deployer.Scorer {
+	open := func(r resumable, contract string) *deployer.Scorer {
 		t.Helper()
 		secret, err := hex.DecodeString(r.Funded()[0].PrivateKey)
 		if err != nil {
@@ -54,7 +73,7 @@ func testKeptInADataDir(t *testing.T, vm vip.VM) {
 			t.Fatal(err)
 		}
 		ep := r.Endpoints()
-		s, err := scorers.Open(ctx, deployer.Config{VM: vm, CometRPC: ep.CometRPC, REST: ep.REST,
+		s, err := scorers.Open(ctx, deployer.Config{VM: vm, JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST,
 			Operator: signer, Contract: contract, Push: deployer.PushConfig{JournalDir: t.TempDir()},
 			Move: deployer.MoveConfig{Build: move.Builder(movevm.LazyCompiler(movevm.Dir()))}})
 		if err != nil {
@@ -105,87 +124,7 @@ func testKeptInADataDir(t *testing.T, vm vip.VM) {
 	if got, err := s.Scores(ctx, 1); err != nil || got[0].Amount != 9 {
 		t.Fatalf("stage 1 after a second update: %v (%v)", got, err)
 	}
-	fi, err := os.Stat(filepath.Join(dir, "vipharness-chain.json"))
-	if err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(filepath.Join(dir, kept)); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("the kept mnemonics: %v, %v", fi, err)
-	}
-}
-
-// An EVM rollup started again on its data dir is the same chain: the same genesis and dev
-// account, and the contract deployed before the stop holds its scores and takes more.
-func TestEVMRollupKeptInADataDir(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	dir := t.TempDir()
-	start := func() *EVMRollup {
-		t.Helper()
-		r, err := StartEVM(ctx, WithDataDir(dir))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = r.Stop(context.Background()) })
-		return r
-	}
-	open := func(r *EVMRollup, contract string) *deployer.Scorer {
-		t.Helper()
-		secret, err := hex.DecodeString(r.Funded()[0].PrivateKey)
-		if err != nil {
-			t.Fatal(err)
-		}
-		signer, err := scorers.SoftSigner(vip.EVM, "", secret, "operator")
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := scorers.Open(ctx, deployer.Config{VM: vip.EVM, JSONRPC: r.Endpoints().JSONRPC,
-			Operator: signer, Contract: contract, Push: deployer.PushConfig{JournalDir: t.TempDir()}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(s.Close)
-		return s
-	}
-	first := start()
-	if first.Resumed() {
-		t.Fatal("a new data dir resumed a chain")
-	}
-	s := open(first, "")
-	d, err := s.Deploy(ctx, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries := []scores.Entry{{Addr: first.Funded()[0].Address, Amount: 7}}
-	if _, err := s.UpdateScores(ctx, 1, entries); err != nil {
-		t.Fatal(err)
-	}
-	block, err := s.FirstBlock(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mnemonic := first.Funded()[0].Mnemonic
-	if err := first.Stop(ctx); err != nil {
-		t.Fatal(err)
-	}
-
-	again := start()
-	if !again.Resumed() || again.Funded()[0].Mnemonic != mnemonic {
-		t.Fatalf("resumed %v, same dev mnemonic %v", again.Resumed(), again.Funded()[0].Mnemonic == mnemonic)
-	}
-	s = open(again, d.Contract)
-	if now, err := s.FirstBlock(ctx); err != nil || now != block {
-		t.Fatalf("first block %s (%v), was %s", now, err, block)
-	}
-	got, err := s.Scores(ctx, 1)
-	if err != nil || len(got) != 1 || got[0].Amount != 7 {
-		t.Fatalf("stage 1 after the restart: %v (%v)", got, err)
-	}
-	entries[0].Amount = 9
-	if _, err := s.UpdateScores(ctx, 1, entries); err != nil {
-		t.Fatalf("the resumed chain takes no update: %v", err)
-	}
-	if got, err := s.Scores(ctx, 1); err != nil || got[0].Amount != 9 {
-		t.Fatalf("stage 1 after a second update: %v (%v)", got, err)
-	}
-	if fi, err := os.Stat(filepath.Join(dir, devMnemonicFile)); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("the kept mnemonic: %v, %v", fi, err)
 	}
 }
