@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
@@ -64,14 +65,8 @@ func TestStartsTheRealRollup(t *testing.T) {
 				}
 			}
 			ends := r.Endpoints()
-			var info struct {
-				App struct {
-					Name string `json:"name"`
-				} `json:"application_version"`
-			}
-			get(t, ends.REST+"/cosmos/base/tendermint/v1beta1/node_info", &info)
-			if info.App.Name != minitiad.Dist(vm) {
-				t.Errorf("node_info application name %q, want %q", info.App.Name, minitiad.Dist(vm))
+			if info, err := cosmosnode.New(ends.REST, "", nil).NodeInfo(context.Background()); err != nil || info.Name != minitiad.Dist(vm) {
+				t.Errorf("node_info application name %q (%v), want %q", info.Name, err, minitiad.Dist(vm))
 			}
 			if len(r.Funded()) != 2 {
 				t.Fatalf("funded %d accounts, want 2", len(r.Funded()))
@@ -220,14 +215,8 @@ func TestStartsFromAnImage(t *testing.T) {
 			if got, want := status.Result.NodeInfo.Network, minitiad.Dist(vm)+"-1"; got != want || r.ChainID() != want {
 				t.Errorf("chain id %q (rollup says %q), want %q", got, r.ChainID(), want)
 			}
-			var info struct {
-				App struct {
-					Name string `json:"name"`
-				} `json:"application_version"`
-			}
-			get(t, ends.REST+"/cosmos/base/tendermint/v1beta1/node_info", &info)
-			if info.App.Name != minitiad.Dist(vm) {
-				t.Errorf("node_info application name %q, want %q", info.App.Name, minitiad.Dist(vm))
+			if info, err := cosmosnode.New(ends.REST, "", nil).NodeInfo(context.Background()); err != nil || info.Name != minitiad.Dist(vm) {
+				t.Errorf("node_info application name %q (%v), want %q", info.Name, err, minitiad.Dist(vm))
 			}
 			// The funded account's init1 address of coin type 60 (its Address on minimove).
 			a := r.Funded()[0]
