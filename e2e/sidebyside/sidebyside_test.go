@@ -50,6 +50,9 @@ var probes = []probe{
 	jsonrpc("JSON-RPC eth_estimateGas from an address with no account", "eth_estimateGas", func(localnet.Rollup) []any {
 		return []any{map[string]any{"from": fresh().Hex(), "to": fresh().Hex()}}
 	}, nil),
+	jsonrpc("JSON-RPC eth_estimateGas without from", "eth_estimateGas", func(localnet.Rollup) []any {
+		return []any{map[string]any{"to": fresh().Hex()}}
+	}, nil),
 	jsonrpc("JSON-RPC eth_call that reverts", "eth_call", func(localnet.Rollup) []any {
 		// Creation code that reverts with 4 bytes of data: PUSH4 0xdeadbeef PUSH1 0 MSTORE PUSH1 4 PUSH1 28 REVERT.
 		return []any{map[string]any{"data": "0x63deadbeef6000526004601cfd"}, "latest"}
@@ -62,13 +65,12 @@ func noParams(localnet.Rollup) []any { return []any{} }
 // known are differences found and not closed yet on the project's rollups (the README's
 // "Differences that remain"); each must still differ, so the list stays true.
 var known = map[string]map[vip.VM]string{
-	"REST opchild validators":  {vip.EVM: noOpchild, vip.Wasm: noOpchild, vip.Move: noOpchild},
-	"REST opchild bridge info": {vip.EVM: noOpchild, vip.Wasm: noOpchild, vip.Move: noOpchild},
-	"REST auth params":         {vip.EVM: "the embedded EVM's Cosmos face serves node_info, abci_info, fee params and balances only"},
-	"JSON-RPC eth_estimateGas from an address with no account": {vip.EVM: "geth estimates from any address; minievm needs a fee payer account"},
-	"JSON-RPC eth_call that reverts":                           {vip.EVM: "geth returns the revert data (code 3); minievm drops it (-32000 Reverted)"},
-	"JSON-RPC eth_getBlockByNumber latest":                     {vip.EVM: "geth's block carries its Cancun and Prague header fields (blob gas, beacon root, requests hash); minievm's does not"},
-	"REST a query of a missing Wasm contract":                  {vip.Wasm: "cosmos-sdk v0.53 (wasmd v0.61) words a module error without the 'codespace wasm code 22' head that Initia's v0.50 fork writes"},
+	"REST opchild validators":                 {vip.EVM: noOpchild, vip.Wasm: noOpchild, vip.Move: noOpchild},
+	"REST opchild bridge info":                {vip.EVM: noOpchild, vip.Wasm: noOpchild, vip.Move: noOpchild},
+	"REST auth params":                        {vip.EVM: "the embedded EVM's Cosmos face serves node_info, abci_info, fee params and balances only"},
+	"JSON-RPC eth_call that reverts":          {vip.EVM: "geth returns the revert data (code 3); minievm drops it (-32000 Reverted)"},
+	"JSON-RPC eth_getBlockByNumber latest":    {vip.EVM: "geth's block carries its Cancun and Prague header fields (blob gas, beacon root, requests hash); minievm's does not"},
+	"REST a query of a missing Wasm contract": {vip.Wasm: "cosmos-sdk v0.53 (wasmd v0.61) words a module error without the 'codespace wasm code 22' head that Initia's v0.50 fork writes"},
 }
 
 const noOpchild = "the project's rollups do not run opchild's queries"

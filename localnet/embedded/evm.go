@@ -238,7 +238,18 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		return nil, fmt.Errorf("set the miner's minimum tip: %w", err)
 	}
 	sealed := newSealedReceipts()
-	minievm, err := newMinievmAPI(backend, big.NewInt(EVMMinGasPrice), sealed)
+	// geth's own eth namespace, in process, for the methods the minievm face checks first and
+	// then hands to geth.
+	gethRPC := rpc.NewServer()
+	if err := node.RegisterApis(backend.APIs(), []string{"eth"}, gethRPC); err != nil {
+		closeNode()
+		return nil, fmt.Errorf("register geth's eth namespace: %w", err)
+	}
+	gethClient := rpc.DialInProc(gethRPC)
+	closeGeth := func() { gethClient.Close(); gethRPC.Stop() }
+	closeStack := closeNode
+	closeNode = func() { closeGeth(); closeStack() }
+	minievm, err := newMinievmAPI(backend, gethClient, big.NewInt(EVMMinGasPrice), sealed)
 	if err != nil {
 		closeNode()
 		return nil, err
@@ -266,7 +277,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		closeNode()
 		return nil, err
 	}
-	closeNode = func() { _ = jsonrpc.Close(); stack.Close(); cleanup() }
+	closeNode = func() { _ = jsonrpc.Close(); closeGeth(); stack.Close(); cleanup() }
 	sealer, err := newSealer(backend.BlockChain(), backend.ChainDb(), backend.TxPool(), cfg.gasLimit, sealed)
 	if err != nil {
 		closeNode()

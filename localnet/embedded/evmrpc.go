@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/vipharness/vipharness/bindings/ethnode"
 	"math/big"
 	"sort"
 	"strconv"
+
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/vipharness/vipharness/bindings/ethnode"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -54,7 +57,9 @@ type txAPI interface {
 // minievmAPI answers the eth methods where a minievm differs from go-ethereum; registered
 // after the eth service's own APIs, its methods replace theirs on HTTP and WebSocket alike.
 type minievmAPI struct {
-	tx          txAPI
+	tx txAPI
+	// geth answers the calls minievm checks first and then runs as geth does (eth_estimateGas).
+	geth        *rpc.Client
 	minGasPrice *big.Int
 	// sealed answers receipts of the newest blocks without reading them back (sealedReceipts).
 	sealed *sealedReceipts
@@ -62,11 +67,11 @@ type minievmAPI struct {
 	signer types.Signer
 }
 
-func newMinievmAPI(backend *eth.Ethereum, minGasPrice *big.Int, sealed *sealedReceipts) (*minievmAPI, error) {
+func newMinievmAPI(backend *eth.Ethereum, geth *rpc.Client, minGasPrice *big.Int, sealed *sealedReceipts) (*minievmAPI, error) {
 	for _, api := range backend.APIs() {
 		if t, ok := api.Service.(txAPI); ok && api.Namespace == "eth" {
 			bc := backend.BlockChain()
-			return &minievmAPI{tx: t, minGasPrice: minGasPrice, sealed: sealed, chain: bc, signer: types.LatestSigner(bc.Config())}, nil
+			return &minievmAPI{tx: t, geth: geth, minGasPrice: minGasPrice, sealed: sealed, chain: bc, signer: types.LatestSigner(bc.Config())}, nil
 		}
 	}
 	return nil, errors.New("minievm json-rpc face: the eth service has no transaction API")
@@ -81,6 +86,40 @@ func (a *minievmAPI) MaxPriorityFeePerGas() *hexutil.Big { return (*hexutil.Big)
 // Syncing is false: the chain is its own only node (geth would report its tx indexer's
 // progress as sync progress on a fresh chain).
 func (a *minievmAPI) Syncing() bool { return false }
+
+// EstimateGas estimates as minievm does: from a fee payer that has an account, as a Cosmos
+// simulation needs one. Without "from" it refuses ("from address cannot be empty in the
+// estimated gas"); from an address with no account it refuses in minievm's words, which
+// print the address's 20 bytes as text ("fee payer address: <bytes> does not exist: unknown
+// address"; as a real minievm v1.2.18 answers). Otherwise geth estimates.
+func (a *minievmAPI) EstimateGas(ctx context.Context, args json.RawMessage, block, overrides, blockOverrides *json.RawMessage) (hexutil.Uint64, error) {
+	var call struct {
+		From *common.Address `json:"from"`
+	}
+	if err := json.Unmarshal(args, &call); err != nil {
+		return 0, fmt.Errorf("invalid argument 0: %w", err)
+	}
+	if call.From == nil {
+		return 0, errors.New("from address cannot be empty in the estimated gas")
+	}
+	st, err := a.chain.State()
+	if err != nil {
+		return 0, fmt.Errorf("read the state: %w", err)
+	}
+	if !st.Exist(*call.From) {
+		return 0, fmt.Errorf("fee payer address: %s does not exist: unknown address", string(call.From.Bytes()))
+	}
+	params := []any{args}
+	for _, p := range []*json.RawMessage{block, overrides, blockOverrides} {
+		if p == nil {
+			break
+		}
+		params = append(params, *p)
+	}
+	var gas hexutil.Uint64
+	err = a.geth.CallContext(ctx, &gas, "eth_estimateGas", params...)
+	return gas, err
+}
 
 // SendRawTransaction refuses a tx whose gas price is below the minimum, then hands it to
 // the pool.
