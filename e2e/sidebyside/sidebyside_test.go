@@ -67,7 +67,6 @@ func noParams(localnet.Rollup) []any { return []any{} }
 var known = map[string]map[vip.VM]string{
 	"REST opchild validators":                 {vip.EVM: noOpchild, vip.Wasm: noOpchild, vip.Move: noOpchild},
 	"REST opchild bridge info":                {vip.EVM: noOpchild, vip.Wasm: noOpchild, vip.Move: noOpchild},
-	"REST auth params":                        {vip.EVM: "the embedded EVM's Cosmos face serves node_info, abci_info, fee params and balances only"},
 	"JSON-RPC eth_call that reverts":          {vip.EVM: "geth returns the revert data (code 3); minievm drops it (-32000 Reverted)"},
 	"JSON-RPC eth_getBlockByNumber latest":    {vip.EVM: "geth's block carries its Cancun and Prague header fields (blob gas, beacon root, requests hash) and minievm's does not; dropping them from our replies would break the header hash that go-ethereum clients recompute from the fields"},
 	"REST a query of a missing Wasm contract": {vip.Wasm: "cosmos-sdk v0.53 (wasmd v0.61) words a module error without the 'codespace wasm code 22' head that Initia's v0.50 fork writes"},

@@ -89,6 +89,10 @@ func Start(info Info, chain Chain) (*Server, error) {
 	mux.HandleFunc("GET /cosmos/base/node/v1beta1/config", func(w http.ResponseWriter, _ *http.Request) {
 		s.writeProto(w, &nodeservice.ConfigResponse{MinimumGasPrice: s.minGasPrice().String()})
 	})
+	// The auth module's parameters at minitiad init's genesis: the SDK's defaults.
+	mux.HandleFunc("GET /cosmos/auth/v1beta1/params", func(w http.ResponseWriter, _ *http.Request) {
+		s.writeProto(w, &authtypes.QueryParamsResponse{Params: authtypes.DefaultParams()})
+	})
 	mux.HandleFunc("GET /cosmos/bank/v1beta1/balances/{address}/by_denom", s.balance)
 	mux.HandleFunc("GET /cosmos/auth/v1beta1/accounts/{address}", s.account)
 	feeroutes.Register(mux, func() sdk.DecCoins { return sdk.DecCoins{s.minGasPrice()} }, false)
