@@ -47,6 +47,9 @@ type engineChoice struct {
 	image     string
 	imageCmd  string
 	dataDir   string
+	// bridgeID is the bridge the L1 stand-in registers the rollup under (0: none); a real
+	// minitiad knows it from genesis.
+	bridgeID uint64
 }
 
 // rollupDataDir is where --data-dir keeps the rollup of vm.
@@ -115,6 +118,9 @@ func engineByName(c engineChoice, sess session, vm vip.VM) (localnet.Engine, err
 		return container.Engine{Logger: sess.logger, WasmNode: process.DevNode}, nil
 	case "minitia":
 		e := minitiad.Engine{Logger: sess.logger}
+		if c.bridgeID != 0 {
+			e.Bridge = minitiad.Bridge{ID: c.bridgeID, L1ChainID: l1.ChainID}
+		}
 		if c.minitiad != "" {
 			e.Binaries = map[vip.VM]string{vm: c.minitiad}
 		}
@@ -254,7 +260,7 @@ func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error 
 		// policy finds each stage's blocks when the L1 moves on: operate --policy rehearses.
 		l1Opts = append(l1Opts, l1.WithStageInterval(l1Every))
 	}
-	choice := engineChoice{name: engineName, blockTime: o.blockTime, minitiad: o.minitiad, image: o.image, imageCmd: o.imageCmd, dataDir: o.dataDir}
+	choice := engineChoice{name: engineName, blockTime: o.blockTime, minitiad: o.minitiad, image: o.image, imageCmd: o.imageCmd, dataDir: o.dataDir, bridgeID: bridgeID}
 	if err := choice.prepareDataDir(); err != nil {
 		return err
 	}

@@ -50,7 +50,10 @@ type Engine struct {
 	// Containers runs every VM from an image (the engine is then "minitia-image"): its
 	// image, else the VM's minitiad packaged into LocalImage(vm).
 	Containers bool
-	Logger     *slog.Logger
+	// Bridge is the OPinit bridge the rollup's opchild module knows from genesis, as a
+	// rollup registered on its L1 does (the L1 stand-in's registration); zero: none.
+	Bridge Bridge
+	Logger *slog.Logger
 }
 
 var _ localnet.Engine = Engine{}
@@ -139,9 +142,9 @@ func (e Engine) StartRollup(ctx context.Context, vm vip.VM) (localnet.Rollup, er
 		}
 	}
 	if src.image.Ref != "" {
-		return StartImage(ctx, src.image, vm, logger)
+		return StartImage(ctx, src.image, vm, e.Bridge, logger)
 	}
-	return Start(ctx, src.bin, vm, logger)
+	return Start(ctx, src.bin, vm, e.Bridge, logger)
 }
 
 // ImageEnvVar is the environment variable that names vm's image

@@ -81,8 +81,9 @@ func minitiad(ctx context.Context, rn runner, stdin string, args ...string) ([]b
 
 // prepare makes a single-node rollup home on rn: init, the first mnemonic's key in the
 // home's test keyring (for add-genesis-validator), every address funded, the opchild
-// validator, and the config edits. Mnemonics go to minitiad on stdin only.
-func prepare(ctx context.Context, rn runner, chainID string, vm vip.VM, mnemonic string, funded []string, l listeners) error {
+// validator, the bridge (when br names one), and the config edits. Mnemonics go to minitiad
+// on stdin only.
+func prepare(ctx context.Context, rn runner, chainID string, vm vip.VM, mnemonic string, funded []string, br Bridge, l listeners) error {
 	run := func(stdin string, args ...string) error {
 		_, err := minitiad(ctx, rn, stdin, args...)
 		return err
@@ -103,6 +104,14 @@ func prepare(ctx context.Context, rn runner, chainID string, vm vip.VM, mnemonic
 	}
 	if err := configure(ctx, rn, vm, l); err != nil {
 		return err
+	}
+	if br.ID != 0 {
+		err := rn.edit(ctx, path.Join("config", "genesis.json"), func(b []byte) ([]byte, error) {
+			return setGenesisBridge(b, br, funded[0])
+		})
+		if err != nil {
+			return fmt.Errorf("register bridge %d in genesis: %w", br.ID, err)
+		}
 	}
 	return run("", "genesis", "validate")
 }
@@ -195,6 +204,46 @@ func (e tomlEdit) on(b []byte) ([]byte, error) {
 // setGenesisGasPrice sets opchild's min_gas_prices, what eth_gasPrice and the fee
 // discovery routes report.
 func setGenesisGasPrice(b []byte, price string) ([]byte, error) {
+	return editOpchild(b, func(opchild, params map[string]json.RawMessage) error {
+		var err error
+		params["min_gas_prices"], err = json.Marshal([]map[string]string{{"denom": Denom, "amount": price}})
+		return err
+	})
+}
+
+// setGenesisBridge sets opchild's bridge_info to br, as the bridge's registration on the L1
+// leaves it (the bridge's L1 account, the L1's chain id and light client, the bridge config),
+// with executor the rollup's bridge executor and admin, and the bridge's proposer,
+// challenger and batch submitter.
+func setGenesisBridge(b []byte, br Bridge, executor string) ([]byte, error) {
+	return editOpchild(b, func(opchild, params map[string]json.RawMessage) error {
+		info := map[string]any{
+			"bridge_id": fmt.Sprint(br.ID), "bridge_addr": br.Address(), "l1_chain_id": br.L1ChainID,
+			"l1_client_id": br.l1ClientID(),
+			"bridge_config": map[string]any{
+				"challenger": executor, "proposer": executor,
+				"batch_info":              map[string]string{"submitter": executor, "chain_type": "INITIA"},
+				"submission_interval":     "60s",
+				"finalization_period":     "168h0m0s",
+				"submission_start_height": "1",
+				"oracle_enabled":          false,
+				"metadata":                "",
+			},
+		}
+		var err error
+		if opchild["bridge_info"], err = json.Marshal(info); err != nil {
+			return err
+		}
+		if params["bridge_executors"], err = json.Marshal([]string{executor}); err != nil {
+			return err
+		}
+		params["admin"], err = json.Marshal(executor)
+		return err
+	})
+}
+
+// editOpchild edits opchild's genesis state and its params in a genesis document.
+func editOpchild(b []byte, edit func(opchild, params map[string]json.RawMessage) error) ([]byte, error) {
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return nil, err
@@ -210,8 +259,10 @@ func setGenesisGasPrice(b []byte, price string) ([]byte, error) {
 	if err := json.Unmarshal(opchild["params"], &params); err != nil {
 		return nil, fmt.Errorf("opchild params: %w", err)
 	}
+	if err := edit(opchild, params); err != nil {
+		return nil, err
+	}
 	var err error
-	params["min_gas_prices"], _ = json.Marshal([]map[string]string{{"denom": Denom, "amount": price}})
 	if opchild["params"], err = json.Marshal(params); err != nil {
 		return nil, err
 	}

@@ -45,7 +45,7 @@ var _ localnet.Rollup = (*Rollup)(nil)
 
 // Start sets up a fresh home for bin (vm's minitiad on this machine) and runs it as a child
 // process until it serves (see start).
-func Start(ctx context.Context, bin string, vm vip.VM, logger *slog.Logger) (*Rollup, error) {
+func Start(ctx context.Context, bin string, vm vip.VM, br Bridge, logger *slog.Logger) (*Rollup, error) {
 	name := Dist(vm)
 	if name == "" {
 		return nil, fmt.Errorf("minitia engine: no rollup distribution for VM %q", vm)
@@ -54,13 +54,13 @@ func Start(ctx context.Context, bin string, vm vip.VM, logger *slog.Logger) (*Ro
 	if err != nil {
 		return nil, err
 	}
-	return start(ctx, rn, vm, logger)
+	return start(ctx, rn, vm, br, logger)
 }
 
 // StartImage sets up a fresh home on a Docker volume and runs img's minitiad in containers
 // until it serves (see start): every minitiad command of the setup runs in a container of
 // the image, the node in one more, its ports published on the Docker host.
-func StartImage(ctx context.Context, img Image, vm vip.VM, logger *slog.Logger) (*Rollup, error) {
+func StartImage(ctx context.Context, img Image, vm vip.VM, br Bridge, logger *slog.Logger) (*Rollup, error) {
 	if Dist(vm) == "" {
 		return nil, fmt.Errorf("minitia engine: no rollup distribution for VM %q", vm)
 	}
@@ -68,7 +68,7 @@ func StartImage(ctx context.Context, img Image, vm vip.VM, logger *slog.Logger) 
 	if err != nil {
 		return nil, err
 	}
-	return start(ctx, rn, vm, logger)
+	return start(ctx, rn, vm, br, logger)
 }
 
 // start sets the rollup up on rn, as a rollup team's node is (init, keys add --recover,
@@ -76,7 +76,7 @@ func StartImage(ctx context.Context, img Image, vm vip.VM, logger *slog.Logger) 
 // serves: blocks, REST, and on minievm a JSON-RPC past height 1 (minievm answers "jsonrpc
 // is not ready" until then; blocks come with txs, so one bank send starts it). On failure
 // rn is stopped (its home removed).
-func start(ctx context.Context, rn runner, vm vip.VM, logger *slog.Logger) (_ *Rollup, err error) {
+func start(ctx context.Context, rn runner, vm vip.VM, br Bridge, logger *slog.Logger) (_ *Rollup, err error) {
 	defer func() {
 		if err != nil {
 			_ = rn.stop(context.WithoutCancel(ctx))
@@ -88,7 +88,7 @@ func start(ctx context.Context, rn runner, vm vip.VM, logger *slog.Logger) (_ *R
 		return nil, err
 	}
 	l := rn.listeners()
-	if err := prepare(ctx, rn, r.chainID, vm, mnemonics[0], funded, l); err != nil {
+	if err := prepare(ctx, rn, r.chainID, vm, mnemonics[0], funded, br, l); err != nil {
 		return nil, err
 	}
 	if err := rn.serve(ctx, "start", "--home", rn.home()); err != nil {

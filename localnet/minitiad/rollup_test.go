@@ -40,7 +40,8 @@ func TestStartsTheRealRollup(t *testing.T) {
 			requireBinary(t, vm)
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			r, err := minitiad.Engine{}.StartRollup(ctx, vm)
+			bridge := minitiad.Bridge{ID: 7, L1ChainID: "vip-l1-1"}
+			r, err := minitiad.Engine{Bridge: bridge}.StartRollup(ctx, vm)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,6 +96,11 @@ func TestStartsTheRealRollup(t *testing.T) {
 			get(t, ends.REST+"/opinit/opchild/v1/params", &params)
 			if len(params.Params.MinGasPrices) != 1 || params.Params.MinGasPrices[0].Denom != minitiad.Denom {
 				t.Errorf("opchild min gas prices %+v", params.Params.MinGasPrices)
+			}
+			// The bridge, as registration tools read it from opchild.
+			b, err := (&probe.Client{REST: ends.REST}).BridgeInfo(ctx)
+			if err != nil || b.ID != bridge.ID || b.Address != bridge.Address() || b.L1ChainID != bridge.L1ChainID {
+				t.Errorf("opchild bridge_info %+v (%v), want bridge %d at %s on %s", b, err, bridge.ID, bridge.Address(), bridge.L1ChainID)
 			}
 			if err := r.Stop(ctx); err != nil {
 				t.Fatal(err)
