@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/registration/whitelist"
 	"github.com/vipharness/vipharness/deployer/vip"
@@ -42,7 +43,7 @@ arguments BCS-encoded. Text flags take the text, or @FILE to read it from a file
 	f := cmd.Flags()
 	f.StringVar(&o.outDir, "out", "whitelist", "folder to write the files into")
 	f.StringVar(&o.r.Name, "name", "", "the rollup's pretty name")
-	f.StringVar(&o.r.ChainID, "chain-id", "", "the rollup's chain id")
+	f.StringVar(&o.r.ChainID, "chain-id", "", "the rollup's chain id (default with --rest: the rollup's node_info)")
 	f.StringVar(&o.r.Operator, "operator", "", "L1 address that receives the operator commission (init1... or 0x)")
 	f.Uint64Var(&o.r.BridgeID, "bridge-id", 0, "the rollup's OPinit bridge id on the L1 (default with --rest: the rollup's bridge_info)")
 	f.StringVar(&o.r.BridgeAddress, "bridge-address", "", "the bridge's L1 address, init1... or 0x (default with --rest: the rollup's bridge_info)")
@@ -89,6 +90,14 @@ func (o *whitelistOptions) prepareWhitelist(ctx context.Context, sess session) e
 	r.VIPAddress = src.VIP.Value
 	if src.Network != "" {
 		r.Network = src.Network
+	}
+	if r.ChainID == "" && o.rest != "" {
+		// The rollup names itself.
+		info, err := cosmosnode.New(o.rest, "", nil).NodeInfo(ctx)
+		if err != nil {
+			return invalid(fmt.Errorf("whitelist: read the chain id from the rollup (or pass --chain-id): %w", err))
+		}
+		r.ChainID = info.Network
 	}
 	if (r.BridgeID == 0 || r.BridgeAddress == "") && o.rest != "" {
 		// A minitia's opchild module knows its bridge.

@@ -176,6 +176,21 @@ var _ = Describe("vipctl registration kit", Label("move", "embedded", "cli", "re
 		Expect(filepath.Join(state, "testnet-kit", "testnet-note.md")).To(BeAnExistingFile())
 		Expect(filepath.Join(state, "testnet-kit", "proposal.json")).NotTo(BeAnExistingFile())
 
+		// Without --chain-id the rollup names itself (its node_info, through REST_URL).
+		var unnamed []string
+		for i := 0; i < len(args); i++ {
+			if args[i] == "--chain-id" {
+				i++
+				continue
+			}
+			unnamed = append(unnamed, args[i])
+		}
+		out, code = run(ctx, append([]string{"--network", "testnet"}, append(unnamed, "--out", "unnamed-kit")...)...)
+		Expect(code).To(Equal(0), out)
+		note, err := os.ReadFile(filepath.Join(state, "unnamed-kit", "testnet-note.md"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(note)).To(ContainSubstring("`vip-move-1`"))
+
 		out, code = run(ctx, append([]string{"--network", "mainnet"}, append(args, "--deposit", "1uinit", "--rate", "0.3")...)...)
 		Expect(code).To(Equal(2), out)
 		Expect(out).To(ContainSubstring("--rate: 0.3 is above the max rate 0.2"))
