@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/vipharness/vipharness/bindings/ethnode"
-	"io"
 	"net/http"
 	"net/url"
-	"strings"
+
+	"github.com/vipharness/vipharness/bindings/ethnode"
+	"github.com/vipharness/vipharness/bindings/nodehttp"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -30,8 +30,7 @@ type leanReceipt struct {
 // was half of vipctl's CPU in a push and, right after a block of many chunks, the delay
 // before it sent the next ones. One pass that skips the logs costs a fraction of that.
 type receiptReader struct {
-	url    string
-	client *http.Client
+	node *nodehttp.Client
 }
 
 // maxReceiptReply bounds a receipt reply: a block's gas limit allows no receipt near it.
@@ -44,33 +43,19 @@ func newReceiptReader(endpoint string) *receiptReader {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return nil
 	}
-	return &receiptReader{url: endpoint, client: &http.Client{}}
+	c := nodehttp.New(endpoint, &http.Client{})
+	c.MaxReply = maxReceiptReply
+	return &receiptReader{node: c}
 }
 
 // receipt is tx hash's receipt, nil if the node knows no receipt for it. The node's JSON-RPC
 // error comes back as an rpc.Error, as the RPC client returns it.
 func (r *receiptReader) receipt(ctx context.Context, hash common.Hash) (*leanReceipt, error) {
 	body := `{"jsonrpc":"2.0","id":1,"method":"eth_getTransactionReceipt","params":["` + hash.Hex() + `"]}`
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.url, strings.NewReader(body))
+	// The raw reply, for the one-pass parse (nodehttp.Client.Call would decode it whole).
+	reply, err := r.node.Do(ctx, http.MethodPost, "", []byte(body))
 	if err != nil {
 		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	resp, err := r.client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	reply, err := io.ReadAll(io.LimitReader(resp.Body, maxReceiptReply+1))
-	if err != nil {
-		return nil, fmt.Errorf("read reply: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: %s", resp.Status, bytes.TrimSpace(reply[:min(len(reply), 512)]))
-	}
-	if len(reply) > maxReceiptReply {
-		return nil, fmt.Errorf("reply over %d bytes", maxReceiptReply)
 	}
 	return parseReceiptReply(reply)
 }
