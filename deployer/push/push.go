@@ -133,7 +133,7 @@ const (
 type Option func(*config)
 
 // WithWindow sets how many chunk transactions may be in flight at once (default 16).
-func WithWindow(n int) Option { return func(c *config) { c.window = max(1, n) } }
+func WithWindow(n int) Option { return func(c *config) { c.window = n } }
 
 // WithPollInterval sets how often outcomes are polled (default 25ms).
 func WithPollInterval(d time.Duration) Option { return func(c *config) { c.poll = d } }
@@ -171,6 +171,10 @@ func Run(ctx context.Context, chain Chain, path string, stage uint64, set *score
 	}
 	if chunkSize <= 0 {
 		return Result{}, fmt.Errorf("update scores: chunk size %d must be positive", chunkSize)
+	}
+	if cfg.window < 1 {
+		// deployer.Config refuses it first; a caller of push alone is told, not clamped.
+		return Result{}, fmt.Errorf("update scores: window %d must be at least 1", cfg.window)
 	}
 	j, err := journal.Open(path)
 	if err != nil {

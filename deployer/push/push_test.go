@@ -275,6 +275,35 @@ func TestRunSendsEveryChunkOnce(t *testing.T) {
 	}
 }
 
+// Bad settings are refused before anything is journaled or sent, never clamped.
+func TestRunRefusesBadSettings(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		chunkSize int
+		opts      []Option
+		want      string
+	}{
+		{"chunk size 0", 0, nil, "chunk size 0 must be positive"},
+		{"window 0", 10, []Option{WithWindow(0)}, "window 0 must be at least 1"},
+		{"window -3", 10, []Option{WithWindow(-3)}, "window -3 must be at least 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newFakeChain()
+			path := filepath.Join(t.TempDir(), "j.jsonl")
+			_, err := Run(context.Background(), c, path, 1, entries(5), tc.chunkSize, tc.opts...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err %v, want %q", err, tc.want)
+			}
+			if c.applied != 0 {
+				t.Errorf("%d chunks applied", c.applied)
+			}
+			if _, err := os.Stat(path); !os.IsNotExist(err) {
+				t.Errorf("a journal was written: %v", err)
+			}
+		})
+	}
+}
+
 // Each tx is in the journal before the node sees it, and the txs that fit in the window are
 // journaled together (one sync) before the first is broadcast.
 func TestRunJournalsAWindowBeforeItsFirstBroadcast(t *testing.T) {

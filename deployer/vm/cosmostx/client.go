@@ -34,6 +34,9 @@ import (
 	"github.com/vipharness/vipharness/deployer/keys"
 )
 
+// defaultPoll is how often a sent tx is looked up.
+const defaultPoll = 20 * time.Millisecond
+
 // maxReply bounds a REST reply (a page of stored codes, a tx with its events).
 const maxReply = 64 << 20
 
@@ -72,7 +75,7 @@ func New(rpcURL, restURL, chainID string, enc *Encoding, gasPrice sdk.DecCoin) (
 	node := cosmosnode.New(restURL, rpcURL, hc)
 	node.REST.MaxReply = maxReply
 	return &Client{Enc: enc, ChainID: chainID, RPC: rpc, Node: node, rpcURL: strings.TrimRight(rpcURL, "/"),
-		http: hc, gasPrice: gasPrice, adjust: 1.3, poll: 20 * time.Millisecond}, nil
+		http: hc, gasPrice: gasPrice, adjust: deployer.DefaultGasAdjustment, poll: defaultPoll}, nil
 }
 
 // GasPrice is the price fees are paid at.
@@ -103,17 +106,18 @@ func WithMessages(register ...func(codectypes.InterfaceRegistry)) Option {
 	return func(c *dialConfig) { c.register = append(c.register, register...) }
 }
 
-// WithGasAdjustment sets the factor from simulated gas to gas limit (default 1.3).
+// WithGasAdjustment sets the factor from simulated gas to gas limit (default
+// deployer.DefaultGasAdjustment).
 func WithGasAdjustment(f float64) Option { return func(c *dialConfig) { c.adjust = f } }
 
-// WithPollInterval sets how often a sent tx is looked up (default 20ms).
+// WithPollInterval sets how often a sent tx is looked up (default defaultPoll, 20ms).
 func WithPollInterval(d time.Duration) Option { return func(c *dialConfig) { c.poll = d } }
 
 // Dial connects to a chain and learns what a client needs from it: the chain id from
 // CometBFT's status, the bech32 prefix from the auth module, and (unless WithGasPrice) the
 // node's minimum gas price.
 func Dial(ctx context.Context, rpcURL, restURL string, opts ...Option) (*Client, error) {
-	cfg := dialConfig{adjust: 1.3, poll: 20 * time.Millisecond}
+	cfg := dialConfig{adjust: deployer.DefaultGasAdjustment, poll: defaultPoll}
 	for _, o := range opts {
 		o(&cfg)
 	}
