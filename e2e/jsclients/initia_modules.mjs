@@ -1,10 +1,8 @@
 // Initia.js over the module APIs of a Cosmos rollup (Move or Wasm) that the project's other
 // scripts do not call: auth, bank, tendermint validator sets, upgrade, authz and feegrant
 // (grants made here with Initia.js's own messages), and the VM's own (wasm pinned codes and
-// params; move modules, resources, tables, params and the denom <-> metadata mapping). The
-// calls of Initia's modules that a local minitia does not run (opchild validators and bridge)
-// are made too: each must be refused as a route the node does not have (README.md in
-// localnet/minitia says why), never answered with made-up data.
+// params; move modules, resources, tables, params and the denom <-> metadata mapping), and
+// opchild's validators and bridge as a minitia answers them.
 import {
   AuthorizationGrant, BasicAllowance, GenericAuthorization, MnemonicKey, MsgGrantAllowance, MsgGrantAuthorization, RESTClient, isTxError,
 } from "@initia/initia.js";
@@ -19,26 +17,6 @@ const granter = new MnemonicKey({ mnemonic: env("MNEMONIC") });
 const grantee = new MnemonicKey({ mnemonic: env("MNEMONIC2") });
 const wallet = rest.wallet(granter);
 const addr = granter.accAddress;
-
-// absent passes when the node refuses the call as a route it does not serve: the API
-// server's router answers an unknown path with a plain-text 404 page (or 501). A module's
-// JSON answer, even a "not found" one, fails it: the route appeared, or was faked.
-async function absent(name, fn) {
-  await check(`absent: ${name}`, async () => {
-    let value;
-    try {
-      value = await fn();
-    } catch (err) {
-      const status = err?.response?.status;
-      const body = err?.response?.data;
-      // The router's own refusal, not a module's JSON "not found" (a route that answered).
-      const unrouted = status === 501 || (status === 404 && typeof body === "string" && body.includes("page not found"));
-      must(unrouted, `an unknown-route refusal, got ${status ?? err?.message} ${JSON.stringify(body)?.slice(0, 200)}`);
-      return;
-    }
-    throw new Error(`expected the route to be absent, got ${JSON.stringify(value)?.slice(0, 200)}`);
-  });
-}
 
 await check("auth.parameters", async () => {
   const p = await rest.auth.parameters();
@@ -153,24 +131,19 @@ if (vm === "wasm") {
   });
 }
 
-// Initia's own modules: a real minitia runs opchild (one sequencer, and no bridge until the
-// executor sets one); the project's rollups do not (README: the differences that remain).
-if (process.env.ENGINE === "minitia") {
-  await check("opchild.validators: the sequencer", async () => {
-    const [vals] = await rest.opchild.validators();
-    must(vals.length === 1, `one validator, got ${JSON.stringify(vals).slice(0, 200)}`);
-  });
-  await check("opchild.bridgeInfo without a bridge: 404 code 5", async () => {
-    try {
-      await rest.opchild.bridgeInfo();
-    } catch (err) {
-      must(err?.response?.status === 404 && err?.response?.data?.code === 5, `404 code 5, got ${err?.response?.status} ${JSON.stringify(err?.response?.data)}`);
-      return;
-    }
-    throw new Error("expected no bridge info on a rollup with no bridge");
-  });
-} else {
-  await absent("opchild.validators", () => rest.opchild.validators());
-  await absent("opchild.bridgeInfo", () => rest.opchild.bridgeInfo());
-}
+// opchild, as a minitia answers it: one sequencer, and no bridge until one is registered
+// (the engines here start the rollups of these scripts without one).
+await check("opchild.validators: the sequencer", async () => {
+  const [vals] = await rest.opchild.validators();
+  must(vals.length === 1, `one validator, got ${JSON.stringify(vals).slice(0, 200)}`);
+});
+await check("opchild.bridgeInfo without a bridge: 404 code 5", async () => {
+  try {
+    await rest.opchild.bridgeInfo();
+  } catch (err) {
+    must(err?.response?.status === 404 && err?.response?.data?.code === 5, `404 code 5, got ${err?.response?.status} ${JSON.stringify(err?.response?.data)}`);
+    return;
+  }
+  throw new Error("expected no bridge info on a rollup with no bridge");
+});
 

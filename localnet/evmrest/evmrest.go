@@ -96,6 +96,7 @@ func Start(info Info, chain Chain) (*Server, error) {
 	mux.HandleFunc("GET /cosmos/bank/v1beta1/balances/{address}/by_denom", s.balance)
 	mux.HandleFunc("GET /cosmos/auth/v1beta1/accounts/{address}", s.account)
 	feeroutes.Register(mux, func() sdk.DecCoins { return sdk.DecCoins{s.minGasPrice()} }, false)
+	feeroutes.RegisterOpchild(mux, feeroutes.Opchild{})
 	s.registerWallet(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
 		writeStatus(w, http.StatusNotImplemented, 12, "Not Implemented")

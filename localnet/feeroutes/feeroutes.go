@@ -1,5 +1,6 @@
 // Package feeroutes serves the REST routes a wallet reads to discover a minitia's fees: the
-// OPinit child module's params (min_gas_prices) and Initia's tx module gas prices. Initia.js
+// OPinit child module's params (min_gas_prices) and Initia's tx module gas prices; and
+// opchild's validators and bridge_info (opchild.go). Initia.js
 // RESTClient.gasPrices() reads /opinit/opchild/v1/params, then /initia/tx/v1/gas_prices/{denom}.
 // No Go type of either module is importable (github.com/initia-labs/* is not on the Go proxy),
 // so the gateway's JSON shapes are written out here, once, for every local rollup face.

@@ -25,6 +25,7 @@ import (
 	serverconfig "github.com/cosmos/cosmos-sdk/server/config"
 	servergrpc "github.com/cosmos/cosmos-sdk/server/grpc"
 	servercmtlog "github.com/cosmos/cosmos-sdk/server/log"
+	"github.com/cosmos/cosmos-sdk/types/bech32"
 	authtypes "github.com/cosmos/cosmos-sdk/x/auth/types"
 	"google.golang.org/grpc"
 
@@ -134,6 +135,9 @@ func Start(ctx context.Context, cfg Config) (_ *Node, err error) {
 	n.app.RegisterAPIRoutes(apiSrv, srvCfg.API)
 	fees := http.NewServeMux()
 	feeroutes.Register(fees, cfg.MinGasPrices, cfg.TxGasPrices)
+	if !cfg.TxGasPrices { // a rollup (the L1 stand-in runs no opchild)
+		feeroutes.RegisterOpchild(fees, feeroutes.Opchild{Validators: n.opchildValidators})
+	}
 	apiSrv.Router.PathPrefix("/opinit/opchild/").Handler(fees)
 	apiSrv.Router.PathPrefix("/initia/tx/").Handler(fees)
 	if n.app.MoveKeeper != nil {
@@ -321,4 +325,32 @@ func (n *Node) Close() error {
 		n.closeErr = errors.Join(errs...)
 	})
 	return n.closeErr
+}
+
+// opchildValidators are the rollup's validators as opchild lists them: the sequencer of
+// CometBFT's current set, operated by the first funded account (as a minitia's genesis
+// validator is by its admin key), under the config's moniker.
+func (n *Node) opchildValidators(r *http.Request) ([]feeroutes.Validator, error) {
+	res, err := rpclocal.New(n.cmt).Validators(r.Context(), nil, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("read the validator set: %w", err)
+	}
+	funded := n.Funded()
+	if len(funded) == 0 {
+		return nil, errors.New("the rollup funds no account to operate its validator")
+	}
+	_, op, err := bech32.DecodeAndConvert(funded[0].Address)
+	if err != nil {
+		return nil, fmt.Errorf("operator %s: %w", funded[0].Address, err)
+	}
+	operator, err := bech32.ConvertAndEncode(n.cfg.Bech32Prefix+"valoper", op)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]feeroutes.Validator, 0, len(res.Validators))
+	for _, v := range res.Validators {
+		out = append(out, feeroutes.Validator{Moniker: "sequencer", OperatorAddress: operator,
+			ConsensusPubkey: feeroutes.PubKeyAny{Type: "/cosmos.crypto.ed25519.PubKey", Key: v.PubKey.Bytes()}, ConsPower: v.VotingPower})
+	}
+	return out, nil
 }

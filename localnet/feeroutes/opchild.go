@@ -1,0 +1,60 @@
+package feeroutes
+
+import (
+	"net/http"
+)
+
+// Validator is opinit.opchild.v1.Validator in the gateway's JSON.
+type Validator struct {
+	Moniker         string    `json:"moniker"`
+	OperatorAddress string    `json:"operator_address"`
+	ConsensusPubkey PubKeyAny `json:"consensus_pubkey"`
+	ConsPower       int64     `json:"cons_power,string"`
+}
+
+// PubKeyAny is a consensus key as an Any in the gateway's JSON.
+type PubKeyAny struct {
+	Type string `json:"@type"`
+	Key  []byte `json:"key"`
+}
+
+// ValidatorsResponse is opinit.opchild.v1.QueryValidatorsResponse (one page holds them all).
+type ValidatorsResponse struct {
+	Validators []Validator `json:"validators"`
+	Pagination struct {
+		NextKey *string `json:"next_key"`
+		Total   uint64  `json:"total,string"`
+	} `json:"pagination"`
+}
+
+// Opchild is what a local rollup's OPinit child module would know: its validators (the
+// rollup's sequencer, from its consensus state) and its bridge (none when the rollup is
+// registered on no L1).
+type Opchild struct {
+	// Validators lists the validators; nil serves no validators route (a face with no
+	// consensus of its own, as the embedded EVM's).
+	Validators func(r *http.Request) ([]Validator, error)
+}
+
+// RegisterOpchild adds opchild's validators and bridge_info routes to mux. A rollup without
+// a bridge answers bridge_info as a minitia that was never registered does: 404, code 5,
+// "bridge info not found".
+func RegisterOpchild(mux *http.ServeMux, o Opchild) {
+	mux.HandleFunc("GET /opinit/opchild/v1/bridge_info", func(w http.ResponseWriter, _ *http.Request) {
+		writeError(w, http.StatusNotFound, 5, "bridge info not found")
+	})
+	if o.Validators == nil {
+		return
+	}
+	mux.HandleFunc("GET /opinit/opchild/v1/validators", func(w http.ResponseWriter, r *http.Request) {
+		vals, err := o.Validators(r)
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, 2, err.Error())
+			return
+		}
+		var res ValidatorsResponse
+		res.Validators = append([]Validator{}, vals...)
+		res.Pagination.Total = uint64(len(vals))
+		writeJSON(w, http.StatusOK, res)
+	})
+}
