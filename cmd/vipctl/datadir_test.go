@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/vipharness/vipharness/deployer/vip"
@@ -28,17 +26,7 @@ func TestDataDirRefusesWhatItCannotKeep(t *testing.T) {
 	} {
 		t.Run(tc.engine+"/"+string(tc.vm)+"/"+tc.dataDir, func(t *testing.T) {
 			c := engineChoice{name: tc.engine, dataDir: tc.dataDir}
-			err := c.checkKeepable()
-			if tc.refused == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			var ee *exitError
-			if err == nil || !strings.Contains(err.Error(), tc.refused) || !errors.As(err, &ee) || ee.code != exitInvalid {
-				t.Fatalf("err %v, want exit 2 with %q", err, tc.refused)
-			}
+			expectRefusal(t, c.checkKeepable(), tc.refused)
 		})
 	}
 }

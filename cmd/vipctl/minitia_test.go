@@ -24,17 +24,23 @@ func TestMinitiaFlags(t *testing.T) {
 		{"entrypoint alone", engineChoice{name: "minitia", imageCmd: "/bin/minitiad"}, "--image-entrypoint is for --image"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := tc.choice.checkMinitia()
-			if tc.refused == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			var ee *exitError
-			if err == nil || !strings.Contains(err.Error(), tc.refused) || !errors.As(err, &ee) || ee.code != exitInvalid {
-				t.Fatalf("err %v, want exit 2 with %q", err, tc.refused)
-			}
+			expectRefusal(t, tc.choice.checkMinitia(), tc.refused)
 		})
+	}
+}
+
+// expectRefusal checks that err is nil when refused is "", else a refusal (exit 2) that says
+// refused.
+func expectRefusal(t *testing.T, err error, refused string) {
+	t.Helper()
+	if refused == "" {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	var ee *exitError
+	if err == nil || !strings.Contains(err.Error(), refused) || !errors.As(err, &ee) || ee.code != exitInvalid {
+		t.Fatalf("err %v, want exit 2 with %q", err, refused)
 	}
 }
