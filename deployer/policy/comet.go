@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/vipharness/vipharness/bindings/cosmosnode"
 )
@@ -18,7 +17,6 @@ import (
 // header) and transactions with their events (tx_search by height range, oldest first, a
 // page at a time). The node must run a tx index (the kv indexer; a minitia does).
 type CometNode struct {
-	rpc  *rpchttp.HTTP
 	node *cosmosnode.Node
 	// PerPage is how many transactions one tx_search page holds (CometBFT's maximum, 100,
 	// when 0).

@@ -23,8 +23,6 @@ import (
 	"github.com/vipharness/vipharness/bindings/ethnode"
 )
 
-const maxBody = 4 << 20
-
 // Client reads a rollup's faces. Zero URLs are skipped by the calls that need them.
 type Client struct {
 	REST    string // Cosmos REST base URL
