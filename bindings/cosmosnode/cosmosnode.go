@@ -24,9 +24,12 @@ type Node struct {
 	RPC  *nodehttp.Client
 }
 
-// New reads the node at rest (REST root) and rpc (CometBFT RPC) through hc (nil: the
-// nodehttp default timeout).
+// New reads the node at rest (REST root) and rpc (CometBFT RPC; tcp:// as CometBFT's
+// config writes it is read as http://) through hc (nil: the nodehttp default timeout).
 func New(rest, rpc string, hc *http.Client) *Node {
+	if addr, ok := strings.CutPrefix(rpc, "tcp://"); ok {
+		rpc = "http://" + addr
+	}
 	return &Node{REST: nodehttp.New(rest, hc), RPC: nodehttp.New(rpc, hc)}
 }
 
@@ -214,15 +217,8 @@ func (n *Node) FindTx(ctx context.Context, query string, match func([]Event) boo
 
 // LatestHeight is the height of the node's newest block (CometBFT status).
 func (n *Node) LatestHeight(ctx context.Context) (uint64, error) {
-	var r struct {
-		SyncInfo struct {
-			LatestBlockHeight Uint `json:"latest_block_height"`
-		} `json:"sync_info"`
-	}
-	if err := n.RPC.Call(ctx, "status", map[string]any{}, &r); err != nil {
-		return 0, fmt.Errorf("cometbft status: %w", err)
-	}
-	return uint64(r.SyncInfo.LatestBlockHeight), nil
+	st, err := n.Status(ctx)
+	return st.LatestHeight, err
 }
 
 // BlockMeta is a committed block's id hash and time.

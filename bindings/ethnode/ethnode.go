@@ -17,7 +17,7 @@ const indexLag = "transaction indexing is in progress"
 // IndexLagging reports a lookup the node could not answer yet because its tx index is still
 // catching up: not found for now, not for good.
 func IndexLagging(err error) bool {
-	return err != nil && strings.Contains(err.Error(), indexLag)
+	return errors.Is(err, ErrIndexLag) || err != nil && strings.Contains(err.Error(), indexLag)
 }
 
 // ReceiptPending reports a lookup that found nothing yet: an unknown hash, or a node whose

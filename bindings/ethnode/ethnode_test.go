@@ -44,3 +44,20 @@ func TestMinievmAnswers(t *testing.T) {
 		}
 	}
 }
+
+// The client types geth's words; what it types stays a pending lookup and keeps the words.
+func TestIndexLagIsTyped(t *testing.T) {
+	raw := errors.New("transaction indexing is in progress")
+	err := typed(raw)
+	if !errors.Is(err, ErrIndexLag) || !errors.Is(err, raw) || !ReceiptPending(err) {
+		t.Fatalf("typed(%v) = %v: want ErrIndexLag around the node's error", raw, err)
+	}
+	if typed(err) != err {
+		t.Fatalf("typed twice: %v", typed(err))
+	}
+	for _, other := range []error{nil, ethereum.NotFound, errors.New("connection refused")} {
+		if got := typed(other); got != other {
+			t.Errorf("typed(%v) = %v, want it unchanged", other, got)
+		}
+	}
+}

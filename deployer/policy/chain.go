@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/vipharness/vipharness/bindings/ethnode"
 	"github.com/vipharness/vipharness/bindings/indexer"
 )
 
@@ -100,6 +101,7 @@ func FindWindow(ctx context.Context, h Headers, start, end uint64) (Span, error)
 // block receipts and transactions.
 type Node struct {
 	rpc *rpc.Client
+	c   *ethnode.Client
 	// LogSpan is how many blocks one eth_getLogs covers (halved, down to 1, when the node
 	// refuses a range as too large).
 	LogSpan uint64
@@ -111,15 +113,20 @@ type Node struct {
 
 // DialNode connects to the JSON-RPC at url.
 func DialNode(ctx context.Context, url string) (*Node, error) {
-	c, err := rpc.DialContext(ctx, url)
+	c, err := ethnode.Dial(ctx, url)
 	if err != nil {
-		return nil, fmt.Errorf("dial the rollup's JSON-RPC %s: %w", url, err)
+		return nil, fmt.Errorf("read the rollup's blocks: %w", err)
 	}
-	return &Node{rpc: c, LogSpan: 2000, headers: map[uint64]Header{}}, nil
+	return NewNode(c), nil
+}
+
+// NewNode reads blocks through c; Close closes c.
+func NewNode(c *ethnode.Client) *Node {
+	return &Node{rpc: c.RPC(), c: c, LogSpan: 2000, headers: map[uint64]Header{}}
 }
 
 // Close closes the connection.
-func (n *Node) Close() { n.rpc.Close() }
+func (n *Node) Close() { n.c.Close() }
 
 type rpcHeader struct {
 	Number    hexutil.Uint64 `json:"number"`

@@ -88,12 +88,11 @@ func (e *Env) Updates(ctx context.Context, contract string, after uint64) (map[s
 	}
 	decode := c.Enc.TxConfig.TxDecoder()
 	for h := after + 1; h <= head; h++ {
-		height := int64(h)
-		b, err := c.RPC.Block(ctx, &height)
+		b, err := c.Node.Block(ctx, h)
 		if err != nil {
 			return nil, 0, err
 		}
-		for _, raw := range b.Block.Txs {
+		for _, raw := range b.Txs {
 			tx, err := decode(raw)
 			if err != nil {
 				return nil, 0, err

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -127,6 +129,7 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 			var (
 				env        *harness.Env
 				c          *cosmostx.Client
+				cmt        *rpchttp.HTTP
 				policyFile string
 				params     []string
 				opAddr     common.Address
@@ -154,6 +157,9 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 				stateDir, outRoot = GinkgoT().TempDir(), GinkgoT().TempDir()
 				c = env.Chain.Cosmos()
 				Expect(c).NotTo(BeNil())
+				// CometBFT's own client reads the blocks and txs back: not the one under test.
+				cmt, err = rpchttp.New(env.Rollup.Endpoints().CometRPC, "/websocket")
+				Expect(err).NotTo(HaveOccurred())
 			}, NodeTimeout(2*time.Minute))
 
 			It("drives the demo app from many accounts before the L1's stage, inside it and after it", func(ctx SpecContext) {
@@ -266,7 +272,7 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 						Expect(res.Hashes).To(HaveLen(1))
 						hash, err := hex.DecodeString(res.Hashes[0])
 						Expect(err).NotTo(HaveOccurred())
-						tx, err := c.RPC.Tx(ctx, hash, false) // CometBFT's: the client knows no Wasm messages
+						tx, err := cmt.Tx(ctx, hash, false) // CometBFT's: the client knows no Wasm messages
 						Expect(err).NotTo(HaveOccurred())
 						acts = append(acts, cosmosAct{kind: "quest", user: addrOf(users[i]), points: points, height: tx.Height})
 					}
@@ -299,7 +305,7 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 
 				for i := range acts {
 					h := acts[i].height
-					hd, err := c.RPC.Header(ctx, &h)
+					hd, err := cmt.Header(ctx, &h)
 					Expect(err).NotTo(HaveOccurred())
 					acts[i].time = uint64(hd.Header.Time.Unix())
 				}
@@ -311,7 +317,7 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 				ix, err := indexer.NewCosmos(ctx, ep.CometRPC, ep.REST, indexer.WithPollInterval(20*time.Millisecond))
 				Expect(err).NotTo(HaveOccurred())
 				DeferCleanup(ix.Close)
-				st, err := c.RPC.Status(ctx)
+				st, err := cmt.Status(ctx)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(ix.WaitHeight(ctx, uint64(st.SyncInfo.LatestBlockHeight))).To(Succeed())
 
@@ -350,13 +356,13 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 					hash string
 				}{{mn.Window.FirstBlock, mn.Window.FirstBlockHash}, {mn.Window.LastBlock, mn.Window.LastBlockHash}} {
 					h := int64(bnd.n)
-					blk, err := c.RPC.Block(ctx, &h)
+					blk, err := cmt.Block(ctx, &h)
 					Expect(err).NotTo(HaveOccurred())
 					Expect(strings.ToUpper(hex.EncodeToString(blk.BlockID.Hash))).To(Equal(bnd.hash), "the boundary hashes are CometBFT's")
 					Expect(uint64(blk.Block.Time.Unix())).To(And(BeNumerically(">=", times.Start), BeNumerically("<", times.End)))
 				}
 				for _, n := range []int64{int64(mn.Window.FirstBlock) - 1, int64(mn.Window.LastBlock) + 1} {
-					hd, err := c.RPC.Header(ctx, &n)
+					hd, err := cmt.Header(ctx, &n)
 					Expect(err).NotTo(HaveOccurred())
 					t := uint64(hd.Header.Time.Unix())
 					Expect(t < times.Start || t >= times.End).To(BeTrue(), "block %d (time %d) lies outside the stage", n, t)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
+
 	wasmtypes "github.com/CosmWasm/wasmd/x/wasm/types"
 	cmttypes "github.com/cometbft/cometbft/types"
 	codectypes "github.com/cosmos/cosmos-sdk/codec/types"
@@ -124,6 +126,9 @@ func cosmosCrashSpec(t cosmosCrash) bool {
 
 			c, err := cosmostx.Dial(ctx, ep.CometRPC, ep.REST, cosmostx.WithMessages(t.register))
 			Expect(err).NotTo(HaveOccurred())
+			// CometBFT's own client reads the blocks back: not the one under test.
+			cmt, err := rpchttp.New(ep.CometRPC, "/websocket")
+			Expect(err).NotTo(HaveOccurred())
 			entries := scores.GenerateBech32(n, 99, c.Prefix())
 			file := filepath.Join(dir, "scores.csv")
 			f, err := os.Create(file)
@@ -161,7 +166,7 @@ func cosmosCrashSpec(t cosmosCrash) bool {
 			decode := c.Enc.TxConfig.TxDecoder()
 			for h := startHeight + 1; h <= r.Height(); h++ {
 				height := int64(h)
-				b, err := c.RPC.Block(ctx, &height)
+				b, err := cmt.Block(ctx, &height)
 				Expect(err).NotTo(HaveOccurred())
 				for _, raw := range b.Block.Txs {
 					tx, err := decode(raw)

@@ -19,8 +19,8 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/vipharness/vipharness/bindings/ethnode"
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
@@ -34,8 +34,8 @@ import (
 // rollup's EVM JSON-RPC (go-ethereum) or its Cosmos faces (deployer/vm/cosmostx), one path each.
 type Chain struct {
 	spec   vip.Spec
-	eth    *ethclient.Client // EVM
-	cosmos *cosmostx.Client  // Move, Wasm
+	eth    *ethnode.Client  // EVM
+	cosmos *cosmostx.Client // Move, Wasm
 	poll   time.Duration
 }
 
@@ -53,7 +53,7 @@ func Dial(ctx context.Context, r localnet.Rollup) (*Chain, error) {
 		}
 		return c, nil
 	}
-	if c.eth, err = ethclient.DialContext(ctx, ep.JSONRPC); err != nil {
+	if c.eth, err = ethnode.Dial(ctx, ep.JSONRPC); err != nil {
 		return nil, fmt.Errorf("dial %s rollup: %w", vm, err)
 	}
 	return c, nil
@@ -77,11 +77,11 @@ func (c *Chain) Height(ctx context.Context) (uint64, error) {
 	if c.cosmos == nil {
 		return c.eth.BlockNumber(ctx)
 	}
-	st, err := c.cosmos.RPC.Status(ctx)
+	st, err := c.cosmos.Node.Status(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("read the height: %w", err)
 	}
-	return uint64(st.SyncInfo.LatestBlockHeight), nil
+	return st.LatestHeight, nil
 }
 
 // Address is s's account address as the chain writes it: 0x hex on EVM, bech32 with the

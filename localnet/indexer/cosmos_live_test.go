@@ -12,6 +12,7 @@ import (
 	"time"
 
 	sdkmath "cosmossdk.io/math"
+	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 
@@ -133,7 +134,11 @@ func TestCosmosIndexerFollowsALiveRollup(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := heights[1]
-	cb, err := c.RPC.Block(ctx, &h)
+	cmt, err := rpchttp.New(ep.CometRPC, "/websocket") // CometBFT's own client, not the one under test
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb, err := cmt.Block(ctx, &h)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,13 +3,13 @@ package router
 import (
 	"context"
 	"fmt"
-	"github.com/vipharness/vipharness/bindings/ethnode"
 	"math/big"
 	"time"
 
+	"github.com/vipharness/vipharness/bindings/ethnode"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/ethclient"
 )
 
 // ChainTx is a transaction as a chain reports it.
@@ -31,11 +31,11 @@ type TxSource interface {
 
 // rpcSource reads an EVM chain through JSON-RPC.
 type rpcSource struct {
-	c *ethclient.Client
+	c *ethnode.Client
 }
 
 func dialRPC(ctx context.Context, chainID, url string) (*rpcSource, error) {
-	c, err := ethclient.DialContext(ctx, url)
+	c, err := ethnode.Dial(ctx, url)
 	if err != nil {
 		return nil, fmt.Errorf("router: chain %s: dial %s: %w", chainID, url, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	"github.com/vipharness/vipharness/deployer/push"
 )
 
@@ -24,38 +25,38 @@ func (p *PushChain) FindInBlocks(ctx context.Context, hash string, since time.Ti
 	if err != nil {
 		return push.Outcome{}, fmt.Errorf("find tx %s in blocks: the hash is not hex: %w", hash, err)
 	}
-	st, err := p.C.RPC.Status(ctx)
+	st, err := p.C.Node.Status(ctx)
 	if err != nil {
-		return push.Outcome{}, fmt.Errorf("find tx %s in blocks: status: %w", hash, err)
+		return push.Outcome{}, fmt.Errorf("find tx %s in blocks: %w", hash, err)
 	}
 	floor := since.Add(-time.Minute)
-	for h, n := st.SyncInfo.LatestBlockHeight, 0; h >= max(st.SyncInfo.EarliestBlockHeight, 1) && n < maxBlockScan; h, n = h-1, n+1 {
-		b, err := p.C.RPC.Block(ctx, &h)
+	for h, n := st.LatestHeight, 0; h >= max(st.EarliestHeight, 1) && n < maxBlockScan; h, n = h-1, n+1 {
+		b, err := p.C.Node.Block(ctx, h)
 		if err != nil {
-			return push.Outcome{}, fmt.Errorf("find tx %s in blocks: block %d: %w", hash, h, err)
+			return push.Outcome{}, fmt.Errorf("find tx %s in blocks: %w", hash, err)
 		}
-		for i, tx := range b.Block.Txs {
-			if !bytes.Equal(tx.Hash(), want) {
+		for i, tx := range b.Txs {
+			if !bytes.Equal(cosmosnode.TxHash(tx), want) {
 				continue
 			}
-			res, err := p.C.RPC.BlockResults(ctx, &h)
+			res, err := p.C.Node.BlockResults(ctx, h)
 			if err != nil {
-				return push.Outcome{}, fmt.Errorf("find tx %s in blocks: results of block %d: %w", hash, h, err)
+				return push.Outcome{}, fmt.Errorf("find tx %s in blocks: %w", hash, err)
 			}
-			if i >= len(res.TxsResults) {
-				return push.Outcome{}, fmt.Errorf("find tx %s in blocks: block %d has %d txs but %d results", hash, h, len(b.Block.Txs), len(res.TxsResults))
+			if i >= len(res) {
+				return push.Outcome{}, fmt.Errorf("find tx %s in blocks: block %d has %d txs but %d results", hash, h, len(b.Txs), len(res))
 			}
-			r := res.TxsResults[i]
-			out := push.Outcome{Found: true, Success: r.Code == 0, GasUsed: uint64(max(r.GasUsed, 0)), Height: uint64(h)}
+			r := res[i]
+			out := push.Outcome{Found: true, Success: r.Code == 0, GasUsed: uint64(max(r.GasUsed, 0)), Height: h}
 			if !out.Success {
-				out.Err = &TxError{Phase: PhaseDeliver, Hash: strings.ToUpper(hash), Height: h, Codespace: r.Codespace, Code: r.Code, RawLog: r.Log}
+				out.Err = &TxError{Phase: PhaseDeliver, Hash: strings.ToUpper(hash), Height: int64(h), Codespace: r.Codespace, Code: r.Code, RawLog: r.Log}
 				if p.Decode != nil {
 					out.Err = p.Decode(out.Err)
 				}
 			}
 			return out, nil
 		}
-		if b.Block.Time.Before(floor) {
+		if b.Time.Before(floor) {
 			break
 		}
 	}
@@ -66,23 +67,11 @@ func (p *PushChain) FindInBlocks(ctx context.Context, hash string, since time.Ti
 // again under the same chain id has another, so what a state dir remembers of a chain can be
 // told from a new one.
 func (c *Client) FirstBlock(ctx context.Context) (string, error) {
-	var reply struct {
-		Result struct {
-			BlockID struct {
-				Hash string `json:"hash"`
-			} `json:"block_id"`
-		} `json:"result"`
-		Error *struct {
-			Data string `json:"data"`
-		} `json:"error"`
-	}
-	if _, err := c.getRPC(ctx, c.rpcBase()+"/block?height=1", &reply); err != nil {
+	m, err := c.Node.BlockMeta(ctx, 1)
+	if err != nil {
 		return "", fmt.Errorf("read the first block: %w", err)
 	}
-	if reply.Error != nil || reply.Result.BlockID.Hash == "" {
-		return "", fmt.Errorf("read the first block: no block 1 (%v)", reply.Error)
-	}
-	return strings.ToLower(reply.Result.BlockID.Hash), nil
+	return hex.EncodeToString(m.Hash), nil
 }
 
 // FirstBlock is the chain's (Client.FirstBlock).

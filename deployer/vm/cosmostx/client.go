@@ -16,8 +16,6 @@ import (
 	"time"
 
 	txsigning "cosmossdk.io/x/tx/signing"
-	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
-	ctypes "github.com/cometbft/cometbft/rpc/core/types"
 	codectypes "github.com/cosmos/cosmos-sdk/codec/types"
 	cryptotypes "github.com/cosmos/cosmos-sdk/crypto/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
@@ -46,7 +44,6 @@ const maxReply = 64 << 20
 type Client struct {
 	Enc     *Encoding
 	ChainID string
-	RPC     *rpchttp.HTTP
 	// Node reads the chain's REST face and CometBFT RPC (what the chain says of itself,
 	// tx_search); the Client signs and sends on top of it.
 	Node *cosmosnode.Node
@@ -57,9 +54,6 @@ type Client struct {
 	adjust float64
 	// poll is how often WaitTx looks a tx up.
 	poll time.Duration
-	// rpcURL is the CometBFT RPC's address, for the calls made without its client
-	// (a tx's result code without its events).
-	rpcURL string
 	// noTxQuery is 1 once the node has said it serves no tx service over abci_query
 	// (an int32 under sync/atomic, so that a Client stays copyable).
 	noTxQuery int32
@@ -67,14 +61,14 @@ type Client struct {
 
 // New connects to a chain whose id, encoding and gas price the caller already knows.
 func New(rpcURL, restURL, chainID string, enc *Encoding, gasPrice sdk.DecCoin) (*Client, error) {
-	rpc, err := rpchttp.New(rpcURL, "/websocket")
-	if err != nil {
-		return nil, fmt.Errorf("cometbft rpc client %s: %w", rpcURL, err)
+	if rpcURL == "" {
+		return nil, errors.New("cosmos client: no CometBFT RPC URL")
 	}
 	hc := &http.Client{Timeout: 60 * time.Second}
 	node := cosmosnode.New(restURL, rpcURL, hc)
 	node.REST.MaxReply = maxReply
-	return &Client{Enc: enc, ChainID: chainID, RPC: rpc, Node: node, rpcURL: strings.TrimRight(rpcURL, "/"),
+	node.RPC.MaxReply = maxReply
+	return &Client{Enc: enc, ChainID: chainID, Node: node,
 		http: hc, gasPrice: gasPrice, adjust: deployer.DefaultGasAdjustment, poll: defaultPoll}, nil
 }
 
@@ -129,11 +123,11 @@ func Dial(ctx context.Context, rpcURL, restURL string, opts ...Option) (*Client,
 		return nil, err
 	}
 	c.adjust, c.poll = cfg.adjust, cfg.poll
-	st, err := c.RPC.Status(ctx)
+	st, err := c.Node.Status(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read chain status from %s: %w", rpcURL, err)
 	}
-	c.ChainID = st.NodeInfo.Network
+	c.ChainID = st.ChainID
 	prefix, err := c.Node.Bech32Prefix(ctx)
 	if err != nil {
 		return nil, err
@@ -312,8 +306,8 @@ func (c *Client) Simulate(ctx context.Context, s *Signer, msgs ...sdk.Msg) (*txt
 }
 
 // Broadcast sends tx bytes with broadcast_tx_sync over the CometBFT RPC.
-func (c *Client) Broadcast(ctx context.Context, tx []byte) (*ctypes.ResultBroadcastTx, error) {
-	return c.RPC.BroadcastTxSync(ctx, tx)
+func (c *Client) Broadcast(ctx context.Context, tx []byte) (*cosmosnode.CheckResult, error) {
+	return c.Node.BroadcastSync(ctx, tx)
 }
 
 // BroadcastREST sends tx bytes with POST /cosmos/tx/v1beta1/txs (BROADCAST_MODE_SYNC).
@@ -345,10 +339,10 @@ func (c *Client) Send(ctx context.Context, s *Signer, gas uint64, msgs ...sdk.Ms
 		return nil, err
 	}
 	if res.Code != 0 {
-		return sdk.NewResponseFormatBroadcastTx(res), nil
+		return &sdk.TxResponse{TxHash: res.Hash, Code: res.Code, Codespace: res.Codespace, RawLog: res.Log}, nil
 	}
 	s.Sequence++
-	return c.WaitTx(ctx, res.Hash.String())
+	return c.WaitTx(ctx, res.Hash)
 }
 
 // Exec simulates msgs, signs them with the adjusted gas, broadcasts them and waits for the

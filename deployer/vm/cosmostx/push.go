@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"strings"
 
-	rpctypes "github.com/cometbft/cometbft/rpc/jsonrpc/types"
 	cmttypes "github.com/cometbft/cometbft/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
+	"github.com/vipharness/vipharness/bindings/nodehttp"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
@@ -27,14 +28,14 @@ func (c *Client) BroadcastSigned(ctx context.Context, raw []byte) error {
 		if strings.Contains(err.Error(), "tx already exists in cache") {
 			return nil
 		}
-		var rpcErr *rpctypes.RPCError
+		var rpcErr *nodehttp.RPCError
 		if errors.As(err, &rpcErr) {
 			return push.Rejected(err)
 		}
 		return err
 	}
 	if res.Code != 0 {
-		return push.Rejected(&TxError{Phase: PhaseCheck, Hash: res.Hash.String(), Codespace: res.Codespace, Code: res.Code, RawLog: res.Log})
+		return push.Rejected(&TxError{Phase: PhaseCheck, Hash: res.Hash, Codespace: res.Codespace, Code: res.Code, RawLog: res.Log})
 	}
 	return nil
 }
@@ -59,30 +60,25 @@ func (c *Client) Lookup(ctx context.Context, hash string) (push.Outcome, error) 
 }
 
 // Limits are the chain's consensus limits on a block.
-type Limits struct {
-	MaxBlockGas   int64 // -1: no limit
-	MaxBlockBytes int64
-}
+type Limits = cosmosnode.Limits
 
 // BlockLimits reads the consensus parameters that bound one tx. CometBFT can answer "latest"
 // in the moment before it has stored the new height's parameters ("could not find
 // consensus params for height #N"), so the height is explicit and the one before is the
 // fallback.
 func (c *Client) BlockLimits(ctx context.Context) (Limits, error) {
-	st, err := c.RPC.Status(ctx)
+	h, err := c.Node.LatestHeight(ctx)
 	if err != nil {
-		return Limits{}, fmt.Errorf("read consensus params: status: %w", err)
+		return Limits{}, fmt.Errorf("read consensus params: %w", err)
 	}
-	h := st.SyncInfo.LatestBlockHeight
-	res, err := c.RPC.ConsensusParams(ctx, &h)
+	l, err := c.Node.Limits(ctx, h)
 	if err != nil && h > 1 {
-		h--
-		res, err = c.RPC.ConsensusParams(ctx, &h)
+		l, err = c.Node.Limits(ctx, h-1)
 	}
 	if err != nil {
-		return Limits{}, fmt.Errorf("read consensus params at height %d: %w", h, err)
+		return Limits{}, fmt.Errorf("read consensus params: %w", err)
 	}
-	return Limits{MaxBlockGas: res.ConsensusParams.Block.MaxGas, MaxBlockBytes: res.ConsensusParams.Block.MaxBytes}, nil
+	return l, nil
 }
 
 // PushChain is a push.Chain for one signer of a Cosmos chain: chunk txs built by Msg, signed

@@ -2,12 +2,8 @@ package cosmostx
 
 import (
 	"context"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strings"
 	"sync/atomic"
 
@@ -15,6 +11,8 @@ import (
 	txtypes "github.com/cosmos/cosmos-sdk/types/tx"
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
+	"github.com/vipharness/vipharness/bindings/nodehttp"
 	"github.com/vipharness/vipharness/bindings/pbwalk"
 )
 
@@ -27,39 +25,11 @@ import (
 
 const getTxPath = "/cosmos.tx.v1beta1.Service/GetTx"
 
-// abciResponse is the part of an abci_query response the client reads.
-type abciResponse struct {
-	Code      uint32 `json:"code"`
-	Log       string `json:"log"`
-	Codespace string `json:"codespace"`
-	Value     []byte `json:"value"`
-}
-
-// abciQueryReply is CometBFT's JSON-RPC reply to abci_query.
-type abciQueryReply struct {
-	Result *struct {
-		Response abciResponse `json:"response"`
-	} `json:"result"`
-	Error *rpcError `json:"error"`
-}
-
 // abciQuery asks the app the gRPC method path with the protobuf request req through
 // CometBFT's abci_query; the app's answer (a code, a log, a protobuf value) is the caller's
 // to read.
-func (c *Client) abciQuery(ctx context.Context, path string, req []byte) (abciResponse, error) {
-	u := c.rpcBase() + "/abci_query?path=" + url.QueryEscape(`"`+path+`"`) + "&data=0x" + hex.EncodeToString(req)
-	var reply abciQueryReply
-	status, err := c.getRPC(ctx, u, &reply)
-	if err != nil {
-		return abciResponse{}, fmt.Errorf("abci_query %s: %w", path, err)
-	}
-	if reply.Error != nil {
-		return abciResponse{}, fmt.Errorf("abci_query %s: %w", path, reply.Error)
-	}
-	if reply.Result == nil {
-		return abciResponse{}, fmt.Errorf("abci_query %s: HTTP %d with neither result nor error", path, status)
-	}
-	return reply.Result.Response, nil
+func (c *Client) abciQuery(ctx context.Context, path string, req []byte) (cosmosnode.ABCIResponse, error) {
+	return c.Node.ABCIQuery(ctx, path, req)
 }
 
 // sdk error codes a GetTx query answers with: the hash is not indexed (yet), or the node has
@@ -96,14 +66,6 @@ func (c *Client) txResult(ctx context.Context, hash string) (*sdk.TxResponse, er
 		atomic.StoreInt32(&c.noTxQuery, 1)
 	}
 	return c.endpointTxResult(ctx, hash)
-}
-
-// rpcBase is the CometBFT RPC's HTTP address.
-func (c *Client) rpcBase() string {
-	if rest, ok := strings.CutPrefix(c.rpcURL, "tcp://"); ok {
-		return "http://" + rest
-	}
-	return c.rpcURL
 }
 
 // queryTxResult asks the SDK's tx service through abci_query.
@@ -209,69 +171,24 @@ func decodeTxResponse(b []byte) (*sdk.TxResponse, error) {
 	return res, err
 }
 
-// leanTx is the part of CometBFT's tx reply a push reads; the events and the tx bytes are
-// skipped by the decoder. Integers wider than 32 bits come as decimal strings.
-type leanTx struct {
-	Result *struct {
-		Height   int64 `json:"height,string"`
-		TxResult struct {
-			Code      uint32 `json:"code"`
-			Codespace string `json:"codespace"`
-			Log       string `json:"log"`
-			GasUsed   int64  `json:"gas_used,string"`
-		} `json:"tx_result"`
-	} `json:"result"`
-	Error *rpcError `json:"error"`
-}
-
 // endpointTxResult reads the result from CometBFT's tx endpoint, decoding only the fields a
 // push reads (the events and the tx bytes are skipped by the decoder).
 func (c *Client) endpointTxResult(ctx context.Context, hash string) (*sdk.TxResponse, error) {
-	var lt leanTx
-	status, err := c.getRPC(ctx, c.rpcBase()+"/tx?prove=false&hash=0x"+url.QueryEscape(hash), &lt)
+	tx, err := c.Node.Tx(ctx, hash)
+	var rpcErr *nodehttp.RPCError
+	if errors.As(err, &rpcErr) {
+		data := string(rpcErr.Data)
+		if strings.Contains(data, "not found") {
+			return nil, nil
+		}
+		if indexDisabled(data) {
+			return nil, ErrTxIndexDisabled
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("tx endpoint: %w", err)
 	}
-	if lt.Error != nil {
-		if strings.Contains(lt.Error.Data, "not found") {
-			return nil, nil
-		}
-		if indexDisabled(lt.Error.Data) {
-			return nil, ErrTxIndexDisabled
-		}
-		return nil, fmt.Errorf("tx endpoint: %w", lt.Error)
-	}
-	if lt.Result == nil {
-		return nil, fmt.Errorf("tx endpoint: HTTP %d with neither result nor error", status)
-	}
-	r := lt.Result
-	return &sdk.TxResponse{TxHash: strings.ToUpper(hash), Height: r.Height, Code: r.TxResult.Code, Codespace: r.TxResult.Codespace,
-		RawLog: r.TxResult.Log, GasUsed: r.TxResult.GasUsed}, nil
-}
-
-// rpcError is a JSON-RPC error object.
-type rpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-	Data    string `json:"data"`
-}
-
-func (e *rpcError) Error() string { return fmt.Sprintf("%s (code %d): %s", e.Message, e.Code, e.Data) }
-
-// getRPC GETs a CometBFT RPC URL and decodes its JSON-RPC reply into v; it returns the HTTP
-// status for errors that name it.
-func (c *Client) getRPC(ctx context.Context, u string, v any) (int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return 0, err
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
-		return resp.StatusCode, fmt.Errorf("decode the reply (HTTP %d): %w", resp.StatusCode, err)
-	}
-	return resp.StatusCode, nil
+	r := tx.Result
+	return &sdk.TxResponse{TxHash: strings.ToUpper(hash), Height: int64(tx.Height), Code: r.Code, Codespace: r.Codespace,
+		RawLog: r.Log, GasUsed: int64(r.GasUsed)}, nil
 }

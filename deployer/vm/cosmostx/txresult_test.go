@@ -15,6 +15,7 @@ import (
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	txtypes "github.com/cosmos/cosmos-sdk/types/tx"
 
+	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	"github.com/vipharness/vipharness/deployer/push"
 )
 
@@ -55,26 +56,23 @@ func TestDecodeTxResponseSkipsTxAndEvents(t *testing.T) {
 func TestTxResultFallsBackToTheTxEndpoint(t *testing.T) {
 	const hash = "E011ED10E391C5DF5C7E635D321C0E7BE5D26BCA9A84E686A8E39D6410CE9110"
 	var queries, endpoint int
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/abci_query":
+	c := cometFake(t, func(method string, params map[string]any) string {
+		switch method {
+		case "abci_query":
 			queries++
-			if r.URL.Query().Get("path") != `"`+getTxPath+`"` {
-				t.Errorf("abci_query path %q", r.URL.Query().Get("path"))
+			if params["path"] != getTxPath {
+				t.Errorf("abci_query path %q", params["path"])
 			}
-			fmt.Fprint(w, `{"jsonrpc":"2.0","id":-1,"result":{"response":{"code":6,"log":"unknown query path: unknown request","codespace":"sdk"}}}`)
-		case "/tx":
+			return `{"jsonrpc":"2.0","id":-1,"result":{"response":{"code":6,"log":"unknown query path: unknown request","codespace":"sdk"}}}`
+		case "tx":
 			endpoint++
-			if got := r.URL.Query().Get("hash"); got != "0x"+hash {
-				t.Errorf("tx hash %q", got)
+			if got, _ := base64.StdEncoding.DecodeString(fmt.Sprint(params["hash"])); fmt.Sprintf("%X", got) != hash {
+				t.Errorf("tx hash %q", params["hash"])
 			}
-			fmt.Fprint(w, `{"jsonrpc":"2.0","id":-1,"result":{"height":"12","tx_result":{"code":0,"gas_used":"3657707","events":[{"type":"wasm"}]}}}`)
-		default:
-			http.NotFound(w, r)
+			return `{"jsonrpc":"2.0","id":-1,"result":{"height":"12","tx_result":{"code":0,"gas_used":"3657707","events":[{"type":"wasm"}]}}}`
 		}
-	}))
-	defer srv.Close()
-	c := &Client{rpcURL: srv.URL, http: srv.Client()}
+		return ""
+	})
 	for range 2 {
 		res, err := c.txResult(t.Context(), hash)
 		if err != nil {
@@ -92,18 +90,16 @@ func TestTxResultFallsBackToTheTxEndpoint(t *testing.T) {
 // The GetTx request is the upper-case hash as field 1, and a hash the node has not indexed
 // reads as nil.
 func TestQueryTxResultNotFound(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		data, _ := hex.DecodeString(strings.TrimPrefix(r.URL.Query().Get("data"), "0x"))
+	c := cometFake(t, func(method string, params map[string]any) string {
+		data, _ := hex.DecodeString(fmt.Sprint(params["data"]))
 		var req txtypes.GetTxRequest
-		if err := req.Unmarshal(data); err != nil || req.Hash != "00AA" {
-			t.Errorf("GetTx request %q: %v", req.Hash, err)
+		if err := req.Unmarshal(data); err != nil || method != "abci_query" || req.Hash != "00AA" {
+			t.Errorf("%s GetTx request %q: %v", method, req.Hash, err)
 		}
 		reply, _ := json.Marshal(map[string]any{"result": map[string]any{"response": map[string]any{
 			"code": 22, "codespace": "sdk", "log": "rpc error: code = NotFound desc = tx not found: 00AA: key not found"}}})
-		w.Write(reply)
-	}))
-	defer srv.Close()
-	c := &Client{rpcURL: srv.URL, http: srv.Client()}
+		return string(reply)
+	})
 	res, err := c.txResult(t.Context(), "00aa")
 	if err != nil || res != nil {
 		t.Fatalf("txResult of an unknown hash: %+v, %v", res, err)
@@ -152,19 +148,16 @@ func TestQuerySimulate(t *testing.T) {
 		"garbled": fmt.Sprintf(`{"jsonrpc":"2.0","id":-1,"result":{"response":{"code":0,"value":%q}}}`, base64.StdEncoding.EncodeToString([]byte{0x0a, 0x05, 0x08})),
 	}
 	var reply string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/abci_query" || r.URL.Query().Get("path") != `"`+simulatePath+`"` {
-			http.NotFound(w, r)
-			return
+	c := cometFake(t, func(method string, params map[string]any) string {
+		if method != "abci_query" || params["path"] != simulatePath {
+			return ""
 		}
 		// SimulateRequest{tx_bytes: 2} carrying the tx
-		if data := r.URL.Query().Get("data"); data != "0x"+hex.EncodeToString([]byte{0x12, 0x03, 1, 2, 3}) {
+		if data := params["data"]; data != hex.EncodeToString([]byte{0x12, 0x03, 1, 2, 3}) {
 			t.Errorf("request data %s", data)
 		}
-		fmt.Fprint(w, replies[reply])
-	}))
-	defer srv.Close()
-	c := &Client{rpcURL: srv.URL, http: srv.Client()}
+		return replies[reply]
+	})
 
 	reply = "ok"
 	res, err := c.querySimulate(t.Context(), []byte{1, 2, 3})
@@ -192,21 +185,17 @@ func TestQuerySimulate(t *testing.T) {
 func TestTxIndexDisabled(t *testing.T) {
 	for _, path := range []string{"query", "endpoint"} {
 		t.Run(path, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c := cometFake(t, func(method string, _ map[string]any) string {
 				switch {
-				case r.URL.Path == "/abci_query" && path == "query":
-					fmt.Fprint(w, `{"jsonrpc":"2.0","id":-1,"result":{"response":{"code":6,"codespace":"sdk","log":"rpc error: code = Unknown desc = transaction indexing is disabled: unknown request"}}}`)
-				case r.URL.Path == "/abci_query":
-					fmt.Fprint(w, `{"jsonrpc":"2.0","id":-1,"result":{"response":{"code":6,"codespace":"sdk","log":"unknown query path: unknown request"}}}`)
-				case r.URL.Path == "/tx":
-					w.WriteHeader(http.StatusInternalServerError)
-					fmt.Fprint(w, `{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":"transaction indexing is disabled"}}`)
-				default:
-					http.NotFound(w, r)
+				case method == "abci_query" && path == "query":
+					return `{"jsonrpc":"2.0","id":-1,"result":{"response":{"code":6,"codespace":"sdk","log":"rpc error: code = Unknown desc = transaction indexing is disabled: unknown request"}}}`
+				case method == "abci_query":
+					return `{"jsonrpc":"2.0","id":-1,"result":{"response":{"code":6,"codespace":"sdk","log":"unknown query path: unknown request"}}}`
+				case method == "tx":
+					return `{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":"transaction indexing is disabled"}}`
 				}
-			}))
-			defer srv.Close()
-			c := &Client{rpcURL: srv.URL, http: srv.Client()}
+				return ""
+			})
 			if err := c.CheckTxIndex(t.Context()); !errors.Is(err, ErrTxIndexDisabled) || !strings.Contains(err.Error(), `indexer = "kv"`) {
 				t.Fatalf("CheckTxIndex: %v", err)
 			}
@@ -235,4 +224,28 @@ func TestExpectedSequence(t *testing.T) {
 			t.Errorf("%v: %d %v, want %d %v", tc.err, got, ok, tc.want, tc.ok)
 		}
 	}
+}
+
+// cometFake is a Client whose CometBFT RPC is reply: the JSON-RPC reply body to a POSTed
+// method and its params ("": an HTTP 404, as for a method the node lacks).
+func cometFake(t *testing.T, reply func(method string, params map[string]any) string) *Client {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Method string         `json:"method"`
+			Params map[string]any `json:"params"`
+		}
+		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&req) != nil {
+			http.Error(w, "want a JSON-RPC POST", http.StatusBadRequest)
+			return
+		}
+		body := reply(req.Method, req.Params)
+		if body == "" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprint(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return &Client{Node: cosmosnode.New("", srv.URL, srv.Client()), http: srv.Client()}
 }

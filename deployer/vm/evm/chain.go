@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/vipharness/vipharness/bindings/ethnode"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/push"
@@ -85,7 +86,7 @@ func (c *pushChain) InPool(ctx context.Context, hash string) (bool, error) {
 // inPool reports whether the node holds the tx unmined (downloading the whole tx).
 func (s *Contract) inPool(ctx context.Context, hash string) (bool, error) {
 	_, pending, err := s.client.TransactionByHash(ctx, common.HexToHash(hash))
-	if notYet(err) {
+	if ethnode.ReceiptPending(err) {
 		return false, nil
 	}
 	if err != nil {
@@ -128,19 +129,8 @@ func (s *Contract) broadcast(ctx context.Context, raw []byte) error {
 // replays the call at the parent block to recover the revert data, because receipts carry
 // none.
 func (s *Contract) lookup(ctx context.Context, hash common.Hash) (push.Outcome, error) {
-	var (
-		rc  *leanReceipt
-		err error
-	)
-	if s.receipts != nil {
-		rc, err = s.receipts.receipt(ctx, hash)
-	} else {
-		err = s.client.Client().CallContext(ctx, &rc, "eth_getTransactionReceipt", hash)
-	}
-	if err == nil && rc == nil {
-		err = ethereum.NotFound
-	}
-	if notYet(err) {
+	rc, err := s.client.Receipt(ctx, hash)
+	if ethnode.ReceiptPending(err) {
 		return push.Outcome{}, nil
 	}
 	if err != nil {

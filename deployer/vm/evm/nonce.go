@@ -125,7 +125,7 @@ func (s *Contract) describeStuck(ctx context.Context, e *StuckNonceError) {
 		MaxPriorityFeePerGas *hexutil.Big `json:"maxPriorityFeePerGas"`
 	}
 	var content map[string]map[string]poolTx
-	if err := s.client.Client().CallContext(ctx, &content, "txpool_contentFrom", e.Sender); err != nil {
+	if err := s.client.RPC().CallContext(ctx, &content, "txpool_contentFrom", e.Sender); err != nil {
 		return
 	}
 	tx, ok := content["pending"][fmt.Sprint(e.Nonce)]

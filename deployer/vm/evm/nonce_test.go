@@ -12,8 +12,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/vipharness/vipharness/bindings/ethnode"
 )
 
 // fakePool is a node's view of one sender: its mined nonce (which moves by minedStep on
@@ -56,7 +56,7 @@ func contractOn(t *testing.T, p *fakePool) *Contract {
 	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	c, err := ethclient.Dial(hs.URL)
+	c, err := ethnode.Dial(context.Background(), hs.URL)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/vipharness/vipharness/bindings/ethnode"
 	"github.com/vipharness/vipharness/bindings/vipscore"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
@@ -34,8 +34,7 @@ const pageSize = 1000
 
 // Contract is the VipScore contract on one EVM chain.
 type Contract struct {
-	client   *ethclient.Client
-	receipts *receiptReader // receipts of HTTP endpoints, read lean; nil: through client
+	client   *ethnode.Client
 	chainID  *big.Int
 	binding  *vipscore.VipScore
 	abi      *abi.ABI
@@ -63,9 +62,9 @@ func dialContract(ctx context.Context, cfg deployer.Config) (*Contract, error) {
 	if cfg.JSONRPC == "" {
 		return nil, &deployer.ConfigError{Field: "JSONRPC", Value: `""`, Err: errors.New("an EVM rollup needs its JSON-RPC URL")}
 	}
-	client, err := ethclient.DialContext(ctx, cfg.JSONRPC)
+	client, err := ethnode.Dial(ctx, cfg.JSONRPC)
 	if err != nil {
-		return nil, fmt.Errorf("dial evm rpc %s: %w", cfg.JSONRPC, err)
+		return nil, err
 	}
 	chainID, err := client.ChainID(ctx)
 	if err != nil {
@@ -75,7 +74,7 @@ func dialContract(ctx context.Context, cfg deployer.Config) (*Contract, error) {
 	b := vipscore.NewVipScore()
 	parsed := b.GetABI()
 	return &Contract{
-		client: client, receipts: newReceiptReader(cfg.JSONRPC), chainID: chainID, binding: b, abi: &parsed, k: cfg.Push,
+		client: client, chainID: chainID, binding: b, abi: &parsed, k: cfg.Push,
 		code: cfg.Code, deployerKey: cfg.Deployer, operatorKey: cfg.Operator,
 	}, nil
 }

@@ -228,11 +228,11 @@ func (e *env) mustSend(t *testing.T, s *cosmostx.Signer, msgs ...sdk.Msg) *sdk.T
 // height is the node's latest height, as CometBFT's status reports it.
 func (e *env) height(t *testing.T) int64 {
 	t.Helper()
-	st, err := e.c.RPC.Status(context.Background())
+	h, err := e.c.Node.LatestHeight(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st.SyncInfo.LatestBlockHeight
+	return int64(h)
 }
 
 // waitBlocks waits until n more blocks are committed.

@@ -110,7 +110,7 @@ func refusesBadTxs(t *testing.T, e *env) {
 	if br.Code != 32 || br.Codespace != "sdk" || br.Log != wantLog {
 		t.Fatalf("bad sequence: code %d codespace %q log %q", br.Code, br.Codespace, br.Log)
 	}
-	if _, err := e.c.GetTx(ctx, br.Hash.String()); err == nil || !strings.Contains(err.Error(), "404") {
+	if _, err := e.c.GetTx(ctx, br.Hash); err == nil || !strings.Contains(err.Error(), "404") {
 		t.Fatalf("refused tx is indexed: %v", err)
 	}
 
@@ -304,13 +304,13 @@ func servesAndStops(t *testing.T, e *env) {
 		!strings.HasPrefix(ep.CometRPC, "http://127.0.0.1:") || !strings.HasPrefix(ep.REST, "http://127.0.0.1:") {
 		t.Fatalf("rollup vm %s chain %s endpoints %+v", e.r.VM(), e.r.ChainID(), ep)
 	}
-	info, err := e.c.RPC.ABCIInfo(ctx)
-	version := info.Response.Version
-	if err != nil || info.Response.LastBlockHeight < 1 || version == "" || e.n.Version != "" && version != e.n.Version {
+	info, err := e.c.Node.ABCIInfo(ctx)
+	version := info.Version
+	if err != nil || info.LastBlockHeight < 1 || version == "" || e.n.Version != "" && version != e.n.Version {
 		t.Fatalf("abci_info %+v, want version %q: %v", info, e.n.Version, err)
 	}
-	st, err := e.c.RPC.Status(ctx)
-	if err != nil || st.NodeInfo.Network != e.n.ChainID {
+	st, err := e.c.Node.Status(ctx)
+	if err != nil || st.ChainID != e.n.ChainID {
 		t.Fatalf("status %+v: %v", st, err)
 	}
 	e.waitBlocks(t, 3)

@@ -1,4 +1,4 @@
-package evm
+package ethnode
 
 import (
 	"bytes"
@@ -9,16 +9,15 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/vipharness/vipharness/bindings/ethnode"
-	"github.com/vipharness/vipharness/bindings/nodehttp"
-
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/vipharness/vipharness/bindings/nodehttp"
 )
 
-// leanReceipt is the part of a receipt a push reads.
-type leanReceipt struct {
+// Receipt is the part of a receipt a push reads: its status, gas and block.
+type Receipt struct {
 	Status      hexutil.Uint64 `json:"status"`
 	GasUsed     hexutil.Uint64 `json:"gasUsed"`
 	BlockNumber *hexutil.Big   `json:"blockNumber"`
@@ -50,7 +49,7 @@ func newReceiptReader(endpoint string) *receiptReader {
 
 // receipt is tx hash's receipt, nil if the node knows no receipt for it. The node's JSON-RPC
 // error comes back as an rpc.Error, as the RPC client returns it.
-func (r *receiptReader) receipt(ctx context.Context, hash common.Hash) (*leanReceipt, error) {
+func (r *receiptReader) receipt(ctx context.Context, hash common.Hash) (*Receipt, error) {
 	body := `{"jsonrpc":"2.0","id":1,"method":"eth_getTransactionReceipt","params":["` + hash.Hex() + `"]}`
 	// The raw reply, for the one-pass parse (nodehttp.Client.Call would decode it whole).
 	reply, err := r.node.Do(ctx, http.MethodPost, "", []byte(body))
@@ -76,9 +75,9 @@ var _ rpc.DataError = (*rpcError)(nil)
 // parseReceiptReply reads a JSON-RPC reply to eth_getTransactionReceipt: the receipt's
 // status, gasUsed and blockNumber, nil for a null result, the error object as an rpcError.
 // Everything else in it (the logs) is skipped, its strings and brackets checked.
-func parseReceiptReply(b []byte) (*leanReceipt, error) {
+func parseReceiptReply(b []byte) (*Receipt, error) {
 	var (
-		rc       *leanReceipt
+		rc       *Receipt
 		rpcErr   *rpcError
 		haveBody bool
 	)
@@ -89,7 +88,7 @@ func parseReceiptReply(b []byte) (*leanReceipt, error) {
 			if string(v) == "null" {
 				return nil
 			}
-			rc = new(leanReceipt)
+			rc = new(Receipt)
 			return parseLeanReceipt(v, rc)
 		case "error":
 			haveBody = true
@@ -116,7 +115,7 @@ func parseReceiptReply(b []byte) (*leanReceipt, error) {
 }
 
 // parseLeanReceipt reads a receipt object's status, gasUsed and blockNumber.
-func parseLeanReceipt(b []byte, rc *leanReceipt) error {
+func parseLeanReceipt(b []byte, rc *Receipt) error {
 	end, err := scanObject(b, 0, func(key string, v []byte) error {
 		var dst any
 		switch key {
@@ -282,7 +281,3 @@ func skipSpace(b []byte, i int) int {
 	}
 	return i
 }
-
-// notYet is a lookup that found nothing yet: unknown hash, or a node whose tx index is
-// still catching up (geth answers "transaction indexing is in progress").
-func notYet(err error) bool { return ethnode.ReceiptPending(err) }

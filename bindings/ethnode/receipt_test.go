@@ -1,4 +1,4 @@
-package evm
+package ethnode
 
 import (
 	"context"
@@ -40,16 +40,16 @@ func TestParseReceiptReply(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		reply   string
-		want    *leanReceipt // nil with wantErr "": a null result
+		want    *Receipt // nil with wantErr "": a null result
 		wantErr string
 		notYet  bool
 	}{
 		{name: "a chunk's receipt", reply: `{"jsonrpc":"2.0","id":1,"result":` + receipt + `}`,
-			want: &leanReceipt{Status: 1, GasUsed: 12_345_678, BlockNumber: bigHex(4242)}},
+			want: &Receipt{Status: 1, GasUsed: 12_345_678, BlockNumber: bigHex(4242)}},
 		{name: "result first, spaces between tokens", reply: " {\n \"result\" : " + failed + " , \"id\" : 1 , \"jsonrpc\" : \"2.0\" }\n",
-			want: &leanReceipt{Status: 0, GasUsed: 12_345_678, BlockNumber: bigHex(4242)}},
+			want: &Receipt{Status: 0, GasUsed: 12_345_678, BlockNumber: bigHex(4242)}},
 		{name: "fields the push skips, escapes in them", reply: `{"jsonrpc":"2.0","id":1,"result":{"x":"a\"}b\\","y":[{"z":[1,-2.5e3,true,false,null]}],"status":"0x1","gasUsed":"0x5208","blockNumber":"0x10"}}`,
-			want: &leanReceipt{Status: 1, GasUsed: 21000, BlockNumber: bigHex(16)}},
+			want: &Receipt{Status: 1, GasUsed: 21000, BlockNumber: bigHex(16)}},
 		{name: "unknown tx", reply: `{"jsonrpc":"2.0","id":1,"result":null}`},
 		{name: "node error", reply: `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"transaction indexing is in progress","data":"x"}}`,
 			wantErr: "transaction indexing is in progress", notYet: true},
@@ -67,8 +67,8 @@ func TestParseReceiptReply(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, tc.wantErr)
 				}
-				if notYet(err) != tc.notYet {
-					t.Fatalf("notYet(%v) = %v, want %v", err, !tc.notYet, tc.notYet)
+				if ReceiptPending(err) != tc.notYet {
+					t.Fatalf("ReceiptPending(%v) = %v, want %v", err, !tc.notYet, tc.notYet)
 				}
 				return
 			}
@@ -80,7 +80,7 @@ func TestParseReceiptReply(t *testing.T) {
 			}
 			// What encoding/json reads from the same reply.
 			var ref struct {
-				Result *leanReceipt `json:"result"`
+				Result *Receipt `json:"result"`
 			}
 			if err := json.Unmarshal([]byte(tc.reply), &ref); err != nil {
 				t.Fatal(err)
@@ -165,7 +165,7 @@ func BenchmarkReceiptReply(b *testing.B) {
 			if err := json.NewDecoder(strings.NewReader(string(reply))).Decode(&msg); err != nil {
 				b.Fatal(err)
 			}
-			var rc *leanReceipt
+			var rc *Receipt
 			if err := json.Unmarshal(msg.Result, &rc); err != nil {
 				b.Fatal(err)
 			}
