@@ -19,9 +19,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/ethereum/go-ethereum/ethclient"
-
 	"github.com/vipharness/vipharness/bindings/cosmosnode"
+	"github.com/vipharness/vipharness/bindings/ethnode"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/vip"
@@ -111,7 +110,7 @@ func (e Engine) StartRollup(ctx context.Context, vm vip.VM) (localnet.Rollup, er
 	}
 	r := &Rollup{vm: vm, ep: e.Endpoints(), funded: localnet.Account{PrivateKey: hex.EncodeToString(key.Secret())}}
 	if !scorers.MustDescribe(vm).Cosmos {
-		c, err := ethclient.DialContext(ctx, r.ep.JSONRPC)
+		c, err := ethnode.Dial(ctx, r.ep.JSONRPC)
 		if err != nil {
 			return nil, fmt.Errorf("external engine: dial %s: %w", r.ep.JSONRPC, err)
 		}

@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/vipharness/vipharness/bindings/ethnode"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/cometrpc"
@@ -123,7 +123,7 @@ func ArgsOn(datadir, host string, httpPort, authPort int) []string {
 type Face struct {
 	RPC     string
 	chainID *big.Int
-	client  *ethclient.Client
+	client  *ethnode.Client
 	comet   *cometrpc.Server
 }
 
@@ -150,7 +150,7 @@ func Attach(ctx context.Context, rpc string, alive func() error) (*Face, error) 
 	}
 	version := "geth"
 	var clientVersion string
-	if err := f.client.Client().CallContext(ctx, &clientVersion, "web3_clientVersion"); err == nil {
+	if err := f.client.RPC().CallContext(ctx, &clientVersion, "web3_clientVersion"); err == nil {
 		version = clientVersion
 	}
 	var err error
@@ -163,7 +163,7 @@ func Attach(ctx context.Context, rpc string, alive func() error) (*Face, error) 
 }
 
 func (f *Face) dial(ctx context.Context) error {
-	c, err := ethclient.DialContext(ctx, f.RPC)
+	c, err := ethnode.Dial(ctx, f.RPC)
 	if err != nil {
 		return err
 	}
