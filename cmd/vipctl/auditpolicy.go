@@ -33,11 +33,11 @@ func (ao *auditOptions) auditPolicy(ctx context.Context, sess session) error {
 		return classify(err)
 	}
 	if o.out != "" {
-		if err := policy.WriteOutputs(o.out, ps.scoreFile, ps.manifest); err != nil {
+		if err := policy.WriteOutputs(o.out, ps.ScoreFile, ps.Manifest); err != nil {
 			return err
 		}
 	}
-	tree, err := policy.Tree(o.bridgeID, o.stage, ps.res.Scores)
+	tree, err := policy.Tree(o.bridgeID, o.stage, ps.Result.Scores)
 	if err != nil {
 		return err
 	}
@@ -47,14 +47,14 @@ func (ao *auditOptions) auditPolicy(ctx context.Context, sess session) error {
 		}
 	}
 	var m policy.Manifest
-	if err := json.Unmarshal(ps.manifest, &m); err != nil {
+	if err := json.Unmarshal(ps.Manifest, &m); err != nil {
 		return fmt.Errorf("read back the manifest: %w", err)
 	}
 	out := auditOutput{BridgeID: o.bridgeID, Stage: o.stage, MerkleRoot: tree.Root().String(), TotalL2Score: tree.Total, Leaves: tree.Len(),
 		Policy: &auditPolicy{Name: p.Name, Manifest: &m, Differences: []auditDiff{}}}
 	var b strings.Builder
 	fmt.Fprintf(&b, "policy %s, stage %d: blocks %d..%d from the %s at height %d: %d addresses, total %d\n",
-		p.Name, o.stage, ps.run.Span.FirstBlock, ps.run.Span.LastBlock, ps.run.SourceKind, ps.run.SourceHeight, len(ps.res.Scores), ps.total())
+		p.Name, o.stage, ps.Run.Span.FirstBlock, ps.Run.Span.LastBlock, ps.Run.SourceKind, ps.Run.SourceHeight, len(ps.Result.Scores), ps.Total())
 	fmt.Fprintf(&b, "bridge %d stage %d by the policy: merkle root %s, total_l2_score %d, %d leaves", o.bridgeID, o.stage, out.MerkleRoot, tree.Total, tree.Len())
 	if proofsFile != "" {
 		fmt.Fprintf(&b, "\nproofs: %s", proofsFile)
@@ -65,7 +65,7 @@ func (ao *auditOptions) auditPolicy(ctx context.Context, sess session) error {
 
 	var fails []error
 	err = ao.withScorer(ctx, sess, func(ctx context.Context, s *deployer.Scorer) error {
-		c, err := policy.CompareStage(ctx, s, o.stage, ps.res.Scores)
+		c, err := policy.CompareStage(ctx, s, o.stage, ps.Result.Scores)
 		if errors.Is(err, vip.ErrStageMissing) {
 			return invalid(fmt.Errorf("the contract %s has no stage %d: %w", s.Contract(), o.stage, err))
 		}

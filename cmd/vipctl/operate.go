@@ -90,6 +90,14 @@ func (o *operateOptions) operate(ctx context.Context, sess session) error {
 		if err != nil {
 			return err
 		}
+		// Refused before the first pass, not at each stage.
+		to, err := c.stageOptions(o.policy, p, 1)
+		if err == nil {
+			_, err = to.Validated()
+		}
+		if err != nil {
+			return classify(err)
+		}
 		ps = &policySource{c: c, o: o.policy, p: p}
 		src = ps
 	case file != "":

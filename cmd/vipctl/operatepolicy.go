@@ -11,6 +11,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/operation/operate"
 	"github.com/vipharness/vipharness/deployer/policy"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/tasks"
 )
 
 // policySource is operate's score source for --policy: each stage computed from the
@@ -29,7 +30,7 @@ type policySource struct {
 	// last is the last stage computed: blocks below the window's end never change on an
 	// Initia rollup (instant finality), so a retry within the run reuses it.
 	last      uint64
-	lastStage *policyStage
+	lastStage *tasks.Stage
 }
 
 func (s *policySource) String() string {
@@ -57,19 +58,19 @@ func (s *policySource) Scores(ctx context.Context, stage uint64, emit func(score
 			return err
 		}
 		dir := filepath.Join(s.dir, "stage-"+strconv.FormatUint(stage, 10))
-		if err := policy.WriteOutputs(dir, ps.scoreFile, ps.manifest); err != nil {
+		if err := policy.WriteOutputs(dir, ps.ScoreFile, ps.Manifest); err != nil {
 			return err
 		}
-		tree, err := policy.Tree(s.o.bridgeID, stage, ps.res.Scores)
+		tree, err := policy.Tree(s.o.bridgeID, stage, ps.Result.Scores)
 		if err != nil {
 			return err
 		}
 		s.logger.Info("stage computed by the policy", "stage", stage, "policy", s.p.Name,
-			"blocks", fmt.Sprintf("%d..%d", ps.run.Span.FirstBlock, ps.run.Span.LastBlock), "source", ps.run.SourceKind,
-			"addresses", len(ps.res.Scores), "total", ps.total(), "merkle_root", "0x"+tree.Root().String(), "out", dir)
+			"blocks", fmt.Sprintf("%d..%d", ps.Run.Span.FirstBlock, ps.Run.Span.LastBlock), "source", ps.Run.SourceKind,
+			"addresses", len(ps.Result.Scores), "total", ps.Total(), "merkle_root", "0x"+tree.Root().String(), "out", dir)
 		s.last, s.lastStage = stage, ps
 	}
-	for _, sc := range ps.res.Scores {
+	for _, sc := range ps.Result.Scores {
 		emit(scores.Entry{Addr: s.codec.Encode(sc.Addr[:]), Amount: sc.Score})
 	}
 	return nil

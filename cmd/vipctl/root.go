@@ -429,6 +429,16 @@ func configAdvice(field string) string {
 		return "--state-dir (or VIPHARNESS_DIR)"
 	case "Cosmos.GasPrice":
 		return "--gas-price (or GAS_PRICE)"
+	case "L1REST and VIPModule":
+		return "pass --l1-rest and --vip-address, or --network"
+	case "CometRPC or Indexer":
+		return "pass --comet-rpc (or set COMET_RPC_URL) or --indexer"
+	case "Indexer":
+		return "--indexer"
+	case "Stage":
+		return "--stage"
+	case "Policy.VM":
+		return "the vm field of the --policy file"
 	}
 	return "a setting of this build, not a flag: report it"
 }

@@ -12,12 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/vipharness/vipharness/bindings/cosmosnode"
-	"github.com/vipharness/vipharness/bindings/indexer"
-	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/policy"
-	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/tasks"
 	"github.com/vipharness/vipharness/deployer/vip"
 )
 
@@ -161,68 +158,31 @@ func checkPolicy(sess session, o computeOptions) error {
 	return err
 }
 
-// policyStage is a stage computed by a policy: the run (window, source), the result, and
-// the score file and manifest made of them.
-type policyStage struct {
-	run                 policy.Run
-	res                 *policy.Result
-	scoreFile, manifest []byte
-}
-
-// total is the sum of the stage's scores.
-func (ps *policyStage) total() uint64 {
-	var t uint64
-	for _, s := range ps.res.Scores {
-		t += s.Score
-	}
-	return t
-}
-
-// computeStage reads stage's times from the L1, maps them to the rollup's blocks, reads the
-// policy's sources from the node (or the indexer) and scores them: what scores compute,
-// audit --policy and operate --policy share.
-func (c *chainOptions) computeStage(ctx context.Context, o computeOptions, p *policy.Policy, stage uint64) (*policyStage, error) {
-	if err := c.policyReads(o, p); err != nil {
-		return nil, err
-	}
+// stageOptions are the task options of stage by policy p from the rollup and L1 flags;
+// tasks.ComputeOptions.Validated checks them (its errors name fields; classify words them
+// as flags).
+func (c *chainOptions) stageOptions(o computeOptions, p *policy.Policy, stage uint64) (tasks.ComputeOptions, error) {
 	src, err := c.l1Source(true)
 	if err != nil {
-		return nil, err
+		return tasks.ComputeOptions{}, err
 	}
-	if src.REST.Value == "" || src.VIP.Value == "" {
-		return nil, invalid(errors.New("the stage's times come from the L1: pass --l1-rest and --vip-address, or --network"))
+	to := tasks.ComputeOptions{Policy: p, Stage: stage, BridgeID: o.bridgeID, JSONRPC: c.rpc, CometRPC: c.cometRPC, REST: c.rest,
+		L1REST: src.REST.Value, VIPModule: src.VIP.Value, Indexer: o.indexerURL, LogSpan: max(o.logSpan, 1)}
+	if o.vmSet {
+		to.VM = vip.VM(c.vm)
 	}
-	times, err := l1node.NewReader(src.REST.Value, src.VIP.Value, nil).StageTimes(ctx, stage)
+	return to, nil
+}
+
+// computeStage computes stage by policy p: what scores compute, audit --policy and operate
+// --policy share.
+func (c *chainOptions) computeStage(ctx context.Context, o computeOptions, p *policy.Policy, stage uint64) (*tasks.Stage, error) {
+	to, err := c.stageOptions(o, p, stage)
 	if err != nil {
 		return nil, err
 	}
-	var (
-		span   policy.Span
-		run    policy.Run
-		reader policy.Reader
-	)
-	if p.IsCosmos() {
-		span, run, reader, err = c.cosmosReader(ctx, o, stage, times.Start, times.End)
-	} else {
-		var node *policy.Node
-		node, span, run, reader, err = c.evmReader(ctx, o, stage, times.Start, times.End)
-		if node != nil {
-			defer node.Close()
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	run.Stage, run.BridgeID = stage, o.bridgeID
-	res, err := policy.Compute(ctx, p, span.Window, reader)
-	if err != nil {
-		return nil, fmt.Errorf("stage %d: %w", stage, err)
-	}
-	scoreFile, manifest, err := policy.Outputs(p, run, res)
-	if err != nil {
-		return nil, fmt.Errorf("stage %d: %w", stage, err)
-	}
-	return &policyStage{run: run, res: res, scoreFile: scoreFile, manifest: manifest}, nil
+	ps, err := tasks.ComputeStage(ctx, to)
+	return ps, classify(err)
 }
 
 // checkVMFlag refuses a --vm that names no VM (the policy says which VM it reads).
@@ -234,107 +194,6 @@ func (o *rollupOptions) checkVMFlag() error {
 		return invalid(fmt.Errorf("--vm: %w", err))
 	}
 	return nil
-}
-
-// policyReads refuses a policy for another VM than --vm names (when given) and a rollup
-// endpoint missing for the policy's VM: EVM reads the JSON-RPC; Move and Wasm the CometBFT
-// RPC, or the indexer alone.
-func (c *rollupOptions) policyReads(o computeOptions, p *policy.Policy) error {
-	vm, err := vip.ParseVM(p.VM)
-	if err != nil {
-		return invalid(fmt.Errorf("policy %s: vm: %w", p.Name, err))
-	}
-	if o.vmSet && c.vm != p.VM {
-		return invalid(fmt.Errorf("--vm %s: the policy %s's vm is %s", c.vm, p.Name, p.VM))
-	}
-	switch cosmos := scorers.MustDescribe(vm).Cosmos; {
-	case !cosmos && c.rpc == "":
-		return invalid(errors.New("--rpc (or JSON_RPC_URL) is required: the rollup's EVM JSON-RPC"))
-	case cosmos && c.cometRPC == "" && o.indexerURL == "":
-		return invalid(fmt.Errorf("a %s policy reads the rollup's CometBFT RPC (--comet-rpc or COMET_RPC_URL) or an indexer (--indexer)", p.VM))
-	}
-	return nil
-}
-
-// evmReader maps the stage to an EVM rollup's blocks over its JSON-RPC and reads them from
-// the node, or from the indexer with block times and inputs from the node.
-func (c *rollupOptions) evmReader(ctx context.Context, o computeOptions, stage, start, end uint64) (*policy.Node, policy.Span, policy.Run, policy.Reader, error) {
-	var run policy.Run
-	node, err := policy.DialNode(ctx, c.rpc)
-	if err != nil {
-		return nil, policy.Span{}, run, nil, err
-	}
-	node.LogSpan = max(o.logSpan, 1)
-	span, err := policy.FindWindow(ctx, node, start, end)
-	if err != nil {
-		return node, span, run, nil, fmt.Errorf("stage %d: %w", stage, err)
-	}
-	run.Span = span
-	if o.indexerURL == "" {
-		head, err := node.Head(ctx)
-		if err != nil {
-			return node, span, run, nil, err
-		}
-		run.SourceKind, run.SourceHeight = "node", head.Number
-		return node, span, run, node, nil
-	}
-	client, err := indexer.NewClient(o.indexerURL)
-	if err != nil {
-		return node, span, run, nil, invalid(fmt.Errorf("--indexer: %w", err))
-	}
-	ix := &policy.IndexerSource{Client: client, Node: node}
-	h, err := ix.Height(ctx)
-	if err != nil {
-		return node, span, run, nil, err
-	}
-	if h < span.LastBlock {
-		return node, span, run, nil, fmt.Errorf("stage %d: the indexer has collected blocks up to %d, the stage ends at block %d: %w", stage, h, span.LastBlock, policy.ErrBehind)
-	}
-	run.SourceKind, run.SourceHeight = "indexer", h
-	return node, span, run, ix, nil
-}
-
-// cosmosReader maps the stage to a Move or Wasm rollup's blocks and reads them from one
-// place: the node's CometBFT RPC (headers, tx_search), or the indexer alone (its blocks and
-// Cosmos txs). The score file's addresses take the chain's bech32 prefix, asked of --rest
-// when given (Initia's rollups all use "init").
-func (c *rollupOptions) cosmosReader(ctx context.Context, o computeOptions, stage, start, end uint64) (policy.Span, policy.Run, policy.Reader, error) {
-	var (
-		run     policy.Run
-		headers policy.Headers
-		reader  policy.Reader
-	)
-	if o.indexerURL != "" {
-		client, err := indexer.NewClient(o.indexerURL)
-		if err != nil {
-			return policy.Span{}, run, nil, invalid(fmt.Errorf("--indexer: %w", err))
-		}
-		ix := &policy.CosmosIndexer{Client: client}
-		headers, reader, run.SourceKind = ix, ix, "indexer"
-	} else {
-		node, err := policy.DialComet(c.cometRPC)
-		if err != nil {
-			return policy.Span{}, run, nil, err
-		}
-		headers, reader, run.SourceKind = node, node, "node"
-	}
-	// The newest block is the source's: the window's search refuses while it is behind.
-	span, err := policy.FindWindow(ctx, headers, start, end)
-	if err != nil {
-		return span, run, nil, fmt.Errorf("stage %d: %w", stage, err)
-	}
-	head, err := headers.Head(ctx)
-	if err != nil {
-		return span, run, nil, err
-	}
-	run.Span, run.SourceHeight = span, head.Number
-	run.Prefix = "init"
-	if c.rest != "" {
-		if run.Prefix, err = cosmosnode.New(c.rest, "", nil).Bech32Prefix(ctx); err != nil {
-			return span, run, nil, err
-		}
-	}
-	return span, run, reader, nil
 }
 
 // computeScores computes the stage o asks by the policy, writes the score file and
@@ -351,7 +210,7 @@ func (so *scoresComputeOptions) computeScores(ctx context.Context, sess session,
 	if err != nil {
 		return err
 	}
-	run, res, span, scoreFile, manifest := ps.run, ps.res, ps.run.Span, ps.scoreFile, ps.manifest
+	run, res, span, scoreFile, manifest := ps.Run, ps.Result, ps.Run.Span, ps.ScoreFile, ps.Manifest
 	dir := o.out
 	if dir == "" {
 		dir = fmt.Sprintf("scores-stage-%d", o.stage)
@@ -364,7 +223,7 @@ func (so *scoresComputeOptions) computeScores(ctx context.Context, sess session,
 			return err
 		}
 	} else {
-		total := ps.total()
+		total := ps.Total()
 		_, err = fmt.Fprintf(sess.out, "stage %d: blocks %d..%d (%s..%s) from the %s at height %d: %d addresses, total %d\nwrote %s and %s\n",
 			o.stage, span.FirstBlock, span.LastBlock, p.BlockHash(span.First.Hash), p.BlockHash(span.Last.Hash), run.SourceKind, run.SourceHeight,
 			len(res.Scores), total, filepath.Join(dir, policy.ScoreFileName), filepath.Join(dir, policy.ManifestName))
