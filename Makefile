@@ -6,7 +6,7 @@ GINKGO := $(GO) tool ginkgo
 E2E_FLAGS ?=
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: nodes-linux e2e-run e2e-shards e2e-docker-tcp e2e-external all setup setup-demo setup-system setup-npm setup-jsclients setup-foundry setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
+.PHONY: man nodes-linux e2e-run e2e-shards e2e-docker-tcp e2e-external all setup setup-demo setup-system setup-npm setup-jsclients setup-foundry setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
 
 all: build
 
@@ -89,6 +89,12 @@ WASMD_LDFLAGS := -X github.com/cosmos/cosmos-sdk/version.Name=wasm -X github.com
 ## build: the vipctl binary in bin/
 build:
 	$(GO) build -o bin/vipctl ./cmd/vipctl
+
+## man: a man page for every vipctl command (cobra's, from the same definitions as --help)
+## into $(MAN_DIR); `man -l $(MAN_DIR)/vipctl.1` reads one. Shell completions: vipctl completion -h
+MAN_DIR ?= .cache/man
+man:
+	$(GO) run ./cmd/vipctl man --dir $(MAN_DIR)
 
 ## build-ledger: vipctl with USB HID for Ledger devices (cgo: needs a C compiler)
 build-ledger:
