@@ -6,7 +6,7 @@ GINKGO := $(GO) tool ginkgo
 E2E_FLAGS ?=
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: man nodes-linux e2e-run e2e-shards e2e-docker-tcp e2e-external all setup setup-demo setup-system setup-npm setup-jsclients setup-foundry setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
+.PHONY: man tools release-check release-snapshot nodes-linux e2e-run e2e-shards e2e-docker-tcp e2e-external all setup setup-demo setup-system setup-npm setup-jsclients setup-foundry setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
 
 all: build
 
@@ -96,6 +96,34 @@ MAN_DIR ?= .cache/man
 man:
 	$(GO) run ./cmd/vipctl man --dir $(MAN_DIR)
 
+## release-snapshot: the release archives (.goreleaser.yaml) of this checkout, no tag needed:
+## .cache/dist/vipctl_<version>_linux_amd64.tar.gz and checksums.txt. release-check: goreleaser
+## check. goreleaser and actionlint are pinned in their own module (.github/tools/go.mod) and
+## built into .cache/tools.
+TOOLS := .cache/tools
+GORELEASER := $(TOOLS)/goreleaser
+ACTIONLINT := $(TOOLS)/actionlint
+tools: $(GORELEASER) $(ACTIONLINT)
+
+$(GORELEASER): .github/tools/go.mod .github/tools/go.sum
+	mkdir -p $(TOOLS)
+	cd .github/tools && $(GO) build -o $(CURDIR)/$@ github.com/goreleaser/goreleaser/v2
+
+$(ACTIONLINT): .github/tools/go.mod .github/tools/go.sum
+	mkdir -p $(TOOLS)
+	cd .github/tools && $(GO) build -o $(CURDIR)/$@ github.com/rhysd/actionlint/cmd/actionlint
+
+# goreleaser reads the commit only where `git ls-remote --get-url` answers: in a checkout
+# without a remote, the project's is named for its run alone.
+RELEASE_GIT_ENV := $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://github.com/vipharness/vipharness.git)
+
+release-check: $(GORELEASER)
+	$(GORELEASER) check
+
+release-snapshot: $(GORELEASER)
+	$(RELEASE_GIT_ENV) $(GORELEASER) release --snapshot --clean --skip=publish
+	bash .github/tools/release-verify.sh .cache/dist
+
 ## build-ledger: vipctl with USB HID for Ledger devices (cgo: needs a C compiler)
 build-ledger:
 	CGO_ENABLED=1 $(GO) build -tags ledgerhid -o bin/vipctl ./cmd/vipctl
@@ -135,6 +163,7 @@ E2E_ENGINES ?= embedded,process,container,minitia
 TEST_P ?=
 test: setup nodes
 	$(GO) vet ./...
+	$(MAKE) --no-print-directory release-check release-snapshot
 	E2E_ENGINES=$(E2E_ENGINES) VIPHARNESS_CHECK_REBUILD=1 $(GO) test $(if $(TEST_P),-p $(TEST_P)) -count=1 -timeout 45m ./...
 	bash e2e/external/run.sh
 
