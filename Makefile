@@ -239,12 +239,13 @@ demo: setup-demo
 bench: setup
 	$(GO) run ./cmd/benchreport -out BENCHMARKS.md
 
-## lint: gofmt, go vet, staticcheck
-lint:
+## lint: gofmt, go vet, staticcheck, go mod tidy; actionlint on the workflows and action.yml
+lint: $(ACTIONLINT)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 	@$(GO) mod tidy -diff >/dev/null || { $(GO) mod tidy -diff; echo "go.mod/go.sum: not tidy (run go mod tidy)"; exit 1; }
+	$(ACTIONLINT)
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
