@@ -6,7 +6,7 @@ GINKGO := $(GO) tool ginkgo
 E2E_FLAGS ?=
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: man tools release-check release-snapshot nodes-linux e2e-run e2e-shards e2e-docker-tcp e2e-external all setup setup-demo setup-system setup-npm setup-jsclients setup-foundry setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
+.PHONY: image man tools release-check release-snapshot nodes-linux e2e-run e2e-shards e2e-docker-tcp e2e-external all setup setup-demo setup-system setup-npm setup-jsclients setup-foundry setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
 
 all: build
 
@@ -123,6 +123,13 @@ release-check: $(GORELEASER)
 release-snapshot: $(GORELEASER)
 	$(RELEASE_GIT_ENV) $(GORELEASER) release --snapshot --clean --skip=publish
 	bash .github/tools/release-verify.sh .cache/dist
+
+## image: the vipctl container image (cmd/vipctl/Dockerfile, FROM scratch: no registry needed)
+## from the snapshot archive, tagged $(IMAGE); the Move libraries of `make setup` go in too
+IMAGE ?= vipharness/vipctl:local
+image: release-snapshot setup-movevm
+	bash cmd/vipctl/image-context.sh "$$(ls .cache/dist/vipctl_*_linux_amd64.tar.gz | head -1)" .cache/image .cache/movevm
+	docker build -q -t $(IMAGE) -f cmd/vipctl/Dockerfile .cache/image
 
 ## build-ledger: vipctl with USB HID for Ledger devices (cgo: needs a C compiler)
 build-ledger:
