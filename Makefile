@@ -6,7 +6,7 @@ GINKGO := $(GO) tool ginkgo
 E2E_FLAGS ?=
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: nodes-linux e2e-run e2e-shards e2e-docker-tcp e2e-external all setup setup-demo setup-system setup-npm setup-jsclients setup-foundry setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
+.PHONY: image man tools release-check release-snapshot nodes-linux e2e-run e2e-shards e2e-docker-tcp e2e-external all setup setup-demo setup-system setup-npm setup-jsclients setup-foundry setup-movevm nodes devnode build build-ledger contracts bindings proto check-artifacts test unit e2e demo bench lint fmt clean
 
 all: build
 
@@ -90,6 +90,47 @@ WASMD_LDFLAGS := -X github.com/cosmos/cosmos-sdk/version.Name=wasm -X github.com
 build:
 	$(GO) build -o bin/vipctl ./cmd/vipctl
 
+## man: a man page for every vipctl command (cobra's, from the same definitions as --help)
+## into $(MAN_DIR); `man -l $(MAN_DIR)/vipctl.1` reads one. Shell completions: vipctl completion -h
+MAN_DIR ?= .cache/man
+man:
+	$(GO) run ./cmd/vipctl man --dir $(MAN_DIR)
+
+## release-snapshot: the release archives (.goreleaser.yaml) of this checkout, no tag needed:
+## .cache/dist/vipctl_<version>_linux_amd64.tar.gz and checksums.txt. release-check: goreleaser
+## check. goreleaser and actionlint are pinned in their own module (.github/tools/go.mod) and
+## built into .cache/tools.
+TOOLS := .cache/tools
+GORELEASER := $(TOOLS)/goreleaser
+ACTIONLINT := $(TOOLS)/actionlint
+tools: $(GORELEASER) $(ACTIONLINT)
+
+$(GORELEASER): .github/tools/go.mod .github/tools/go.sum
+	mkdir -p $(TOOLS)
+	cd .github/tools && $(GO) build -o $(CURDIR)/$@ github.com/goreleaser/goreleaser/v2
+
+$(ACTIONLINT): .github/tools/go.mod .github/tools/go.sum
+	mkdir -p $(TOOLS)
+	cd .github/tools && $(GO) build -o $(CURDIR)/$@ github.com/rhysd/actionlint/cmd/actionlint
+
+# goreleaser reads the commit only where `git ls-remote --get-url` answers: in a checkout
+# without a remote, the project's is named for its run alone.
+RELEASE_GIT_ENV := $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://github.com/vipharness/vipharness.git)
+
+release-check: $(GORELEASER)
+	$(GORELEASER) check
+
+release-snapshot: $(GORELEASER)
+	$(RELEASE_GIT_ENV) $(GORELEASER) release --snapshot --clean --skip=publish
+	bash .github/tools/release-verify.sh .cache/dist
+
+## image: the vipctl container image (cmd/vipctl/Dockerfile, FROM scratch: no registry needed)
+## from the snapshot archive, tagged $(IMAGE); the Move libraries of `make setup` go in too
+IMAGE ?= vipharness/vipctl:local
+image: release-snapshot setup-movevm
+	bash cmd/vipctl/image-context.sh "$$(ls .cache/dist/vipctl_*_linux_amd64.tar.gz | head -1)" .cache/image .cache/movevm
+	docker build -q -t $(IMAGE) -f cmd/vipctl/Dockerfile .cache/image
+
 ## build-ledger: vipctl with USB HID for Ledger devices (cgo: needs a C compiler)
 build-ledger:
 	CGO_ENABLED=1 $(GO) build -tags ledgerhid -o bin/vipctl ./cmd/vipctl
@@ -129,6 +170,7 @@ E2E_ENGINES ?= embedded,process,container,minitia
 TEST_P ?=
 test: setup nodes
 	$(GO) vet ./...
+	$(MAKE) --no-print-directory release-check release-snapshot
 	E2E_ENGINES=$(E2E_ENGINES) VIPHARNESS_CHECK_REBUILD=1 $(GO) test $(if $(TEST_P),-p $(TEST_P)) -count=1 -timeout 45m ./...
 	bash e2e/external/run.sh
 
@@ -204,12 +246,13 @@ demo: setup-demo
 bench: setup
 	$(GO) run ./cmd/benchreport -out BENCHMARKS.md
 
-## lint: gofmt, go vet, staticcheck
-lint:
+## lint: gofmt, go vet, staticcheck, go mod tidy; actionlint on the workflows and action.yml
+lint: $(ACTIONLINT)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 	@$(GO) mod tidy -diff >/dev/null || { $(GO) mod tidy -diff; echo "go.mod/go.sum: not tidy (run go mod tidy)"; exit 1; }
+	$(ACTIONLINT)
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

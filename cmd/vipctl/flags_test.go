@@ -57,6 +57,8 @@ func TestEachCommandHasTheFlagsItReads(t *testing.T) {
 		"registry validate": nil,
 		"whitelist":         {"vm", "rest", "contract", l1Flags, "sender"}, // its own --sender: the proposal's
 		"move-build":        nil,
+		"version":           nil,
+		"man":               nil,
 	}
 	shared := map[string]bool{}
 	for _, names := range flagGroups {

@@ -109,6 +109,7 @@ func newRoot() *cobra.Command {
 	// Registration (steps 2, 6 and 7 of the program).
 	root.AddCommand(newPreflightCmd(ro), newRegistryCmd(ro), newWhitelistCmd(ro))
 	root.AddCommand(newMoveBuildCmd())
+	root.AddCommand(newVersionCmd(ro), newManCmd())
 	argsAreInput(root)
 	return root
 }
