@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/keys/ledger"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer/tasks"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/move"
@@ -212,68 +212,29 @@ func (o *l1Options) resolveStage(ctx context.Context, explicit uint64) (uint64, 
 	return st, nil
 }
 
-// deployment is what the state file remembers per chain.
-type deployment struct {
-	vip.Deployment
-	Time time.Time `json:"time"`
-	// FirstBlock is the chain's first block hash at the deploy: the same chain id with
-	// another first block is a chain started again, where the remembered contract is not.
-	FirstBlock string `json:"first_block,omitempty"`
-}
+// store is the state dir's deployment store.
+func (sess session) store() tasks.Store { return tasks.Store{Dir: sess.stateDir} }
 
 func (sess session) statePath(vm vip.VM, chainID string) string {
-	return filepath.Join(sess.stateDir, "deployments", fmt.Sprintf("%s-%s.json", vm, chainID))
+	return sess.store().Path(vm, chainID)
 }
 
 func (sess session) saveDeployment(d vip.Deployment, firstBlock string) error {
-	path := sess.statePath(d.VM, d.ChainID)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("save deployment: %w", err)
-	}
-	b, err := json.MarshalIndent(deployment{Deployment: d, Time: time.Now().UTC(), FirstBlock: firstBlock}, "", "  ")
-	if err != nil {
-		return fmt.Errorf("save deployment: %w", err)
-	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return sess.store().Save(d, firstBlock)
 }
 
 func (sess session) loadDeployment(vm vip.VM, chainID string) (string, error) {
-	d, err := sess.readDeployment(vm, chainID)
-	if err != nil {
-		return "", err
+	d, err := sess.store().Load(vm, chainID)
+	if errors.Is(err, tasks.ErrNotRemembered) {
+		return "", invalid(fmt.Errorf("no contract: pass --contract (or CONTRACT_ADDRESS), or deploy on chain %s first", chainID))
 	}
-	return d.Contract, nil
+	return d.Contract, err
 }
 
-func (sess session) readDeployment(vm vip.VM, chainID string) (deployment, error) {
-	b, err := os.ReadFile(sess.statePath(vm, chainID))
-	if errors.Is(err, os.ErrNotExist) {
-		return deployment{}, invalid(fmt.Errorf("no contract: pass --contract (or CONTRACT_ADDRESS), or deploy on chain %s first", chainID))
-	}
-	if err != nil {
-		return deployment{}, err
-	}
-	var d deployment
-	if err := json.Unmarshal(b, &d); err != nil {
-		return deployment{}, fmt.Errorf("read deployment state %s: %w", sess.statePath(vm, chainID), err)
-	}
-	return d, nil
-}
-
-// sameChain refuses a remembered deployment on a chain started again under its chain id
-// (another first block): its contract address may hold another contract, or none.
+// sameChain refuses a remembered deployment on a chain started again under its chain id.
 func (sess session) sameChain(ctx context.Context, s *deployer.Scorer) error {
-	d, err := sess.readDeployment(s.VM(), s.ChainID())
-	if err != nil || d.FirstBlock == "" || d.Contract != s.Contract() {
-		return nil // nothing remembered, or remembered before first blocks were
-	}
-	now, err := s.FirstBlock(ctx)
-	if err != nil || now == "" {
-		return nil // the check cannot be made; the interface check still runs
-	}
-	if now != d.FirstBlock {
-		return invalid(fmt.Errorf("the state dir's deployment %s on chain %s was made on another chain of that id (first block %s; this chain's is %s): the chain was started again; deploy again, or pass --contract; nothing was sent (%s)",
-			d.Contract, d.ChainID, d.FirstBlock, now, sess.statePath(s.VM(), s.ChainID())))
+	if err := sess.store().CheckSameChain(ctx, s); err != nil {
+		return invalid(err)
 	}
 	return nil
 }
