@@ -89,7 +89,17 @@ func (c *deployChain) Created(ctx context.Context, hash string) (string, error) 
 	if err != nil {
 		return "", fmt.Errorf("receipt of %s: %w", hash, err)
 	}
-	return rc.ContractAddress.Hex(), nil
+	// minievm's receipt can come before its state shows the code (settle.go): the calls that
+	// follow a deploy (its initStage, the open stage) would read nothing.
+	addr := rc.ContractAddress
+	err = c.s.awaitState(ctx, "deploy of "+addr.Hex(), func(ctx context.Context) (bool, string, error) {
+		code, err := c.s.client.CodeAt(ctx, addr, nil)
+		return len(code) > 0, fmt.Sprintf("%d bytes of code", len(code)), err
+	})
+	if err != nil {
+		return "", err
+	}
+	return addr.Hex(), nil
 }
 
 // Probe is the read-only interface check of vipctl check --contract on addr, then its
