@@ -188,26 +188,31 @@ func (b *Base) DeployTx(dep *Signer, msgs func(stage uint64) ([]sdk.Msg, string,
 	return DeployTx{C: b.C, Signer: dep, Msgs: msgs, Decode: b.decode}
 }
 
-// Finalize sends the operator's finalize of stage, the message msg builds for the
-// operator's address, and returns its tx hash.
-func (b *Base) Finalize(ctx context.Context, stage uint64, msg func(sender string) (sdk.Msg, error)) (string, error) {
-	hash, err := b.ExecAsOperator(ctx, msg)
+// Messages are a Cosmos VM's own words, which the shared half sends for it: the update of
+// a chunk's scores and the finalize of a stage, as the VM's contract takes them from sender.
+type Messages interface {
+	UpdateMsg(sender string, stage uint64, chunk scores.Chunk) (sdk.Msg, error)
+	FinalizeMsg(sender string, stage uint64) (sdk.Msg, error)
+}
+
+// Finalize sends the operator's finalize of stage in m's words and returns its tx hash.
+func (b *Base) Finalize(ctx context.Context, stage uint64, m Messages) (string, error) {
+	hash, err := b.ExecAsOperator(ctx, func(sender string) (sdk.Msg, error) { return m.FinalizeMsg(sender, stage) })
 	if err != nil {
 		return "", fmt.Errorf("finalize stage %d: %w", stage, err)
 	}
 	return hash, nil
 }
 
-// OperatorUpdate is Client.PrepareUpdate for the operator's updates of stage: spec has the
-// VM's message and bounds for the operator's account; the signer, the VM's errors and the
-// tx size limit are the base's.
-func (b *Base) OperatorUpdate(ctx context.Context, stage uint64, spec func(op *Signer) UpdateSpec) (deployer.Update, error) {
+// OperatorUpdate is Client.PrepareUpdate for the operator's updates of stage in m's words,
+// within the VM's bounds; the signer, the VM's errors and the tx size limit are the base's.
+func (b *Base) OperatorUpdate(ctx context.Context, stage uint64, m Messages, bounds UpdateSpec) (deployer.Update, error) {
 	op, err := b.Operator(ctx)
 	if err != nil {
 		return deployer.Update{}, fmt.Errorf("update scores stage %d: %w", stage, err)
 	}
-	u := spec(op)
-	u.Signer, u.Decode, u.MaxTxBytes = op, b.decode, b.MaxTxBytes
+	u := bounds
+	u.Msgs, u.Signer, u.Decode, u.MaxTxBytes = m, op, b.decode, b.MaxTxBytes
 	return b.C.PrepareUpdate(ctx, stage, u)
 }
 

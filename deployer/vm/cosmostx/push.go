@@ -87,7 +87,7 @@ func (c *Client) BlockLimits(ctx context.Context) (Limits, error) {
 type PushChain struct {
 	C      *Client
 	Signer *Signer
-	Msg    func(stage uint64, chunk scores.Chunk) (sdk.Msg, error)
+	Msgs   Messages
 	Gas    func(n int) uint64
 	Decode func(error) error
 }
@@ -106,7 +106,7 @@ func (p *PushChain) Committed(ctx context.Context) (uint64, error) {
 
 // Sign signs the chunk's message at seq.
 func (p *PushChain) Sign(ctx context.Context, stage uint64, chunk scores.Chunk, seq uint64) (push.SignedTx, error) {
-	msg, err := p.Msg(stage, chunk)
+	msg, err := p.Msgs.UpdateMsg(p.Signer.Address, stage, chunk)
 	if err != nil {
 		return push.SignedTx{}, err
 	}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"sync"
 
-	sdk "github.com/cosmos/cosmos-sdk/types"
-
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
@@ -16,7 +14,7 @@ import (
 // block limits.
 type UpdateSpec struct {
 	Signer *Signer
-	Msg    func(stage uint64, chunk scores.Chunk) (sdk.Msg, error)
+	Msgs   Messages
 	Decode func(error) error
 	// What names the simulated call in errors ("simulate update_scores").
 	What string
@@ -57,7 +55,7 @@ func (c *Client) PrepareUpdate(ctx context.Context, stage uint64, spec UpdateSpe
 	wg.Go(func() { limits, limitsErr = c.BlockLimits(ctx) })
 	wg.Go(func() { indexErr = c.CheckTxIndex(ctx) })
 	cost, err := deployer.Measure(stage, spec.What, spec.Headroom, func(k int) (uint64, error) {
-		msg, err := spec.Msg(stage, probes.Chunk(0, k))
+		msg, err := spec.Msgs.UpdateMsg(spec.Signer.Address, stage, probes.Chunk(0, k))
 		if err != nil {
 			return 0, err
 		}
@@ -102,6 +100,6 @@ func (c *Client) PrepareUpdate(ctx context.Context, stage uint64, spec UpdateSpe
 		limit = fmt.Sprintf("%d-byte tx limit", txBytes)
 	}
 	pc := &PushChain{C: c, Signer: spec.Signer, Decode: spec.Decode,
-		Msg: spec.Msg, Gas: func(n int) uint64 { return cost.Limit(n, limitGas) }}
+		Msgs: spec.Msgs, Gas: func(n int) uint64 { return cost.Limit(n, limitGas) }}
 	return deployer.Update{Chain: pc, Fits: min(byGas, byBytes), Limit: limit, Cap: spec.Cap, Gas: pc.Gas}, nil
 }

@@ -54,7 +54,10 @@ type Contract struct {
 	build  func(context.Context, [32]byte) ([]byte, error)
 }
 
-var _ deployer.Contract = (*Contract)(nil)
+var (
+	_ deployer.Contract = (*Contract)(nil)
+	_ cosmostx.Messages = (*Contract)(nil)
+)
 
 // Dial connects to the rollup's CometBFT RPC and REST faces (cfg.CometRPC, cfg.REST) and
 // returns the Scorer of its module. cfg.Code is a vip_score module compiled for the
@@ -208,7 +211,8 @@ func (s *Contract) at(owner movebcs.Address) *Contract {
 	return &cp
 }
 
-func (s *Contract) updateMsg(sender string, stage uint64, chunk scores.Chunk) (*initiamove.MsgExecute, error) {
+// UpdateMsg is update_score_script of chunk's scores in stage, from sender.
+func (s *Contract) UpdateMsg(sender string, stage uint64, chunk scores.Chunk) (sdk.Msg, error) {
 	addrs := make([]movebcs.Address, chunk.Len())
 	amounts := make([]uint64, chunk.Len())
 	for i := range addrs {
@@ -225,15 +229,10 @@ func (s *Contract) PrepareUpdate(ctx context.Context, stage uint64, _ *scores.Se
 	if err := s.needModule(); err != nil {
 		return deployer.Update{}, err
 	}
-	return s.OperatorUpdate(ctx, stage, func(op *cosmostx.Signer) cosmostx.UpdateSpec {
-		return cosmostx.UpdateSpec{
-			What: "simulate update_score_script", Headroom: gasHeadroom,
-			Msg: func(stage uint64, chunk scores.Chunk) (sdk.Msg, error) {
-				return s.updateMsg(op.Address, stage, chunk)
-			},
-			GasCap: SimulationGasLimit, GasCapName: "contract simulation gas limit",
-			Overhead: txOverhead, PerEntry: bytesPerEntry, MaxEntries: MaxArgBytes / 32, Cap: DefaultMaxChunk,
-		}
+	return s.OperatorUpdate(ctx, stage, s, cosmostx.UpdateSpec{
+		What: "simulate update_score_script", Headroom: gasHeadroom,
+		GasCap: SimulationGasLimit, GasCapName: "contract simulation gas limit",
+		Overhead: txOverhead, PerEntry: bytesPerEntry, MaxEntries: MaxArgBytes / 32, Cap: DefaultMaxChunk,
 	})
 }
 
@@ -242,9 +241,12 @@ func (s *Contract) FinalizeStage(ctx context.Context, stage uint64) (string, err
 	if err := s.needModule(); err != nil {
 		return "", err
 	}
-	return s.Finalize(ctx, stage, func(sender string) (sdk.Msg, error) {
-		return s.call(sender, "finalize_script", movebcs.ArgU64(stage)), nil
-	})
+	return s.Finalize(ctx, stage, s)
+}
+
+// FinalizeMsg is finalize_script of stage, from sender.
+func (s *Contract) FinalizeMsg(sender string, stage uint64) (sdk.Msg, error) {
+	return s.call(sender, "finalize_script", movebcs.ArgU64(stage)), nil
 }
 
 // FinalizeTx finds the tx whose FinalizedScoreEvent from this module names stage.

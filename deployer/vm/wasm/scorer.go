@@ -52,7 +52,10 @@ type Contract struct {
 	code     []byte
 }
 
-var _ deployer.Contract = (*Contract)(nil)
+var (
+	_ deployer.Contract = (*Contract)(nil)
+	_ cosmostx.Messages = (*Contract)(nil)
+)
 
 // Dial connects to the rollup's CometBFT RPC and REST faces (cfg.CometRPC, cfg.REST) and
 // returns the Scorer of its contract; cfg.Code is a Wasm module to deploy instead of ours.
@@ -191,14 +194,9 @@ func (s *Contract) PrepareUpdate(ctx context.Context, stage uint64, canonical *s
 	for _, w := range canonical.Widths() {
 		perEntry = max(perEntry, len(canonical.Codec().Encode(make([]byte, w)))+len(strconv.FormatUint(canonical.MaxScore(), 10))+6)
 	}
-	return s.OperatorUpdate(ctx, stage, func(op *cosmostx.Signer) cosmostx.UpdateSpec {
-		return cosmostx.UpdateSpec{
-			What: "simulate update_scores", Headroom: gasHeadroom,
-			Msg: func(stage uint64, chunk scores.Chunk) (sdk.Msg, error) {
-				return updateMsg(op.Address, s.contract, stage, chunk.Entries())
-			},
-			Overhead: txOverhead, PerEntry: perEntry, Cap: DefaultMaxChunk,
-		}
+	return s.OperatorUpdate(ctx, stage, s, cosmostx.UpdateSpec{
+		What: "simulate update_scores", Headroom: gasHeadroom,
+		Overhead: txOverhead, PerEntry: perEntry, Cap: DefaultMaxChunk,
 	})
 }
 
@@ -207,9 +205,17 @@ func (s *Contract) FinalizeStage(ctx context.Context, stage uint64) (string, err
 	if err := s.needContract(); err != nil {
 		return "", err
 	}
-	return s.Finalize(ctx, stage, func(sender string) (sdk.Msg, error) {
-		return execMsg(sender, s.contract, vipwasm.Execute{FinalizeStage: &vipwasm.Stage{Stage: stage}})
-	})
+	return s.Finalize(ctx, stage, s)
+}
+
+// UpdateMsg is update_scores of chunk's scores in stage, from sender.
+func (s *Contract) UpdateMsg(sender string, stage uint64, chunk scores.Chunk) (sdk.Msg, error) {
+	return updateMsg(sender, s.contract, stage, chunk.Entries())
+}
+
+// FinalizeMsg is finalize_stage of stage, from sender.
+func (s *Contract) FinalizeMsg(sender string, stage uint64) (sdk.Msg, error) {
+	return execMsg(sender, s.contract, vipwasm.Execute{FinalizeStage: &vipwasm.Stage{Stage: stage}})
 }
 
 // FinalizeTx finds the tx whose finalize-stage event (wasm-finalize-stage, emitted by this
