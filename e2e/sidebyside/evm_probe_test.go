@@ -163,6 +163,12 @@ func transfer(receipt bool) func(ctx context.Context, r localnet.Rollup) (answer
 }
 
 var evmProbes = []probe{
+	rest("REST bank balances of a 0x address", []vip.VM{vip.EVM}, func(r localnet.Rollup) string {
+		return "/cosmos/bank/v1beta1/balances/" + common.HexToAddress(r.Funded()[0].Address).Hex()
+	}, nil),
+	rest("REST auth account of a 0x address", []vip.VM{vip.EVM}, func(r localnet.Rollup) string {
+		return "/cosmos/auth/v1beta1/accounts/" + common.HexToAddress(r.Funded()[0].Address).Hex()
+	}, nil),
 	jsonrpc("JSON-RPC eth_call that reverts with a reason", "eth_call", func(localnet.Rollup) []any {
 		return []any{map[string]any{"data": revertBoom}, "latest"}
 	}, nil),

@@ -140,7 +140,7 @@ func (s *Server) nodeInfo(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) balance(w http.ResponseWriter, r *http.Request) {
 	addr, err := parseAccount(r.PathValue("address"))
 	if err != nil {
-		writeStatus(w, http.StatusBadRequest, 3, err.Error())
+		writeStatus(w, http.StatusBadRequest, 3, "invalid address: "+err.Error())
 		return
 	}
 	denom := r.URL.Query().Get("denom")
@@ -171,7 +171,8 @@ const firstAccountNumber = 10
 func (s *Server) account(w http.ResponseWriter, r *http.Request) {
 	addr, err := parseAccount(r.PathValue("address"))
 	if err != nil {
-		writeStatus(w, http.StatusBadRequest, 3, err.Error())
+		// auth answers a bad address as an unknown error (code 2, HTTP 500), as on a minievm.
+		writeStatus(w, http.StatusInternalServerError, 2, err.Error())
 		return
 	}
 	nonce, err := s.chain.NonceAt(r.Context(), addr, nil)
@@ -213,9 +214,9 @@ func (s *Server) account(w http.ResponseWriter, r *http.Request) {
 }
 
 func parseAccount(a string) (common.Address, error) {
-	if common.IsHexAddress(a) {
-		return common.HexToAddress(a), nil
-	}
+	// bech32 only, as minievm's address codec reads a path's address: a 0x one fails as any
+	// string that is not bech32 does ("string not all lowercase or all uppercase" when
+	// checksummed, else "invalid separator index" or a checksum).
 	hrp, bz, err := bech32.DecodeAndConvert(a)
 	if err != nil {
 		return common.Address{}, fmt.Errorf("decoding bech32 failed: %w", err)
