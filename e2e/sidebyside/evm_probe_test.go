@@ -163,6 +163,20 @@ func transfer(receipt bool) func(ctx context.Context, r localnet.Rollup) (answer
 }
 
 var evmProbes = []probe{
+	// The method set: go-ethereum's extras are missing on a minievm (viem takes a node's
+	// eth_fillTransaction over its own fee estimate), minievm's own mining answers.
+	jsonrpc("JSON-RPC eth_fillTransaction", "eth_fillTransaction", func(r localnet.Rollup) []any {
+		return []any{map[string]any{"from": r.Funded()[0].Address, "to": fresh().Hex(), "value": "0x1"}}
+	}, nil),
+	jsonrpc("JSON-RPC eth_accounts", "eth_accounts", noParams, nil),
+	jsonrpc("JSON-RPC eth_createAccessList", "eth_createAccessList", func(r localnet.Rollup) []any {
+		return []any{map[string]any{"from": r.Funded()[0].Address, "to": fresh().Hex()}}
+	}, nil),
+	jsonrpc("JSON-RPC eth_blobBaseFee", "eth_blobBaseFee", noParams, nil),
+	jsonrpc("JSON-RPC debug_setHead", "debug_setHead", func(localnet.Rollup) []any { return []any{"0x1"} }, nil),
+	jsonrpc("JSON-RPC debug_traceCall", "debug_traceCall", func(localnet.Rollup) []any { return []any{map[string]any{"to": fresh().Hex()}, "latest"} }, nil),
+	jsonrpc("JSON-RPC eth_hashrate", "eth_hashrate", noParams, func(v any) string { return fmt.Sprint(v) }),
+	jsonrpc("JSON-RPC eth_mining", "eth_mining", noParams, func(v any) string { return fmt.Sprint(v) }),
 	rest("REST bank balances of a 0x address", []vip.VM{vip.EVM}, func(r localnet.Rollup) string {
 		return "/cosmos/bank/v1beta1/balances/" + common.HexToAddress(r.Funded()[0].Address).Hex()
 	}, nil),

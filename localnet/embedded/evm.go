@@ -24,6 +24,8 @@ import (
 	"github.com/ethereum/go-ethereum/eth"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/eth/filters"
+	"github.com/ethereum/go-ethereum/eth/tracers"
+	_ "github.com/ethereum/go-ethereum/eth/tracers/native" // callTracer and prestateTracer, as minievm has them
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/event"
 	gethlog "github.com/ethereum/go-ethereum/log"
@@ -249,7 +251,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	// geth's own eth namespace, in process, for the methods the minievm face checks first and
 	// then hands to geth.
 	gethRPC := rpc.NewServer()
-	if err := node.RegisterApis(backend.APIs(), []string{"eth"}, gethRPC); err != nil {
+	if err := node.RegisterApis(append(backend.APIs(), tracers.APIs(backend.APIBackend)...), []string{"eth", "debug"}, gethRPC); err != nil {
 		closeNode()
 		return nil, fmt.Errorf("register geth's eth namespace: %w", err)
 	}
@@ -269,6 +271,8 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		{Namespace: "eth", Service: filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend,
 			filters.Config{Timeout: 5 * time.Minute, LogQueryLimit: 100}))},
 		{Namespace: "eth", Service: minievm},
+		{Namespace: "eth", Service: notMinievmEth{}},
+		{Namespace: "debug", Service: minievmDebug{geth: gethClient}},
 		{Namespace: "web3", Service: &web3API{clientVersion: nodeConf.NodeName()}},
 		{Namespace: "net", Service: netAPI{}},
 	}
@@ -280,7 +284,14 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	backend.SetSynced() // the chain is its own only node
 	// HTTP and WebSocket on ports of their own, as a minievm serves them (8545 and 8546);
 	// eth_subscribe newHeads, logs and newPendingTransactions.
-	jsonrpc, err := startJSONRPC(append(backend.APIs(), extra...), []string{"eth", "net", "web3", "txpool", "debug"})
+	// geth's own debug namespace is not served: minievm's (minievmDebug) is.
+	var served []rpc.API
+	for _, api := range backend.APIs() {
+		if api.Namespace != "debug" {
+			served = append(served, api)
+		}
+	}
+	jsonrpc, err := startJSONRPC(append(served, extra...), []string{"eth", "net", "web3", "txpool", "debug"})
 	if err != nil {
 		closeNode()
 		return nil, err

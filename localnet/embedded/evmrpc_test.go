@@ -834,3 +834,58 @@ func TestSealedReceiptsKeepTheNewestBlocks(t *testing.T) {
 		})
 	}
 }
+
+// The methods served are a minievm's: go-ethereum's extras answer -32601 as missing methods
+// (viem fills a tx with eth_fillTransaction where a node has it), minievm's own answer, and
+// the debug namespace is minievm's four methods.
+func TestEVMServesMinievmsMethods(t *testing.T) {
+	r := startEVM(t)
+	c, err := rpc.Dial(r.Endpoints().JSONRPC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for _, m := range []string{"eth_fillTransaction", "eth_accounts", "eth_sendTransaction", "eth_sign", "eth_signTransaction",
+		"eth_createAccessList", "eth_simulateV1", "eth_blobBaseFee", "eth_baseFee", "eth_getProof", "eth_config", "eth_capabilities",
+		"eth_getHeaderByNumber", "eth_getHeaderByHash", "eth_getStorageValues", "eth_resend", "eth_getRawTransactionByBlockNumberAndIndex",
+		"debug_setHead", "debug_getRawBlock", "debug_dbGet", "debug_traceCall", "debug_traceChain", "debug_intermediateRoots"} {
+		var out any
+		err := c.CallContext(ctx, &out, m, map[string]any{})
+		var re rpc.Error
+		if !errors.As(err, &re) || re.ErrorCode() != -32601 || err.Error() != "the method "+m+" does not exist/is not available" {
+			t.Errorf("%s: %v, %v; want -32601, a missing method", m, out, err)
+		}
+	}
+	var hashrate string
+	var mining bool
+	if err := c.CallContext(ctx, &hashrate, "eth_hashrate"); err != nil || hashrate != "0x0" {
+		t.Errorf("eth_hashrate = %q, %v; want 0x0", hashrate, err)
+	}
+	if err := c.CallContext(ctx, &mining, "eth_mining"); err != nil || mining {
+		t.Errorf("eth_mining = %v, %v; want false", mining, err)
+	}
+	s := newSender(t, r)
+	tx, err := s.send(ctx, transfer(EVMMinGasPrice, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := s.mined(ctx, tx)
+	var trace map[string]any
+	if err := c.CallContext(ctx, &trace, "debug_traceTransaction", tx.Hash(), map[string]any{"tracer": "callTracer"}); err != nil || trace["type"] != "CALL" {
+		t.Errorf("debug_traceTransaction with callTracer = %v, %v; want a CALL", trace, err)
+	}
+	var traces []any
+	if err := c.CallContext(ctx, &traces, "debug_traceBlockByNumber", hexutil.Uint64(rc.BlockNumber.Uint64()), map[string]any{"tracer": "callTracer"}); err != nil || len(traces) != 1 {
+		t.Errorf("debug_traceBlockByNumber = %v, %v; want one trace", traces, err)
+	}
+	if err := c.CallContext(ctx, &traces, "debug_traceBlockByHash", rc.BlockHash, map[string]any{"tracer": "callTracer"}); err != nil || len(traces) != 1 {
+		t.Errorf("debug_traceBlockByHash = %v, %v; want one trace", traces, err)
+	}
+	var missing any
+	err = c.CallContext(ctx, &missing, "debug_traceTransaction", common.HexToHash("0x01"))
+	if err == nil {
+		t.Errorf("debug_traceTransaction of an unknown tx answered %v", missing)
+	}
+}
