@@ -2,6 +2,7 @@ package sidebyside_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -175,6 +176,37 @@ var evmProbes = []probe{
 	jsonrpc("JSON-RPC eth_blobBaseFee", "eth_blobBaseFee", noParams, nil),
 	jsonrpc("JSON-RPC debug_setHead", "debug_setHead", func(localnet.Rollup) []any { return []any{"0x1"} }, nil),
 	jsonrpc("JSON-RPC debug_traceCall", "debug_traceCall", func(localnet.Rollup) []any { return []any{map[string]any{"to": fresh().Hex()}, "latest"} }, nil),
+	evmProbe("JSON-RPC web3_clientVersion is the CometBFT node's version", func(ctx context.Context, r localnet.Rollup) (answer, error) {
+		c, err := ethclient.DialContext(ctx, r.Endpoints().JSONRPC)
+		if err != nil {
+			return answer{}, err
+		}
+		defer c.Close()
+		var client string
+		if err := c.Client().CallContext(ctx, &client, "web3_clientVersion"); err != nil {
+			return answer{}, err
+		}
+		var status struct {
+			Result struct {
+				NodeInfo struct {
+					Version string `json:"version"`
+				} `json:"node_info"`
+			} `json:"result"`
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.Endpoints().CometRPC+"/status", nil)
+		if err != nil {
+			return answer{}, err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return answer{}, err
+		}
+		defer resp.Body.Close()
+		if err := json.NewDecoder(resp.Body).Decode(&status); err != nil {
+			return answer{}, err
+		}
+		return answer{Value: fmt.Sprintf("the same: %v", client == status.Result.NodeInfo.Version)}, nil
+	}),
 	jsonrpc("JSON-RPC eth_hashrate", "eth_hashrate", noParams, func(v any) string { return fmt.Sprint(v) }),
 	jsonrpc("JSON-RPC eth_mining", "eth_mining", noParams, func(v any) string { return fmt.Sprint(v) }),
 	rest("REST bank balances of a 0x address", []vip.VM{vip.EVM}, func(r localnet.Rollup) string {

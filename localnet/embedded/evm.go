@@ -273,7 +273,8 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		{Namespace: "eth", Service: minievm},
 		{Namespace: "eth", Service: notMinievmEth{}},
 		{Namespace: "debug", Service: minievmDebug{geth: gethClient}},
-		{Namespace: "web3", Service: &web3API{clientVersion: nodeConf.NodeName()}},
+		// minievm's web3_clientVersion is its CometBFT node's version.
+		{Namespace: "web3", Service: &web3API{clientVersion: cometrpc.NodeVersion}},
 		{Namespace: "net", Service: netAPI{}},
 	}
 	stack.RegisterAPIs(extra)

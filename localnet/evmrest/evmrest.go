@@ -33,6 +33,7 @@ import (
 	"github.com/cosmos/gogoproto/proto"
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/vipharness/vipharness/localnet/cometrpc"
 	"github.com/vipharness/vipharness/localnet/feeroutes"
 )
 
@@ -127,7 +128,7 @@ func (s *Server) minGasPrice() sdk.DecCoin {
 
 func (s *Server) nodeInfo(w http.ResponseWriter, _ *http.Request) {
 	s.writeProto(w, &cmtservice.GetNodeInfoResponse{
-		DefaultNodeInfo: &cmtp2p.DefaultNodeInfo{Network: s.info.ChainID, Moniker: "minitia", Version: "0.38.21",
+		DefaultNodeInfo: &cmtp2p.DefaultNodeInfo{Network: s.info.ChainID, Moniker: "minitia", Version: cometrpc.NodeVersion,
 			ListenAddr: "tcp://127.0.0.1:26656",
 			Other:      cmtp2p.DefaultNodeInfoOther{TxIndex: "on", RPCAddress: strings.Replace(s.info.CometRPC, "http://", "tcp://", 1)}},
 		ApplicationVersion: &cmtservice.VersionInfo{Name: "minievm", AppName: "minitiad", Version: s.info.Version,
