@@ -74,6 +74,7 @@ type evmConfig struct {
 	version       string
 	logger        *slog.Logger
 	emptyEvery    time.Duration
+	readLag       *time.Duration
 }
 
 // EVMOption configures StartEVM.
@@ -259,11 +260,16 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	closeGeth := func() { gethClient.Close(); gethRPC.Stop() }
 	closeStack := closeNode
 	closeNode = func() { closeGeth(); closeStack() }
+	lag := &lagClock{lag: readLagFromEnv()}
+	if cfg.readLag != nil {
+		lag.lag = *cfg.readLag
+	}
 	minievm, err := newMinievmAPI(backend, gethClient, big.NewInt(EVMMinGasPrice), sealed)
 	if err != nil {
 		closeNode()
 		return nil, err
 	}
+	minievm.lag = lag
 	// Log filters with minievm's limits (jsonrpc/config: 5 min filter timeout, 100 addresses);
 	// registered after the eth service, so these replace its own. Its 1,000,000-block range
 	// is not set: geth counts a query up to "latest" as 2^64-1 blocks and would refuse them all.
@@ -303,6 +309,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		closeNode()
 		return nil, err
 	}
+	sealer.lag = lag
 	r := &EVMRollup{
 		stack:       stack,
 		eth:         backend,

@@ -68,6 +68,8 @@ type minievmAPI struct {
 	sealed *sealedReceipts
 	chain  *core.BlockChain
 	signer types.Signer
+	// lag makes state reads at "latest" see the head's parent for a while (WithReadLag).
+	lag *lagClock
 }
 
 func newMinievmAPI(backend *eth.Ethereum, geth *rpc.Client, minGasPrice *big.Int, sealed *sealedReceipts) (*minievmAPI, error) {
@@ -113,7 +115,7 @@ func (a *minievmAPI) EstimateGas(ctx context.Context, args json.RawMessage, bloc
 		return 0, fmt.Errorf("fee payer address: %s does not exist: unknown address", string(call.From.Bytes()))
 	}
 	params := []any{args}
-	for _, p := range []*json.RawMessage{block, overrides, blockOverrides} {
+	for _, p := range []*json.RawMessage{a.stateBlock(block), overrides, blockOverrides} {
 		if p == nil {
 			break
 		}
@@ -140,8 +142,8 @@ func (a *minievmAPI) Call(ctx context.Context, args json.RawMessage, block, over
 		return nil, errors.New("block overrides are not supported")
 	}
 	params := []any{args}
-	if block != nil {
-		params = append(params, *block)
+	if b := a.stateBlock(block); b != nil {
+		params = append(params, *b)
 	}
 	var out hexutil.Bytes
 	if err := a.geth.CallContext(ctx, &out, "eth_call", params...); err != nil {

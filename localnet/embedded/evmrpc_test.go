@@ -889,3 +889,44 @@ func TestEVMServesMinievmsMethods(t *testing.T) {
 		t.Errorf("debug_traceTransaction of an unknown tx answered %v", missing)
 	}
 }
+
+// With a read lag, state reads at "latest" right after a receipt see the state before the
+// tx, as on a minievm whose indexer serves the receipt before the state commits, and the
+// new state after the lag; reads at the block's number see it at once.
+func TestEVMReadLagShowsTheOldStateAfterAReceipt(t *testing.T) {
+	const lag = 400 * time.Millisecond
+	r := startEVM(t, WithReadLag(lag))
+	s := newSender(t, r)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	before, err := s.c.BalanceAt(ctx, sink, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := s.send(ctx, transfer(EVMMinGasPrice, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := s.mined(ctx, tx)
+	seen := time.Now()
+	now, err := s.c.BalanceAt(ctx, sink, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(seen) < lag/2 && now.Cmp(before) != 0 {
+		t.Fatalf("balance at latest right after the receipt: %s, want the old %s", now, before)
+	}
+	at, err := s.c.BalanceAt(ctx, sink, rc.BlockNumber)
+	if err != nil || at.Cmp(new(big.Int).Add(before, big.NewInt(1))) != 0 {
+		t.Fatalf("balance at the receipt's block: %s, %v; want %s + 1", at, err, before)
+	}
+	var nonce hexutil.Uint64
+	if err := s.c.Client().CallContext(ctx, &nonce, "eth_getTransactionCount", crypto.PubkeyToAddress(s.key.PublicKey), "pending"); err != nil || uint64(nonce) != s.nonce {
+		t.Fatalf("pending nonce %d, %v; want %d (the pool's, never lagging)", nonce, err, s.nonce)
+	}
+	time.Sleep(lag)
+	now, err = s.c.BalanceAt(ctx, sink, nil)
+	if err != nil || now.Cmp(at) != 0 {
+		t.Fatalf("balance at latest after the lag: %s, %v; want %s", now, err, at)
+	}
+}

@@ -41,6 +41,8 @@ type sealer struct {
 	lastTime uint64
 	// ahead is how far (seconds) AdjustTime has moved the chain's clock past the wall clock.
 	ahead uint64
+	// lag is told of each block before it is the head (WithReadLag).
+	lag *lagClock
 	// unflushed is the state roots of the sealed blocks whose trie nodes are still only in
 	// the trie database's memory, where every reader finds them (flush).
 	unflushed []common.Hash
@@ -241,6 +243,7 @@ func (s *sealer) write(block *types.Block, receipts []*types.Receipt, statedb in
 	}
 	// Kept before the block is the head, so that no reader of the new head misses them.
 	s.sealed.add(block, receipts, s.signer)
+	s.lag.mark(n)
 	if _, err := bc.SetCanonical(block); err != nil {
 		return fmt.Errorf("seal block %d: make it the head: %w", n, err)
 	}
