@@ -73,7 +73,8 @@ func baseFeeIsGasPrice(ctx context.Context, r localnet.Rollup) (answer, error) {
 		return answer{}, err
 	}
 	var hist struct {
-		BaseFee []string `json:"baseFeePerGas"`
+		BaseFee     []string `json:"baseFeePerGas"`
+		BlobBaseFee []string `json:"baseFeePerBlobGas"`
 	}
 	if err := c.Client().CallContext(ctx, &hist, "eth_feeHistory", "0x2", "latest", []float64{50}); err != nil {
 		return answer{}, err
@@ -82,8 +83,12 @@ func baseFeeIsGasPrice(ctx context.Context, r localnet.Rollup) (answer, error) {
 	for _, f := range hist.BaseFee {
 		same = same && f == fmt.Sprintf("%#x", price)
 	}
-	return answer{Value: fmt.Sprintf("head's base fee is eth_gasPrice: %v; the fee history's base fees (its blocks' and the next one's) are: %v",
-		head.BaseFee.Cmp(price) == 0, same)}, nil
+	noBlobFee := len(hist.BlobBaseFee) == len(hist.BaseFee)
+	for _, f := range hist.BlobBaseFee {
+		noBlobFee = noBlobFee && f == "0x0"
+	}
+	return answer{Value: fmt.Sprintf("head's base fee is eth_gasPrice: %v; the fee history's base fees (its blocks' and the next one's) are: %v; its blob base fees are 0: %v",
+		head.BaseFee.Cmp(price) == 0, same, noBlobFee)}, nil
 }
 
 // transfer sends a plain transfer from the funded account at eth_gasPrice with the node's

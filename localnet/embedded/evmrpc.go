@@ -194,7 +194,7 @@ func asRevert(err error) (*revertedError, bool) {
 	return rev, true
 }
 
-// FeeHistory is geth's, but for the base fees: geth fills the list from its blocks
+// FeeHistory is geth's, but for the base fees (and blob base fees, 0 as on a minievm): geth fills the list from its blocks
 // concurrently, and where it derives a block's base fee from the parent's by its own rule
 // (always for the next block's, the list's last), the last writer wins. Here each block's is
 // its header's and the next block's is the newest one's, as on a minievm, where every block
@@ -226,6 +226,17 @@ func (a *minievmAPI) FeeHistory(ctx context.Context, blockCount json.RawMessage,
 		return nil, err
 	}
 	res["baseFeePerGas"] = b
+	// A minievm has no blobs: its blob base fees are 0 (geth's formula gives 1 wei).
+	var blobFees []*hexutil.Big
+	if json.Unmarshal(res["baseFeePerBlobGas"], &blobFees) == nil && blobFees != nil {
+		for i := range blobFees {
+			blobFees[i] = (*hexutil.Big)(new(big.Int))
+		}
+		if b, err = json.Marshal(blobFees); err != nil {
+			return nil, err
+		}
+		res["baseFeePerBlobGas"] = b
+	}
 	return res, nil
 }
 

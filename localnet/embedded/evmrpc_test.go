@@ -187,7 +187,8 @@ func TestEVMFeeRulesAreMinievms(t *testing.T) {
 	}
 	// The fee history reports the same base fee for every block and the next one.
 	var hist struct {
-		BaseFee []*hexutil.Big `json:"baseFeePerGas"`
+		BaseFee     []*hexutil.Big `json:"baseFeePerGas"`
+		BlobBaseFee []*hexutil.Big `json:"baseFeePerBlobGas"`
 	}
 	if err := s.c.Client().CallContext(ctx, &hist, "eth_feeHistory", "0x4", "latest", []float64{50}); err != nil {
 		t.Fatal(err)
@@ -198,6 +199,14 @@ func TestEVMFeeRulesAreMinievms(t *testing.T) {
 	for i, f := range hist.BaseFee {
 		if f.ToInt().Int64() != EVMBaseFee {
 			t.Fatalf("eth_feeHistory base fee %d is %s, want %d", i, f.ToInt(), EVMBaseFee)
+		}
+	}
+	if len(hist.BlobBaseFee) != 5 {
+		t.Fatalf("eth_feeHistory of 4 blocks: %d blob base fees, want 5", len(hist.BlobBaseFee))
+	}
+	for i, f := range hist.BlobBaseFee {
+		if f.ToInt().Sign() != 0 {
+			t.Fatalf("eth_feeHistory blob base fee %d is %s, want 0 (no blobs on a minievm)", i, f.ToInt())
 		}
 	}
 }
