@@ -6,7 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/cosmos/cosmos-sdk/types/bech32"
+	"github.com/ethereum/go-ethereum/common"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -105,7 +109,13 @@ func expectAllPassed(t harness.Target, script string, calls []call, err error, w
 func feeDenom(env *harness.Env) string {
 	funded := env.Rollup.Funded()
 	Expect(funded).NotTo(BeEmpty())
-	resp, err := http.Get(env.Rollup.Endpoints().REST + "/cosmos/bank/v1beta1/balances/" + funded[0].Address)
+	addr := funded[0].Address
+	if strings.HasPrefix(addr, "0x") { // an EVM rollup's account: its REST reads bech32 only
+		b32, err := bech32.ConvertAndEncode("init", common.FromHex(addr))
+		Expect(err).NotTo(HaveOccurred())
+		addr = b32
+	}
+	resp, err := http.Get(env.Rollup.Endpoints().REST + "/cosmos/bank/v1beta1/balances/" + addr)
 	Expect(err).NotTo(HaveOccurred())
 	defer resp.Body.Close()
 	var out struct {

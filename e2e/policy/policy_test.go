@@ -75,6 +75,11 @@ func (o chainOps) send(ctx context.Context, key *ecdsa.PrivateKey, to *common.Ad
 		return err
 	}).WithContext(ctx).WithTimeout(30 * time.Second).WithPolling(20 * time.Millisecond).Should(Succeed())
 	Expect(rcpt.Status).To(Equal(types.ReceiptStatusSuccessful), "tx %s", tx.Hash().Hex())
+	// A minievm can answer reads at latest right after a receipt from the state before the
+	// tx (its EVM indexer serves receipts before the state commits): the next estimate must
+	// see this tx, so wait until the sender's nonce at latest shows it.
+	Eventually(func() (uint64, error) { return o.c.NonceAt(ctx, from, nil) }).WithContext(ctx).
+		WithTimeout(10 * time.Second).WithPolling(5 * time.Millisecond).Should(BeNumerically(">", nonce))
 	return rcpt
 }
 

@@ -21,7 +21,7 @@ var all = []vip.VM{vip.EVM, vip.Wasm, vip.Move}
 // probes are the requests sent to both sides: REST, CometBFT RPC and JSON-RPC faces, answers
 // that succeed and refusals. What is each chain's own (names, versions, addresses, hashes,
 // heights) is compared by shape only, so it needs no allowance.
-var probes = []probe{
+var probes = append([]probe{
 	rest("REST node_info", nil, func(localnet.Rollup) string { return "/cosmos/base/tendermint/v1beta1/node_info" }, nil),
 	rest("REST auth params", nil, func(localnet.Rollup) string { return "/cosmos/auth/v1beta1/params" }, nil),
 	rest("REST bank balances of the funded account", nil, func(r localnet.Rollup) string { return "/cosmos/bank/v1beta1/balances/" + bech32Of(r) }, nil),
@@ -58,7 +58,7 @@ var probes = []probe{
 		return []any{map[string]any{"data": "0x63deadbeef6000526004601cfd"}, "latest"}
 	}, nil),
 	jsonrpc("JSON-RPC eth_getBlockByNumber latest", "eth_getBlockByNumber", func(localnet.Rollup) []any { return []any{"latest", false} }, nil),
-}
+}, evmProbes...)
 
 func noParams(localnet.Rollup) []any { return []any{} }
 
@@ -66,7 +66,7 @@ func noParams(localnet.Rollup) []any { return []any{} }
 // "Differences that remain"); each must still differ, so the list stays true.
 var known = map[string]map[vip.VM]string{
 	"REST opchild validators":                 {vip.EVM: "the embedded EVM has no consensus of its own, so no validator set to list"},
-	"JSON-RPC eth_call that reverts":          {vip.EVM: "geth returns the revert data (code 3); minievm drops it (-32000 Reverted)"},
+	"JSON-RPC a transfer's gas and logs":      {vip.EVM: "the embedded EVM charges geth's gas (a transfer 21,000) and logs only the contract's events; minievm charges Cosmos gas (estimate 170,860, used ~111,500) and logs the fee token's Transfer events (fee paid, value, refund): both need minievm's Cosmos tx execution"},
 	"JSON-RPC eth_getBlockByNumber latest":    {vip.EVM: "geth's block carries its Cancun and Prague header fields (blob gas, beacon root, requests hash) and minievm's does not; dropping them from our replies would break the header hash that go-ethereum clients recompute from the fields"},
 	"REST a query of a missing Wasm contract": {vip.Wasm: "cosmos-sdk v0.53 (wasmd v0.61) words a module error without the 'codespace wasm code 22' head that Initia's v0.50 fork writes"},
 }

@@ -17,6 +17,11 @@ import (
 	"time"
 )
 
+// NodeVersion is the CometBFT version the face reports (status node_info.version; minievm's
+// web3_clientVersion and REST node_info show it too): the CometBFT the project's own Cosmos
+// rollups run.
+const NodeVersion = "0.38.21"
+
 // Info is what the face needs from a chain.
 type Info struct {
 	App     string // abci_info data: the application's name
@@ -140,7 +145,8 @@ func (c *Server) call(ctx context.Context, method string) (any, error) {
 			return map[string]any{}, nil
 		}
 		return map[string]any{
-			"node_info": map[string]any{"network": c.info.Network, "version": c.info.Version, "moniker": c.info.App},
+			// node_info.version is CometBFT's, as a node reports it (the app's is abci_info's).
+			"node_info": map[string]any{"network": c.info.Network, "version": NodeVersion, "moniker": c.info.App},
 			"sync_info": map[string]any{
 				"latest_block_height": strconv.FormatUint(height, 10),
 				"latest_app_hash":     strings.ToUpper(fmt.Sprintf("%x", hash)),

@@ -24,6 +24,8 @@ import (
 	"github.com/ethereum/go-ethereum/eth"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/eth/filters"
+	"github.com/ethereum/go-ethereum/eth/tracers"
+	_ "github.com/ethereum/go-ethereum/eth/tracers/native" // callTracer and prestateTracer, as minievm has them
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/event"
 	gethlog "github.com/ethereum/go-ethereum/log"
@@ -42,7 +44,7 @@ import (
 )
 
 // DefaultEVMBlockGasLimit is the block gas limit of the embedded EVM rollup: 2^40, so that
-// no block comes near half of it and the base fee stays at EVMBaseFee (see EVMMinGasPrice).
+// no block comes near it (minievm's is 2^64-1, unbounded).
 // A tx still carries at most Osaka's per-tx cap (2^24).
 const DefaultEVMBlockGasLimit = 1 << 40
 
@@ -71,6 +73,8 @@ type evmConfig struct {
 	balance       *big.Int
 	version       string
 	logger        *slog.Logger
+	emptyEvery    time.Duration
+	readLag       *time.Duration
 }
 
 // EVMOption configures StartEVM.
@@ -95,6 +99,12 @@ func WithVersion(v string) EVMOption { return func(c *evmConfig) { c.version = v
 // Stop) instead of a temporary folder that Stop removes; a dir that holds a chain resumes it
 // (the same genesis, dev account and state).
 func WithDataDir(dir string) EVMOption { return func(c *evmConfig) { c.dataDir = dir } }
+
+// WithEmptyBlockInterval sets how often an idle chain makes an empty block (default
+// EVMEmptyBlockInterval, minievm's create_empty_blocks_interval).
+func WithEmptyBlockInterval(d time.Duration) EVMOption {
+	return func(c *evmConfig) { c.emptyEvery = max(d, EVMBlockInterval) }
+}
 
 // WithLogger sets the logger for chain events (blocks sealed).
 func WithLogger(l *slog.Logger) EVMOption { return func(c *evmConfig) { c.logger = l } }
@@ -137,6 +147,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		balance:       new(big.Int).Mul(big.NewInt(1_000_000_000), big.NewInt(params.Ether)),
 		version:       fmt.Sprintf("v0.0.0-dev+go-ethereum.v%d.%d.%d", version.Major, version.Minor, version.Patch),
 		logger:        slog.New(slog.DiscardHandler),
+		emptyEvery:    EVMEmptyBlockInterval,
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -241,7 +252,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	// geth's own eth namespace, in process, for the methods the minievm face checks first and
 	// then hands to geth.
 	gethRPC := rpc.NewServer()
-	if err := node.RegisterApis(backend.APIs(), []string{"eth"}, gethRPC); err != nil {
+	if err := node.RegisterApis(append(backend.APIs(), tracers.APIs(backend.APIBackend)...), []string{"eth", "debug"}, gethRPC); err != nil {
 		closeNode()
 		return nil, fmt.Errorf("register geth's eth namespace: %w", err)
 	}
@@ -249,11 +260,16 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	closeGeth := func() { gethClient.Close(); gethRPC.Stop() }
 	closeStack := closeNode
 	closeNode = func() { closeGeth(); closeStack() }
+	lag := &lagClock{lag: readLagFromEnv()}
+	if cfg.readLag != nil {
+		lag.lag = *cfg.readLag
+	}
 	minievm, err := newMinievmAPI(backend, gethClient, big.NewInt(EVMMinGasPrice), sealed)
 	if err != nil {
 		closeNode()
 		return nil, err
 	}
+	minievm.lag = lag
 	// Log filters with minievm's limits (jsonrpc/config: 5 min filter timeout, 100 addresses);
 	// registered after the eth service, so these replace its own. Its 1,000,000-block range
 	// is not set: geth counts a query up to "latest" as 2^64-1 blocks and would refuse them all.
@@ -261,7 +277,10 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		{Namespace: "eth", Service: filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend,
 			filters.Config{Timeout: 5 * time.Minute, LogQueryLimit: 100}))},
 		{Namespace: "eth", Service: minievm},
-		{Namespace: "web3", Service: &web3API{clientVersion: nodeConf.NodeName()}},
+		{Namespace: "eth", Service: notMinievmEth{}},
+		{Namespace: "debug", Service: minievmDebug{geth: gethClient}},
+		// minievm's web3_clientVersion is its CometBFT node's version.
+		{Namespace: "web3", Service: &web3API{clientVersion: cometrpc.NodeVersion}},
 		{Namespace: "net", Service: netAPI{}},
 	}
 	stack.RegisterAPIs(extra)
@@ -270,9 +289,16 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		return nil, fmt.Errorf("start evm node: %w", err)
 	}
 	backend.SetSynced() // the chain is its own only node
-	// HTTP and WebSocket on one port, as the node served them (minievm's WebSocket default is
-	// 8546, its own port); eth_subscribe newHeads, logs and newPendingTransactions.
-	jsonrpc, err := startJSONRPC(append(backend.APIs(), extra...), []string{"eth", "net", "web3", "txpool", "debug"})
+	// HTTP and WebSocket on ports of their own, as a minievm serves them (8545 and 8546);
+	// eth_subscribe newHeads, logs and newPendingTransactions.
+	// geth's own debug namespace is not served: minievm's (minievmDebug) is.
+	var served []rpc.API
+	for _, api := range backend.APIs() {
+		if api.Namespace != "debug" {
+			served = append(served, api)
+		}
+	}
+	jsonrpc, err := startJSONRPC(append(served, extra...), []string{"eth", "net", "web3", "txpool", "debug"})
 	if err != nil {
 		closeNode()
 		return nil, err
@@ -283,6 +309,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		closeNode()
 		return nil, err
 	}
+	sealer.lag = lag
 	r := &EVMRollup{
 		stack:       stack,
 		eth:         backend,
@@ -316,7 +343,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	r.cosmosChainID = cfg.cosmosChainID
 	txs := make(chan core.NewTxsEvent, 256)
 	sub := backend.TxPool().SubscribeTransactions(txs, false)
-	go r.autoMine(sub, txs)
+	go r.autoMine(sub, txs, cfg.emptyEvery)
 	return r, nil
 }
 
@@ -333,13 +360,27 @@ func pipelinedPool(c legacypool.Config) legacypool.Config {
 	return c
 }
 
-// autoMine seals blocks while the pool holds executable transactions. Notifications are
-// coalesced into a one-slot signal by a reader that never blocks, because sealing waits on
-// the pool and the pool's event feed blocks when its subscriber stops reading: a sealer that
-// read the feed itself would deadlock under sustained pipelined sends. The loop watches for
-// Stop before, between and during seals; a seal runs on its own goroutine, which Stop waits
-// for within a bound (sealing).
-func (r *EVMRollup) autoMine(sub event.Subscription, txs <-chan core.NewTxsEvent) {
+// The block production of a minievm in its default configuration ([sequencing] in
+// config.toml): a block comes within block_interval of a tx; a block with txs is followed by
+// one more block block_interval later (CometBFT's proof block for the new app hash), empty
+// when no tx came meanwhile; an idle chain makes an empty block every
+// create_empty_blocks_interval. Hardhat Ignition's and ethers' confirmations come on those.
+const (
+	// EVMBlockInterval is minievm's default block_interval.
+	EVMBlockInterval = 100 * time.Millisecond
+	// EVMEmptyBlockInterval is minievm's default create_empty_blocks_interval.
+	EVMEmptyBlockInterval = time.Minute
+)
+
+// autoMine makes the chain's blocks as a minievm makes them (EVMBlockInterval): it seals
+// while the pool holds executable transactions, then one block more after EVMBlockInterval,
+// and an empty block whenever the chain was idle for the empty-block interval.
+// Notifications are coalesced into a one-slot signal by a reader that never blocks, because
+// sealing waits on the pool and the pool's event feed blocks when its subscriber stops
+// reading: a sealer that read the feed itself would deadlock under sustained pipelined
+// sends. The loop watches for Stop before, between and during seals; a seal runs on its own
+// goroutine, which Stop waits for within a bound (sealing).
+func (r *EVMRollup) autoMine(sub event.Subscription, txs <-chan core.NewTxsEvent, emptyEvery time.Duration) {
 	defer close(r.done)
 	defer sub.Unsubscribe()
 	signal := make(chan struct{}, 1)
@@ -358,38 +399,44 @@ func (r *EVMRollup) autoMine(sub event.Subscription, txs <-chan core.NewTxsEvent
 			}
 		}
 	}()
+	idle := time.NewTimer(emptyEvery)
+	defer idle.Stop()
+	var proof <-chan time.Time // the block after a block with txs, due EVMBlockInterval after it
 	for {
 		select {
 		case <-r.stopped:
 			return
 		case <-signal:
+		case <-proof:
+			proof = nil
+			if _, stopped := r.runSeal(true); stopped {
+				return
+			}
+			idle.Reset(emptyEvery)
+			continue
+		case <-idle.C:
+			if _, stopped := r.runSeal(true); stopped {
+				return
+			}
+			idle.Reset(emptyEvery)
+			continue
 		}
 		// Let a burst of pipelined sends arrive, then seal until the pool holds no executable
-		// tx. Blocks come only with txs, as a minievm with create_empty_blocks off makes
-		// them: every tx the pool takes is minable (EVMMinGasPrice), so a sealed block that
-		// takes none means something no block will take; stop there instead of sealing
-		// empty blocks, and wait for the next tx.
+		// tx: every tx the pool takes is minable (EVMMinGasPrice), so a sealed block that
+		// takes none means something no block will take; stop there and wait for the next tx.
 		select {
 		case <-r.stopped:
 			return
 		case <-time.After(2 * time.Millisecond):
 		}
 		for {
-			r.sealing.Add(1)
-			res := make(chan sealResult, 1)
-			go func() {
-				defer r.sealing.Done()
-				took, pending, err := r.sealPending()
-				res <- sealResult{took, pending, err}
-			}()
-			var s sealResult
-			select {
-			case <-r.stopped:
-				return
-			case s = <-res:
+			s, stopped := r.runSeal(false)
+			if stopped || s.err != nil {
+				return // stopped, or the pool is closed: the chain is stopping
 			}
-			if s.err != nil {
-				return // the pool is closed: the chain is stopping
+			if s.took > 0 {
+				proof = time.After(EVMBlockInterval)
+				idle.Reset(emptyEvery)
 			}
 			if s.pending == 0 {
 				break
@@ -402,23 +449,40 @@ func (r *EVMRollup) autoMine(sub event.Subscription, txs <-chan core.NewTxsEvent
 	}
 }
 
+// runSeal seals on a goroutine of its own (sealPending) and waits for it, or for Stop.
+func (r *EVMRollup) runSeal(empty bool) (s sealResult, stopped bool) {
+	r.sealing.Add(1)
+	res := make(chan sealResult, 1)
+	go func() {
+		defer r.sealing.Done()
+		took, pending, err := r.sealPending(empty)
+		res <- sealResult{took, pending, err}
+	}()
+	select {
+	case <-r.stopped:
+		return sealResult{}, true
+	case s = <-res:
+		return s, false
+	}
+}
+
 type sealResult struct {
 	took, pending int
 	err           error
 }
 
-// sealPending seals a block if the pool holds executable txs, and reports how many txs the
-// block took and how many the pool held. The pool catches up with the last sealed block
-// first, or it still counts (and offers) the txs that block took. geth's TxPool.Sync answers
-// one waiter at a time (a second caller replaces the first, which then waits for ever), so
-// every Sync runs under commitMu.
-func (r *EVMRollup) sealPending() (took, pending int, err error) {
+// sealPending seals a block if the pool holds executable txs (or, with empty, in any case),
+// and reports how many txs the block took and how many the pool held. The pool catches up
+// with the last sealed block first, or it still counts (and offers) the txs that block took.
+// geth's TxPool.Sync answers one waiter at a time (a second caller replaces the first, which
+// then waits for ever), so every Sync runs under commitMu.
+func (r *EVMRollup) sealPending(empty bool) (took, pending int, err error) {
 	r.commitMu.Lock()
 	defer r.commitMu.Unlock()
 	if err := r.eth.TxPool().Sync(); err != nil {
 		return 0, 0, fmt.Errorf("sync the tx pool: %w", err)
 	}
-	if pending, _ = r.eth.TxPool().Stats(); pending == 0 {
+	if pending, _ = r.eth.TxPool().Stats(); pending == 0 && !empty {
 		// Idle: the sealed blocks' state goes to disk now, off the sender's path.
 		if err := r.sealer.flush(); err != nil {
 			r.logger.Error("flush sealed state", "err", err)
@@ -426,7 +490,7 @@ func (r *EVMRollup) sealPending() (took, pending int, err error) {
 		return 0, 0, nil
 	}
 	t0 := time.Now()
-	b, err := r.sealer.seal(context.Background(), uint64(time.Now().Unix()), false)
+	b, err := r.sealer.seal(context.Background(), r.sealer.now(), empty)
 	if err != nil {
 		r.logger.Error("seal a block", "err", err)
 		return 0, pending, nil
@@ -446,7 +510,7 @@ func (r *EVMRollup) Commit() common.Hash {
 	if err := r.eth.TxPool().Sync(); err != nil {
 		r.logger.Error("sync the tx pool", "err", err)
 	}
-	if _, err := r.sealer.seal(context.Background(), uint64(time.Now().Unix()), true); err != nil {
+	if _, err := r.sealer.seal(context.Background(), r.sealer.now(), true); err != nil {
 		r.logger.Error("seal a block", "err", err)
 	}
 	return r.eth.BlockChain().CurrentBlock().Hash()
@@ -496,8 +560,8 @@ func (r *EVMRollup) SealedChain() SealedChain {
 // Client is an in-process client of the chain.
 func (r *EVMRollup) Client() *ethclient.Client { return r.client }
 
-// AdjustTime seals a block d after the head's time (with the txs the pool holds, if any),
-// so that every later block is at least that far ahead.
+// AdjustTime seals a block d after the chain's clock (with the txs the pool holds, if any),
+// and keeps every later block that far ahead of the wall clock.
 func (r *EVMRollup) AdjustTime(d time.Duration) error {
 	if d < 0 {
 		return fmt.Errorf("adjust time by %s: the clock only moves forward", d)
@@ -508,8 +572,13 @@ func (r *EVMRollup) AdjustTime(d time.Duration) error {
 		return fmt.Errorf("adjust time: sync the tx pool: %w", err)
 	}
 	head := r.eth.BlockChain().CurrentBlock()
-	if _, err := r.sealer.seal(context.Background(), head.Time+uint64(d/time.Second), true); err != nil {
+	at := max(head.Time, r.sealer.now()) + uint64(d/time.Second)
+	if _, err := r.sealer.seal(context.Background(), at, true); err != nil {
 		return fmt.Errorf("adjust time by %s: %w", d, err)
+	}
+	// Later blocks keep the lead on the wall clock.
+	if wall := uint64(time.Now().Unix()); at > wall {
+		r.sealer.ahead = at - wall
 	}
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"strings"
 
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -13,15 +12,18 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 )
 
-// jsonrpcServer serves the rollup's JSON-RPC on one loopback port, HTTP and WebSocket alike,
-// as minievm serves it: an http.Server of its own around an rpc.Server, with geth's CORS and
-// virtual-host checks and without compressing replies. geth's node gzips every reply a
-// client accepts gzip for (Go's HTTP client always does): a receipt of a 455-address chunk
-// is 300 KB of JSON, and compressing it cost the chain as much as encoding it.
+// jsonrpcServer serves the rollup's JSON-RPC on loopback as minievm serves it: HTTP on one
+// port, WebSocket on a port of its own (minievm's json-rpc address and address-ws, 8545 and
+// 8546), each an http.Server of its own around one rpc.Server, with geth's CORS and
+// virtual-host checks and without compressing replies. As on a minievm, the HTTP port
+// answers a GET (a WebSocket upgrade too) with 405 and the WebSocket port refuses a plain
+// HTTP request (400). geth's node gzips every reply a client accepts gzip for (Go's HTTP
+// client always does): a receipt of a 455-address chunk is 300 KB of JSON, and compressing
+// it cost the chain as much as encoding it.
 type jsonrpcServer struct {
-	rpc  *rpc.Server
-	http *http.Server
-	url  string
+	rpc        *rpc.Server
+	http, ws   *http.Server
+	url, wsURL string
 }
 
 // jsonrpcLimits are geth's node defaults, which minievm's match (jsonrpc/config: batches of
@@ -30,7 +32,7 @@ var jsonrpcLimits = struct{ batchItems, batchBytes, bodyBytes int }{
 	node.DefaultConfig.BatchRequestLimit, node.DefaultConfig.BatchResponseMaxSize, node.DefaultConfig.HTTPBodyLimit,
 }
 
-// startJSONRPC serves the APIs of the given namespaces on 127.0.0.1 at a free port.
+// startJSONRPC serves the APIs of the given namespaces on 127.0.0.1 at two free ports.
 func startJSONRPC(apis []rpc.API, namespaces []string) (*jsonrpcServer, error) {
 	srv := rpc.NewServer()
 	srv.SetBatchLimits(jsonrpcLimits.batchItems, jsonrpcLimits.batchBytes)
@@ -44,36 +46,47 @@ func startJSONRPC(apis []rpc.API, namespaces []string) (*jsonrpcServer, error) {
 		srv.Stop()
 		return nil, fmt.Errorf("json-rpc: listen on 127.0.0.1: %w", err)
 	}
-	plain := node.NewHTTPHandlerStack(srv, []string{"*"}, []string{"*"}, nil, true)
-	ws := srv.WebsocketHandler([]string{"*"})
-	s := &jsonrpcServer{rpc: srv, url: "http://" + ln.Addr().String()}
-	s.http = &http.Server{
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
-				ws.ServeHTTP(w, r)
-				return
-			}
-			plain.ServeHTTP(w, r)
-		}),
-		ReadTimeout:       rpc.DefaultHTTPTimeouts.ReadTimeout,
-		ReadHeaderTimeout: rpc.DefaultHTTPTimeouts.ReadHeaderTimeout,
-		WriteTimeout:      rpc.DefaultHTTPTimeouts.WriteTimeout,
-		IdleTimeout:       rpc.DefaultHTTPTimeouts.IdleTimeout,
+	wsLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		_ = ln.Close()
+		srv.Stop()
+		return nil, fmt.Errorf("json-rpc websocket: listen on 127.0.0.1: %w", err)
 	}
+	plain := node.NewHTTPHandlerStack(srv, []string{"*"}, []string{"*"}, nil, true)
+	s := &jsonrpcServer{rpc: srv, url: "http://" + ln.Addr().String(), wsURL: "ws://" + wsLn.Addr().String()}
+	server := func(h http.Handler) *http.Server {
+		return &http.Server{
+			Handler:           h,
+			ReadTimeout:       rpc.DefaultHTTPTimeouts.ReadTimeout,
+			ReadHeaderTimeout: rpc.DefaultHTTPTimeouts.ReadHeaderTimeout,
+			WriteTimeout:      rpc.DefaultHTTPTimeouts.WriteTimeout,
+			IdleTimeout:       rpc.DefaultHTTPTimeouts.IdleTimeout,
+		}
+	}
+	s.http = server(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			w.Header().Add("Vary", "Origin")
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		plain.ServeHTTP(w, r)
+	}))
+	s.ws = server(srv.WebsocketHandler([]string{"*"}))
 	go func() { _ = s.http.Serve(ln) }()
+	go func() { _ = s.ws.Serve(wsLn) }()
 	return s, nil
 }
 
 // URL is the HTTP endpoint.
 func (s *jsonrpcServer) URL() string { return s.url }
 
-// WSURL is the WebSocket endpoint (the same port).
-func (s *jsonrpcServer) WSURL() string { return "ws" + strings.TrimPrefix(s.url, "http") }
+// WSURL is the WebSocket endpoint (its own port).
+func (s *jsonrpcServer) WSURL() string { return s.wsURL }
 
-// Close stops serving: the listener and idle connections, then the rpc server, which ends
+// Close stops serving: the listeners and idle connections, then the rpc server, which ends
 // the WebSocket connections and their subscriptions.
 func (s *jsonrpcServer) Close() error {
-	err := s.http.Close()
+	err := errors.Join(s.http.Close(), s.ws.Close())
 	s.rpc.Stop()
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("json-rpc: close: %w", err)

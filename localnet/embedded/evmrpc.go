@@ -9,7 +9,9 @@ import (
 	"math/big"
 	"sort"
 	"strconv"
+	"strings"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/vipharness/vipharness/bindings/ethnode"
@@ -28,23 +30,24 @@ import (
 // opchild minimum gas price, whatever its tip. Its blocks report that minimum as their base
 // fee, eth_gasPrice answers it and eth_maxPriorityFeePerGas answers 0.
 //
-// Here the EVM is go-ethereum's, whose consensus rule moves the base fee with every block:
-// down by up to 1/8 when a block uses less than half its gas limit, up when it uses more.
-// Below 8 wei the decrease rounds to 0, so a base fee of EVMBaseFee (7 wei) never falls;
-// with a block gas limit that no run comes near half of (DefaultEVMBlockGasLimit) it never
-// rises either. The minimum gas price is twice that base fee, so that
-//   - every tx that meets it is executable (its fee cap covers the base fee) and, with the
-//     miner taking any tip from 0, mined in the next block;
-//   - the fee caps wallets derive from the head (ethers: 2 x base fee + eth_maxPriorityFeePerGas;
-//     Foundry: 2 x base fee + its fee-history tip) meet it;
+// Here the EVM is go-ethereum's, whose consensus rule would move the base fee with every
+// block (down by up to 1/8 when a block uses less than half its gas limit). The sealer keeps
+// every block's base fee at the genesis one instead, which is the minimum gas price, as a
+// minievm's blocks show it; eth_feeHistory reports it for the next block too. So
+//   - every tx that meets the minimum is executable (its fee cap covers the base fee) and,
+//     with the miner taking any tip from 0, mined in the next block;
+//   - the fee caps wallets derive from the head meet it, as they do on a minievm (ethers and
+//     Hardhat: 2 x base fee + eth_maxPriorityFeePerGas; viem: 1.2 x base fee + the same;
+//     Foundry: 2 x the fee history's next base fee + its tip);
 //
-// and a tx below it is refused at send, naming both prices, instead of waiting in the pool.
+// and a tx below it is refused at send, in minievm's words, instead of waiting in the pool.
 const (
-	// EVMBaseFee is the base fee (wei) of every block of the embedded EVM rollup.
-	EVMBaseFee = 7
 	// EVMMinGasPrice is the embedded EVM rollup's minimum gas price (wei): eth_gasPrice, the
 	// opchild min_gas_prices and the node's minimum-gas-price of its Cosmos face.
-	EVMMinGasPrice = 2 * EVMBaseFee
+	EVMMinGasPrice = 14
+	// EVMBaseFee is the base fee (wei) of every block of the embedded EVM rollup: the
+	// minimum gas price, as on a minievm.
+	EVMBaseFee = EVMMinGasPrice
 )
 
 // txAPI is the part of go-ethereum's eth TransactionAPI the minievm face wraps.
@@ -65,6 +68,8 @@ type minievmAPI struct {
 	sealed *sealedReceipts
 	chain  *core.BlockChain
 	signer types.Signer
+	// lag makes state reads at "latest" see the head's parent for a while (WithReadLag).
+	lag *lagClock
 }
 
 func newMinievmAPI(backend *eth.Ethereum, geth *rpc.Client, minGasPrice *big.Int, sealed *sealedReceipts) (*minievmAPI, error) {
@@ -110,15 +115,129 @@ func (a *minievmAPI) EstimateGas(ctx context.Context, args json.RawMessage, bloc
 		return 0, fmt.Errorf("fee payer address: %s does not exist: unknown address", string(call.From.Bytes()))
 	}
 	params := []any{args}
-	for _, p := range []*json.RawMessage{block, overrides, blockOverrides} {
+	for _, p := range []*json.RawMessage{a.stateBlock(block), overrides, blockOverrides} {
 		if p == nil {
 			break
 		}
 		params = append(params, *p)
 	}
 	var gas hexutil.Uint64
-	err = a.geth.CallContext(ctx, &gas, "eth_estimateGas", params...)
+	if err = a.geth.CallContext(ctx, &gas, "eth_estimateGas", params...); err != nil {
+		if rev, ok := asRevert(err); ok {
+			// minievm simulates the call as a Cosmos tx, and the SDK words the failure.
+			return 0, fmt.Errorf("failed to execute message; message index: 0: %w", rev)
+		}
+	}
 	return gas, err
+}
+
+// Call runs a call as minievm's eth_call does: state and block overrides are refused, and a
+// revert answers -32000 "Reverted" without the revert data (an Error(string) reason shows
+// in the message, "revert: <reason>: Reverted"); otherwise geth runs it.
+func (a *minievmAPI) Call(ctx context.Context, args json.RawMessage, block, overrides, blockOverrides *json.RawMessage) (hexutil.Bytes, error) {
+	if overrides != nil && !emptyJSON(*overrides) {
+		return nil, errors.New("state overrides are not supported")
+	}
+	if blockOverrides != nil && !emptyJSON(*blockOverrides) {
+		return nil, errors.New("block overrides are not supported")
+	}
+	params := []any{args}
+	if b := a.stateBlock(block); b != nil {
+		params = append(params, *b)
+	}
+	var out hexutil.Bytes
+	if err := a.geth.CallContext(ctx, &out, "eth_call", params...); err != nil {
+		if rev, ok := asRevert(err); ok {
+			return nil, rev
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// emptyJSON is a JSON null or {}.
+func emptyJSON(b json.RawMessage) bool {
+	t := strings.TrimSpace(string(b))
+	return t == "" || t == "null" || strings.ReplaceAll(t, " ", "") == "{}"
+}
+
+// revertedError is a revert as minievm reports it: x/evm's ErrReverted ("Reverted", JSON-RPC
+// code -32000), wrapped with the reason when the revert data is an Error(string) or a
+// Panic(uint256); the data itself is not returned.
+type revertedError struct{ reason string }
+
+func (e *revertedError) Error() string {
+	if e.reason == "" {
+		return "Reverted"
+	}
+	return "revert: " + e.reason + ": Reverted"
+}
+
+// asRevert turns geth's revert error (code 3, "execution reverted", the data as hex) into
+// minievm's.
+func asRevert(err error) (*revertedError, bool) {
+	var rpcErr rpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.ErrorCode() != 3 {
+		return nil, false
+	}
+	rev := &revertedError{}
+	var de rpc.DataError
+	if errors.As(err, &de) {
+		if s, ok := de.ErrorData().(string); ok {
+			if data, derr := hexutil.Decode(s); derr == nil {
+				if reason, uerr := abi.UnpackRevert(data); uerr == nil {
+					rev.reason = reason
+				}
+			}
+		}
+	}
+	return rev, true
+}
+
+// FeeHistory is geth's, but for the base fees (and blob base fees, 0 as on a minievm): geth fills the list from its blocks
+// concurrently, and where it derives a block's base fee from the parent's by its own rule
+// (always for the next block's, the list's last), the last writer wins. Here each block's is
+// its header's and the next block's is the newest one's, as on a minievm, where every block
+// shows the minimum gas price.
+func (a *minievmAPI) FeeHistory(ctx context.Context, blockCount json.RawMessage, lastBlock json.RawMessage, rewardPercentiles *json.RawMessage) (map[string]json.RawMessage, error) {
+	params := []any{blockCount, lastBlock}
+	if rewardPercentiles != nil {
+		params = append(params, *rewardPercentiles)
+	}
+	var res map[string]json.RawMessage
+	if err := a.geth.CallContext(ctx, &res, "eth_feeHistory", params...); err != nil {
+		return nil, err
+	}
+	var (
+		oldest hexutil.Uint64
+		fees   []*hexutil.Big
+	)
+	if json.Unmarshal(res["oldestBlock"], &oldest) != nil || json.Unmarshal(res["baseFeePerGas"], &fees) != nil || len(fees) < 2 {
+		return res, nil
+	}
+	for i := range fees {
+		n := uint64(oldest) + uint64(min(i, len(fees)-2))
+		if h := a.chain.GetHeaderByNumber(n); h != nil && h.BaseFee != nil {
+			fees[i] = (*hexutil.Big)(h.BaseFee)
+		}
+	}
+	b, err := json.Marshal(fees)
+	if err != nil {
+		return nil, err
+	}
+	res["baseFeePerGas"] = b
+	// A minievm has no blobs: its blob base fees are 0 (geth's formula gives 1 wei).
+	var blobFees []*hexutil.Big
+	if json.Unmarshal(res["baseFeePerBlobGas"], &blobFees) == nil && blobFees != nil {
+		for i := range blobFees {
+			blobFees[i] = (*hexutil.Big)(new(big.Int))
+		}
+		if b, err = json.Marshal(blobFees); err != nil {
+			return nil, err
+		}
+		res["baseFeePerBlobGas"] = b
+	}
+	return res, nil
 }
 
 // SendRawTransaction refuses a tx whose gas price is below the minimum, then hands it to
@@ -249,17 +368,25 @@ func appendHexUint(b []byte, v uint64) []byte {
 }
 
 // UnderpricedError is a tx refused at send because its gas price (the fee cap of an
-// EIP-1559 tx) is below the chain's minimum gas price.
+// EIP-1559 tx) is below the chain's minimum gas price. A minievm turns the tx into a Cosmos
+// tx whose fee is fee cap x gas limit (+1 against rounding, in the 18-decimal fee denom) and
+// the SDK's fee check refuses it in its words, naming that fee and the one required.
 type UnderpricedError struct {
 	GasPrice, MinGasPrice *big.Int
+	Gas                   uint64
 }
 
 func (e *UnderpricedError) Error() string {
-	return fmt.Sprintf("insufficient fee: the tx's gas price (max fee per gas) is %s wei, below the minimum gas price %s wei (eth_gasPrice); a tip does not count",
-		e.GasPrice, e.MinGasPrice)
+	gas := new(big.Int).SetUint64(e.Gas)
+	got := new(big.Int).Mul(e.GasPrice, gas)
+	if got.Sign() > 0 {
+		got.Add(got, common.Big1)
+	}
+	return fmt.Sprintf("insufficient fees; got: %s%s required: %s%s: insufficient fee",
+		got, EVMFeeDenom, new(big.Int).Mul(e.MinGasPrice, gas), EVMFeeDenom)
 }
 
-// ErrorCode is the JSON-RPC error code geth gives tx pool refusals.
+// ErrorCode is the JSON-RPC error code minievm (and geth) give tx refusals.
 func (e *UnderpricedError) ErrorCode() int { return -32000 }
 
 func (a *minievmAPI) checkFee(input hexutil.Bytes) error {
@@ -268,7 +395,7 @@ func (a *minievmAPI) checkFee(input hexutil.Bytes) error {
 		return err // the pool's own decoding error follows anyway; say it here
 	}
 	if tx.GasFeeCap().Cmp(a.minGasPrice) < 0 {
-		return &UnderpricedError{GasPrice: tx.GasFeeCap(), MinGasPrice: new(big.Int).Set(a.minGasPrice)}
+		return &UnderpricedError{GasPrice: tx.GasFeeCap(), MinGasPrice: new(big.Int).Set(a.minGasPrice), Gas: tx.Gas()}
 	}
 	return nil
 }

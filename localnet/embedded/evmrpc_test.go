@@ -97,8 +97,8 @@ func transfer(feeCap, tip int64) *types.DynamicFeeTx {
 
 // The fee rules a minievm applies: eth_gasPrice is the minimum gas price, the tip suggestion
 // is 0, a tx that meets the minimum is mined whatever its tip (none, Foundry's 1 wei, a
-// large one; legacy or EIP-1559), one below it is refused at send naming both prices; the
-// base fee never moves and no block is sealed empty.
+// large one; legacy or EIP-1559), one below it is refused at send naming both fees; the
+// base fee never moves, also in the fee history, and an empty block only follows one with txs.
 func TestEVMFeeRulesAreMinievms(t *testing.T) {
 	r := startEVM(t)
 	s := newSender(t, r)
@@ -139,27 +139,35 @@ func TestEVMFeeRulesAreMinievms(t *testing.T) {
 		}
 	}
 
+	// Refused as minievm's fee check words it: the fee (fee cap x gas, +1) and the one required.
 	_, err = s.send(ctx, transfer(EVMMinGasPrice-1, 0))
 	var rpcErr rpc.Error
-	if err == nil || !errors.As(err, &rpcErr) || !strings.Contains(err.Error(), "13 wei") || !strings.Contains(err.Error(), "14 wei") {
-		t.Fatalf("a fee cap of 13 wei: err = %v; want a refusal naming 13 and 14 wei", err)
+	if err == nil || !errors.As(err, &rpcErr) || rpcErr.ErrorCode() != -32000 || err.Error() != "insufficient fees; got: 273001umin required: 294000umin: insufficient fee" {
+		t.Fatalf("a fee cap of 13 wei: err = %v; want minievm's refusal naming 273001umin and 294000umin", err)
 	}
 	_, err = s.send(ctx, &types.LegacyTx{GasPrice: big.NewInt(1), Gas: 21_000, To: &sink})
-	if err == nil || !strings.Contains(err.Error(), "1 wei, below the minimum gas price 14 wei") {
-		t.Fatalf("a legacy gas price of 1 wei: err = %v; want a refusal naming both prices", err)
+	if err == nil || err.Error() != "insufficient fees; got: 21001umin required: 294000umin: insufficient fee" {
+		t.Fatalf("a legacy gas price of 1 wei: err = %v; want minievm's refusal naming both fees", err)
 	}
-	if pending, queued := r.eth.TxPool().Stats(); pending+queued != 0 {
-		t.Fatalf("the pool holds %d pending and %d queued txs after the refusals", pending, queued)
+	// The refused txs never enter the pool (the mined ones leave it when the pool catches up
+	// with the chain, which it does on its own goroutine).
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		pending, queued := r.eth.TxPool().Stats()
+		if pending+queued == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the pool holds %d pending and %d queued txs after the refusals", pending, queued)
+		}
 	}
 
-	// Six txs, six blocks: none empty, each at the same base fee.
+	// Six txs in six blocks, each at the same base fee; an empty block only follows a
+	// block with txs (minievm's proof block).
 	n, err := s.c.BlockNumber(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != 6 {
-		t.Fatalf("head %d after 6 mined txs, want 6 blocks", n)
-	}
+	withTxs := 0
 	for h := int64(0); h <= int64(n); h++ {
 		b, err := s.c.BlockByNumber(ctx, big.NewInt(h))
 		if err != nil {
@@ -168,9 +176,216 @@ func TestEVMFeeRulesAreMinievms(t *testing.T) {
 		if b.BaseFee().Int64() != EVMBaseFee {
 			t.Fatalf("block %d: base fee %s, want %d", h, b.BaseFee(), EVMBaseFee)
 		}
-		if h > 0 && len(b.Transactions()) == 0 {
-			t.Fatalf("block %d is empty", h)
+		if len(b.Transactions()) > 0 {
+			withTxs++
+			continue
 		}
+		if h > 0 {
+			parent, err := s.c.BlockByNumber(ctx, big.NewInt(h-1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(parent.Transactions()) == 0 {
+				t.Fatalf("block %d is empty after the empty block %d", h, h-1)
+			}
+		}
+	}
+	if withTxs != 6 {
+		t.Fatalf("%d blocks with txs after 6 mined txs, want 6", withTxs)
+	}
+	// The fee history reports the same base fee for every block and the next one.
+	var hist struct {
+		BaseFee     []*hexutil.Big `json:"baseFeePerGas"`
+		BlobBaseFee []*hexutil.Big `json:"baseFeePerBlobGas"`
+	}
+	if err := s.c.Client().CallContext(ctx, &hist, "eth_feeHistory", "0x4", "latest", []float64{50}); err != nil {
+		t.Fatal(err)
+	}
+	if len(hist.BaseFee) != 5 {
+		t.Fatalf("eth_feeHistory of 4 blocks: %d base fees, want 5", len(hist.BaseFee))
+	}
+	for i, f := range hist.BaseFee {
+		if f.ToInt().Int64() != EVMBaseFee {
+			t.Fatalf("eth_feeHistory base fee %d is %s, want %d", i, f.ToInt(), EVMBaseFee)
+		}
+	}
+	if len(hist.BlobBaseFee) != 5 {
+		t.Fatalf("eth_feeHistory of 4 blocks: %d blob base fees, want 5", len(hist.BlobBaseFee))
+	}
+	for i, f := range hist.BlobBaseFee {
+		if f.ToInt().Sign() != 0 {
+			t.Fatalf("eth_feeHistory blob base fee %d is %s, want 0 (no blobs on a minievm)", i, f.ToInt())
+		}
+	}
+}
+
+// Blocks come as a minievm's default configuration makes them: one within moments of a
+// tx, one more (empty) block_interval after a block with txs, then, while the chain is idle,
+// an empty block every create_empty_blocks_interval (1 s here, a minute by default). Each
+// block carries the wall clock's second, as a minievm block carries CometBFT's time, so a
+// block may share its parent's second.
+func TestEVMMakesBlocksAsMinievm(t *testing.T) {
+	r := startEVM(t, WithEmptyBlockInterval(time.Second))
+	s := newSender(t, r)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	// The chain is idle from its start: an empty block within the interval.
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		n, err := s.c.BlockNumber(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no empty block after 3 s of an idle chain with a 1 s empty-block interval")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	var hashes []common.Hash
+	for range 20 {
+		tx, err := s.send(ctx, transfer(EVMMinGasPrice, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc := s.mined(ctx, tx)
+		hashes = append(hashes, rc.BlockHash)
+	}
+	time.Sleep(3 * EVMBlockInterval)
+	last, err := s.c.BlockByHash(ctx, hashes[len(hashes)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, err := s.c.BlockByNumber(ctx, new(big.Int).Add(last.Number(), common.Big1))
+	if err != nil {
+		t.Fatalf("no block after the last tx's block %d within %s: %v", last.NumberU64(), 3*EVMBlockInterval, err)
+	}
+	if len(next.Transactions()) != 0 {
+		t.Fatalf("block %d after the last tx's: %d txs, want empty", next.NumberU64(), len(next.Transactions()))
+	}
+	// 20 txs sent one after another's receipt: blocks within the same second share it, and
+	// none is ahead of the wall clock.
+	wall := uint64(time.Now().Unix())
+	for n := uint64(1); n <= next.NumberU64(); n++ {
+		b, err := s.c.HeaderByNumber(ctx, new(big.Int).SetUint64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Time > wall || b.Time+30 < wall {
+			t.Fatalf("block %d at %d, the wall clock at %d: want the wall clock's second", n, b.Time, wall)
+		}
+	}
+	if next.Time() > wall {
+		t.Fatalf("the empty block after the txs is at %d, ahead of the wall clock %d", next.Time(), wall)
+	}
+	// Idle again: the next empty block comes after the interval, not before.
+	time.Sleep(500 * time.Millisecond)
+	if n, err := s.c.BlockNumber(ctx); err != nil || n != next.NumberU64() {
+		t.Fatalf("head %d, %v half a second after block %d; want no block before the empty-block interval", n, err, next.NumberU64())
+	}
+	time.Sleep(time.Second)
+	if n, err := s.c.BlockNumber(ctx); err != nil || n != next.NumberU64()+1 {
+		t.Fatalf("head %d, %v 1.5 s after block %d; want one empty block after the interval", n, err, next.NumberU64())
+	}
+}
+
+// A reverting call answers as a minievm answers it: -32000 "Reverted" without the revert
+// data (an Error(string) reason in the message), from eth_call and eth_estimateGas alike
+// (the estimate in the SDK's words for a failed message); overrides are refused.
+func TestEVMAnswersRevertsAsMinievm(t *testing.T) {
+	r := startEVM(t)
+	c, err := rpc.Dial(r.Endpoints().JSONRPC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	from := r.Funded()[0].Address
+	// Init code that reverts with 0xdeadbeef; and init code that reverts with Error("boom").
+	bare := "0x63deadbeef6000526004601cfd"
+	reason := "0x6064600c60003960646000fd08c379a0" +
+		"0000000000000000000000000000000000000000000000000000000000000020" +
+		"0000000000000000000000000000000000000000000000000000000000000004" +
+		"626f6f6d00000000000000000000000000000000000000000000000000000000"
+	for _, tc := range []struct {
+		method, data, want string
+	}{
+		{"eth_call", bare, "Reverted"},
+		{"eth_call", reason, "revert: boom: Reverted"},
+		{"eth_estimateGas", bare, "failed to execute message; message index: 0: Reverted"},
+		{"eth_estimateGas", reason, "failed to execute message; message index: 0: revert: boom: Reverted"},
+	} {
+		params := []any{map[string]any{"from": from, "data": tc.data}}
+		if tc.method == "eth_call" {
+			params = append(params, "latest")
+		}
+		var out any
+		err := c.CallContext(ctx, &out, tc.method, params...)
+		var rpcErr rpc.Error
+		if !errors.As(err, &rpcErr) || rpcErr.ErrorCode() != -32000 || err.Error() != tc.want {
+			t.Fatalf("%s of %s: %v; want -32000 %q", tc.method, tc.data[:12], err, tc.want)
+		}
+		var dataErr rpc.DataError
+		if errors.As(err, &dataErr) && dataErr.ErrorData() != nil {
+			t.Fatalf("%s: revert data %v; minievm returns none", tc.method, dataErr.ErrorData())
+		}
+	}
+	// A call that succeeds still answers its output: init code returning 0x2a in 32 bytes.
+	var out hexutil.Bytes
+	if err := c.CallContext(ctx, &out, "eth_call", map[string]any{"data": "0x602a60005260206000f3"}, "latest"); err != nil || len(out) != 32 || out[31] != 0x2a {
+		t.Fatalf("eth_call of init code returning 42: %x, %v", out, err)
+	}
+	var ignored any
+	err = c.CallContext(ctx, &ignored, "eth_call", map[string]any{"data": "0x00"}, "latest", map[string]any{from: map[string]any{"balance": "0x1"}})
+	if err == nil || err.Error() != "state overrides are not supported" {
+		t.Fatalf("eth_call with a state override: %v; want minievm's refusal", err)
+	}
+}
+
+// HTTP and WebSocket are on ports of their own, as a minievm serves them: the HTTP port
+// answers a WebSocket upgrade (any GET) with 405, the WebSocket port a plain POST with 400.
+func TestEVMServesWebSocketOnItsOwnPort(t *testing.T) {
+	r := startEVM(t)
+	ep := r.Endpoints()
+	httpPort, wsPort := ep.JSONRPC[strings.LastIndex(ep.JSONRPC, ":"):], ep.JSONRPCWS[strings.LastIndex(ep.JSONRPCWS, ":"):]
+	if httpPort == wsPort || !strings.HasPrefix(ep.JSONRPCWS, "ws://127.0.0.1:") {
+		t.Fatalf("HTTP %s and WebSocket %s: want two loopback ports", ep.JSONRPC, ep.JSONRPCWS)
+	}
+	req, err := http.NewRequest(http.MethodGet, ep.JSONRPC, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]string{"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="} {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Fatalf("a WebSocket upgrade on the HTTP port: %s, want 405", resp.Status)
+	}
+	resp, err = http.Post("http"+strings.TrimPrefix(ep.JSONRPCWS, "ws"), "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("a plain POST on the WebSocket port: %s, want 400", resp.Status)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ws, err := ethclient.DialContext(ctx, ep.JSONRPCWS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	if _, err := ws.BlockNumber(ctx); err != nil {
+		t.Fatalf("eth_blockNumber over WebSocket: %v", err)
 	}
 }
 
@@ -634,5 +849,101 @@ func TestSealedReceiptsKeepTheNewestBlocks(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The methods served are a minievm's: go-ethereum's extras answer -32601 as missing methods
+// (viem fills a tx with eth_fillTransaction where a node has it), minievm's own answer, and
+// the debug namespace is minievm's four methods.
+func TestEVMServesMinievmsMethods(t *testing.T) {
+	r := startEVM(t)
+	c, err := rpc.Dial(r.Endpoints().JSONRPC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for _, m := range []string{"eth_fillTransaction", "eth_accounts", "eth_sendTransaction", "eth_sign", "eth_signTransaction",
+		"eth_createAccessList", "eth_simulateV1", "eth_blobBaseFee", "eth_baseFee", "eth_getProof", "eth_config", "eth_capabilities",
+		"eth_getHeaderByNumber", "eth_getHeaderByHash", "eth_getStorageValues", "eth_resend", "eth_getRawTransactionByBlockNumberAndIndex",
+		"debug_setHead", "debug_getRawBlock", "debug_dbGet", "debug_traceCall", "debug_traceChain", "debug_intermediateRoots"} {
+		var out any
+		err := c.CallContext(ctx, &out, m, map[string]any{})
+		var re rpc.Error
+		if !errors.As(err, &re) || re.ErrorCode() != -32601 || err.Error() != "the method "+m+" does not exist/is not available" {
+			t.Errorf("%s: %v, %v; want -32601, a missing method", m, out, err)
+		}
+	}
+	var hashrate string
+	var mining bool
+	if err := c.CallContext(ctx, &hashrate, "eth_hashrate"); err != nil || hashrate != "0x0" {
+		t.Errorf("eth_hashrate = %q, %v; want 0x0", hashrate, err)
+	}
+	if err := c.CallContext(ctx, &mining, "eth_mining"); err != nil || mining {
+		t.Errorf("eth_mining = %v, %v; want false", mining, err)
+	}
+	s := newSender(t, r)
+	tx, err := s.send(ctx, transfer(EVMMinGasPrice, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := s.mined(ctx, tx)
+	var trace map[string]any
+	if err := c.CallContext(ctx, &trace, "debug_traceTransaction", tx.Hash(), map[string]any{"tracer": "callTracer"}); err != nil || trace["type"] != "CALL" {
+		t.Errorf("debug_traceTransaction with callTracer = %v, %v; want a CALL", trace, err)
+	}
+	var traces []any
+	if err := c.CallContext(ctx, &traces, "debug_traceBlockByNumber", hexutil.Uint64(rc.BlockNumber.Uint64()), map[string]any{"tracer": "callTracer"}); err != nil || len(traces) != 1 {
+		t.Errorf("debug_traceBlockByNumber = %v, %v; want one trace", traces, err)
+	}
+	if err := c.CallContext(ctx, &traces, "debug_traceBlockByHash", rc.BlockHash, map[string]any{"tracer": "callTracer"}); err != nil || len(traces) != 1 {
+		t.Errorf("debug_traceBlockByHash = %v, %v; want one trace", traces, err)
+	}
+	var missing any
+	err = c.CallContext(ctx, &missing, "debug_traceTransaction", common.HexToHash("0x01"))
+	if err == nil {
+		t.Errorf("debug_traceTransaction of an unknown tx answered %v", missing)
+	}
+}
+
+// With a read lag, state reads at "latest" right after a receipt see the state before the
+// tx, as on a minievm whose indexer serves the receipt before the state commits, and the
+// new state after the lag; reads at the block's number see it at once.
+func TestEVMReadLagShowsTheOldStateAfterAReceipt(t *testing.T) {
+	const lag = 400 * time.Millisecond
+	r := startEVM(t, WithReadLag(lag))
+	s := newSender(t, r)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	before, err := s.c.BalanceAt(ctx, sink, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := s.send(ctx, transfer(EVMMinGasPrice, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := s.mined(ctx, tx)
+	seen := time.Now()
+	now, err := s.c.BalanceAt(ctx, sink, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(seen) < lag/2 && now.Cmp(before) != 0 {
+		t.Fatalf("balance at latest right after the receipt: %s, want the old %s", now, before)
+	}
+	at, err := s.c.BalanceAt(ctx, sink, rc.BlockNumber)
+	if err != nil || at.Cmp(new(big.Int).Add(before, big.NewInt(1))) != 0 {
+		t.Fatalf("balance at the receipt's block: %s, %v; want %s + 1", at, err, before)
+	}
+	var nonce hexutil.Uint64
+	if err := s.c.Client().CallContext(ctx, &nonce, "eth_getTransactionCount", crypto.PubkeyToAddress(s.key.PublicKey), "pending"); err != nil || uint64(nonce) != s.nonce {
+		t.Fatalf("pending nonce %d, %v; want %d (the pool's, never lagging)", nonce, err, s.nonce)
+	}
+	time.Sleep(lag)
+	now, err = s.c.BalanceAt(ctx, sink, nil)
+	if err != nil || now.Cmp(at) != 0 {
+		t.Fatalf("balance at latest after the lag: %s, %v; want %s", now, err, at)
 	}
 }

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"time"
 
 	"github.com/holiman/uint256"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/consensus/misc/eip1559"
 	"github.com/ethereum/go-ethereum/consensus/misc/eip4844"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/rawdb"
@@ -37,9 +37,12 @@ type sealer struct {
 	// sealed keeps each sealed block's receipts for the chain's readers (sealedReceipts).
 	sealed *sealedReceipts
 	signer types.Signer
-	// lastTime is the newest block's timestamp; the next block's is later (AdjustTime moves
-	// the clock ahead of the wall clock).
+	// lastTime is the newest block's timestamp; the next block's is not earlier.
 	lastTime uint64
+	// ahead is how far (seconds) AdjustTime has moved the chain's clock past the wall clock.
+	ahead uint64
+	// lag is told of each block before it is the head (WithReadLag).
+	lag *lagClock
 	// unflushed is the state roots of the sealed blocks whose trie nodes are still only in
 	// the trie database's memory, where every reader finds them (flush).
 	unflushed []common.Hash
@@ -88,22 +91,26 @@ func newSealer(chain *core.BlockChain, db ethdb.Database, pool *txpool.TxPool, g
 	return &sealer{chain: chain, db: db, pool: pool, gasCeil: gasCeil, sealed: sealed, signer: types.LatestSigner(cfg), lastTime: head.Time}, nil
 }
 
-// seal builds a block at timestamp (raised to one second past the newest block when not
-// later) with the pool's executable txs, writes it with its state and makes it the head. A
+// now is the chain's clock: the wall clock's second, plus what AdjustTime moved it.
+func (s *sealer) now() uint64 { return uint64(time.Now().Unix()) + s.ahead }
+
+// seal builds a block at timestamp (raised to the newest block's when earlier: as a minievm
+// block carries CometBFT's time in seconds, blocks of the same second share it) with the
+// pool's executable txs, writes it with its state and makes it the head. A
 // block that would take no tx is written only when empty is set (a clock jump); otherwise
 // seal returns nil.
 func (s *sealer) seal(ctx context.Context, timestamp uint64, empty bool) (*types.Block, error) {
 	bc, cfg := s.chain, s.chain.Config()
 	parent := bc.CurrentBlock()
-	if timestamp <= max(parent.Time, s.lastTime) {
-		timestamp = max(parent.Time, s.lastTime) + 1
-	}
+	timestamp = max(timestamp, parent.Time, s.lastTime)
 	header := &types.Header{
 		ParentHash: parent.Hash(),
 		Number:     new(big.Int).Add(parent.Number, common.Big1),
 		GasLimit:   core.CalcGasLimit(parent.GasLimit, s.gasCeil),
 		Time:       timestamp,
-		BaseFee:    eip1559.CalcBaseFee(cfg, parent),
+		// The base fee never moves (see EVMMinGasPrice): a minievm's blocks all show the
+		// minimum gas price; geth's rule would lower it with every block under half full.
+		BaseFee: new(big.Int).Set(parent.BaseFee),
 	}
 	// prevrandao is random per block, as the simulated beacon made it.
 	if _, err := rand.Read(header.MixDigest[:]); err != nil {
@@ -236,6 +243,7 @@ func (s *sealer) write(block *types.Block, receipts []*types.Receipt, statedb in
 	}
 	// Kept before the block is the head, so that no reader of the new head misses them.
 	s.sealed.add(block, receipts, s.signer)
+	s.lag.mark(n)
 	if _, err := bc.SetCanonical(block); err != nil {
 		return fmt.Errorf("seal block %d: make it the head: %w", n, err)
 	}

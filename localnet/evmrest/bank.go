@@ -25,7 +25,7 @@ func (s *Server) registerWallet(mux *http.ServeMux) {
 func (s *Server) balances(w http.ResponseWriter, r *http.Request) {
 	addr, err := parseAccount(r.PathValue("address"))
 	if err != nil {
-		writeStatus(w, http.StatusBadRequest, 3, err.Error())
+		writeStatus(w, http.StatusBadRequest, 3, "invalid address: "+err.Error())
 		return
 	}
 	bal, err := s.chain.BalanceAt(r.Context(), addr, nil)

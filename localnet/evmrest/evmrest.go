@@ -33,6 +33,7 @@ import (
 	"github.com/cosmos/gogoproto/proto"
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/vipharness/vipharness/localnet/cometrpc"
 	"github.com/vipharness/vipharness/localnet/feeroutes"
 )
 
@@ -127,7 +128,7 @@ func (s *Server) minGasPrice() sdk.DecCoin {
 
 func (s *Server) nodeInfo(w http.ResponseWriter, _ *http.Request) {
 	s.writeProto(w, &cmtservice.GetNodeInfoResponse{
-		DefaultNodeInfo: &cmtp2p.DefaultNodeInfo{Network: s.info.ChainID, Moniker: "minitia", Version: "0.38.21",
+		DefaultNodeInfo: &cmtp2p.DefaultNodeInfo{Network: s.info.ChainID, Moniker: "minitia", Version: cometrpc.NodeVersion,
 			ListenAddr: "tcp://127.0.0.1:26656",
 			Other:      cmtp2p.DefaultNodeInfoOther{TxIndex: "on", RPCAddress: strings.Replace(s.info.CometRPC, "http://", "tcp://", 1)}},
 		ApplicationVersion: &cmtservice.VersionInfo{Name: "minievm", AppName: "minitiad", Version: s.info.Version,
@@ -140,7 +141,7 @@ func (s *Server) nodeInfo(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) balance(w http.ResponseWriter, r *http.Request) {
 	addr, err := parseAccount(r.PathValue("address"))
 	if err != nil {
-		writeStatus(w, http.StatusBadRequest, 3, err.Error())
+		writeStatus(w, http.StatusBadRequest, 3, "invalid address: "+err.Error())
 		return
 	}
 	denom := r.URL.Query().Get("denom")
@@ -171,7 +172,8 @@ const firstAccountNumber = 10
 func (s *Server) account(w http.ResponseWriter, r *http.Request) {
 	addr, err := parseAccount(r.PathValue("address"))
 	if err != nil {
-		writeStatus(w, http.StatusBadRequest, 3, err.Error())
+		// auth answers a bad address as an unknown error (code 2, HTTP 500), as on a minievm.
+		writeStatus(w, http.StatusInternalServerError, 2, err.Error())
 		return
 	}
 	nonce, err := s.chain.NonceAt(r.Context(), addr, nil)
@@ -213,9 +215,9 @@ func (s *Server) account(w http.ResponseWriter, r *http.Request) {
 }
 
 func parseAccount(a string) (common.Address, error) {
-	if common.IsHexAddress(a) {
-		return common.HexToAddress(a), nil
-	}
+	// bech32 only, as minievm's address codec reads a path's address: a 0x one fails as any
+	// string that is not bech32 does ("string not all lowercase or all uppercase" when
+	// checksummed, else "invalid separator index" or a checksum).
 	hrp, bz, err := bech32.DecodeAndConvert(a)
 	if err != nil {
 		return common.Address{}, fmt.Errorf("decoding bech32 failed: %w", err)

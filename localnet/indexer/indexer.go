@@ -240,7 +240,8 @@ func (ix *Indexer) step(ctx context.Context) (caughtUp bool, err error) {
 	if err != nil {
 		return false, fmt.Errorf("headers %d..%d: %w", from, to, err)
 	}
-	if len(hdrs) == 0 || hdrs[0].Number != from {
+	// A chain without a block 0 (a minievm's first block is 1) starts the index at its first.
+	if len(hdrs) == 0 || (hdrs[0].Number != from && (hasTip || from != 0 || hdrs[0].Number != 1)) {
 		return false, fmt.Errorf("no header at %d (head %d)", from, head)
 	}
 	if hasTip {

@@ -1,0 +1,249 @@
+package sidebyside_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/vipharness/vipharness/deployer/vip"
+	"github.com/vipharness/vipharness/localnet"
+)
+
+// evmProbe is a probe of the EVM faces that needs more than one request.
+func evmProbe(name string, ask func(ctx context.Context, r localnet.Rollup) (answer, error)) probe {
+	return probe{name: name, vms: []vip.VM{vip.EVM}, ask: ask}
+}
+
+// upgrade asks url for a WebSocket upgrade (GET) and keeps the HTTP status.
+func upgrade(ctx context.Context, url string) (answer, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return answer{}, err
+	}
+	for k, v := range map[string]string{"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="} {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return answer{}, err
+	}
+	resp.Body.Close()
+	return answer{Status: resp.StatusCode}, nil
+}
+
+// post sends a JSON-RPC request as a plain HTTP POST and keeps the HTTP status.
+func post(ctx context.Context, url string) (answer, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}`))
+	if err != nil {
+		return answer{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return answer{}, err
+	}
+	resp.Body.Close()
+	return answer{Status: resp.StatusCode}, nil
+}
+
+// baseFeeIsGasPrice compares the latest block's base fee with eth_gasPrice (a minievm's
+// blocks show its minimum gas price; viem and Hardhat derive their fee caps from it).
+func baseFeeIsGasPrice(ctx context.Context, r localnet.Rollup) (answer, error) {
+	c, err := ethclient.DialContext(ctx, r.Endpoints().JSONRPC)
+	if err != nil {
+		return answer{}, err
+	}
+	defer c.Close()
+	price, err := c.SuggestGasPrice(ctx)
+	if err != nil {
+		return answer{}, err
+	}
+	head, err := c.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return answer{}, err
+	}
+	var hist struct {
+		BaseFee     []string `json:"baseFeePerGas"`
+		BlobBaseFee []string `json:"baseFeePerBlobGas"`
+	}
+	if err := c.Client().CallContext(ctx, &hist, "eth_feeHistory", "0x2", "latest", []float64{50}); err != nil {
+		return answer{}, err
+	}
+	same := len(hist.BaseFee) >= 2 // a chain at its first block has one block to report, and the next
+	for _, f := range hist.BaseFee {
+		same = same && f == fmt.Sprintf("%#x", price)
+	}
+	noBlobFee := len(hist.BlobBaseFee) == len(hist.BaseFee)
+	for _, f := range hist.BlobBaseFee {
+		noBlobFee = noBlobFee && f == "0x0"
+	}
+	return answer{Value: fmt.Sprintf("head's base fee is eth_gasPrice: %v; the fee history's base fees (its blocks' and the next one's) are: %v; its blob base fees are 0: %v",
+		head.BaseFee.Cmp(price) == 0, same, noBlobFee)}, nil
+}
+
+// transfer sends a plain transfer from the funded account at eth_gasPrice with the node's
+// estimate, waits for its receipt and then a second, and reports its blocks (how many came
+// after it, empty or not, and their time against the wall clock); with receipt, its gas
+// and logs instead.
+func transfer(receipt bool) func(ctx context.Context, r localnet.Rollup) (answer, error) {
+	return func(ctx context.Context, r localnet.Rollup) (answer, error) {
+		c, err := ethclient.DialContext(ctx, r.Endpoints().JSONRPC)
+		if err != nil {
+			return answer{}, err
+		}
+		defer c.Close()
+		key, err := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
+		if err != nil {
+			return answer{}, err
+		}
+		from := crypto.PubkeyToAddress(key.PublicKey)
+		to := common.HexToAddress("0x00000000000000000000000000000000000000A1")
+		nonce, err := c.PendingNonceAt(ctx, from)
+		if err != nil {
+			return answer{}, err
+		}
+		price, err := c.SuggestGasPrice(ctx)
+		if err != nil {
+			return answer{}, err
+		}
+		chainID, err := c.ChainID(ctx)
+		if err != nil {
+			return answer{}, err
+		}
+		gas, err := c.EstimateGas(ctx, ethereumCall(from, to))
+		if err != nil {
+			return answer{}, err
+		}
+		tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.LegacyTx{Nonce: nonce, GasPrice: price, Gas: gas, To: &to, Value: big.NewInt(1)})
+		if err != nil {
+			return answer{}, err
+		}
+		if err := c.SendTransaction(ctx, tx); err != nil {
+			return answer{}, err
+		}
+		var rc *types.Receipt
+		for rc == nil {
+			if rc, _ = c.TransactionReceipt(ctx, tx.Hash()); rc == nil {
+				select {
+				case <-ctx.Done():
+					return answer{}, ctx.Err()
+				case <-time.After(50 * time.Millisecond):
+				}
+			}
+		}
+		if receipt {
+			return answer{Value: fmt.Sprintf("status %d, estimate %d, gas used %d, %d logs", rc.Status, gas, rc.GasUsed, len(rc.Logs))}, nil
+		}
+		time.Sleep(time.Second)
+		wall := uint64(time.Now().Unix())
+		head, err := c.BlockNumber(ctx)
+		if err != nil {
+			return answer{}, err
+		}
+		after, empty := 0, true
+		for n := rc.BlockNumber.Uint64() + 1; n <= head; n++ {
+			b, err := c.BlockByNumber(ctx, new(big.Int).SetUint64(n))
+			if err != nil {
+				return answer{}, err
+			}
+			after++
+			empty = empty && len(b.Transactions()) == 0
+		}
+		block, err := c.HeaderByNumber(ctx, rc.BlockNumber)
+		if err != nil {
+			return answer{}, err
+		}
+		onTime := block.Time <= wall && block.Time+3 >= wall
+		return answer{Value: fmt.Sprintf("%d blocks after the tx's within a second, all empty: %v; the tx's block at the wall clock's time: %v", after, empty, onTime)}, nil
+	}
+}
+
+var evmProbes = []probe{
+	// The method set: go-ethereum's extras are missing on a minievm (viem takes a node's
+	// eth_fillTransaction over its own fee estimate), minievm's own mining answers.
+	jsonrpc("JSON-RPC eth_fillTransaction", "eth_fillTransaction", func(r localnet.Rollup) []any {
+		return []any{map[string]any{"from": r.Funded()[0].Address, "to": fresh().Hex(), "value": "0x1"}}
+	}, nil),
+	jsonrpc("JSON-RPC eth_accounts", "eth_accounts", noParams, nil),
+	jsonrpc("JSON-RPC eth_createAccessList", "eth_createAccessList", func(r localnet.Rollup) []any {
+		return []any{map[string]any{"from": r.Funded()[0].Address, "to": fresh().Hex()}}
+	}, nil),
+	jsonrpc("JSON-RPC eth_blobBaseFee", "eth_blobBaseFee", noParams, nil),
+	jsonrpc("JSON-RPC debug_setHead", "debug_setHead", func(localnet.Rollup) []any { return []any{"0x1"} }, nil),
+	jsonrpc("JSON-RPC debug_traceCall", "debug_traceCall", func(localnet.Rollup) []any { return []any{map[string]any{"to": fresh().Hex()}, "latest"} }, nil),
+	evmProbe("JSON-RPC web3_clientVersion is the CometBFT node's version", func(ctx context.Context, r localnet.Rollup) (answer, error) {
+		c, err := ethclient.DialContext(ctx, r.Endpoints().JSONRPC)
+		if err != nil {
+			return answer{}, err
+		}
+		defer c.Close()
+		var client string
+		if err := c.Client().CallContext(ctx, &client, "web3_clientVersion"); err != nil {
+			return answer{}, err
+		}
+		var status struct {
+			Result struct {
+				NodeInfo struct {
+					Version string `json:"version"`
+				} `json:"node_info"`
+			} `json:"result"`
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.Endpoints().CometRPC+"/status", nil)
+		if err != nil {
+			return answer{}, err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return answer{}, err
+		}
+		defer resp.Body.Close()
+		if err := json.NewDecoder(resp.Body).Decode(&status); err != nil {
+			return answer{}, err
+		}
+		return answer{Value: fmt.Sprintf("the same: %v", client == status.Result.NodeInfo.Version)}, nil
+	}),
+	jsonrpc("JSON-RPC eth_hashrate", "eth_hashrate", noParams, func(v any) string { return fmt.Sprint(v) }),
+	jsonrpc("JSON-RPC eth_mining", "eth_mining", noParams, func(v any) string { return fmt.Sprint(v) }),
+	rest("REST bank balances of a 0x address", []vip.VM{vip.EVM}, func(r localnet.Rollup) string {
+		return "/cosmos/bank/v1beta1/balances/" + common.HexToAddress(r.Funded()[0].Address).Hex()
+	}, nil),
+	rest("REST auth account of a 0x address", []vip.VM{vip.EVM}, func(r localnet.Rollup) string {
+		return "/cosmos/auth/v1beta1/accounts/" + common.HexToAddress(r.Funded()[0].Address).Hex()
+	}, nil),
+	jsonrpc("JSON-RPC eth_call that reverts with a reason", "eth_call", func(localnet.Rollup) []any {
+		return []any{map[string]any{"data": revertBoom}, "latest"}
+	}, nil),
+	jsonrpc("JSON-RPC eth_estimateGas that reverts", "eth_estimateGas", func(r localnet.Rollup) []any {
+		return []any{map[string]any{"from": r.Funded()[0].Address, "data": "0x63deadbeef6000526004601cfd"}}
+	}, nil),
+	jsonrpc("JSON-RPC eth_feeHistory", "eth_feeHistory", func(localnet.Rollup) []any { return []any{"0x1", "latest", []any{50}} }, nil),
+	evmProbe("JSON-RPC the base fee and fee history show eth_gasPrice", baseFeeIsGasPrice),
+	evmProbe("JSON-RPC a WebSocket upgrade on the HTTP port", func(ctx context.Context, r localnet.Rollup) (answer, error) {
+		return upgrade(ctx, r.Endpoints().JSONRPC)
+	}),
+	evmProbe("JSON-RPC a plain POST on the WebSocket port", func(ctx context.Context, r localnet.Rollup) (answer, error) {
+		return post(ctx, "http"+strings.TrimPrefix(r.Endpoints().JSONRPCWS, "ws"))
+	}),
+	evmProbe("JSON-RPC a transfer's blocks", transfer(false)),
+	evmProbe("JSON-RPC a transfer's gas and logs", transfer(true)),
+}
+
+// revertBoom is init code that reverts with Error("boom").
+const revertBoom = "0x6064600c60003960646000fd08c379a0" +
+	"0000000000000000000000000000000000000000000000000000000000000020" +
+	"0000000000000000000000000000000000000000000000000000000000000004" +
+	"626f6f6d00000000000000000000000000000000000000000000000000000000"
+
+func ethereumCall(from, to common.Address) ethereum.CallMsg {
+	return ethereum.CallMsg{From: from, To: &to, Value: big.NewInt(1)}
+}
