@@ -65,10 +65,9 @@ func noParams(localnet.Rollup) []any { return []any{} }
 // known are differences found and not closed yet on the project's rollups (the README's
 // "Differences that remain"); each must still differ, so the list stays true.
 var known = map[string]map[vip.VM]string{
-	"REST opchild validators":                 {vip.EVM: "the embedded EVM has no consensus of its own, so no validator set to list"},
-	"JSON-RPC a transfer's gas and logs":      {vip.EVM: "the embedded EVM charges geth's gas (a transfer 21,000) and logs only the contract's events; minievm charges Cosmos gas (estimate 170,860, used ~111,500) and logs the fee token's Transfer events (fee paid, value, refund): both need minievm's Cosmos tx execution"},
-	"JSON-RPC eth_getBlockByNumber latest":    {vip.EVM: "geth's block carries its Cancun and Prague header fields (blob gas, beacon root, requests hash) and minievm's does not; dropping them from our replies would break the header hash that go-ethereum clients recompute from the fields"},
-	"REST a query of a missing Wasm contract": {vip.Wasm: "cosmos-sdk v0.53 (wasmd v0.61) words a module error without the 'codespace wasm code 22' head that Initia's v0.50 fork writes"},
+	"REST opchild validators":              {vip.EVM: "the embedded EVM has no consensus of its own, so no validator set to list"},
+	"JSON-RPC a transfer's gas and logs":   {vip.EVM: "the embedded EVM charges geth's gas (a transfer 21,000) and logs only the contract's events; minievm charges Cosmos gas (estimate 170,860, used ~111,500) and logs the fee token's Transfer events (fee paid, value, refund): both need minievm's Cosmos tx execution"},
+	"JSON-RPC eth_getBlockByNumber latest": {vip.EVM: "geth's block carries its Cancun and Prague header fields (blob gas, beacon root, requests hash) and minievm's does not; dropping them from our replies would break the header hash that go-ethereum clients recompute from the fields"},
 }
 
 var _ = Describe("the project's rollups beside Initia's real minitiad", Label("sidebyside", "minitia"), func() {

@@ -20,6 +20,7 @@ import (
 	rpclocal "github.com/cometbft/cometbft/rpc/client/local"
 	cmttypes "github.com/cometbft/cometbft/types"
 	"github.com/cosmos/cosmos-sdk/client"
+	"github.com/cosmos/cosmos-sdk/codec"
 	"github.com/cosmos/cosmos-sdk/server"
 	"github.com/cosmos/cosmos-sdk/server/api"
 	serverconfig "github.com/cosmos/cosmos-sdk/server/config"
@@ -28,6 +29,7 @@ import (
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 	authtypes "github.com/cosmos/cosmos-sdk/x/auth/types"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/vipharness/vipharness/localnet/feeroutes"
 )
@@ -36,17 +38,19 @@ import (
 // validator, blocks every Config.BlockTime), CometBFT's RPC and websocket, the SDK's API
 // server and gRPC server, all on 127.0.0.1.
 type Node struct {
-	cfg     Config
-	app     *App
-	cmt     *cmtnode.Node
-	grpc    *grpc.Server
-	cancel  context.CancelFunc
-	served  sync.WaitGroup
-	home    string
-	temp    bool
-	gen     *genesis
-	resumed bool       // the chain Home kept (Config.Persist)
-	cmtDBs  []cmtdb.DB // CometBFT's stores, closed by Close (its Stop leaves the tx index open)
+	cfg  Config
+	app  *App
+	cmt  *cmtnode.Node
+	grpc *grpc.Server
+	// grpcConn is the REST gateway's client of grpc.
+	grpcConn *grpc.ClientConn
+	cancel   context.CancelFunc
+	served   sync.WaitGroup
+	home     string
+	temp     bool
+	gen      *genesis
+	resumed  bool       // the chain Home kept (Config.Persist)
+	cmtDBs   []cmtdb.DB // CometBFT's stores, closed by Close (its Stop leaves the tx index open)
 
 	rpcURL, apiURL, grpcAddr string
 
@@ -131,7 +135,16 @@ func Start(ctx context.Context, cfg Config) (_ *Node, err error) {
 	n.serve(func() error { return servergrpc.StartGRPCServer(srvCtx, logger, srvCfg.GRPC, n.grpc) })
 	n.grpcAddr = grpcAddr
 
-	apiSrv := api.New(clientCtx, logger.With("module", "api-server"), n.grpc)
+	// The REST gateway asks the gRPC server, as the SDK's own start command wires it (and a
+	// minitiad answers): a module's error then reads as its gRPC status ("codespace wasm
+	// code 22: no such contract: ..."), not as an ABCI query's log.
+	n.grpcConn, err = grpc.NewClient(grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.ForceCodec(codec.NewProtoCodec(enc.Registry).GRPCCodec()),
+			grpc.MaxCallRecvMsgSize(serverconfig.DefaultGRPCMaxRecvMsgSize), grpc.MaxCallSendMsgSize(serverconfig.DefaultGRPCMaxSendMsgSize)))
+	if err != nil {
+		return nil, fmt.Errorf("minitia: gRPC client for the REST gateway: %w", err)
+	}
+	apiSrv := api.New(clientCtx.WithGRPCClient(n.grpcConn), logger.With("module", "api-server"), n.grpc)
 	n.app.RegisterAPIRoutes(apiSrv, srvCfg.API)
 	fees := http.NewServeMux()
 	feeroutes.Register(fees, cfg.MinGasPrices, cfg.TxGasPrices)
@@ -314,6 +327,9 @@ func (n *Node) Close() error {
 			_ = db.Close() // most are closed already by the node's Stop
 		}
 		n.served.Wait()
+		if n.grpcConn != nil {
+			_ = n.grpcConn.Close()
+		}
 		if n.app != nil {
 			if err := n.app.Close(); err != nil {
 				errs = append(errs, fmt.Errorf("close app: %w", err))
