@@ -1,6 +1,8 @@
-// Package ethnode is the EVM side of the node-client layer: the answers of Ethereum JSON-RPC
-// nodes that every client here must read the same way (geth's index lag, minievm's bare
-// revert and its fee-payer rule), matched in one place, and plain JSON-RPC reads for probes.
+// Package ethnode is the EVM side of the node-client layer: Client, the one EVM JSON-RPC
+// client here (go-ethereum's, with lean receipts, batches and the index lag typed); the
+// answers of Ethereum JSON-RPC nodes that every caller must read the same way (geth's index
+// lag, minievm's bare revert and its fee-payer rule), matched in one place; and plain
+// JSON-RPC reads for probes.
 package ethnode
 
 import (
