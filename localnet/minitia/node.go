@@ -81,6 +81,18 @@ func Start(ctx context.Context, cfg Config) (_ *Node, err error) {
 		return nil, err
 	}
 	rpcAddr, apiAddr, grpcAddr, p2pAddr := addrs[0], addrs[1], addrs[2], addrs[3]
+	// The gRPC server's listener is held from now, not opened when it starts serving: a port
+	// found free can be taken by another process in between, and the REST gateway asks it.
+	grpcLn, err := net.Listen("tcp", grpcAddr)
+	if err != nil {
+		return nil, fmt.Errorf("minitia: gRPC listener on %s: %w", grpcAddr, err)
+	}
+	grpcServed := false
+	defer func() {
+		if !grpcServed {
+			grpcLn.Close()
+		}
+	}()
 	logger := newSDKLogger(cfg.Logger)
 
 	db, err := appDB(cfg, n.home)
@@ -132,7 +144,8 @@ func Start(ctx context.Context, cfg Config) (_ *Node, err error) {
 	if n.grpc, err = servergrpc.NewGRPCServer(clientCtx, n.app, srvCfg.GRPC); err != nil {
 		return nil, fmt.Errorf("minitia: gRPC server: %w", err)
 	}
-	n.serve(func() error { return servergrpc.StartGRPCServer(srvCtx, logger, srvCfg.GRPC, n.grpc) })
+	n.serve(func() error { return serveGRPC(srvCtx, n.grpc, grpcLn) })
+	grpcServed = true
 	n.grpcAddr = grpcAddr
 
 	// The REST gateway asks the gRPC server, as the SDK's own start command wires it (and a
@@ -174,6 +187,19 @@ func (n *Node) serve(f func() error) {
 			n.cfg.Logger.Error("minitia: server stopped", "err", err)
 		}
 	}()
+}
+
+// serveGRPC serves srv on ln until ctx ends (then stops it gracefully) or serving fails.
+func serveGRPC(ctx context.Context, srv *grpc.Server, ln net.Listener) error {
+	errCh := make(chan error, 1)
+	go func() { errCh <- srv.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+		srv.GracefulStop()
+		return nil
+	case err := <-errCh:
+		return err
+	}
 }
 
 // waitReady waits until the app has committed block 1 (before that a query finds no state)
