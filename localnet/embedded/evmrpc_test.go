@@ -295,14 +295,7 @@ func TestEVMMakesBlocksAsMinievm(t *testing.T) {
 // data (an Error(string) reason in the message), from eth_call and eth_estimateGas alike
 // (the estimate in the SDK's words for a failed message); overrides are refused.
 func TestEVMAnswersRevertsAsMinievm(t *testing.T) {
-	r := startEVM(t)
-	c, err := rpc.Dial(r.Endpoints().JSONRPC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	r, c, ctx := dialEVM(t, 10*time.Second)
 	from := r.Funded()[0].Address
 	// Init code that reverts with 0xdeadbeef; and init code that reverts with Error("boom").
 	bare := "0x63deadbeef6000526004601cfd"
@@ -339,7 +332,7 @@ func TestEVMAnswersRevertsAsMinievm(t *testing.T) {
 		t.Fatalf("eth_call of init code returning 42: %x, %v", out, err)
 	}
 	var ignored any
-	err = c.CallContext(ctx, &ignored, "eth_call", map[string]any{"data": "0x00"}, "latest", map[string]any{from: map[string]any{"balance": "0x1"}})
+	err := c.CallContext(ctx, &ignored, "eth_call", map[string]any{"data": "0x00"}, "latest", map[string]any{from: map[string]any{"balance": "0x1"}})
 	if err == nil || err.Error() != "state overrides are not supported" {
 		t.Fatalf("eth_call with a state override: %v; want minievm's refusal", err)
 	}
@@ -392,14 +385,7 @@ func TestEVMServesWebSocketOnItsOwnPort(t *testing.T) {
 // eth_syncing is false and the receipt of a tx the chain never saw is null, on a fresh
 // chain as a minievm answers them (geth: its tx indexer's progress, and an error).
 func TestEVMAnswersSyncingAndUnknownReceiptsAsMinievm(t *testing.T) {
-	r := startEVM(t)
-	c, err := rpc.Dial(r.Endpoints().JSONRPC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	_, c, ctx := dialEVM(t, 10*time.Second)
 	var syncing any
 	if err := c.CallContext(ctx, &syncing, "eth_syncing"); err != nil || syncing != false {
 		t.Fatalf("eth_syncing = %v, %v; want false", syncing, err)
@@ -616,14 +602,7 @@ func TestEVMFlushesSealedStateByStop(t *testing.T) {
 
 // addresses, batches of at most 1,000 requests.
 func TestEVMServesMinievmsLimits(t *testing.T) {
-	r := startEVM(t)
-	c, err := rpc.Dial(r.Endpoints().JSONRPC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	_, c, ctx := dialEVM(t, 20*time.Second)
 	addrs := func(n int) []common.Address {
 		out := make([]common.Address, n)
 		for i := range out {
@@ -856,14 +835,7 @@ func TestSealedReceiptsKeepTheNewestBlocks(t *testing.T) {
 // (viem fills a tx with eth_fillTransaction where a node has it), minievm's own answer, and
 // the debug namespace is minievm's four methods.
 func TestEVMServesMinievmsMethods(t *testing.T) {
-	r := startEVM(t)
-	c, err := rpc.Dial(r.Endpoints().JSONRPC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	r, c, ctx := dialEVM(t, 20*time.Second)
 	for _, m := range []string{"eth_fillTransaction", "eth_accounts", "eth_sendTransaction", "eth_sign", "eth_signTransaction",
 		"eth_createAccessList", "eth_simulateV1", "eth_blobBaseFee", "eth_baseFee", "eth_getProof", "eth_config", "eth_capabilities",
 		"eth_getHeaderByNumber", "eth_getHeaderByHash", "eth_getStorageValues", "eth_resend", "eth_getRawTransactionByBlockNumberAndIndex",
@@ -946,4 +918,19 @@ func TestEVMReadLagShowsTheOldStateAfterAReceipt(t *testing.T) {
 	if err != nil || now.Cmp(at) != 0 {
 		t.Fatalf("balance at latest after the lag: %s, %v; want %s", now, err, at)
 	}
+}
+
+// dialEVM starts an embedded EVM and dials its JSON-RPC; the client and a context of the
+// given timeout end with the test.
+func dialEVM(t *testing.T, timeout time.Duration) (*EVMRollup, *rpc.Client, context.Context) {
+	t.Helper()
+	r := startEVM(t)
+	c, err := rpc.Dial(r.Endpoints().JSONRPC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
+	return r, c, ctx
 }
