@@ -33,9 +33,9 @@ const (
 // Config is everything a Scorer takes, on every VM, in one value: where the rollup is, who
 // signs, which contract, how a push runs, and what only one kind of VM reads, as typed
 // fields. The zero value of a field is its default; Validated fills the defaults and
-// checks the value once, and every VM's Dial takes it (scorers.Open picks the Dial of VM).
+// checks the value once, and Open dials it with the driver of VM.
 type Config struct {
-	// VM is the rollup's VM (scorers.Open dials by it).
+	// VM is the rollup's VM (Open dials by its driver).
 	VM vip.VM
 	// JSONRPC is an EVM rollup's JSON-RPC URL; CometRPC and REST are a Move or Wasm
 	// rollup's CometBFT RPC and Cosmos REST URLs.
@@ -174,10 +174,9 @@ func (p PushConfig) validated() (PushConfig, error) {
 	return p, nil
 }
 
-// Open validates cfg, dials the VM's Contract with dial, attaches it to cfg's contract (or
-// ContractFor's, by the chain id the node reported) and returns its Scorer: each VM's Dial
-// is Open of its own dial.
-func Open(ctx context.Context, cfg Config, dial func(context.Context, Config) (Contract, error)) (*Scorer, error) {
+// open validates cfg, dials the VM's Contract with dial, attaches it to cfg's contract (or
+// ContractFor's, by the chain id the node reported) and returns its Scorer.
+func open(ctx context.Context, cfg Config, dial func(context.Context, Config) (Contract, error)) (*Scorer, error) {
 	cfg, err := cfg.Validated()
 	if err != nil {
 		return nil, err

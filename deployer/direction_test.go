@@ -69,7 +69,7 @@ func TestEVMAndWasmDeployersNeedNoMove(t *testing.T) {
 	}
 }
 
-// The shared test suites (scorertest, cosmostest, nodetest: packages named *test) link
+// The shared test suites (deployertest, cosmostest, nodetest: packages named *test) link
 // "testing" and drive live chains: only tests link them (test files, and e2e, which is all
 // tests), never a command or a library, vipctl's localnet included.
 func TestOnlyTestsLinkTheSharedSuites(t *testing.T) {
@@ -99,7 +99,7 @@ func TestOnlyTestsLinkTheSharedSuites(t *testing.T) {
 		}
 	}
 	if suites < 3 {
-		t.Fatalf("found %d test suite packages, want scorertest, cosmostest and nodetest at least:\n%s", suites, out)
+		t.Fatalf("found %d test suite packages, want deployertest, cosmostest and nodetest at least:\n%s", suites, out)
 	}
 }
 

@@ -245,7 +245,7 @@ func TestCheckInterfaceProvesTheOperatorMayWrite(t *testing.T) {
 // scorerOf is the Scorer of c, pushing with p.
 func scorerOf(t testing.TB, c deployer.Contract, p deployer.PushConfig) *deployer.Scorer {
 	t.Helper()
-	s, err := deployer.Open(context.Background(), deployer.Config{Push: p}, func(context.Context, deployer.Config) (deployer.Contract, error) {
+	s, err := deployer.OpenWith(context.Background(), deployer.Config{Push: p}, func(context.Context, deployer.Config) (deployer.Contract, error) {
 		return c, nil
 	})
 	if err != nil {

@@ -15,9 +15,9 @@ import (
 	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 	"github.com/vipharness/vipharness/deployer/vm/move"
 	"github.com/vipharness/vipharness/fixtures"
 	"github.com/vipharness/vipharness/localnet"
@@ -218,7 +218,7 @@ func devScorer(ctx context.Context, sess session, r localnet.Rollup, journalDir 
 		return nil, nil, fmt.Errorf("dev key: %w", err)
 	}
 	ep := r.Endpoints()
-	op, err := scorers.SoftSigner(r.VM(), "", secret, "operator")
+	op, err := deployer.SoftSigner(r.VM(), "", secret, "operator")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -230,7 +230,7 @@ func devScorer(ctx context.Context, sess session, r localnet.Rollup, journalDir 
 		return nil, nil, err
 	}
 	cfg.Move.Build = move.Builder(comp)
-	s, err := scorers.Open(ctx, cfg)
+	s, err := deployer.Open(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}

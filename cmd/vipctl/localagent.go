@@ -8,9 +8,9 @@ import (
 	"sync"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/agent"
 	"github.com/vipharness/vipharness/localnet/l1"
@@ -35,7 +35,7 @@ func (sess session) localAgent(vm vip.VM, r localnet.Rollup, srv *l1.Server, bri
 			return nil, agent.ErrNoContract
 		}
 		var err error
-		s, err = scorers.Open(ctx, deployer.Config{VM: vm, JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST, Push: deployer.PushConfig{Logger: sess.logger},
+		s, err = deployer.Open(ctx, deployer.Config{VM: vm, JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST, Push: deployer.PushConfig{Logger: sess.logger},
 			ContractFor: func(chainID string) (string, error) { return sess.loadDeployment(vm, chainID) }})
 		if err != nil {
 			return nil, fmt.Errorf("open the local rollup's contract: %w", err)

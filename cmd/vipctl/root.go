@@ -17,9 +17,9 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys/ledger"
 	"github.com/vipharness/vipharness/deployer/push"
-	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/tasks"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/move"
 )
@@ -264,7 +264,7 @@ func (o *chainOptions) openScorer(ctx context.Context, sess session, cfg deploye
 		cfg.Contract = o.contract
 		cfg.ContractFor = func(chainID string) (string, error) { return sess.loadDeployment(cfg.VM, chainID) }
 	}
-	s, err := scorers.Open(ctx, cfg)
+	s, err := deployer.Open(ctx, cfg)
 	if err != nil {
 		return nil, nil, classify(err)
 	}
@@ -315,7 +315,7 @@ func (o *chainOptions) scorerConfig(ctx context.Context, sess session, r scorerR
 // what the VM needs and o lacks.
 func (o *chainOptions) rollupEndpoints(cfg *deployer.Config) error {
 	cfg.JSONRPC, cfg.CometRPC, cfg.REST, cfg.Cosmos.GasPrice = o.rpc, o.cometRPC, o.rest, nil
-	if !scorers.MustDescribe(cfg.VM).Cosmos {
+	if !deployer.MustDescribe(cfg.VM).Cosmos {
 		if o.rpc == "" {
 			return invalid(errors.New("no rollup RPC: pass --rpc or set JSON_RPC_URL"))
 		}
@@ -337,7 +337,7 @@ func (o *chainOptions) rollupEndpoints(cfg *deployer.Config) error {
 // cosmosKeyType is --key-type, else the VM's key type.
 func (o *rollupOptions) cosmosKeyType(vm vip.VM) (vip.KeyType, error) {
 	if o.keyType == "" {
-		return scorers.DefaultKeyType(vm), nil
+		return deployer.MustDescribe(vm).KeyType, nil
 	}
 	k, err := vip.ParseKeyType(o.keyType)
 	if err != nil {

@@ -9,9 +9,10 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 )
 
 // signerFlags say where the signing key is: the environment (default), a keyring key, a
@@ -82,7 +83,7 @@ func (s *signerFlags) explicit() bool { return s.from != "" || s.keystore != "" 
 // keyKind is the Cosmos key kind of environment and keystore keys on vm: eth_secp256k1 on
 // EVM, --key-type or the VM's kind on Move and Wasm.
 func (o *rollupOptions) keyKind(vm vip.VM) (vip.KeyType, error) {
-	if !scorers.MustDescribe(vm).Cosmos {
+	if !deployer.MustDescribe(vm).Cosmos {
 		return vip.EthSecp256k1, nil // an Ethereum key: --key-type does not apply
 	}
 	return o.cosmosKeyType(vm)

@@ -16,9 +16,9 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/push"
-	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 )
 
 // Status is a check's outcome.
@@ -599,6 +599,6 @@ func (r *run) finalizedScores(ctx context.Context) (string, error) {
 // spec is the VM's Spec: the official names its refusals and events carry (zero for a VM
 // this build does not know, whose checks then find no names).
 func spec(vm vip.VM) vip.Spec {
-	s, _ := scorers.Describe(vm)
+	s, _ := deployer.Describe(vm)
 	return s
 }

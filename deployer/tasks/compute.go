@@ -9,8 +9,8 @@ import (
 	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/policy"
-	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 )
 
 // DefaultLogSpan is how many blocks one eth_getLogs covers unless ComputeOptions says.
@@ -56,7 +56,7 @@ func (o ComputeOptions) Validated() (ComputeOptions, error) {
 	if o.VM != "" && o.VM != vm {
 		return bad("VM", o.VM, "the policy %s's vm is %s", o.Policy.Name, vm)
 	}
-	switch cosmos := scorers.MustDescribe(vm).Cosmos; {
+	switch cosmos := deployer.MustDescribe(vm).Cosmos; {
 	case !cosmos && o.JSONRPC == "":
 		return bad("JSONRPC", `""`, "an EVM policy reads the rollup's JSON-RPC")
 	case cosmos && o.CometRPC == "" && o.Indexer == "":

@@ -26,9 +26,9 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/conformance"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/deployer/vm/move"
 	"github.com/vipharness/vipharness/localnet"
@@ -349,14 +349,14 @@ func (e *Env) scorerWith(ctx context.Context, secret []byte, signer keys.Signer,
 	}
 	if signer == nil && secret != nil {
 		var err error
-		if signer, err = scorers.SoftSigner(e.Target.VM, e.KeyType(), secret, "operator"); err != nil {
+		if signer, err = deployer.SoftSigner(e.Target.VM, e.KeyType(), secret, "operator"); err != nil {
 			return nil, err
 		}
 	}
 	ep := e.Rollup.Endpoints()
 	// The rollups fund fresh accounts: a Move deployer compiles vip_score for its address
 	// (the library opens on a Move deploy only); key types matter on Cosmos rollups only.
-	return scorers.Open(ctx, deployer.Config{
+	return deployer.Open(ctx, deployer.Config{
 		VM: e.Target.VM, JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST,
 		Operator: signer, Contract: contract, Push: push,
 		Move: deployer.MoveConfig{Build: move.Builder(movevm.LazyCompiler(movevm.Dir()))},
@@ -427,7 +427,7 @@ func ContractError(err error) string { return vip.Reason(err) }
 var Expected = func() map[vip.VM]map[string]string {
 	out := map[vip.VM]map[string]string{}
 	for _, vm := range vip.VMs {
-		out[vm] = scorers.MustDescribe(vm).Reasons
+		out[vm] = deployer.MustDescribe(vm).Reasons
 	}
 	return out
 }()

@@ -5,8 +5,8 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/container"
 	"github.com/vipharness/vipharness/localnet/process"
@@ -19,7 +19,7 @@ func (e *Env) KeyType() vip.KeyType {
 	if k, ok := e.Rollup.(localnet.KeyTyped); ok && k.KeyType() != "" {
 		return k.KeyType()
 	}
-	return scorers.MustDescribe(e.Target.VM).KeyType
+	return deployer.MustDescribe(e.Target.VM).KeyType
 }
 
 // LedgerCapable reports whether the chain takes Ledger-signed txs: every EVM chain, and Cosmos

@@ -14,7 +14,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scores"
-	"github.com/vipharness/vipharness/deployer/vm/evm"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	localindexer "github.com/vipharness/vipharness/localnet/indexer"
 )
@@ -45,7 +45,7 @@ var _ = Describe("the indexer after the EVM scoring flow", Label("evm", "embedde
 		key, err := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
 		Expect(err).NotTo(HaveOccurred())
 		operator = crypto.PubkeyToAddress(key.PublicKey)
-		s, err := evm.Dial(ctx, deployer.Config{JSONRPC: r.Endpoints().JSONRPC, Operator: keys.FromECDSA(key, "operator key"), Push: deployer.PushConfig{JournalDir: GinkgoT().TempDir(), ChunkSize: 400}})
+		s, err := deployer.Open(ctx, deployer.Config{VM: vip.EVM, JSONRPC: r.Endpoints().JSONRPC, Operator: keys.FromECDSA(key, "operator key"), Push: deployer.PushConfig{JournalDir: GinkgoT().TempDir(), ChunkSize: 400}})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(s.Close)
 		d, err := s.Deploy(ctx, stage)

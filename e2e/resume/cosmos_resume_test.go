@@ -27,8 +27,6 @@ import (
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
-	"github.com/vipharness/vipharness/deployer/vm/move"
-	"github.com/vipharness/vipharness/deployer/vm/wasm"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/embedded"
 )
@@ -70,7 +68,7 @@ var _ = cosmosCrashSpec(cosmosCrash{
 		return out, true
 	},
 	scorer: func(ctx context.Context, ep localnet.Endpoints, contract string) (*deployer.Scorer, error) {
-		return wasm.Dial(ctx, deployer.Config{CometRPC: ep.CometRPC, REST: ep.REST, Contract: contract})
+		return deployer.Open(ctx, deployer.Config{VM: vip.Wasm, CometRPC: ep.CometRPC, REST: ep.REST, Contract: contract})
 	},
 })
 
@@ -95,7 +93,7 @@ var _ = cosmosCrashSpec(cosmosCrash{
 		return out, true
 	},
 	scorer: func(ctx context.Context, ep localnet.Endpoints, contract string) (*deployer.Scorer, error) {
-		return move.Dial(ctx, deployer.Config{CometRPC: ep.CometRPC, REST: ep.REST, Contract: contract})
+		return deployer.Open(ctx, deployer.Config{VM: vip.Move, CometRPC: ep.CometRPC, REST: ep.REST, Contract: contract})
 	},
 })
 

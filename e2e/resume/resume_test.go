@@ -22,7 +22,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/scores"
-	"github.com/vipharness/vipharness/deployer/vm/evm"
+	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/embedded"
 )
 
@@ -39,7 +39,7 @@ var _ = Describe("a push killed with SIGKILL", Label("evm", "embedded", "crash")
 		key, err := crypto.HexToECDSA(devKey)
 		Expect(err).NotTo(HaveOccurred())
 
-		s, err := evm.Dial(ctx, deployer.Config{JSONRPC: rpcURL, Operator: keys.FromECDSA(key, "operator key"), Push: deployer.PushConfig{JournalDir: GinkgoT().TempDir()}})
+		s, err := deployer.Open(ctx, deployer.Config{VM: vip.EVM, JSONRPC: rpcURL, Operator: keys.FromECDSA(key, "operator key"), Push: deployer.PushConfig{JournalDir: GinkgoT().TempDir()}})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(s.Close)
 		d, err := s.Deploy(ctx, stage)

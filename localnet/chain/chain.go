@@ -22,9 +22,10 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/ethnode"
 	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet"
 )
@@ -42,7 +43,7 @@ type Chain struct {
 // Dial dials r's faces.
 func Dial(ctx context.Context, r localnet.Rollup) (*Chain, error) {
 	vm, ep := r.VM(), r.Endpoints()
-	spec, err := scorers.Describe(vm)
+	spec, err := deployer.Describe(vm)
 	if err != nil {
 		return nil, err
 	}

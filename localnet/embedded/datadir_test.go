@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 	"github.com/vipharness/vipharness/deployer/vm/move"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/movevm"
@@ -68,12 +68,12 @@ func testKeptInADataDir(t *testing.T, vm vip.VM, startIn func(context.Context, s
 		if err != nil {
 			t.Fatal(err)
 		}
-		signer, err := scorers.SoftSigner(vm, scorers.DefaultKeyType(vm), secret, "operator")
+		signer, err := deployer.SoftSigner(vm, deployer.MustDescribe(vm).KeyType, secret, "operator")
 		if err != nil {
 			t.Fatal(err)
 		}
 		ep := r.Endpoints()
-		s, err := scorers.Open(ctx, deployer.Config{VM: vm, JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST,
+		s, err := deployer.Open(ctx, deployer.Config{VM: vm, JSONRPC: ep.JSONRPC, CometRPC: ep.CometRPC, REST: ep.REST,
 			Operator: signer, Contract: contract, Push: deployer.PushConfig{JournalDir: t.TempDir()},
 			Move: deployer.MoveConfig{Build: move.Builder(movevm.LazyCompiler(movevm.Dir()))}})
 		if err != nil {

@@ -28,9 +28,10 @@ import (
 
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
-	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 )
 
 func startEVM(t *testing.T, opts ...EVMOption) *EVMRollup {
@@ -267,7 +268,7 @@ func TestEVMLooksLikeAMinievm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if vm, ok := scorers.ByNodeName(ni.Name); !ok || vm != vip.EVM || ni.Network != DefaultEVMCosmosChainID || ni.AppName != "minitiad" || ni.Version != "v1.2.3" {
+	if vm, ok := deployer.ByNodeName(ni.Name); !ok || vm != vip.EVM || ni.Network != DefaultEVMCosmosChainID || ni.AppName != "minitiad" || ni.Version != "v1.2.3" {
 		t.Fatalf("node_info %+v", ni)
 	}
 	id, err := c.EVMChainID(ctx)

@@ -16,7 +16,6 @@ import (
 	"github.com/vipharness/vipharness/deployer/registration/preflight"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/vip"
-	"github.com/vipharness/vipharness/deployer/vm/evm"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/l1"
 	"github.com/vipharness/vipharness/localnet/movevm"
@@ -129,7 +128,7 @@ func TestPreflightOnTheEmbeddedEVM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := evm.Dial(ctx, deployer.Config{JSONRPC: ep.JSONRPC, Deployer: keys.FromECDSA(key, "deployer key"), Push: deployer.PushConfig{JournalDir: t.TempDir(), Poll: 20 * time.Millisecond}})
+	s, err := deployer.Open(ctx, deployer.Config{VM: vip.EVM, JSONRPC: ep.JSONRPC, Deployer: keys.FromECDSA(key, "deployer key"), Push: deployer.PushConfig{JournalDir: t.TempDir(), Poll: 20 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,9 @@ import (
 	sdkmath "cosmossdk.io/math"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
-	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 	"github.com/vipharness/vipharness/localnet/minitia/xmove"
 )
 
@@ -106,7 +107,7 @@ func (c *Config) Validate() error {
 	if _, ok := vmModules[c.VM]; !ok {
 		return fmt.Errorf("minitia: VM %q has no module here (want wasm or move)", c.VM)
 	}
-	spec := scorers.MustDescribe(c.VM)
+	spec := deployer.MustDescribe(c.VM)
 	if c.ChainID == "" {
 		c.ChainID = "vip-" + string(c.VM) + "-1"
 	}

@@ -18,8 +18,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/container"
 )
@@ -31,7 +32,7 @@ const Binary = "minitiad"
 // folder a binary is looked for under, node_info's application name), from the VM's
 // descriptor; "" for a VM without one.
 func Dist(vm vip.VM) string {
-	spec, err := scorers.Describe(vm)
+	spec, err := deployer.Describe(vm)
 	if err != nil {
 		return ""
 	}

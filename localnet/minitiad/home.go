@@ -9,8 +9,9 @@ import (
 	"path"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 )
 
 // Defaults of the rollups this engine sets up.
@@ -34,7 +35,7 @@ func GasPrice(vm vip.VM) string {
 
 // evmFaced reports a VM whose contract is driven through EVM JSON-RPC (the descriptor's
 // word): its node serves JSON-RPC, and its fee denom has 18 decimals.
-func evmFaced(vm vip.VM) bool { return !scorers.MustDescribe(vm).Cosmos }
+func evmFaced(vm vip.VM) bool { return !deployer.MustDescribe(vm).Cosmos }
 
 // genesisAmount is what each funded account gets: Move coin amounts are u64 (a balance above
 // it panics InitChain), so the Cosmos rollups stay well below.

@@ -188,7 +188,7 @@ func TestWasmdWithoutATxIndexRefusesAPush(t *testing.T) {
 	ep := r.Endpoints()
 	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
 	key := &secp256k1.PrivKey{Key: secret}
-	s, err := wasm.Dial(ctx, deployer.Config{CometRPC: ep.CometRPC, REST: ep.REST, Operator: cosmostx.SoftKey(key, "operator key"), Push: deployer.PushConfig{JournalDir: t.TempDir()}})
+	s, err := deployer.Open(ctx, deployer.Config{VM: vip.Wasm, CometRPC: ep.CometRPC, REST: ep.REST, Operator: cosmostx.SoftKey(key, "operator key"), Push: deployer.PushConfig{JournalDir: t.TempDir()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestWasmdWithoutATxIndexRefusesAPush(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err = wasm.Dial(ctx, deployer.Config{CometRPC: ep.CometRPC, REST: ep.REST, Operator: cosmostx.SoftKey(key, "operator key"), Contract: s.Contract(), Push: deployer.PushConfig{JournalDir: t.TempDir()}})
+	s, err = deployer.Open(ctx, deployer.Config{VM: vip.Wasm, CometRPC: ep.CometRPC, REST: ep.REST, Operator: cosmostx.SoftKey(key, "operator key"), Contract: s.Contract(), Push: deployer.PushConfig{JournalDir: t.TempDir()}})
 	if err != nil {
 		t.Fatal(err)
 	}

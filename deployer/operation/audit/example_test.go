@@ -8,9 +8,9 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
-	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 	"github.com/vipharness/vipharness/localnet/embedded"
 )
 
@@ -28,12 +28,12 @@ func ExampleBuildFromStage() {
 	secret, _ := hex.DecodeString(rollup.Funded()[0].PrivateKey)
 	journals, _ := os.MkdirTemp("", "journal-")
 	defer os.RemoveAll(journals)
-	operator, err := scorers.SoftSigner(vip.EVM, "", secret, "operator")
+	operator, err := deployer.SoftSigner(vip.EVM, "", secret, "operator")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	s, err := scorers.Open(ctx, deployer.Config{VM: vip.EVM, JSONRPC: rollup.Endpoints().JSONRPC,
+	s, err := deployer.Open(ctx, deployer.Config{VM: vip.EVM, JSONRPC: rollup.Endpoints().JSONRPC,
 		Operator: operator, Push: deployer.PushConfig{JournalDir: journals}})
 	if err != nil {
 		fmt.Println(err)

@@ -8,16 +8,16 @@ import (
 	"time"
 
 	"github.com/vipharness/vipharness/deployer/journal"
-	"github.com/vipharness/vipharness/deployer/scorertest"
+	"github.com/vipharness/vipharness/deployer/deployertest"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
 
 // contractAt is a contract whose open stage is open, with stages before it finalized, and
 // the open stage holding total points.
-func contractAt(t *testing.T, open uint64, total uint64) *scorertest.Scorer {
+func contractAt(t *testing.T, open uint64, total uint64) *deployertest.Scorer {
 	t.Helper()
 	ctx := context.Background()
-	s := scorertest.New(open - 1)
+	s := deployertest.New(open - 1)
 	if _, err := s.UpdateScores(ctx, open-1, scores.Generate(1, 1)); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestDecideFinalize(t *testing.T) {
 			s := contractAt(t, tc.open, tc.total)
 			var l1 L1
 			if tc.l1 != 0 {
-				l1 = scorertest.NewL1(tc.l1)
+				l1 = deployertest.NewL1(tc.l1)
 			}
 			before := s.Finalizes
 			d, err := DecideFinalize(context.Background(), s, l1, tc.req)
@@ -114,7 +114,7 @@ func TestDecideFinalize(t *testing.T) {
 
 func TestDecideFinalizeReportsL1Errors(t *testing.T) {
 	s := contractAt(t, 5, 10)
-	l1 := scorertest.NewL1(6)
+	l1 := deployertest.NewL1(6)
 	l1.Err = errors.New("connection refused")
 	_, err := DecideFinalize(context.Background(), s, l1, FinalizeRequest{})
 	var r *RefusedError
@@ -142,7 +142,7 @@ func TestUpdateStage(t *testing.T) {
 			s := contractAt(t, tc.open, 1)
 			var l1 L1
 			if tc.l1 != 0 {
-				l1 = scorertest.NewL1(tc.l1)
+				l1 = deployertest.NewL1(tc.l1)
 			}
 			got, err := UpdateStage(context.Background(), s, l1)
 			if tc.why != 0 {
@@ -188,7 +188,7 @@ func TestFinalizeRecordsTheTx(t *testing.T) {
 		t.Fatalf("tx from events = %q, %v; want %q", got, err, hash)
 	}
 	// A second finalize is refused by the contract and records the failure, not a tx.
-	if _, err := recs.Finalize(ctx, s, 5); !errors.Is(err, scorertest.ErrFinalized) {
+	if _, err := recs.Finalize(ctx, s, 5); !errors.Is(err, deployertest.ErrFinalized) {
 		t.Fatalf("second finalize: %v", err)
 	}
 	if got, _ := recs.FinalizeTx(ctx, nil, 5); got != hash {
@@ -200,7 +200,7 @@ func TestAnInterruptedFinalizeIsGivenTimeToLand(t *testing.T) {
 	ctx := context.Background()
 	interrupted := func(t *testing.T, dir string) {
 		// What a run killed between its record and the tx's result leaves.
-		j, err := journal.Open(NewRecords(dir, scorertest.New(5).Contract()).path(5))
+		j, err := journal.Open(NewRecords(dir, deployertest.New(5).Contract()).path(5))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,7 +18,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/vipharness/vipharness/deployer/operation/guard"
-	"github.com/vipharness/vipharness/deployer/scorertest"
+	"github.com/vipharness/vipharness/deployer/deployertest"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
 
@@ -63,7 +63,7 @@ func (m *memSource) Changed(uint64) bool { return false }
 func (m *memSource) PerStage() bool      { return true }
 func (m *memSource) String() string      { return "memory" }
 
-func onChain(t *testing.T, s *scorertest.Scorer, stage uint64) map[string]uint64 {
+func onChain(t *testing.T, s *deployertest.Scorer, stage uint64) map[string]uint64 {
 	t.Helper()
 	rows, err := s.Scores(context.Background(), stage)
 	if err != nil {
@@ -96,9 +96,9 @@ func equal(a, b map[string]uint64) bool {
 	return true
 }
 
-func setup(t *testing.T, stage uint64, opts ...Option) (*Operator, *scorertest.Scorer, *scorertest.L1, *memSource) {
-	s := scorertest.New(stage)
-	l1 := scorertest.NewL1(stage)
+func setup(t *testing.T, stage uint64, opts ...Option) (*Operator, *deployertest.Scorer, *deployertest.L1, *memSource) {
+	s := deployertest.New(stage)
+	l1 := deployertest.NewL1(stage)
 	src := newSource()
 	return New(s, l1, src, t.TempDir(), opts...), s, l1, src
 }
@@ -251,8 +251,8 @@ func TestNeverFinalizesOnAFailingOrEmptySource(t *testing.T) {
 func TestAFailedPushIsResumedWithTheSameEntries(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	s := scorertest.New(5)
-	l1 := scorertest.NewL1(5)
+	s := deployertest.New(5)
+	l1 := deployertest.NewL1(5)
 	src := newSource()
 	first := scores.Generate(8, 4)
 	src.set(5, first)
@@ -469,8 +469,8 @@ func value(c prometheus.Collector) float64 {
 func TestAStageFileNotWrittenYet(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	s := scorertest.New(5)
-	l1 := scorertest.NewL1(5)
+	s := deployertest.New(5)
+	l1 := deployertest.NewL1(5)
 	src := &FileSource{Path: filepath.Join(dir, "stage-{stage}.csv")}
 	op := New(s, l1, src, t.TempDir())
 	// The open stage's file is not there yet: nothing to do, and not a failure.
@@ -569,8 +569,8 @@ func TestASourceWithoutStagesClosesOneStageOnly(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := scorertest.New(5)
-	l1 := scorertest.NewL1(5)
+	s := deployertest.New(5)
+	l1 := deployertest.NewL1(5)
 	op := New(s, l1, &FileSource{Path: path}, t.TempDir())
 	if err := op.Once(ctx); err != nil {
 		t.Fatal(err)
@@ -624,7 +624,7 @@ func TestAnOlderPendingRecordIsRead(t *testing.T) {
 }
 
 // otherContract is a contract at another address than the operator's.
-type otherContract struct{ *scorertest.Scorer }
+type otherContract struct{ *deployertest.Scorer }
 
 func (otherContract) Contract() string { return "0x00000000000000000000000000000000000000c1" }
 
@@ -632,28 +632,28 @@ func (otherContract) Contract() string { return "0x00000000000000000000000000000
 // that pass on; a failure fails the pass (counted, retried) and keeps the old ones; a stop,
 // or a contract at another address, ends Run.
 func TestReconnectBeforeEveryPass(t *testing.T) {
-	moved := scorertest.New(5)
+	moved := deployertest.New(5)
 	for _, tc := range []struct {
 		name      string
-		give      func(old *scorertest.Scorer) (Contract, error)
+		give      func(old *deployertest.Scorer) (Contract, error)
 		wantOp    string // the ChainError's op, "" for none
 		stop      bool
 		writesNew bool // the pass wrote to the new contract
 	}{
-		{"nothing changed", func(*scorertest.Scorer) (Contract, error) { return nil, nil }, "", false, false},
-		{"new endpoints", func(*scorertest.Scorer) (Contract, error) { return moved, nil }, "", false, true},
-		{"the new endpoints do not answer", func(*scorertest.Scorer) (Contract, error) {
+		{"nothing changed", func(*deployertest.Scorer) (Contract, error) { return nil, nil }, "", false, false},
+		{"new endpoints", func(*deployertest.Scorer) (Contract, error) { return moved, nil }, "", false, true},
+		{"the new endpoints do not answer", func(*deployertest.Scorer) (Contract, error) {
 			return nil, errors.New("dial tcp 127.0.0.1:1: connection refused")
 		}, "connect", false, false},
-		{"another chain", func(*scorertest.Scorer) (Contract, error) {
+		{"another chain", func(*deployertest.Scorer) (Contract, error) {
 			return nil, &StopError{Err: errors.New("made on another chain of that id")}
 		}, "", true, false},
-		{"another contract", func(old *scorertest.Scorer) (Contract, error) { return otherContract{old}, nil }, "", true, false},
+		{"another contract", func(old *deployertest.Scorer) (Contract, error) { return otherContract{old}, nil }, "", true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			moved.Updates = 0
-			l1 := scorertest.NewL1(5)
-			var s *scorertest.Scorer
+			l1 := deployertest.NewL1(5)
+			var s *deployertest.Scorer
 			reconnect := func(context.Context) (Contract, guard.L1, error) {
 				c, err := tc.give(s)
 				if c == nil || err != nil {

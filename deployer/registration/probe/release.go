@@ -5,7 +5,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer/scorers"
+	"github.com/vipharness/vipharness/deployer"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 )
 
 // Release is the minitiad release a rollup's version maps to.
@@ -34,7 +35,7 @@ func (e *ErrNotRelease) Error() string {
 // v-prefixed semver tag, or that git describe produced, gives *ErrNotRelease with the nearest
 // tag's release still filled in where one can be read from it.
 func ReleaseFor(minitia, version, goos, goarch string) (Release, error) {
-	if _, ok := scorers.ByMinitia(minitia); !ok {
+	if _, ok := deployer.ByMinitia(minitia); !ok {
 		return Release{}, fmt.Errorf("unknown minitia %q: want minievm, minimove or miniwasm", minitia)
 	}
 	osName := map[string]string{"linux": "Linux", "darwin": "Darwin"}[goos]

@@ -33,17 +33,17 @@ type Base struct {
 	decode                   func(error) error
 }
 
-// Open is deployer.Open for a Cosmos VM: the shared half (NewBase) dialled, and the VM's own
-// Contract around it (contract).
-func Open(ctx context.Context, vm vip.VM, cfg deployer.Config, register func(codectypes.InterfaceRegistry), decode func(error) error,
-	contract func(Base, deployer.Config) deployer.Contract) (*deployer.Scorer, error) {
-	return deployer.Open(ctx, cfg, func(ctx context.Context, cfg deployer.Config) (deployer.Contract, error) {
-		base, err := NewBase(ctx, vm, cfg, register, decode)
+// Driver is the deployer.Driver of a Cosmos VM: the shared half (NewBase) dialled, and the
+// VM's own Contract around it (contract).
+func Driver(spec vip.Spec, register func(codectypes.InterfaceRegistry), decode func(error) error,
+	contract func(Base, deployer.Config) deployer.Contract) deployer.Driver {
+	return deployer.Driver{Spec: spec, Dial: func(ctx context.Context, cfg deployer.Config) (deployer.Contract, error) {
+		base, err := NewBase(ctx, spec.VM, cfg, register, decode)
 		if err != nil {
 			return nil, err
 		}
 		return contract(base, cfg), nil
-	})
+	}}
 }
 
 // NewBase dials the rollup of a validated cfg for vm, whose messages register adds and

@@ -53,7 +53,7 @@ func benchPush(b *testing.B, r localnet.Rollup) {
 	const n = 5000
 	ctx := context.Background()
 	key, _ := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
-	s, err := evm.Dial(ctx, deployer.Config{JSONRPC: r.Endpoints().JSONRPC, Operator: keys.FromECDSA(key, "operator key"), Push: deployer.PushConfig{JournalDir: b.TempDir(), Poll: 2 * time.Millisecond}})
+	s, err := deployer.Open(ctx, deployer.Config{VM: vip.EVM, JSONRPC: r.Endpoints().JSONRPC, Operator: keys.FromECDSA(key, "operator key"), Push: deployer.PushConfig{JournalDir: b.TempDir(), Poll: 2 * time.Millisecond}})
 	if err != nil {
 		b.Fatal(err)
 	}

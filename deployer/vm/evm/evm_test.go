@@ -11,6 +11,7 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/vipscore"
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 )
 
 // dataError is an RPC error carrying revert data, as go-ethereum's client returns.
@@ -73,10 +74,10 @@ func mustType(t *testing.T, s string) abi.Type {
 
 func TestDialRefusesWhatItCannotUse(t *testing.T) {
 	ctx := context.Background()
-	if _, err := Dial(ctx, deployer.Config{JSONRPC: "http://127.0.0.1:1"}); err == nil || !strings.Contains(err.Error(), "127.0.0.1:1") {
+	if _, err := deployer.Open(ctx, deployer.Config{VM: vip.EVM, JSONRPC: "http://127.0.0.1:1"}); err == nil || !strings.Contains(err.Error(), "127.0.0.1:1") {
 		t.Fatalf("unreachable rpc: %v", err)
 	}
-	if _, err := Dial(ctx, deployer.Config{JSONRPC: "not a url"}); err == nil {
+	if _, err := deployer.Open(ctx, deployer.Config{VM: vip.EVM, JSONRPC: "not a url"}); err == nil {
 		t.Fatal("bad rpc url accepted")
 	}
 }

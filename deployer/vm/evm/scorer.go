@@ -48,12 +48,11 @@ type Contract struct {
 
 var _ deployer.Contract = (*Contract)(nil)
 
-// Dial connects to the rollup's JSON-RPC endpoint (cfg.JSONRPC) and returns the Scorer of
-// its contract.
-func Dial(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error) {
-	return deployer.Open(ctx, cfg, func(ctx context.Context, cfg deployer.Config) (deployer.Contract, error) {
+// The EVM driver connects to the rollup's JSON-RPC endpoint (cfg.JSONRPC).
+func init() {
+	deployer.Register(deployer.Driver{Spec: Spec, Dial: func(ctx context.Context, cfg deployer.Config) (deployer.Contract, error) {
 		return dialContract(ctx, cfg)
-	})
+	}})
 }
 
 // dialContract dials the VM's Contract (Dial's half without the shared flow) with a

@@ -66,7 +66,7 @@ func scorerDialer(b *testing.B, r localnet.Rollup) func(code []byte) *deployer.S
 	}
 	dial := func(code []byte) *deployer.Scorer {
 		ep := r.Endpoints()
-		s, err := move.Dial(ctx, deployer.Config{CometRPC: ep.CometRPC, REST: ep.REST,
+		s, err := deployer.Open(ctx, deployer.Config{VM: vip.Move, CometRPC: ep.CometRPC, REST: ep.REST,
 			Operator: cosmostx.SoftKey(key, "operator key"), Code: code,
 			Push: deployer.PushConfig{JournalDir: b.TempDir(), Poll: 5 * time.Millisecond},
 			Move: deployer.MoveConfig{Build: move.Builder(comp)}})

@@ -59,14 +59,14 @@ var (
 	_ cosmostx.Messages = (*Contract)(nil)
 )
 
-// Dial connects to the rollup's CometBFT RPC and REST faces (cfg.CometRPC, cfg.REST) and
-// returns the Scorer of its module. cfg.Code is a vip_score module compiled for the
-// deployer, cfg.Move.Build (Builder) compiles one for it, cfg.Contract the address of a
-// published one (0x-hex or bech32).
-func Dial(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error) {
-	return cosmostx.Open(ctx, vip.Move, cfg, initiamove.RegisterInterfaces, DecodeAbort, func(base cosmostx.Base, cfg deployer.Config) deployer.Contract {
+// The Move driver connects to the rollup's CometBFT RPC and REST faces (cfg.CometRPC,
+// cfg.REST). cfg.Code is a vip_score module compiled for the deployer, cfg.Move.Build
+// (Builder) compiles one for it, cfg.Contract the address of a published one (0x-hex or
+// bech32).
+func init() {
+	deployer.Register(cosmostx.Driver(Spec, initiamove.RegisterInterfaces, DecodeAbort, func(base cosmostx.Base, cfg deployer.Config) deployer.Contract {
 		return &Contract{Base: base, module: cfg.Code, build: cfg.Move.Build}
-	})
+	}))
 }
 
 // Attach makes addr (0x-hex, or a bech32 account) the module later

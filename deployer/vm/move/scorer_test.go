@@ -65,7 +65,8 @@ func (r *rollup) dial(t *testing.T, cfg deployer.Config) *deployer.Scorer {
 	ep := r.r.Endpoints()
 	cfg.CometRPC, cfg.REST, cfg.Push.JournalDir = ep.CometRPC, ep.REST, r.journal
 	cfg.Move.Build = move.Builder(r.comp)
-	s, err := move.Dial(context.Background(), cfg)
+	cfg.VM = vip.Move
+	s, err := deployer.Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func (r *rollup) suite(t *testing.T) *cosmostest.Rollup {
 	return &cosmostest.Rollup{VM: vip.Move,
 		KeyA: cosmostx.SoftKey(r.keyA, "key A"), KeyB: cosmostx.SoftKey(r.keyB, "key B"),
 		AddrA: r.r.Funded()[0].Address, AddrB: r.r.Funded()[1].Address,
-		Dial: r.dial, DialBare: move.Dial, CometRPC: ep.CometRPC, REST: ep.REST,
+		Dial: r.dial, CometRPC: ep.CometRPC, REST: ep.REST,
 		Sequence: func(t *testing.T, addr string) uint64 { return r.sequence(t, r.dial(t, deployer.Config{}), addr) },
 	}
 }
@@ -136,7 +137,7 @@ func TestDeployFromAnotherAccountCompilesForIt(t *testing.T) {
 	ctx := context.Background()
 	seq := r.sequence(t, r.dial(t, deployer.Config{}), r.r.Funded()[1].Address)
 	ep := r.r.Endpoints()
-	bare, err := move.Dial(ctx, deployer.Config{CometRPC: ep.CometRPC, REST: ep.REST, Operator: cosmostx.SoftKey(r.keyB, "operator key"), Push: deployer.PushConfig{JournalDir: r.journal}})
+	bare, err := deployer.Open(ctx, deployer.Config{VM: vip.Move, CometRPC: ep.CometRPC, REST: ep.REST, Operator: cosmostx.SoftKey(r.keyB, "operator key"), Push: deployer.PushConfig{JournalDir: r.journal}})
 	if err != nil {
 		t.Fatal(err)
 	}

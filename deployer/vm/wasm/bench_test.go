@@ -40,7 +40,7 @@ func devScorer(b *testing.B, r localnet.Rollup) *deployer.Scorer {
 	b.Helper()
 	secret, _ := hex.DecodeString(r.Funded()[0].PrivateKey)
 	ep := r.Endpoints()
-	s, err := wasm.Dial(context.Background(), deployer.Config{CometRPC: ep.CometRPC, REST: ep.REST,
+	s, err := deployer.Open(context.Background(), deployer.Config{VM: vip.Wasm, CometRPC: ep.CometRPC, REST: ep.REST,
 		Operator: cosmostx.SoftKey(&secp256k1.PrivKey{Key: secret}, "operator key"),
 		Push:     deployer.PushConfig{JournalDir: b.TempDir(), Poll: 5 * time.Millisecond}})
 	if err != nil {

@@ -57,16 +57,16 @@ var (
 	_ cosmostx.Messages = (*Contract)(nil)
 )
 
-// Dial connects to the rollup's CometBFT RPC and REST faces (cfg.CometRPC, cfg.REST) and
-// returns the Scorer of its contract; cfg.Code is a Wasm module to deploy instead of ours.
-func Dial(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error) {
-	return cosmostx.Open(ctx, vip.Wasm, cfg, wasmtypes.RegisterInterfaces, decodeContract, func(base cosmostx.Base, cfg deployer.Config) deployer.Contract {
+// The Wasm driver connects to the rollup's CometBFT RPC and REST faces (cfg.CometRPC,
+// cfg.REST); cfg.Code is a Wasm module to deploy instead of ours.
+func init() {
+	deployer.Register(cosmostx.Driver(Spec, wasmtypes.RegisterInterfaces, decodeContract, func(base cosmostx.Base, cfg deployer.Config) deployer.Contract {
 		s := &Contract{Base: base, code: wasmcontract.Code()}
 		if cfg.Code != nil {
 			s.code = cfg.Code
 		}
 		return s
-	})
+	}))
 }
 
 // Contract is the contract address, or "" before Deploy.

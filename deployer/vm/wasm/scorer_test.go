@@ -44,7 +44,8 @@ func (r *rollup) dial(t *testing.T, cfg deployer.Config) *deployer.Scorer {
 	t.Helper()
 	ep := r.r.Endpoints()
 	cfg.CometRPC, cfg.REST, cfg.Push.JournalDir = ep.CometRPC, ep.REST, r.journal
-	s, err := wasm.Dial(context.Background(), cfg)
+	cfg.VM = vip.Wasm
+	s, err := deployer.Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func (r *rollup) suite(t *testing.T) *cosmostest.Rollup {
 	return &cosmostest.Rollup{VM: vip.Wasm,
 		KeyA: cosmostx.SoftKey(r.keyA, "key A"), KeyB: cosmostx.SoftKey(r.keyB, "key B"),
 		AddrA: r.r.Funded()[0].Address, AddrB: r.r.Funded()[1].Address,
-		Dial: r.dial, DialBare: wasm.Dial, CometRPC: ep.CometRPC, REST: ep.REST,
+		Dial: r.dial, CometRPC: ep.CometRPC, REST: ep.REST,
 		Sequence: func(t *testing.T, addr string) uint64 { return r.sequence(t, r.dial(t, deployer.Config{}), addr) },
 	}
 }

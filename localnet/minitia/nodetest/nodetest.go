@@ -22,9 +22,10 @@ import (
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
+	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
-	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet"
 )
@@ -146,7 +147,7 @@ type env struct {
 
 func start(t *testing.T, n Node) *env {
 	t.Helper()
-	spec, err := scorers.Describe(n.VM)
+	spec, err := deployer.Describe(n.VM)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
-	"github.com/vipharness/vipharness/deployer/vm/evm"
 	"github.com/vipharness/vipharness/localnet/embedded"
 )
 
@@ -33,7 +32,7 @@ func BenchmarkAuditChain(b *testing.B) {
 	defer r.Stop(ctx)
 	key, _ := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
 	for i, n := range []int{10_000, 100_000} {
-		s, err := evm.Dial(ctx, deployer.Config{JSONRPC: r.Endpoints().JSONRPC, Operator: keys.FromECDSA(key, "operator key"), Push: deployer.PushConfig{JournalDir: b.TempDir(), Poll: 2 * time.Millisecond}})
+		s, err := deployer.Open(ctx, deployer.Config{VM: vip.EVM, JSONRPC: r.Endpoints().JSONRPC, Operator: keys.FromECDSA(key, "operator key"), Push: deployer.PushConfig{JournalDir: b.TempDir(), Poll: 2 * time.Millisecond}})
 		if err != nil {
 			b.Fatal(err)
 		}

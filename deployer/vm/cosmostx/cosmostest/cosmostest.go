@@ -27,9 +27,8 @@ type Rollup struct {
 	KeyA, KeyB   keys.Signer
 	AddrA, AddrB string
 	// Dial opens the Scorer of cfg with the rollup's endpoints and the test's journal
-	// folder (and, on Move, its compiler); DialBare with cfg as given.
+	// folder (and, on Move, its compiler).
 	Dial           func(t *testing.T, cfg deployer.Config) *deployer.Scorer
-	DialBare       func(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error)
 	CometRPC, REST string
 	// Sequence is addr's account sequence on the chain.
 	Sequence func(t *testing.T, addr string) uint64
@@ -165,7 +164,7 @@ func RefusesBeforeSending(t *testing.T, r *Rollup, e Errors, fits string) {
 		t.Fatalf("stranger's refusal must come from simulation: %v", err)
 	}
 
-	if _, err := r.DialBare(ctx, deployer.Config{CometRPC: r.CometRPC, REST: r.REST, Contract: e.BadContract}); err == nil || !strings.Contains(err.Error(), e.BadContractSays) {
+	if _, err := deployer.Open(ctx, deployer.Config{VM: r.VM, CometRPC: r.CometRPC, REST: r.REST, Contract: e.BadContract}); err == nil || !strings.Contains(err.Error(), e.BadContractSays) {
 		t.Fatalf("bad contract address: %v", err)
 	}
 	if _, err := r.Dial(t, deployer.Config{}).Deploy(ctx, 1); err == nil || !strings.Contains(err.Error(), "no deployer key") {

@@ -1,4 +1,4 @@
-package scorers
+package deployer_test
 
 import (
 	"github.com/cosmos/cosmos-sdk/types/bech32"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 )
 
 func TestOpenRefusesWhatItCannotDial(t *testing.T) {
@@ -30,13 +31,13 @@ func TestOpenRefusesWhatItCannotDial(t *testing.T) {
 		"negative chunk":     {deployer.Config{VM: vip.Wasm, Push: deployer.PushConfig{ChunkSize: -1}}, "Push.ChunkSize", "-1"},
 		"gas adjustment":     {deployer.Config{VM: vip.Move, Cosmos: deployer.CosmosConfig{GasAdjustment: 0.5}}, "Cosmos.GasAdjustment", "at least 1"},
 	} {
-		_, err := Open(ctx, tc.cfg)
+		_, err := deployer.Open(ctx, tc.cfg)
 		var ce *deployer.ConfigError
 		if !errors.As(err, &ce) || ce.Field != tc.field || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want a ConfigError of %s saying %q", name, err, tc.field, tc.want)
 		}
 	}
-	if _, err := SoftSigner(vip.Wasm, "", []byte{1, 2}, "operator"); err == nil || !strings.Contains(err.Error(), "operator key: private key must be 32 bytes") {
+	if _, err := deployer.SoftSigner(vip.Wasm, "", []byte{1, 2}, "operator"); err == nil || !strings.Contains(err.Error(), "operator key: private key must be 32 bytes") {
 		t.Errorf("short cosmos secret: %v", err)
 	}
 }
@@ -52,24 +53,24 @@ func TestDescribe(t *testing.T) {
 		vip.Move: {vip.EthSecp256k1, "minimove", 0, true},
 		vip.Wasm: {vip.Secp256k1, "miniwasm", 1, true},
 	} {
-		spec, err := Describe(vm)
+		spec, err := deployer.Describe(vm)
 		if err != nil {
 			t.Fatalf("%s: %v", vm, err)
 		}
 		if spec.VM != vm || spec.KeyType != want.keyType || spec.Minitia != want.minitia || spec.VMType != want.vmType || spec.Cosmos != want.cosmos {
 			t.Errorf("%s: %+v, want %+v", vm, spec, want)
 		}
-		if got, ok := ByNodeName(strings.ToUpper(want.minitia)); !ok || got != vm {
-			t.Errorf("ByNodeName(%s) = %s %v", want.minitia, got, ok)
+		if got, ok := deployer.ByNodeName(strings.ToUpper(want.minitia)); !ok || got != vm {
+			t.Errorf("deployer.ByNodeName(%s) = %s %v", want.minitia, got, ok)
 		}
 	}
-	if vm, ok := ByNodeName("wasmd"); !ok || vm != vip.Wasm {
+	if vm, ok := deployer.ByNodeName("wasmd"); !ok || vm != vip.Wasm {
 		t.Errorf("wasmd: %s %v, want wasm", vm, ok)
 	}
-	if _, ok := ByNodeName("gaia"); ok {
+	if _, ok := deployer.ByNodeName("gaia"); ok {
 		t.Error("gaia named a VM")
 	}
-	if _, err := Describe("solana"); err == nil || !strings.Contains(err.Error(), "solana") {
+	if _, err := deployer.Describe("solana"); err == nil || !strings.Contains(err.Error(), "solana") {
 		t.Errorf("unknown vm: %v", err)
 	}
 }
@@ -87,7 +88,7 @@ func TestSpecChecks(t *testing.T) {
 		vip.Wasm: mustBech32("wasm", bytes.Repeat([]byte{7}, 32)),
 	}
 	for _, vm := range vip.VMs {
-		spec := MustDescribe(vm)
+		spec := deployer.MustDescribe(vm)
 		for other := range artifacts {
 			_, err := spec.ReadArtifact(artifacts[other])
 			if (err == nil) != (other == vm) {
@@ -108,7 +109,7 @@ func TestSpecChecks(t *testing.T) {
 func TestConfigNeverShowsItsSecrets(t *testing.T) {
 	secret := bytes.Repeat([]byte{0xab}, 32)
 	for _, vm := range vip.VMs {
-		signer, err := SoftSigner(vm, "", secret, "operator")
+		signer, err := deployer.SoftSigner(vm, "", secret, "operator")
 		if err != nil {
 			t.Fatal(err)
 		}

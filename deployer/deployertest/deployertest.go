@@ -1,8 +1,8 @@
-// Package scorertest is an in-memory scoring contract for tests of code written over the
+// Package deployertest is an in-memory scoring contract for tests of code written over the
 // views of a deployer.Scorer (guard, operate): it keeps the rules every VM's contract shares (one open stage; finalizing
 // N opens N+1; a finalized or missing stage refuses updates and a second finalize) and counts
 // every write, so a test can assert that a retry sent nothing.
-package scorertest
+package deployertest
 
 import (
 	"context"
@@ -53,7 +53,7 @@ func (m *Scorer) Contract() string                      { return "0x000000000000
 func (m *Scorer) CheckAddress(a string) (string, error) { return scores.CheckEVMAddress(a) }
 func (m *Scorer) Codec() scores.Codec                   { return scores.EVMCodec{} }
 func (m *Scorer) Deploy(context.Context, uint64, ...deployer.DeployOption) (vip.Deployment, error) {
-	return vip.Deployment{}, errors.New("scorertest: already deployed")
+	return vip.Deployment{}, errors.New("deployertest: already deployed")
 }
 
 // Plan validates entries and reports one chunk.

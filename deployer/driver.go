@@ -1,46 +1,79 @@
-// Package scorers opens the Scorer of a rollup's VM from one deployer.Config. The choices that differ
-// per VM (which client to dial, which endpoints it needs, which key type signs, how a
-// contract address is written) are made here once, for vipctl, its demo and the e2e
-// harness alike; callers then hold a Scorer and never switch on the VM.
-package scorers
+package deployer
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/vip"
-	"github.com/vipharness/vipharness/deployer/vm/evm"
-	"github.com/vipharness/vipharness/deployer/vm/move"
-	"github.com/vipharness/vipharness/deployer/vm/wasm"
 )
 
-// vms are the VMs this build knows: each one's Spec and its Dial.
-var vms = map[vip.VM]struct {
-	spec vip.Spec
-	dial func(context.Context, deployer.Config) (*deployer.Scorer, error)
-}{
-	vip.EVM:  {evm.Spec, evm.Dial},
-	vip.Move: {move.Spec, move.Dial},
-	vip.Wasm: {wasm.Spec, wasm.Dial},
+// Driver is a VM's part of a Scorer: what the VM means to the code around it (Spec) and how
+// its Contract is dialled from a validated Config. Each driver under deployer/vm registers
+// itself when linked, as database/sql's drivers do; import deployer/vm to link them all.
+type Driver struct {
+	Spec vip.Spec
+	Dial func(ctx context.Context, cfg Config) (Contract, error)
+}
+
+var (
+	driversMu sync.RWMutex
+	drivers   = map[vip.VM]Driver{}
+)
+
+// Register makes d the driver of d.Spec.VM. It panics on a second driver for a VM or one
+// without a Dial: both are programming errors found at start-up.
+func Register(d Driver) {
+	driversMu.Lock()
+	defer driversMu.Unlock()
+	if d.Dial == nil {
+		panic(fmt.Sprintf("deployer: driver of %q without Dial", d.Spec.VM))
+	}
+	if _, dup := drivers[d.Spec.VM]; dup {
+		panic(fmt.Sprintf("deployer: a second driver of %q", d.Spec.VM))
+	}
+	drivers[d.Spec.VM] = d
+}
+
+func driverOf(vm vip.VM) (Driver, error) {
+	driversMu.RLock()
+	defer driversMu.RUnlock()
+	d, ok := drivers[vm]
+	if ok {
+		return d, nil
+	}
+	if _, err := vip.ParseVM(string(vm)); err != nil {
+		return Driver{}, fmt.Errorf("unknown vm %q: want evm, move or wasm", vm)
+	}
+	return Driver{}, fmt.Errorf("vm %s: no driver linked into this program (import github.com/vipharness/vipharness/deployer/vm)", vm)
+}
+
+// Open validates cfg, dials the rollup of cfg.VM through its driver and returns its Scorer,
+// attached to cfg.Contract (or ContractFor's) if set. Callers hold the Scorer and never
+// switch on the VM.
+func Open(ctx context.Context, cfg Config) (*Scorer, error) {
+	d, err := driverOf(cfg.VM)
+	if err != nil {
+		return nil, &ConfigError{Field: "VM", Value: fmt.Sprintf("%q", cfg.VM), Err: err}
+	}
+	return open(ctx, cfg, d.Dial)
 }
 
 // Describe is the Spec of vm: what it means to the code around it.
 func Describe(vm vip.VM) (vip.Spec, error) {
-	v, ok := vms[vm]
-	if !ok {
-		return vip.Spec{}, fmt.Errorf("unknown vm %q: want evm, move or wasm", vm)
+	d, err := driverOf(vm)
+	if err != nil {
+		return vip.Spec{}, err
 	}
-	return v.spec, nil
+	return d.Spec, nil
 }
 
-// MustDescribe is Describe of a VM known to be valid (a deployer constant, a parsed --vm).
+// MustDescribe is Describe of a VM known to be valid (a vip constant, a parsed --vm).
 func MustDescribe(vm vip.VM) vip.Spec {
 	spec, err := Describe(vm)
 	if err != nil {
@@ -54,8 +87,7 @@ func MustDescribe(vm vip.VM) vip.Spec {
 func ByNodeName(name string) (vip.VM, bool) {
 	name = strings.ToLower(strings.TrimSpace(name))
 	for _, vm := range vip.VMs {
-		spec := vms[vm].spec
-		if name == spec.Minitia || slices.Contains(spec.NodeNames, name) {
+		if spec, err := Describe(vm); err == nil && (name == spec.Minitia || slices.Contains(spec.NodeNames, name)) {
 			return vm, true
 		}
 	}
@@ -67,7 +99,7 @@ func ByNodeName(name string) (vip.VM, bool) {
 // false for any other name.
 func ByMinitia(name string) (vip.Spec, bool) {
 	for _, vm := range vip.VMs {
-		if spec := vms[vm].spec; spec.Minitia == name {
+		if spec, err := Describe(vm); err == nil && spec.Minitia == name {
 			return spec, true
 		}
 	}
@@ -79,20 +111,6 @@ func ByMinitia(name string) (vip.Spec, bool) {
 func ServesJSONRPC(minitia string) bool {
 	spec, ok := ByMinitia(minitia)
 	return ok && !spec.Cosmos
-}
-
-// DefaultKeyType is the key kind a VM's rollups use: Initia's eth_secp256k1 on EVM and
-// Move, secp256k1 (coin type 118) on Wasm.
-func DefaultKeyType(vm vip.VM) vip.KeyType { return vms[vm].spec.KeyType }
-
-// Open dials the rollup of cfg.VM and returns its Scorer, attached to the configured
-// contract if any (deployer.Open).
-func Open(ctx context.Context, cfg deployer.Config) (*deployer.Scorer, error) {
-	v, ok := vms[cfg.VM]
-	if !ok {
-		return nil, &deployer.ConfigError{Field: "VM", Value: fmt.Sprintf("%q", cfg.VM), Err: errors.New("want evm, move or wasm")}
-	}
-	return v.dial(ctx, cfg)
 }
 
 // SoftSigner is a 32-byte secp256k1 secret as the signer of role ("operator", "deployer")
@@ -120,8 +138,8 @@ func SoftSigner(vm vip.VM, kind vip.KeyType, secret []byte, role string) (keys.S
 // rollup, where the chain simulates only for an existing account, funder pays it the fees
 // of gas and the gas price it was paid at is returned; an EVM rollup's calls need no
 // account, so nothing is sent there and the price is nil.
-func FundFresh(ctx context.Context, s *deployer.Scorer, funder, fresh keys.Signer, gas uint64) (*sdk.DecCoin, error) {
-	f, ok := deployer.As[freshFunder](s)
+func FundFresh(ctx context.Context, s *Scorer, funder, fresh keys.Signer, gas uint64) (*sdk.DecCoin, error) {
+	f, ok := As[freshFunder](s)
 	if !ok {
 		return nil, nil
 	}

@@ -1,4 +1,4 @@
-package scorers_test
+package deployer_test
 
 import (
 	"context"
@@ -7,9 +7,9 @@ import (
 	"os"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/scorers"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/vip"
+	_ "github.com/vipharness/vipharness/deployer/vm"
 	"github.com/vipharness/vipharness/localnet/embedded"
 )
 
@@ -28,12 +28,12 @@ func ExampleOpen() {
 	journals, _ := os.MkdirTemp("", "journal-")
 	defer os.RemoveAll(journals)
 
-	operator, err := scorers.SoftSigner(vip.EVM, "", secret, "operator")
+	operator, err := deployer.SoftSigner(vip.EVM, "", secret, "operator")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	s, err := scorers.Open(ctx, deployer.Config{
+	s, err := deployer.Open(ctx, deployer.Config{
 		VM: vip.EVM, JSONRPC: rollup.Endpoints().JSONRPC,
 		Operator: operator, Push: deployer.PushConfig{JournalDir: journals},
 	})
