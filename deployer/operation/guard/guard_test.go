@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/deployertest"
+	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
 

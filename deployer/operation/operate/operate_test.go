@@ -17,8 +17,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
-	"github.com/vipharness/vipharness/deployer/operation/guard"
 	"github.com/vipharness/vipharness/deployer/deployertest"
+	"github.com/vipharness/vipharness/deployer/operation/guard"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
 
