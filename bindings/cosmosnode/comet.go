@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 // Status is what CometBFT's status says of the chain.
 type Status struct {
 	ChainID        string
+	Moniker        string
 	LatestHeight   uint64
 	EarliestHeight uint64 // the lowest block the node still holds
 }
@@ -25,6 +27,7 @@ func (n *Node) Status(ctx context.Context) (Status, error) {
 	var r struct {
 		NodeInfo struct {
 			Network string `json:"network"`
+			Moniker string `json:"moniker"`
 		} `json:"node_info"`
 		SyncInfo struct {
 			LatestBlockHeight   Uint `json:"latest_block_height"`
@@ -34,7 +37,7 @@ func (n *Node) Status(ctx context.Context) (Status, error) {
 	if err := n.RPC.Call(ctx, "status", map[string]any{}, &r); err != nil {
 		return Status{}, fmt.Errorf("cometbft status: %w", err)
 	}
-	return Status{ChainID: r.NodeInfo.Network, LatestHeight: uint64(r.SyncInfo.LatestBlockHeight),
+	return Status{ChainID: r.NodeInfo.Network, Moniker: r.NodeInfo.Moniker, LatestHeight: uint64(r.SyncInfo.LatestBlockHeight),
 		EarliestHeight: uint64(r.SyncInfo.EarliestBlockHeight)}, nil
 }
 
@@ -79,11 +82,12 @@ func (n *Node) BroadcastSync(ctx context.Context, tx []byte) (*CheckResult, erro
 	return &r, nil
 }
 
-// Block is a block's time and its txs, in order.
+// Block is a block's hash, its parent's, its time and its txs, in order.
 type Block struct {
-	Height uint64
-	Time   time.Time
-	Txs    [][]byte
+	Height       uint64
+	Hash, Parent HexBytes
+	Time         time.Time
+	Txs          [][]byte
 }
 
 // TxHash is the hash CometBFT names tx by (sha256 of its bytes).
@@ -95,9 +99,15 @@ func TxHash(tx []byte) []byte {
 // Block reads block height.
 func (n *Node) Block(ctx context.Context, height uint64) (*Block, error) {
 	var r struct {
+		BlockID struct {
+			Hash HexBytes `json:"hash"`
+		} `json:"block_id"`
 		Block struct {
 			Header struct {
-				Time time.Time `json:"time"`
+				Time        time.Time `json:"time"`
+				LastBlockID struct {
+					Hash HexBytes `json:"hash"`
+				} `json:"last_block_id"`
 			} `json:"header"`
 			Data struct {
 				Txs [][]byte `json:"txs"`
@@ -107,15 +117,20 @@ func (n *Node) Block(ctx context.Context, height uint64) (*Block, error) {
 	if err := n.RPC.Call(ctx, "block", map[string]any{"height": strconv.FormatUint(height, 10)}, &r); err != nil {
 		return nil, fmt.Errorf("cometbft block %d: %w", height, err)
 	}
-	return &Block{Height: height, Time: r.Block.Header.Time, Txs: r.Block.Data.Txs}, nil
+	return &Block{Height: height, Hash: r.BlockID.Hash, Parent: r.Block.Header.LastBlockID.Hash,
+		Time: r.Block.Header.Time, Txs: r.Block.Data.Txs}, nil
 }
 
 // TxResult is a delivered tx's outcome.
 type TxResult struct {
-	Code      uint32 `json:"code"`
-	Codespace string `json:"codespace"`
-	Log       string `json:"log"`
-	GasUsed   Int    `json:"gas_used"`
+	Code      uint32  `json:"code"`
+	Codespace string  `json:"codespace"`
+	Log       string  `json:"log"`
+	Info      string  `json:"info"`
+	Data      []byte  `json:"data"`
+	GasWanted Int     `json:"gas_wanted"`
+	GasUsed   Int     `json:"gas_used"`
+	Events    []Event `json:"events"`
 }
 
 // BlockResults reads the outcomes of block height's txs, in block order.
@@ -184,5 +199,21 @@ func (i *Int) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("integer %s: %w", b, err)
 	}
 	*i = Int(v)
+	return nil
+}
+
+// HexBytes are bytes CometBFT's JSON writes as hex (block and tx hashes).
+type HexBytes []byte
+
+func (h *HexBytes) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("hex bytes: %w", err)
+	}
+	v, err := hex.DecodeString(s)
+	if err != nil {
+		return fmt.Errorf("hex bytes %q: %w", s, err)
+	}
+	*h = v
 	return nil
 }

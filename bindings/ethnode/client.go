@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -28,6 +29,15 @@ type Client struct {
 // Dial connects to the JSON-RPC at url (HTTP, WebSocket or IPC).
 func Dial(ctx context.Context, url string) (*Client, error) {
 	rc, err := rpc.DialContext(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("dial the EVM JSON-RPC %s: %w", url, err)
+	}
+	return &Client{Client: ethclient.NewClient(rc), url: url, lean: newReceiptReader(url)}, nil
+}
+
+// DialHTTP is Dial of an HTTP(S) endpoint through hc (its transport and timeouts).
+func DialHTTP(ctx context.Context, url string, hc *http.Client) (*Client, error) {
+	rc, err := rpc.DialOptions(ctx, url, rpc.WithHTTPClient(hc))
 	if err != nil {
 		return nil, fmt.Errorf("dial the EVM JSON-RPC %s: %w", url, err)
 	}

@@ -1,13 +1,11 @@
 package indexer
 
 import (
-	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/big"
 	"net/http"
 	"regexp"
@@ -15,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/vipharness/vipharness/bindings/cosmosnode"
@@ -26,9 +23,7 @@ import (
 // block_results for each height, and the REST API's txs of the block
 // (/cosmos/tx/v1beta1/txs/block/{h}) for the txs as the chain prints them.
 type cosmosChain struct {
-	rpc     *rpchttp.HTTP
-	rest    string
-	hc      *http.Client
+	node    *cosmosnode.Node
 	moniker string
 }
 
@@ -49,18 +44,17 @@ func NewCosmos(ctx context.Context, rpcURL, restURL string, opts ...Option) (*In
 		o(&cfg)
 	}
 	cfg.noEVM = true
-	c, err := rpchttp.New(rpcURL, "/websocket")
+	node := cosmosnode.New(restURL, rpcURL, &http.Client{Timeout: 30 * time.Second})
+	// A block's txs as REST prints them can be large (a full block of score chunks).
+	node.REST.MaxReply = 256 << 20
+	st, err := node.Status(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("indexer: cometbft rpc %s: %w", rpcURL, err)
-	}
-	st, err := c.Status(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("indexer: %s: status: %w", rpcURL, err)
+		return nil, fmt.Errorf("indexer: %s: %w", rpcURL, err)
 	}
 	if cfg.chainID == "" {
-		cfg.chainID = st.NodeInfo.Network
+		cfg.chainID = st.ChainID
 	}
-	chain := &cosmosChain{rpc: c, rest: strings.TrimRight(restURL, "/"), hc: &http.Client{Timeout: 30 * time.Second}, moniker: st.NodeInfo.Moniker}
+	chain := &cosmosChain{node: node, moniker: st.Moniker}
 	return startCosmos(ctx, cfg, chain)
 }
 
@@ -71,13 +65,13 @@ func startCosmos(ctx context.Context, cfg config, chain *cosmosChain) (*Indexer,
 // stepCosmos indexes up to a batch of blocks after the tip and reports whether it reached
 // the chain's newest block.
 func (ix *Indexer) stepCosmos(ctx context.Context) (bool, error) {
-	st, err := ix.cosmos.rpc.Status(ctx)
+	st, err := ix.cosmos.node.Status(ctx)
 	if err != nil {
-		return false, fmt.Errorf("status: %w", err)
+		return false, err
 	}
-	head := uint64(max(st.SyncInfo.LatestBlockHeight, 0))
+	head := st.LatestHeight
 	tip, tipHash, ok := ix.store.tip()
-	from := uint64(max(st.SyncInfo.EarliestBlockHeight, 1))
+	from := max(st.EarliestHeight, 1)
 	if ok {
 		from = tip + 1
 	}
@@ -86,7 +80,7 @@ func (ix *Indexer) stepCosmos(ctx context.Context) (bool, error) {
 	}
 	to := min(head, from+ix.cfg.batch-1)
 	for h := from; h <= to; h++ {
-		blk, err := ix.cosmos.block(ctx, int64(h), ix.cfg.chainID, ix.store.timeAt(h-1))
+		blk, err := ix.cosmos.block(ctx, h, ix.cfg.chainID, ix.store.timeAt(h-1))
 		if err != nil && h == head {
 			// CometBFT reports a height before it has stored the block's results: the newest
 			// block waits for the next poll (a lasting failure shows once the head moves on).
@@ -118,39 +112,36 @@ type cosmosBlock struct {
 }
 
 // block reads block h, its results and its txs as REST prints them, and builds its rows.
-func (c *cosmosChain) block(ctx context.Context, h int64, chainID string, prevTime time.Time) (*cosmosBlock, error) {
-	b, err := c.rpc.Block(ctx, &h)
+func (c *cosmosChain) block(ctx context.Context, h uint64, chainID string, prevTime time.Time) (*cosmosBlock, error) {
+	b, err := c.node.Block(ctx, h)
 	if err != nil {
-		return nil, fmt.Errorf("block: %w", err)
+		return nil, err
 	}
-	res, err := c.rpc.BlockResults(ctx, &h)
+	results, err := c.node.BlockResults(ctx, h)
 	if err != nil {
-		return nil, fmt.Errorf("block_results: %w", err)
+		return nil, err
 	}
-	if len(res.TxsResults) != len(b.Block.Txs) {
-		return nil, fmt.Errorf("%d txs but %d results", len(b.Block.Txs), len(res.TxsResults))
+	if len(results) != len(b.Txs) {
+		return nil, fmt.Errorf("%d txs but %d results", len(b.Txs), len(results))
 	}
 	var restTxs []json.RawMessage
-	if len(b.Block.Txs) > 0 {
-		if restTxs, err = c.restTxs(ctx, h, len(b.Block.Txs)); err != nil {
+	if len(b.Txs) > 0 {
+		if restTxs, err = c.restTxs(ctx, h, len(b.Txs)); err != nil {
 			return nil, err
 		}
 	}
-	out := &cosmosBlock{height: uint64(h), hash: common.BytesToHash(b.BlockID.Hash), parent: common.BytesToHash(b.Block.LastBlockID.Hash), time: b.Block.Time.UTC()}
+	out := &cosmosBlock{height: h, hash: common.BytesToHash(b.Hash), parent: common.BytesToHash(b.Parent), time: b.Time.UTC()}
 	ts := out.time.Format(time.RFC3339Nano)
 	var gasUsed, gasWanted int64
 	fees := map[string]string{}
 	var feeOrder []string
-	for i, tx := range b.Block.Txs {
-		r := res.TxsResults[i]
-		gasUsed += r.GasUsed
-		gasWanted += r.GasWanted
-		evs := make([]cosmosnode.Event, len(r.Events))
-		for j, e := range r.Events {
-			evs[j] = cosmosnode.Event{Type: e.Type, Attributes: make([]cosmosnode.Attribute, len(e.Attributes))}
-			for k, a := range e.Attributes {
-				evs[j].Attributes[k] = cosmosnode.Attribute{Key: a.Key, Value: a.Value, Index: a.Index}
-			}
+	for i, tx := range b.Txs {
+		r := results[i]
+		gasUsed += int64(r.GasUsed)
+		gasWanted += int64(r.GasWanted)
+		evs := r.Events
+		if evs == nil {
+			evs = []cosmosnode.Event{}
 		}
 		evJSON, err := json.Marshal(evs)
 		if err != nil {
@@ -167,18 +158,19 @@ func (c *cosmosChain) block(ctx context.Context, h int64, chainID string, prevTi
 			}
 			fees[f.Denom] = addDecimal(fees[f.Denom], f.Amount)
 		}
-		hash := strings.ToUpper(hex.EncodeToString(tx.Hash()))
+		txHash := cosmosnode.TxHash(tx)
+		hash := strings.ToUpper(hex.EncodeToString(txHash))
 		t := api.Tx{
-			TxHash: hash, Height: strconv.FormatInt(h, 10), Codespace: r.Codespace, Code: r.Code,
+			TxHash: hash, Height: strconv.FormatUint(h, 10), Codespace: r.Codespace, Code: r.Code,
 			Data: strings.ToUpper(hex.EncodeToString(r.Data)), RawLog: r.Log, Logs: json.RawMessage("[]"), Info: r.Info,
-			GasWanted: strconv.FormatInt(r.GasWanted, 10), GasUsed: strconv.FormatInt(r.GasUsed, 10),
+			GasWanted: strconv.FormatInt(int64(r.GasWanted), 10), GasUsed: strconv.FormatInt(int64(r.GasUsed), 10),
 			Tx: restTxs[i], Timestamp: ts, Events: evJSON,
 		}
 		body, err := json.Marshal(t)
 		if err != nil {
 			return nil, err
 		}
-		rec := &record{height: uint64(h), hash: common.BytesToHash(tx.Hash()), body: body}
+		rec := &record{height: h, hash: common.BytesToHash(txHash), body: body}
 		for _, m := range rt.Body.Messages {
 			rec.msgs = append(rec.msgs, strings.TrimPrefix(m.Type, "/"))
 		}
@@ -194,9 +186,9 @@ func (c *cosmosChain) block(ctx context.Context, h int64, chainID string, prevTi
 		totalFee = append(totalFee, api.Fee{Denom: d, Amount: fees[d]})
 	}
 	out.body, err = json.Marshal(api.Block{
-		ChainID: chainID, Height: strconv.FormatInt(h, 10), Hash: strings.ToUpper(hex.EncodeToString(b.BlockID.Hash)),
+		ChainID: chainID, Height: strconv.FormatUint(h, 10), Hash: strings.ToUpper(hex.EncodeToString(b.Hash)),
 		BlockTime: strconv.FormatInt(blockTime, 10), Timestamp: out.time.Format(time.RFC3339),
-		GasUsed: strconv.FormatInt(gasUsed, 10), GasWanted: strconv.FormatInt(gasWanted, 10), TxCount: strconv.Itoa(len(b.Block.Txs)),
+		GasUsed: strconv.FormatInt(gasUsed, 10), GasWanted: strconv.FormatInt(gasWanted, 10), TxCount: strconv.Itoa(len(b.Txs)),
 		TotalFee: totalFee, Proposer: api.Proposer{Moniker: c.moniker},
 	})
 	return out, err
@@ -226,30 +218,14 @@ type restTx struct {
 }
 
 // restTxs reads block h's txs as the REST API prints them, in block order (paged by offset).
-func (c *cosmosChain) restTxs(ctx context.Context, h int64, n int) ([]json.RawMessage, error) {
+func (c *cosmosChain) restTxs(ctx context.Context, h uint64, n int) ([]json.RawMessage, error) {
 	var out []json.RawMessage
 	for len(out) < n {
-		u := fmt.Sprintf("%s/cosmos/tx/v1beta1/txs/block/%d?pagination.offset=%d&pagination.limit=100", c.rest, h, len(out))
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := c.hc.Do(req)
-		if err != nil {
-			return nil, fmt.Errorf("txs of block %d: %w", h, err)
-		}
-		body, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
-		resp.Body.Close()
-		if err != nil {
-			return nil, fmt.Errorf("txs of block %d: %w", h, err)
-		}
-		if resp.StatusCode != http.StatusOK {
-			return nil, fmt.Errorf("txs of block %d: %s: %s", h, resp.Status, bytes.TrimSpace(body))
-		}
 		var page struct {
 			Txs []json.RawMessage `json:"txs"`
 		}
-		if err := json.Unmarshal(body, &page); err != nil {
+		path := fmt.Sprintf("/cosmos/tx/v1beta1/txs/block/%d?pagination.offset=%d&pagination.limit=100", h, len(out))
+		if err := c.node.REST.GetJSON(ctx, path, &page); err != nil {
 			return nil, fmt.Errorf("txs of block %d: %w", h, err)
 		}
 		if len(page.Txs) == 0 {

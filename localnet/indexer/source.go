@@ -8,9 +8,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/vipharness/vipharness/bindings/ethnode"
 	api "github.com/vipharness/vipharness/bindings/indexer"
 )
 
@@ -39,7 +39,7 @@ type Source interface {
 // eth_getBlockByNumber and eth_getBlockReceipts (by block hash, so a block that a reorg
 // replaces between two calls is never mixed with its successor).
 type rpcSource struct {
-	client    *ethclient.Client
+	client    *ethnode.Client
 	transport *http.Transport
 }
 
@@ -55,11 +55,11 @@ func dialRPC(ctx context.Context, url string) (*rpcSource, error) {
 	// No gzip: the node is local, and compressing a block's receipts (300 KB of JSON for a
 	// 455-address chunk) cost it more CPU than carrying them.
 	tr.DisableCompression = true
-	rc, err := rpc.DialOptions(ctx, url, rpc.WithHTTPClient(&http.Client{Transport: tr}))
+	c, err := ethnode.DialHTTP(ctx, url, &http.Client{Transport: tr})
 	if err != nil {
-		return nil, fmt.Errorf("indexer: dial %s: %w", url, err)
+		return nil, fmt.Errorf("indexer: %w", err)
 	}
-	return &rpcSource{client: ethclient.NewClient(rc), transport: tr}, nil
+	return &rpcSource{client: c, transport: tr}, nil
 }
 
 func (s *rpcSource) close() {
@@ -84,7 +84,7 @@ func (s *rpcSource) Headers(ctx context.Context, from, to uint64) ([]Header, err
 		for i := range batch {
 			batch[i] = rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{hexutil.Uint64(lo + uint64(i)), false}, Result: &res[i]}
 		}
-		if err := s.client.Client().BatchCallContext(ctx, batch); err != nil {
+		if err := s.client.Batch(ctx, batch); err != nil {
 			return nil, err
 		}
 		for i, e := range batch {
@@ -116,7 +116,7 @@ func (s *rpcSource) Receipts(ctx context.Context, blocks []common.Hash) ([][]api
 		for i := range batch {
 			batch[i] = rpc.BatchElem{Method: "eth_getBlockReceipts", Args: []any{blocks[lo+i].Hex()}, Result: &res[i]}
 		}
-		if err := s.client.Client().BatchCallContext(ctx, batch); err != nil {
+		if err := s.client.Batch(ctx, batch); err != nil {
 			return nil, err
 		}
 		for i, e := range batch {
