@@ -376,7 +376,7 @@ func (s *Scorer) UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (
 		}
 	}
 	res, err := push.Run(ctx, u.Chain, a.path, stage, a.set, size,
-		push.WithWindow(k.Window), push.WithPollInterval(k.Poll), push.WithLogger(k.Logger), push.WithProgress(k.Progress))
+		push.Settings{Window: k.Window, Poll: k.Poll, Logger: k.Logger, Progress: k.Progress})
 	if err != nil || a.set.Len() == 0 {
 		return res, err
 	}

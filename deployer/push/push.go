@@ -110,16 +110,6 @@ func IsRejected(err error) bool {
 	return errors.As(err, &r)
 }
 
-type config struct {
-	window      int
-	poll        time.Duration
-	outage      time.Duration
-	rebroadcast time.Duration
-	indexLag    time.Duration // how long a tx whose sequence is spent is looked for
-	logger      *slog.Logger
-	progress    func(done, total int)
-}
-
 // The defaults of Run's window and poll. A window of 16 keeps a 5,000-address Move stage (9
 // chunks of 556) in one block of a Cosmos rollup: with 8 the ninth chunk waited a block
 // (deployer against the raw ceiling 0.73 -> 1.08, BENCHMARKS.md); geth's txpool keeps 16
@@ -129,52 +119,68 @@ const (
 	DefaultPoll   = 25 * time.Millisecond
 )
 
-// Option configures Run.
-type Option func(*config)
+// Settings tune Run. A zero field takes its default, written here once.
+type Settings struct {
+	// Window is how many chunk transactions may be in flight at once (DefaultWindow).
+	Window int
+	// Poll is how often outcomes are polled (DefaultPoll).
+	Poll time.Duration
+	// Outage is how long the push rides out an unreachable node (retrying with backoff)
+	// before it gives up; the journal keeps everything for a re-run either way (2m).
+	Outage time.Duration
+	// ResendAfter is how long a sent tx may be unknown to the node (neither pending nor
+	// included) before the same bytes are sent again (3s).
+	ResendAfter time.Duration
+	// IndexLag is how long a tx whose sequence the chain has spent is looked up by hash
+	// before the blocks are searched for it (30s).
+	IndexLag time.Duration
+	// Logger gets the push's progress and warnings (none when nil).
+	Logger *slog.Logger
+	// Progress is called after every confirmed chunk with the entries confirmed so far.
+	Progress func(done, total int)
+}
 
-// WithWindow sets how many chunk transactions may be in flight at once (default 16).
-func WithWindow(n int) Option { return func(c *config) { c.window = n } }
-
-// WithPollInterval sets how often outcomes are polled (default 25ms).
-func WithPollInterval(d time.Duration) Option { return func(c *config) { c.poll = d } }
-
-// WithOutage sets how long the push rides out an unreachable node (retrying with backoff)
-// before it gives up; the journal keeps everything for a re-run either way (default 2m).
-func WithOutage(d time.Duration) Option { return func(c *config) { c.outage = d } }
-
-// WithResendAfter sets how long a sent tx may be unknown to the node (neither pending nor
-// included) before the same bytes are sent again (default 3s).
-func WithResendAfter(d time.Duration) Option { return func(c *config) { c.rebroadcast = d } }
-
-// WithIndexLag sets how long a tx whose sequence the chain has spent is looked up by hash
-// before the blocks are searched for it (default 30s).
-func WithIndexLag(d time.Duration) Option { return func(c *config) { c.indexLag = d } }
-
-// WithLogger sets the logger.
-func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
-
-// WithProgress is called after every confirmed chunk with the entries confirmed so far.
-func WithProgress(f func(done, total int)) Option { return func(c *config) { c.progress = f } }
+// withDefaults is s with its zero fields set to their defaults, or why it cannot be used.
+func (s Settings) withDefaults() (Settings, error) {
+	if s.Window < 0 {
+		// deployer.Config refuses it first; a caller of push alone is told, not clamped.
+		return s, fmt.Errorf("update scores: window %d must be at least 1", s.Window)
+	}
+	def := func(d *time.Duration, v time.Duration) {
+		if *d == 0 {
+			*d = v
+		}
+	}
+	if s.Window == 0 {
+		s.Window = DefaultWindow
+	}
+	def(&s.Poll, DefaultPoll)
+	def(&s.Outage, 2*time.Minute)
+	def(&s.ResendAfter, 3*time.Second)
+	def(&s.IndexLag, 30*time.Second)
+	if s.Logger == nil {
+		s.Logger = slog.New(slog.DiscardHandler)
+	}
+	if s.Progress == nil {
+		s.Progress = func(int, int) {}
+	}
+	return s, nil
+}
 
 // Run pushes a validated set to stage in chunks of chunkSize consecutive entries (canonical
 // order), journaled at path. If the journal already has a plan, its chunk size wins, so a
 // resumed push cuts the set exactly as the first run did. A chunk's tx is built from the
 // set's address bytes while it is signed.
-func Run(ctx context.Context, chain Chain, path string, stage uint64, set *scores.Set, chunkSize int, opts ...Option) (Result, error) {
-	cfg := config{window: DefaultWindow, poll: DefaultPoll, outage: 2 * time.Minute, rebroadcast: 3 * time.Second, indexLag: 30 * time.Second,
-		logger: slog.New(slog.DiscardHandler), progress: func(int, int) {}}
-	for _, o := range opts {
-		o(&cfg)
+func Run(ctx context.Context, chain Chain, path string, stage uint64, set *scores.Set, chunkSize int, settings Settings) (Result, error) {
+	cfg, err := settings.withDefaults()
+	if err != nil {
+		return Result{}, err
 	}
 	if set == nil || set.Len() == 0 {
 		return Result{}, errors.New("update scores: empty score set")
 	}
 	if chunkSize <= 0 {
 		return Result{}, fmt.Errorf("update scores: chunk size %d must be positive", chunkSize)
-	}
-	if cfg.window < 1 {
-		// deployer.Config refuses it first; a caller of push alone is told, not clamped.
-		return Result{}, fmt.Errorf("update scores: window %d must be at least 1", cfg.window)
 	}
 	j, err := journal.Open(path)
 	if err != nil {
@@ -213,7 +219,7 @@ func (p *pusher) chunk(i int) scores.Chunk {
 func (p *pusher) chunkLen(i int) int { return min(p.size, p.set.Len()-i*p.size) }
 
 type pusher struct {
-	cfg    config
+	cfg    Settings
 	chain  Chain
 	j      *journal.Journal
 	stage  uint64
@@ -329,7 +335,7 @@ func (p *pusher) reconcile(ctx context.Context) error {
 			break
 		}
 	}
-	p.cfg.progress(p.done, p.total)
+	p.cfg.Progress(p.done, p.total)
 	return p.wait(ctx, 0)
 }
 
@@ -350,7 +356,7 @@ func (p *pusher) settle(i int, hash string, out Outcome) error {
 		}
 		p.res.Hashes[i] = hash
 		p.done += p.chunkLen(i)
-		p.cfg.progress(p.done, p.total)
+		p.cfg.Progress(p.done, p.total)
 		return nil
 	}
 	reason := "failed"
@@ -383,10 +389,10 @@ func (p *pusher) send(ctx context.Context) error {
 		}
 	}
 	for len(todo) > 0 {
-		if err := p.wait(ctx, p.cfg.window-1); err != nil {
+		if err := p.wait(ctx, p.cfg.Window-1); err != nil {
 			return err
 		}
-		n := min(p.cfg.window-len(p.live), len(todo))
+		n := min(p.cfg.Window-len(p.live), len(todo))
 		if err := p.sendBatch(ctx, todo[:n], &seq); err != nil {
 			return err
 		}
@@ -444,16 +450,16 @@ func (p *pusher) sendBatch(ctx context.Context, batch []int, seq *uint64) error 
 					_ = p.wait(ctx, 0)
 					return fmt.Errorf("broadcast stage %d chunk %d: %w", p.stage, i, err)
 				}
-				p.cfg.logger.Info("node refused a chunk while earlier ones are in flight; settling them, then signing it again", "stage", p.stage, "chunk", i, "err", err)
+				p.cfg.Logger.Info("node refused a chunk while earlier ones are in flight; settling them, then signing it again", "stage", p.stage, "chunk", i, "err", err)
 				refused = k
 				break
 			}
 			if err != nil {
 				// Unknown whether the node got it: treat it as sent; wait() looks it up and
 				// hands the same bytes over again if the node never saw it.
-				p.cfg.logger.Warn("broadcast failed; will look the tx up and resend it", "stage", p.stage, "chunk", i, "tx", txs[k].Hash, "err", err)
+				p.cfg.Logger.Warn("broadcast failed; will look the tx up and resend it", "stage", p.stage, "chunk", i, "tx", txs[k].Hash, "err", err)
 			}
-			p.cfg.logger.Debug("chunk broadcast", "stage", p.stage, "chunk", i, "entries", p.chunkLen(i), "tx", txs[k].Hash, "sequence", recs[k].Sequence)
+			p.cfg.Logger.Debug("chunk broadcast", "stage", p.stage, "chunk", i, "entries", p.chunkLen(i), "tx", txs[k].Hash, "sequence", recs[k].Sequence)
 			p.live[i] = recs[k]
 			p.sentAt[i] = time.Now()
 			*seq++
@@ -514,7 +520,7 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 		if err != nil {
 			return err
 		}
-		if outs[0].Found || time.Since(p.sentAt[order[0]]) > p.cfg.rebroadcast {
+		if outs[0].Found || time.Since(p.sentAt[order[0]]) > p.cfg.ResendAfter {
 			rest, err := p.lookupAll(ctx, order[1:])
 			if err != nil {
 				return err
@@ -528,7 +534,7 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 		for k, i := range order {
 			rec, out := p.live[i], outs[k]
 			if !out.Found {
-				if !out.Pending && time.Since(p.sentAt[i]) > p.cfg.rebroadcast {
+				if !out.Pending && time.Since(p.sentAt[i]) > p.cfg.ResendAfter {
 					// Overdue: sent again unless the node still holds it (when it cannot
 					// tell, sending again is harmless: a node takes a tx it has as a no-op).
 					if held, err := p.inPool(ctx, rec.Hash); err != nil || !held {
@@ -552,7 +558,7 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("wait for stage %d chunks: %w", p.stage, ctx.Err())
-		case <-time.After(p.cfg.poll):
+		case <-time.After(p.cfg.Poll):
 		}
 	}
 	return p.failed
@@ -565,7 +571,7 @@ func (p *pusher) wait(ctx context.Context, keep int) error {
 func (p *pusher) lookupAll(ctx context.Context, order []int) ([]Outcome, error) {
 	outs := make([]Outcome, len(order))
 	errs := make([]error, len(order))
-	slots := make(chan struct{}, p.cfg.window)
+	slots := make(chan struct{}, p.cfg.Window)
 	var wg sync.WaitGroup
 	for k, i := range order {
 		hash := p.live[i].Hash
@@ -625,7 +631,7 @@ func (p *pusher) resend(ctx context.Context, i int, rec journal.Record) error {
 	if err != nil {
 		return fmt.Errorf("resend stage %d chunk %d: journaled tx is not hex: %w", p.stage, i, err)
 	}
-	p.cfg.logger.Info("node does not know a sent tx; sending it again", "stage", p.stage, "chunk", i, "tx", rec.Hash)
+	p.cfg.Logger.Info("node does not know a sent tx; sending it again", "stage", p.stage, "chunk", i, "tx", rec.Hash)
 	err = p.retry(ctx, "re-broadcast", func() error {
 		return p.chain.Broadcast(ctx, SignedTx{Hash: rec.Hash, Raw: raw, Sequence: rec.Sequence})
 	})
@@ -645,7 +651,7 @@ func (p *pusher) resend(ctx context.Context, i int, rec journal.Record) error {
 			// again after it.
 			for j, other := range p.live {
 				if j != i && other.Sequence < rec.Sequence {
-					p.cfg.logger.Info("node refused a resent tx while a lower sequence is in flight; will try again", "stage", p.stage, "chunk", i, "err", err)
+					p.cfg.Logger.Info("node refused a resent tx while a lower sequence is in flight; will try again", "stage", p.stage, "chunk", i, "err", err)
 					p.sentAt[i] = time.Now()
 					return nil
 				}
@@ -675,8 +681,8 @@ func (p *pusher) awaitIndexed(ctx context.Context, rec journal.Record) (Outcome,
 		return err
 	}); err == nil && committed > rec.Sequence {
 		spent = true
-		deadline = deadline.Add(p.cfg.indexLag)
-		p.cfg.logger.Info("the chain spent a resent tx's sequence; waiting for its tx index", "stage", p.stage, "tx", rec.Hash)
+		deadline = deadline.Add(p.cfg.IndexLag)
+		p.cfg.Logger.Info("the chain spent a resent tx's sequence; waiting for its tx index", "stage", p.stage, "tx", rec.Hash)
 	}
 	for {
 		out, err := p.lookup(ctx, rec.Hash)
@@ -692,7 +698,7 @@ func (p *pusher) awaitIndexed(ctx context.Context, rec journal.Record) (Outcome,
 		select {
 		case <-ctx.Done():
 			return Outcome{}, ctx.Err()
-		case <-time.After(4 * p.cfg.poll):
+		case <-time.After(4 * p.cfg.Poll):
 		}
 	}
 }
@@ -704,7 +710,7 @@ func (p *pusher) findUnindexed(ctx context.Context, rec journal.Record) (Outcome
 	if !ok {
 		return Outcome{}, nil
 	}
-	p.cfg.logger.Info("the chain spent a tx's sequence and its index does not know the tx; looking for it in the blocks", "stage", p.stage, "chunk", rec.Chunk, "tx", rec.Hash)
+	p.cfg.Logger.Info("the chain spent a tx's sequence and its index does not know the tx; looking for it in the blocks", "stage", p.stage, "chunk", rec.Chunk, "tx", rec.Hash)
 	var out Outcome
 	err := p.retry(ctx, "look for a tx in the blocks", func() (err error) {
 		out, err = bs.FindInBlocks(ctx, rec.Hash, rec.Time)
@@ -731,7 +737,7 @@ func (p *pusher) lookup(ctx context.Context, hash string) (Outcome, error) {
 // (at most 2s).
 func (p *pusher) retry(ctx context.Context, what string, f func() error) error {
 	var start time.Time
-	backoff := p.cfg.poll
+	backoff := p.cfg.Poll
 	for {
 		err := f()
 		if err == nil || IsRejected(err) || ctx.Err() != nil {
@@ -739,16 +745,16 @@ func (p *pusher) retry(ctx context.Context, what string, f func() error) error {
 		}
 		if start.IsZero() {
 			start = time.Now()
-			p.cfg.logger.Warn("node unreachable; retrying", "op", what, "stage", p.stage, "err", err)
+			p.cfg.Logger.Warn("node unreachable; retrying", "op", what, "stage", p.stage, "err", err)
 		}
-		if time.Since(start) > p.cfg.outage {
-			return fmt.Errorf("%s: node unreachable for %s: %w", what, p.cfg.outage, err)
+		if time.Since(start) > p.cfg.Outage {
+			return fmt.Errorf("%s: node unreachable for %s: %w", what, p.cfg.Outage, err)
 		}
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("%s: %w (last error: %v)", what, ctx.Err(), err)
 		case <-time.After(backoff):
 		}
-		backoff = min(backoff*2, 40*p.cfg.poll, 2*time.Second)
+		backoff = min(backoff*2, 40*p.cfg.Poll, 2*time.Second)
 	}
 }

@@ -261,7 +261,7 @@ func entries(n int) *scores.Set {
 func TestRunSendsEveryChunkOnce(t *testing.T) {
 	c := newFakeChain()
 	in := entries(95)
-	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10, WithPollInterval(time.Millisecond))
+	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10, Settings{Poll: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,17 +280,16 @@ func TestRunRefusesBadSettings(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		chunkSize int
-		opts      []Option
+		settings  Settings
 		want      string
 	}{
-		{"chunk size 0", 0, nil, "chunk size 0 must be positive"},
-		{"window 0", 10, []Option{WithWindow(0)}, "window 0 must be at least 1"},
-		{"window -3", 10, []Option{WithWindow(-3)}, "window -3 must be at least 1"},
+		{"chunk size 0", 0, Settings{}, "chunk size 0 must be positive"},
+		{"window -3", 10, Settings{Window: -3}, "window -3 must be at least 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newFakeChain()
 			path := filepath.Join(t.TempDir(), "j.jsonl")
-			_, err := Run(context.Background(), c, path, 1, entries(5), tc.chunkSize, tc.opts...)
+			_, err := Run(context.Background(), c, path, 1, entries(5), tc.chunkSize, tc.settings)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err %v, want %q", err, tc.want)
 			}
@@ -326,7 +325,7 @@ func TestRunJournalsAWindowBeforeItsFirstBroadcast(t *testing.T) {
 			problems = append(problems, fmt.Sprintf("broadcast %d: only %d signed txs journaled", n, signed))
 		}
 	}
-	res, err := Run(context.Background(), c, path, 1, entries(95), 10, WithPollInterval(time.Millisecond), WithWindow(4))
+	res, err := Run(context.Background(), c, path, 1, entries(95), 10, Settings{Poll: time.Millisecond, Window: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +353,7 @@ func TestRunConfirmsWhileItBroadcasts(t *testing.T) {
 			confirmedAtLast = strings.Count(string(data), `"op":"confirmed"`)
 		}
 	}
-	res, err := Run(context.Background(), c, path, 1, entries(40), 10, WithPollInterval(time.Millisecond))
+	res, err := Run(context.Background(), c, path, 1, entries(40), 10, Settings{Poll: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +376,7 @@ func TestRunAsksTheFirstTxInFlightAlone(t *testing.T) {
 		c.land()
 		c.mu.Unlock()
 	}()
-	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, entries(30), 10, WithPollInterval(time.Millisecond))
+	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, entries(30), 10, Settings{Poll: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,11 +395,11 @@ func TestRunSendsWhatWasSignedBeforeARefusal(t *testing.T) {
 	c := newFakeChain()
 	c.refuseSign = 3
 	path := filepath.Join(t.TempDir(), "j.jsonl")
-	_, err := Run(context.Background(), c, path, 1, entries(50), 10, WithPollInterval(time.Millisecond))
+	_, err := Run(context.Background(), c, path, 1, entries(50), 10, Settings{Poll: time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "sign stage 1 chunk 2") {
 		t.Fatalf("err %v, want the refused chunk named", err)
 	}
-	res, err := Run(context.Background(), c, path, 1, entries(50), 10, WithPollInterval(time.Millisecond))
+	res, err := Run(context.Background(), c, path, 1, entries(50), 10, Settings{Poll: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,7 +429,7 @@ func TestRerunResumesWithoutResending(t *testing.T) {
 			// A lost broadcast never lands, so such a first run ends only at its deadline,
 			// as a killed process would, with every chunk journaled.
 			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-			first, err := Run(ctx, c, path, 1, in, 10, WithPollInterval(time.Millisecond), WithWindow(5))
+			first, err := Run(ctx, c, path, 1, in, 10, Settings{Poll: time.Millisecond, Window: 5})
 			cancel()
 			if tc.lost == 0 && err != nil {
 				t.Fatal(err)
@@ -439,7 +438,7 @@ func TestRerunResumesWithoutResending(t *testing.T) {
 				c.spend()
 			}
 			appliedBefore := c.applied
-			second, err := Run(context.Background(), c, path, 1, in, 99 /* ignored: the journal's size wins */, WithPollInterval(time.Millisecond))
+			second, err := Run(context.Background(), c, path, 1, in, 99 /* ignored: the journal's size wins */, Settings{Poll: time.Millisecond})
 			if err != nil {
 				t.Fatalf("re-run: %v", err)
 			}
@@ -485,7 +484,7 @@ func TestRerunRacingATxThatLands(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "j.jsonl")
 			in := entries(20)
 			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-			_, err := Run(ctx, c, path, 1, in, 10, WithPollInterval(time.Millisecond))
+			_, err := Run(ctx, c, path, 1, in, 10, Settings{Poll: time.Millisecond})
 			cancel()
 			if err == nil || c.applied != 0 || len(c.pool) != 2 {
 				t.Fatalf("first run: %v, %d applied, %d pooled", err, c.applied, len(c.pool))
@@ -493,7 +492,7 @@ func TestRerunRacingATxThatLands(t *testing.T) {
 			c.mu.Lock()
 			c.poolHidden, c.landAfterLookup, c.landAfterCommitted = true, tc.afterLookup, tc.afterSequenceRead
 			c.mu.Unlock()
-			res, err := Run(context.Background(), c, path, 1, in, 10, WithPollInterval(time.Millisecond))
+			res, err := Run(context.Background(), c, path, 1, in, 10, Settings{Poll: time.Millisecond})
 			if err != nil {
 				t.Fatalf("re-run: %v", err)
 			}
@@ -508,7 +507,7 @@ func TestFailedChunkStopsWithItsError(t *testing.T) {
 	c := newFakeChain()
 	in := entries(30)
 	c.failAddr = in.Entries(15, 16)[0].Addr
-	_, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10, WithPollInterval(time.Millisecond))
+	_, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10, Settings{Poll: time.Millisecond})
 	var ce *ChunkError
 	if !errors.As(err, &ce) || ce.Chunk != 1 || !strings.Contains(err.Error(), "StageFinalized") {
 		t.Fatalf("err = %v, want chunk 1 StageFinalized", err)
@@ -521,7 +520,7 @@ func TestSamePairsInAnotherOrderResume(t *testing.T) {
 	c := newFakeChain()
 	path := filepath.Join(t.TempDir(), "j.jsonl")
 	in := entries(25)
-	if _, err := Run(context.Background(), c, path, 1, in, 10, WithPollInterval(time.Millisecond)); err != nil {
+	if _, err := Run(context.Background(), c, path, 1, in, 10, Settings{Poll: time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
 	b, ok, err := journal.ReadBegin(path)
@@ -535,7 +534,7 @@ func TestSamePairsInAnotherOrderResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	applied := c.applied
-	res, err := Run(context.Background(), c, path, 1, again, 10, WithPollInterval(time.Millisecond))
+	res, err := Run(context.Background(), c, path, 1, again, 10, Settings{Poll: time.Millisecond})
 	if err != nil || res.Resumed != 3 || c.applied != applied {
 		t.Fatalf("re-run in another order: %+v, %v, %d txs sent", res, err, c.applied-applied)
 	}
@@ -544,10 +543,10 @@ func TestSamePairsInAnotherOrderResume(t *testing.T) {
 func TestJournalOfOtherInputIsRefused(t *testing.T) {
 	c := newFakeChain()
 	path := filepath.Join(t.TempDir(), "j.jsonl")
-	if _, err := Run(context.Background(), c, path, 1, entries(5), 10, WithPollInterval(time.Millisecond)); err != nil {
+	if _, err := Run(context.Background(), c, path, 1, entries(5), 10, Settings{Poll: time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Run(context.Background(), c, path, 1, entries(6), 10, WithPollInterval(time.Millisecond))
+	_, err := Run(context.Background(), c, path, 1, entries(6), 10, Settings{Poll: time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "belongs to") {
 		t.Fatalf("err = %v", err)
 	}
@@ -555,10 +554,10 @@ func TestJournalOfOtherInputIsRefused(t *testing.T) {
 
 func TestEmptyAndBadChunkSize(t *testing.T) {
 	c := newFakeChain()
-	if _, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "a"), 1, nil, 10); err == nil {
+	if _, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "a"), 1, nil, 10, Settings{}); err == nil {
 		t.Fatal("empty set accepted")
 	}
-	if _, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "b"), 1, entries(1), 0); err == nil {
+	if _, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "b"), 1, entries(1), 0, Settings{}); err == nil {
 		t.Fatal("chunk size 0 accepted")
 	}
 }
@@ -568,7 +567,7 @@ func TestRunRidesOutAnUnreachableNode(t *testing.T) {
 	c.down = 25 // every kind of call fails for a while, as during a node restart
 	in := entries(60)
 	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10,
-		WithPollInterval(time.Millisecond), WithResendAfter(5*time.Millisecond))
+		Settings{Poll: time.Millisecond, ResendAfter: 5 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -582,7 +581,7 @@ func TestRunResendsTxsTheNodeLost(t *testing.T) {
 	c.dropNext = 2 // the node accepted, then lost them (a restart empties its pool)
 	in := entries(50)
 	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10,
-		WithPollInterval(time.Millisecond), WithResendAfter(5*time.Millisecond))
+		Settings{Poll: time.Millisecond, ResendAfter: 5 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -599,7 +598,7 @@ func TestRunRecoversFromALostPoolOnAChainWithoutGaps(t *testing.T) {
 	c.noGaps, c.hold, c.loseAt = true, true, 3
 	in := entries(60)
 	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10,
-		WithPollInterval(time.Millisecond), WithResendAfter(5*time.Millisecond))
+		Settings{Poll: time.Millisecond, ResendAfter: 5 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -625,7 +624,7 @@ func TestRunWaitsForALaggingTxIndex(t *testing.T) {
 	c.indexLag = 40
 	in := entries(30)
 	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10,
-		WithPollInterval(time.Millisecond), WithResendAfter(2*time.Millisecond))
+		Settings{Poll: time.Millisecond, ResendAfter: 2 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -638,7 +637,7 @@ func TestRunGivesUpAfterTheOutageBudget(t *testing.T) {
 	c := newFakeChain()
 	c.down = 1 << 30
 	_, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, entries(5), 10,
-		WithPollInterval(time.Millisecond), WithOutage(30*time.Millisecond))
+		Settings{Poll: time.Millisecond, Outage: 30 * time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "unreachable") {
 		t.Fatalf("err = %v, want an unreachable-node error", err)
 	}
@@ -667,11 +666,11 @@ func (c *scanningChain) FindInBlocks(_ context.Context, hash string, since time.
 // the push finds them in the blocks instead of dropping them, and no chunk lands twice.
 func TestRunFindsTxsItsIndexLost(t *testing.T) {
 	in := entries(30)
-	opts := []Option{WithPollInterval(time.Millisecond), WithResendAfter(2 * time.Millisecond), WithIndexLag(5 * time.Millisecond)}
+	settings := Settings{Poll: time.Millisecond, ResendAfter: 2 * time.Millisecond, IndexLag: 5 * time.Millisecond}
 
 	c := &scanningChain{fakeChain: newFakeChain()}
 	c.lostIndex = true
-	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10, opts...)
+	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, in, 10, settings)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -690,11 +689,11 @@ func TestRunFindsTxsItsIndexLost(t *testing.T) {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "j.jsonl")
-	if _, err := Run(ctx, stopped, path, 1, in, 10, opts...); !errors.Is(err, context.Canceled) {
+	if _, err := Run(ctx, stopped, path, 1, in, 10, settings); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want the cancellation", err)
 	}
 	stopped.afterBroadcast = nil
-	res, err = Run(context.Background(), stopped, path, 1, in, 10, opts...)
+	res, err = Run(context.Background(), stopped, path, 1, in, 10, settings)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -740,7 +739,7 @@ func TestRunAsksThePoolBeforeItResends(t *testing.T) {
 		c.mu.Unlock()
 	}()
 	res, err := Run(context.Background(), c, filepath.Join(t.TempDir(), "j.jsonl"), 1, entries(30), 10,
-		WithPollInterval(time.Millisecond), WithResendAfter(5*time.Millisecond))
+		Settings{Poll: time.Millisecond, ResendAfter: 5 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
