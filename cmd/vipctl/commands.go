@@ -13,6 +13,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/operation/guard"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/tasks"
 	"github.com/vipharness/vipharness/deployer/vip"
 )
 
@@ -47,26 +48,28 @@ deployment on the chain is told "already deployed" (exit 0, nothing sent) unless
 
 // deploy deploys the contract at the stage asked, else INIT_STAGE's, else the L1's.
 func (o *deployOptions) deploy(ctx context.Context, sess session) error {
-	st, err := o.resolveStage(ctx, o.stage)
-	if err != nil {
-		return err
+	to := tasks.DeployOptions{Stage: o.stage, Store: sess.store(), Another: o.another,
+		Open: func(ctx context.Context) (tasks.Deployer, func(), error) { return o.scorer(ctx, sess, scorerRequest{}) }}
+	if to.Stage == 0 {
+		var err error
+		if to.Stage, err = initStage(); err != nil {
+			return err
+		}
 	}
-	s, closeFn, err := o.scorer(ctx, sess, scorerRequest{})
-	if err != nil {
-		return err
-	}
-	defer closeFn()
-	var opts []deployer.DeployOption
-	if o.another {
-		opts = append(opts, deployer.AnotherDeployment())
+	if to.Stage == 0 {
+		r, err := o.l1Reader()
+		if err != nil {
+			return err
+		}
+		to.L1 = r
 	}
 	if os.Getenv(haltAfterDeployBroadcast) == "1" {
-		opts = append(opts, deployer.OnBroadcast(func(hash string) {
+		to.OnBroadcast = func(hash string) {
 			fmt.Fprintf(sess.errOut, "halted after the broadcast of deploy tx %s (%s)\n", hash, haltAfterDeployBroadcast)
 			<-ctx.Done()
-		}))
+		}
 	}
-	d, err := s.Deploy(ctx, st, opts...)
+	d, err := tasks.Deploy(ctx, to)
 	if err != nil {
 		if errors.Is(err, vip.ErrOnePerDeployer) {
 			if o.another {
@@ -76,12 +79,7 @@ func (o *deployOptions) deploy(ctx context.Context, sess session) error {
 		}
 		return classify(err)
 	}
-	// The deployment this run ends with (new, finished or found) becomes the default
-	// contract, so the state file and the journal name the same one.
-	first, _ := s.FirstBlock(ctx) // "" leaves the state without it: the interface check remains
-	if err := sess.saveDeployment(d, first); err != nil {
-		return err
-	}
+	st := d.Asked
 	var human string
 	switch d.Status {
 	case vip.StatusAlready:
@@ -97,7 +95,7 @@ func (o *deployOptions) deploy(ctx context.Context, sess session) error {
 	if d.Status != vip.StatusAlready && d.InitStage != st {
 		human += fmt.Sprintf("\nnote: the earlier run deployed at stage %d, not the stage %d asked now", d.InitStage, st)
 	}
-	return sess.printResult(d, human)
+	return sess.printResult(d.Deployment, human)
 }
 
 // loadScores reads and validates a score file for the VM into its compact canonical set;
@@ -172,47 +170,33 @@ func (o *updateOptions) updateScores(ctx context.Context, sess session) error {
 	if err != nil {
 		return err
 	}
+	uo := tasks.UpdateOptions{Set: set, Stage: st, DryRun: o.dryRun, NoReadBack: o.noReadBack}
 	if st == 0 {
-		l1, err := o.optionalL1()
-		if err != nil {
+		if uo.L1, err = o.optionalL1(); err != nil {
 			return err
 		}
-		if st, err = guard.UpdateStage(ctx, s, l1); err != nil {
-			return guarded(err)
-		}
 	}
-	if o.dryRun {
-		plan, err := s.PlanSet(ctx, st, set)
-		if err != nil {
-			return classify(err)
-		}
+	u, err := tasks.UpdateScores(ctx, s, uo)
+	if err != nil {
+		return guarded(err)
+	}
+	if plan := u.Plan; plan != nil {
 		return sess.printResult(plan, fmt.Sprintf("plan: stage %d, %d entries in %d chunks of <= %d, <= %d gas, %d chunks already confirmed; journal %s; nothing sent",
 			plan.Stage, plan.Entries, plan.Chunks, plan.ChunkSize, plan.EstimatedGas, plan.AlreadyDone, plan.Journal))
 	}
-	res, err := s.UpdateSet(ctx, st, set)
-	if err != nil {
-		return classify(err)
-	}
+	res := u.Push
 	human := fmt.Sprintf("stage %d: %d chunks confirmed (%d now, %d from an earlier run, %d re-broadcast), gas %d; journal %s",
 		res.Stage, res.Confirmed+res.Resumed, res.Confirmed, res.Resumed, res.Rebroadcast, res.GasUsed, res.Journal)
-	out := updateOutput{Result: res}
-	if o.noReadBack {
-		return sess.printResult(out, human)
+	out := updateOutput{Result: *res, ReadBack: u.ReadBack}
+	if rep := u.ReadBack; rep != nil {
+		human += fmt.Sprintf("\nread back: %d/%d match, %d mismatches, total %d (sum of rows agrees: %v)",
+			rep.Matched, rep.Input, rep.MismatchCount, rep.TotalScore, rep.TotalsAgree)
 	}
-	// Each chunk was confirmed by its result code alone: one read-back of the whole
-	// stage proves what the contract now holds.
-	rep, err := deployer.VerifySet(ctx, s, st, set)
-	if err != nil {
-		return classify(fmt.Errorf("read back stage %d after the push: %w", st, err))
-	}
-	out.ReadBack = &rep
-	human += fmt.Sprintf("\nread back: %d/%d match, %d mismatches, total %d (sum of rows agrees: %v)",
-		rep.Matched, rep.Input, rep.MismatchCount, rep.TotalScore, rep.TotalsAgree)
 	if err := sess.printResult(out, human); err != nil {
 		return err
 	}
-	if !rep.OK() {
-		return &exitError{exitMismatch, fmt.Errorf("stage %d read back after the push differs from %s (another writer, or a contract that does not store what it confirms)", st, file)}
+	if !u.OK() {
+		return &exitError{exitMismatch, fmt.Errorf("stage %d read back after the push differs from %s (another writer, or a contract that does not store what it confirms)", u.Stage, file)}
 	}
 	return nil
 }

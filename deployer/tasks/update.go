@@ -1,0 +1,95 @@
+package tasks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/operation/guard"
+	"github.com/vipharness/vipharness/deployer/push"
+	"github.com/vipharness/vipharness/deployer/scores"
+)
+
+// Updater is what a score update needs of a contract: *deployer.Scorer is one.
+type Updater interface {
+	scores.StageReader
+	OpenStage(ctx context.Context) (uint64, error)
+	PlanSet(ctx context.Context, stage uint64, set *scores.Set) (deployer.Plan, error)
+	UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (push.Result, error)
+}
+
+// UpdateOptions are what a score update reads.
+type UpdateOptions struct {
+	Set *scores.Set // the scores, validated for the contract's VM
+	// Stage is the stage written; 0 is the L1's, when it is the contract's open stage
+	// (guard.UpdateStage: a refusal is a *guard.RefusedError). L1 may be nil then: the
+	// guard refuses what needs it.
+	Stage uint64
+	L1    guard.L1
+	// DryRun only plans: nothing is sent.
+	DryRun bool
+	// NoReadBack skips reading the stage back after the push.
+	NoReadBack bool
+}
+
+// Validated is o, or the first field that cannot be used.
+func (o UpdateOptions) Validated() (UpdateOptions, error) {
+	if o.Set == nil {
+		return o, &deployer.ConfigError{Field: "Set", Value: nil, Err: errors.New("no scores")}
+	}
+	return o, nil
+}
+
+// Updated is a score update's outcome: the plan (a dry run), or the push and the stage read
+// back after it (nil with NoReadBack).
+type Updated struct {
+	Stage    uint64
+	Plan     *deployer.Plan
+	Push     *push.Result
+	ReadBack *deployer.Report
+}
+
+// OK is false when the stage read back after the push differs from the scores.
+func (u Updated) OK() bool { return u.ReadBack == nil || u.ReadBack.OK() }
+
+// UpdateScores pushes o.Set to the stage in journaled chunks (a re-run resumes) and reads
+// the stage back, or only plans it. A read-back that differs is not an error: Updated.OK
+// says it.
+func UpdateScores(ctx context.Context, c Updater, o UpdateOptions) (Updated, error) {
+	o, err := o.Validated()
+	if err != nil {
+		return Updated{}, err
+	}
+	st := o.Stage
+	if st == 0 {
+		if st, err = guard.UpdateStage(ctx, c, o.L1); err != nil {
+			return Updated{}, err
+		}
+	}
+	u := Updated{Stage: st}
+	if o.DryRun {
+		plan, err := c.PlanSet(ctx, st, o.Set)
+		if err != nil {
+			return u, err
+		}
+		u.Plan = &plan
+		return u, nil
+	}
+	res, err := c.UpdateSet(ctx, st, o.Set)
+	if err != nil {
+		return u, err
+	}
+	u.Push = &res
+	if o.NoReadBack {
+		return u, nil
+	}
+	// Each chunk was confirmed by its result code alone: one read-back of the whole stage
+	// proves what the contract now holds.
+	rep, err := deployer.VerifySet(ctx, c, st, o.Set)
+	if err != nil {
+		return u, fmt.Errorf("read back stage %d after the push: %w", st, err)
+	}
+	u.ReadBack = &rep
+	return u, nil
+}
