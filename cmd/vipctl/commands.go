@@ -363,61 +363,28 @@ func newStageSyncCmd(ro *rootOptions) *cobra.Command {
 
 // syncStage finalizes the open stages, each recorded, until the target (0: the L1's) is open.
 func (o *syncOptions) syncStage(ctx context.Context, sess session) error {
-	target, yes := o.target, o.yes
+	so := tasks.SyncOptions{Target: o.target, AllowEmpty: o.empty, Confirm: func(from, to, target uint64) error {
+		return sess.confirm(o.yes, fmt.Sprintf("finalize stages %d..%d to reach the L1 stage %d", from, to, target))
+	}}
 	return o.withWriter(ctx, sess, func(ctx context.Context, s *deployer.Scorer) error {
-		if target == 0 {
+		if so.Target == 0 {
 			r, err := o.l1Reader()
 			if err != nil {
 				return err
 			}
-			if target, err = r.Stage(ctx); err != nil {
-				return fmt.Errorf("read L1 stage: %w", err)
-			}
+			so.L1 = r
 		}
-		// As stage finalize: an empty stage is closed only when told to, and then for good.
-		if !o.empty {
-			if err := refuseEmpty(ctx, s, target); err != nil {
-				return err
-			}
-		}
-		var refused error
-		confirm := func(from, to uint64) bool {
-			refused = sess.confirm(yes, fmt.Sprintf("finalize stages %d..%d to reach the L1 stage %d", from, to, target))
-			return refused == nil
-		}
-		rs, _ := sess.recorded(s)
-		done, err := deployer.SyncStage(ctx, rs, target, confirm)
-		if refused != nil {
-			return refused
-		}
-		if err != nil {
+		rs, _ := sess.store().Recorded(s)
+		res, err := tasks.SyncStages(ctx, rs, so)
+		var empty *tasks.EmptyStagesError
+		switch {
+		case errors.As(err, &empty):
+			return invalid(fmt.Errorf("%w: finalizing closes them empty for good; push their scores first, or pass --allow-empty; nothing was sent", err))
+		case err != nil:
 			return classify(err)
 		}
-		return sess.printResult(map[string]any{"finalized": done, "open_stage": target}, fmt.Sprintf("finalized %v; open stage is %d", done, target))
+		return sess.printResult(map[string]any{"finalized": res.Finalized, "open_stage": res.Open}, fmt.Sprintf("finalized %v; open stage is %d", res.Finalized, res.Open))
 	})
-}
-
-// refuseEmpty refuses, before anything is sent, a sync to target that would finalize a stage
-// whose total score is 0, naming every such stage.
-func refuseEmpty(ctx context.Context, s *deployer.Scorer, target uint64) error {
-	open, err := s.OpenStage(ctx)
-	if err != nil {
-		return classify(err)
-	}
-	var empty []uint64
-	for st := open; st < target; st++ {
-		info, err := s.StageInfo(ctx, st)
-		if err != nil {
-			return fmt.Errorf("stage sync: read stage %d: %w", st, err)
-		}
-		if info.TotalScore == 0 {
-			empty = append(empty, st)
-		}
-	}
-	if len(empty) > 0 {
-		return invalid(fmt.Errorf("stage sync: stage(s) %v hold no scores (total 0): finalizing closes them empty for good; push their scores first, or pass --allow-empty; nothing was sent", empty))
-	}
-	return nil
 }
 
 // updateOutput is what `scores update --json` prints: the push, and the stage read back
