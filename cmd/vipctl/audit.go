@@ -110,7 +110,7 @@ know yet (before registration) gives the root and the proofs with a note, not a 
 	f.StringVar(&po.policy, "policy", "", "recompute the stage by this scoring policy (YAML) and name every address whose score on chain differs")
 	f.StringArrayVar(&po.params, "param", nil, "with --policy: override a policy param: name=value (repeatable)")
 	f.StringVar(&po.indexerURL, "indexer", "", "with --policy: read activity from this indexer (rollytics API) instead of the node")
-	f.Uint64Var(&po.logSpan, "log-span", 2000, "with --policy: blocks per eth_getLogs request")
+	f.Uint64Var(&po.logSpan, "log-span", tasks.DefaultLogSpan, "with --policy: blocks per eth_getLogs request")
 	f.StringVar(&po.out, "out", "", "with --policy: also write the policy's score file and manifest into this folder")
 	return o.addFlags(cmd, rollupFlags, l1Flags)
 }
