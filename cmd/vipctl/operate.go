@@ -127,7 +127,7 @@ func (o *operateOptions) operate(ctx context.Context, sess session) error {
 	if err != nil {
 		return err
 	}
-	follow := &envFollower{path: o.envFile, sess: sess, logger: oo.Logger, base: o.chainOptions, cfg: cfg, chain: identify(ctx, s),
+	follow := &envFollower{path: o.envFile, sess: sess, logger: oo.Logger, base: o.chainOptions, cfg: cfg, chain: tasks.Identify(ctx, s),
 		seen: envFile, want: c, inUse: c, s: s, close: closeFn}
 	defer func() { follow.close() }()
 	if o.envFile != "" {
