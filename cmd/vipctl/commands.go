@@ -426,12 +426,7 @@ func (o *verifyOptions) verify(ctx context.Context, sess session) error {
 		if err != nil {
 			return err
 		}
-		if st == 0 {
-			if st, err = sess.lastPushedStage(ctx, s, set); err != nil {
-				return err
-			}
-		}
-		rep, err := deployer.VerifySet(ctx, s, st, set)
+		rep, err := tasks.VerifyScores(ctx, s, tasks.VerifyOptions{Set: set, Stage: st, Store: sess.store(), Logger: sess.logger})
 		if err != nil {
 			return classify(err)
 		}
@@ -440,7 +435,7 @@ func (o *verifyOptions) verify(ctx context.Context, sess session) error {
 			return err
 		}
 		if !rep.OK() {
-			return &exitError{exitMismatch, fmt.Errorf("stage %d differs from %s", st, file)}
+			return &exitError{exitMismatch, fmt.Errorf("stage %d differs from %s", rep.Stage, file)}
 		}
 		return nil
 	})

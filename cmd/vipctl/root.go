@@ -280,7 +280,7 @@ func (o *chainOptions) scorerConfig(ctx context.Context, sess session, r scorerR
 	}
 	cfg := deployer.Config{
 		VM: vm, Code: r.code,
-		Push: deployer.PushConfig{JournalDir: sess.journalDir(), ChunkSize: o.chunkSize, Window: o.window, Logger: logger, Progress: r.progress},
+		Push: deployer.PushConfig{JournalDir: sess.store().JournalDir(), ChunkSize: o.chunkSize, Window: o.window, Logger: logger, Progress: r.progress},
 	}
 	if err := o.rollupEndpoints(&cfg); err != nil {
 		return cfg, err

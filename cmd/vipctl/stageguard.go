@@ -12,9 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/operation/guard"
-	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/tasks"
 )
 
@@ -26,8 +24,6 @@ func (o *l1Options) optionalL1() (guard.L1, error) {
 	}
 	return r, nil
 }
-
-func (sess session) journalDir() string { return sess.store().JournalDir() }
 
 // stdinIsTerminal reports whether a person can answer a prompt read from in: a terminal.
 // (a variable so tests can stand in for a person at a terminal)
@@ -126,22 +122,4 @@ func (o *l1Options) finalizeStage(ctx context.Context, sess session, s *deployer
 		return sess.printResult(result{d, f.TxHash}, fmt.Sprintf("stage %d already finalized (tx %s); nothing sent", d.Stage, shown))
 	}
 	return sess.printResult(result{d, f.TxHash}, fmt.Sprintf("finalized stage %d (tx %s); stage %d is open", d.Stage, f.TxHash, d.Stage+1))
-}
-
-// lastPushedStage is the stage the score set was last pushed to by this state dir, else the
-// contract's open stage.
-func (sess session) lastPushedStage(ctx context.Context, s *deployer.Scorer, set *scores.Set) (uint64, error) {
-	pushes, err := journal.FindPushes(sess.journalDir(), s.Contract(), set.Fingerprint())
-	if err != nil {
-		return 0, err
-	}
-	if len(pushes) > 0 {
-		sess.logger.Debug("verify: stage from the journal", "stage", pushes[0].Begin.Stage, "journal", pushes[0].Path)
-		return pushes[0].Begin.Stage, nil
-	}
-	open, err := s.OpenStage(ctx)
-	if err != nil {
-		return 0, classify(err)
-	}
-	return open, nil
 }

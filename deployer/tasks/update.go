@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/operation/guard"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
@@ -92,4 +94,62 @@ func UpdateScores(ctx context.Context, c Updater, o UpdateOptions) (Updated, err
 	}
 	u.ReadBack = &rep
 	return u, nil
+}
+
+// Verifier is what verifying a stage needs of a contract: *deployer.Scorer is one.
+type Verifier interface {
+	scores.StageReader
+	OpenStage(ctx context.Context) (uint64, error)
+	Contract() string
+}
+
+// VerifyOptions are what a verify reads.
+type VerifyOptions struct {
+	Set *scores.Set // the scores, validated for the contract's VM
+	// Stage is the stage read back; 0 is the stage the store's journal last pushed Set to,
+	// else the contract's open stage.
+	Stage  uint64
+	Store  Store
+	Logger *slog.Logger // nil: none
+}
+
+// Validated is o with its defaults, or the first field that cannot be used.
+func (o VerifyOptions) Validated() (VerifyOptions, error) {
+	if o.Set == nil {
+		return o, &deployer.ConfigError{Field: "Set", Value: nil, Err: errors.New("no scores")}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o, nil
+}
+
+// VerifyScores reads the stage back and compares it with o.Set; a stage that differs is not
+// an error: the report's OK says it.
+func VerifyScores(ctx context.Context, c Verifier, o VerifyOptions) (deployer.Report, error) {
+	o, err := o.Validated()
+	if err != nil {
+		return deployer.Report{}, err
+	}
+	st := o.Stage
+	if st == 0 {
+		if st, err = lastPushedStage(ctx, c, o); err != nil {
+			return deployer.Report{}, err
+		}
+	}
+	return deployer.VerifySet(ctx, c, st, o.Set)
+}
+
+// lastPushedStage is the stage the store's journal last pushed o.Set to, else the
+// contract's open stage.
+func lastPushedStage(ctx context.Context, c Verifier, o VerifyOptions) (uint64, error) {
+	pushes, err := journal.FindPushes(o.Store.JournalDir(), c.Contract(), o.Set.Fingerprint())
+	if err != nil {
+		return 0, err
+	}
+	if len(pushes) > 0 {
+		o.Logger.Debug("verify: stage from the journal", "stage", pushes[0].Begin.Stage, "journal", pushes[0].Path)
+		return pushes[0].Begin.Stage, nil
+	}
+	return c.OpenStage(ctx)
 }

@@ -89,3 +89,28 @@ func TestUpdateScores(t *testing.T) {
 		})
 	}
 }
+
+// A stage read back is the one named, else (no push of the set journaled) the open one; a
+// stage that differs is a report that is not OK, not an error.
+func TestVerifyScores(t *testing.T) {
+	ctx := context.Background()
+	c := scorertest.New(1)
+	if _, err := UpdateScores(ctx, c, UpdateOptions{Set: testSet(t), Stage: 1, NoReadBack: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.FinalizeStage(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	store := Store{Dir: t.TempDir()}
+	if _, err := (VerifyOptions{Stage: 1}).Validated(); !isConfigError(err, "Set") {
+		t.Fatalf("no set: %v", err)
+	}
+	rep, err := VerifyScores(ctx, c, VerifyOptions{Set: testSet(t), Stage: 1, Store: store})
+	if err != nil || !rep.OK() || rep.Stage != 1 || rep.Matched != 2 {
+		t.Fatalf("stage 1: %+v, %v", rep, err)
+	}
+	rep, err = VerifyScores(ctx, c, VerifyOptions{Set: testSet(t), Store: store})
+	if err != nil || rep.OK() || rep.Stage != 2 {
+		t.Fatalf("the open stage 2, empty: %+v, %v; want a report that is not OK", rep, err)
+	}
+}
