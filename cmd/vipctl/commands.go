@@ -374,7 +374,7 @@ func (o *syncOptions) syncStage(ctx context.Context, sess session) error {
 			}
 			so.L1 = r
 		}
-		rs, _ := sess.store().Recorded(s)
+		rs := sess.store().Recorded(s)
 		res, err := tasks.SyncStages(ctx, rs, so)
 		var empty *tasks.EmptyStagesError
 		switch {

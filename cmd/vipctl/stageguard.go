@@ -99,7 +99,7 @@ func (o *l1Options) finalizeStage(ctx context.Context, sess session, s *deployer
 	if err != nil {
 		return err
 	}
-	rs, _ := sess.store().Recorded(s)
+	rs := sess.store().Recorded(s)
 	f, err := tasks.FinalizeStage(ctx, rs, tasks.FinalizeOptions{FinalizeRequest: req, L1: l1, Confirm: func(d guard.FinalizeDecision) error {
 		return sess.confirm(yes, fmt.Sprintf("finalize stage %d although %s", d.Stage, guard.Describe(d.Risks)))
 	}})

@@ -14,9 +14,8 @@ import (
 func (s Store) JournalDir() string { return filepath.Join(s.Dir, "journal") }
 
 // Recorded is sc with its finalizes recorded in the store (a retry finds the earlier tx).
-func (s Store) Recorded(sc *deployer.Scorer) (*guard.RecordedScorer, *guard.Records) {
-	recs := guard.NewRecords(s.JournalDir(), sc.Contract())
-	return guard.Recorded(sc, recs), recs
+func (s Store) Recorded(sc *deployer.Scorer) *guard.RecordedScorer {
+	return guard.Recorded(sc, guard.NewRecords(s.JournalDir(), sc.Contract()))
 }
 
 // Finalizer is what finalizing needs of a contract: Store.Recorded's scorer is one.
