@@ -4,16 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
-	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
 	"github.com/vipharness/vipharness/deployer/policy"
 	"github.com/vipharness/vipharness/deployer/snapshot"
+	"github.com/vipharness/vipharness/deployer/tasks"
 	"github.com/vipharness/vipharness/deployer/vip"
 )
 
@@ -109,7 +110,7 @@ know yet (before registration) gives the root and the proofs with a note, not a 
 	f.StringVar(&po.policy, "policy", "", "recompute the stage by this scoring policy (YAML) and name every address whose score on chain differs")
 	f.StringArrayVar(&po.params, "param", nil, "with --policy: override a policy param: name=value (repeatable)")
 	f.StringVar(&po.indexerURL, "indexer", "", "with --policy: read activity from this indexer (rollytics API) instead of the node")
-	f.Uint64Var(&po.logSpan, "log-span", 2000, "with --policy: blocks per eth_getLogs request")
+	f.Uint64Var(&po.logSpan, "log-span", tasks.DefaultLogSpan, "with --policy: blocks per eth_getLogs request")
 	f.StringVar(&po.out, "out", "", "with --policy: also write the policy's score file and manifest into this folder")
 	return o.addFlags(cmd, rollupFlags, l1Flags)
 }
@@ -139,57 +140,55 @@ func (o *auditOptions) run(ctx context.Context, sess session) error {
 
 // audit builds the tree of the contract's stage and sets the L1's snapshot beside it.
 func (o *auditOptions) audit(ctx context.Context, sess session, s *deployer.Scorer) error {
-	st, bridgeID, version, allowOpen, proofsFile, l1Proofs := o.st, o.bridgeID, o.version, o.allowOpen, o.proofsFile, o.l1Proofs
+	st, bridgeID, proofsFile, l1Proofs := o.st, o.bridgeID, o.proofsFile, o.l1Proofs
 	// The tree's rows and hashes hold no pointers and stay live to the end: collecting at
 	// 25% growth instead of 100% keeps a million-address audit's heap near what it holds
 	// (BENCHMARKS.md, Audit) for little collector work. A GOGC the user set wins.
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(auditGCPercent)
 	}
-	tree, info, err := audit.BuildFromStage(ctx, s, bridgeID, st, allowOpen)
+	ao := tasks.AuditOptions{Stage: st, BridgeID: bridgeID, Version: o.version, AllowOpen: o.allowOpen, ProofsFile: proofsFile, L1Proofs: l1Proofs}
+	if r, err := o.optionalL1Reader(); err != nil {
+		return err
+	} else if r != nil {
+		ao.L1 = r
+	}
+	a, err := tasks.AuditStage(ctx, s, ao)
+	var ce *deployer.ConfigError
+	var pe *fs.PathError
 	switch {
 	case errors.Is(err, audit.ErrNotFinalized), errors.Is(err, vip.ErrStageMissing):
 		return invalid(err)
 	case errors.Is(err, audit.ErrTotalsDiffer):
 		return &exitError{exitMismatch, err}
+	case errors.As(err, &ce) && ce.Field == "L1Proofs" && errors.As(err, &pe):
+		return invalid(fmt.Errorf("--l1-proofs: %w", ce.Err))
+	case errors.As(err, &ce) && ce.Field == "L1Proofs":
+		return invalid(fmt.Errorf("--l1-proofs %s: %w", l1Proofs, ce.Err))
 	case err != nil:
 		return classify(err)
 	}
-	out := auditOutput{BridgeID: bridgeID, Stage: st, MerkleRoot: tree.Root().String(), TotalL2Score: tree.Total, Leaves: tree.Len(), Finalized: info.Finalized}
-	if proofsFile != "" {
-		if err := writeProofs(tree, proofsFile); err != nil {
-			return err
-		}
-	}
+	tree := a.Tree
+	out := auditOutput{BridgeID: bridgeID, Stage: st, MerkleRoot: tree.Root().String(), TotalL2Score: tree.Total, Leaves: tree.Len(), Finalized: a.Info.Finalized}
 	human := fmt.Sprintf("bridge %d stage %d: merkle root %s, total_l2_score %d, %d leaves", bridgeID, st, out.MerkleRoot, out.TotalL2Score, out.Leaves)
-	if !info.Finalized {
+	if !a.Info.Finalized {
 		human += " (stage open: a preview)"
 	}
 	if proofsFile != "" {
 		human += "\nproofs: " + proofsFile
 	}
-	l1, l1Human, fail, err := o.compareL1(ctx, tree, bridgeID, version, st, "the contract's", func(snap l1node.Snapshot) (*audit.ProofCheck, string, error, error) {
-		if l1Proofs == "" {
-			return nil, "", nil, nil
-		}
-		pc, err := checkL1Proofs(l1Proofs, tree, snap)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		human := fmt.Sprintf("\n--l1-proofs: %d lines, %d pass against the L1 root, %d fail", pc.Lines, pc.Passed, pc.Failed)
+	l1, l1Human, fail := l1Words(a.L1, tree, bridgeID, st, "the contract's")
+	out.L1, human = l1, human+l1Human
+	if pc := a.L1Proofs; pc != nil {
+		out.L1Proofs = pc
+		human += fmt.Sprintf("\n--l1-proofs: %d lines, %d pass against the L1 root, %d fail", pc.Lines, pc.Passed, pc.Failed)
 		for _, f := range pc.Failures {
 			human += "\n  " + f
 		}
 		if pc.Failed > 0 {
-			return &pc, human, fmt.Errorf("stage %d: %d of %d proof lines in %s fail against the L1's root with the contract's scores", st, pc.Failed, pc.Lines, l1Proofs), nil
+			fail = fmt.Errorf("stage %d: %d of %d proof lines in %s fail against the L1's root with the contract's scores", st, pc.Failed, pc.Lines, l1Proofs)
 		}
-		return &pc, human, nil, nil
-	})
-	if err != nil {
-		return err
 	}
-	out.L1, human = l1.snap, human+l1Human
-	out.L1Proofs = l1.proofs
 	if err := sess.printResult(out, human); err != nil {
 		return err
 	}
@@ -199,87 +198,28 @@ func (o *auditOptions) audit(ctx context.Context, sess session, s *deployer.Scor
 	return nil
 }
 
-func writeProofs(tree *snapshot.Tree, path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("write proofs: %w", err)
+// l1Words is the L1's side of an audit (nil: no L1) in audit's JSON and words, with tree's
+// side named whose; fail is another total (exit 4). A bridge the L1 does not know (before
+// registration) and no snapshot yet are notes.
+func l1Words(c *tasks.L1Comparison, tree *snapshot.Tree, bridgeID, st uint64, whose string) (a *auditL1, human string, fail error) {
+	if c == nil {
+		return nil, "", nil
 	}
-	if err := tree.WriteProofs(f); err != nil {
-		f.Close()
-		return err
+	a = &auditL1{Version: c.Version, Verdict: c.Verdict}
+	if snap := c.Snapshot; snap != nil {
+		a.MerkleRoot, a.TotalL2Score, a.CreateTime = fmt.Sprintf("%x", snap.MerkleRoot), snap.TotalL2Score, snap.CreateTime
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write proofs: %w", err)
+	switch c.Verdict {
+	case tasks.VerdictBridgeNotRegistered:
+		return a, fmt.Sprintf("\nnote: the L1 does not know bridge %d yet (not registered): the root and proofs above are %s own, with no snapshot to compare; they hold once the rollup registers under bridge id %d", bridgeID, whose, bridgeID), nil
+	case tasks.VerdictNoSnapshot:
+		return a, fmt.Sprintf("\nthe L1 holds no snapshot of bridge %d version %d stage %d yet (the agent submits it after the stage ends)", bridgeID, c.Version, st), nil
+	case tasks.VerdictMatch:
+		return a, fmt.Sprintf("\nmatches the L1 snapshot (bridge %d version %d stage %d)", bridgeID, c.Version, st), nil
+	case tasks.VerdictTotalDiffers:
+		return a, "", fmt.Errorf("stage %d: the L1 snapshot's total_l2_score is %d, %s %d: every leaf (which holds the total) differs, so no user's claim can pass with %s scores", st, c.Snapshot.TotalL2Score, whose, tree.Total, whose)
+	case tasks.VerdictRootDiffers:
+		return a, fmt.Sprintf("\nwarning: the L1 snapshot has the same total but another root (%x): the agent's tree shape is not published, so this alone proves no fault; our proofs verify against our root only. Check the agent's proofs with --l1-proofs", c.Snapshot.MerkleRoot), nil
 	}
-	return nil
-}
-
-func checkL1Proofs(path string, tree *snapshot.Tree, snap l1node.Snapshot) (audit.ProofCheck, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return audit.ProofCheck{}, invalid(fmt.Errorf("--l1-proofs: %w", err))
-	}
-	defer f.Close()
-	pc, err := audit.CheckProofs(f, tree, snap)
-	if err != nil {
-		return pc, invalid(fmt.Errorf("--l1-proofs %s: %w", path, err))
-	}
-	return pc, nil
-}
-
-// l1Comparison is the L1's side of an audit.
-type l1Comparison struct {
-	snap   *auditL1
-	proofs *audit.ProofCheck
-}
-
-// compareL1 reads the L1's snapshot of (bridge, version, stage) and sets tree beside it
-// (whose names the tree's side in messages); check runs on a snapshot whose total matches.
-// No L1 configured: nothing. A bridge the L1 does not know (before registration) and no
-// snapshot yet are notes; another total is fail (exit 4); err is a failure to read.
-func (o *l1Options) compareL1(ctx context.Context, tree *snapshot.Tree, bridgeID, version, st uint64, whose string,
-	check func(l1node.Snapshot) (pc *audit.ProofCheck, human string, fail, err error)) (c l1Comparison, human string, fail, err error) {
-	r, err := o.optionalL1Reader()
-	if err != nil || r == nil {
-		return c, "", nil, err
-	}
-	l1 := r
-	if version == 0 {
-		version, err = l1.BridgeVersion(ctx, bridgeID)
-		if errors.Is(err, l1node.ErrBridgeNotRegistered) {
-			c.snap = &auditL1{Verdict: "bridge_not_registered"}
-			return c, fmt.Sprintf("\nnote: the L1 does not know bridge %d yet (not registered): the root and proofs above are %s own, with no snapshot to compare; they hold once the rollup registers under bridge id %d", bridgeID, whose, bridgeID), nil, nil
-		}
-		if err != nil {
-			return c, "", nil, err
-		}
-	}
-	a := &auditL1{Version: version}
-	c.snap = a
-	snap, err := l1.Snapshot(ctx, bridgeID, version, st)
-	switch {
-	case errors.Is(err, l1node.ErrNoSnapshot):
-		a.Verdict = "no_snapshot"
-		return c, fmt.Sprintf("\nthe L1 holds no snapshot of bridge %d version %d stage %d yet (the agent submits it after the stage ends)", bridgeID, version, st), nil, nil
-	case err != nil:
-		return c, "", nil, err
-	}
-	a.MerkleRoot, a.TotalL2Score, a.CreateTime = fmt.Sprintf("%x", snap.MerkleRoot), snap.TotalL2Score, snap.CreateTime
-	switch audit.Compare(tree, snap) {
-	case audit.Match:
-		a.Verdict = "match"
-		human = fmt.Sprintf("\nmatches the L1 snapshot (bridge %d version %d stage %d)", bridgeID, version, st)
-	case audit.TotalDiffers:
-		a.Verdict = "total_differs"
-		return c, "", fmt.Errorf("stage %d: the L1 snapshot's total_l2_score is %d, %s %d: every leaf (which holds the total) differs, so no user's claim can pass with %s scores", st, snap.TotalL2Score, whose, tree.Total, whose), nil
-	case audit.RootDiffers:
-		a.Verdict = "root_differs"
-		human = fmt.Sprintf("\nwarning: the L1 snapshot has the same total but another root (%x): the agent's tree shape is not published, so this alone proves no fault; our proofs verify against our root only. Check the agent's proofs with --l1-proofs", snap.MerkleRoot)
-	}
-	if check == nil {
-		return c, human, nil, nil
-	}
-	pc, more, fail, err := check(snap)
-	c.proofs = pc
-	return c, human + more, fail, err
+	return a, "", nil
 }

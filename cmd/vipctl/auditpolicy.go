@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/policy"
+	"github.com/vipharness/vipharness/deployer/tasks"
 	"github.com/vipharness/vipharness/deployer/vip"
 )
 
@@ -20,7 +19,7 @@ import (
 func (ao *auditOptions) auditPolicy(ctx context.Context, sess session) error {
 	o := ao.policy // the policy's reading flags, for the stage and bridge audited
 	o.stage, o.bridgeID = ao.st, ao.bridgeID
-	version, proofsFile := ao.version, ao.proofsFile
+	proofsFile := ao.proofsFile
 	if err := ao.checkVMFlag(); err != nil {
 		return err
 	}
@@ -28,30 +27,23 @@ func (ao *auditOptions) auditPolicy(ctx context.Context, sess session) error {
 	if err != nil {
 		return err
 	}
-	ps, err := ao.computeStage(ctx, o, p, o.stage)
-	if err != nil {
-		return classify(err)
-	}
-	if o.out != "" {
-		if err := policy.WriteOutputs(o.out, ps.ScoreFile, ps.Manifest); err != nil {
-			return err
-		}
-	}
-	tree, err := policy.Tree(o.bridgeID, o.stage, ps.Result.Scores)
+	to, err := ao.stageOptions(o, p, o.stage)
 	if err != nil {
 		return err
 	}
-	if proofsFile != "" {
-		if err := writeProofs(tree, proofsFile); err != nil {
-			return err
-		}
+	a, err := tasks.AuditPolicy(ctx, tasks.PolicyAuditOptions{Compute: to, Version: ao.version, ProofsFile: proofsFile, Out: o.out,
+		Open: func(ctx context.Context) (tasks.PolicyReader, func(), error) {
+			return ao.reader(ctx, sess, scorerRequest{})
+		}})
+	if errors.Is(err, vip.ErrStageMissing) {
+		return invalid(err)
 	}
-	var m policy.Manifest
-	if err := json.Unmarshal(ps.Manifest, &m); err != nil {
-		return fmt.Errorf("read back the manifest: %w", err)
+	if err != nil {
+		return classify(err)
 	}
-	out := auditOutput{BridgeID: o.bridgeID, Stage: o.stage, MerkleRoot: tree.Root().String(), TotalL2Score: tree.Total, Leaves: tree.Len(),
-		Policy: &auditPolicy{Name: p.Name, Manifest: &m, Differences: []auditDiff{}}}
+	ps, tree, c := a.Stage, a.Tree, a.Contract
+	out := auditOutput{BridgeID: o.bridgeID, Stage: o.stage, MerkleRoot: tree.Root().String(), TotalL2Score: tree.Total, Leaves: tree.Len(), Finalized: c.Finalized,
+		Policy: &auditPolicy{Name: p.Name, Manifest: &a.Manifest, ContractRows: c.Rows, ContractTotal: c.ContractTotal, Differences: []auditDiff{}}}
 	var b strings.Builder
 	fmt.Fprintf(&b, "policy %s, stage %d: blocks %d..%d from the %s at height %d: %d addresses, total %d\n",
 		p.Name, o.stage, ps.Run.Span.FirstBlock, ps.Run.Span.LastBlock, ps.Run.SourceKind, ps.Run.SourceHeight, len(ps.Result.Scores), ps.Total())
@@ -64,26 +56,15 @@ func (ao *auditOptions) auditPolicy(ctx context.Context, sess session) error {
 	}
 
 	var fails []error
-	err = ao.withScorer(ctx, sess, func(ctx context.Context, s *deployer.Scorer) error {
-		c, err := policy.CompareStage(ctx, s, o.stage, ps.Result.Scores)
-		if errors.Is(err, vip.ErrStageMissing) {
-			return invalid(fmt.Errorf("the contract %s has no stage %d: %w", s.Contract(), o.stage, err))
-		}
-		if err != nil {
-			return classify(err)
-		}
-		out.Finalized = c.Finalized
-		ap := out.Policy
-		ap.ContractRows, ap.ContractTotal = c.Rows, c.ContractTotal
-		state := "open"
-		if c.Finalized {
-			state = "finalized"
-		}
-		if len(c.Differences) == 0 {
-			fmt.Fprintf(&b, "\nthe contract's stage %d (%s, %d rows, total %d) holds the policy's scores", o.stage, state, c.Rows, c.ContractTotal)
-			return nil
-		}
+	state := "open"
+	if c.Finalized {
+		state = "finalized"
+	}
+	if len(c.Differences) == 0 {
+		fmt.Fprintf(&b, "\nthe contract's stage %d (%s, %d rows, total %d) holds the policy's scores", o.stage, state, c.Rows, c.ContractTotal)
+	} else {
 		fmt.Fprintf(&b, "\nthe contract's stage %d (%s, %d rows, total %d; the policy's total %d) differs from the policy at %s:", o.stage, state, c.Rows, c.ContractTotal, c.PolicyTotal, addresses(len(c.Differences)))
+		ap := out.Policy
 		for _, d := range c.Differences {
 			ap.Differences = append(ap.Differences, auditDiff{Address: d.Text, Policy: d.Policy, Contract: d.Contract, OnChain: d.OnChain})
 			switch {
@@ -96,16 +77,9 @@ func (ao *auditOptions) auditPolicy(ctx context.Context, sess session) error {
 			}
 		}
 		fails = append(fails, fmt.Errorf("stage %d: the contract's scores differ from the policy's at %s", o.stage, addresses(len(c.Differences))))
-		return nil
-	})
-	if err != nil {
-		return err
 	}
-	l1, human, fail, err := ao.compareL1(ctx, tree, o.bridgeID, version, o.stage, "the policy's", nil)
-	if err != nil {
-		return classify(err)
-	}
-	out.L1 = l1.snap
+	l1, human, fail := l1Words(a.L1, tree, o.bridgeID, o.stage, "the policy's")
+	out.L1 = l1
 	b.WriteString(human)
 	if fail != nil {
 		fails = append(fails, fail)

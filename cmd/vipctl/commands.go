@@ -13,6 +13,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/operation/guard"
 	"github.com/vipharness/vipharness/deployer/push"
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/tasks"
 	"github.com/vipharness/vipharness/deployer/vip"
 )
 
@@ -47,26 +48,28 @@ deployment on the chain is told "already deployed" (exit 0, nothing sent) unless
 
 // deploy deploys the contract at the stage asked, else INIT_STAGE's, else the L1's.
 func (o *deployOptions) deploy(ctx context.Context, sess session) error {
-	st, err := o.resolveStage(ctx, o.stage)
-	if err != nil {
-		return err
+	to := tasks.DeployOptions{Stage: o.stage, Store: sess.store(), Another: o.another,
+		Open: func(ctx context.Context) (tasks.Deployer, func(), error) { return o.scorer(ctx, sess, scorerRequest{}) }}
+	if to.Stage == 0 {
+		var err error
+		if to.Stage, err = initStage(); err != nil {
+			return err
+		}
 	}
-	s, closeFn, err := o.scorer(ctx, sess, scorerRequest{})
-	if err != nil {
-		return err
-	}
-	defer closeFn()
-	var opts []deployer.DeployOption
-	if o.another {
-		opts = append(opts, deployer.AnotherDeployment())
+	if to.Stage == 0 {
+		r, err := o.l1Reader()
+		if err != nil {
+			return err
+		}
+		to.L1 = r
 	}
 	if os.Getenv(haltAfterDeployBroadcast) == "1" {
-		opts = append(opts, deployer.OnBroadcast(func(hash string) {
+		to.OnBroadcast = func(hash string) {
 			fmt.Fprintf(sess.errOut, "halted after the broadcast of deploy tx %s (%s)\n", hash, haltAfterDeployBroadcast)
 			<-ctx.Done()
-		}))
+		}
 	}
-	d, err := s.Deploy(ctx, st, opts...)
+	d, err := tasks.Deploy(ctx, to)
 	if err != nil {
 		if errors.Is(err, vip.ErrOnePerDeployer) {
 			if o.another {
@@ -76,12 +79,7 @@ func (o *deployOptions) deploy(ctx context.Context, sess session) error {
 		}
 		return classify(err)
 	}
-	// The deployment this run ends with (new, finished or found) becomes the default
-	// contract, so the state file and the journal name the same one.
-	first, _ := s.FirstBlock(ctx) // "" leaves the state without it: the interface check remains
-	if err := sess.saveDeployment(d, first); err != nil {
-		return err
-	}
+	st := d.Asked
 	var human string
 	switch d.Status {
 	case vip.StatusAlready:
@@ -97,7 +95,7 @@ func (o *deployOptions) deploy(ctx context.Context, sess session) error {
 	if d.Status != vip.StatusAlready && d.InitStage != st {
 		human += fmt.Sprintf("\nnote: the earlier run deployed at stage %d, not the stage %d asked now", d.InitStage, st)
 	}
-	return sess.printResult(d, human)
+	return sess.printResult(d.Deployment, human)
 }
 
 // loadScores reads and validates a score file for the VM into its compact canonical set;
@@ -172,47 +170,33 @@ func (o *updateOptions) updateScores(ctx context.Context, sess session) error {
 	if err != nil {
 		return err
 	}
+	uo := tasks.UpdateOptions{Set: set, Stage: st, DryRun: o.dryRun, NoReadBack: o.noReadBack}
 	if st == 0 {
-		l1, err := o.optionalL1()
-		if err != nil {
+		if uo.L1, err = o.optionalL1(); err != nil {
 			return err
 		}
-		if st, err = guard.UpdateStage(ctx, s, l1); err != nil {
-			return guarded(err)
-		}
 	}
-	if o.dryRun {
-		plan, err := s.PlanSet(ctx, st, set)
-		if err != nil {
-			return classify(err)
-		}
+	u, err := tasks.UpdateScores(ctx, s, uo)
+	if err != nil {
+		return guarded(err)
+	}
+	if plan := u.Plan; plan != nil {
 		return sess.printResult(plan, fmt.Sprintf("plan: stage %d, %d entries in %d chunks of <= %d, <= %d gas, %d chunks already confirmed; journal %s; nothing sent",
 			plan.Stage, plan.Entries, plan.Chunks, plan.ChunkSize, plan.EstimatedGas, plan.AlreadyDone, plan.Journal))
 	}
-	res, err := s.UpdateSet(ctx, st, set)
-	if err != nil {
-		return classify(err)
-	}
+	res := u.Push
 	human := fmt.Sprintf("stage %d: %d chunks confirmed (%d now, %d from an earlier run, %d re-broadcast), gas %d; journal %s",
 		res.Stage, res.Confirmed+res.Resumed, res.Confirmed, res.Resumed, res.Rebroadcast, res.GasUsed, res.Journal)
-	out := updateOutput{Result: res}
-	if o.noReadBack {
-		return sess.printResult(out, human)
+	out := updateOutput{Result: *res, ReadBack: u.ReadBack}
+	if rep := u.ReadBack; rep != nil {
+		human += fmt.Sprintf("\nread back: %d/%d match, %d mismatches, total %d (sum of rows agrees: %v)",
+			rep.Matched, rep.Input, rep.MismatchCount, rep.TotalScore, rep.TotalsAgree)
 	}
-	// Each chunk was confirmed by its result code alone: one read-back of the whole
-	// stage proves what the contract now holds.
-	rep, err := deployer.VerifySet(ctx, s, st, set)
-	if err != nil {
-		return classify(fmt.Errorf("read back stage %d after the push: %w", st, err))
-	}
-	out.ReadBack = &rep
-	human += fmt.Sprintf("\nread back: %d/%d match, %d mismatches, total %d (sum of rows agrees: %v)",
-		rep.Matched, rep.Input, rep.MismatchCount, rep.TotalScore, rep.TotalsAgree)
 	if err := sess.printResult(out, human); err != nil {
 		return err
 	}
-	if !rep.OK() {
-		return &exitError{exitMismatch, fmt.Errorf("stage %d read back after the push differs from %s (another writer, or a contract that does not store what it confirms)", st, file)}
+	if !u.OK() {
+		return &exitError{exitMismatch, fmt.Errorf("stage %d read back after the push differs from %s (another writer, or a contract that does not store what it confirms)", u.Stage, file)}
 	}
 	return nil
 }
@@ -379,61 +363,28 @@ func newStageSyncCmd(ro *rootOptions) *cobra.Command {
 
 // syncStage finalizes the open stages, each recorded, until the target (0: the L1's) is open.
 func (o *syncOptions) syncStage(ctx context.Context, sess session) error {
-	target, yes := o.target, o.yes
+	so := tasks.SyncOptions{Target: o.target, AllowEmpty: o.empty, Confirm: func(from, to, target uint64) error {
+		return sess.confirm(o.yes, fmt.Sprintf("finalize stages %d..%d to reach the L1 stage %d", from, to, target))
+	}}
 	return o.withWriter(ctx, sess, func(ctx context.Context, s *deployer.Scorer) error {
-		if target == 0 {
+		if so.Target == 0 {
 			r, err := o.l1Reader()
 			if err != nil {
 				return err
 			}
-			if target, err = r.Stage(ctx); err != nil {
-				return fmt.Errorf("read L1 stage: %w", err)
-			}
+			so.L1 = r
 		}
-		// As stage finalize: an empty stage is closed only when told to, and then for good.
-		if !o.empty {
-			if err := refuseEmpty(ctx, s, target); err != nil {
-				return err
-			}
-		}
-		var refused error
-		confirm := func(from, to uint64) bool {
-			refused = sess.confirm(yes, fmt.Sprintf("finalize stages %d..%d to reach the L1 stage %d", from, to, target))
-			return refused == nil
-		}
-		rs, _ := sess.recorded(s)
-		done, err := deployer.SyncStage(ctx, rs, target, confirm)
-		if refused != nil {
-			return refused
-		}
-		if err != nil {
+		rs := sess.store().Recorded(s)
+		res, err := tasks.SyncStages(ctx, rs, so)
+		var empty *tasks.EmptyStagesError
+		switch {
+		case errors.As(err, &empty):
+			return invalid(fmt.Errorf("%w: finalizing closes them empty for good; push their scores first, or pass --allow-empty; nothing was sent", err))
+		case err != nil:
 			return classify(err)
 		}
-		return sess.printResult(map[string]any{"finalized": done, "open_stage": target}, fmt.Sprintf("finalized %v; open stage is %d", done, target))
+		return sess.printResult(map[string]any{"finalized": res.Finalized, "open_stage": res.Open}, fmt.Sprintf("finalized %v; open stage is %d", res.Finalized, res.Open))
 	})
-}
-
-// refuseEmpty refuses, before anything is sent, a sync to target that would finalize a stage
-// whose total score is 0, naming every such stage.
-func refuseEmpty(ctx context.Context, s *deployer.Scorer, target uint64) error {
-	open, err := s.OpenStage(ctx)
-	if err != nil {
-		return classify(err)
-	}
-	var empty []uint64
-	for st := open; st < target; st++ {
-		info, err := s.StageInfo(ctx, st)
-		if err != nil {
-			return fmt.Errorf("stage sync: read stage %d: %w", st, err)
-		}
-		if info.TotalScore == 0 {
-			empty = append(empty, st)
-		}
-	}
-	if len(empty) > 0 {
-		return invalid(fmt.Errorf("stage sync: stage(s) %v hold no scores (total 0): finalizing closes them empty for good; push their scores first, or pass --allow-empty; nothing was sent", empty))
-	}
-	return nil
 }
 
 // updateOutput is what `scores update --json` prints: the push, and the stage read back
@@ -475,12 +426,7 @@ func (o *verifyOptions) verify(ctx context.Context, sess session) error {
 		if err != nil {
 			return err
 		}
-		if st == 0 {
-			if st, err = sess.lastPushedStage(ctx, s, set); err != nil {
-				return err
-			}
-		}
-		rep, err := deployer.VerifySet(ctx, s, st, set)
+		rep, err := tasks.VerifyScores(ctx, s, tasks.VerifyOptions{Set: set, Stage: st, Store: sess.store(), Logger: sess.logger})
 		if err != nil {
 			return classify(err)
 		}
@@ -489,7 +435,7 @@ func (o *verifyOptions) verify(ctx context.Context, sess session) error {
 			return err
 		}
 		if !rep.OK() {
-			return &exitError{exitMismatch, fmt.Errorf("stage %d differs from %s", st, file)}
+			return &exitError{exitMismatch, fmt.Errorf("stage %d differs from %s", rep.Stage, file)}
 		}
 		return nil
 	})

@@ -7,12 +7,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/vipharness/vipharness/deployer/operation/operate"
+	"github.com/vipharness/vipharness/deployer/tasks"
 )
 
 // operateOptions are operate's flags.
@@ -51,9 +51,9 @@ and each stage's score file and manifest are kept in STATE_DIR/policy/<contract>
 	f.StringVar(&o.file, "file", "", "score file (.csv or .json), re-read when it changes; {stage} in the path is the stage")
 	f.StringVar(&o.command, "command", "", "shell command that prints the stage's scores (CSV or JSON); VIP_STAGE and {stage} carry the stage")
 	f.StringVar(&o.format, "format", "", "csv or json; default: the file's extension, or told from the command's output")
-	f.DurationVar(&o.every, "every", time.Minute, "how often the command is run (a file is re-read as soon as it changes)")
-	f.DurationVar(&o.poll, "poll", 15*time.Second, "how often the L1 stage is read")
-	f.DurationVar(&o.maxBackoff, "max-backoff", 5*time.Minute, "longest wait after repeated failures")
+	f.DurationVar(&o.every, "every", operate.DefaultEvery, "how often the command is run (a file is re-read as soon as it changes)")
+	f.DurationVar(&o.poll, "poll", operate.DefaultPoll, "how often the L1 stage is read")
+	f.DurationVar(&o.maxBackoff, "max-backoff", operate.DefaultMaxBackoff, "longest wait after repeated failures")
 	f.DurationVar(&o.srcTO, "source-timeout", 5*time.Minute, "how long the command may run")
 	f.BoolVar(&o.once, "once", false, "run one pass and exit (cron, CI); exit 1 on any failure")
 	f.BoolVar(&o.allowEmpty, "allow-empty", false, "finalize a stage the source gives no scores for")
@@ -61,7 +61,7 @@ and each stage's score file and manifest are kept in STATE_DIR/policy/<contract>
 	f.Uint64Var(&o.policy.bridgeID, "bridge-id", 0, "with --policy: the rollup's bridge id (for the manifest's merkle root)")
 	f.StringArrayVar(&o.policy.params, "param", nil, "with --policy: override a policy param: name=value (repeatable)")
 	f.StringVar(&o.policy.indexerURL, "indexer", "", "with --policy: read activity from this indexer (rollytics API) instead of the node")
-	f.Uint64Var(&o.policy.logSpan, "log-span", 2000, "with --policy: blocks per eth_getLogs request")
+	f.Uint64Var(&o.policy.logSpan, "log-span", tasks.DefaultLogSpan, "with --policy: blocks per eth_getLogs request")
 	f.StringVar(&o.envFile, "env-file", "", envFileHelp())
 	f.StringVar(&o.listen, "listen", "127.0.0.1:9464", "address of /metrics and /healthz (loopback by default; empty: none)")
 	return o.addFlags(cmd, rollupFlags, l1Flags, pushFlags, signerGroup)
@@ -72,13 +72,13 @@ func (o *operateOptions) operate(ctx context.Context, sess session) error {
 	if o.policy.policy != "" && !o.changed("bridge-id") {
 		return invalid(errors.New("--policy needs --bridge-id: the bridge id every merkle leaf of the stage's manifest holds"))
 	}
-	file, format, command, listen, every, poll, maxBackoff, srcTO, once, allowEmpty := o.file, o.format, o.command, o.listen, o.every, o.poll, o.maxBackoff, o.srcTO, o.once, o.allowEmpty
+	file, command, listen := o.file, o.command, o.listen
 	c, envFile, err := o.settings()
 	if err != nil {
 		return err
 	}
-	var src operate.Source
-	var ps *policySource
+	oo := tasks.OperateOptions{Every: o.every, Poll: o.poll, MaxBackoff: o.maxBackoff, AllowEmpty: o.allowEmpty, Store: sess.store()}
+	var ps *tasks.PolicySource
 	switch {
 	case (file != "") && (command != "") || (file != "" || command != "") && o.policy.policy != "":
 		return invalid(errors.New("pass one score source: --file, --command or --policy"))
@@ -92,22 +92,21 @@ func (o *operateOptions) operate(ctx context.Context, sess session) error {
 		}
 		// Refused before the first pass, not at each stage.
 		to, err := c.stageOptions(o.policy, p, 1)
-		if err == nil {
-			_, err = to.Validated()
-		}
 		if err != nil {
+			return err
+		}
+		if ps, err = tasks.NewPolicySource(to); err != nil {
 			return classify(err)
 		}
-		ps = &policySource{c: c, o: o.policy, p: p}
-		src = ps
+		oo.Source = ps
 	case file != "":
-		src = &operate.FileSource{Path: file, Format: format}
+		oo.Source = &operate.FileSource{Path: file, Format: o.format}
 	case command != "":
-		src = &operate.CommandSource{Argv: []string{"sh", "-c", command}, Format: format, Timeout: srcTO}
+		oo.Source = &operate.CommandSource{Argv: []string{"sh", "-c", command}, Format: o.format, Timeout: o.srcTO}
 	default:
 		return invalid(errors.New("no score source: pass --file (may hold {stage}), --command or --policy"))
 	}
-	if every <= 0 || poll <= 0 || maxBackoff < poll {
+	if _, err := oo.Validated(); err != nil {
 		return invalid(fmt.Errorf("--every and --poll must be positive and --max-backoff at least --poll"))
 	}
 	if listen != "" {
@@ -119,8 +118,8 @@ func (o *operateOptions) operate(ctx context.Context, sess session) error {
 	if err != nil {
 		return err
 	}
-	logger := operateLogger(sess)
-	cfg, err := c.scorerConfig(ctx, sess, scorerRequest{logger: logger}) // the scorer's push logs too
+	oo.Logger = operateLogger(sess)
+	cfg, err := c.scorerConfig(ctx, sess, scorerRequest{logger: oo.Logger}) // the scorer's push logs too
 	if err != nil {
 		return err
 	}
@@ -128,41 +127,39 @@ func (o *operateOptions) operate(ctx context.Context, sess session) error {
 	if err != nil {
 		return err
 	}
-	follow := &envFollower{path: o.envFile, sess: sess, logger: logger, base: o.chainOptions, cfg: cfg, chain: identify(ctx, s),
+	follow := &envFollower{path: o.envFile, sess: sess, logger: oo.Logger, base: o.chainOptions, cfg: cfg, chain: tasks.Identify(ctx, s),
 		seen: envFile, want: c, inUse: c, s: s, close: closeFn}
 	defer func() { follow.close() }()
-	lock, err := operate.Acquire(operate.LockPath(sess.stateDir, s.Contract()))
+	if o.envFile != "" {
+		oo.Reconnect = follow.reconnect
+	}
+	if ps != nil {
+		follow.onUse = func(c *chainOptions) {
+			if to, err := c.stageOptions(o.policy, ps.Policy(), 0); err == nil {
+				ps.Use(to)
+			}
+		}
+	}
+	oo.Metrics = operate.NewMetrics()
+	op, err := tasks.NewOperator(s, l1, oo)
 	if err != nil {
 		if errors.Is(err, operate.ErrLocked) {
 			return invalid(fmt.Errorf("another vipctl operate runs for contract %s: %w", s.Contract(), err))
 		}
 		return err
 	}
-	defer lock.Release()
-	if ps != nil {
-		ps.dir, ps.codec, ps.logger = filepath.Join(sess.stateDir, "policy", operate.SafeName(s.Contract())), s.Codec(), logger
-		follow.onUse = func(c *chainOptions) { ps.c = c }
-	}
-
+	defer op.Close()
 	followHeap(ctx, time.Second)
-	metrics := operate.NewMetrics()
-	opts := []operate.Option{operate.WithEvery(every), operate.WithPoll(poll),
-		operate.WithMaxBackoff(maxBackoff), operate.WithAllowEmpty(allowEmpty), operate.WithLogger(logger),
-		operate.WithMetrics(metrics)}
-	if o.envFile != "" {
-		opts = append(opts, operate.WithReconnect(follow.reconnect))
-	}
-	op := operate.New(s, l1, src, sess.stateDir, opts...)
-	if once {
+	if o.once {
 		if err := op.Once(ctx); err != nil {
-			logger.Error("pass failed", "err", err)
+			oo.Logger.Error("pass failed", "err", err)
 			return classify(err)
 		}
-		logger.Info("pass complete")
+		oo.Logger.Info("pass complete")
 		return nil
 	}
 	if listen != "" {
-		stop, err := serveMetrics(listen, metrics.Handler(max(3*every, 3*poll, 2*maxBackoff)), logger)
+		stop, err := serveMetrics(listen, oo.Metrics.Handler(max(3*o.every, 3*o.poll, 2*o.maxBackoff)), oo.Logger)
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/operation/guard"
 	"github.com/vipharness/vipharness/deployer/operation/operate"
+	"github.com/vipharness/vipharness/deployer/tasks"
 )
 
 // envSetting is one setting operate takes from its --env-file: the variable, the flag that
@@ -93,32 +94,18 @@ func changeAttrs(changes []settingChange) []any {
 	return out
 }
 
-// chainIdentity is the chain operate started on: its id and first block ("" when the
-// chain cannot name it).
-type chainIdentity struct {
-	chainID, firstBlock string
-}
-
-func identify(ctx context.Context, s *deployer.Scorer) chainIdentity {
-	first, err := s.FirstBlock(ctx)
-	if err != nil {
-		first = ""
+// sameChain refuses a scorer on another chain than the one operate started on: another
+// chain id, or one started again under it (another first block).
+func sameChain(ctx context.Context, started tasks.Chain, s *deployer.Scorer) error {
+	var other *tasks.OtherChainError
+	if err := started.Same(ctx, s); !errors.As(err, &other) {
+		return err
 	}
-	return chainIdentity{s.ChainID(), first}
-}
-
-// sameAs refuses a scorer on another chain than id's: another chain id, or one started
-// again under it (another first block).
-func (id chainIdentity) sameAs(ctx context.Context, s *deployer.Scorer) error {
-	now := identify(ctx, s)
-	switch {
-	case now.chainID != id.chainID:
-		return invalid(fmt.Errorf("the env file's endpoints reach chain %s, but operate started on chain %s: start an operator for that chain", now.chainID, id.chainID))
-	case id.firstBlock != "" && now.firstBlock != "" && now.firstBlock != id.firstBlock:
-		return invalid(fmt.Errorf("the env file's endpoints reach another chain of id %s (first block %s; operate started on one whose first block is %s): the chain was started again; deploy again and start operate for it; nothing was sent",
-			id.chainID, now.firstBlock, id.firstBlock))
+	if !other.Restarted {
+		return invalid(fmt.Errorf("the env file's endpoints reach chain %s, but operate started on chain %s: start an operator for that chain", other.Got.ID, started.ID))
 	}
-	return nil
+	return invalid(fmt.Errorf("the env file's endpoints reach another chain of id %s (first block %s; operate started on one whose first block is %s): the chain was started again; deploy again and start operate for it; nothing was sent",
+		started.ID, other.Got.FirstBlock, started.FirstBlock))
 }
 
 // envFollower keeps operate's contract and L1 on the endpoints its --env-file names, read
@@ -132,7 +119,7 @@ type envFollower struct {
 	logger *slog.Logger
 	base   *chainOptions   // the command line's: what each version of the file fills
 	cfg    deployer.Config // the signers and push settings, opened once
-	chain  chainIdentity   // the chain operate started on
+	chain  tasks.Chain     // the chain operate started on
 
 	seen  string        // the file version last read (its digest and its error)
 	want  *chainOptions // the settings the file last named well
@@ -214,7 +201,7 @@ func (f *envFollower) open(ctx context.Context) (operate.Contract, guard.L1, err
 		}
 		return nil, nil, fmt.Errorf("open the contract at the env file's endpoints: %w", err)
 	}
-	if err := f.chain.sameAs(ctx, s); err != nil {
+	if err := sameChain(ctx, f.chain, s); err != nil {
 		closeFn()
 		return nil, nil, &operate.StopError{Err: err}
 	}

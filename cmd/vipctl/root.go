@@ -189,27 +189,17 @@ func (o *l1Options) l1Source(needREST bool) (l1Source, error) {
 	return src, nil
 }
 
-// resolveStage is the explicit stage, else the L1's current stage.
-func (o *l1Options) resolveStage(ctx context.Context, explicit uint64) (uint64, error) {
-	if explicit != 0 {
-		return explicit, nil
+// initStage is INIT_STAGE's stage, 0 when it is not set.
+func initStage() (uint64, error) {
+	v := os.Getenv("INIT_STAGE")
+	if v == "" {
+		return 0, nil
 	}
-	if v := os.Getenv("INIT_STAGE"); v != "" {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil || n == 0 {
-			return 0, invalid(fmt.Errorf("INIT_STAGE %q is not a stage number >= 1", v))
-		}
-		return n, nil
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil || n == 0 {
+		return 0, invalid(fmt.Errorf("INIT_STAGE %q is not a stage number >= 1", v))
 	}
-	r, err := o.l1Reader()
-	if err != nil {
-		return 0, err
-	}
-	st, err := r.Stage(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("read L1 stage: %w", err)
-	}
-	return st, nil
+	return n, nil
 }
 
 // store is the state dir's deployment store.
@@ -217,10 +207,6 @@ func (sess session) store() tasks.Store { return tasks.Store{Dir: sess.stateDir}
 
 func (sess session) statePath(vm vip.VM, chainID string) string {
 	return sess.store().Path(vm, chainID)
-}
-
-func (sess session) saveDeployment(d vip.Deployment, firstBlock string) error {
-	return sess.store().Save(d, firstBlock)
 }
 
 func (sess session) loadDeployment(vm vip.VM, chainID string) (string, error) {
@@ -294,7 +280,7 @@ func (o *chainOptions) scorerConfig(ctx context.Context, sess session, r scorerR
 	}
 	cfg := deployer.Config{
 		VM: vm, Code: r.code,
-		Push: deployer.PushConfig{JournalDir: sess.journalDir(), ChunkSize: o.chunkSize, Window: o.window, Logger: logger, Progress: r.progress},
+		Push: deployer.PushConfig{JournalDir: sess.store().JournalDir(), ChunkSize: o.chunkSize, Window: o.window, Logger: logger, Progress: r.progress},
 	}
 	if err := o.rollupEndpoints(&cfg); err != nil {
 		return cfg, err

@@ -63,7 +63,7 @@ whose score there differs from the policy's (exit 4).`,
 	f.StringVar(&o.out, "out", "", "output folder; default scores-stage-N")
 	f.StringArrayVar(&o.params, "param", nil, "override a policy param: name=value (repeatable)")
 	f.StringVar(&o.indexerURL, "indexer", "", "read activity from this indexer (rollytics API) instead of the node")
-	f.Uint64Var(&o.logSpan, "log-span", 2000, "blocks per eth_getLogs request")
+	f.Uint64Var(&o.logSpan, "log-span", tasks.DefaultLogSpan, "blocks per eth_getLogs request")
 	f.BoolVar(&o.check, "check", false, "only check the policy file (no chain): print its sources, rules and actions")
 	f.BoolVar(&o.compare, "compare", false, "compare the scores with the stage the scoring contract holds (exit 4 on any difference)")
 	return so.addFlags(cmd, rollupFlags, l1Flags)
@@ -167,7 +167,7 @@ func (c *chainOptions) stageOptions(o computeOptions, p *policy.Policy, stage ui
 		return tasks.ComputeOptions{}, err
 	}
 	to := tasks.ComputeOptions{Policy: p, Stage: stage, BridgeID: o.bridgeID, JSONRPC: c.rpc, CometRPC: c.cometRPC, REST: c.rest,
-		L1REST: src.REST.Value, VIPModule: src.VIP.Value, Indexer: o.indexerURL, LogSpan: max(o.logSpan, 1)}
+		L1REST: src.REST.Value, VIPModule: src.VIP.Value, Indexer: o.indexerURL, LogSpan: o.logSpan}
 	if o.vmSet {
 		to.VM = vip.VM(c.vm)
 	}

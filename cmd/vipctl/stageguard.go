@@ -7,15 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"golang.org/x/term"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/operation/guard"
-	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/deployer/tasks"
 )
 
 // optionalL1 is the configured L1, or nil when none is: the guards then refuse what needs it.
@@ -25,14 +23,6 @@ func (o *l1Options) optionalL1() (guard.L1, error) {
 		return nil, err
 	}
 	return r, nil
-}
-
-func (sess session) journalDir() string { return filepath.Join(sess.stateDir, "journal") }
-
-// recorded wraps s so its finalizes are recorded in the state dir.
-func (sess session) recorded(s *deployer.Scorer) (*guard.RecordedScorer, *guard.Records) {
-	recs := guard.NewRecords(sess.journalDir(), s.Contract())
-	return guard.Recorded(s, recs), recs
 }
 
 // stdinIsTerminal reports whether a person can answer a prompt read from in: a terminal.
@@ -109,8 +99,10 @@ func (o *l1Options) finalizeStage(ctx context.Context, sess session, s *deployer
 	if err != nil {
 		return err
 	}
-	rs, recs := sess.recorded(s)
-	d, err := guard.DecideFinalize(ctx, rs, l1, req)
+	rs := sess.store().Recorded(s)
+	f, err := tasks.FinalizeStage(ctx, rs, tasks.FinalizeOptions{FinalizeRequest: req, L1: l1, Confirm: func(d guard.FinalizeDecision) error {
+		return sess.confirm(yes, fmt.Sprintf("finalize stage %d although %s", d.Stage, guard.Describe(d.Risks)))
+	}})
 	if err != nil {
 		return guarded(err)
 	}
@@ -118,43 +110,16 @@ func (o *l1Options) finalizeStage(ctx context.Context, sess session, s *deployer
 		guard.FinalizeDecision
 		TxHash string `json:"tx_hash"`
 	}
+	d := f.FinalizeDecision
 	if d.Done {
-		hash, err := recs.FinalizeTx(ctx, rs, d.Stage)
-		shown := hash
+		shown := f.TxHash
 		switch {
-		case err != nil:
-			shown = "unknown: " + err.Error()
-		case hash == "":
+		case f.TxErr != nil:
+			shown = "unknown: " + f.TxErr.Error()
+		case f.TxHash == "":
 			shown = "not recorded here and not found in the chain's events"
 		}
-		return sess.printResult(result{d, hash}, fmt.Sprintf("stage %d already finalized (tx %s); nothing sent", d.Stage, shown))
+		return sess.printResult(result{d, f.TxHash}, fmt.Sprintf("stage %d already finalized (tx %s); nothing sent", d.Stage, shown))
 	}
-	if len(d.Risks) > 0 {
-		if err := sess.confirm(yes, fmt.Sprintf("finalize stage %d although %s", d.Stage, guard.Describe(d.Risks))); err != nil {
-			return err
-		}
-	}
-	hash, err := rs.FinalizeStage(ctx, d.Stage)
-	if err != nil {
-		return classify(err)
-	}
-	return sess.printResult(result{d, hash}, fmt.Sprintf("finalized stage %d (tx %s); stage %d is open", d.Stage, hash, d.Stage+1))
-}
-
-// lastPushedStage is the stage the score set was last pushed to by this state dir, else the
-// contract's open stage.
-func (sess session) lastPushedStage(ctx context.Context, s *deployer.Scorer, set *scores.Set) (uint64, error) {
-	pushes, err := journal.FindPushes(sess.journalDir(), s.Contract(), set.Fingerprint())
-	if err != nil {
-		return 0, err
-	}
-	if len(pushes) > 0 {
-		sess.logger.Debug("verify: stage from the journal", "stage", pushes[0].Begin.Stage, "journal", pushes[0].Path)
-		return pushes[0].Begin.Stage, nil
-	}
-	open, err := s.OpenStage(ctx)
-	if err != nil {
-		return 0, classify(err)
-	}
-	return open, nil
+	return sess.printResult(result{d, f.TxHash}, fmt.Sprintf("finalized stage %d (tx %s); stage %d is open", d.Stage, f.TxHash, d.Stage+1))
 }

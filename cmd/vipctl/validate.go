@@ -24,6 +24,7 @@ var flagBounds = map[string]bound{
 	"first-push":       intBound(1, math.MaxInt32, ""),
 	"generate":         intBound(0, math.MaxInt32, ""),
 	"l1-stage":         intBound(1, math.MaxInt64, "stages start at 1"),
+	"log-span":         intBound(1, math.MaxInt64, ""),
 	"account":          intBound(0, math.MaxInt32, "a non-hardened BIP32 index"),
 	"every":            durationBound(time.Millisecond, ""),
 	"poll":             durationBound(time.Millisecond, ""),

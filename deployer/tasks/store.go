@@ -96,3 +96,51 @@ func (s Store) CheckSameChain(ctx context.Context, sc *deployer.Scorer) error {
 	}
 	return nil
 }
+
+// Chain names a chain: its id and its first block's hash ("" when the chain cannot name
+// it). A chain started again under the same id has another first block.
+type Chain struct {
+	ID, FirstBlock string
+}
+
+// Identified is what naming a chain needs of it: *deployer.Scorer is one.
+type Identified interface {
+	ChainID() string
+	FirstBlock(ctx context.Context) (string, error)
+}
+
+// Identify names c's chain; a first block that cannot be read is "".
+func Identify(ctx context.Context, c Identified) Chain {
+	first, err := c.FirstBlock(ctx)
+	if err != nil {
+		first = ""
+	}
+	return Chain{c.ChainID(), first}
+}
+
+// OtherChainError is a chain that is not the one expected: another chain id, or the same
+// id started again (Restarted: another first block).
+type OtherChainError struct {
+	Want, Got Chain
+	Restarted bool
+}
+
+func (e *OtherChainError) Error() string {
+	if e.Restarted {
+		return fmt.Sprintf("chain %s was started again (first block %s, was %s)", e.Got.ID, e.Got.FirstBlock, e.Want.FirstBlock)
+	}
+	return fmt.Sprintf("chain %s, not %s", e.Got.ID, e.Want.ID)
+}
+
+// Same refuses (an *OtherChainError) c when its chain is not ch. A first block either side
+// cannot name passes.
+func (ch Chain) Same(ctx context.Context, c Identified) error {
+	now := Identify(ctx, c)
+	switch {
+	case now.ID != ch.ID:
+		return &OtherChainError{Want: ch, Got: now}
+	case ch.FirstBlock != "" && now.FirstBlock != "" && now.FirstBlock != ch.FirstBlock:
+		return &OtherChainError{Want: ch, Got: now, Restarted: true}
+	}
+	return nil
+}

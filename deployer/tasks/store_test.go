@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"context"
 	"errors"
 	"os"
 	"strings"
@@ -34,5 +35,38 @@ func TestStoreRemembersPerVMAndChain(t *testing.T) {
 	}
 	if _, err := s.Load(vip.EVM, "1"); err == nil || errors.Is(err, ErrNotRemembered) || !strings.Contains(err.Error(), s.Path(vip.EVM, "1")) {
 		t.Fatalf("a broken file: %v, want an error naming it", err)
+	}
+}
+
+type namedChain struct {
+	id, first string
+	err       error
+}
+
+func (n namedChain) ChainID() string                            { return n.id }
+func (n namedChain) FirstBlock(context.Context) (string, error) { return n.first, n.err }
+
+// A chain is the same one by its id and, when both sides can name it, its first block.
+func TestChainSame(t *testing.T) {
+	ctx := context.Background()
+	started := Identify(ctx, namedChain{id: "evm-1", first: "aa"})
+	for _, tc := range []struct {
+		name      string
+		now       namedChain
+		other     bool
+		restarted bool
+	}{
+		{"the same", namedChain{id: "evm-1", first: "aa"}, false, false},
+		{"a first block it cannot name", namedChain{id: "evm-1", err: errors.New("pruned")}, false, false},
+		{"another id", namedChain{id: "evm-2", first: "aa"}, true, false},
+		{"started again", namedChain{id: "evm-1", first: "bb"}, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := started.Same(ctx, tc.now)
+			var o *OtherChainError
+			if errors.As(err, &o) != tc.other || tc.other && o.Restarted != tc.restarted {
+				t.Fatalf("error %v; want other %v restarted %v", err, tc.other, tc.restarted)
+			}
+		})
 	}
 }

@@ -59,6 +59,13 @@ type Operator struct {
 // Option configures an Operator.
 type Option func(*Operator)
 
+// The operator's intervals unless its options say.
+const (
+	DefaultEvery      = time.Minute
+	DefaultPoll       = 15 * time.Second
+	DefaultMaxBackoff = 5 * time.Minute
+)
+
 // WithEvery sets how often the source is read for the open stage (default 1m); a file
 // source that changed is read at the next L1 poll.
 func WithEvery(d time.Duration) Option { return func(o *Operator) { o.every = d } }
@@ -106,7 +113,7 @@ func New(s Contract, l1 guard.L1, src Source, stateDir string, opts ...Option) *
 		l1:      l1,
 		src:     src,
 		pending: pendingFile{path: PendingPath(stateDir, s.Contract())},
-		every:   time.Minute, poll: 15 * time.Second, maxBackoff: 5 * time.Minute,
+		every:   DefaultEvery, poll: DefaultPoll, maxBackoff: DefaultMaxBackoff,
 		logger: slog.New(slog.DiscardHandler),
 	}
 	for _, op := range opts {
