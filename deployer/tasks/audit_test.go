@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/vipharness/vipharness/bindings/l1node"
+	"github.com/vipharness/vipharness/deployer/deployertest"
 	"github.com/vipharness/vipharness/deployer/operation/audit"
-	"github.com/vipharness/vipharness/deployer/scorertest"
 )
 
 // fakeL1 holds one snapshot (nil: none yet) of one bridge, or knows no bridge.
@@ -33,10 +33,10 @@ func (f fakeL1) Snapshot(_ context.Context, _, _, _ uint64) (l1node.Snapshot, er
 }
 
 // auditedContract is a contract whose stage 1 holds two scores, finalized unless open.
-func auditedContract(t *testing.T, open bool) *scorertest.Scorer {
+func auditedContract(t *testing.T, open bool) *deployertest.Scorer {
 	t.Helper()
 	ctx := context.Background()
-	c := scorertest.New(1)
+	c := deployertest.New(1)
 	if _, err := c.UpdateScores(ctx, 1, testSet(t).Entries(0, 2)); err != nil {
 		t.Fatal(err)
 	}

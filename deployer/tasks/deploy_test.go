@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/vipharness/vipharness/deployer"
-	"github.com/vipharness/vipharness/deployer/scorertest"
+	"github.com/vipharness/vipharness/deployer/deployertest"
 	"github.com/vipharness/vipharness/deployer/vip"
 )
 
@@ -37,7 +37,7 @@ func TestDeployOptionsValidated(t *testing.T) {
 		field string
 	}{
 		{"a stage", DeployOptions{Stage: 3, Open: open, Store: Store{Dir: "x"}}, ""},
-		{"the L1's", DeployOptions{L1: scorertest.NewL1(2), Open: open, Store: Store{Dir: "x"}}, ""},
+		{"the L1's", DeployOptions{L1: deployertest.NewL1(2), Open: open, Store: Store{Dir: "x"}}, ""},
 		{"no stage, no L1", DeployOptions{Open: open, Store: Store{Dir: "x"}}, "Stage or L1"},
 		{"nothing to open", DeployOptions{Stage: 3, Store: Store{Dir: "x"}}, "Open"},
 		{"no store", DeployOptions{Stage: 3, Open: open}, "Store.Dir"},
@@ -72,7 +72,7 @@ func TestDeployStageAndStore(t *testing.T) {
 			o := DeployOptions{Stage: tc.stage, Store: Store{Dir: t.TempDir()},
 				Open: func(context.Context) (Deployer, func(), error) { return fd, func() { fd.closed = true }, nil }}
 			if tc.l1 != 0 {
-				o.L1 = scorertest.NewL1(tc.l1)
+				o.L1 = deployertest.NewL1(tc.l1)
 			}
 			d, err := Deploy(context.Background(), o)
 			if err != nil {
@@ -91,7 +91,7 @@ func TestDeployStageAndStore(t *testing.T) {
 
 // An L1 that cannot be read dials nothing.
 func TestDeployL1Unreadable(t *testing.T) {
-	l1 := scorertest.NewL1(1)
+	l1 := deployertest.NewL1(1)
 	l1.Err = errors.New("down")
 	opened := false
 	_, err := Deploy(context.Background(), DeployOptions{L1: l1, Store: Store{Dir: t.TempDir()},

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/vipharness/vipharness/deployer/scorertest"
+	"github.com/vipharness/vipharness/deployer/deployertest"
 	"github.com/vipharness/vipharness/deployer/scores"
 	"github.com/vipharness/vipharness/deployer/tasks"
 )
@@ -14,7 +14,7 @@ import (
 // (with Store.Recorded, so a retried finalize finds its tx).
 func ExampleUpdateScores() {
 	ctx := context.Background()
-	contract, l1 := scorertest.New(1), scorertest.NewL1(1)
+	contract, l1 := deployertest.New(1), deployertest.NewL1(1)
 	set, err := scores.NewSet([]scores.Entry{
 		{Addr: "0x00000000000000000000000000000000000000a1", Amount: 10},
 		{Addr: "0x00000000000000000000000000000000000000a2", Amount: 32},

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vipharness/vipharness/deployer/deployertest"
 	"github.com/vipharness/vipharness/deployer/operation/operate"
 	"github.com/vipharness/vipharness/deployer/policy"
-	"github.com/vipharness/vipharness/deployer/scorertest"
 )
 
 func TestOperateOptionsValidated(t *testing.T) {
@@ -62,13 +62,13 @@ func TestOperatorLockAndPass(t *testing.T) {
 	if err := os.WriteFile(file, []byte("address,score\n0x00000000000000000000000000000000000000a1,7\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := scorertest.New(1)
+	c := deployertest.New(1)
 	o := OperateOptions{Source: &operate.FileSource{Path: file}, Store: Store{Dir: dir}}
-	op, err := NewOperator(c, scorertest.NewL1(1), o)
+	op, err := NewOperator(c, deployertest.NewL1(1), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewOperator(c, scorertest.NewL1(1), o); !errors.Is(err, operate.ErrLocked) {
+	if _, err := NewOperator(c, deployertest.NewL1(1), o); !errors.Is(err, operate.ErrLocked) {
 		t.Fatalf("a second operator: %v, want ErrLocked", err)
 	}
 	if err := op.Once(ctx); err != nil {
@@ -80,7 +80,7 @@ func TestOperatorLockAndPass(t *testing.T) {
 	if err := op.Close(); err != nil {
 		t.Fatal(err)
 	}
-	op, err = NewOperator(c, scorertest.NewL1(1), o)
+	op, err = NewOperator(c, deployertest.NewL1(1), o)
 	if err != nil {
 		t.Fatalf("after Close: %v", err)
 	}
@@ -102,12 +102,12 @@ func TestPolicySource(t *testing.T) {
 		t.Fatalf("source %+v", ps)
 	}
 	dir := t.TempDir()
-	op, err := NewOperator(scorertest.New(1), scorertest.NewL1(1), OperateOptions{Source: ps, Store: Store{Dir: dir}})
+	op, err := NewOperator(deployertest.New(1), deployertest.NewL1(1), OperateOptions{Source: ps, Store: Store{Dir: dir}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer op.Close()
-	if want := (Store{Dir: dir}).PolicyDir(scorertest.New(1).Contract()); ps.dir != want || ps.codec == nil {
+	if want := (Store{Dir: dir}).PolicyDir(deployertest.New(1).Contract()); ps.dir != want || ps.codec == nil {
 		t.Fatalf("outputs in %q, want %q", ps.dir, want)
 	}
 }

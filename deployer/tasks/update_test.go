@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/deployertest"
 	"github.com/vipharness/vipharness/deployer/operation/guard"
 	"github.com/vipharness/vipharness/deployer/push"
-	"github.com/vipharness/vipharness/deployer/scorertest"
 	"github.com/vipharness/vipharness/deployer/scores"
 )
 
@@ -25,7 +25,7 @@ func testSet(t *testing.T) *scores.Set {
 }
 
 // liar confirms every push but stores one point more than it was sent.
-type liar struct{ *scorertest.Scorer }
+type liar struct{ *deployertest.Scorer }
 
 func (l liar) UpdateSet(ctx context.Context, stage uint64, set *scores.Set) (push.Result, error) {
 	var more []scores.Entry
@@ -61,13 +61,13 @@ func TestUpdateScores(t *testing.T) {
 		readOK  bool
 		readNil bool
 	}{
-		{"the stage asked", func() Updater { return scorertest.New(3) }, UpdateOptions{Stage: 3}, 0, 3, true, true, false},
-		{"the L1's, the open one", func() Updater { return scorertest.New(3) }, UpdateOptions{L1: scorertest.NewL1(3)}, 0, 3, true, true, false},
-		{"no stage and no L1", func() Updater { return scorertest.New(3) }, UpdateOptions{}, guard.NoStage, 0, false, false, false},
-		{"the contract behind the L1", func() Updater { return scorertest.New(2) }, UpdateOptions{L1: scorertest.NewL1(3)}, guard.ContractBehind, 0, false, false, false},
-		{"a dry run", func() Updater { return scorertest.New(3) }, UpdateOptions{Stage: 3, DryRun: true}, 0, 3, false, true, true},
-		{"no read-back", func() Updater { return scorertest.New(3) }, UpdateOptions{Stage: 3, NoReadBack: true}, 0, 3, true, true, true},
-		{"a contract that stores another score", func() Updater { return liar{scorertest.New(3)} }, UpdateOptions{Stage: 3}, 0, 3, true, false, false},
+		{"the stage asked", func() Updater { return deployertest.New(3) }, UpdateOptions{Stage: 3}, 0, 3, true, true, false},
+		{"the L1's, the open one", func() Updater { return deployertest.New(3) }, UpdateOptions{L1: deployertest.NewL1(3)}, 0, 3, true, true, false},
+		{"no stage and no L1", func() Updater { return deployertest.New(3) }, UpdateOptions{}, guard.NoStage, 0, false, false, false},
+		{"the contract behind the L1", func() Updater { return deployertest.New(2) }, UpdateOptions{L1: deployertest.NewL1(3)}, guard.ContractBehind, 0, false, false, false},
+		{"a dry run", func() Updater { return deployertest.New(3) }, UpdateOptions{Stage: 3, DryRun: true}, 0, 3, false, true, true},
+		{"no read-back", func() Updater { return deployertest.New(3) }, UpdateOptions{Stage: 3, NoReadBack: true}, 0, 3, true, true, true},
+		{"a contract that stores another score", func() Updater { return liar{deployertest.New(3)} }, UpdateOptions{Stage: 3}, 0, 3, true, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.o
@@ -94,7 +94,7 @@ func TestUpdateScores(t *testing.T) {
 // stage that differs is a report that is not OK, not an error.
 func TestVerifyScores(t *testing.T) {
 	ctx := context.Background()
-	c := scorertest.New(1)
+	c := deployertest.New(1)
 	if _, err := UpdateScores(ctx, c, UpdateOptions{Set: testSet(t), Stage: 1, NoReadBack: true}); err != nil {
 		t.Fatal(err)
 	}
