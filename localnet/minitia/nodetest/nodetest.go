@@ -74,6 +74,7 @@ func Run(t *testing.T, n Node) {
 		{"FailedTxWritesNothingButPaysItsFee", failedTxWritesNothing},
 		{"AnswersInTheRESTShapesClientsRead", restShapes},
 		{"FundsAndSignsWithBothCoinTypes", fundsBothCoinTypes},
+		{"SimulatesWithTheFeeDeductionAllowance", simulationCoversDelivery},
 		{"MakesBlocksServesItsInfoAndFreesItsPortsOnStop", servesAndStops},
 	} {
 		t.Run(b.name, func(t *testing.T) { b.run(t, start(t, n)) })

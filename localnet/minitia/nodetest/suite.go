@@ -243,6 +243,29 @@ var pubKeyType = map[vip.KeyType]string{
 // A mnemonic's account of the VM's key kind is the funded one; its account of the other
 // coin type (60, eth_secp256k1, what Initia.js MnemonicKey() derives by default, beside
 // 118, secp256k1, what CosmJS and wasmd's tools derive) is funded too and signs txs.
+// A simulation's gas covers the tx's delivery, fee and all, as a minitia's does: its tx
+// service adds the VM's fee deduction gas (miniwasm 50,000, minimove 180,000) to every
+// simulation, so a send signed for exactly the simulated gas goes through, and what it
+// leaves unused is that allowance, give or take what only a simulation or only a delivery
+// pays (a simulated signature's size, wasmd's tx counter).
+func simulationCoversDelivery(t *testing.T, e *env) {
+	allowance := minitia.FeeDeductionGas(e.n.VM)
+	msg := &banktypes.MsgSend{FromAddress: e.deployer.Address, ToAddress: e.outsider.Address, Amount: sdk.NewCoins(sdk.NewInt64Coin(denom, 7))}
+	sim, err := e.c.Simulate(context.Background(), e.deployer, msg)
+	if err != nil {
+		t.Fatalf("simulate: %v", err)
+	}
+	res := e.sendFixed(t, e.deployer, sim.GasInfo.GasUsed, msg)
+	if res.Code != 0 {
+		t.Fatalf("a send signed for its simulated gas %d: code %d: %s", sim.GasInfo.GasUsed, res.Code, res.RawLog)
+	}
+	left := sim.GasInfo.GasUsed - uint64(res.GasUsed)
+	t.Logf("bank send: simulated %d, used %d, left %d (allowance %d)", sim.GasInfo.GasUsed, res.GasUsed, left, allowance)
+	if allowance == 0 || left > allowance*11/10 || left < allowance*9/10 {
+		t.Fatalf("a send simulated at %d used %d: %d left, want the fee deduction allowance %d within 10%%", sim.GasInfo.GasUsed, res.GasUsed, left, allowance)
+	}
+}
+
 func fundsBothCoinTypes(t *testing.T, e *env) {
 	ctx := context.Background()
 	dev := e.r.Funded()[0]
