@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	sdkmath "cosmossdk.io/math"
 	wasmtypes "github.com/CosmWasm/wasmd/x/wasm/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
@@ -126,16 +127,17 @@ func (g *gasSender) send(ctx context.Context, name string, msgs ...sdk.Msg) (*sd
 	return res, nil
 }
 
-func sendGasTxs(ctx context.Context, r localnet.Rollup) ([]gasFigure, error) {
+// fundedSigner dials the rollup's Cosmos faces and loads its first funded account.
+func fundedSigner(ctx context.Context, r localnet.Rollup) (*cosmostx.Client, *cosmostx.Signer, error) {
 	ep := r.Endpoints()
 	c, err := cosmostx.Dial(ctx, ep.CometRPC, ep.REST, cosmostx.WithMessages(wasmtypes.RegisterInterfaces, initiamove.RegisterInterfaces))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	funded := r.Funded()[0]
 	secret, err := hex.DecodeString(funded.PrivateKey)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// The funded account's key is secp256k1 on Wasm, eth_secp256k1 on Move: the one whose
 	// address it is.
@@ -143,16 +145,24 @@ func sendGasTxs(ctx context.Context, r localnet.Rollup) ([]gasFigure, error) {
 	for _, kt := range []vip.KeyType{vip.Secp256k1, vip.EthSecp256k1} {
 		k, err := keys.PrivKeyFromBytes(secret, kt)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if c.Address(k.PubKey()) == funded.Address {
 			if s, err = c.Signer(ctx, k); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
 	if s == nil {
-		return nil, fmt.Errorf("no key type gives the funded address %s", funded.Address)
+		return nil, nil, fmt.Errorf("no key type gives the funded address %s", funded.Address)
+	}
+	return c, s, nil
+}
+
+func sendGasTxs(ctx context.Context, r localnet.Rollup) ([]gasFigure, error) {
+	c, s, err := fundedSigner(ctx, r)
+	if err != nil {
+		return nil, err
 	}
 	g := &gasSender{c: c, s: s}
 	other := c.Enc.MustAddr(fresh().Bytes())
@@ -239,4 +249,25 @@ func sendGasTxs(ctx context.Context, r localnet.Rollup) ([]gasFigure, error) {
 		return nil, err
 	}
 	return g.figs, nil
+}
+
+// overU64Send sends the funded account's own coins to a fresh account, an amount one above
+// u64's largest, signed for 200,000 gas: the bank's answer at delivery (Move coin amounts
+// are u64).
+func overU64Send(ctx context.Context, r localnet.Rollup) (answer, error) {
+	c, s, err := fundedSigner(ctx, r)
+	if err != nil {
+		return answer{}, err
+	}
+	amount, _ := sdkmath.NewIntFromString("18446744073709551616")
+	res, err := c.Send(ctx, s, 200_000, &banktypes.MsgSend{FromAddress: s.Address, ToAddress: c.Enc.MustAddr(fresh().Bytes()),
+		Amount: sdk.NewCoins(sdk.NewCoin(c.GasPrice().Denom, amount))})
+	if err != nil {
+		return answer{}, err
+	}
+	// The reason: the raw log's first line after its last ": " (before it come the message's
+	// index and the balances; after the first line, a recovered panic's stack).
+	line, _, _ := strings.Cut(res.RawLog, "\n")
+	reason := line[strings.LastIndex(line, ": ")+len(": "):]
+	return answer{Code: int(res.Code), Message: res.Codespace + " " + reason, Value: fmt.Sprintf("in a block: %v", res.Height > 0)}, nil
 }

@@ -58,6 +58,7 @@ var probes = append([]probe{
 		return []any{map[string]any{"data": "0x63deadbeef6000526004601cfd"}, "latest"}
 	}, nil),
 	jsonrpc("JSON-RPC eth_getBlockByNumber latest", "eth_getBlockByNumber", func(localnet.Rollup) []any { return []any{"latest", false} }, nil),
+	{name: "Cosmos a bank send above u64", vms: []vip.VM{vip.Wasm, vip.Move}, ask: overU64Send, timeout: time.Minute},
 }, append(evmProbes, cosmosGasProbes...)...)
 
 func noParams(localnet.Rollup) []any { return []any{} }

@@ -12,6 +12,7 @@
 package minitia
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -284,7 +285,20 @@ func (a *App) moveModule(cfg Config, _, _ string) (module.AppModule, error) {
 		return nil, fmt.Errorf("minitia: %w", err)
 	}
 	a.MoveKeeper = k
+	a.BankKeeper.AppendSendRestriction(u64Amounts)
 	return xmove.NewAppModule(k), nil
+}
+
+// u64Amounts takes every amount a send moves as a u64, as the bank of minimove and of the
+// initia L1 does (their balances are Move fungible assets, whose amounts are u64): math.Int's
+// Uint64 panics on an amount above u64 before any balance is looked at, and BaseApp answers
+// the recovered panic (code 111222, "recovered: Uint64() out of bounds"), where x/bank
+// alone would answer insufficient funds.
+func u64Amounts(_ context.Context, _, to sdk.AccAddress, amt sdk.Coins) (sdk.AccAddress, error) {
+	for _, c := range amt {
+		_ = c.Amount.Uint64()
+	}
+	return to, nil
 }
 
 // wasmModule is x/wasm as miniwasm wires it.

@@ -266,6 +266,31 @@ func simulationCoversDelivery(t *testing.T, e *env) {
 	}
 }
 
+// A send of more than u64 holds is refused in a block as the VM's minitia refuses it: on
+// Move, whose bank keeps u64 amounts (minimove's Move coins), by the recovered panic of the
+// amount's conversion (code 111222), before any balance is read; on Wasm by x/bank's
+// insufficient funds (code 5), as on miniwasm.
+func refusesSendAboveU64(t *testing.T, e *env) {
+	amount, _ := sdkmath.NewIntFromString("18446744073709551616")
+	res := e.sendFixed(t, e.deployer, 200_000, &banktypes.MsgSend{FromAddress: e.deployer.Address, ToAddress: e.outsider.Address,
+		Amount: sdk.NewCoins(sdk.NewCoin(denom, amount))})
+	first, _, _ := strings.Cut(res.RawLog, "\n")
+	want := map[vip.VM]struct {
+		code      uint32
+		codespace string
+		log       string
+	}{
+		vip.Move: {111222, "undefined", "recovered: Uint64() out of bounds"},
+		vip.Wasm: {5, "sdk", "insufficient funds"},
+	}[e.n.VM]
+	if res.Height == 0 || res.Code != want.code || res.Codespace != want.codespace || !strings.HasSuffix(first, want.log) {
+		t.Fatalf("a send above u64: height %d codespace %s code %d: %s; want in a block, %s code %d, %q", res.Height, res.Codespace, res.Code, first, want.codespace, want.code, want.log)
+	}
+	if got := e.balance(t, e.outsider.Address); got.AmountOf(denom).GTE(amount) {
+		t.Fatalf("the refused send moved coins: %s", got)
+	}
+}
+
 func fundsBothCoinTypes(t *testing.T, e *env) {
 	ctx := context.Background()
 	dev := e.r.Funded()[0]
