@@ -14,7 +14,7 @@ import { QueryClientImpl as BankQuery } from "cosmjs-types/cosmos/bank/v1beta1/q
 import { ServiceClientImpl as CometService } from "cosmjs-types/cosmos/base/tendermint/v1beta1/query";
 import { QueryClientImpl as UpgradeQuery } from "cosmjs-types/cosmos/upgrade/v1beta1/query";
 import { MnemonicKey, MsgSend, RESTClient, isTxError } from "@initia/initia.js";
-import { check, env, must } from "./report.mjs";
+import { check, env, must, recordGas } from "./report.mjs";
 
 const rpc = env("RPC_URL");
 const chainId = env("CHAIN_ID");
@@ -106,7 +106,8 @@ await check("getAccount with CosmJS's own parser refuses the eth_secp256k1 key",
 let sent;
 await check("SigningStargateClient sendTokens (coin type 118, fee auto)", async () => {
   signer = await SigningStargateClient.connectWithSigner(rpc, wallet, { gasPrice });
-  const res = await signer.sendTokens(addr118, fresh, [{ denom, amount: "12345" }], "auto", "cosmjs move");
+  const gas = recordGas(signer);
+  const res = gas("bank MsgSend", await signer.sendTokens(addr118, fresh, [{ denom, amount: "12345" }], "auto", "cosmjs move"));
   must(res.code === 0, `code 0, got ${res.code}: ${res.rawLog}`);
   sent = res;
   must((await client.getBalance(fresh, denom)).amount === "12345", "the recipient's balance");

@@ -21,7 +21,7 @@ import (
 // cosmjsWasmCalls and cosmjsMoveCalls are how many calls cosmjs_wasm.mjs and cosmjs_move.mjs
 // make when they run to their end.
 const (
-	cosmjsWasmCalls = 35
+	cosmjsWasmCalls = 39
 	cosmjsMoveCalls = 27
 )
 
@@ -31,7 +31,7 @@ const cosmjsStage = "3"
 var _ = Describe("CosmJS on a Wasm rollup", func() {
 	for _, target := range initiaTargets(vip.Wasm) {
 		Context(target.String(), Label("cosmjs", string(target.VM), target.Engine.Name()), func() {
-			It("uploads, instantiates, scores, finalizes, migrates and changes admins; authz and fee grants; empty searches; the first fee under fee auto", func(ctx SpecContext) {
+			It("uploads, instantiates (and instantiate2), scores, finalizes, migrates and changes admins, all under fee auto; smart and raw queries; authz and fee grants; empty searches", func(ctx SpecContext) {
 				if plainNode(target) {
 					Skip(target.String() + " runs plain wasmd, not the minitia app")
 				}

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { makeCosmoshubPath } from "@cosmjs/amino";
 import { CosmWasmClient, SigningCosmWasmClient, instantiate2Address } from "@cosmjs/cosmwasm-stargate";
-import { toBech32, toUtf8 } from "@cosmjs/encoding";
+import { fromUtf8, toBech32, toUtf8 } from "@cosmjs/encoding";
 import { DirectSecp256k1HdWallet } from "@cosmjs/proto-signing";
 import { QueryClient, createProtobufRpcClient } from "@cosmjs/stargate";
 import { connectComet } from "@cosmjs/tendermint-rpc";
@@ -19,7 +19,7 @@ import { QueryClientImpl as AuthzQuery } from "cosmjs-types/cosmos/authz/v1beta1
 import { BasicAllowance } from "cosmjs-types/cosmos/feegrant/v1beta1/feegrant";
 import { QueryClientImpl as FeegrantQuery } from "cosmjs-types/cosmos/feegrant/v1beta1/query";
 import { MsgExecuteContract } from "cosmjs-types/cosmwasm/wasm/v1/tx";
-import { check, env, must } from "./report.mjs";
+import { check, env, must, recordGas } from "./report.mjs";
 
 // @cosmjs/cosmwasm-stargate 0.39 is a shim over @cosmjs/cosmwasm 0.38 with its own nested
 // stargate: its clients take a GasPrice from that copy (FACTS: the nested-stargate trap).
@@ -43,8 +43,11 @@ const [{ address: hot }] = await hotWallet.getAccounts();
 const feeCollector = toBech32(prefix, createHash("sha256").update("fee_collector").digest().subarray(0, 20));
 
 let client, hotClient, reader;
+// gas and hotGas print each tx's simulated, wanted and used gas (recordGas).
+let gas, hotGas;
 await check("SigningCosmWasmClient.connectWithSigner", async () => {
   client = await SigningCosmWasmClient.connectWithSigner(rpc, operatorWallet, { gasPrice });
+  gas = recordGas(client);
   must((await client.getChainId()) === chainId, `chain id ${chainId}`);
 });
 await check("CosmWasmClient.connect (Comet38)", async () => {
@@ -54,18 +57,17 @@ await check("CosmWasmClient.connect (Comet38)", async () => {
 await check("mnemonic coin type 118 account is the funded one", async () => {
   must(operator === env("FUNDED_ADDRESS"), `${env("FUNDED_ADDRESS")}, got ${operator}`);
 });
-// CosmJS simulates a tx without a fee, so the fee's deduction (two balance writes) and
-// wasmd's tx counter, which only a delivered tx pays, are not in its estimate: about 19,500
-// gas on this chain, as on any SDK chain (cosmos-sdk#4864). Fee "auto" (x1.4) covers it for
-// the contract's txs; the small authz and feegrant messages get the margin apps give them.
-const small = 1.6;
+// Every tx goes with fee "auto" (CosmJS's simulation x 1.4). A simulation leaves out what
+// only a delivered tx pays (the fee's deduction, wasmd's tx counter); a minitia adds a fixed
+// allowance for it to every simulation (miniwasm: 50,000 gas), so "auto" covers even the
+// small admin, authz and feegrant messages.
 const balance = async (a) => BigInt((await client.getBalance(a, denom)).amount);
 
 // The chain's first fee-paying tx, its gas from CosmJS's own simulation ("auto"): the fee
 // collector holds nothing before it and exactly the fee after it.
 await check("first fee-paying tx of a fresh chain under fee auto (sendTokens to the hot key)", async () => {
   must((await balance(feeCollector)) === 0n, "an empty fee collector before the chain's first fee");
-  const res = await client.sendTokens(operator, hot, [{ denom, amount: "2000000" }], "auto", "cosmjs first fee");
+  const res = gas("bank MsgSend", await client.sendTokens(operator, hot, [{ denom, amount: "2000000" }], "auto", "cosmjs first fee"));
   must(res.code === 0, `code 0, got ${res.code}: ${res.rawLog}`);
   const tx = await client.getTx(res.transactionHash);
   must(tx && tx.code === 0, "the tx by hash");
@@ -76,7 +78,7 @@ await check("first fee-paying tx of a fresh chain under fee auto (sendTokens to 
 
 let codeId;
 await check("upload (MsgStoreCode, fee auto)", async () => {
-  const res = await client.upload(operator, code, "auto", "cosmjs upload");
+  const res = gas("MsgStoreCode", await client.upload(operator, code, "auto", "cosmjs upload"));
   must(res.checksum === checksum, `checksum ${checksum}, got ${res.checksum}`);
   codeId = res.codeId;
   must(codeId > 0, "a code id");
@@ -93,7 +95,7 @@ await check("getCodes", async () => {
 
 let contract;
 await check("instantiate (official message, admin set)", async () => {
-  const res = await client.instantiate(operator, codeId, { allow_list: [operator], init_stage: stage }, "cosmjs vip_score", "auto", { admin: operator });
+  const res = gas("MsgInstantiateContract", await client.instantiate(operator, codeId, { allow_list: [operator], init_stage: stage }, "cosmjs vip_score", "auto", { admin: operator }));
   contract = res.contractAddress;
   must(contract.startsWith(prefix), `a contract address, got ${contract}`);
 });
@@ -105,7 +107,7 @@ await check("getContracts", async () => must((await client.getContracts(codeId))
 
 const scored = [[operator, 10], [hot, 32]];
 await check("execute update_scores", async () => {
-  const res = await client.execute(operator, contract, { update_scores: { stage, scores: scored } }, "auto");
+  const res = gas("MsgExecuteContract update_scores", await client.execute(operator, contract, { update_scores: { stage, scores: scored } }, "auto"));
   must(res.events.some((e) => e.type === "execute" && e.attributes.some((a) => a.value === contract)), `the execute event: ${JSON.stringify(res.events.map((e) => e.type))}`);
 });
 await check("queryContractSmart get_score", async () => {
@@ -120,6 +122,31 @@ await check("queryContractSmart get_stage_info", async () => {
   const res = await client.queryContractSmart(contract, { get_stage_info: { stage } });
   must(Number(res.total_score) === 42 && res.is_finalized === false, JSON.stringify(res));
 });
+// Raw reads by the storage keys cw-storage-plus gives the official contract: the Item
+// "init_stage", and the Map "scores" (u16 length-prefixed namespace, the stage big-endian,
+// the address).
+const rawKey = (ns, ...parts) => {
+  const len = Buffer.alloc(2);
+  len.writeUInt16BE(ns.length);
+  return new Uint8Array(Buffer.concat([len, Buffer.from(ns), ...parts.map((p) => Buffer.from(p))]));
+};
+const stageBE = (n) => {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(BigInt(n));
+  return b;
+};
+await check("queryContractRaw init_stage", async () => {
+  const raw = await client.queryContractRaw(contract, toUtf8("init_stage"));
+  must(raw && Number(JSON.parse(fromUtf8(raw))) === stage, `init_stage ${stage}, got ${raw && fromUtf8(raw)}`);
+});
+await check("queryContractRaw a score (Map key)", async () => {
+  const raw = await client.queryContractRaw(contract, rawKey("scores", stageBE(stage), toUtf8(hot)));
+  must(raw && Number(JSON.parse(fromUtf8(raw))) === 32, `score 32, got ${raw && fromUtf8(raw)}`);
+});
+await check("queryContractRaw of a missing key is empty", async () => {
+  const raw = await client.queryContractRaw(contract, rawKey("scores", stageBE(stage + 9), toUtf8(hot)));
+  must(raw === null || raw.length === 0, `nothing, got ${raw && fromUtf8(raw)}`);
+});
 await check("queryContractSmart refused (contract error, clean message)", async () => {
   let err;
   try {
@@ -130,7 +157,7 @@ await check("queryContractSmart refused (contract error, clean message)", async 
   must(err && !/panic/.test(err.message), `an error for a missing stage, got ${err?.message}`);
 });
 await check("execute finalize_stage", async () => {
-  await client.execute(operator, contract, { finalize_stage: { stage } }, "auto");
+  gas("MsgExecuteContract finalize_stage", await client.execute(operator, contract, { finalize_stage: { stage } }, "auto"));
   const done = await client.queryContractSmart(contract, { get_stage_info: { stage } });
   must(done.is_finalized === true, `stage ${stage} finalized: ${JSON.stringify(done)}`);
   const next = await client.queryContractSmart(contract, { get_stage_info: { stage: stage + 1 } });
@@ -151,30 +178,38 @@ let contract2;
 await check("instantiate2 at the predicted address", async () => {
   const salt = toUtf8("vipharness-cosmjs");
   const predicted = instantiate2Address(Buffer.from(checksum, "hex"), operator, salt, prefix);
-  const res = await client.instantiate2(operator, codeId, salt, { allow_list: [operator], init_stage: stage + 1 }, "cosmjs vip_score 2", "auto", { admin: operator });
+  const res = gas("MsgInstantiateContract2", await client.instantiate2(operator, codeId, salt, { allow_list: [operator], init_stage: stage + 1 }, "cosmjs vip_score 2", "auto", { admin: operator }));
   must(res.contractAddress === predicted, `address ${predicted}, got ${res.contractAddress}`);
   contract2 = res.contractAddress;
   const info = await client.queryContractSmart(contract2, { get_stage_info: { stage: stage + 1 } });
   must(info.is_finalized === false, JSON.stringify(info));
 });
-await check("migrate (admin, the contract's migrate entry)", async () => {
-  await client.migrate(operator, contract, codeId, {}, "auto");
+// The same bytes stored again are a code of their own: the contract migrates to it.
+let codeId2;
+await check("upload the same code again (a new code id, the same checksum)", async () => {
+  const res = await client.upload(operator, code, "auto", "cosmjs upload again");
+  codeId2 = res.codeId;
+  must(codeId2 > codeId && res.checksum === checksum, `a code after ${codeId} with checksum ${checksum}, got ${codeId2} ${res.checksum}`);
+});
+await check("migrate to the new code (admin, the contract's migrate entry)", async () => {
+  gas("MsgMigrateContract", await client.migrate(operator, contract, codeId2, {}, "auto"));
+  must((await client.getContract(contract)).codeId === codeId2, `code ${codeId2} after migrate`);
   const hist = await client.getContractCodeHistory(contract);
-  must(hist.length === 2 && hist[1].operation === "Migrate" && hist[1].codeId === codeId, JSON.stringify(hist));
+  must(hist.length === 2 && hist[0].codeId === codeId && hist[1].operation === "Migrate" && hist[1].codeId === codeId2, JSON.stringify(hist));
   const after = await client.queryContractSmart(contract, { get_score: { addr: hot, stage } });
   must(Number(after.score) === 32, `state kept across migrate, got ${JSON.stringify(after)}`);
 });
 await check("migrate with a message the contract refuses", async () => {
   let err;
   try {
-    await client.migrate(operator, contract, codeId, { unexpected: 1 }, "auto");
+    await client.migrate(operator, contract, codeId2, { unexpected: 1 }, "auto");
   } catch (e) {
     err = e;
   }
   must(err && /migrate/i.test(err.message), `the contract's refusal, got ${err?.message}`);
 });
-await check("updateAdmin to the hot key", async () => {
-  await client.updateAdmin(operator, contract2, hot, small);
+await check("updateAdmin to the hot key (fee auto)", async () => {
+  gas("MsgUpdateAdmin", await client.updateAdmin(operator, contract2, hot, "auto"));
   must((await client.getContract(contract2)).admin === hot, "the hot key as admin");
 });
 await check("migrate by a former admin is refused", async () => {
@@ -186,9 +221,10 @@ await check("migrate by a former admin is refused", async () => {
   }
   must(err && /unauthorized/i.test(err.message), `unauthorized, got ${err?.message}`);
 });
-await check("clearAdmin (by the hot key)", async () => {
+await check("clearAdmin (by the hot key, fee auto)", async () => {
   hotClient = await SigningCosmWasmClient.connectWithSigner(rpc, hotWallet, { gasPrice });
-  await hotClient.clearAdmin(hot, contract2, small);
+  hotGas = recordGas(hotClient);
+  hotGas("MsgClearAdmin", await hotClient.clearAdmin(hot, contract2, "auto"));
   must(!(await client.getContract(contract2)).admin, "no admin");
 });
 
@@ -231,7 +267,8 @@ await check("authz MsgGrant (GenericAuthorization MsgExecuteContract)", async ()
         expiration: inAnHour,
       },
     },
-  }], small);
+  }], "auto");
+  gas("authz MsgGrant", res);
   must(res.code === 0, `code 0, got ${res.code}: ${res.rawLog}`);
 });
 await check("authz Grants query (abci_query)", async () => {
@@ -239,7 +276,7 @@ await check("authz Grants query (abci_query)", async () => {
   must(res.grants.length === 1 && res.grants[0].authorization.typeUrl === "/cosmos.authz.v1beta1.GenericAuthorization", JSON.stringify(res.grants.length));
 });
 await check("authz MsgExec: the hot key writes a score as the operator", async () => {
-  const res = await hotClient.signAndBroadcast(hot, [execAsOperator([[hot, 5]])], small);
+  const res = hotGas("authz MsgExec", await hotClient.signAndBroadcast(hot, [execAsOperator([[hot, 5]])], "auto"));
   must(res.code === 0, `code 0, got ${res.code}: ${res.rawLog}`);
   const got = await client.queryContractSmart(contract2, { get_score: { addr: hot, stage: stage + 1 } });
   must(Number(got.score) === 5, `score 5, got ${JSON.stringify(got)}`);
@@ -256,7 +293,8 @@ await check("feegrant MsgGrantAllowance (BasicAllowance)", async () => {
         value: BasicAllowance.encode({ spendLimit: [{ denom, amount: "5000000" }], expiration: inAnHour }).finish(),
       },
     },
-  }], small);
+  }], "auto");
+  gas("feegrant MsgGrantAllowance", res);
   must(res.code === 0, `code 0, got ${res.code}: ${res.rawLog}`);
 });
 await check("feegrant Allowance query (abci_query)", async () => {
@@ -265,8 +303,7 @@ await check("feegrant Allowance query (abci_query)", async () => {
 });
 await check("score write whose fee the granter pays (MsgExec, fee.granter)", async () => {
   const msgs = [execAsOperator([[hot, 9]])];
-  const gas = Math.ceil((await hotClient.simulate(hot, msgs, "")) * small);
-  const fee = nested.calculateFee(gas, gasPrice);
+  const fee = nested.calculateFee(Math.ceil((await hotClient.simulate(hot, msgs, "")) * 1.4), gasPrice);
   const [hotBefore, opBefore] = [await balance(hot), await balance(operator)];
   const res = await hotClient.signAndBroadcast(hot, msgs, { ...fee, granter: operator });
   must(res.code === 0, `code 0, got ${res.code}: ${res.rawLog}`);

@@ -38,3 +38,17 @@ export async function notImplemented(fn) {
   }
   throw new Error(`expected 501 Not Implemented (the L1's route), got an answer: ${JSON.stringify(answer)}`);
 }
+
+// recordGas makes a CosmJS signing client remember its last simulation (fee "auto" asks
+// simulate() first) and returns gas(name, res), which prints one JSON line
+// {"gas", "simulated", "wanted", "used"} for the Go side to log beside the calls.
+export function recordGas(client) {
+  const simulate = client.simulate.bind(client);
+  let last;
+  client.simulate = async (...args) => (last = await simulate(...args));
+  return (name, res) => {
+    console.log(JSON.stringify({ gas: name, simulated: last, wanted: Number(res?.gasWanted), used: Number(res?.gasUsed) }));
+    last = undefined;
+    return res;
+  };
+}

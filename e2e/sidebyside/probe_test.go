@@ -41,7 +41,15 @@ type probe struct {
 	name string
 	vms  []vip.VM
 	ask  func(ctx context.Context, r localnet.Rollup) (answer, error)
+	// close, when set, says whether two answers that differ are still alike (figures within
+	// a stated tolerance); ours is a, the real one's b.
+	close func(a, b answer) bool
+	// timeout bounds the probe on both sides (0: probeTimeout).
+	timeout time.Duration
 }
+
+// alike says whether ours (a) answers as the real one (b) does.
+func (p probe) alike(a, b answer) bool { return a == b || p.close != nil && p.close(a, b) }
 
 func (p probe) on(vm vip.VM) bool { return p.vms == nil || slices.Contains(p.vms, vm) }
 

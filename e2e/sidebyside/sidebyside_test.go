@@ -58,7 +58,8 @@ var probes = append([]probe{
 		return []any{map[string]any{"data": "0x63deadbeef6000526004601cfd"}, "latest"}
 	}, nil),
 	jsonrpc("JSON-RPC eth_getBlockByNumber latest", "eth_getBlockByNumber", func(localnet.Rollup) []any { return []any{"latest", false} }, nil),
-}, evmProbes...)
+	{name: "Cosmos a bank send above u64", vms: []vip.VM{vip.Wasm, vip.Move}, ask: overU64Send, timeout: time.Minute},
+}, append(evmProbes, cosmosGasProbes...)...)
 
 func noParams(localnet.Rollup) []any { return []any{} }
 
@@ -68,7 +69,23 @@ var known = map[string]map[vip.VM]string{
 	"REST opchild validators":              {vip.EVM: "the embedded EVM has no consensus of its own, so no validator set to list"},
 	"JSON-RPC a transfer's gas and logs":   {vip.EVM: "the embedded EVM charges geth's gas (a transfer 21,000) and logs only the contract's events; minievm charges Cosmos gas (estimate 170,860, used ~111,500) and logs the fee token's Transfer events (fee paid, value, refund): both need minievm's Cosmos tx execution"},
 	"JSON-RPC eth_getBlockByNumber latest": {vip.EVM: "geth's block carries its Cancun and Prague header fields (blob gas, beacon root, requests hash) and minievm's does not; dropping them from our replies would break the header hash that go-ethereum clients recompute from the fields"},
+	"Cosmos gas: simulated, within 1%": {
+		vip.Wasm: wasmSendGas,
+		vip.Move: moveBankGas,
+	},
+	"Cosmos gas: used, within 1%": {
+		vip.Wasm: wasmSendGas + "; a delivery also runs miniwasm's fee checker, which reads opchild's params for its free lane's fee whitelist (about 4,900 more per delivered tx in all, 2 to 8%)",
+		vip.Move: moveBankGas,
+	},
+	"Cosmos gas: simulated, within 10%": {vip.Move: moveBankGas},
+	"Cosmos gas: used, within 10%":      {vip.Move: moveBankGas},
 }
+
+// Why the Cosmos gas figures still differ (the probes of cosmos_gas_probe_test.go).
+const (
+	wasmSendGas = "miniwasm's bank keeper (its own) runs IBC forwarding's send restriction (a read of the recipient's account) and the token factory's send hooks on every send, the fee's payment included: about 3,400 gas a send; the project's app runs neither module (VIP scoring needs no IBC forwarding or token factory)"
+	moveBankGas = "minimove moves coins through the Move coin module in the MoveVM, and the local Move rollup's bank is x/bank: a bank send to a fresh account uses ~228,000 there and ~93,000 here, and every tx pays ~29,000 more there for its fee's payment (an update of two scores uses ~99,000 there, ~70,000 here; the module's publish ~383,000 and ~335,000)"
+)
 
 var _ = Describe("the project's rollups beside Initia's real minitiad", Label("sidebyside", "minitia"), func() {
 	for _, vm := range all {
@@ -96,7 +113,11 @@ var _ = Describe("the project's rollups beside Initia's real minitiad", Label("s
 					if !p.on(vm) {
 						continue
 					}
-					pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+					timeout := probeTimeout
+					if p.timeout > 0 {
+						timeout = p.timeout
+					}
+					pctx, cancel := context.WithTimeout(ctx, timeout)
 					a, errA := p.ask(pctx, ours)
 					b, errB := p.ask(pctx, real)
 					cancel()
@@ -105,9 +126,9 @@ var _ = Describe("the project's rollups beside Initia's real minitiad", Label("s
 					line := fmt.Sprintf("%s\n    ours: %s\n    real: %s", p.name, a, b)
 					why, isKnown := known[p.name][vm]
 					switch {
-					case a == b && isKnown:
+					case p.alike(a, b) && isKnown:
 						closed = append(closed, p.name+" (listed as known: "+why+")")
-					case a == b:
+					case p.alike(a, b):
 					case isKnown:
 						still = append(still, line)
 					default:
@@ -118,7 +139,7 @@ var _ = Describe("the project's rollups beside Initia's real minitiad", Label("s
 				fmt.Fprintf(GinkgoWriter, "%s: %d known differences left\n", vm, len(still))
 				Expect(unexpected).To(BeEmpty(), "differences not listed as known")
 				Expect(closed).To(BeEmpty(), "known differences that are closed: take them off the list")
-			}, SpecTimeout(2*time.Minute))
+			}, SpecTimeout(6*time.Minute))
 		})
 	}
 })

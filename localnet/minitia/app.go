@@ -12,6 +12,7 @@
 package minitia
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -80,6 +81,7 @@ type App struct {
 	*baseapp.BaseApp
 
 	cfg    Config
+	vm     vmModule
 	enc    *cosmostx.Encoding
 	amino  *codec.LegacyAmino
 	keys   map[string]*storetypes.KVStoreKey
@@ -146,7 +148,7 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	bapp.SetInterfaceRegistry(enc.Registry)
 	bapp.SetTxEncoder(enc.TxConfig.TxEncoder())
 
-	a := &App{BaseApp: bapp, cfg: cfg, enc: enc, amino: amino,
+	a := &App{BaseApp: bapp, cfg: cfg, vm: vmw, enc: enc, amino: amino,
 		nodeInfo: nodeInfo{name: cfg.NodeName, binary: cfg.BinaryName, version: cfg.Version}}
 	a.keys = storetypes.NewKVStoreKeys(authtypes.StoreKey, banktypes.StoreKey, authzkeeper.StoreKey,
 		feegrant.StoreKey, upgradetypes.StoreKey, consensustypes.StoreKey, vmw.name)
@@ -243,11 +245,18 @@ func registerEthKeyAmino(cdc *codec.LegacyAmino) {
 var registerGlobalAmino = sync.OnceFunc(func() { registerEthKeyAmino(legacy.Cdc) })
 
 // vmModule is how the app wires one VM: its module (and store) name, its messages, its module
-// account's permissions, and the module built over the app's keepers.
+// account's permissions, the gas a simulation adds for the fee's payment, and the module
+// built over the app's keepers.
 type vmModule struct {
 	name        string
 	interfaces  func(codectypes.InterfaceRegistry)
 	permissions []string
+	// feeDeductionGas is what Simulate adds to a simulated tx's gas for the fee's payment,
+	// which a simulation does not make (a client simulates without a fee, or with one it has
+	// not yet signed for), and wasmd's tx counter: each minitia's FeeDeductionGasAmount
+	// (miniwasm 50,000; minimove and the initia L1 180,000, where the fee moves through the
+	// Move coin module).
+	feeDeductionGas uint64
 	//lint:ignore SA1019 module.NewManager takes the VM module as this type in SDK v0.53
 	build func(a *App, cfg Config, home, authority string) (module.AppModule, error)
 }
@@ -255,9 +264,14 @@ type vmModule struct {
 // vmModules are the VMs the app runs: the app's one table of them.
 var vmModules = map[vip.VM]vmModule{
 	vip.Wasm: {name: wasmtypes.ModuleName, interfaces: wasmtypes.RegisterInterfaces,
-		permissions: []string{authtypes.Burner}, build: (*App).wasmModule},
-	vip.Move: {name: xmove.ModuleName, interfaces: initiamove.RegisterInterfaces, build: (*App).moveModule},
+		permissions: []string{authtypes.Burner}, feeDeductionGas: 50_000, build: (*App).wasmModule},
+	vip.Move: {name: xmove.ModuleName, interfaces: initiamove.RegisterInterfaces,
+		feeDeductionGas: 180_000, build: (*App).moveModule},
 }
+
+// FeeDeductionGas is the gas the app's tx service adds to every simulation on vm (0 for a VM
+// it does not run): each minitia's FeeDeductionGasAmount.
+func FeeDeductionGas(vm vip.VM) uint64 { return vmModules[vm].feeDeductionGas }
 
 // moveModule is x/move over the project's Move executor.
 //
@@ -271,7 +285,20 @@ func (a *App) moveModule(cfg Config, _, _ string) (module.AppModule, error) {
 		return nil, fmt.Errorf("minitia: %w", err)
 	}
 	a.MoveKeeper = k
+	a.BankKeeper.AppendSendRestriction(u64Amounts)
 	return xmove.NewAppModule(k), nil
+}
+
+// u64Amounts takes every amount a send moves as a u64, as the bank of minimove and of the
+// initia L1 does (their balances are Move fungible assets, whose amounts are u64): math.Int's
+// Uint64 panics on an amount above u64 before any balance is looked at, and BaseApp answers
+// the recovered panic (code 111222, "recovered: Uint64() out of bounds"), where x/bank
+// alone would answer insufficient funds.
+func u64Amounts(_ context.Context, _, to sdk.AccAddress, amt sdk.Coins) (sdk.AccAddress, error) {
+	for _, c := range amt {
+		_ = c.Amount.Uint64()
+	}
+	return to, nil
 }
 
 // wasmModule is x/wasm as miniwasm wires it.
@@ -343,6 +370,16 @@ func (a *App) RegisterAPIRoutes(srv *api.Server, _ serverconfig.APIConfig) {
 	registerCometGateway(clientCtx, srv)
 	nodeservice.RegisterGRPCGatewayRoutes(clientCtx, srv.GRPCGatewayRouter)
 	a.basics.RegisterGRPCGatewayRoutes(clientCtx, srv.GRPCGatewayRouter)
+}
+
+// Simulate runs txBytes as BaseApp simulates it and adds the VM's fee deduction gas to the
+// gas used, as a minitia's tx service does: a simulation at 1x then covers the tx's delivery,
+// fee and all, and CosmJS's fee "auto" (x1.4) covers even the small messages. An error's
+// gas is raised too (the "gas used" a failed simulation reports).
+func (a *App) Simulate(txBytes []byte) (sdk.GasInfo, *sdk.Result, error) {
+	info, res, err := a.BaseApp.Simulate(txBytes)
+	info.GasUsed += a.vm.feeDeductionGas
+	return info, res, err
 }
 
 // RegisterTxService registers the tx service (simulate, broadcast, get, search).

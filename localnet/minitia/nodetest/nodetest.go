@@ -75,6 +75,8 @@ func Run(t *testing.T, n Node) {
 		{"FailedTxWritesNothingButPaysItsFee", failedTxWritesNothing},
 		{"AnswersInTheRESTShapesClientsRead", restShapes},
 		{"FundsAndSignsWithBothCoinTypes", fundsBothCoinTypes},
+		{"SimulatesWithTheFeeDeductionAllowance", simulationCoversDelivery},
+		{"RefusesASendAboveU64AsItsMinitiaDoes", refusesSendAboveU64},
 		{"MakesBlocksServesItsInfoAndFreesItsPortsOnStop", servesAndStops},
 	} {
 		t.Run(b.name, func(t *testing.T) { b.run(t, start(t, n)) })

@@ -243,6 +243,54 @@ var pubKeyType = map[vip.KeyType]string{
 // A mnemonic's account of the VM's key kind is the funded one; its account of the other
 // coin type (60, eth_secp256k1, what Initia.js MnemonicKey() derives by default, beside
 // 118, secp256k1, what CosmJS and wasmd's tools derive) is funded too and signs txs.
+// A simulation's gas covers the tx's delivery, fee and all, as a minitia's does: its tx
+// service adds the VM's fee deduction gas (miniwasm 50,000, minimove 180,000) to every
+// simulation, so a send signed for exactly the simulated gas goes through, and what it
+// leaves unused is that allowance, give or take what only a simulation or only a delivery
+// pays (a simulated signature's size, wasmd's tx counter).
+func simulationCoversDelivery(t *testing.T, e *env) {
+	allowance := minitia.FeeDeductionGas(e.n.VM)
+	msg := &banktypes.MsgSend{FromAddress: e.deployer.Address, ToAddress: e.outsider.Address, Amount: sdk.NewCoins(sdk.NewInt64Coin(denom, 7))}
+	sim, err := e.c.Simulate(context.Background(), e.deployer, msg)
+	if err != nil {
+		t.Fatalf("simulate: %v", err)
+	}
+	res := e.sendFixed(t, e.deployer, sim.GasInfo.GasUsed, msg)
+	if res.Code != 0 {
+		t.Fatalf("a send signed for its simulated gas %d: code %d: %s", sim.GasInfo.GasUsed, res.Code, res.RawLog)
+	}
+	left := sim.GasInfo.GasUsed - uint64(res.GasUsed)
+	t.Logf("bank send: simulated %d, used %d, left %d (allowance %d)", sim.GasInfo.GasUsed, res.GasUsed, left, allowance)
+	if allowance == 0 || left > allowance*11/10 || left < allowance*9/10 {
+		t.Fatalf("a send simulated at %d used %d: %d left, want the fee deduction allowance %d within 10%%", sim.GasInfo.GasUsed, res.GasUsed, left, allowance)
+	}
+}
+
+// A send of more than u64 holds is refused in a block as the VM's minitia refuses it: on
+// Move, whose bank keeps u64 amounts (minimove's Move coins), by the recovered panic of the
+// amount's conversion (code 111222), before any balance is read; on Wasm by x/bank's
+// insufficient funds (code 5), as on miniwasm.
+func refusesSendAboveU64(t *testing.T, e *env) {
+	amount, _ := sdkmath.NewIntFromString("18446744073709551616")
+	res := e.sendFixed(t, e.deployer, 200_000, &banktypes.MsgSend{FromAddress: e.deployer.Address, ToAddress: e.outsider.Address,
+		Amount: sdk.NewCoins(sdk.NewCoin(denom, amount))})
+	first, _, _ := strings.Cut(res.RawLog, "\n")
+	want := map[vip.VM]struct {
+		code      uint32
+		codespace string
+		log       string
+	}{
+		vip.Move: {111222, "undefined", "recovered: Uint64() out of bounds"},
+		vip.Wasm: {5, "sdk", "insufficient funds"},
+	}[e.n.VM]
+	if res.Height == 0 || res.Code != want.code || res.Codespace != want.codespace || !strings.HasSuffix(first, want.log) {
+		t.Fatalf("a send above u64: height %d codespace %s code %d: %s; want in a block, %s code %d, %q", res.Height, res.Codespace, res.Code, first, want.codespace, want.code, want.log)
+	}
+	if got := e.balance(t, e.outsider.Address); got.AmountOf(denom).GTE(amount) {
+		t.Fatalf("the refused send moved coins: %s", got)
+	}
+}
+
 func fundsBothCoinTypes(t *testing.T, e *env) {
 	ctx := context.Background()
 	dev := e.r.Funded()[0]
