@@ -3,8 +3,6 @@ package deployer
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 	"sync"
 
 	sdk "github.com/cosmos/cosmos-sdk/types"
@@ -13,9 +11,10 @@ import (
 	"github.com/vipharness/vipharness/deployer/vip"
 )
 
-// Driver is a VM's part of a Scorer: what the VM means to the code around it (Spec) and how
-// its Contract is dialled from a validated Config. Each driver under deployer/vm registers
-// itself when linked, as database/sql's drivers do; import deployer/vm to link them all.
+// Driver is a VM's part of a Scorer: what the VM means to the code around it (Spec, found
+// with vip.Describe once registered) and how its Contract is dialled from a validated
+// Config. Each driver under deployer/vm registers itself when linked, as database/sql's
+// drivers do; import deployer/vm to link them all.
 type Driver struct {
 	Spec vip.Spec
 	Dial func(ctx context.Context, cfg Config) (Contract, error)
@@ -38,6 +37,7 @@ func Register(d Driver) {
 		panic(fmt.Sprintf("deployer: a second driver of %q", d.Spec.VM))
 	}
 	drivers[d.Spec.VM] = d
+	vip.Register(d.Spec)
 }
 
 func driverOf(vm vip.VM) (Driver, error) {
@@ -64,59 +64,10 @@ func Open(ctx context.Context, cfg Config) (*Scorer, error) {
 	return open(ctx, cfg, d.Dial)
 }
 
-// Describe is the Spec of vm: what it means to the code around it.
-func Describe(vm vip.VM) (vip.Spec, error) {
-	d, err := driverOf(vm)
-	if err != nil {
-		return vip.Spec{}, err
-	}
-	return d.Spec, nil
-}
-
-// MustDescribe is Describe of a VM known to be valid (a vip constant, a parsed --vm).
-func MustDescribe(vm vip.VM) vip.Spec {
-	spec, err := Describe(vm)
-	if err != nil {
-		panic(err)
-	}
-	return spec
-}
-
-// ByNodeName is the VM whose nodes give name as node_info's application_version.name
-// (minievm, minimove, miniwasm; wasmd's "wasm"), any case.
-func ByNodeName(name string) (vip.VM, bool) {
-	name = strings.ToLower(strings.TrimSpace(name))
-	for _, vm := range vip.VMs {
-		if spec, err := Describe(vm); err == nil && (name == spec.Minitia || slices.Contains(spec.NodeNames, name)) {
-			return vm, true
-		}
-	}
-	return "", false
-}
-
-// ByMinitia is the Spec of the VM whose Initia rollups are the minitia named (node_info's
-// application name, the registry's metadata.minitia.type: minievm, minimove, miniwasm);
-// false for any other name.
-func ByMinitia(name string) (vip.Spec, bool) {
-	for _, vm := range vip.VMs {
-		if spec, err := Describe(vm); err == nil && spec.Minitia == name {
-			return spec, true
-		}
-	}
-	return vip.Spec{}, false
-}
-
-// ServesJSONRPC reports whether the minitia named serves an EVM JSON-RPC (its contract is
-// driven through one: minievm).
-func ServesJSONRPC(minitia string) bool {
-	spec, ok := ByMinitia(minitia)
-	return ok && !spec.Cosmos
-}
-
 // SoftSigner is a 32-byte secp256k1 secret as the signer of role ("operator", "deployer")
 // on vm: an Ethereum key on EVM, a Cosmos key of kind on Move and Wasm ("" is the VM's).
 func SoftSigner(vm vip.VM, kind vip.KeyType, secret []byte, role string) (keys.Signer, error) {
-	spec, err := Describe(vm)
+	spec, err := vip.Describe(vm)
 	if err != nil {
 		return nil, err
 	}

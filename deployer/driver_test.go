@@ -53,24 +53,24 @@ func TestDescribe(t *testing.T) {
 		vip.Move: {vip.EthSecp256k1, "minimove", 0, true},
 		vip.Wasm: {vip.Secp256k1, "miniwasm", 1, true},
 	} {
-		spec, err := deployer.Describe(vm)
+		spec, err := vip.Describe(vm)
 		if err != nil {
 			t.Fatalf("%s: %v", vm, err)
 		}
 		if spec.VM != vm || spec.KeyType != want.keyType || spec.Minitia != want.minitia || spec.VMType != want.vmType || spec.Cosmos != want.cosmos {
 			t.Errorf("%s: %+v, want %+v", vm, spec, want)
 		}
-		if got, ok := deployer.ByNodeName(strings.ToUpper(want.minitia)); !ok || got != vm {
-			t.Errorf("deployer.ByNodeName(%s) = %s %v", want.minitia, got, ok)
+		if got, ok := vip.ByNodeName(strings.ToUpper(want.minitia)); !ok || got != vm {
+			t.Errorf("vip.ByNodeName(%s) = %s %v", want.minitia, got, ok)
 		}
 	}
-	if vm, ok := deployer.ByNodeName("wasmd"); !ok || vm != vip.Wasm {
+	if vm, ok := vip.ByNodeName("wasmd"); !ok || vm != vip.Wasm {
 		t.Errorf("wasmd: %s %v, want wasm", vm, ok)
 	}
-	if _, ok := deployer.ByNodeName("gaia"); ok {
+	if _, ok := vip.ByNodeName("gaia"); ok {
 		t.Error("gaia named a VM")
 	}
-	if _, err := deployer.Describe("solana"); err == nil || !strings.Contains(err.Error(), "solana") {
+	if _, err := vip.Describe("solana"); err == nil || !strings.Contains(err.Error(), "solana") {
 		t.Errorf("unknown vm: %v", err)
 	}
 }
@@ -88,7 +88,7 @@ func TestSpecChecks(t *testing.T) {
 		vip.Wasm: mustBech32("wasm", bytes.Repeat([]byte{7}, 32)),
 	}
 	for _, vm := range vip.VMs {
-		spec := deployer.MustDescribe(vm)
+		spec := vip.MustDescribe(vm)
 		for other := range artifacts {
 			_, err := spec.ReadArtifact(artifacts[other])
 			if (err == nil) != (other == vm) {

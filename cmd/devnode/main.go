@@ -23,7 +23,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
 	"github.com/vipharness/vipharness/localnet/embedded"
@@ -54,7 +53,7 @@ func run() error {
 	blockTime := flag.Duration("block-time", minitia.DefaultBlockTime, "interval between blocks (a minitia makes one every 500ms)")
 	flag.Parse()
 	vm, err := vip.ParseVM(*vmName)
-	if err != nil || !deployer.MustDescribe(vm).Cosmos {
+	if err != nil || !vip.MustDescribe(vm).Cosmos {
 		return fmt.Errorf("--vm %q: this dev node runs wasm or move rollups", *vmName)
 	}
 	level := slog.LevelInfo

@@ -99,7 +99,7 @@ func (o *checkOptions) runChecks(ctx context.Context, sess session) error {
 			return err
 		}
 		defer closeFn()
-		if deployer.MustDescribe(vm).OneContractPerDeployer && artifact == "" {
+		if vip.MustDescribe(vm).OneContractPerDeployer && artifact == "" {
 			// An account holds one vip_score module: a fresh publisher, funded by the
 			// deployer, lets check run again and again on one chain. (A team's own .mv
 			// is built for its deployer's address, so --artifact publishes from there.)
@@ -136,7 +136,7 @@ func (o *rollupOptions) detectVM(ctx context.Context) (vip.VM, error) {
 		if err != nil {
 			return "", fmt.Errorf("detect the VM: %w", err)
 		}
-		if vm, ok := deployer.ByNodeName(info.Name); ok {
+		if vm, ok := vip.ByNodeName(info.Name); ok {
 			return vm, nil
 		}
 		return "", invalid(fmt.Errorf("detect the VM: node_info names application %q (%s), not minievm, minimove or miniwasm: pass --vm", info.AppName, info.Name))
@@ -155,7 +155,7 @@ func readArtifact(vm vip.VM, path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--artifact: %w", err)
 	}
-	spec := deployer.MustDescribe(vm)
+	spec := vip.MustDescribe(vm)
 	code, err := spec.ReadArtifact(b)
 	if err != nil {
 		return nil, fmt.Errorf("--artifact %s (want %s): %w", path, spec.Artifact, err)
@@ -195,7 +195,7 @@ func (o *chainOptions) freshAccount(ctx context.Context, sess session, vm vip.VM
 	if funder == nil {
 		funder = cfg.Operator
 	}
-	if deployer.MustDescribe(vm).Cosmos && funder == nil {
+	if vip.MustDescribe(vm).Cosmos && funder == nil {
 		return nil, invalid(errors.New("no deployer key to fund a fresh account with: set PRIVATE_KEY or MNEMONIC, or pass --from, --keystore or --ledger"))
 	}
 	price, err := deployer.FundFresh(ctx, s, funder, fresh, gas)

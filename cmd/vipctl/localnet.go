@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
@@ -388,7 +387,7 @@ func devKeyLines(vm vip.VM, dev localnet.Account) string {
 		return fmt.Sprintf("export PRIVATE_KEY=%s\n", evmHex(vm, dev.PrivateKey))
 	}
 	lines := fundedLines(dev) + fmt.Sprintf("export MNEMONIC=%q\n", dev.Mnemonic)
-	if !deployer.MustDescribe(vm).Cosmos && dev.PrivateKey != "" {
+	if !vip.MustDescribe(vm).Cosmos && dev.PrivateKey != "" {
 		lines += fmt.Sprintf("export PRIVATE_KEY=%s\n", evmHex(vm, dev.PrivateKey))
 	}
 	return lines
@@ -396,7 +395,7 @@ func devKeyLines(vm vip.VM, dev localnet.Account) string {
 
 // evmHex is key with 0x on EVM (Foundry reads an unprefixed key as a decimal number).
 func evmHex(vm vip.VM, key string) string {
-	if deployer.MustDescribe(vm).Cosmos {
+	if vip.MustDescribe(vm).Cosmos {
 		return key
 	}
 	return "0x" + strings.TrimPrefix(key, "0x")
@@ -407,7 +406,7 @@ func evmHex(vm vip.VM, key string) string {
 // deployed now opens with) and, on EVM, the WebSocket endpoint.
 func recipeLines(vm vip.VM, ep localnet.Endpoints, l1Stage uint64) string {
 	lines := fmt.Sprintf("export INIT_STAGE=%d\n", l1Stage)
-	if !deployer.MustDescribe(vm).Cosmos && ep.JSONRPCWS != "" {
+	if !vip.MustDescribe(vm).Cosmos && ep.JSONRPCWS != "" {
 		lines += fmt.Sprintf("export JSON_RPC_WS_URL=%s\n", ep.JSONRPCWS)
 	}
 	return lines

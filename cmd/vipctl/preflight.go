@@ -11,7 +11,6 @@ import (
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 	"github.com/spf13/cobra"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/registration/preflight"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
@@ -65,7 +64,7 @@ func (o *preflightOptions) preflight(ctx context.Context, sess session) error {
 	vm := cfg.VM
 	if vm == "" && o.rest != "" {
 		if ni, err := cfg.Client.NodeInfo(ctx); err == nil {
-			vm, _ = deployer.ByNodeName(ni.Name)
+			vm, _ = vip.ByNodeName(ni.Name)
 		}
 	}
 	if cfg.Accounts, err = o.preflightAccounts(ctx, sess, vm); err != nil {
@@ -103,7 +102,7 @@ func (c *chainOptions) preflightAccounts(ctx context.Context, sess session, vm v
 		return nil, nil
 	}
 	var dep, op string
-	cosmos := deployer.MustDescribe(vm).Cosmos
+	cosmos := vip.MustDescribe(vm).Cosmos
 	if cosmos && (c.cometRPC == "" || c.rest == "") {
 		return nil, nil // the findings say the endpoints are missing
 	}

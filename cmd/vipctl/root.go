@@ -301,7 +301,7 @@ func (o *chainOptions) scorerConfig(ctx context.Context, sess session, r scorerR
 // what the VM needs and o lacks.
 func (o *chainOptions) rollupEndpoints(cfg *deployer.Config) error {
 	cfg.JSONRPC, cfg.CometRPC, cfg.REST, cfg.Cosmos.GasPrice = o.rpc, o.cometRPC, o.rest, nil
-	if !deployer.MustDescribe(cfg.VM).Cosmos {
+	if !vip.MustDescribe(cfg.VM).Cosmos {
 		if o.rpc == "" {
 			return invalid(errors.New("no rollup RPC: pass --rpc or set JSON_RPC_URL"))
 		}
@@ -323,7 +323,7 @@ func (o *chainOptions) rollupEndpoints(cfg *deployer.Config) error {
 // cosmosKeyType is --key-type, else the VM's key type.
 func (o *rollupOptions) cosmosKeyType(vm vip.VM) (vip.KeyType, error) {
 	if o.keyType == "" {
-		return deployer.MustDescribe(vm).KeyType, nil
+		return vip.MustDescribe(vm).KeyType, nil
 	}
 	k, err := vip.ParseKeyType(o.keyType)
 	if err != nil {

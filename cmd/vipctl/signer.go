@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
@@ -83,7 +82,7 @@ func (s *signerFlags) explicit() bool { return s.from != "" || s.keystore != "" 
 // keyKind is the Cosmos key kind of environment and keystore keys on vm: eth_secp256k1 on
 // EVM, --key-type or the VM's kind on Move and Wasm.
 func (o *rollupOptions) keyKind(vm vip.VM) (vip.KeyType, error) {
-	if !deployer.MustDescribe(vm).Cosmos {
+	if !vip.MustDescribe(vm).Cosmos {
 		return vip.EthSecp256k1, nil // an Ethereum key: --key-type does not apply
 	}
 	return o.cosmosKeyType(vm)

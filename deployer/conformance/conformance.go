@@ -599,6 +599,6 @@ func (r *run) finalizedScores(ctx context.Context) (string, error) {
 // spec is the VM's Spec: the official names its refusals and events carry (zero for a VM
 // this build does not know, whose checks then find no names).
 func spec(vm vip.VM) vip.Spec {
-	s, _ := deployer.Describe(vm)
+	s, _ := vip.Describe(vm)
 	return s
 }

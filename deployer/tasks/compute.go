@@ -56,7 +56,7 @@ func (o ComputeOptions) Validated() (ComputeOptions, error) {
 	if o.VM != "" && o.VM != vm {
 		return bad("VM", o.VM, "the policy %s's vm is %s", o.Policy.Name, vm)
 	}
-	switch cosmos := deployer.MustDescribe(vm).Cosmos; {
+	switch cosmos := vip.MustDescribe(vm).Cosmos; {
 	case !cosmos && o.JSONRPC == "":
 		return bad("JSONRPC", `""`, "an EVM policy reads the rollup's JSON-RPC")
 	case cosmos && o.CometRPC == "" && o.Indexer == "":

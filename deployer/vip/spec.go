@@ -1,7 +1,7 @@
 package vip
 
 // Spec is what a VM means to the code around it, declared once beside that VM's package
-// (evm.Spec, move.Spec, wasm.Spec) and found by the VM (deployer.Describe): callers ask the
+// (evm.Spec, move.Spec, wasm.Spec) and found by the VM (vip.Describe, once its driver is linked): callers ask the
 // Spec instead of comparing VMs.
 type Spec struct {
 	VM VM

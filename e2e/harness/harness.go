@@ -427,7 +427,7 @@ func ContractError(err error) string { return vip.Reason(err) }
 var Expected = func() map[vip.VM]map[string]string {
 	out := map[vip.VM]map[string]string{}
 	for _, vm := range vip.VMs {
-		out[vm] = deployer.MustDescribe(vm).Reasons
+		out[vm] = vip.MustDescribe(vm).Reasons
 	}
 	return out
 }()

@@ -19,7 +19,7 @@ func (e *Env) KeyType() vip.KeyType {
 	if k, ok := e.Rollup.(localnet.KeyTyped); ok && k.KeyType() != "" {
 		return k.KeyType()
 	}
-	return deployer.MustDescribe(e.Target.VM).KeyType
+	return vip.MustDescribe(e.Target.VM).KeyType
 }
 
 // LedgerCapable reports whether the chain takes Ledger-signed txs: every EVM chain, and Cosmos

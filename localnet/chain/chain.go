@@ -22,7 +22,6 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/ethnode"
 	"github.com/vipharness/vipharness/bindings/initiamove"
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
@@ -43,7 +42,7 @@ type Chain struct {
 // Dial dials r's faces.
 func Dial(ctx context.Context, r localnet.Rollup) (*Chain, error) {
 	vm, ep := r.VM(), r.Endpoints()
-	spec, err := deployer.Describe(vm)
+	spec, err := vip.Describe(vm)
 	if err != nil {
 		return nil, err
 	}

@@ -68,7 +68,7 @@ func testKeptInADataDir(t *testing.T, vm vip.VM, startIn func(context.Context, s
 		if err != nil {
 			t.Fatal(err)
 		}
-		signer, err := deployer.SoftSigner(vm, deployer.MustDescribe(vm).KeyType, secret, "operator")
+		signer, err := deployer.SoftSigner(vm, vip.MustDescribe(vm).KeyType, secret, "operator")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -28,7 +28,6 @@ import (
 
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
@@ -268,7 +267,7 @@ func TestEVMLooksLikeAMinievm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if vm, ok := deployer.ByNodeName(ni.Name); !ok || vm != vip.EVM || ni.Network != DefaultEVMCosmosChainID || ni.AppName != "minitiad" || ni.Version != "v1.2.3" {
+	if vm, ok := vip.ByNodeName(ni.Name); !ok || vm != vip.EVM || ni.Network != DefaultEVMCosmosChainID || ni.AppName != "minitiad" || ni.Version != "v1.2.3" {
 		t.Fatalf("node_info %+v", ni)
 	}
 	id, err := c.EVMChainID(ctx)

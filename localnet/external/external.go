@@ -21,7 +21,6 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	"github.com/vipharness/vipharness/bindings/ethnode"
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
@@ -60,7 +59,7 @@ func (e Engine) VMs(ctx context.Context) ([]vip.VM, error) {
 		if err != nil {
 			return nil, fmt.Errorf("external engine: %w", err)
 		}
-		vm, ok := deployer.ByNodeName(info.Name)
+		vm, ok := vip.ByNodeName(info.Name)
 		if !ok {
 			return nil, fmt.Errorf("external engine: node_info names %q, not minievm, minimove or miniwasm: set VM", info.Name)
 		}
@@ -72,7 +71,7 @@ func (e Engine) VMs(ctx context.Context) ([]vip.VM, error) {
 // Available reports whether the environment describes a vm rollup with a funded key.
 func (e Engine) Available(ctx context.Context, vm vip.VM) error {
 	ep := e.Endpoints()
-	spec, err := deployer.Describe(vm)
+	spec, err := vip.Describe(vm)
 	switch {
 	case err != nil:
 		return fmt.Errorf("external engine: %w", err)
@@ -110,7 +109,7 @@ func (e Engine) StartRollup(ctx context.Context, vm vip.VM) (localnet.Rollup, er
 		return nil, err
 	}
 	r := &Rollup{vm: vm, ep: e.Endpoints(), funded: localnet.Account{PrivateKey: hex.EncodeToString(key.Secret())}}
-	if !deployer.MustDescribe(vm).Cosmos {
+	if !vip.MustDescribe(vm).Cosmos {
 		c, err := ethnode.Dial(ctx, r.ep.JSONRPC)
 		if err != nil {
 			return nil, fmt.Errorf("external engine: dial %s: %w", r.ep.JSONRPC, err)
@@ -160,7 +159,7 @@ func (r *Rollup) KeyType() vip.KeyType { return keyType(r.vm) }
 
 // keyType is KEY_TYPE (eth_secp256k1 or secp256k1) on a Cosmos rollup, else the VM's.
 func keyType(vm vip.VM) vip.KeyType {
-	spec, _ := deployer.Describe(vm)
+	spec, _ := vip.Describe(vm)
 	if spec.Cosmos {
 		if k, err := vip.ParseKeyType(os.Getenv("KEY_TYPE")); err == nil && k != "" {
 			return k

@@ -10,7 +10,6 @@ import (
 	sdkmath "cosmossdk.io/math"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
 	"github.com/vipharness/vipharness/localnet/minitia/xmove"
@@ -107,7 +106,7 @@ func (c *Config) Validate() error {
 	if _, ok := vmModules[c.VM]; !ok {
 		return fmt.Errorf("minitia: VM %q has no module here (want wasm or move)", c.VM)
 	}
-	spec := deployer.MustDescribe(c.VM)
+	spec := vip.MustDescribe(c.VM)
 	if c.ChainID == "" {
 		c.ChainID = "vip-" + string(c.VM) + "-1"
 	}

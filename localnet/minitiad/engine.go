@@ -18,7 +18,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
 	"github.com/vipharness/vipharness/localnet"
@@ -32,7 +31,7 @@ const Binary = "minitiad"
 // folder a binary is looked for under, node_info's application name), from the VM's
 // descriptor; "" for a VM without one.
 func Dist(vm vip.VM) string {
-	spec, err := deployer.Describe(vm)
+	spec, err := vip.Describe(vm)
 	if err != nil {
 		return ""
 	}

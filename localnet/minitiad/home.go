@@ -9,7 +9,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
 )
@@ -35,7 +34,7 @@ func GasPrice(vm vip.VM) string {
 
 // evmFaced reports a VM whose contract is driven through EVM JSON-RPC (the descriptor's
 // word): its node serves JSON-RPC, and its fee denom has 18 decimals.
-func evmFaced(vm vip.VM) bool { return !deployer.MustDescribe(vm).Cosmos }
+func evmFaced(vm vip.VM) bool { return !vip.MustDescribe(vm).Cosmos }
 
 // genesisAmount is what each funded account gets: Move coin amounts are u64 (a balance above
 // it panics InitChain), so the Cosmos rollups stay well below.

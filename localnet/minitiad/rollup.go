@@ -15,7 +15,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
 	"github.com/vipharness/vipharness/localnet"
@@ -289,7 +288,7 @@ func (r *Rollup) Endpoints() localnet.Endpoints { return r.ends }
 func (r *Rollup) Funded() []localnet.Account { return r.accounts }
 
 // KeyType is the key kind of Funded()[i].Address.
-func (r *Rollup) KeyType() vip.KeyType { return deployer.MustDescribe(r.vm).KeyType }
+func (r *Rollup) KeyType() vip.KeyType { return vip.MustDescribe(r.vm).KeyType }
 
 // Version is node_info's application name and version ("minievm v1.2.18").
 func (r *Rollup) Version() string { return r.version }

@@ -19,7 +19,6 @@ import (
 	"github.com/vipharness/vipharness/bindings/cosmosnode"
 	"github.com/vipharness/vipharness/bindings/l1node"
 	"github.com/vipharness/vipharness/bindings/nodehttp"
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
@@ -205,7 +204,7 @@ func (r *run) rollup(ctx context.Context) {
 	var ni cosmosnode.NodeInfo
 	if cfg.REST == "" {
 		s := Skip
-		if spec, err := deployer.Describe(cfg.VM); err == nil && spec.Cosmos {
+		if spec, err := vip.Describe(cfg.VM); err == nil && spec.Cosmos {
 			s = Fail
 		}
 		r.add("rollup rest", s, "no REST endpoint given", "give the rollup's REST API, port 1317 on minitiad", InREST)
@@ -222,7 +221,7 @@ func (r *run) rollup(ctx context.Context) {
 	r.setVM(cfg.VM)
 	r.minitia = ni.Name
 	if ni.Name != "" {
-		vm, ok := deployer.ByNodeName(ni.Name)
+		vm, ok := vip.ByNodeName(ni.Name)
 		switch {
 		case !ok:
 			r.add("vm", Warn, fmt.Sprintf("node_info names %q, not minievm, minimove or miniwasm", ni.Name), "say which VM's contract to deploy", InVM)
@@ -344,7 +343,7 @@ func (r *run) evm(ctx context.Context) {
 	switch {
 	case id == want:
 		r.add("evm chain id", OK, fmt.Sprintf("%d is derived from chain id %q", id, r.chainID), "")
-	case deployer.ServesJSONRPC(r.minitia):
+	case vip.ServesJSONRPC(r.minitia):
 		r.add("evm chain id", Fail, fmt.Sprintf("eth_chainId %d, but Initia derives %d from chain id %q", id, want, r.chainID),
 			"the JSON-RPC and the REST are different chains, or the node is misconfigured: fix the JSON-RPC URL or the node", InJSONRPC)
 	default:
@@ -547,12 +546,12 @@ func (r *run) contract(ctx context.Context) {
 
 // gas is the VM's measured estimate (zero for an unknown VM).
 func gas(vm vip.VM) vip.GasEstimate {
-	spec, _ := deployer.Describe(vm)
+	spec, _ := vip.Describe(vm)
 	return spec.Gas
 }
 
 // setVM makes vm the VM the checks run for ("" while unknown).
 func (r *run) setVM(vm vip.VM) {
 	r.vm = vm
-	r.spec, _ = deployer.Describe(vm)
+	r.spec, _ = vip.Describe(vm)
 }

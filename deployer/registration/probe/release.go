@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer"
+	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
 )
 
@@ -35,7 +35,7 @@ func (e *ErrNotRelease) Error() string {
 // v-prefixed semver tag, or that git describe produced, gives *ErrNotRelease with the nearest
 // tag's release still filled in where one can be read from it.
 func ReleaseFor(minitia, version, goos, goarch string) (Release, error) {
-	if _, ok := deployer.ByMinitia(minitia); !ok {
+	if _, ok := vip.ByMinitia(minitia); !ok {
 		return Release{}, fmt.Errorf("unknown minitia %q: want minievm, minimove or miniwasm", minitia)
 	}
 	osName := map[string]string{"linux": "Linux", "darwin": "Darwin"}[goos]

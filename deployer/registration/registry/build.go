@@ -13,9 +13,9 @@ import (
 
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/registration/registry/jsonfmt"
+	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
 )
 
@@ -150,7 +150,7 @@ func Build(live Live, in Inputs) (Entry, error) {
 		fail("op-bridge-id", "0: the rollup's OPinit bridge id (from the L1) is required")
 	}
 	// Only a minievm serves EVM JSON-RPC; the registry's Move and Wasm entries carry none.
-	if !deployer.ServesJSONRPC(live.Minitia) {
+	if !vip.ServesJSONRPC(live.Minitia) {
 		if len(endpoints(in.JSONRPC)) > 0 {
 			fail("public-json-rpc", "the rollup is %s, not minievm: it has no EVM JSON-RPC to list", minitiaName(live.Minitia))
 		}
@@ -272,7 +272,7 @@ func decimalText(s string) string {
 // codebase points at the minitia's git repository and, for a release version, its binaries.
 func codebase(minitia, version string) *Codebase {
 	cb := &Codebase{GitRepo: "https://github.com/initia-labs/" + minitia, RecommendedVersion: version}
-	if _, ok := deployer.ByMinitia(minitia); !ok {
+	if _, ok := vip.ByMinitia(minitia); !ok {
 		return nil
 	}
 	for _, p := range [][2]string{{"linux", "amd64"}, {"linux", "arm64"}, {"darwin", "amd64"}, {"darwin", "arm64"}} {

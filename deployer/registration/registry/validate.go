@@ -17,9 +17,9 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/registration/registry/jsonfmt"
+	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
 )
 
@@ -191,7 +191,7 @@ func Validate(f EntryFiles) ([]Problem, error) {
 				c.add("/evm_chain_id", "evm-chain-id", "%d is not the EVM chain id Initia derives from chain_id %q: %d", *chain.EVMChainID, chain.ChainID, want)
 			}
 		}
-		if mt := chain.Metadata.Minitia.Type; !deployer.ServesJSONRPC(mt) {
+		if mt := chain.Metadata.Minitia.Type; !vip.ServesJSONRPC(mt) {
 			for _, api := range []string{"json-rpc", "json-rpc-websocket"} {
 				if _, ok := chain.APIs[api]; ok {
 					c.add("/apis/"+api, "json-rpc-minievm", "only a minievm serves EVM JSON-RPC; metadata.minitia.type is %q", mt)

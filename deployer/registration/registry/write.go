@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/registration/probe"
+	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
 )
 
@@ -153,7 +153,7 @@ func ReadLive(ctx context.Context, c *probe.Client) (Live, error) {
 	if live.GasPrices, err = c.MinGasPrices(ctx); err != nil {
 		return Live{}, fmt.Errorf("read the rollup's gas prices: %w", err)
 	}
-	if deployer.ServesJSONRPC(ni.Name) {
+	if vip.ServesJSONRPC(ni.Name) {
 		if c.JSONRPC == "" {
 			return Live{}, &InputError{Input: "rpc", Err: errors.New("the rollup is a minievm: its JSON-RPC endpoint is needed to read its EVM chain id")}
 		}

@@ -4,13 +4,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
 )
 
 func vmLabel(vm vip.VM) string {
-	if spec, err := deployer.Describe(vm); err == nil {
+	if spec, err := vip.Describe(vm); err == nil {
 		return spec.Label
 	}
 	return string(vm)

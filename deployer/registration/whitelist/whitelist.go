@@ -13,7 +13,6 @@ import (
 
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
 )
@@ -23,7 +22,7 @@ const L1Prefix = "init"
 
 // VMType is vip::register's vm_type: the real module's numbering.
 func VMType(vm vip.VM) (uint64, error) {
-	spec, err := deployer.Describe(vm)
+	spec, err := vip.Describe(vm)
 	return spec.VMType, err
 }
 
@@ -217,7 +216,7 @@ func checkScoreContract(vm vip.VM, s string) error {
 	if strings.TrimSpace(s) == "" {
 		return errors.New("empty: the scoring contract's address on the rollup")
 	}
-	spec, err := deployer.Describe(vm)
+	spec, err := vip.Describe(vm)
 	if err != nil {
 		return nil // the vm field's own error says so
 	}

@@ -22,7 +22,6 @@ import (
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 
-	"github.com/vipharness/vipharness/deployer"
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
@@ -149,7 +148,7 @@ type env struct {
 
 func start(t *testing.T, n Node) *env {
 	t.Helper()
-	spec, err := deployer.Describe(n.VM)
+	spec, err := vip.Describe(n.VM)
 	if err != nil {
 		t.Fatal(err)
 	}
