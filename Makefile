@@ -41,7 +41,8 @@ e2e/jsclients/node_modules/.package-lock.json: e2e/jsclients/package.json e2e/js
 	npm ci --prefix e2e/jsclients --no-audit --no-fund --loglevel=error
 
 ## setup-foundry: Foundry 1.7.1 (forge and cast, from the -linux-amd64 npm packages: optional
-## dependencies, skipped on other platforms) and ethers, pinned with their integrity hashes in
+## dependencies, skipped on other platforms), ethers, and Hardhat 2.29.1 with Ignition 0.15,
+## hardhat-ethers and the chai matchers, pinned with their integrity hashes in
 ## e2e/foundry/package-lock.json, for the e2e/foundry suite
 setup-foundry: e2e/foundry/node_modules/.package-lock.json
 

@@ -43,6 +43,13 @@ type DeployChain interface {
 	Existing(ctx context.Context) (string, error)
 }
 
+// createdAwaiter is a DeployChain whose node can answer a receipt before its state shows
+// the contract the tx created (minievm): a deploy whose address was known before it was
+// sent counts as done once the state shows it, as one that Created reads does.
+type createdAwaiter interface {
+	AwaitCreated(ctx context.Context, contract string) error
+}
+
 // Deploying is a VM's side of a deploy (Contract.DeployChain): the deployer's address as the
 // VM writes it (it names the deploy's journal), and the chain RunDeploy drives.
 type Deploying struct {
@@ -355,6 +362,10 @@ func (d *deploying) settle(ctx context.Context, n int, a journal.Record, out pus
 			return DeployResult{}, fmt.Errorf("deploy: tx %s landed; read the contract it created: %w (run deploy again to record it)", a.Hash, err)
 		}
 		contract = c
+	} else if w, ok := d.chain.(createdAwaiter); ok {
+		if err := w.AwaitCreated(ctx, contract); err != nil {
+			return DeployResult{}, fmt.Errorf("deploy: tx %s landed; %w (run deploy again to record it)", a.Hash, err)
+		}
 	}
 	if err := d.j.Append(journal.Record{Op: journal.OpConfirmed, Chunk: n, Hash: a.Hash, GasUsed: out.GasUsed, Height: out.Height, Contract: contract}); err != nil {
 		return DeployResult{}, fmt.Errorf("deploy: %w", err)

@@ -245,6 +245,7 @@ func TestEVMMakesBlocksAsMinievm(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	var hashes []common.Hash
+	start := time.Now()
 	for range 20 {
 		tx, err := s.send(ctx, transfer(EVMMinGasPrice, 0))
 		if err != nil {
@@ -252,6 +253,11 @@ func TestEVMMakesBlocksAsMinievm(t *testing.T) {
 		}
 		rc := s.mined(ctx, tx)
 		hashes = append(hashes, rc.BlockHash)
+	}
+	// Each tx came right after the block before it: its block waits out the block
+	// interval since that one, as on a minievm (receipts 100-150 ms apart there).
+	if took := time.Since(start); took < 19*EVMBlockInterval {
+		t.Fatalf("20 txs, each sent after the receipt of the one before, mined in %s; want at least %s", took, 19*EVMBlockInterval)
 	}
 	time.Sleep(3 * EVMBlockInterval)
 	last, err := s.c.BlockByHash(ctx, hashes[len(hashes)-1])
@@ -288,6 +294,19 @@ func TestEVMMakesBlocksAsMinievm(t *testing.T) {
 	time.Sleep(time.Second)
 	if n, err := s.c.BlockNumber(ctx); err != nil || n != next.NumberU64()+1 {
 		t.Fatalf("head %d, %v 1.5 s after block %d; want one empty block after the interval", n, err, next.NumberU64())
+	}
+	// On an idle chain a tx's block comes EVMConsensusDelay after it, not at once: its
+	// receipt is not there at the first read after the send (Hardhat's chai matchers read
+	// it once), as on a minievm (~25 ms after the send answered).
+	time.Sleep(2 * EVMBlockInterval)
+	sent := time.Now()
+	tx, err := s.send(ctx, transfer(EVMMinGasPrice, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.mined(ctx, tx)
+	if took := time.Since(sent); took < EVMConsensusDelay {
+		t.Fatalf("a tx on an idle chain was mined %s after it was sent; want at least %s", took, EVMConsensusDelay)
 	}
 }
 

@@ -79,11 +79,14 @@ func minitiad(ctx context.Context, rn runner, stdin string, args ...string) ([]b
 	return out, nil
 }
 
+// genesisKey is a key of the home's test keyring funded at genesis, for the node's own CLI.
+type genesisKey struct{ name, mnemonic, address string }
+
 // prepare makes a single-node rollup home on rn: init, the first mnemonic's key in the
-// home's test keyring (for add-genesis-validator), every address funded, the opchild
-// validator, the bridge (when br names one), and the config edits. Mnemonics go to minitiad
-// on stdin only.
-func prepare(ctx context.Context, rn runner, chainID string, vm vip.VM, mnemonic string, funded []string, br Bridge, l listeners) error {
+// home's test keyring (for add-genesis-validator), every address funded, starter's key
+// (when not nil) in the keyring and funded too, the opchild validator, the bridge (when br
+// names one), and the config edits. Mnemonics go to minitiad on stdin only.
+func prepare(ctx context.Context, rn runner, chainID string, vm vip.VM, mnemonic string, funded []string, starter *genesisKey, br Bridge, l listeners) error {
 	run := func(stdin string, args ...string) error {
 		_, err := minitiad(ctx, rn, stdin, args...)
 		return err
@@ -93,6 +96,12 @@ func prepare(ctx context.Context, rn runner, chainID string, vm vip.VM, mnemonic
 	}
 	if err := run(mnemonic+"\n", "keys", "add", "val", "--recover", "--keyring-backend", "test", "--output", "json"); err != nil {
 		return err
+	}
+	if starter != nil {
+		if err := run(starter.mnemonic+"\n", "keys", "add", starter.name, "--recover", "--keyring-backend", "test", "--output", "json"); err != nil {
+			return err
+		}
+		funded = append(funded[:len(funded):len(funded)], starter.address)
 	}
 	for _, addr := range funded {
 		if err := run("", "genesis", "add-genesis-account", addr, genesisAmount(vm)+Denom); err != nil {

@@ -39,6 +39,11 @@ type Rollup struct {
 	ends     localnet.Endpoints
 	accounts []localnet.Account
 	version  string
+	// starter is the account of a key of the node's own keyring (named starter) that
+	// signs the bank send taking minievm past height 1, so that no funded account's nonce
+	// moves before its user sends (Hardhat Ignition refuses to deploy from an account with
+	// a tx of under 5 confirmations); "" on a VM without an EVM face.
+	starter string
 }
 
 var _ localnet.Rollup = (*Rollup)(nil)
@@ -87,8 +92,20 @@ func start(ctx context.Context, rn runner, vm vip.VM, br Bridge, logger *slog.Lo
 	if err != nil {
 		return nil, err
 	}
+	var starter *genesisKey
+	if evmFaced(vm) {
+		m, err := minitia.NewMnemonic()
+		if err != nil {
+			return nil, err
+		}
+		acc, err := minitia.DeriveAccount(m, vip.EthSecp256k1, Prefix)
+		if err != nil {
+			return nil, err
+		}
+		starter, r.starter = &genesisKey{name: "starter", mnemonic: m, address: acc.Address}, acc.Address
+	}
 	l := rn.listeners()
-	if err := prepare(ctx, rn, r.chainID, vm, mnemonics[0], funded, br, l); err != nil {
+	if err := prepare(ctx, rn, r.chainID, vm, mnemonics[0], funded, starter, br, l); err != nil {
 		return nil, err
 	}
 	if err := rn.serve(ctx, "start", "--home", rn.home()); err != nil {
@@ -239,8 +256,8 @@ func (r *Rollup) jsonrpcReady(ctx context.Context) error {
 	return nil
 }
 
-// selfSend sends 1 umin from the first funded account to itself with the node's own CLI:
-// the block that carries it takes minievm past height 1.
+// selfSend sends 1 umin from the starter account to itself with the node's own CLI: the
+// block that carries it takes minievm past height 1, and no funded account's nonce moves.
 func (r *Rollup) selfSend(ctx context.Context) error {
 	const gas = 400_000
 	price, err := strconv.ParseFloat(GasPrice(r.vm), 64)
@@ -248,10 +265,9 @@ func (r *Rollup) selfSend(ctx context.Context) error {
 		return err
 	}
 	fees := strconv.FormatInt(int64(float64(gas)*price)+1, 10) + Denom
-	self := r.accounts[0].CoinType60Address
 	// The node's RPC as the node's own machine (or container) reaches it.
 	node := fmt.Sprintf("tcp://127.0.0.1:%d", r.rn.listeners().rpc)
-	out, err := minitiad(ctx, r.rn, "", "tx", "bank", "send", "val", self, "1"+Denom,
+	out, err := minitiad(ctx, r.rn, "", "tx", "bank", "send", "starter", r.starter, "1"+Denom,
 		"--keyring-backend", "test", "--chain-id", r.chainID, "--node", node,
 		"--gas", strconv.Itoa(gas), "--fees", fees, "--yes", "--output", "json")
 	if err != nil {

@@ -88,6 +88,17 @@ func TestStartsTheRealRollup(t *testing.T) {
 					}
 				}
 			}
+			// The bank send that takes minievm past height 1 comes from a key of the node's
+			// own, not from an account its users sign with: their nonces start at 0, as on
+			// the embedded EVM (Hardhat Ignition refuses an account with a tx of under 5
+			// confirmations, and idle blocks come a minute apart).
+			if ends.JSONRPC != "" {
+				for _, a := range r.Funded() {
+					if n := nonce(t, ends.JSONRPC, a.Address); n != "0x0" {
+						t.Errorf("funded account %s has nonce %s after start, want 0x0", a.Address, n)
+					}
+				}
+			}
 			var params struct {
 				Params struct {
 					MinGasPrices []struct{ Denom, Amount string } `json:"min_gas_prices"`
@@ -134,6 +145,21 @@ func TestFindNamesWhereItLooked(t *testing.T) {
 }
 
 var _ localnet.KeyTyped = (*minitiad.Rollup)(nil)
+
+func nonce(t *testing.T, url, addr string) string {
+	t.Helper()
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"eth_getTransactionCount","params":[%q,"latest"]}`, addr)
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var reply struct{ Result string }
+	if err := json.NewDecoder(resp.Body).Decode(&reply); err != nil {
+		t.Fatal(err)
+	}
+	return reply.Result
+}
 
 func get(t *testing.T, url string, v any) {
 	t.Helper()

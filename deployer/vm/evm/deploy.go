@@ -89,17 +89,22 @@ func (c *deployChain) Created(ctx context.Context, hash string) (string, error) 
 	if err != nil {
 		return "", fmt.Errorf("receipt of %s: %w", hash, err)
 	}
-	// minievm's receipt can come before its state shows the code (settle.go): the calls that
-	// follow a deploy (its initStage, the open stage) would read nothing.
-	addr := rc.ContractAddress
-	err = c.s.awaitState(ctx, "deploy of "+addr.Hex(), func(ctx context.Context) (bool, string, error) {
-		code, err := c.s.client.CodeAt(ctx, addr, nil)
-		return len(code) > 0, fmt.Sprintf("%d bytes of code", len(code)), err
-	})
-	if err != nil {
+	addr := rc.ContractAddress.Hex()
+	if err := c.AwaitCreated(ctx, addr); err != nil {
 		return "", err
 	}
-	return addr.Hex(), nil
+	return addr, nil
+}
+
+// AwaitCreated waits until the node's state shows code at addr: minievm's receipt can come
+// before its state shows the code (settle.go), and the calls that follow a deploy (its
+// initStage, the open stage) would read nothing.
+func (c *deployChain) AwaitCreated(ctx context.Context, addr string) error {
+	a := common.HexToAddress(addr)
+	return c.s.awaitState(ctx, "deploy of "+a.Hex(), func(ctx context.Context) (bool, string, error) {
+		code, err := c.s.client.CodeAt(ctx, a, nil)
+		return len(code) > 0, fmt.Sprintf("%d bytes of code", len(code)), err
+	})
 }
 
 // Probe is the read-only interface check of vipctl check --contract on addr, then its

@@ -285,7 +285,7 @@ func (s *Contract) FinalizeStage(ctx context.Context, stage uint64) (string, err
 	}
 	// The finalize is mined and stands; a state that does not show it is named, and the
 	// reads after it (the open stage) report what they find.
-	if err := s.settleFinalize(ctx, stage); err != nil && ctx.Err() == nil && s.k.Logger != nil {
+	if err := s.settleFinalize(ctx, stage, s.operatorKey.Address(), tx.Nonce()); err != nil && ctx.Err() == nil && s.k.Logger != nil {
 		s.k.Logger.Warn("the chain's state does not show the mined finalize yet", "stage", stage, "tx", tx.Hash().Hex(), "err", err)
 	}
 	return tx.Hash().Hex(), nil

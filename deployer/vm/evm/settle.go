@@ -56,9 +56,18 @@ func (s *Contract) Settle(ctx context.Context, stage uint64, addr []byte, score 
 	})
 }
 
-// settleFinalize waits until stage reads finalized.
-func (s *Contract) settleFinalize(ctx context.Context, stage uint64) error {
+// settleFinalize waits until stage reads finalized and the state shows the finalize tx
+// itself (from's nonce past nonce): a stage finalized before reads so at once, and what a
+// re-finalize did (or did not do) to the next stage shows only with its own tx.
+func (s *Contract) settleFinalize(ctx context.Context, stage uint64, from common.Address, nonce uint64) error {
 	return s.awaitState(ctx, fmt.Sprintf("finalize of stage %d", stage), func(ctx context.Context) (bool, string, error) {
+		next, err := s.client.NonceAt(ctx, from, nil)
+		if err != nil {
+			return false, "", err
+		}
+		if next <= nonce {
+			return false, fmt.Sprintf("%s's nonce %d, the finalize's %d", from.Hex(), next, nonce), nil
+		}
 		info, err := s.StageInfo(ctx, stage)
 		if err != nil {
 			return false, "", err
