@@ -2,6 +2,7 @@ package sidebyside_test
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -108,41 +109,18 @@ func transfer(receipt bool) func(ctx context.Context, r localnet.Rollup) (answer
 		}
 		from := crypto.PubkeyToAddress(key.PublicKey)
 		to := common.HexToAddress("0x00000000000000000000000000000000000000A1")
-		nonce, err := c.PendingNonceAt(ctx, from)
-		if err != nil {
-			return answer{}, err
-		}
 		price, err := c.SuggestGasPrice(ctx)
 		if err != nil {
 			return answer{}, err
 		}
-		chainID, err := c.ChainID(ctx)
+		tx, rc, err := sendAndWait(ctx, c, key, ethereumCall(from, to), func(nonce, gas uint64, _ *big.Int) types.TxData {
+			return &types.LegacyTx{Nonce: nonce, GasPrice: price, Gas: gas, To: &to, Value: big.NewInt(1)}
+		})
 		if err != nil {
 			return answer{}, err
-		}
-		gas, err := c.EstimateGas(ctx, ethereumCall(from, to))
-		if err != nil {
-			return answer{}, err
-		}
-		tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.LegacyTx{Nonce: nonce, GasPrice: price, Gas: gas, To: &to, Value: big.NewInt(1)})
-		if err != nil {
-			return answer{}, err
-		}
-		if err := c.SendTransaction(ctx, tx); err != nil {
-			return answer{}, err
-		}
-		var rc *types.Receipt
-		for rc == nil {
-			if rc, _ = c.TransactionReceipt(ctx, tx.Hash()); rc == nil {
-				select {
-				case <-ctx.Done():
-					return answer{}, ctx.Err()
-				case <-time.After(50 * time.Millisecond):
-				}
-			}
 		}
 		if receipt {
-			return answer{Value: fmt.Sprintf("status %d, estimate %d, gas used %d, %d logs", rc.Status, gas, rc.GasUsed, len(rc.Logs))}, nil
+			return answer{Value: fmt.Sprintf("status %d, estimate %d, gas used %d, %d logs", rc.Status, tx.Gas(), rc.GasUsed, len(rc.Logs))}, nil
 		}
 		time.Sleep(time.Second)
 		wall := uint64(time.Now().Unix())
@@ -236,6 +214,94 @@ var evmProbes = []probe{
 	}),
 	evmProbe("JSON-RPC a transfer's blocks", transfer(false)),
 	evmProbe("JSON-RPC a transfer's gas and logs", transfer(true)),
+	evmProbe("JSON-RPC a dynamic-fee transfer's price", dynamicFeePrice),
+}
+
+// dynamicFeePrice sends a type-2 transfer whose fee cap is 7 x eth_gasPrice with a tip of 1
+// wei, and says which price the node reports (the tx's gasPrice, the receipt's
+// effectiveGasPrice) and which it charged (the sender's balance less the value, per gas).
+func dynamicFeePrice(ctx context.Context, r localnet.Rollup) (answer, error) {
+	c, err := ethclient.DialContext(ctx, r.Endpoints().JSONRPC)
+	if err != nil {
+		return answer{}, err
+	}
+	defer c.Close()
+	key, err := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
+	if err != nil {
+		return answer{}, err
+	}
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	to := common.HexToAddress("0x00000000000000000000000000000000000000A2")
+	price, err := c.SuggestGasPrice(ctx)
+	if err != nil {
+		return answer{}, err
+	}
+	feeCap := new(big.Int).Mul(price, big.NewInt(7))
+	mk := func(nonce, gas uint64, chainID *big.Int) types.TxData {
+		return &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: feeCap, Gas: gas, To: &to, Value: big.NewInt(1)}
+	}
+	before, err := c.BalanceAt(ctx, from, nil)
+	if err != nil {
+		return answer{}, err
+	}
+	tx, rc, err := sendAndWait(ctx, c, key, ethereumCall(from, to), mk)
+	if err != nil {
+		return answer{}, err
+	}
+	// The read-after-commit lag: the balance is read at the receipt's block.
+	after, err := c.BalanceAt(ctx, from, rc.BlockNumber)
+	if err != nil {
+		return answer{}, err
+	}
+	var reported struct {
+		GasPrice string `json:"gasPrice"`
+	}
+	if err := c.Client().CallContext(ctx, &reported, "eth_getTransactionByHash", tx.Hash()); err != nil {
+		return answer{}, err
+	}
+	paid := new(big.Int).Sub(before, after)
+	paid.Sub(paid, big.NewInt(1))
+	charged := new(big.Int).Div(paid, new(big.Int).SetUint64(rc.GasUsed))
+	reportedPrice, _ := new(big.Int).SetString(strings.TrimPrefix(reported.GasPrice, "0x"), 16)
+	return answer{Value: fmt.Sprintf("gasPrice is the fee cap: %v; effectiveGasPrice is the fee cap: %v; charged at the fee cap: %v; charged at the minimum + tip: %v",
+		reportedPrice != nil && reportedPrice.Cmp(feeCap) == 0, rc.EffectiveGasPrice != nil && rc.EffectiveGasPrice.Cmp(feeCap) == 0,
+		charged.Cmp(feeCap) == 0, charged.Cmp(new(big.Int).Add(price, big.NewInt(1))) == 0)}, nil
+}
+
+// sendAndWait signs the tx mk makes (nonce, estimated gas, chain id) from key, sends it and
+// waits for its receipt.
+func sendAndWait(ctx context.Context, c *ethclient.Client, key *ecdsa.PrivateKey, call ethereum.CallMsg,
+	mk func(nonce, gas uint64, chainID *big.Int) types.TxData) (*types.Transaction, *types.Receipt, error) {
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	nonce, err := c.PendingNonceAt(ctx, from)
+	if err != nil {
+		return nil, nil, err
+	}
+	chainID, err := c.ChainID(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	gas, err := c.EstimateGas(ctx, call)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), mk(nonce, gas, chainID))
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := c.SendTransaction(ctx, tx); err != nil {
+		return nil, nil, err
+	}
+	for {
+		if rc, _ := c.TransactionReceipt(ctx, tx.Hash()); rc != nil {
+			return tx, rc, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // revertBoom is init code that reverts with Error("boom").
