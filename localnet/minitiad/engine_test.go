@@ -121,3 +121,42 @@ func (f fakeRunner) edit(_ context.Context, file string, fn func([]byte) ([]byte
 	f.files[file] = out
 	return nil
 }
+
+// loggedRunner is a node whose log is log; it runs nothing.
+type loggedRunner struct {
+	runner
+	log string
+}
+
+func (l loggedRunner) logs() string { return l.log }
+
+// A node that cannot listen is told apart (Start retries it on fresh ports) from one that
+// stopped, and either is named by its first errors, not the RPC panics that follow.
+func TestFailedNodesAreNamedByTheirFirstErrors(t *testing.T) {
+	const panicLine = `3:08AM ERR panic in RPC HTTP handler err="leveldb: closed" module=rpc-server`
+	for _, tc := range []struct {
+		name, log, want string
+		portTaken       bool
+	}{
+		{"serving", "3:08AM INF committed state height=3\n", "", false},
+		{"port taken", "3:08AM INF starting\n3:08AM ERR failed to start JSON-RPC server error=\"listen tcp 127.0.0.1:36387: bind: address already in use\"\n" + panicLine + "\n",
+			"bind: address already in use", true},
+		{"stopped", "3:08AM ERR consensus failure error=\"boom\"\n" + panicLine + "\n" + panicLine + "\n", "consensus failure", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := (&Rollup{vm: vip.EVM, rn: loggedRunner{log: tc.log}}).failed()
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("a serving node failed: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "panic in RPC") {
+				t.Fatalf("%v, want its first error %q and no RPC panic", err, tc.want)
+			}
+			if errors.Is(err, errPortTaken) != tc.portTaken {
+				t.Fatalf("%v: port taken %v, want %v", err, errors.Is(err, errPortTaken), tc.portTaken)
+			}
+		})
+	}
+}

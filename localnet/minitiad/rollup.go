@@ -55,11 +55,56 @@ func Start(ctx context.Context, bin string, vm vip.VM, br Bridge, logger *slog.L
 	if name == "" {
 		return nil, fmt.Errorf("minitia engine: no rollup distribution for VM %q", vm)
 	}
-	rn, err := newBinaryRunner(bin, name, logger)
-	if err != nil {
-		return nil, err
+	for attempt := 1; ; attempt++ {
+		rn, err := newBinaryRunner(bin, name, logger)
+		if err != nil {
+			return nil, err
+		}
+		r, err := start(ctx, rn, vm, br, logger)
+		if errors.Is(err, errPortTaken) && attempt < 3 {
+			// The ports were free when found and released for minitiad to bind: another
+			// process can take one in between (parallel suites start many nodes).
+			logger.Warn("minitiad found a port taken; starting again on fresh ports", "vm", vm, "attempt", attempt, "err", err)
+			continue
+		}
+		return r, err
 	}
-	return start(ctx, rn, vm, br, logger)
+}
+
+// errPortTaken is a node that could not listen on a port found free for it: another
+// process took the port in between.
+var errPortTaken = errors.New("a port found free for it was taken before it listened")
+
+// failed reports a node that will not become ready although its process runs: one that
+// could not listen on a port, or whose node stopped (its databases closed, every RPC call
+// answered with a panic), named by the log's first errors.
+func (r *Rollup) failed() error {
+	logs := r.rn.logs()
+	switch {
+	case strings.Contains(logs, "address already in use"):
+		return fmt.Errorf("minitiad (%s): %w; its first errors:\n%s", r.vm, errPortTaken, firstErrors(logs, 5))
+	case strings.Contains(logs, "leveldb: closed"):
+		return fmt.Errorf("minitiad (%s) stopped serving (its databases are closed); its first errors:\n%s", r.vm, firstErrors(logs, 5))
+	}
+	return nil
+}
+
+// firstErrors is the first n error lines of a node's log, leaving out the RPC server's
+// panics that follow a stopped node.
+func firstErrors(logs string, n int) string {
+	var out []string
+	for _, line := range strings.Split(logs, "\n") {
+		if len(out) == n {
+			break
+		}
+		if (strings.Contains(line, "ERR") || strings.Contains(line, "rror")) && !strings.Contains(line, "panic in RPC HTTP handler") {
+			out = append(out, line)
+		}
+	}
+	if len(out) == 0 {
+		return process.LastLines(logs, 20)
+	}
+	return strings.Join(out, "\n")
 }
 
 // StartImage sets up a fresh home on a Docker volume and runs img's minitiad in containers
@@ -171,7 +216,13 @@ func (r *Rollup) waitReady(ctx context.Context) error {
 	var last error
 	for {
 		if exited, werr := r.rn.exited(ready); exited {
+			if err := r.failed(); err != nil {
+				return err
+			}
 			return fmt.Errorf("minitiad (%s) exited before it was ready (%v); last log lines:\n%s", r.vm, werr, process.LastLines(r.rn.logs(), 20))
+		}
+		if err := r.failed(); err != nil {
+			return err
 		}
 		height, err := r.height(ready)
 		switch {
