@@ -41,9 +41,31 @@ func (s *Contract) awaitState(ctx context.Context, what string, read func(contex
 
 // Settle waits until the contract's state shows addr at score in stage: a push's last entry,
 // so that what follows it (a read-back, a finalize) meets the state its receipts promised.
+//
+// The entry alone can show its score before the push (a re-push of a set whose last entry
+// did not change), so the state must first show every tx of the push: the operator's nonce
+// at the state reaches its pending nonce, which does not lag.
 func (s *Contract) Settle(ctx context.Context, stage uint64, addr []byte, score uint64) error {
 	a := common.BytesToAddress(addr)
+	var from common.Address
+	var sent uint64
+	if s.operatorKey != nil {
+		from = s.operatorKey.Address()
+		var err error
+		if sent, err = s.client.PendingNonceAt(ctx, from); err != nil {
+			return fmt.Errorf("read the pending nonce of %s: %w", from.Hex(), err)
+		}
+	}
 	return s.awaitState(ctx, fmt.Sprintf("update of stage %d", stage), func(ctx context.Context) (bool, string, error) {
+		if sent > 0 {
+			next, err := s.client.NonceAt(ctx, from, nil)
+			if err != nil {
+				return false, "", err
+			}
+			if next < sent {
+				return false, fmt.Sprintf("%s's nonce %d, its txs sent %d", from.Hex(), next, sent), nil
+			}
+		}
 		out, err := s.call(ctx, s.binding.PackScores(stage, a))
 		if err != nil {
 			return false, "", err
