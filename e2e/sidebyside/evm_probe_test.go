@@ -98,21 +98,13 @@ func baseFeeIsGasPrice(ctx context.Context, r localnet.Rollup) (answer, error) {
 // and logs instead.
 func transfer(receipt bool) func(ctx context.Context, r localnet.Rollup) (answer, error) {
 	return func(ctx context.Context, r localnet.Rollup) (answer, error) {
-		c, err := ethclient.DialContext(ctx, r.Endpoints().JSONRPC)
+		c, key, price, err := fundedSender(ctx, r)
 		if err != nil {
 			return answer{}, err
 		}
 		defer c.Close()
-		key, err := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
-		if err != nil {
-			return answer{}, err
-		}
 		from := crypto.PubkeyToAddress(key.PublicKey)
 		to := common.HexToAddress("0x00000000000000000000000000000000000000A1")
-		price, err := c.SuggestGasPrice(ctx)
-		if err != nil {
-			return answer{}, err
-		}
 		tx, rc, err := sendAndWait(ctx, c, key, ethereumCall(from, to), func(nonce, gas uint64, _ *big.Int) types.TxData {
 			return &types.LegacyTx{Nonce: nonce, GasPrice: price, Gas: gas, To: &to, Value: big.NewInt(1)}
 		})
@@ -221,21 +213,13 @@ var evmProbes = []probe{
 // wei, and says which price the node reports (the tx's gasPrice, the receipt's
 // effectiveGasPrice) and which it charged (the sender's balance less the value, per gas).
 func dynamicFeePrice(ctx context.Context, r localnet.Rollup) (answer, error) {
-	c, err := ethclient.DialContext(ctx, r.Endpoints().JSONRPC)
+	c, key, price, err := fundedSender(ctx, r)
 	if err != nil {
 		return answer{}, err
 	}
 	defer c.Close()
-	key, err := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
-	if err != nil {
-		return answer{}, err
-	}
 	from := crypto.PubkeyToAddress(key.PublicKey)
 	to := common.HexToAddress("0x00000000000000000000000000000000000000A2")
-	price, err := c.SuggestGasPrice(ctx)
-	if err != nil {
-		return answer{}, err
-	}
 	feeCap := new(big.Int).Mul(price, big.NewInt(7))
 	mk := func(nonce, gas uint64, chainID *big.Int) types.TxData {
 		return &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: feeCap, Gas: gas, To: &to, Value: big.NewInt(1)}
@@ -266,6 +250,24 @@ func dynamicFeePrice(ctx context.Context, r localnet.Rollup) (answer, error) {
 	return answer{Value: fmt.Sprintf("gasPrice is the fee cap: %v; effectiveGasPrice is the fee cap: %v; charged at the fee cap: %v; charged at the minimum + tip: %v",
 		reportedPrice != nil && reportedPrice.Cmp(feeCap) == 0, rc.EffectiveGasPrice != nil && rc.EffectiveGasPrice.Cmp(feeCap) == 0,
 		charged.Cmp(feeCap) == 0, charged.Cmp(new(big.Int).Add(price, big.NewInt(1))) == 0)}, nil
+}
+
+// fundedSender dials r's JSON-RPC and returns the client, the key of r's first funded
+// account and the node's gas price.
+func fundedSender(ctx context.Context, r localnet.Rollup) (*ethclient.Client, *ecdsa.PrivateKey, *big.Int, error) {
+	c, err := ethclient.DialContext(ctx, r.Endpoints().JSONRPC)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	key, err := crypto.HexToECDSA(r.Funded()[0].PrivateKey)
+	if err == nil {
+		var price *big.Int
+		if price, err = c.SuggestGasPrice(ctx); err == nil {
+			return c, key, price, nil
+		}
+	}
+	c.Close()
+	return nil, nil, nil, err
 }
 
 // sendAndWait signs the tx mk makes (nonce, estimated gas, chain id) from key, sends it and
