@@ -20,48 +20,36 @@ type Driver struct {
 	Dial func(ctx context.Context, cfg Config) (Contract, error)
 }
 
+// dials are the registered drivers' dials; their Specs live in vip's registry alone.
 var (
-	driversMu sync.RWMutex
-	drivers   = map[vip.VM]Driver{}
+	dialsMu sync.RWMutex
+	dials   = map[vip.VM]func(context.Context, Config) (Contract, error){}
 )
 
 // Register makes d the driver of d.Spec.VM. It panics on a second driver for a VM or one
 // without a Dial: both are programming errors found at start-up.
 func Register(d Driver) {
-	driversMu.Lock()
-	defer driversMu.Unlock()
 	if d.Dial == nil {
 		panic(fmt.Sprintf("deployer: driver of %q without Dial", d.Spec.VM))
 	}
-	if _, dup := drivers[d.Spec.VM]; dup {
-		panic(fmt.Sprintf("deployer: a second driver of %q", d.Spec.VM))
-	}
-	drivers[d.Spec.VM] = d
-	vip.Register(d.Spec)
-}
-
-func driverOf(vm vip.VM) (Driver, error) {
-	driversMu.RLock()
-	defer driversMu.RUnlock()
-	d, ok := drivers[vm]
-	if ok {
-		return d, nil
-	}
-	if _, err := vip.ParseVM(string(vm)); err != nil {
-		return Driver{}, fmt.Errorf("unknown vm %q: want evm, move or wasm", vm)
-	}
-	return Driver{}, fmt.Errorf("vm %s: no driver linked into this program (import github.com/vipharness/vipharness/deployer/vm)", vm)
+	dialsMu.Lock()
+	defer dialsMu.Unlock()
+	vip.Register(d.Spec) // panics on a second driver of the VM
+	dials[d.Spec.VM] = d.Dial
 }
 
 // Open validates cfg, dials the rollup of cfg.VM through its driver and returns its Scorer,
 // attached to cfg.Contract (or ContractFor's) if set. Callers hold the Scorer and never
 // switch on the VM.
 func Open(ctx context.Context, cfg Config) (*Scorer, error) {
-	d, err := driverOf(cfg.VM)
-	if err != nil {
+	// vip.Describe words an unknown VM and one whose driver is not linked.
+	if _, err := vip.Describe(cfg.VM); err != nil {
 		return nil, &ConfigError{Field: "VM", Value: fmt.Sprintf("%q", cfg.VM), Err: err}
 	}
-	return open(ctx, cfg, d.Dial)
+	dialsMu.RLock()
+	dial := dials[cfg.VM]
+	dialsMu.RUnlock()
+	return open(ctx, cfg, dial)
 }
 
 // SoftSigner is a 32-byte secp256k1 secret as the signer of role ("operator", "deployer")
