@@ -18,6 +18,7 @@ import (
 type Status struct {
 	ChainID        string
 	Moniker        string
+	NodeID         string // the node's P2P id (hex of its node key's address)
 	LatestHeight   uint64
 	EarliestHeight uint64 // the lowest block the node still holds
 }
@@ -26,6 +27,7 @@ type Status struct {
 func (n *Node) Status(ctx context.Context) (Status, error) {
 	var r struct {
 		NodeInfo struct {
+			ID      string `json:"id"`
 			Network string `json:"network"`
 			Moniker string `json:"moniker"`
 		} `json:"node_info"`
@@ -37,7 +39,7 @@ func (n *Node) Status(ctx context.Context) (Status, error) {
 	if err := n.RPC.Call(ctx, "status", map[string]any{}, &r); err != nil {
 		return Status{}, fmt.Errorf("cometbft status: %w", err)
 	}
-	return Status{ChainID: r.NodeInfo.Network, Moniker: r.NodeInfo.Moniker, LatestHeight: uint64(r.SyncInfo.LatestBlockHeight),
+	return Status{ChainID: r.NodeInfo.Network, Moniker: r.NodeInfo.Moniker, NodeID: r.NodeInfo.ID, LatestHeight: uint64(r.SyncInfo.LatestBlockHeight),
 		EarliestHeight: uint64(r.SyncInfo.EarliestBlockHeight)}, nil
 }
 

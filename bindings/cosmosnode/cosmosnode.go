@@ -50,6 +50,7 @@ func (n *Node) Bech32Prefix(ctx context.Context) (string, error) {
 // NodeInfo is what a node says of itself (/cosmos/base/tendermint/v1beta1/node_info).
 type NodeInfo struct {
 	Network   string // the chain id
+	NodeID    string // the node's P2P id, as CometBFT's status gives it
 	Name      string // application_version.name: minievm, minimove, miniwasm on an Initia rollup
 	AppName   string // application_version.app_name: minitiad on an Initia rollup
 	Version   string // application_version.version
@@ -61,6 +62,7 @@ func (n *Node) NodeInfo(ctx context.Context) (NodeInfo, error) {
 	var r struct {
 		Default struct {
 			Network string `json:"network"`
+			NodeID  string `json:"default_node_id"`
 		} `json:"default_node_info"`
 		App struct {
 			Name      string `json:"name"`
@@ -72,7 +74,7 @@ func (n *Node) NodeInfo(ctx context.Context) (NodeInfo, error) {
 	if err := n.REST.GetJSON(ctx, "/cosmos/base/tendermint/v1beta1/node_info", &r); err != nil {
 		return NodeInfo{}, fmt.Errorf("read node_info: %w", err)
 	}
-	return NodeInfo{Network: r.Default.Network, Name: r.App.Name, AppName: r.App.AppName,
+	return NodeInfo{Network: r.Default.Network, NodeID: r.Default.NodeID, Name: r.App.Name, AppName: r.App.AppName,
 		Version: r.App.Version, BuildTags: r.App.BuildTags}, nil
 }
 

@@ -86,6 +86,16 @@ func (e Engine) startDevNode(ctx context.Context, vm vip.VM) (_ *DevNodeRollup, 
 		// wasmvm keeps its code cache in a temp dir, which a scratch image lacks.
 		tmpfs: map[string]string{"/tmp": "rw,mode=1777"},
 		wait:  wait.ForLog(minitia.ReadyPrefix).WithStartupTimeout(60 * time.Second),
+		check: func(ctx context.Context, n *node) error {
+			ready, ok, err := minitia.FindReady(n.logs())
+			if err != nil || !ok {
+				return fmt.Errorf("container engine: dev node printed no ready line (%v); log:\n%s", err, n.logs())
+			}
+			if err := oneCosmosNode(ctx, n.url(devNodeRPCPort), n.url(devNodeRESTPort), ready.ChainID, 30*time.Second); err != nil {
+				return fmt.Errorf("container engine: dev node: %w; log:\n%s", err, n.logs())
+			}
+			return nil
+		},
 	})
 	if err != nil {
 		return nil, err

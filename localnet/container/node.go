@@ -51,6 +51,9 @@ type nodeSpec struct {
 	tmpfs  map[string]string
 	wait   wait.Strategy
 	labels map[string]string
+	// check, when set, proves after each start that the published ports reach this
+	// container; errForeignPort from it starts the container again on fresh ports.
+	check func(ctx context.Context, n *node) error
 }
 
 // node is a running container of a rollup. Restart replaces the container with one on the
@@ -103,10 +106,46 @@ func startNode(ctx context.Context, spec nodeSpec) (_ *node, err error) {
 		}
 		n.volume = v.Volume.Name
 	}
-	if err := n.run(ctx, true, nil); err != nil {
+	if err := n.start(ctx, true, nil); err != nil {
 		return nil, err
 	}
 	return n, nil
+}
+
+// start runs the container (on pinned host ports when given) and checks its ports. When
+// the pinned ports cannot be had, or a port answers as another server, it starts the
+// container again on fresh ports, up to portAttempts times in all.
+func (n *node) start(ctx context.Context, first bool, pinned map[int]int) error {
+	var errs []error
+	for attempt := 1; ; attempt++ {
+		err := n.run(ctx, first, pinned)
+		if err == nil && n.spec.check != nil {
+			if err = n.spec.check(ctx, n); err != nil {
+				n.removeContainer(context.Background())
+			}
+		}
+		if err == nil {
+			return nil
+		}
+		errs = append(errs, err)
+		again := errors.Is(err, errForeignPort) || pinned != nil
+		if !again || attempt == portAttempts || ctx.Err() != nil {
+			return errors.Join(errs...)
+		}
+		// The volume holds the seeds since the first start: later starts copy nothing.
+		first, pinned = false, nil
+	}
+}
+
+// removeContainer removes the current container and keeps its volume.
+func (n *node) removeContainer(ctx context.Context) {
+	n.mu.Lock()
+	c := n.ctr
+	n.ctr = nil
+	n.mu.Unlock()
+	if c != nil {
+		_ = c.Terminate(ctx)
+	}
 }
 
 // run creates and starts a container; first copies the seeds in; pinned are host ports to
@@ -241,14 +280,10 @@ func (n *node) restart(ctx context.Context, down, grace time.Duration) error {
 	n.mu.Lock()
 	pinned := n.mapped
 	n.mu.Unlock()
-	err := n.run(ctx, false, pinned)
-	if err != nil && ctx.Err() == nil {
-		if err2 := n.run(ctx, false, nil); err2 != nil {
-			return fmt.Errorf("restart %s: %w (on its old ports: %v)", n.spec.kind, err2, err)
-		}
-		return nil
+	if err := n.start(ctx, false, pinned); err != nil {
+		return fmt.Errorf("restart %s: %w", n.spec.kind, err)
 	}
-	return err
+	return nil
 }
 
 // stop removes the container, its volume, and this node's share of the network.

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path"
@@ -64,6 +63,13 @@ func (e Engine) startWasmd(ctx context.Context) (_ *WasmdRollup, err error) {
 		tmpfs: map[string]string{"/tmp": "rw,mode=1777"},
 		// CometBFT logs each committed block; the first one means the chain runs.
 		wait: wait.ForLog("committed state").WithStartupTimeout(90 * time.Second),
+		// The REST gateway starts after the first block.
+		check: func(ctx context.Context, n *node) error {
+			if err := oneCosmosNode(ctx, n.url(p.RPC), n.url(p.REST), wasmddev.ChainID, 60*time.Second); err != nil {
+				return fmt.Errorf("wasmd container: %w; log:\n%s", err, n.logs())
+			}
+			return nil
+		},
 	}
 	if spec.Name == "" {
 		buildCtx, err := cgoImageContext(ctx, bin, "wasmd")
@@ -81,33 +87,8 @@ func (e Engine) startWasmd(ctx context.Context) (_ *WasmdRollup, err error) {
 		return nil, err
 	}
 	r := &WasmdRollup{node: n, accounts: accounts}
-	if err := r.waitREST(ctx); err != nil {
-		_ = n.stop(context.Background())
-		return nil, err
-	}
 	e.logger().Debug("wasmd container ready", "id", n.container().GetContainerID(), "rpc", r.Endpoints().CometRPC, "network", n.net, "alias", n.alias)
 	return r, nil
-}
-
-// waitREST waits for the REST gateway, which starts after the first block.
-func (r *WasmdRollup) waitREST(ctx context.Context) error {
-	ready, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	rest := r.Endpoints().REST
-	for {
-		req, _ := http.NewRequestWithContext(ready, http.MethodGet, rest+"/cosmos/base/tendermint/v1beta1/node_info", nil)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
-		}
-		select {
-		case <-ready.Done():
-			return fmt.Errorf("wasmd container REST not ready: %w; log:\n%s", ready.Err(), r.Logs())
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
 }
 
 // imageLibDir is where an image of a cgo binary keeps its shared libraries: a fixed folder
@@ -228,7 +209,7 @@ func (r *WasmdRollup) Restart(ctx context.Context, down time.Duration) error {
 	if err := r.node.restart(ctx, down, 15*time.Second); err != nil {
 		return fmt.Errorf("restart wasmd container: %w", err)
 	}
-	return r.waitREST(ctx)
+	return nil
 }
 
 // Stop terminates the container and removes its volume.
