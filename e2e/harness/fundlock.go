@@ -20,26 +20,41 @@ import (
 // included before the next reads the account's sequence or nonce.
 func lockFunder(ctx context.Context, account string) (unlock func(), err error) {
 	path := filepath.Join(os.TempDir(), "vipharness-funder-"+strings.ToLower(account)+".lock")
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("lock funding account %s: %w", account, err)
-	}
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); _ = f.Close() }, nil
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("lock funding account %s: %w", account, err)
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		switch {
+		case err == nil && samePath(f, path):
+			// The holder removes the file before it unlocks, so that runs leave none behind.
+			return func() { _ = os.Remove(path); _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); _ = f.Close() }, nil
+		case err == nil:
+			// Locked a file its last holder removed meanwhile: lock the path's new file.
+			f.Close()
+			continue
+		case !errors.Is(err, syscall.EWOULDBLOCK):
 			f.Close()
 			return nil, fmt.Errorf("lock funding account %s: %w", account, err)
 		}
+		f.Close()
 		select {
 		case <-ctx.Done():
-			f.Close()
 			return nil, fmt.Errorf("lock funding account %s: %w", account, ctx.Err())
 		case <-time.After(25 * time.Millisecond):
 		}
 	}
+}
+
+// samePath reports whether the open file f is still the file at path.
+func samePath(f *os.File, path string) bool {
+	a, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(path)
+	return err == nil && os.SameFile(a, b)
 }
 
 // fund sends the funded operator's coins to a signer's account, enough for gas, under the
