@@ -47,9 +47,12 @@ type runner interface {
 // ports, the node a child process stopped by PID.
 type binaryRunner struct {
 	bin, dir string
-	l        listeners
-	logger   *slog.Logger
-	node     *process.Node
+	// tmp is minitiad's temp dir: each of its commands builds a throwaway app, whose Wasm
+	// folder miniwasm leaves behind in a folder of its own there.
+	tmp    string
+	l      listeners
+	logger *slog.Logger
+	node   *process.Node
 }
 
 var _ runner = (*binaryRunner)(nil)
@@ -59,13 +62,19 @@ func newBinaryRunner(bin, dist string, logger *slog.Logger) (_ *binaryRunner, er
 	if err != nil {
 		return nil, fmt.Errorf("minitiad home: %w", err)
 	}
+	tmp, err := os.MkdirTemp("", "vipharness-"+dist+"-tmp-")
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("minitiad temp dir: %w", err)
+	}
 	free, err := localnet.FreePorts(9)
 	if err != nil {
 		os.RemoveAll(dir)
+		os.RemoveAll(tmp)
 		return nil, err
 	}
 	l := listeners{served: "127.0.0.1", ports: ports{rpc: free[0], p2p: free[1], proxy: free[2], pprof: free[3], prometheus: free[4], api: free[5], grpc: free[6], jsonrpc: free[7], jsonrpcWS: free[8]}}
-	return &binaryRunner{bin: bin, dir: dir, l: l, logger: logger}, nil
+	return &binaryRunner{bin: bin, dir: dir, tmp: tmp, l: l, logger: logger}, nil
 }
 
 func (b *binaryRunner) home() string                         { return b.dir }
@@ -77,7 +86,7 @@ func (b *binaryRunner) exited(context.Context) (bool, error) { return b.node.Exi
 
 func (b *binaryRunner) run(ctx context.Context, stdin string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, b.bin, args...)
-	cmd.Env = append(os.Environ(), libraryPath(b.bin))
+	cmd.Env = append(os.Environ(), b.env()...)
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
 	}
@@ -98,7 +107,7 @@ func (b *binaryRunner) edit(_ context.Context, file string, fn func([]byte) ([]b
 }
 
 func (b *binaryRunner) serve(_ context.Context, args ...string) (err error) {
-	b.node, err = process.Launch("minitiad", b.bin, b.dir, []string{libraryPath(b.bin)}, b.logger, args...)
+	b.node, err = process.Launch("minitiad", b.bin, b.dir, b.env(), b.logger, args...)
 	return err
 }
 
@@ -107,7 +116,12 @@ func (b *binaryRunner) stop(context.Context) error {
 	if b.node != nil {
 		err = b.node.Stop(15 * time.Second)
 	}
-	return errors.Join(err, os.RemoveAll(b.dir))
+	return errors.Join(err, os.RemoveAll(b.dir), os.RemoveAll(b.tmp))
+}
+
+// env is what minitiad runs with beside this process's environment.
+func (b *binaryRunner) env() []string {
+	return []string{libraryPath(b.bin), "TMPDIR=" + b.tmp}
 }
 
 // libraryPath lets a minitiad find the shared libraries its release archive carries beside
