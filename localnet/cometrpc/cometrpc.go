@@ -27,8 +27,16 @@ type Info struct {
 	App     string // abci_info data: the application's name
 	Version string // abci_info version
 	Network string // status node_info.network: the chain id
+	Moniker string // status node_info.moniker ("": App)
 	// Head returns the latest block height and the app hash (state root) at it.
 	Head func(ctx context.Context) (height uint64, appHash []byte, err error)
+}
+
+func (c *Server) moniker() string {
+	if c.info.Moniker != "" {
+		return c.info.Moniker
+	}
+	return c.info.App
 }
 
 // Server answers the CometBFT RPC calls that deployers make against a rollup's RPC
@@ -146,7 +154,7 @@ func (c *Server) call(ctx context.Context, method string) (any, error) {
 		}
 		return map[string]any{
 			// node_info.version is CometBFT's, as a node reports it (the app's is abci_info's).
-			"node_info": map[string]any{"network": c.info.Network, "version": NodeVersion, "moniker": c.info.App},
+			"node_info": map[string]any{"network": c.info.Network, "version": NodeVersion, "moniker": c.moniker()},
 			"sync_info": map[string]any{
 				"latest_block_height": strconv.FormatUint(height, 10),
 				"latest_app_hash":     strings.ToUpper(fmt.Sprintf("%x", hash)),

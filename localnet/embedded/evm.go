@@ -41,6 +41,7 @@ import (
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/cometrpc"
 	"github.com/vipharness/vipharness/localnet/evmrest"
+	"github.com/vipharness/vipharness/localnet/minitia"
 )
 
 // DefaultEVMBlockGasLimit is the block gas limit of the embedded EVM rollup: 2^40, so that
@@ -328,13 +329,13 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	}
 	// The faces a minievm shows beside JSON-RPC: abci_info names "minitia" and the network is
 	// the Cosmos chain id; REST names minievm (the EVM underneath is plain go-ethereum).
-	r.comet, err = cometrpc.Start(cometrpc.Info{App: "minitia", Version: cfg.version, Network: cfg.cosmosChainID, Head: r.head})
+	r.comet, err = cometrpc.Start(cometrpc.Info{App: "minitia", Version: cfg.version, Network: cfg.cosmosChainID, Moniker: minitia.Moniker, Head: r.head})
 	if err != nil {
 		closeNode()
 		return nil, err
 	}
 	r.rest, err = evmrest.Start(evmrest.Info{ChainID: cfg.cosmosChainID, Version: cfg.version, FeeDenom: EVMFeeDenom,
-		MinGasPrice: math.LegacyNewDec(EVMMinGasPrice), CometRPC: r.comet.URL()}, r.client)
+		MinGasPrice: math.LegacyNewDec(EVMMinGasPrice), CometRPC: r.comet.URL(), Sequencer: sequencer(devKey)}, r.client)
 	if err != nil {
 		_ = r.comet.Close()
 		closeNode()

@@ -55,6 +55,8 @@ type Info struct {
 	// own units (wei), so this is the EVM gas price floor as a decimal.
 	MinGasPrice math.LegacyDec
 	CometRPC    string // node_info other.rpc_address
+	// Sequencer is the validator opchild lists (nil: no validators route).
+	Sequencer *feeroutes.Validator
 }
 
 // Server serves the face on 127.0.0.1.
@@ -97,7 +99,11 @@ func Start(info Info, chain Chain) (*Server, error) {
 	mux.HandleFunc("GET /cosmos/bank/v1beta1/balances/{address}/by_denom", s.balance)
 	mux.HandleFunc("GET /cosmos/auth/v1beta1/accounts/{address}", s.account)
 	feeroutes.Register(mux, func() sdk.DecCoins { return sdk.DecCoins{s.minGasPrice()} }, false)
-	feeroutes.RegisterOpchild(mux, feeroutes.Opchild{})
+	var opchild feeroutes.Opchild
+	if seq := info.Sequencer; seq != nil {
+		opchild.Validators = func(*http.Request) ([]feeroutes.Validator, error) { return []feeroutes.Validator{*seq}, nil }
+	}
+	feeroutes.RegisterOpchild(mux, opchild)
 	s.registerWallet(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
 		writeStatus(w, http.StatusNotImplemented, 12, "Not Implemented")

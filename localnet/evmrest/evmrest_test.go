@@ -12,6 +12,7 @@ import (
 	"cosmossdk.io/math"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/vipharness/vipharness/localnet/feeroutes"
 )
 
 type fakeChain struct {
@@ -141,6 +142,47 @@ func TestWalletRoutes(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("%v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestOpchildValidatorsListTheSequencer(t *testing.T) {
+	seq := feeroutes.Validator{Moniker: "sequencer", OperatorAddress: "initvaloper1test", ConsPower: feeroutes.SequencerConsPower,
+		ConsensusPubkey: feeroutes.PubKeyAny{Type: "/cosmos.crypto.ed25519.PubKey", Key: make([]byte, 32)}}
+	tests := []struct {
+		name      string
+		sequencer *feeroutes.Validator
+		status    int
+		want      []feeroutes.Validator
+	}{
+		{"with a sequencer", &seq, http.StatusOK, []feeroutes.Validator{seq}},
+		{"without one: no route, as any route the face lacks", nil, http.StatusNotImplemented, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Start(Info{ChainID: "vip-evm-1", FeeDenom: "umin", MinGasPrice: math.LegacyOneDec(), Sequencer: tt.sequencer}, fakeChain{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			resp, err := http.Get(s.URL() + "/opinit/opchild/v1/validators")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			if resp.StatusCode != tt.status {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tt.status)
+			}
+			if tt.want == nil {
+				return
+			}
+			var got feeroutes.ValidatorsResponse
+			if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.Validators, tt.want) || got.Pagination.Total != uint64(len(tt.want)) {
+				t.Fatalf("validators %+v (total %d), want %+v", got.Validators, got.Pagination.Total, tt.want)
 			}
 		})
 	}

@@ -4,6 +4,10 @@ import (
 	"net/http"
 )
 
+// SequencerConsPower is the consensus power opchild gives a sequencer (its
+// types.SequencerConsPower): a minitia's one genesis validator has it.
+const SequencerConsPower = 1
+
 // Validator is opinit.opchild.v1.Validator in the gateway's JSON.
 type Validator struct {
 	Moniker         string    `json:"moniker"`

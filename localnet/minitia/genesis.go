@@ -18,6 +18,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer/keys"
 	"github.com/vipharness/vipharness/deployer/vip"
+	"github.com/vipharness/vipharness/localnet/feeroutes"
 )
 
 // Account is a development account: its bech32 address, the mnemonic it was derived from and
@@ -160,7 +161,7 @@ func newGenesis(cfg Config, a *App, valKey ed25519.PrivKey, mnemonics []string) 
 		return nil, err
 	}
 
-	seq, err := json.Marshal(sequencerGenesis{Validators: []sequencerValidator{{PubKey: valKey.PubKey().Bytes(), Power: 10}}})
+	seq, err := json.Marshal(sequencerGenesis{Validators: []sequencerValidator{{PubKey: valKey.PubKey().Bytes(), Power: feeroutes.SequencerConsPower}}})
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +189,7 @@ func newGenesis(cfg Config, a *App, valKey ed25519.PrivKey, mnemonics []string) 
 		InitialHeight:   1,
 		ConsensusParams: params,
 		Validators: []cmttypes.GenesisValidator{{
-			Address: valKey.PubKey().Address(), PubKey: valKey.PubKey(), Power: 10, Name: "sequencer"}},
+			Address: valKey.PubKey().Address(), PubKey: valKey.PubKey(), Power: feeroutes.SequencerConsPower, Name: "sequencer"}},
 		AppState: appState,
 	}
 	if err := g.doc.ValidateAndComplete(); err != nil {

@@ -232,7 +232,7 @@ func (n *Node) waitReady(ctx context.Context) error {
 func cometConfig(home string, cfg Config, rpcAddr, p2pAddr string) *cmtcfg.Config {
 	cc := cmtcfg.DefaultConfig()
 	cc.SetRoot(home)
-	cc.Moniker = "sequencer"
+	cc.Moniker = Moniker
 	cc.DBBackend = "memdb"
 	if cfg.Persist {
 		cc.DBBackend = "goleveldb"
@@ -369,9 +369,12 @@ func (n *Node) Close() error {
 	return n.closeErr
 }
 
+// Moniker is the node's moniker, which minitiad init gives its genesis validator too.
+const Moniker = "sequencer"
+
 // opchildValidators are the rollup's validators as opchild lists them: the sequencer of
 // CometBFT's current set, operated by the first funded account (as a minitia's genesis
-// validator is by its admin key), under the config's moniker.
+// validator is by its admin key), under the node's moniker.
 func (n *Node) opchildValidators(r *http.Request) ([]feeroutes.Validator, error) {
 	res, err := rpclocal.New(n.cmt).Validators(r.Context(), nil, nil, nil)
 	if err != nil {
@@ -391,7 +394,7 @@ func (n *Node) opchildValidators(r *http.Request) ([]feeroutes.Validator, error)
 	}
 	out := make([]feeroutes.Validator, 0, len(res.Validators))
 	for _, v := range res.Validators {
-		out = append(out, feeroutes.Validator{Moniker: "sequencer", OperatorAddress: operator,
+		out = append(out, feeroutes.Validator{Moniker: Moniker, OperatorAddress: operator,
 			ConsensusPubkey: feeroutes.PubKeyAny{Type: "/cosmos.crypto.ed25519.PubKey", Key: v.PubKey.Bytes()}, ConsPower: v.VotingPower})
 	}
 	return out, nil
