@@ -27,7 +27,7 @@ const key60 = defaultKey(r.mnemonic);
 await check("MnemonicKey() default (coin type 60) is the funded account", async () => {
   must(key60.accAddress === env("COIN_TYPE60_ADDRESS"), `${env("COIN_TYPE60_ADDRESS")}, got ${key60.accAddress}`);
 });
-const { rest, wallet, addr } = await cosmosChecks(r, key60);
+const { rest, wallet, addr } = await cosmosChecks(r, key60, /is smaller than \d+\w+: insufficient funds/);
 
 // The contract's deployer: the mnemonic's coin type 118 secp256k1 key (wasmd's default).
 const key118 = new MnemonicKey({ mnemonic: r.mnemonic, coinType: 118, eth: false });

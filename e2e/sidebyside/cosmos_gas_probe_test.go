@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -270,4 +271,32 @@ func overU64Send(ctx context.Context, r localnet.Rollup) (answer, error) {
 	line, _, _ := strings.Cut(res.RawLog, "\n")
 	reason := line[strings.LastIndex(line, ": ")+len(": "):]
 	return answer{Code: int(res.Code), Message: res.Codespace + " " + reason, Value: fmt.Sprintf("in a block: %v", res.Height > 0)}, nil
+}
+
+// overBalanceSend sends the largest u64 amount of the fee denom, far above the funded
+// account's balance: the refusal's code, codespace and raw log (figures and addresses
+// masked).
+func overBalanceSend(ctx context.Context, r localnet.Rollup) (answer, error) {
+	c, s, err := fundedSigner(ctx, r)
+	if err != nil {
+		return answer{}, err
+	}
+	amount := sdkmath.NewIntFromUint64(math.MaxUint64)
+	res, err := c.Send(ctx, s, 300_000, &banktypes.MsgSend{FromAddress: s.Address, ToAddress: c.Enc.MustAddr(fresh().Bytes()),
+		Amount: sdk.NewCoins(sdk.NewCoin(c.GasPrice().Denom, amount))})
+	if err != nil {
+		return answer{}, err
+	}
+	line, _, _ := strings.Cut(res.RawLog, "\n")
+	return answer{Code: int(res.Code), Message: res.Codespace + " " + masked(line), Value: fmt.Sprintf("in a block: %v", res.Height > 0)}, nil
+}
+
+var (
+	bech32Addr = regexp.MustCompile(`\b[a-z]+1[02-9ac-hj-np-z]{38,}\b`)
+	figures    = regexp.MustCompile(`[0-9]+`)
+)
+
+// masked is a message with its addresses and figures replaced, which differ by chain.
+func masked(msg string) string {
+	return figures.ReplaceAllString(bech32Addr.ReplaceAllString(msg, "ADDR"), "N")
 }

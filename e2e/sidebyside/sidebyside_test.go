@@ -59,6 +59,7 @@ var probes = append([]probe{
 	}, nil),
 	jsonrpc("JSON-RPC eth_getBlockByNumber latest", "eth_getBlockByNumber", func(localnet.Rollup) []any { return []any{"latest", false} }, nil),
 	{name: "Cosmos a bank send above u64", vms: []vip.VM{vip.Wasm, vip.Move}, ask: overU64Send, timeout: time.Minute},
+	{name: "Cosmos a bank send above the balance", vms: []vip.VM{vip.Wasm, vip.Move}, ask: overBalanceSend, timeout: time.Minute},
 }, append(evmProbes, cosmosGasProbes...)...)
 
 func noParams(localnet.Rollup) []any { return []any{} }

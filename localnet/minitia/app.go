@@ -14,10 +14,12 @@ package minitia
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -285,21 +287,35 @@ func (a *App) moveModule(cfg Config, _, _ string) (module.AppModule, error) {
 		return nil, fmt.Errorf("minitia: %w", err)
 	}
 	a.MoveKeeper = k
-	a.BankKeeper.AppendSendRestriction(u64Amounts)
+	a.BankKeeper.AppendSendRestriction(a.fungibleAssetSend)
 	return xmove.NewAppModule(k), nil
 }
 
-// u64Amounts takes every amount a send moves as a u64, as the bank of minimove and of the
-// initia L1 does (their balances are Move fungible assets, whose amounts are u64): math.Int's
-// Uint64 panics on an amount above u64 before any balance is looked at, and BaseApp answers
-// the recovered panic (code 111222, "recovered: Uint64() out of bounds"), where x/bank
-// alone would answer insufficient funds.
-func u64Amounts(_ context.Context, _, to sdk.AccAddress, amt sdk.Coins) (sdk.AccAddress, error) {
+// fungibleAssetSend refuses a send as the bank of minimove and of the initia L1 does, whose
+// balances are Move fungible assets with u64 amounts:
+//   - an amount above u64: math.Int's Uint64 panics before any balance is looked at, and
+//     BaseApp answers the recovered panic (code 111222, "recovered: Uint64() out of bounds");
+//   - an amount above the sender's balance: 0x1::fungible_asset aborts the withdrawal
+//     (errFungibleAssetBalance, which BaseApp answers as an error of no codespace).
+//
+// x/bank alone would answer insufficient funds to both.
+func (a *App) fungibleAssetSend(ctx context.Context, from, to sdk.AccAddress, amt sdk.Coins) (sdk.AccAddress, error) {
 	for _, c := range amt {
 		_ = c.Amount.Uint64()
 	}
+	for _, c := range amt {
+		if a.BankKeeper.SpendableCoin(ctx, from, c.Denom).Amount.LT(c.Amount) {
+			return nil, errFungibleAssetBalance
+		}
+	}
 	return to, nil
 }
+
+// errFungibleAssetBalance is the abort of 0x1::fungible_asset's withdraw when the store
+// holds less than asked: EINSUFFICIENT_BALANCE (4) in the invalid-argument category (1),
+// in the MoveVM's words. It is registered with no codespace, as the VM's errors are not:
+// BaseApp answers it with codespace "undefined", code 1.
+var errFungibleAssetBalance = errors.New("VM aborted: location=" + strings.Repeat("0", 63) + "1::fungible_asset, code=65540")
 
 // wasmModule is x/wasm as miniwasm wires it.
 //

@@ -76,6 +76,7 @@ func Run(t *testing.T, n Node) {
 		{"FundsAndSignsWithBothCoinTypes", fundsBothCoinTypes},
 		{"SimulatesWithTheFeeDeductionAllowance", simulationCoversDelivery},
 		{"RefusesASendAboveU64AsItsMinitiaDoes", refusesSendAboveU64},
+		{"RefusesASendAboveTheBalanceAsItsMinitiaDoes", refusesSendAboveBalance},
 		{"MakesBlocksServesItsInfoAndFreesItsPortsOnStop", servesAndStops},
 	} {
 		t.Run(b.name, func(t *testing.T) { b.run(t, start(t, n)) })

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"net"
 	"net/http"
 	"slices"
@@ -285,6 +286,30 @@ func refusesSendAboveU64(t *testing.T, e *env) {
 	}[e.n.VM]
 	if res.Height == 0 || res.Code != want.code || res.Codespace != want.codespace || !strings.HasSuffix(first, want.log) {
 		t.Fatalf("a send above u64: height %d codespace %s code %d: %s; want in a block, %s code %d, %q", res.Height, res.Codespace, res.Code, first, want.codespace, want.code, want.log)
+	}
+	if got := e.balance(t, e.outsider.Address); got.AmountOf(denom).GTE(amount) {
+		t.Fatalf("the refused send moved coins: %s", got)
+	}
+}
+
+// A send of more than the sender holds (within u64) is refused in a block as the VM's
+// minitia refuses it: on Move by 0x1::fungible_asset's abort, an error of no codespace
+// (minimove's balances are Move fungible assets); on Wasm by x/bank's insufficient funds.
+func refusesSendAboveBalance(t *testing.T, e *env) {
+	amount := sdkmath.NewIntFromUint64(math.MaxUint64)
+	res := e.sendFixed(t, e.deployer, 200_000, &banktypes.MsgSend{FromAddress: e.deployer.Address, ToAddress: e.outsider.Address,
+		Amount: sdk.NewCoins(sdk.NewCoin(denom, amount))})
+	first, _, _ := strings.Cut(res.RawLog, "\n")
+	want := map[vip.VM]struct {
+		code      uint32
+		codespace string
+		log       string
+	}{
+		vip.Move: {1, "undefined", "VM aborted: location=0000000000000000000000000000000000000000000000000000000000000001::fungible_asset, code=65540"},
+		vip.Wasm: {5, "sdk", "is smaller than 18446744073709551615" + denom + ": insufficient funds"},
+	}[e.n.VM]
+	if res.Height == 0 || res.Code != want.code || res.Codespace != want.codespace || !strings.HasSuffix(first, want.log) {
+		t.Fatalf("a send above the balance: height %d codespace %s code %d: %s; want in a block, %s code %d, %q", res.Height, res.Codespace, res.Code, first, want.codespace, want.code, want.log)
 	}
 	if got := e.balance(t, e.outsider.Address); got.AmountOf(denom).GTE(amount) {
 		t.Fatalf("the refused send moved coins: %s", got)
