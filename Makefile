@@ -61,9 +61,15 @@ devnode:
 	mkdir -p .cache/nodes
 	$(GO) build -trimpath -o .cache/nodes/devnode ./cmd/devnode
 
+# The pinned third-party programs (geth, wasmd, goreleaser, actionlint) are built once into
+# .cache, each in a build cache of its own that is removed after: their packages serve no
+# other build, and kept they would add gigabytes to the shared cache (and to a CI machine's
+# disk, where `make test` compiles everything from nothing).
+ONEOFF_GOCACHE = oneoff=$$(mktemp -d "$${TMPDIR:-/tmp}/vipharness-gocache-XXXXXX") && trap 'rm -rf "$$oneoff"' EXIT && GOCACHE=$$oneoff
+
 .cache/nodes/geth-v1.17.8: localnet/nodes/geth/go.mod localnet/nodes/geth/go.sum
 	mkdir -p .cache/nodes
-	cd localnet/nodes/geth && CGO_ENABLED=0 $(GO) build -trimpath -o $(CURDIR)/$@.tmp github.com/ethereum/go-ethereum/cmd/geth
+	cd localnet/nodes/geth && $(ONEOFF_GOCACHE) CGO_ENABLED=0 $(GO) build -trimpath -o $(CURDIR)/$@.tmp github.com/ethereum/go-ethereum/cmd/geth
 	mv $@.tmp $@
 
 ## nodes-linux: geth for a Linux Docker engine of another platform than this machine (Docker
@@ -75,7 +81,7 @@ LINUX_NODES ?= .cache/nodes/linux-$(ARCH)
 nodes-linux:
 	@test -n "$(ARCH)" || { echo "nodes-linux: no Docker engine answers; name its architecture: make nodes-linux ARCH=arm64"; exit 1; }
 	mkdir -p $(LINUX_NODES)
-	cd localnet/nodes/geth && CGO_ENABLED=0 GOOS=linux GOARCH=$(ARCH) $(GO) build -trimpath -o $(abspath $(LINUX_NODES))/geth-v1.17.8 github.com/ethereum/go-ethereum/cmd/geth
+	cd localnet/nodes/geth && $(ONEOFF_GOCACHE) CGO_ENABLED=0 GOOS=linux GOARCH=$(ARCH) $(GO) build -trimpath -o $(abspath $(LINUX_NODES))/geth-v1.17.8 github.com/ethereum/go-ethereum/cmd/geth
 
 # The version stamps a release build carries; abci_info reports them (the deployer reads the
 # rollup version from there).
@@ -84,7 +90,7 @@ WASMD_LDFLAGS := -X github.com/cosmos/cosmos-sdk/version.Name=wasm -X github.com
 # wasmd links libwasmvm (cgo); the module cache holds the library it loads by rpath.
 .cache/nodes/wasmd-v0.61.14: localnet/nodes/wasmd/go.mod localnet/nodes/wasmd/go.sum
 	mkdir -p .cache/nodes
-	cd localnet/nodes/wasmd && $(GO) build -trimpath -ldflags "$(WASMD_LDFLAGS)" -o $(CURDIR)/$@.tmp github.com/CosmWasm/wasmd/cmd/wasmd
+	cd localnet/nodes/wasmd && $(ONEOFF_GOCACHE) $(GO) build -trimpath -ldflags "$(WASMD_LDFLAGS)" -o $(CURDIR)/$@.tmp github.com/CosmWasm/wasmd/cmd/wasmd
 	mv $@.tmp $@
 
 ## build: the vipctl binary in bin/
@@ -108,11 +114,11 @@ tools: $(GORELEASER) $(ACTIONLINT)
 
 $(GORELEASER): .github/tools/go.mod .github/tools/go.sum
 	mkdir -p $(TOOLS)
-	cd .github/tools && $(GO) build -o $(CURDIR)/$@ github.com/goreleaser/goreleaser/v2
+	cd .github/tools && $(ONEOFF_GOCACHE) $(GO) build -o $(CURDIR)/$@ github.com/goreleaser/goreleaser/v2
 
 $(ACTIONLINT): .github/tools/go.mod .github/tools/go.sum
 	mkdir -p $(TOOLS)
-	cd .github/tools && $(GO) build -o $(CURDIR)/$@ github.com/rhysd/actionlint/cmd/actionlint
+	cd .github/tools && $(ONEOFF_GOCACHE) $(GO) build -o $(CURDIR)/$@ github.com/rhysd/actionlint/cmd/actionlint
 
 # goreleaser reads the commit only where `git ls-remote --get-url` answers: in a checkout
 # without a remote, the project's is named for its run alone.
