@@ -56,10 +56,11 @@ contracts/node_modules/.package-lock.json: contracts/package.json contracts/pack
 nodes: .cache/nodes/geth-v1.17.8 .cache/nodes/wasmd-v0.61.14 devnode
 
 # The project's own dev node (cmd/devnode) for the process and container engines; go build
-# is incremental, so it is always brought up to date.
+# is incremental, so it is always brought up to date. It builds as the tests do (no
+# -trimpath), from the packages they compile.
 devnode:
 	mkdir -p .cache/nodes
-	$(GO) build -trimpath -o .cache/nodes/devnode ./cmd/devnode
+	$(GO) build -o .cache/nodes/devnode ./cmd/devnode
 
 # The pinned third-party programs (geth, wasmd, goreleaser, actionlint) are built once into
 # .cache, each in a build cache of its own that is removed after: their packages serve no
@@ -127,8 +128,10 @@ RELEASE_GIT_ENV := $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_
 release-check: $(GORELEASER)
 	$(GORELEASER) check
 
+# Its -trimpath build compiles every package anew, in a cache of its own (ONEOFF_GOCACHE):
+# nothing else builds with -trimpath.
 release-snapshot: $(GORELEASER)
-	$(RELEASE_GIT_ENV) $(GORELEASER) release --snapshot --clean --skip=publish
+	$(ONEOFF_GOCACHE) $(RELEASE_GIT_ENV) $(GORELEASER) release --snapshot --clean --skip=publish
 	bash .github/tools/release-verify.sh .cache/dist
 
 ## image: the vipctl container image (cmd/vipctl/Dockerfile, FROM scratch: no registry needed)

@@ -48,10 +48,11 @@ var _ = Describe("the vipctl image", Label("image", "evm", "container"), Ordered
 			}
 			Skip("no Docker engine: " + out)
 		}
-		// vipctl as .goreleaser.yaml links it: libwasmvm is found beside it or in ../lib.
+		// vipctl as .goreleaser.yaml links it: libwasmvm is found beside it or in ../lib (no
+		// -trimpath: the build reuses the packages the tests compiled).
 		dir := GinkgoT().TempDir()
 		bin := filepath.Join(dir, "release", "vipctl")
-		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", bin,
+		build := exec.CommandContext(ctx, "go", "build", "-o", bin,
 			"-ldflags", "-X main.version=v0.0.0-image -extldflags=-Wl,-rpath,$ORIGIN:$ORIGIN/../lib", "github.com/vipharness/vipharness/cmd/vipctl")
 		out, err := build.CombinedOutput()
 		Expect(err).NotTo(HaveOccurred(), "%s", out)
