@@ -273,23 +273,10 @@ func simulationCoversDelivery(t *testing.T, e *env) {
 // insufficient funds (code 5), as on miniwasm.
 func refusesSendAboveU64(t *testing.T, e *env) {
 	amount, _ := sdkmath.NewIntFromString("18446744073709551616")
-	res := e.sendFixed(t, e.deployer, 200_000, &banktypes.MsgSend{FromAddress: e.deployer.Address, ToAddress: e.outsider.Address,
-		Amount: sdk.NewCoins(sdk.NewCoin(denom, amount))})
-	first, _, _ := strings.Cut(res.RawLog, "\n")
-	want := map[vip.VM]struct {
-		code      uint32
-		codespace string
-		log       string
-	}{
+	refusesSend(t, e, "above u64", amount, map[vip.VM]refusal{
 		vip.Move: {111222, "undefined", "recovered: Uint64() out of bounds"},
 		vip.Wasm: {5, "sdk", "insufficient funds"},
-	}[e.n.VM]
-	if res.Height == 0 || res.Code != want.code || res.Codespace != want.codespace || !strings.HasSuffix(first, want.log) {
-		t.Fatalf("a send above u64: height %d codespace %s code %d: %s; want in a block, %s code %d, %q", res.Height, res.Codespace, res.Code, first, want.codespace, want.code, want.log)
-	}
-	if got := e.balance(t, e.outsider.Address); got.AmountOf(denom).GTE(amount) {
-		t.Fatalf("the refused send moved coins: %s", got)
-	}
+	})
 }
 
 // A send of more than the sender holds (within u64) is refused in a block as the VM's
@@ -297,19 +284,28 @@ func refusesSendAboveU64(t *testing.T, e *env) {
 // (minimove's balances are Move fungible assets); on Wasm by x/bank's insufficient funds.
 func refusesSendAboveBalance(t *testing.T, e *env) {
 	amount := sdkmath.NewIntFromUint64(math.MaxUint64)
+	refusesSend(t, e, "above the balance", amount, map[vip.VM]refusal{
+		vip.Move: {1, "undefined", "VM aborted: location=0000000000000000000000000000000000000000000000000000000000000001::fungible_asset, code=65540"},
+		vip.Wasm: {5, "sdk", "is smaller than 18446744073709551615" + denom + ": insufficient funds"},
+	})
+}
+
+// refusal is how a tx is refused: its code, codespace and the end of its raw log's first line.
+type refusal struct {
+	code      uint32
+	codespace string
+	log       string
+}
+
+// refusesSend sends amount from the deployer and expects the VM's refusal, in a block, with
+// no coins moved.
+func refusesSend(t *testing.T, e *env, what string, amount sdkmath.Int, want map[vip.VM]refusal) {
 	res := e.sendFixed(t, e.deployer, 200_000, &banktypes.MsgSend{FromAddress: e.deployer.Address, ToAddress: e.outsider.Address,
 		Amount: sdk.NewCoins(sdk.NewCoin(denom, amount))})
 	first, _, _ := strings.Cut(res.RawLog, "\n")
-	want := map[vip.VM]struct {
-		code      uint32
-		codespace string
-		log       string
-	}{
-		vip.Move: {1, "undefined", "VM aborted: location=0000000000000000000000000000000000000000000000000000000000000001::fungible_asset, code=65540"},
-		vip.Wasm: {5, "sdk", "is smaller than 18446744073709551615" + denom + ": insufficient funds"},
-	}[e.n.VM]
-	if res.Height == 0 || res.Code != want.code || res.Codespace != want.codespace || !strings.HasSuffix(first, want.log) {
-		t.Fatalf("a send above the balance: height %d codespace %s code %d: %s; want in a block, %s code %d, %q", res.Height, res.Codespace, res.Code, first, want.codespace, want.code, want.log)
+	w := want[e.n.VM]
+	if res.Height == 0 || res.Code != w.code || res.Codespace != w.codespace || !strings.HasSuffix(first, w.log) {
+		t.Fatalf("a send %s: height %d codespace %s code %d: %s; want in a block, %s code %d, %q", what, res.Height, res.Codespace, res.Code, first, w.codespace, w.code, w.log)
 	}
 	if got := e.balance(t, e.outsider.Address); got.AmountOf(denom).GTE(amount) {
 		t.Fatalf("the refused send moved coins: %s", got)
