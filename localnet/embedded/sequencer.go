@@ -16,9 +16,9 @@ import (
 
 // sequencer is the validator opchild lists on a minievm made by minitiad init: the
 // sequencer, operated by the genesis admin key (here the funded key) under the node's
-// moniker (as the project's Cosmos rollups name theirs), with the power opchild's genesis gives. The embedded chain seals its blocks
-// itself; its consensus key is derived from the funded key, so a chain resumed from its
-// datadir lists the same validator.
+// moniker (as the project's Cosmos rollups name theirs), with the power opchild's genesis
+// gives. The embedded chain seals its blocks itself; its consensus key is derived from the
+// funded key, so a chain resumed from its datadir lists the same validator.
 func sequencer(admin *ecdsa.PrivateKey) *feeroutes.Validator {
 	seed := sha256.Sum256(append([]byte("vipharness sequencer consensus key\x00"), crypto.FromECDSA(admin)...))
 	pub := ed25519.NewKeyFromSeed(seed[:]).Public().(ed25519.PublicKey)
@@ -27,5 +27,5 @@ func sequencer(admin *ecdsa.PrivateKey) *feeroutes.Validator {
 		panic(fmt.Sprintf("sequencer operator address: %v", err)) // a 20-byte address always encodes
 	}
 	return &feeroutes.Validator{Moniker: minitia.Moniker, OperatorAddress: operator,
-		ConsensusPubkey: feeroutes.PubKeyAny{Type: "/cosmos.crypto.ed25519.PubKey", Key: pub}, ConsPower: feeroutes.SequencerConsPower}
+		ConsensusPubkey: feeroutes.Ed25519Key(pub), ConsPower: feeroutes.SequencerConsPower}
 }

@@ -22,6 +22,11 @@ type PubKeyAny struct {
 	Key  []byte `json:"key"`
 }
 
+// Ed25519Key is an ed25519 consensus key as opchild's gateway shows it.
+func Ed25519Key(key []byte) PubKeyAny {
+	return PubKeyAny{Type: "/cosmos.crypto.ed25519.PubKey", Key: key}
+}
+
 // ValidatorsResponse is opinit.opchild.v1.QueryValidatorsResponse (one page holds them all).
 type ValidatorsResponse struct {
 	Validators []Validator `json:"validators"`

@@ -395,7 +395,7 @@ func (n *Node) opchildValidators(r *http.Request) ([]feeroutes.Validator, error)
 	out := make([]feeroutes.Validator, 0, len(res.Validators))
 	for _, v := range res.Validators {
 		out = append(out, feeroutes.Validator{Moniker: Moniker, OperatorAddress: operator,
-			ConsensusPubkey: feeroutes.PubKeyAny{Type: "/cosmos.crypto.ed25519.PubKey", Key: v.PubKey.Bytes()}, ConsPower: v.VotingPower})
+			ConsensusPubkey: feeroutes.Ed25519Key(v.PubKey.Bytes()), ConsPower: v.VotingPower})
 	}
 	return out, nil
 }
