@@ -2,6 +2,7 @@ package sidebyside_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -38,6 +39,11 @@ var probes = append([]probe{
 	}, nil),
 	rest("REST Move params", []vip.VM{vip.Move}, func(localnet.Rollup) string { return "/initia/move/v1/params" }, func(v any) string { return shape(dig(v, "params")) }),
 	rest("REST Wasm codes", []vip.VM{vip.Wasm}, func(localnet.Rollup) string { return "/cosmwasm/wasm/v1/code" }, nil),
+	rest("REST Wasm params", []vip.VM{vip.Wasm}, func(localnet.Rollup) string { return "/cosmwasm/wasm/v1/codes/params" }, func(v any) string {
+		b, _ := json.Marshal(v)
+		return string(b)
+	}),
+	{name: "REST a Wasm contract's info", vms: []vip.VM{vip.Wasm}, ask: wasmContractInfo},
 	rest("REST a query of a missing Wasm contract", []vip.VM{vip.Wasm}, func(localnet.Rollup) string {
 		return "/cosmwasm/wasm/v1/contract/init14hj2tavq8fpesdwxxcu44rty3hh90vhujrvcmstl4zr3txmfvw9sx58pds/smart/e30="
 	}, nil),
@@ -166,3 +172,31 @@ var _ = Describe("the project's rollups beside Initia's real minitiad", Label("s
 		})
 	}
 })
+
+// wasmContractInfo asks for the info of the first contract the gas txs instantiated (the
+// gas run makes it, whichever probe asks first): its shape and the fields every chain
+// shares.
+func wasmContractInfo(ctx context.Context, r localnet.Rollup) (answer, error) {
+	if _, err := cosmosGas(ctx, r); err != nil {
+		return answer{}, err
+	}
+	list, err := get(ctx, r.Endpoints().REST+"/cosmwasm/wasm/v1/code/1/contracts", func(v any) string {
+		c, _ := dig(v, "contracts").([]any)
+		if len(c) == 0 {
+			return ""
+		}
+		return fmt.Sprint(c[0])
+	})
+	if err != nil || list.Shape == "" || list.Status != 200 {
+		return list, err
+	}
+	return get(ctx, r.Endpoints().REST+"/cosmwasm/wasm/v1/contract/"+list.Shape, func(v any) string {
+		info := dig(v, "contract_info")
+		shared := map[string]any{}
+		for _, k := range []string{"code_id", "admin", "label", "ibc_port_id", "extension"} {
+			shared[k] = dig(info, k)
+		}
+		b, _ := json.Marshal(shared)
+		return shape(info) + " " + string(b)
+	})
+}

@@ -166,6 +166,9 @@ func Start(ctx context.Context, cfg Config) (_ *Node, err error) {
 	}
 	apiSrv.Router.PathPrefix("/opinit/opchild/").Handler(fees)
 	apiSrv.Router.PathPrefix("/initia/tx/").Handler(fees)
+	if n.app.WasmKeeper != nil {
+		registerWasmGateway(apiSrv.Router, apiSrv.GRPCGatewayRouter)
+	}
 	if n.app.MoveKeeper != nil {
 		apiSrv.Router.PathPrefix("/initia/move/").Handler(n.app.MoveKeeper.Routes(n.app, enc.Registry))
 	}
