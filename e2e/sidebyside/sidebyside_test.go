@@ -98,21 +98,14 @@ var known = map[string]map[vip.VM]string{
 	"JSON-RPC a dynamic-fee transfer's price": {vip.EVM: "minievm reports a type-2 tx's gasPrice and effectiveGasPrice as its fee cap and charges the cap for the Cosmos gas used plus half the gas left unused (measured: a cap of 105 on 111,563 used of 170,860 cost 14,827,261); geth charges base fee + tip for the gas used. Matching the report alone would make the embedded EVM's receipts disagree with its balances, and the charge needs minievm's Cosmos gas"},
 	"JSON-RPC eth_getBlockByNumber 0":         {vip.EVM: "a minievm has no block 0 (its chain starts at height 1, made at start) and answers block 0 with block 1; the embedded chain's block 0 is geth's genesis (time 0), and its block 1 comes with its first tx or after an idle minute"},
 	"JSON-RPC eth_getBlockByNumber latest":    {vip.EVM: "geth's block carries its Cancun and Prague header fields (blob gas, beacon root, requests hash) and minievm's does not; dropping them from our replies would break the header hash that go-ethereum clients recompute from the fields"},
-	"Cosmos gas: simulated, within 1%": {
-		vip.Wasm: wasmSendGas,
-		vip.Move: moveBankGas,
-	},
-	"Cosmos gas: used, within 1%": {
-		vip.Wasm: wasmSendGas + "; a delivery also runs miniwasm's fee checker, which reads opchild's params for its free lane's fee whitelist (about 4,900 more per delivered tx in all, 2 to 8%)",
-		vip.Move: moveBankGas,
-	},
-	"Cosmos gas: simulated, within 10%": {vip.Move: moveBankGas},
-	"Cosmos gas: used, within 10%":      {vip.Move: moveBankGas},
+	"Cosmos gas: simulated, within 1%":        {vip.Move: moveBankGas},
+	"Cosmos gas: used, within 1%":             {vip.Move: moveBankGas},
+	"Cosmos gas: simulated, within 10%":       {vip.Move: moveBankGas},
+	"Cosmos gas: used, within 10%":            {vip.Move: moveBankGas},
 }
 
 // Why the Cosmos gas figures still differ (the probes of cosmos_gas_probe_test.go).
 const (
-	wasmSendGas = "miniwasm's bank keeper (its own) runs IBC forwarding's send restriction (a read of the recipient's account) and the token factory's send hooks on every send, the fee's payment included: about 3,400 gas a send; the project's app runs neither module (VIP scoring needs no IBC forwarding or token factory)"
 	moveBankGas = "minimove moves coins through the Move coin module in the MoveVM, and the local Move rollup's bank is x/bank: a bank send to a fresh account uses ~228,000 there and ~93,000 here, and every tx pays ~29,000 more there for its fee's payment (an update of two scores uses ~99,000 there, ~70,000 here; the module's publish ~383,000 and ~335,000)"
 )
 

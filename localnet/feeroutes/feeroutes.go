@@ -14,8 +14,11 @@ import (
 	sdk "github.com/cosmos/cosmos-sdk/types"
 )
 
-// DefaultHookMaxGas is opchild's default hook_max_gas.
-const DefaultHookMaxGas = 3_000_000
+// Opchild's defaults: hook_max_gas and historical_entries.
+const (
+	DefaultHookMaxGas        = 3_000_000
+	DefaultHistoricalEntries = 10_000
+)
 
 // Params is opinit.opchild.v1.Params in the gateway's JSON: uint32 fields as numbers, the
 // uint64 hook_max_gas as a string, DecCoin amounts as 18-decimal strings.
@@ -45,12 +48,13 @@ type GasPriceResponse struct {
 }
 
 // NewParams is a single-operator rollup's opchild params with minGasPrices (opchild's
-// defaults elsewhere: 100 validators, no executors, admin or whitelist).
+// defaults elsewhere: 100 validators, 10,000 historical entries, no executors, admin or
+// whitelist).
 func NewParams(minGasPrices sdk.DecCoins) Params {
 	if minGasPrices == nil {
 		minGasPrices = sdk.DecCoins{}
 	}
-	return Params{MaxValidators: 100, MinGasPrices: minGasPrices, BridgeExecutors: []string{}, FeeWhitelist: []string{}, HookMaxGas: DefaultHookMaxGas}
+	return Params{MaxValidators: 100, HistoricalEntries: DefaultHistoricalEntries, MinGasPrices: minGasPrices, BridgeExecutors: []string{}, FeeWhitelist: []string{}, HookMaxGas: DefaultHookMaxGas}
 }
 
 // Register adds the routes to mux; prices returns the node's minimum gas prices at call time.

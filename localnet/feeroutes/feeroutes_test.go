@@ -28,7 +28,7 @@ func TestRoutesAnswerTheGatewayShapes(t *testing.T) {
 		want   map[string]any
 	}{
 		{"/opinit/opchild/v1/params", 200, map[string]any{"params": map[string]any{
-			"max_validators": 100.0, "historical_entries": 0.0, "min_gas_prices": []any{price},
+			"max_validators": 100.0, "historical_entries": 10000.0, "min_gas_prices": []any{price},
 			"bridge_executors": []any{}, "admin": "", "fee_whitelist": []any{}, "hook_max_gas": "3000000",
 		}}},
 		{"/initia/tx/v1/gas_prices", 200, map[string]any{"gas_prices": []any{price}}},

@@ -37,13 +37,17 @@ func (a *App) anteHandler() (sdk.AnteHandler, error) {
 			wasmkeeper.NewGasRegisterDecorator(a.WasmKeeper.GetGasRegister()),
 			wasmkeeper.NewTxContractsDecorator())
 	}
+	var feeChecker ante.TxFeeChecker // the SDK's: the node's minimum gas prices
+	if a.rollup() {
+		feeChecker = a.opchildFeeChecker
+	}
 	return sdk.ChainAnteDecorators(append(decorators,
 		ante.NewExtensionOptionsDecorator(nil),
 		ante.NewValidateBasicDecorator(),
 		ante.NewTxTimeoutHeightDecorator(),
 		ante.NewValidateMemoDecorator(a.AccountKeeper),
 		ante.NewConsumeGasForTxSizeDecorator(a.AccountKeeper),
-		ante.NewDeductFeeDecorator(a.AccountKeeper, a.BankKeeper, a.FeeGrantKeeper, nil),
+		ante.NewDeductFeeDecorator(a.AccountKeeper, a.BankKeeper, a.FeeGrantKeeper, feeChecker),
 		ante.NewSetPubKeyDecorator(a.AccountKeeper),
 		ante.NewValidateSigCountDecorator(a.AccountKeeper),
 		ante.NewSigGasConsumeDecorator(a.AccountKeeper, sigGasConsumer),

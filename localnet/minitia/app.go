@@ -152,8 +152,15 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 
 	a := &App{BaseApp: bapp, cfg: cfg, vm: vmw, enc: enc, amino: amino,
 		nodeInfo: nodeInfo{name: cfg.NodeName, binary: cfg.BinaryName, version: cfg.Version}}
-	a.keys = storetypes.NewKVStoreKeys(authtypes.StoreKey, banktypes.StoreKey, authzkeeper.StoreKey,
-		feegrant.StoreKey, upgradetypes.StoreKey, consensustypes.StoreKey, vmw.name)
+	names := []string{authtypes.StoreKey, banktypes.StoreKey, authzkeeper.StoreKey,
+		feegrant.StoreKey, upgradetypes.StoreKey, consensustypes.StoreKey, vmw.name}
+	if a.rollup() {
+		names = append(names, opchildStoreKey)
+	}
+	if cfg.VM == vip.Wasm {
+		names = append(names, tokenfactoryStoreKey)
+	}
+	a.keys = storetypes.NewKVStoreKeys(names...)
 	store := func(name string) corestore.KVStoreService { return runtime.NewKVStoreService(a.keys[name]) }
 	cdc := enc.Codec
 	authority := enc.MustAddr(authtypes.NewModuleAddress(govModule))
@@ -321,7 +328,7 @@ var errFungibleAssetBalance = errors.New("VM aborted: location=" + strings.Repea
 //
 //lint:ignore SA1019 module.NewManager takes the VM module as this type in SDK v0.53
 func (a *App) wasmModule(cfg Config, home, authority string) (module.AppModule, error) {
-	storeService := runtime.NewKVStoreService(a.keys[wasmtypes.StoreKey])
+	storeService := wasmStoreService{runtime.NewKVStoreService(a.keys[wasmtypes.StoreKey])}
 	// x/wasm as miniwasm wires it: no staking, distribution or IBC keepers ("we do not
 	// support staking"), and so no "staking" capability.
 	a.wasmDir = filepath.Join(home, "wasm")
@@ -349,6 +356,7 @@ func (a *App) wasmModule(cfg Config, home, authority string) (module.AppModule, 
 		a.MsgServiceRouter(), a.GRPCQueryRouter(), a.wasmDir, nodeCfg, wasmtypes.VMConfig{}, caps, authority,
 		wasmkeeper.WithWasmEngine(a.wasmVM))
 	a.WasmKeeper = &wk
+	a.BankKeeper.AppendSendRestriction(a.miniwasmSendHooks)
 	return wasm.NewAppModule(a.enc.Codec, a.WasmKeeper, nil, a.AccountKeeper, a.BankKeeper, a.MsgServiceRouter(), nil), nil
 }
 
@@ -367,8 +375,15 @@ func (a *App) initChainer(ctx sdk.Context, req *abci.RequestInitChain) (*abci.Re
 	if err := a.UpgradeKeeper.SetModuleVersionMap(ctx, a.mm.GetVersionMap()); err != nil {
 		return nil, err
 	}
-	return a.mm.InitGenesis(ctx, a.enc.Codec, state)
+	res, err := a.mm.InitGenesis(ctx, a.enc.Codec, state)
+	if err != nil || !a.rollup() {
+		return res, err
+	}
+	return res, a.initOpchildParams(ctx)
 }
+
+// rollup says the chain is a rollup (the L1 stand-in runs no opchild).
+func (a *App) rollup() bool { return !a.cfg.TxGasPrices }
 
 // Encoding is the chain's protobuf world (the same one clients sign with).
 func (a *App) Encoding() *cosmostx.Encoding { return a.enc }

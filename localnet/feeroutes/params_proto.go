@@ -1,0 +1,127 @@
+package feeroutes
+
+import (
+	"fmt"
+
+	sdkmath "cosmossdk.io/math"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// Marshal is p as opinit.opchild.v1.Params' protobuf encoding, the bytes opchild keeps in its
+// store (a fee checker reads them on every tx): max_validators 1, historical_entries 2,
+// min_gas_prices 3 (DecCoin: denom 1, amount 2 as the decimal's 18-digit integer), bridge_executors 4,
+// admin 5, fee_whitelist 6, hook_max_gas 7.
+func (p Params) Marshal() ([]byte, error) {
+	var b []byte
+	varint := func(num protowire.Number, v uint64) {
+		if v != 0 {
+			b = protowire.AppendTag(b, num, protowire.VarintType)
+			b = protowire.AppendVarint(b, v)
+		}
+	}
+	bytes := func(num protowire.Number, v []byte) {
+		b = protowire.AppendTag(b, num, protowire.BytesType)
+		b = protowire.AppendBytes(b, v)
+	}
+	varint(1, uint64(p.MaxValidators))
+	varint(2, uint64(p.HistoricalEntries))
+	for _, c := range p.MinGasPrices {
+		amount, err := c.Amount.Marshal()
+		if err != nil {
+			return nil, fmt.Errorf("opchild params: min gas price %s: %w", c, err)
+		}
+		var coin []byte
+		coin = protowire.AppendTag(coin, 1, protowire.BytesType)
+		coin = protowire.AppendString(coin, c.Denom)
+		coin = protowire.AppendTag(coin, 2, protowire.BytesType)
+		coin = protowire.AppendBytes(coin, amount)
+		bytes(3, coin)
+	}
+	for _, e := range p.BridgeExecutors {
+		bytes(4, []byte(e))
+	}
+	if p.Admin != "" {
+		bytes(5, []byte(p.Admin))
+	}
+	for _, a := range p.FeeWhitelist {
+		bytes(6, []byte(a))
+	}
+	varint(7, p.HookMaxGas)
+	return b, nil
+}
+
+// UnmarshalParams reads opinit.opchild.v1.Params from its protobuf encoding (Marshal's).
+func UnmarshalParams(b []byte) (Params, error) {
+	p := Params{MinGasPrices: sdk.DecCoins{}, BridgeExecutors: []string{}, FeeWhitelist: []string{}}
+	err := fields(b, func(num protowire.Number, v uint64, raw []byte) error {
+		switch num {
+		case 1:
+			p.MaxValidators = uint32(v)
+		case 2:
+			p.HistoricalEntries = uint32(v)
+		case 3:
+			var c sdk.DecCoin
+			err := fields(raw, func(num protowire.Number, _ uint64, raw []byte) error {
+				switch num {
+				case 1:
+					c.Denom = string(raw)
+				case 2:
+					var d sdkmath.LegacyDec
+					if err := d.Unmarshal(raw); err != nil {
+						return err
+					}
+					c.Amount = d
+				}
+				return nil
+			})
+			if err != nil {
+				return fmt.Errorf("min gas price: %w", err)
+			}
+			p.MinGasPrices = append(p.MinGasPrices, c)
+		case 4:
+			p.BridgeExecutors = append(p.BridgeExecutors, string(raw))
+		case 5:
+			p.Admin = string(raw)
+		case 6:
+			p.FeeWhitelist = append(p.FeeWhitelist, string(raw))
+		case 7:
+			p.HookMaxGas = v
+		}
+		return nil
+	})
+	if err != nil {
+		return Params{}, fmt.Errorf("opchild params: %w", err)
+	}
+	return p, nil
+}
+
+// fields calls f with each field of a protobuf message: its number and its varint or its
+// bytes.
+func fields(b []byte, f func(num protowire.Number, v uint64, raw []byte) error) error {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		var v uint64
+		var raw []byte
+		switch typ {
+		case protowire.VarintType:
+			v, n = protowire.ConsumeVarint(b)
+		case protowire.BytesType:
+			raw, n = protowire.ConsumeBytes(b)
+		default:
+			n = protowire.ConsumeFieldValue(num, typ, b)
+		}
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		if err := f(num, v, raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}

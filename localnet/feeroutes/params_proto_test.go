@@ -1,0 +1,58 @@
+package feeroutes
+
+import (
+	"encoding/hex"
+	"reflect"
+	"testing"
+
+	sdkmath "cosmossdk.io/math"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+)
+
+func TestParamsProtoIsOpchildsEncoding(t *testing.T) {
+	umin := sdk.NewDecCoins(sdk.NewDecCoinFromDec("umin", sdkmath.LegacyMustNewDecFromStr("0.15")))
+	executor := "init1jp474uxkp8a7kk8kc9rjxng3khn5ywe3a2tw9l"
+	withAdmin := NewParams(umin)
+	withAdmin.Admin, withAdmin.BridgeExecutors = executor, []string{executor}
+	for _, tc := range []struct {
+		name   string
+		params Params
+		// want is the encoding, where a fact: the first is what a real miniwasm v1.2.11
+		// keeps in opchild's store (read with `minitiad start --trace-store`).
+		want string
+	}{
+		{"a real miniwasm's params", withAdmin, "086410904e1a1a0a04756d696e1212313530303030303030303030303030303030" +
+			"222b" + hex.EncodeToString([]byte(executor)) + "2a2b" + hex.EncodeToString([]byte(executor)) + "38c08db701"},
+		{"a local rollup's params", NewParams(umin), "086410904e1a1a0a04756d696e121231353030303030303030303030303030303038c08db701"},
+		{"no prices", NewParams(nil), "086410904e38c08db701"},
+		{"a whitelist and two prices", Params{MaxValidators: 1, MinGasPrices: sdk.NewDecCoins(
+			sdk.NewDecCoinFromDec("uinit", sdkmath.LegacyMustNewDecFromStr("1.5")), sdk.NewDecCoinFromDec("umin", sdkmath.LegacyZeroDec())),
+			BridgeExecutors: []string{}, FeeWhitelist: []string{"a", "b"}}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := tc.params.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want != "" && hex.EncodeToString(b) != tc.want {
+				t.Fatalf("encoding\n got %x\nwant %s", b, tc.want)
+			}
+			back, err := UnmarshalParams(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(back, tc.params) {
+				t.Fatalf("round trip\n got %+v\nwant %+v", back, tc.params)
+			}
+		})
+	}
+}
+
+func TestUnmarshalParamsRefusesATruncatedEncoding(t *testing.T) {
+	b, _ := NewParams(sdk.NewDecCoins(sdk.NewDecCoinFromDec("umin", sdkmath.LegacyMustNewDecFromStr("0.15")))).Marshal()
+	for _, cut := range []int{1, 4, len(b) - 1} {
+		if _, err := UnmarshalParams(b[:cut]); err == nil {
+			t.Fatalf("%d of %d bytes: want an error", cut, len(b))
+		}
+	}
+}
