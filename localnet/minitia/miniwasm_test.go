@@ -32,7 +32,7 @@ func TestWasmStoreKeepsAContractsInfoAsInitiasFork(t *testing.T) {
 	withoutPort, _ := info.Marshal()
 	contractKey := string(wasmtypes.GetContractAddressKey(make([]byte, 32)))
 	for _, tc := range []struct {
-		name, key  string
+		name, key   string
 		value, want []byte
 	}{
 		{"a contract's info loses ibc2_port_id", contractKey, withPort, withoutPort},
