@@ -218,6 +218,9 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	a.SetAnteHandler(ante)
 	a.SetInitChainer(a.initChainer)
 	a.SetPreBlocker(func(ctx sdk.Context, _ *abci.RequestFinalizeBlock) (*sdk.ResponsePreBlock, error) {
+		if err := a.ensureOpchildParams(ctx); err != nil {
+			return nil, err
+		}
 		return a.mm.PreBlock(ctx)
 	})
 	a.SetBeginBlocker(a.mm.BeginBlock)
@@ -227,6 +230,7 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 		a.committed.Store(&Committed{Height: ctx.BlockHeight(), Time: ctx.BlockTime()})
 	})
 	a.MountKVStores(a.keys)
+	a.SetStoreLoader(addingStores(db, a.keys))
 	if err := a.LoadLatestVersion(); err != nil {
 		return nil, fmt.Errorf("minitia: load state: %w", err)
 	}

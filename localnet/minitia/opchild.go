@@ -30,6 +30,15 @@ func (a *App) initOpchildParams(ctx sdk.Context) error {
 	return nil
 }
 
+// ensureOpchildParams writes the genesis params into a chain kept by an earlier version of
+// the app, which had no opchild store (addingStores adds it empty), before its first block.
+func (a *App) ensureOpchildParams(ctx sdk.Context) error {
+	if !a.rollup() || ctx.KVStore(a.keys[opchildStoreKey]).Has(opchildParamsKey) {
+		return nil
+	}
+	return a.initOpchildParams(ctx)
+}
+
 // opchildFeeChecker is the SDK's fee check with the minimum gas prices read from opchild's
 // params in state instead of the node's config: in CheckTx a fee below gas x price is
 // refused in the SDK's words; the priority is the SDK's (the lowest gas price paid).
@@ -38,9 +47,12 @@ func (a *App) opchildFeeChecker(ctx sdk.Context, tx sdk.Tx) (sdk.Coins, int64, e
 	if !ok {
 		return nil, 0, errorsmod.Wrap(sdkerrors.ErrTxDecode, "tx must be a FeeTx")
 	}
-	params, err := feeroutes.UnmarshalParams(ctx.KVStore(a.keys[opchildStoreKey]).Get(opchildParamsKey))
-	if err != nil {
-		return nil, 0, err
+	params := feeroutes.NewParams(a.cfg.MinGasPrices()) // until a kept chain's first block writes them
+	if b := ctx.KVStore(a.keys[opchildStoreKey]).Get(opchildParamsKey); b != nil {
+		var err error
+		if params, err = feeroutes.UnmarshalParams(b); err != nil {
+			return nil, 0, err
+		}
 	}
 	fee, gas := feeTx.GetFee(), feeTx.GetGas()
 	if ctx.IsCheckTx() && !params.MinGasPrices.IsZero() {

@@ -6,6 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+
+	"cosmossdk.io/store/rootmulti"
+	storetypes "cosmossdk.io/store/types"
+	"github.com/cosmos/cosmos-sdk/baseapp"
 
 	cmtcfg "github.com/cometbft/cometbft/config"
 	"github.com/cometbft/cometbft/crypto/ed25519"
@@ -145,3 +150,35 @@ func (n *Node) resume(cfg Config, cc *cmtcfg.Config, kept *keptChain) (*privval.
 // Resumed reports whether the node resumed a chain its Home kept (Config.Persist), rather
 // than starting a new one.
 func (n *Node) Resumed() bool { return n.resumed }
+
+// addingStores loads a chain kept in db by an earlier version of the app, which mounted
+// fewer stores, as a chain upgrade adds one: a store its last commit lacks is added empty
+// (StoreUpgrades). A fresh db, or one with every store, loads as it is.
+func addingStores(db dbm.DB, keys map[string]*storetypes.KVStoreKey) baseapp.StoreLoader {
+	return func(ms storetypes.CommitMultiStore) error {
+		rs, ok := ms.(*rootmulti.Store)
+		ver := rootmulti.GetLatestVersion(db)
+		if !ok || ver == 0 {
+			return ms.LoadLatestVersion()
+		}
+		info, err := rs.GetCommitInfo(ver)
+		if err != nil {
+			return fmt.Errorf("minitia: the kept chain's last commit: %w", err)
+		}
+		kept := map[string]bool{}
+		for _, si := range info.StoreInfos {
+			kept[si.Name] = true
+		}
+		var added []string
+		for name := range keys {
+			if !kept[name] {
+				added = append(added, name)
+			}
+		}
+		if len(added) == 0 {
+			return ms.LoadLatestVersion()
+		}
+		slices.Sort(added)
+		return ms.LoadLatestVersionAndUpgrade(&storetypes.StoreUpgrades{Added: added})
+	}
+}

@@ -1,0 +1,51 @@
+package minitia
+
+import (
+	"strings"
+	"testing"
+
+	"cosmossdk.io/log"
+	"cosmossdk.io/store/metrics"
+	"cosmossdk.io/store/rootmulti"
+	storetypes "cosmossdk.io/store/types"
+	dbm "github.com/cosmos/cosmos-db"
+)
+
+// A chain kept by an earlier app, which mounted fewer stores, loads with the new stores
+// added empty, its old stores' state kept; the SDK's plain load refuses it.
+func TestAKeptChainGainsTheStoresItLacks(t *testing.T) {
+	db := dbm.NewMemDB()
+	keys := func(names ...string) map[string]*storetypes.KVStoreKey { return storetypes.NewKVStoreKeys(names...) }
+	open := func(k map[string]*storetypes.KVStoreKey) *rootmulti.Store {
+		rs := rootmulti.NewStore(db, log.NewNopLogger(), metrics.NewNoOpMetrics())
+		for _, key := range k {
+			rs.MountStoreWithDB(key, storetypes.StoreTypeIAVL, nil)
+		}
+		return rs
+	}
+
+	old := keys("bank")
+	rs := open(old)
+	if err := addingStores(db, old)(rs); err != nil {
+		t.Fatalf("a fresh db: %v", err)
+	}
+	rs.GetKVStore(old["bank"]).Set([]byte("k"), []byte("v"))
+	rs.Commit()
+
+	now := keys("bank", "opchild", "tokenfactory")
+	if err := open(now).LoadLatestVersion(); err == nil || !strings.Contains(err.Error(), "StoreUpgrades") {
+		t.Fatalf("the SDK's plain load: %v, want its refusal of new stores", err)
+	}
+	rs = open(now)
+	if err := addingStores(db, now)(rs); err != nil {
+		t.Fatalf("load with the new stores: %v", err)
+	}
+	if got := rs.GetKVStore(now["bank"]).Get([]byte("k")); string(got) != "v" {
+		t.Fatalf("the kept store holds %q, want v", got)
+	}
+	rs.GetKVStore(now["opchild"]).Set([]byte{0x11}, []byte("p"))
+	rs.Commit()
+	if err := addingStores(db, now)(open(now)); err != nil {
+		t.Fatalf("load again, every store kept: %v", err)
+	}
+}
