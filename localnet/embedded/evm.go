@@ -311,6 +311,14 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		return nil, err
 	}
 	sealer.lag = lag
+	// A minievm's chain starts at height 1, a block made at start; geth's genesis (block 0)
+	// is never a minievm's block (eth_getBlockByNumber answers 0 with block 1).
+	if backend.BlockChain().CurrentBlock().Number.Sign() == 0 {
+		if _, err := sealer.seal(ctx, sealer.now(), true); err != nil {
+			closeNode()
+			return nil, fmt.Errorf("seal block 1: %w", err)
+		}
+	}
 	r := &EVMRollup{
 		stack:       stack,
 		eth:         backend,

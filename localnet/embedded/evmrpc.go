@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -114,13 +115,7 @@ func (a *minievmAPI) EstimateGas(ctx context.Context, args json.RawMessage, bloc
 	if !st.Exist(*call.From) {
 		return 0, fmt.Errorf("fee payer address: %s does not exist: unknown address", string(call.From.Bytes()))
 	}
-	params := []any{args}
-	for _, p := range []*json.RawMessage{a.stateBlock(block), overrides, blockOverrides} {
-		if p == nil {
-			break
-		}
-		params = append(params, *p)
-	}
+	params := []any{args, a.stateBlock(block), overrides, withBlobBaseFee(blockOverrides)}
 	var gas hexutil.Uint64
 	if err = a.geth.CallContext(ctx, &gas, "eth_estimateGas", params...); err != nil {
 		if rev, ok := asRevert(err); ok {
@@ -141,10 +136,7 @@ func (a *minievmAPI) Call(ctx context.Context, args json.RawMessage, block, over
 	if blockOverrides != nil && !emptyJSON(*blockOverrides) {
 		return nil, errors.New("block overrides are not supported")
 	}
-	params := []any{args}
-	if b := a.stateBlock(block); b != nil {
-		params = append(params, *b)
-	}
+	params := []any{args, a.stateBlock(block), nil, withBlobBaseFee(nil)}
 	var out hexutil.Bytes
 	if err := a.geth.CallContext(ctx, &out, "eth_call", params...); err != nil {
 		if rev, ok := asRevert(err); ok {
@@ -153,6 +145,31 @@ func (a *minievmAPI) Call(ctx context.Context, args json.RawMessage, block, over
 		return nil, err
 	}
 	return out, nil
+}
+
+// GetBlockByNumber answers as minievm's does (jsonrpc/backend's resolveBlockNr): block 0,
+// which a minievm does not have, is block 1, and every named block (latest, pending, safe,
+// finalized, earliest) is the latest.
+func (a *minievmAPI) GetBlockByNumber(ctx context.Context, number rpc.BlockNumber, fullTx bool) (json.RawMessage, error) {
+	switch {
+	case number == 0:
+		number = 1
+	case number < 0:
+		number = rpc.LatestBlockNumber
+	}
+	var block json.RawMessage
+	err := a.geth.CallContext(ctx, &block, "eth_getBlockByNumber", number, fullTx)
+	return block, err
+}
+
+// withBlobBaseFee gives geth's call and estimate minievm's BLOBBASEFEE, 0, unless the
+// client's block overrides name one: the embedded chain's headers are Shanghai-shaped, with
+// no excess blob gas for geth to derive it from (it would run the opcode on a nil fee).
+func withBlobBaseFee(blockOverrides *json.RawMessage) json.RawMessage {
+	if blockOverrides != nil && !emptyJSON(*blockOverrides) {
+		return *blockOverrides
+	}
+	return json.RawMessage(`{"blobBaseFee":"0x0"}`)
 }
 
 // emptyJSON is a JSON null or {}.
@@ -226,17 +243,16 @@ func (a *minievmAPI) FeeHistory(ctx context.Context, blockCount json.RawMessage,
 		return nil, err
 	}
 	res["baseFeePerGas"] = b
-	// A minievm has no blobs: its blob base fees are 0 (geth's formula gives 1 wei).
-	var blobFees []*hexutil.Big
-	if json.Unmarshal(res["baseFeePerBlobGas"], &blobFees) == nil && blobFees != nil {
-		for i := range blobFees {
-			blobFees[i] = (*hexutil.Big)(new(big.Int))
-		}
-		if b, err = json.Marshal(blobFees); err != nil {
-			return nil, err
-		}
-		res["baseFeePerBlobGas"] = b
+	// A minievm has no blobs, and reports a blob base fee of 0 for each block and the next
+	// one, and a blob gas used ratio of 0 for each block. The embedded chain's headers have
+	// no blob fields (they are Shanghai-shaped), so geth reports neither.
+	zeros := func(n int) json.RawMessage {
+		b, _ := json.Marshal(slices.Repeat([]string{"0x0"}, n))
+		return b
 	}
+	res["baseFeePerBlobGas"] = zeros(len(fees))
+	ratios, _ := json.Marshal(slices.Repeat([]float64{0}, len(fees)-1))
+	res["blobGasUsedRatio"] = ratios
 	return res, nil
 }
 

@@ -162,7 +162,8 @@ func TestEVMFeeRulesAreMinievms(t *testing.T) {
 	}
 
 	// Six txs in six blocks, each at the same base fee; an empty block only follows a
-	// block with txs (minievm's proof block).
+	// block with txs (minievm's proof block), but for the start block (1, which block 0
+	// answers as, as on a minievm).
 	n, err := s.c.BlockNumber(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +181,7 @@ func TestEVMFeeRulesAreMinievms(t *testing.T) {
 			withTxs++
 			continue
 		}
-		if h > 0 {
+		if h > 1 {
 			parent, err := s.c.BlockByNumber(ctx, big.NewInt(h-1))
 			if err != nil {
 				t.Fatal(err)
@@ -432,13 +433,14 @@ func TestEVMKeepsTheStateOfEveryBlock(t *testing.T) {
 		}
 		s.mined(ctx, tx)
 	}
-	for _, h := range []int64{0, 1, 5} {
+	// Block 1 is the chain's start block (empty); the i-th transfer is in block i+1.
+	for h, want := range map[int64]int64{0: 0, 1: 0, 2: 1, 6: 5} {
 		bal, err := s.c.BalanceAt(ctx, sink, big.NewInt(h))
 		if err != nil {
 			t.Fatalf("balance at block %d: %v", h, err)
 		}
-		if bal.Int64() != h {
-			t.Fatalf("balance at block %d is %s, want %d", h, bal, h)
+		if bal.Int64() != want {
+			t.Fatalf("balance at block %d is %s, want %d", h, bal, want)
 		}
 	}
 	var out hexutil.Bytes
@@ -952,4 +954,61 @@ func dialEVM(t *testing.T, timeout time.Duration) (*EVMRollup, *rpc.Client, cont
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	t.Cleanup(cancel)
 	return r, c, ctx
+}
+
+// A fresh chain's blocks are a minievm's: it starts at block 1, made at start, which block 0
+// answers as (and every named block as the latest); each header is Shanghai-shaped (no
+// blob gas, beacon root or requests hash) and its hash is the RLP hash of what the reply
+// shows, which ethclient recomputes; BLOBBASEFEE is 0 in a call, as in minievm's block
+// context.
+func TestEVMBlocksAreMinievms(t *testing.T) {
+	r, c, ctx := dialEVM(t, 20*time.Second)
+	var head hexutil.Uint64
+	if err := c.CallContext(ctx, &head, "eth_blockNumber"); err != nil || head != 1 {
+		t.Fatalf("eth_blockNumber of a fresh chain = %d, %v; want 1", head, err)
+	}
+	for _, number := range []string{"0x0", "0x1", "latest", "earliest", "pending"} {
+		var block map[string]any
+		if err := c.CallContext(ctx, &block, "eth_getBlockByNumber", number, false); err != nil {
+			t.Fatalf("eth_getBlockByNumber %s: %v", number, err)
+		}
+		if block["number"] != "0x1" {
+			t.Fatalf("eth_getBlockByNumber %s answers block %v, want 0x1", number, block["number"])
+		}
+		for _, field := range []string{"blobGasUsed", "excessBlobGas", "parentBeaconBlockRoot", "requestsHash"} {
+			if _, ok := block[field]; ok {
+				t.Fatalf("block %s has %s, which a minievm block has not", number, field)
+			}
+		}
+		if block["withdrawalsRoot"] != types.EmptyWithdrawalsHash.Hex() {
+			t.Fatalf("block %s: withdrawalsRoot %v", number, block["withdrawalsRoot"])
+		}
+	}
+	// ethclient decodes the header and checks nothing; its hash must be the reply's.
+	h, err := r.Client().HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reply struct {
+		Hash common.Hash `json:"hash"`
+	}
+	if err := c.CallContext(ctx, &reply, "eth_getBlockByNumber", "latest", false); err != nil {
+		t.Fatal(err)
+	}
+	if h.Hash() != reply.Hash {
+		t.Fatalf("the header's RLP hash %s, the reply's hash %s", h.Hash(), reply.Hash)
+	}
+	// BLOBBASEFEE PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN, as creation code.
+	from := crypto.PubkeyToAddress(r.devKey.PublicKey)
+	var out hexutil.Bytes
+	if err := c.CallContext(ctx, &out, "eth_call", map[string]any{"from": from, "data": "0x4a60005260206000f3"}, "latest"); err != nil {
+		t.Fatalf("eth_call of BLOBBASEFEE: %v", err)
+	}
+	if len(out) != 32 || new(big.Int).SetBytes(out).Sign() != 0 {
+		t.Fatalf("BLOBBASEFEE in a call = %x, want 0", out)
+	}
+	var gas hexutil.Uint64
+	if err := c.CallContext(ctx, &gas, "eth_estimateGas", map[string]any{"from": from, "data": "0x4a60005260206000f3"}); err != nil || gas == 0 {
+		t.Fatalf("eth_estimateGas of BLOBBASEFEE = %d, %v", gas, err)
+	}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/consensus/misc/eip4844"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/txpool"
@@ -119,23 +118,23 @@ func (s *sealer) seal(ctx context.Context, timestamp uint64, empty bool) (*types
 	if err := bc.Engine().Prepare(bc, header); err != nil {
 		return nil, fmt.Errorf("seal block %d: prepare header: %w", header.Number, err)
 	}
-	if cfg.IsCancun(header.Number, header.Time) {
-		var excess uint64
-		if cfg.IsCancun(parent.Number, parent.Time) {
-			excess = eip4844.CalcExcessBlobGas(cfg, parent, header.Time)
-		}
-		header.BlobGasUsed, header.ExcessBlobGas = new(uint64), &excess
-		header.ParentBeaconRoot = new(common.Hash) // the simulated beacon's root: zero
-	}
+	// The header is Shanghai-shaped, as a minievm's (its indexer's coretypes.Header): no blob
+	// gas, beacon root or requests hash, though the EVM runs Osaka's rules. Its hash, the RLP
+	// hash of the fields it has, is then the one a client recomputes from a minievm-shaped
+	// reply.
 	statedb, err := bc.StateAtForkBoundary(parent, header)
 	if err != nil {
 		return nil, fmt.Errorf("seal block %d: state of block %d: %w", header.Number, parent.Number, err)
 	}
 	coinbase := header.Coinbase
-	evm := vm.NewEVM(core.NewEVMBlockContext(header, bc, &coinbase), statedb, cfg, vm.Config{})
+	blockCtx := core.NewEVMBlockContext(header, bc, &coinbase)
+	blockCtx.BlobBaseFee = new(big.Int) // BLOBBASEFEE is 0, as in minievm's block context
+	evm := vm.NewEVM(blockCtx, statedb, cfg, vm.Config{})
 	evm.SetJumpDestCache(bc.JumpDestCache())
 	evm.SetPrecompileCache(bc.PrecompileCache())
 	defer evm.Release()
+	// The system calls are geth's state processor's for this header (evm_test.go runs each
+	// sealed block through it): no beacon root to store, the parent's hash (EIP-2935).
 	core.PreExecution(ctx, header.ParentBeaconRoot, parent, cfg, evm, header.Number, header.Time)
 
 	// The pool's executable txs, by price and nonce, as the miner takes them; a tx that
@@ -195,13 +194,8 @@ func (s *sealer) seal(ctx context.Context, timestamp uint64, empty bool) (*types
 		return nil, nil
 	}
 	body := types.Body{Transactions: txs, Withdrawals: types.Withdrawals{}}
-	requests, _, err := core.PostExecution(ctx, cfg, header.Number, header.Time, logs, body.Withdrawals, evm, uint32(len(txs)+1))
-	if err != nil {
+	if _, _, err := core.PostExecution(ctx, cfg, header.Number, header.Time, logs, body.Withdrawals, evm, uint32(len(txs)+1)); err != nil {
 		return nil, fmt.Errorf("seal block %d: system calls after the txs: %w", header.Number, err)
-	}
-	if requests != nil {
-		h := types.CalcRequestsHash(requests)
-		header.RequestsHash = &h
 	}
 	bc.Engine().Finalize(bc, header, statedb, &body)
 	block := core.AssembleBlock(bc, header, statedb, &body, receipts, nil)
