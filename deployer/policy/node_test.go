@@ -25,6 +25,10 @@ type fakeEth struct {
 	refusedSpans []uint64
 	// logs is how many transfer logs each block holds (fakeLogBlocks when nil).
 	logs map[uint64]int
+	// noBlockZero answers block 0 with block 1, as a minievm does; txs are the native
+	// transfers each block holds (to bob, value 1).
+	noBlockZero bool
+	txs         map[uint64]int
 }
 
 func (f *fakeEth) logsIn(b uint64) int {
@@ -64,11 +68,27 @@ func (f *fakeEth) GetBlockByNumber(_ context.Context, tag string, full bool) (ma
 	if err != nil || b >= f.n {
 		return nil, nil
 	}
-	return map[string]any{"number": hexutil.EncodeUint64(b), "hash": common.BigToHash(big.NewInt(int64(b) + 1)), "timestamp": hexutil.EncodeUint64(1000 + b), "transactions": []any{}}, nil
+	if b == 0 && f.noBlockZero {
+		b = 1
+	}
+	txs := []any{}
+	for i := range f.txs[b] {
+		txs = append(txs, map[string]any{"hash": common.BigToHash(big.NewInt(int64(b*100) + int64(i))), "from": alice, "to": bob,
+			"value": "0x1", "input": "0x", "transactionIndex": hexutil.EncodeUint64(uint64(i))})
+	}
+	return map[string]any{"number": hexutil.EncodeUint64(b), "hash": common.BigToHash(big.NewInt(int64(b) + 1)), "timestamp": hexutil.EncodeUint64(1000 + b), "transactions": txs}, nil
 }
 
 func (f *fakeEth) GetBlockReceipts(_ context.Context, num hexutil.Uint64) ([]indexer.EVMTx, error) {
 	b := uint64(num)
+	if n := f.txs[b]; n > 0 {
+		var out []indexer.EVMTx
+		for i := range n {
+			out = append(out, indexer.EVMTx{TxHash: common.BigToHash(big.NewInt(int64(b*100) + int64(i))).Hex(), TxIndex: hexutil.EncodeUint64(uint64(i)),
+				BlockNumber: hexutil.EncodeUint64(b), From: lowerHex(alice), To: lowerHex(bob), Status: "0x1"})
+		}
+		return out, nil
+	}
 	k := f.logsIn(b)
 	if k == 0 {
 		return []indexer.EVMTx{}, nil
@@ -174,4 +194,35 @@ func dialFake(t *testing.T, f *fakeEth) *Node {
 	}
 	t.Cleanup(node.Close)
 	return node
+}
+
+// A node without block 0 (a minievm answers block 1 for it) is read from genesis with each
+// block once: block 1's transfers are not read twice; a node that answers another block
+// than asked for, past block 0, is refused.
+func TestNodeReadsAChainWithoutBlockZeroOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		noBlockZero bool
+	}{{"a chain from block 0", false}, {"a minievm's, from block 1", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeEth{n: 6, maxSpan: 100, logs: map[uint64]int{}, noBlockZero: tc.noBlockZero, txs: map[uint64]int{1: 2, 4: 1}}
+			node := dialFake(t, f)
+			node.Batch = 4
+			p, err := Parse([]byte(header+"sources:\n  - name: s\n    native_transfer: {}\n    history: genesis\nrules:\n  - {name: r, source: s, aggregate: count, user: tx.from}\n"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			err = node.Read(context.Background(), p.Sources[0], 0, 5, func(r *Record) error {
+				got = append(got, fmt.Sprintf("%d/%d", r.Block, r.TxIndex))
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "[1/0 1/1 4/0]"; fmt.Sprint(got) != want {
+				t.Fatalf("records %v, want %s", got, want)
+			}
+		})
+	}
 }
