@@ -6,6 +6,8 @@ import (
 	sdkmath "cosmossdk.io/math"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/vipharness/vipharness/bindings/pbwalk"
 )
 
 // Marshal is p as opinit.opchild.v1.Params' protobuf encoding, the bytes opchild keeps in its
@@ -54,7 +56,7 @@ func (p Params) Marshal() ([]byte, error) {
 // UnmarshalParams reads opinit.opchild.v1.Params from its protobuf encoding (Marshal's).
 func UnmarshalParams(b []byte) (Params, error) {
 	p := Params{MinGasPrices: sdk.DecCoins{}, BridgeExecutors: []string{}, FeeWhitelist: []string{}}
-	err := fields(b, func(num protowire.Number, v uint64, raw []byte) error {
+	err := pbwalk.EachField(b, func(num protowire.Number, _ protowire.Type, raw []byte, v uint64) error {
 		switch num {
 		case 1:
 			p.MaxValidators = uint32(v)
@@ -62,7 +64,7 @@ func UnmarshalParams(b []byte) (Params, error) {
 			p.HistoricalEntries = uint32(v)
 		case 3:
 			var c sdk.DecCoin
-			err := fields(raw, func(num protowire.Number, _ uint64, raw []byte) error {
+			err := pbwalk.EachField(raw, func(num protowire.Number, _ protowire.Type, raw []byte, _ uint64) error {
 				switch num {
 				case 1:
 					c.Denom = string(raw)
@@ -94,34 +96,4 @@ func UnmarshalParams(b []byte) (Params, error) {
 		return Params{}, fmt.Errorf("opchild params: %w", err)
 	}
 	return p, nil
-}
-
-// fields calls f with each field of a protobuf message: its number and its varint or its
-// bytes.
-func fields(b []byte, f func(num protowire.Number, v uint64, raw []byte) error) error {
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		var v uint64
-		var raw []byte
-		switch typ {
-		case protowire.VarintType:
-			v, n = protowire.ConsumeVarint(b)
-		case protowire.BytesType:
-			raw, n = protowire.ConsumeBytes(b)
-		default:
-			n = protowire.ConsumeFieldValue(num, typ, b)
-		}
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		if err := f(num, v, raw); err != nil {
-			return err
-		}
-	}
-	return nil
 }
