@@ -342,8 +342,15 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		closeNode()
 		return nil, err
 	}
+	supply, err := newSupplyCounter(backend.BlockChain(), backend.ChainDb())
+	if err != nil {
+		_ = r.comet.Close()
+		closeNode()
+		return nil, err
+	}
 	r.rest, err = evmrest.Start(evmrest.Info{ChainID: cfg.cosmosChainID, Version: cfg.version, FeeDenom: EVMFeeDenom,
-		MinGasPrice: math.LegacyNewDec(EVMMinGasPrice), CometRPC: r.comet.URL(), Sequencer: sequencer(devKey)}, r.client)
+		MinGasPrice: math.LegacyNewDec(EVMMinGasPrice), CometRPC: r.comet.URL(), Sequencer: sequencer(devKey),
+		Supply: supply.Supply}, r.client)
 	if err != nil {
 		_ = r.comet.Close()
 		closeNode()

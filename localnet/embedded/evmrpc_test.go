@@ -1012,3 +1012,53 @@ func TestEVMBlocksAreMinievms(t *testing.T) {
 		t.Fatalf("eth_estimateGas of BLOBBASEFEE = %d, %v", gas, err)
 	}
 }
+
+// The Cosmos face's bank supply is the fee denom's: what the genesis allocated less the base
+// fees burnt, which is what every account holds (the funded ones, the recipient and the
+// coinbase that took the tips), after txs with and without a tip.
+func TestEVMSupplyIsWhatTheAccountsHold(t *testing.T) {
+	r := startEVM(t)
+	s := newSender(t, r)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, tip := range []int64{0, 7, 0, 100} {
+		tx, err := s.send(ctx, transfer(EVMMinGasPrice+tip, tip))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.mined(ctx, tx)
+	}
+	head, err := s.c.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := new(big.Int)
+	accounts := []common.Address{sink, head.Coinbase}
+	for _, f := range r.Funded() {
+		accounts = append(accounts, common.HexToAddress(f.Address))
+	}
+	for _, a := range accounts {
+		bal, err := s.c.BalanceAt(ctx, a, head.Number)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held.Add(held, bal)
+	}
+	res, err := http.Get(r.Endpoints().REST + "/cosmos/bank/v1beta1/supply/by_denom?denom=" + EVMFeeDenom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var supply struct {
+		Amount struct {
+			Denom  string `json:"denom"`
+			Amount string `json:"amount"`
+		} `json:"amount"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&supply); err != nil {
+		t.Fatal(err)
+	}
+	if supply.Amount.Denom != EVMFeeDenom || supply.Amount.Amount != held.String() {
+		t.Fatalf("supply %+v, the accounts hold %s", supply.Amount, held)
+	}
+}

@@ -14,6 +14,14 @@ import (
 // all balances of an account (Initia.js bank.balance) and the node's syncing flag.
 func (s *Server) registerWallet(mux *http.ServeMux) {
 	mux.HandleFunc("GET /cosmos/bank/v1beta1/balances/{address}", s.balances)
+	// A minievm's bank has no denom metadata (its coins are ERC20s, described there).
+	mux.HandleFunc("GET /cosmos/bank/v1beta1/denoms_metadata", func(w http.ResponseWriter, _ *http.Request) {
+		s.writeProto(w, &banktypes.QueryDenomsMetadataResponse{Metadatas: []banktypes.Metadata{}, Pagination: &query.PageResponse{}})
+	})
+	if s.info.Supply != nil {
+		mux.HandleFunc("GET /cosmos/bank/v1beta1/supply", s.supply)
+		mux.HandleFunc("GET /cosmos/bank/v1beta1/supply/by_denom", s.supplyOf)
+	}
 	mux.HandleFunc("GET /cosmos/base/tendermint/v1beta1/syncing", func(w http.ResponseWriter, _ *http.Request) {
 		// The face answers for a chain that is always at its head.
 		s.writeProto(w, &cmtservice.GetSyncingResponse{Syncing: false})
@@ -38,4 +46,38 @@ func (s *Server) balances(w http.ResponseWriter, r *http.Request) {
 		coins = sdk.NewCoins(sdk.NewCoin(s.info.FeeDenom, math.NewIntFromBigInt(bal)))
 	}
 	s.writeProto(w, &banktypes.QueryAllBalancesResponse{Balances: coins, Pagination: &query.PageResponse{Total: uint64(len(coins))}})
+}
+
+// supply answers bank's TotalSupply: the fee denom's, the only coin this face knows.
+func (s *Server) supply(w http.ResponseWriter, r *http.Request) {
+	total, err := s.info.Supply(r.Context())
+	if err != nil {
+		writeStatus(w, http.StatusInternalServerError, 13, err.Error())
+		return
+	}
+	coins := sdk.Coins{}
+	if total.Sign() > 0 {
+		coins = sdk.NewCoins(sdk.NewCoin(s.info.FeeDenom, math.NewIntFromBigInt(total)))
+	}
+	s.writeProto(w, &banktypes.QueryTotalSupplyResponse{Supply: coins, Pagination: &query.PageResponse{Total: uint64(len(coins))}})
+}
+
+// supplyOf answers bank's SupplyOf: the fee denom's supply, and 0 of any other valid denom,
+// as x/bank answers a denom it does not hold.
+func (s *Server) supplyOf(w http.ResponseWriter, r *http.Request) {
+	denom := r.URL.Query().Get("denom")
+	if err := sdk.ValidateDenom(denom); err != nil {
+		writeStatus(w, http.StatusBadRequest, 3, "invalid denom: "+err.Error())
+		return
+	}
+	amount := math.ZeroInt()
+	if denom == s.info.FeeDenom {
+		total, err := s.info.Supply(r.Context())
+		if err != nil {
+			writeStatus(w, http.StatusInternalServerError, 13, err.Error())
+			return
+		}
+		amount = math.NewIntFromBigInt(total)
+	}
+	s.writeProto(w, &banktypes.QuerySupplyOfResponse{Amount: sdk.NewCoin(denom, amount)})
 }

@@ -57,6 +57,8 @@ type Info struct {
 	CometRPC    string // node_info other.rpc_address
 	// Sequencer is the validator opchild lists (nil: no validators route).
 	Sequencer *feeroutes.Validator
+	// Supply is the fee denom's total supply (nil: no supply routes).
+	Supply func(ctx context.Context) (*big.Int, error)
 }
 
 // Server serves the face on 127.0.0.1.
@@ -98,6 +100,10 @@ func Start(info Info, chain Chain) (*Server, error) {
 	})
 	mux.HandleFunc("GET /cosmos/bank/v1beta1/balances/{address}/by_denom", s.balance)
 	mux.HandleFunc("GET /cosmos/auth/v1beta1/accounts/{address}", s.account)
+	// The chain runs no Cosmos modules, so none has an account.
+	mux.HandleFunc("GET /cosmos/auth/v1beta1/module_accounts", func(w http.ResponseWriter, _ *http.Request) {
+		s.writeProto(w, &authtypes.QueryModuleAccountsResponse{Accounts: []*codectypes.Any{}})
+	})
 	feeroutes.Register(mux, func() sdk.DecCoins { return sdk.DecCoins{s.minGasPrice()} }, false)
 	var opchild feeroutes.Opchild
 	if seq := info.Sequencer; seq != nil {

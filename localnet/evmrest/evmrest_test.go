@@ -93,7 +93,8 @@ func TestAccountsAreNumberedAndCarryTheNonce(t *testing.T) {
 // count of coins as total, bad addresses refused with code 3.
 func TestWalletRoutes(t *testing.T) {
 	rich := common.HexToAddress("0x00000000000000000000000000000000000000aa")
-	s, err := Start(Info{ChainID: "vip-evm-1", FeeDenom: "umin", MinGasPrice: math.LegacyNewDec(1)}, fakeChain{balances: map[common.Address]int64{rich: 1234}})
+	supply := func(context.Context) (*big.Int, error) { return new(big.Int).Exp(big.NewInt(10), big.NewInt(27), nil), nil }
+	s, err := Start(Info{ChainID: "vip-evm-1", FeeDenom: "umin", MinGasPrice: math.LegacyNewDec(1), Supply: supply}, fakeChain{balances: map[common.Address]int64{rich: 1234}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,6 +121,16 @@ func TestWalletRoutes(t *testing.T) {
 		{"hex holder", "/cosmos/bank/v1beta1/balances/" + rich.Hex(), 400, nil},
 		{"hex holder by denom", "/cosmos/bank/v1beta1/balances/" + rich.Hex() + "/by_denom?denom=umin", 400, nil},
 		{"syncing", "/cosmos/base/tendermint/v1beta1/syncing", 200, map[string]any{"syncing": false}},
+		// Shaped as a real minievm v1.2.18 answers them.
+		{"supply", "/cosmos/bank/v1beta1/supply", 200, map[string]any{
+			"supply": []any{map[string]any{"denom": "umin", "amount": "1000000000000000000000000000"}}, "pagination": map[string]any{"next_key": nil, "total": "1"}}},
+		{"supply of the fee denom", "/cosmos/bank/v1beta1/supply/by_denom?denom=umin", 200, map[string]any{
+			"amount": map[string]any{"denom": "umin", "amount": "1000000000000000000000000000"}}},
+		{"supply of another denom", "/cosmos/bank/v1beta1/supply/by_denom?denom=uinit", 200, map[string]any{
+			"amount": map[string]any{"denom": "uinit", "amount": "0"}}},
+		{"module accounts", "/cosmos/auth/v1beta1/module_accounts", 200, map[string]any{"accounts": []any{}}},
+		{"denoms metadata", "/cosmos/bank/v1beta1/denoms_metadata", 200, map[string]any{
+			"metadatas": []any{}, "pagination": map[string]any{"next_key": nil, "total": "0"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := http.Get(s.URL() + tc.path)
