@@ -93,7 +93,9 @@ func TestAccountsAreNumberedAndCarryTheNonce(t *testing.T) {
 // count of coins as total, bad addresses refused with code 3.
 func TestWalletRoutes(t *testing.T) {
 	rich := common.HexToAddress("0x00000000000000000000000000000000000000aa")
-	supply := func(context.Context) (*big.Int, error) { return new(big.Int).Exp(big.NewInt(10), big.NewInt(27), nil), nil }
+	supply := func(context.Context) (*big.Int, error) {
+		return new(big.Int).Exp(big.NewInt(10), big.NewInt(27), nil), nil
+	}
 	s, err := Start(Info{ChainID: "vip-evm-1", FeeDenom: "umin", MinGasPrice: math.LegacyNewDec(1), Supply: supply}, fakeChain{balances: map[common.Address]int64{rich: 1234}})
 	if err != nil {
 		t.Fatal(err)
