@@ -3,6 +3,7 @@ package sidebyside_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,7 +15,9 @@ import (
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/vipharness/vipharness/bindings/pbwalk"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 )
@@ -215,3 +218,59 @@ func must[T any](v T, err error) T {
 }
 
 var probeTimeout = 10 * time.Second
+
+// abci sends a gRPC query over CometBFT's abci_query (as CosmJS and Initia.js query) and
+// compares the response's code, codespace and log head, and its value: as bytes when
+// sameValue (a chain-independent answer), else whether there is one.
+func abci(name string, vms []vip.VM, path string, sameValue bool) probe {
+	return abciRead(name, vms, path, func(value []byte) string {
+		if sameValue {
+			return base64.StdEncoding.EncodeToString(value)
+		}
+		return fmt.Sprintf("value given: %v", len(value) > 0)
+	})
+}
+
+// abciRead is abci with read making the compared value of the response's value.
+func abciRead(name string, vms []vip.VM, path string, read func(value []byte) string) probe {
+	return probe{name: name, vms: vms, ask: func(ctx context.Context, r localnet.Rollup) (answer, error) {
+		a, err := get(ctx, r.Endpoints().CometRPC+"/abci_query?path=%22"+path+"%22", func(v any) string {
+			resp := dig(v, "result.response")
+			raw, _ := dig(resp, "value").(string)
+			b, _ := base64.StdEncoding.DecodeString(raw)
+			value := read(b)
+			return fmt.Sprintf("code %v codespace %q log %q %s", dig(resp, "code"), dig(resp, "codespace"), head(fmt.Sprint(dig(resp, "log"))), value)
+		})
+		return a, err
+	}}
+}
+
+// opchildValidatorsValue reads a QueryValidatorsResponse: how many validators, and each
+// one's power and consensus key type (its moniker and addresses are the chain's own).
+func opchildValidatorsValue(value []byte) string {
+	var out []string
+	_ = pbwalk.EachField(value, func(num protowire.Number, _ protowire.Type, v []byte, _ uint64) error {
+		if num != 1 {
+			return nil
+		}
+		var power uint64
+		var keyType string
+		_ = pbwalk.EachField(v, func(num protowire.Number, _ protowire.Type, v []byte, n uint64) error {
+			switch num {
+			case 3:
+				return pbwalk.EachField(v, func(num protowire.Number, _ protowire.Type, v []byte, _ uint64) error {
+					if num == 1 {
+						keyType = string(v)
+					}
+					return nil
+				})
+			case 4:
+				power = n
+			}
+			return nil
+		})
+		out = append(out, fmt.Sprintf("power %d key %s", power, keyType))
+		return nil
+	})
+	return fmt.Sprintf("%d validators: %s", len(out), strings.Join(out, "; "))
+}

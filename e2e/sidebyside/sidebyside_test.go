@@ -64,6 +64,14 @@ var probes = append([]probe{
 	rest("REST a query of a missing Wasm contract", []vip.VM{vip.Wasm}, func(localnet.Rollup) string {
 		return "/cosmwasm/wasm/v1/contract/init14hj2tavq8fpesdwxxcu44rty3hh90vhujrvcmstl4zr3txmfvw9sx58pds/smart/e30="
 	}, nil),
+	abci("ABCI query auth params", nil, "/cosmos.auth.v1beta1.Query/Params", true),
+	abci("ABCI query bank params", nil, "/cosmos.bank.v1beta1.Query/Params", true),
+	abci("ABCI query opchild params", nil, "/opinit.opchild.v1.Query/Params", false),
+	abciRead("ABCI query opchild validators", nil, "/opinit.opchild.v1.Query/Validators", opchildValidatorsValue),
+	abci("ABCI query an unknown service", nil, "/vipharness.no.v1.Query/Nothing", false),
+	abci("ABCI query Wasm params", []vip.VM{vip.Wasm}, "/cosmwasm.wasm.v1.Query/Params", true),
+	abci("ABCI query Move params", []vip.VM{vip.Move}, "/initia.move.v1.Query/Params", false),
+	abci("ABCI query the node's config", nil, "/cosmos.base.node.v1beta1.Service/Config", false),
 	rpc("RPC status", "/status", ""),
 	rpc("RPC abci_info", "/abci_info", "response"),
 	jsonrpc("JSON-RPC eth_chainId", "eth_chainId", noParams, nil),

@@ -97,3 +97,47 @@ func UnmarshalParams(b []byte) (Params, error) {
 	}
 	return p, nil
 }
+
+// MarshalParamsResponse is opinit.opchild.v1.QueryParamsResponse around params' encoding
+// (Marshal's): what a minitia answers /opinit.opchild.v1.Query/Params over abci_query.
+func MarshalParamsResponse(params []byte) []byte {
+	b := protowire.AppendTag(nil, 1, protowire.BytesType)
+	return protowire.AppendBytes(b, params)
+}
+
+// MarshalValidatorsResponse is opinit.opchild.v1.QueryValidatorsResponse of vals (one page
+// holds them all): each a Validator (moniker 1, operator_address 2, consensus_pubkey 3 as an
+// Any of the key's type, cons_power 4), then the PageResponse (total 2).
+func MarshalValidatorsResponse(vals []Validator) []byte {
+	var b []byte
+	for _, v := range vals {
+		var key []byte // cosmos.crypto.*.PubKey: key 1
+		key = protowire.AppendTag(key, 1, protowire.BytesType)
+		key = protowire.AppendBytes(key, v.ConsensusPubkey.Key)
+		var anyKey []byte
+		anyKey = protowire.AppendTag(anyKey, 1, protowire.BytesType)
+		anyKey = protowire.AppendString(anyKey, v.ConsensusPubkey.Type)
+		anyKey = protowire.AppendTag(anyKey, 2, protowire.BytesType)
+		anyKey = protowire.AppendBytes(anyKey, key)
+		var val []byte
+		val = protowire.AppendTag(val, 1, protowire.BytesType)
+		val = protowire.AppendString(val, v.Moniker)
+		val = protowire.AppendTag(val, 2, protowire.BytesType)
+		val = protowire.AppendString(val, v.OperatorAddress)
+		val = protowire.AppendTag(val, 3, protowire.BytesType)
+		val = protowire.AppendBytes(val, anyKey)
+		if v.ConsPower != 0 {
+			val = protowire.AppendTag(val, 4, protowire.VarintType)
+			val = protowire.AppendVarint(val, uint64(v.ConsPower))
+		}
+		b = protowire.AppendTag(b, 1, protowire.BytesType)
+		b = protowire.AppendBytes(b, val)
+	}
+	var page []byte
+	if len(vals) > 0 {
+		page = protowire.AppendTag(page, 2, protowire.VarintType)
+		page = protowire.AppendVarint(page, uint64(len(vals)))
+	}
+	b = protowire.AppendTag(b, 2, protowire.BytesType)
+	return protowire.AppendBytes(b, page)
+}

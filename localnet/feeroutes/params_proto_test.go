@@ -1,12 +1,19 @@
 package feeroutes
 
 import (
+	"bytes"
 	"encoding/hex"
+	"fmt"
 	"reflect"
 	"testing"
 
 	sdkmath "cosmossdk.io/math"
+	codectypes "github.com/cosmos/cosmos-sdk/codec/types"
+	"github.com/cosmos/cosmos-sdk/crypto/keys/ed25519"
 	sdk "github.com/cosmos/cosmos-sdk/types"
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/vipharness/vipharness/bindings/pbwalk"
 )
 
 func TestParamsProtoIsOpchildsEncoding(t *testing.T) {
@@ -54,5 +61,53 @@ func TestUnmarshalParamsRefusesATruncatedEncoding(t *testing.T) {
 		if _, err := UnmarshalParams(b[:cut]); err == nil {
 			t.Fatalf("%d of %d bytes: want an error", cut, len(b))
 		}
+	}
+}
+
+// The validators answer decodes as opchild's QueryValidatorsResponse: each validator's
+// fields, its key an Any of the ed25519 key, and the page's total.
+func TestValidatorsResponseIsOpchilds(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, 32)
+	b := MarshalValidatorsResponse([]Validator{{Moniker: "sequencer", OperatorAddress: "initvaloper1x", ConsensusPubkey: Ed25519Key(key), ConsPower: SequencerConsPower}})
+	var got []string
+	var total uint64
+	err := pbwalk.EachField(b, func(num protowire.Number, _ protowire.Type, v []byte, _ uint64) error {
+		switch num {
+		case 1:
+			return pbwalk.EachField(v, func(num protowire.Number, _ protowire.Type, v []byte, n uint64) error {
+				switch num {
+				case 3:
+					var anyKey codectypes.Any
+					if err := anyKey.Unmarshal(v); err != nil {
+						return err
+					}
+					var pk ed25519.PubKey
+					if err := pk.Unmarshal(anyKey.Value); err != nil {
+						return err
+					}
+					got = append(got, fmt.Sprintf("3=%s:%x", anyKey.TypeUrl, pk.Key))
+				case 4:
+					got = append(got, fmt.Sprintf("4=%d", n))
+				default:
+					got = append(got, fmt.Sprintf("%d=%s", num, v))
+				}
+				return nil
+			})
+		case 2:
+			return pbwalk.EachField(v, func(num protowire.Number, _ protowire.Type, _ []byte, n uint64) error {
+				if num == 2 {
+					total = n
+				}
+				return nil
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("[1=sequencer 2=initvaloper1x 3=/cosmos.crypto.ed25519.PubKey:%x 4=1]", key)
+	if fmt.Sprint(got) != want || total != 1 {
+		t.Fatalf("%v total %d, want %s total 1", got, total, want)
 	}
 }

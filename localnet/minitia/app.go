@@ -71,6 +71,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
+	"github.com/vipharness/vipharness/localnet/feeroutes"
 	"github.com/vipharness/vipharness/localnet/minitia/xmove"
 )
 
@@ -107,6 +108,9 @@ type App struct {
 	// committed is the newest block whose state Commit has made what queries and
 	// simulations read.
 	committed atomic.Pointer[Committed]
+	// opchildValidators lists the rollup's validators as opchild does (the node's consensus
+	// set), for opchild's Validators query; nil: none.
+	opchildValidators func(ctx context.Context) ([]feeroutes.Validator, error)
 }
 
 // Committed is a block the app has run and committed: its height and header time.

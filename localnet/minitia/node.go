@@ -102,6 +102,7 @@ func Start(ctx context.Context, cfg Config) (_ *Node, err error) {
 	if n.app, err = NewApp(cfg, db, n.home, logger); err != nil {
 		return nil, errors.Join(err, db.Close())
 	}
+	n.app.opchildValidators = n.opchildValidators
 	cc := cometConfig(n.home, cfg, rpcAddr, p2pAddr)
 	cmtcfg.EnsureRoot(n.home)
 	pv, err := n.chainStart(cfg, cc)
@@ -162,7 +163,9 @@ func Start(ctx context.Context, cfg Config) (_ *Node, err error) {
 	fees := http.NewServeMux()
 	feeroutes.Register(fees, cfg.MinGasPrices, cfg.TxGasPrices)
 	if !cfg.TxGasPrices { // a rollup (the L1 stand-in runs no opchild)
-		feeroutes.RegisterOpchild(fees, feeroutes.Opchild{Validators: n.opchildValidators})
+		feeroutes.RegisterOpchild(fees, feeroutes.Opchild{Validators: func(r *http.Request) ([]feeroutes.Validator, error) {
+			return n.opchildValidators(r.Context())
+		}})
 	}
 	apiSrv.Router.PathPrefix("/opinit/opchild/").Handler(fees)
 	apiSrv.Router.PathPrefix("/initia/tx/").Handler(fees)
@@ -378,8 +381,8 @@ const Moniker = "sequencer"
 // opchildValidators are the rollup's validators as opchild lists them: the sequencer of
 // CometBFT's current set, operated by the first funded account (as a minitia's genesis
 // validator is by its admin key), under the node's moniker.
-func (n *Node) opchildValidators(r *http.Request) ([]feeroutes.Validator, error) {
-	res, err := rpclocal.New(n.cmt).Validators(r.Context(), nil, nil, nil)
+func (n *Node) opchildValidators(ctx context.Context) ([]feeroutes.Validator, error) {
+	res, err := rpclocal.New(n.cmt).Validators(ctx, nil, nil, nil)
 	if err != nil {
 		return nil, fmt.Errorf("read the validator set: %w", err)
 	}
