@@ -6,6 +6,7 @@ package cometrpc
 import (
 	"context"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	errorsmod "cosmossdk.io/errors"
 )
 
 // NodeVersion is the CometBFT version the face reports (status node_info.version; minievm's
@@ -30,6 +33,10 @@ type Info struct {
 	Moniker string // status node_info.moniker ("": App)
 	// Head returns the latest block height and the app hash (state root) at it.
 	Head func(ctx context.Context) (height uint64, appHash []byte, err error)
+	// Query answers a gRPC query over abci_query at the latest height: the response's
+	// value, or an error whose ABCI codespace and code it answers (errorsmod.ABCIInfo).
+	// nil: no abci_query.
+	Query func(ctx context.Context, path string, data []byte) ([]byte, error)
 }
 
 func (c *Server) moniker() string {
@@ -80,6 +87,13 @@ type rpcRequest struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"` // read by the method that takes them
+}
+
+// queryParams are abci_query's: the path and the request's bytes in hex.
+type queryParams struct {
+	Path string `json:"path"`
+	Data string `json:"data"`
 }
 
 type rpcError struct {
@@ -116,7 +130,17 @@ func (c *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if len(req.ID) == 0 {
 		req.ID = json.RawMessage("-1")
 	}
-	result, err := c.call(r.Context(), req.Method)
+	var params queryParams
+	if r.Method == http.MethodGet { // GET /abci_query?path="..."&data=0x...
+		q := r.URL.Query()
+		params = queryParams{Path: strings.Trim(q.Get("path"), `"`), Data: strings.Trim(q.Get("data"), `"`)}
+	} else if req.Method == "abci_query" && len(req.Params) > 0 {
+		if err := json.Unmarshal(req.Params, &params); err != nil {
+			writeRPC(w, http.StatusInternalServerError, rpcResponse{JSONRPC: "2.0", ID: req.ID, Error: &rpcError{Code: -32602, Message: "Invalid params", Data: err.Error()}})
+			return
+		}
+	}
+	result, err := c.call(r.Context(), req.Method, params)
 	if err != nil {
 		status, code, msg, data := http.StatusInternalServerError, -32603, "Internal error", err.Error()
 		if errors.Is(err, errMethodNotFound) {
@@ -131,8 +155,12 @@ func (c *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 var errMethodNotFound = errors.New("method not found")
 
-func (c *Server) call(ctx context.Context, method string) (any, error) {
+func (c *Server) call(ctx context.Context, method string, params queryParams) (any, error) {
 	switch method {
+	case "abci_query":
+		if c.info.Query != nil {
+			return c.abciQuery(ctx, params)
+		}
 	case "abci_info":
 		height, hash, err := c.info.Head(ctx)
 		if err != nil {
@@ -169,4 +197,27 @@ func writeRPC(w http.ResponseWriter, status int, resp rpcResponse) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(resp)
+}
+
+// abciQuery answers abci_query as CometBFT does: the app's response, a refusal in its
+// codespace and code with the error as the log.
+func (c *Server) abciQuery(ctx context.Context, p queryParams) (any, error) {
+	data, err := hex.DecodeString(strings.TrimPrefix(p.Data, "0x"))
+	if err != nil {
+		return nil, fmt.Errorf("abci_query data: %w", err)
+	}
+	height, _, err := c.info.Head(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read chain head: %w", err)
+	}
+	resp := map[string]any{"code": 0, "log": "", "info": "", "index": "0", "key": nil, "value": nil,
+		"proofOps": nil, "height": strconv.FormatUint(height, 10), "codespace": ""}
+	value, err := c.info.Query(ctx, p.Path, data)
+	if err != nil {
+		space, code, log := errorsmod.ABCIInfo(err, false)
+		resp["codespace"], resp["code"], resp["log"], resp["height"] = space, code, log, "0"
+	} else if len(value) > 0 {
+		resp["value"] = base64.StdEncoding.EncodeToString(value)
+	}
+	return map[string]any{"response": resp}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"math/big"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"cosmossdk.io/math"
@@ -337,7 +338,16 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	}
 	// The faces a minievm shows beside JSON-RPC: abci_info names "minitia" and the network is
 	// the Cosmos chain id; REST names minievm (the EVM underneath is plain go-ethereum).
-	r.comet, err = cometrpc.Start(cometrpc.Info{App: "minitia", Version: cfg.version, Network: cfg.cosmosChainID, Moniker: minitia.Moniker, Head: r.head})
+	// abci_query is the REST face's queries (started next: it names this server's URL).
+	var rest atomic.Pointer[evmrest.Server]
+	query := func(ctx context.Context, path string, data []byte) ([]byte, error) {
+		s := rest.Load()
+		if s == nil {
+			return nil, errors.New("the rollup's Cosmos face is starting")
+		}
+		return s.Query(ctx, path, data)
+	}
+	r.comet, err = cometrpc.Start(cometrpc.Info{App: "minitia", Version: cfg.version, Network: cfg.cosmosChainID, Moniker: minitia.Moniker, Head: r.head, Query: query})
 	if err != nil {
 		closeNode()
 		return nil, err
@@ -356,6 +366,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		closeNode()
 		return nil, err
 	}
+	rest.Store(r.rest)
 	r.cosmosChainID = cfg.cosmosChainID
 	txs := make(chan core.NewTxsEvent, 256)
 	sub := backend.TxPool().SubscribeTransactions(txs, false)

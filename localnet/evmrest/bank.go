@@ -36,28 +36,20 @@ func (s *Server) balances(w http.ResponseWriter, r *http.Request) {
 		writeStatus(w, http.StatusBadRequest, 3, "invalid address: "+err.Error())
 		return
 	}
-	bal, err := s.chain.BalanceAt(r.Context(), addr, nil)
+	coins, err := s.balancesOf(r.Context(), addr)
 	if err != nil {
-		writeStatus(w, http.StatusInternalServerError, 13, err.Error())
+		writeInternal(w, err)
 		return
-	}
-	coins := sdk.Coins{}
-	if bal.Sign() > 0 {
-		coins = sdk.NewCoins(sdk.NewCoin(s.info.FeeDenom, math.NewIntFromBigInt(bal)))
 	}
 	s.writeProto(w, &banktypes.QueryAllBalancesResponse{Balances: coins, Pagination: &query.PageResponse{Total: uint64(len(coins))}})
 }
 
 // supply answers bank's TotalSupply: the fee denom's, the only coin this face knows.
 func (s *Server) supply(w http.ResponseWriter, r *http.Request) {
-	total, err := s.info.Supply(r.Context())
+	coins, err := s.supplyCoins(r.Context())
 	if err != nil {
-		writeStatus(w, http.StatusInternalServerError, 13, err.Error())
+		writeInternal(w, err)
 		return
-	}
-	coins := sdk.Coins{}
-	if total.Sign() > 0 {
-		coins = sdk.NewCoins(sdk.NewCoin(s.info.FeeDenom, math.NewIntFromBigInt(total)))
 	}
 	s.writeProto(w, &banktypes.QueryTotalSupplyResponse{Supply: coins, Pagination: &query.PageResponse{Total: uint64(len(coins))}})
 }

@@ -106,8 +106,8 @@ func Start(info Info, chain Chain) (*Server, error) {
 	})
 	feeroutes.Register(mux, func() sdk.DecCoins { return sdk.DecCoins{s.minGasPrice()} }, false)
 	var opchild feeroutes.Opchild
-	if seq := info.Sequencer; seq != nil {
-		opchild.Validators = func(*http.Request) ([]feeroutes.Validator, error) { return []feeroutes.Validator{*seq}, nil }
+	if info.Sequencer != nil {
+		opchild.Validators = func(*http.Request) ([]feeroutes.Validator, error) { return s.validators(), nil }
 	}
 	feeroutes.RegisterOpchild(mux, opchild)
 	s.registerWallet(mux)
@@ -161,16 +161,11 @@ func (s *Server) balance(w http.ResponseWriter, r *http.Request) {
 		writeStatus(w, http.StatusBadRequest, 3, fmt.Sprintf("invalid denom: %v", err))
 		return
 	}
-	amount := math.ZeroInt()
-	if denom == s.info.FeeDenom {
-		bal, err := s.chain.BalanceAt(r.Context(), addr, nil)
-		if err != nil {
-			writeStatus(w, http.StatusInternalServerError, 13, err.Error())
-			return
-		}
-		amount = math.NewIntFromBigInt(bal)
+	coin, err := s.balanceOf(r.Context(), addr, denom)
+	if err != nil {
+		writeInternal(w, err)
+		return
 	}
-	coin := sdk.NewCoin(denom, amount)
 	s.writeProto(w, &banktypes.QueryBalanceResponse{Balance: &coin})
 }
 
@@ -188,24 +183,36 @@ func (s *Server) account(w http.ResponseWriter, r *http.Request) {
 		writeStatus(w, http.StatusInternalServerError, 2, err.Error())
 		return
 	}
-	nonce, err := s.chain.NonceAt(r.Context(), addr, nil)
+	acct, err := s.accountOf(r.Context(), addr)
+	switch {
+	case errors.Is(err, errAccountNotFound):
+		writeStatus(w, http.StatusNotFound, 5, err.Error())
+	case err != nil:
+		writeInternal(w, err)
+	default:
+		s.writeProto(w, acct)
+	}
+}
+
+var errAccountNotFound = errors.New("not found")
+
+// accountOf is addr's account (errAccountNotFound: the chain has not seen it).
+func (s *Server) accountOf(ctx context.Context, addr common.Address) (*authtypes.QueryAccountResponse, error) {
+	bech, _ := bech32.ConvertAndEncode(Prefix, addr.Bytes())
+	nonce, err := s.chain.NonceAt(ctx, addr, nil)
 	if err != nil {
-		writeStatus(w, http.StatusInternalServerError, 13, err.Error())
-		return
+		return nil, err
 	}
 	s.mu.Lock()
 	num, known := s.numbers[addr]
 	s.mu.Unlock()
 	if !known && nonce == 0 {
-		bal, err := s.chain.BalanceAt(r.Context(), addr, nil)
+		bal, err := s.chain.BalanceAt(ctx, addr, nil)
 		if err != nil {
-			writeStatus(w, http.StatusInternalServerError, 13, err.Error())
-			return
+			return nil, err
 		}
 		if bal.Sign() == 0 {
-			bech, _ := bech32.ConvertAndEncode(Prefix, addr.Bytes())
-			writeStatus(w, http.StatusNotFound, 5, fmt.Sprintf("account %s not found", bech))
-			return
+			return nil, fmt.Errorf("account %s %w", bech, errAccountNotFound)
 		}
 	}
 	if !known {
@@ -217,13 +224,11 @@ func (s *Server) account(w http.ResponseWriter, r *http.Request) {
 		}
 		s.mu.Unlock()
 	}
-	bech, _ := bech32.ConvertAndEncode(Prefix, addr.Bytes())
 	acct, err := codectypes.NewAnyWithValue(&authtypes.BaseAccount{Address: bech, AccountNumber: num, Sequence: nonce})
 	if err != nil {
-		writeStatus(w, http.StatusInternalServerError, 13, err.Error())
-		return
+		return nil, err
 	}
-	s.writeProto(w, &authtypes.QueryAccountResponse{Account: acct})
+	return &authtypes.QueryAccountResponse{Account: acct}, nil
 }
 
 func parseAccount(a string) (common.Address, error) {

@@ -2,15 +2,23 @@ package evmrest
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"net/http"
 	"reflect"
 	"strings"
 	"testing"
 
+	errorsmod "cosmossdk.io/errors"
 	"cosmossdk.io/math"
+	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
+	"github.com/cosmos/cosmos-sdk/types/query"
+	authtypes "github.com/cosmos/cosmos-sdk/x/auth/types"
+	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
+	gogoproto "github.com/cosmos/gogoproto/proto"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/vipharness/vipharness/localnet/feeroutes"
 )
@@ -196,6 +204,66 @@ func TestOpchildValidatorsListTheSequencer(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got.Validators, tt.want) || got.Pagination.Total != uint64(len(tt.want)) {
 				t.Fatalf("validators %+v (total %d), want %+v", got.Validators, got.Pagination.Total, tt.want)
+			}
+		})
+	}
+}
+
+// Queries over abci_query answer what the REST routes answer, in protobuf: params (the
+// bytes a real minievm v1.2.18 answers for auth's and bank's), balances and accounts from the
+// chain, and BaseApp's refusals (an unknown account: key not found, code 22; an unknown
+// path: code 6).
+func TestQueriesOverABCI(t *testing.T) {
+	rich := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	s, err := Start(Info{ChainID: "vip-evm-1", FeeDenom: "umin", MinGasPrice: math.LegacyNewDec(1)},
+		fakeChain{balances: map[common.Address]int64{rich: 1234}, nonces: map[common.Address]uint64{rich: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	richB32, _ := bech32.ConvertAndEncode(Prefix, rich.Bytes())
+	emptyB32, _ := bech32.ConvertAndEncode(Prefix, common.HexToAddress("0xbb").Bytes())
+	marshal := func(m gogoproto.Message) []byte {
+		b, err := gogoproto.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, path string
+		data       []byte
+		want       string // base64 of the value, or the refusal's codespace/code
+	}{
+		{"auth params", "/cosmos.auth.v1beta1.Query/Params", nil, "Cg0IgAIQBxgKIM4EKOgH"},
+		{"bank params", "/cosmos.bank.v1beta1.Query/Params", nil, "CgIQAQ=="},
+		{"all balances", "/cosmos.bank.v1beta1.Query/AllBalances", marshal(&banktypes.QueryAllBalancesRequest{Address: richB32}),
+			base64.StdEncoding.EncodeToString(marshal(&banktypes.QueryAllBalancesResponse{Balances: sdk.NewCoins(sdk.NewInt64Coin("umin", 1234)), Pagination: &query.PageResponse{Total: 1}}))},
+		{"an account", "/cosmos.auth.v1beta1.Query/Account", marshal(&authtypes.QueryAccountRequest{Address: richB32}), "account"},
+		{"an unknown account", "/cosmos.auth.v1beta1.Query/Account", marshal(&authtypes.QueryAccountRequest{Address: emptyB32}), "sdk/22"},
+		{"a bad address", "/cosmos.bank.v1beta1.Query/AllBalances", marshal(&banktypes.QueryAllBalancesRequest{Address: "init1nope"}), "sdk/18"},
+		{"an unknown path", "/cosmos.staking.v1beta1.Query/Validators", nil, "sdk/6"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			value, err := s.Query(ctx, tc.path, tc.data)
+			if err != nil {
+				space, code, _ := errorsmod.ABCIInfo(err, false)
+				if got := fmt.Sprintf("%s/%d", space, code); got != tc.want {
+					t.Fatalf("refused %s (%v), want %s", got, err, tc.want)
+				}
+				return
+			}
+			if tc.want == "account" {
+				var res authtypes.QueryAccountResponse
+				var acct authtypes.BaseAccount
+				if err := gogoproto.Unmarshal(value, &res); err != nil || gogoproto.Unmarshal(res.Account.Value, &acct) != nil || acct.Address != richB32 || acct.Sequence != 3 {
+					t.Fatalf("account %x: %+v, %v", value, acct, err)
+				}
+				return
+			}
+			if got := base64.StdEncoding.EncodeToString(value); got != tc.want {
+				t.Fatalf("value %s, want %s", got, tc.want)
 			}
 		})
 	}
