@@ -182,6 +182,8 @@ var evmProbes = []probe{
 		}
 		return answer{Value: fmt.Sprintf("the same: %v", client == status.Result.NodeInfo.Version)}, nil
 	}),
+	evmProbe("JSON-RPC a transfer's tx, receipt and block shapes", transferShapes),
+	evmProbe("JSON-RPC a dynamic-fee transfer's tx, receipt and block shapes", dynamicFeeShapes),
 	jsonrpc("JSON-RPC eth_hashrate", "eth_hashrate", noParams, func(v any) string { return fmt.Sprint(v) }),
 	jsonrpc("JSON-RPC eth_mining", "eth_mining", noParams, func(v any) string { return fmt.Sprint(v) }),
 	rest("REST bank balances of a 0x address", []vip.VM{vip.EVM}, func(r localnet.Rollup) string {
@@ -315,3 +317,66 @@ const revertBoom = "0x6064600c60003960646000fd08c379a0" +
 func ethereumCall(from, to common.Address) ethereum.CallMsg {
 	return ethereum.CallMsg{From: from, To: &to, Value: big.NewInt(1)}
 }
+
+// transferShapes sends a plain transfer and reports the shapes of what a client reads of it:
+// the tx object, its receipt, the tx in its block (full) and its block's receipts (its logs,
+// the fee token's on a minievm, are "a transfer's gas and logs").
+func transferShapes(ctx context.Context, r localnet.Rollup) (answer, error) {
+	return sentShapes(ctx, r, func(nonce, gas uint64, _, price *big.Int, to common.Address) types.TxData {
+		return &types.LegacyTx{Nonce: nonce, GasPrice: price, Gas: gas, To: &to, Value: big.NewInt(1)}
+	})
+}
+
+// dynamicFeeShapes is transferShapes for a dynamic-fee (type-2) transfer at twice the
+// minimum, with a tip of 1.
+func dynamicFeeShapes(ctx context.Context, r localnet.Rollup) (answer, error) {
+	return sentShapes(ctx, r, func(nonce, gas uint64, chainID, price *big.Int, to common.Address) types.TxData {
+		return &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce, GasFeeCap: new(big.Int).Mul(price, big.NewInt(2)), GasTipCap: big.NewInt(1),
+			Gas: gas, To: &to, Value: big.NewInt(1)}
+	})
+}
+
+func sentShapes(ctx context.Context, r localnet.Rollup, mk func(nonce, gas uint64, chainID, price *big.Int, to common.Address) types.TxData) (answer, error) {
+	c, key, price, err := fundedSender(ctx, r)
+	if err != nil {
+		return answer{}, err
+	}
+	defer c.Close()
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	to := common.HexToAddress("0x00000000000000000000000000000000000000A2")
+	tx, rc, err := sendAndWait(ctx, c, key, ethereumCall(from, to), func(nonce, gas uint64, chainID *big.Int) types.TxData {
+		return mk(nonce, gas, chainID, price, to)
+	})
+	if err != nil {
+		return answer{}, err
+	}
+	var txObj, receipt, block map[string]any
+	var receipts []map[string]any
+	rpc := c.Client()
+	for _, call := range []struct {
+		out    any
+		method string
+		args   []any
+	}{
+		{&txObj, "eth_getTransactionByHash", []any{tx.Hash()}},
+		{&receipt, "eth_getTransactionReceipt", []any{tx.Hash()}},
+		{&block, "eth_getBlockByNumber", []any{hexutilBig(rc.BlockNumber), true}},
+		{&receipts, "eth_getBlockReceipts", []any{hexutilBig(rc.BlockNumber)}},
+	} {
+		if err := rpc.CallContext(ctx, call.out, call.method, call.args...); err != nil {
+			return answer{Message: head(err.Error())}, nil
+		}
+	}
+	var inBlock any
+	if txs, _ := block["transactions"].([]any); len(txs) > 0 {
+		inBlock = txs[0]
+	}
+	var firstReceipt any
+	if len(receipts) > 0 {
+		firstReceipt = receipts[0]
+	}
+	return answer{Value: fmt.Sprintf("tx %s; receipt %s; in its block %s; block receipts %s",
+		shape(txObj), shape(receipt), shape(inBlock), shape(firstReceipt))}, nil
+}
+
+func hexutilBig(n *big.Int) string { return fmt.Sprintf("%#x", n) }

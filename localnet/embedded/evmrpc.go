@@ -149,7 +149,7 @@ func (a *minievmAPI) Call(ctx context.Context, args json.RawMessage, block, over
 
 // GetBlockByNumber answers as minievm's does (jsonrpc/backend's resolveBlockNr): block 0,
 // which a minievm does not have, is block 1, and every named block (latest, pending, safe,
-// finalized, earliest) is the latest.
+// finalized, earliest) is the latest; its txs, when full, as minievm's (minievmTx).
 func (a *minievmAPI) GetBlockByNumber(ctx context.Context, number rpc.BlockNumber, fullTx bool) (json.RawMessage, error) {
 	switch {
 	case number == 0:
@@ -157,9 +157,74 @@ func (a *minievmAPI) GetBlockByNumber(ctx context.Context, number rpc.BlockNumbe
 	case number < 0:
 		number = rpc.LatestBlockNumber
 	}
-	var block json.RawMessage
-	err := a.geth.CallContext(ctx, &block, "eth_getBlockByNumber", number, fullTx)
-	return block, err
+	return a.block(ctx, "eth_getBlockByNumber", number, fullTx)
+}
+
+// GetBlockByHash is geth's, its txs, when full, as minievm's (minievmTx).
+func (a *minievmAPI) GetBlockByHash(ctx context.Context, hash common.Hash, fullTx bool) (json.RawMessage, error) {
+	return a.block(ctx, "eth_getBlockByHash", hash, fullTx)
+}
+
+func (a *minievmAPI) block(ctx context.Context, method string, which any, fullTx bool) (json.RawMessage, error) {
+	var block map[string]json.RawMessage
+	if err := a.geth.CallContext(ctx, &block, method, which, fullTx); err != nil || block == nil {
+		return json.RawMessage("null"), err
+	}
+	if fullTx {
+		var txs []json.RawMessage
+		if json.Unmarshal(block["transactions"], &txs) == nil {
+			for i := range txs {
+				txs[i] = minievmTx(txs[i])
+			}
+			block["transactions"], _ = json.Marshal(txs)
+		}
+	}
+	return json.Marshal(block)
+}
+
+// GetTransactionByHash is geth's, as minievm's tx object (minievmTx).
+func (a *minievmAPI) GetTransactionByHash(ctx context.Context, hash common.Hash) (json.RawMessage, error) {
+	return a.txObject(ctx, "eth_getTransactionByHash", hash)
+}
+
+// GetTransactionByBlockHashAndIndex is geth's, as minievm's tx object (minievmTx).
+func (a *minievmAPI) GetTransactionByBlockHashAndIndex(ctx context.Context, hash common.Hash, index hexutil.Uint) (json.RawMessage, error) {
+	return a.txObject(ctx, "eth_getTransactionByBlockHashAndIndex", hash, index)
+}
+
+// GetTransactionByBlockNumberAndIndex is geth's, as minievm's tx object (minievmTx).
+func (a *minievmAPI) GetTransactionByBlockNumberAndIndex(ctx context.Context, number rpc.BlockNumber, index hexutil.Uint) (json.RawMessage, error) {
+	return a.txObject(ctx, "eth_getTransactionByBlockNumberAndIndex", number, index)
+}
+
+func (a *minievmAPI) txObject(ctx context.Context, method string, args ...any) (json.RawMessage, error) {
+	var tx json.RawMessage
+	if err := a.geth.CallContext(ctx, &tx, method, args...); err != nil {
+		return nil, err
+	}
+	return minievmTx(tx), nil
+}
+
+// minievmTx is a geth tx object as minievm's RPCTransaction shows it: no blockTimestamp
+// (geth's addition), and maxFeePerGas and maxPriorityFeePerGas on every tx, a legacy or
+// access-list one's its gas price (go-ethereum's GasFeeCap and GasTipCap of those types).
+// Anything that is no tx object goes out as it is.
+func minievmTx(raw json.RawMessage) json.RawMessage {
+	var tx map[string]json.RawMessage
+	if json.Unmarshal(raw, &tx) != nil || tx == nil {
+		return raw
+	}
+	delete(tx, "blockTimestamp")
+	for _, field := range []string{"maxFeePerGas", "maxPriorityFeePerGas"} {
+		if _, ok := tx[field]; !ok && tx["gasPrice"] != nil {
+			tx[field] = tx["gasPrice"]
+		}
+	}
+	b, err := json.Marshal(tx)
+	if err != nil {
+		return raw
+	}
+	return b
 }
 
 // withBlobBaseFee gives geth's call and estimate minievm's BLOBBASEFEE, 0, unless the

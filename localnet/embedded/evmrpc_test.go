@@ -1062,3 +1062,22 @@ func TestEVMSupplyIsWhatTheAccountsHold(t *testing.T) {
 		t.Fatalf("supply %+v, the accounts hold %s", supply.Amount, held)
 	}
 }
+
+// A tx object is minievm's RPCTransaction: no blockTimestamp, and both fee caps on every
+// tx (a legacy one's are its gas price).
+func TestMinievmTxObject(t *testing.T) {
+	for _, tc := range []struct{ name, geth, want string }{
+		{"a legacy tx", `{"type":"0x0","gasPrice":"0xe","blockTimestamp":"0x5"}`,
+			`{"gasPrice":"0xe","maxFeePerGas":"0xe","maxPriorityFeePerGas":"0xe","type":"0x0"}`},
+		{"a dynamic-fee tx", `{"type":"0x2","gasPrice":"0xe","maxFeePerGas":"0x1c","maxPriorityFeePerGas":"0x1","blockTimestamp":"0x5"}`,
+			`{"gasPrice":"0xe","maxFeePerGas":"0x1c","maxPriorityFeePerGas":"0x1","type":"0x2"}`},
+		{"no tx", `null`, `null`},
+		{"a hash (a block's txs, not full)", `"0xab"`, `"0xab"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := string(minievmTx(json.RawMessage(tc.geth))); got != tc.want {
+				t.Fatalf("%s, want %s", got, tc.want)
+			}
+		})
+	}
+}
