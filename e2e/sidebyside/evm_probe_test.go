@@ -184,6 +184,7 @@ var evmProbes = []probe{
 	}),
 	evmProbe("JSON-RPC a transfer's tx, receipt and block shapes", transferShapes),
 	evmProbe("JSON-RPC a dynamic-fee transfer's tx, receipt and block shapes", dynamicFeeShapes),
+	evmProbe("JSON-RPC a log's shape in a receipt and in eth_getLogs", logShapes),
 	jsonrpc("JSON-RPC eth_hashrate", "eth_hashrate", noParams, func(v any) string { return fmt.Sprint(v) }),
 	jsonrpc("JSON-RPC eth_mining", "eth_mining", noParams, func(v any) string { return fmt.Sprint(v) }),
 	rest("REST bank balances of a 0x address", []vip.VM{vip.EVM}, func(r localnet.Rollup) string {
@@ -380,3 +381,41 @@ func sentShapes(ctx context.Context, r localnet.Rollup, mk func(nonce, gas uint6
 }
 
 func hexutilBig(n *big.Int) string { return fmt.Sprintf("%#x", n) }
+
+// logShapes deploys a contract whose creation logs once (PUSH32 topic, PUSH1 0, PUSH1 0,
+// LOG1, STOP) and reports the shape of that log in the receipt (the last log: a minievm's
+// receipt holds the fee token's first), in eth_getLogs by the contract's address, and how
+// many eth_getLogs finds.
+func logShapes(ctx context.Context, r localnet.Rollup) (answer, error) {
+	c, key, price, err := fundedSender(ctx, r)
+	if err != nil {
+		return answer{}, err
+	}
+	defer c.Close()
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	code := common.FromHex("0x7f" + strings.Repeat("ab", 32) + "60006000a100")
+	tx, rc, err := sendAndWait(ctx, c, key, ethereum.CallMsg{From: from, Data: code}, func(nonce, gas uint64, _ *big.Int) types.TxData {
+		return &types.LegacyTx{Nonce: nonce, GasPrice: price, Gas: gas, Data: code}
+	})
+	if err != nil {
+		return answer{}, err
+	}
+	var receipt map[string]any
+	if err := c.Client().CallContext(ctx, &receipt, "eth_getTransactionReceipt", tx.Hash()); err != nil {
+		return answer{Message: head(err.Error())}, nil
+	}
+	var inReceipt any
+	if logs, _ := receipt["logs"].([]any); len(logs) > 0 {
+		inReceipt = logs[len(logs)-1]
+	}
+	var found []any
+	filter := map[string]any{"fromBlock": hexutilBig(rc.BlockNumber), "toBlock": hexutilBig(rc.BlockNumber), "address": rc.ContractAddress}
+	if err := c.Client().CallContext(ctx, &found, "eth_getLogs", filter); err != nil {
+		return answer{Message: head(err.Error())}, nil
+	}
+	var byFilter any
+	if len(found) > 0 {
+		byFilter = found[0]
+	}
+	return answer{Value: fmt.Sprintf("in the receipt %s; eth_getLogs finds %d, %s", shape(inReceipt), len(found), shape(byFilter))}, nil
+}

@@ -275,9 +275,11 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	// Log filters with minievm's limits (jsonrpc/config: 5 min filter timeout, 100 addresses);
 	// registered after the eth service, so these replace its own. Its 1,000,000-block range
 	// is not set: geth counts a query up to "latest" as 2^64-1 blocks and would refuse them all.
+	filterAPI := filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend,
+		filters.Config{Timeout: 5 * time.Minute, LogQueryLimit: 100}))
+	minievm.logs = filterAPI.GetLogs
 	extra := []rpc.API{
-		{Namespace: "eth", Service: filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend,
-			filters.Config{Timeout: 5 * time.Minute, LogQueryLimit: 100}))},
+		{Namespace: "eth", Service: filterAPI},
 		{Namespace: "eth", Service: minievm},
 		{Namespace: "eth", Service: notMinievmEth{}},
 		{Namespace: "debug", Service: minievmDebug{geth: gethClient}},

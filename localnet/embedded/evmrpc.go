@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/eth/filters"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/vipharness/vipharness/bindings/ethnode"
@@ -71,6 +72,8 @@ type minievmAPI struct {
 	signer types.Signer
 	// lag makes state reads at "latest" see the head's parent for a while (WithReadLag).
 	lag *lagClock
+	// logs is the filter service's eth_getLogs (minievm's limits), which GetLogs shadows.
+	logs func(ctx context.Context, crit filters.FilterCriteria) ([]*types.Log, error)
 }
 
 func newMinievmAPI(backend *eth.Ethereum, geth *rpc.Client, minGasPrice *big.Int, sealed *sealedReceipts) (*minievmAPI, error) {
@@ -203,6 +206,53 @@ func (a *minievmAPI) txObject(ctx context.Context, method string, args ...any) (
 		return nil, err
 	}
 	return minievmTx(tx), nil
+}
+
+// GetLogs is geth's (a scan of the range's blooms, as minievm's), its logs as minievm's:
+// without geth's blockTimestamp.
+func (a *minievmAPI) GetLogs(ctx context.Context, crit filters.FilterCriteria) (json.RawMessage, error) {
+	logs, err := a.logs(ctx, crit)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(logs)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, err
+	}
+	return json.Marshal(dropKey(out, "blockTimestamp"))
+}
+
+// GetBlockReceipts is geth's, its receipts' logs without geth's blockTimestamp.
+func (a *minievmAPI) GetBlockReceipts(ctx context.Context, block json.RawMessage) (json.RawMessage, error) {
+	return a.withoutBlockTimestamps(ctx, "eth_getBlockReceipts", block)
+}
+
+func (a *minievmAPI) withoutBlockTimestamps(ctx context.Context, method string, args ...any) (json.RawMessage, error) {
+	var out any
+	if err := a.geth.CallContext(ctx, &out, method, args...); err != nil {
+		return nil, err
+	}
+	return json.Marshal(dropKey(out, "blockTimestamp"))
+}
+
+// dropKey removes key from every object in a decoded JSON value.
+func dropKey(v any, key string) any {
+	switch t := v.(type) {
+	case map[string]any:
+		delete(t, key)
+		for k, e := range t {
+			t[k] = dropKey(e, key)
+		}
+	case []any:
+		for i, e := range t {
+			t[i] = dropKey(e, key)
+		}
+	}
+	return v
 }
 
 // minievmTx is a geth tx object as minievm's RPCTransaction shows it: no blockTimestamp
@@ -423,8 +473,6 @@ func appendLogs(b []byte, logs []*types.Log) []byte {
 		b = appendHexUint(b, uint64(l.TxIndex))
 		b = append(b, `,"blockHash":`...)
 		b = appendHex(b, l.BlockHash[:])
-		b = append(b, `,"blockTimestamp":`...)
-		b = appendHexUint(b, l.BlockTimestamp)
 		b = append(b, `,"logIndex":`...)
 		b = appendHexUint(b, uint64(l.Index))
 		b = append(b, `,"removed":`...)

@@ -93,6 +93,9 @@ func TestReadsWhatJSONRPCServes(t *testing.T) {
 	}
 	logs := 0
 	for _, h := range hdrs {
+		if h.Number == 0 {
+			continue // the node answers block 1 for block 0, as a minievm has none
+		}
 		b, err := c.HeaderByNumber(ctx, new(big.Int).SetUint64(h.Number))
 		if err != nil {
 			t.Fatal(err)
