@@ -277,7 +277,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	// is not set: geth counts a query up to "latest" as 2^64-1 blocks and would refuse them all.
 	filterAPI := filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend,
 		filters.Config{Timeout: 5 * time.Minute, LogQueryLimit: 100}))
-	minievm.logs = filterAPI.GetLogs
+	minievm.filters = filterAPI
 	extra := []rpc.API{
 		{Namespace: "eth", Service: filterAPI},
 		{Namespace: "eth", Service: minievm},

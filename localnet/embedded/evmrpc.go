@@ -72,8 +72,9 @@ type minievmAPI struct {
 	signer types.Signer
 	// lag makes state reads at "latest" see the head's parent for a while (WithReadLag).
 	lag *lagClock
-	// logs is the filter service's eth_getLogs (minievm's limits), which GetLogs shadows.
-	logs func(ctx context.Context, crit filters.FilterCriteria) ([]*types.Log, error)
+	// filters is the filter service (minievm's limits), whose log answers GetLogs,
+	// GetFilterLogs and GetFilterChanges shadow.
+	filters *filters.FilterAPI
 }
 
 func newMinievmAPI(backend *eth.Ethereum, geth *rpc.Client, minGasPrice *big.Int, sealed *sealedReceipts) (*minievmAPI, error) {
@@ -211,11 +212,26 @@ func (a *minievmAPI) txObject(ctx context.Context, method string, args ...any) (
 // GetLogs is geth's (a scan of the range's blooms, as minievm's), its logs as minievm's:
 // without geth's blockTimestamp.
 func (a *minievmAPI) GetLogs(ctx context.Context, crit filters.FilterCriteria) (json.RawMessage, error) {
-	logs, err := a.logs(ctx, crit)
+	return minievmLogs(a.filters.GetLogs(ctx, crit))
+}
+
+// GetFilterLogs is geth's, its logs as minievm's (no blockTimestamp).
+func (a *minievmAPI) GetFilterLogs(ctx context.Context, id rpc.ID) (json.RawMessage, error) {
+	return minievmLogs(a.filters.GetFilterLogs(ctx, id))
+}
+
+// GetFilterChanges is geth's, its logs (of a log filter) as minievm's (no blockTimestamp).
+func (a *minievmAPI) GetFilterChanges(id rpc.ID) (json.RawMessage, error) {
+	return minievmLogs(a.filters.GetFilterChanges(id))
+}
+
+// minievmLogs is a filter answer (logs, or hashes) in JSON, logs without geth's
+// blockTimestamp (eth_subscribe's log notifications still carry it: they are geth's).
+func minievmLogs[T any](answer T, err error) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := json.Marshal(logs)
+	b, err := json.Marshal(answer)
 	if err != nil {
 		return nil, err
 	}

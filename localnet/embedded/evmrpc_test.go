@@ -1087,3 +1087,56 @@ func TestMinievmTxObject(t *testing.T) {
 
 // logTimestamp is geth's blockTimestamp field of a log, in its JSON.
 var logTimestamp = regexp.MustCompile(`,"blockTimestamp":"0x[0-9a-f]+"`)
+
+// Logs read by eth_getLogs, a log filter's changes and its logs are minievm's: the log's
+// fields without geth's blockTimestamp; a block filter's changes are block hashes.
+func TestEVMLogReadsAreMinievms(t *testing.T) {
+	r := startEVM(t)
+	s := newSender(t, r)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rpcc := s.c.Client()
+	var logFilter, blockFilter string
+	if err := rpcc.CallContext(ctx, &logFilter, "eth_newFilter", map[string]any{"topics": []any{logTopic}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rpcc.CallContext(ctx, &blockFilter, "eth_newBlockFilter"); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := s.send(ctx, &types.DynamicFeeTx{GasFeeCap: big.NewInt(EVMMinGasPrice), Gas: 200_000, Data: logEmitter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := s.mined(ctx, tx)
+	if _, err := s.send(ctx, &types.DynamicFeeTx{GasFeeCap: big.NewInt(EVMMinGasPrice), Gas: 100_000, To: &rc.ContractAddress}); err != nil {
+		t.Fatal(err)
+	}
+	var changes []map[string]any
+	for len(changes) == 0 {
+		if err := rpcc.CallContext(ctx, &changes, "eth_getFilterChanges", logFilter); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var byFilter, byRange []map[string]any
+	if err := rpcc.CallContext(ctx, &byFilter, "eth_getFilterLogs", logFilter); err != nil {
+		t.Fatal(err)
+	}
+	if err := rpcc.CallContext(ctx, &byRange, "eth_getLogs", map[string]any{"fromBlock": "0x1", "toBlock": "latest", "address": rc.ContractAddress}); err != nil {
+		t.Fatal(err)
+	}
+	for name, logs := range map[string][]map[string]any{"eth_getFilterChanges": changes, "eth_getFilterLogs": byFilter, "eth_getLogs": byRange} {
+		if len(logs) == 0 {
+			t.Fatalf("%s: no logs", name)
+		}
+		for _, l := range logs {
+			if _, ok := l["blockTimestamp"]; ok || l["address"] == nil || l["logIndex"] == nil {
+				t.Fatalf("%s: log %v, want minievm's fields", name, l)
+			}
+		}
+	}
+	var hashes []common.Hash
+	if err := rpcc.CallContext(ctx, &hashes, "eth_getFilterChanges", blockFilter); err != nil || len(hashes) == 0 {
+		t.Fatalf("block filter changes %v, %v", hashes, err)
+	}
+}
