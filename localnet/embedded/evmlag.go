@@ -126,18 +126,28 @@ func raw(v any) *json.RawMessage {
 	return &r
 }
 
-// GetBalance is geth's, at the lagged state (stateBlock).
+// GetBalance is geth's, at the lagged state (stateBlock), for a block the chain has
+// (stateAt).
 func (a *minievmAPI) GetBalance(ctx context.Context, addr common.Address, block *json.RawMessage) (json.RawMessage, error) {
+	if err := a.stateAt(block); err != nil {
+		return nil, err
+	}
 	return a.forward(ctx, "eth_getBalance", raw(addr), a.latest(block))
 }
 
-// GetCode is geth's, at the lagged state.
+// GetCode is geth's, at the lagged state, for a block the chain has.
 func (a *minievmAPI) GetCode(ctx context.Context, addr common.Address, block *json.RawMessage) (json.RawMessage, error) {
+	if err := a.stateAt(block); err != nil {
+		return nil, err
+	}
 	return a.forward(ctx, "eth_getCode", raw(addr), a.latest(block))
 }
 
-// GetStorageAt is geth's, at the lagged state.
+// GetStorageAt is geth's, at the lagged state, for a block the chain has.
 func (a *minievmAPI) GetStorageAt(ctx context.Context, addr common.Address, slot json.RawMessage, block *json.RawMessage) (json.RawMessage, error) {
+	if err := a.stateAt(block); err != nil {
+		return nil, err
+	}
 	return a.forward(ctx, "eth_getStorageAt", raw(addr), &slot, a.latest(block))
 }
 

@@ -140,6 +140,9 @@ func (a *minievmAPI) Call(ctx context.Context, args json.RawMessage, block, over
 	if blockOverrides != nil && !emptyJSON(*blockOverrides) {
 		return nil, errors.New("block overrides are not supported")
 	}
+	if err := a.stateAt(block); err != nil {
+		return nil, err
+	}
 	params := []any{args, a.stateBlock(block), nil, withBlobBaseFee(nil)}
 	var out hexutil.Bytes
 	if err := a.geth.CallContext(ctx, &out, "eth_call", params...); err != nil {
@@ -164,8 +167,12 @@ func (a *minievmAPI) GetBlockByNumber(ctx context.Context, number rpc.BlockNumbe
 	return a.block(ctx, "eth_getBlockByNumber", number, fullTx)
 }
 
-// GetBlockByHash is geth's, its txs, when full, as minievm's (minievmTx).
+// GetBlockByHash is geth's, its txs, when full, as minievm's (minievmTx); an unknown hash is
+// minievm's internal error, not null.
 func (a *minievmAPI) GetBlockByHash(ctx context.Context, hash common.Hash, fullTx bool) (json.RawMessage, error) {
+	if a.chain.GetHeaderByHash(hash) == nil {
+		return nil, errUnknownBlockHash
+	}
 	return a.block(ctx, "eth_getBlockByHash", hash, fullTx)
 }
 
@@ -544,3 +551,36 @@ func (a *minievmAPI) checkFee(input hexutil.Bytes) error {
 	}
 	return nil
 }
+
+// stateAt refuses a state read at a block the chain does not have, as minievm's
+// getQueryCtxWithHeight and blockNumberByHash do: a number past the head ("requested height
+// is greater than the latest block height", geth's -32000) or an unknown hash
+// (errUnknownBlockHash). A named block is always there.
+func (a *minievmAPI) stateAt(block *json.RawMessage) error {
+	if block == nil {
+		return nil
+	}
+	var which rpc.BlockNumberOrHash
+	if json.Unmarshal(*block, &which) != nil {
+		return nil // geth answers the malformed argument
+	}
+	if hash, ok := which.Hash(); ok {
+		if a.chain.GetHeaderByHash(hash) == nil {
+			return errUnknownBlockHash
+		}
+		return nil
+	}
+	if n, ok := which.Number(); ok && n > 0 && uint64(n) > a.chain.CurrentBlock().Number.Uint64() {
+		return errors.New("requested height is greater than the latest block height")
+	}
+	return nil
+}
+
+// internalError is minievm's InternalError: -32603, "internal jsonrpc error: <what>".
+type internalError string
+
+func (e internalError) Error() string { return "internal jsonrpc error: " + string(e) }
+func (internalError) ErrorCode() int  { return -32603 }
+
+// errUnknownBlockHash is minievm's answer to a block hash its indexer does not have.
+const errUnknownBlockHash = internalError("failed to get block number by hash")

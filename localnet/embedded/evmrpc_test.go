@@ -1140,3 +1140,36 @@ func TestEVMLogReadsAreMinievms(t *testing.T) {
 		t.Fatalf("block filter changes %v, %v", hashes, err)
 	}
 }
+
+// Reads at a block the chain does not have answer as minievm's: a number past the head
+// "requested height is greater than the latest block height" (-32000), an unknown hash its
+// internal error (-32603), for state reads, eth_call and eth_getBlockByHash.
+func TestEVMRefusesBlocksItDoesNotHaveAsMinievm(t *testing.T) {
+	_, c, ctx := dialEVM(t, 10*time.Second)
+	unknown := "0x" + strings.Repeat("11", 32)
+	for _, tc := range []struct {
+		method string
+		args   []any
+		code   int
+		msg    string
+	}{
+		{"eth_getBalance", []any{sink, "0xffff"}, -32000, "requested height is greater than the latest block height"},
+		{"eth_getCode", []any{sink, "0xffff"}, -32000, "requested height is greater than the latest block height"},
+		{"eth_getStorageAt", []any{sink, "0x0", "0xffff"}, -32000, "requested height is greater than the latest block height"},
+		{"eth_call", []any{map[string]any{"to": sink}, "0xffff"}, -32000, "requested height is greater than the latest block height"},
+		{"eth_getBalance", []any{sink, map[string]any{"blockHash": unknown}}, -32603, "internal jsonrpc error: failed to get block number by hash"},
+		{"eth_getBlockByHash", []any{unknown, false}, -32603, "internal jsonrpc error: failed to get block number by hash"},
+	} {
+		var out any
+		err := c.CallContext(ctx, &out, tc.method, tc.args...)
+		var rpcErr rpc.Error
+		if !errors.As(err, &rpcErr) || rpcErr.ErrorCode() != tc.code || err.Error() != tc.msg {
+			t.Errorf("%s %v: %v, want %d %q", tc.method, tc.args, err, tc.code, tc.msg)
+		}
+	}
+	// The head and below answer.
+	var bal hexutil.Big
+	if err := c.CallContext(ctx, &bal, "eth_getBalance", sink, "0x1"); err != nil {
+		t.Fatalf("eth_getBalance at block 1: %v", err)
+	}
+}
