@@ -5,6 +5,7 @@ package cometrpc
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -37,6 +38,12 @@ type Info struct {
 	// value, or an error whose ABCI codespace and code it answers (errorsmod.ABCIInfo).
 	// nil: no abci_query.
 	Query func(ctx context.Context, path string, data []byte) ([]byte, error)
+	// Validator is the chain's one validator's ed25519 key (power 1, opchild's sequencer
+	// power), which /validators lists; nil: none.
+	Validator []byte
+	// Unconfirmed counts the txs waiting for a block and their bytes (num_unconfirmed_txs);
+	// nil: none wait.
+	Unconfirmed func() (txs, bytes int)
 }
 
 func (c *Server) moniker() string {
@@ -141,6 +148,11 @@ func (c *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	result, err := c.call(r.Context(), req.Method, params)
+	if errors.Is(err, errMethodNotFound) && r.Method == http.MethodGet {
+		// CometBFT serves each method on a path of its own; another path is its mux's 404.
+		http.NotFound(w, r)
+		return
+	}
 	if err != nil {
 		status, code, msg, data := http.StatusInternalServerError, -32603, "Internal error", err.Error()
 		if errors.Is(err, errMethodNotFound) {
@@ -172,6 +184,28 @@ func (c *Server) call(ctx context.Context, method string, params queryParams) (a
 			"last_block_height":   strconv.FormatUint(height, 10),
 			"last_block_app_hash": base64.StdEncoding.EncodeToString(hash),
 		}}, nil
+	case "validators":
+		height, _, err := c.info.Head(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("read chain head: %w", err)
+		}
+		vals := []any{}
+		if key := c.info.Validator; key != nil {
+			addr := sha256.Sum256(key)
+			vals = append(vals, map[string]any{"address": strings.ToUpper(hex.EncodeToString(addr[:20])),
+				"pub_key":      map[string]string{"type": "tendermint/PubKeyEd25519", "value": base64.StdEncoding.EncodeToString(key)},
+				"voting_power": "1", "proposer_priority": "0"})
+		}
+		n := strconv.Itoa(len(vals))
+		return map[string]any{"block_height": strconv.FormatUint(height, 10), "validators": vals, "count": n, "total": n}, nil
+	case "net_info": // a single node, as a rollup's sequencer runs: no peers
+		return map[string]any{"listening": true, "listeners": []string{"Listener(@)"}, "n_peers": "0", "peers": []any{}}, nil
+	case "num_unconfirmed_txs":
+		txs, size := 0, 0
+		if c.info.Unconfirmed != nil {
+			txs, size = c.info.Unconfirmed()
+		}
+		return map[string]any{"n_txs": strconv.Itoa(txs), "total": strconv.Itoa(txs), "total_bytes": strconv.Itoa(size), "txs": nil}, nil
 	case "status", "health":
 		height, hash, err := c.info.Head(ctx)
 		if err != nil {

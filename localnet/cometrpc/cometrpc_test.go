@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	errorsmod "cosmossdk.io/errors"
+	cmted25519 "github.com/cometbft/cometbft/crypto/ed25519"
 	sdkerrors "github.com/cosmos/cosmos-sdk/types/errors"
 )
 
@@ -77,9 +78,20 @@ func TestABCIQuery(t *testing.T) {
 			t.Errorf("%s: %s, want %s", tc.name, tc.got, tc.want)
 		}
 	}
-	if status, out := get(bare.URL(), "/abci_query?path=%22/echo%22"); status != http.StatusNotFound || out["error"] == nil {
-		t.Errorf("abci_query without a Query: HTTP %d %v, want CometBFT's method not found", status, out)
+	// Without a Query there is no abci_query: a GET of its path is the mux's 404 (in text),
+	// a POST CometBFT's method not found.
+	if res, err := http.Get(bare.URL() + "/abci_query?path=%22/echo%22"); err != nil || res.StatusCode != http.StatusNotFound || res.Header.Get("Content-Type") != "text/plain; charset=utf-8" {
+		t.Errorf("GET abci_query without a Query: %v %v, want a 404 in text", res, err)
 	}
+	res, err := http.Post(bare.URL(), "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"abci_query","params":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil || res.StatusCode != http.StatusNotFound || out["error"].(map[string]any)["code"] != -32601.0 {
+		t.Errorf("POST abci_query without a Query: HTTP %d %v %v, want -32601", res.StatusCode, out, err)
+	}
+	res.Body.Close()
 	if out := post(`{"jsonrpc":"2.0","id":1,"method":"status","params":[]}`); out["result"] == nil {
 		t.Errorf("status with array params: %v", out)
 	}
@@ -88,4 +100,39 @@ func TestABCIQuery(t *testing.T) {
 func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// The node's other reads: its one validator (CometBFT's address and key type, power 1), a
+// node with no peers, the txs waiting; an unknown path is the mux's 404.
+func TestNodeReads(t *testing.T) {
+	key := make([]byte, 32)
+	head := func(context.Context) (uint64, []byte, error) { return 9, []byte{1}, nil }
+	s, err := Start(Info{App: "minitia", Network: "vip-evm-1", Head: head, Validator: key, Unconfirmed: func() (int, int) { return 2, 300 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	// CometBFT's own address of the key.
+	addr := cmted25519.PubKey(key).Address().String()
+	for path, want := range map[string]string{
+		"/validators":          `{"block_height":"9","count":"1","total":"1","validators":[{"address":"` + addr + `","proposer_priority":"0","pub_key":{"type":"tendermint/PubKeyEd25519","value":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="},"voting_power":"1"}]}`,
+		"/net_info":            `{"listeners":["Listener(@)"],"listening":true,"n_peers":"0","peers":[]}`,
+		"/num_unconfirmed_txs": `{"n_txs":"2","total":"2","total_bytes":"300","txs":null}`,
+	} {
+		res, err := http.Get(s.URL() + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			Result json.RawMessage `json:"result"`
+		}
+		err = json.NewDecoder(res.Body).Decode(&out)
+		res.Body.Close()
+		if err != nil || string(out.Result) != want {
+			t.Errorf("%s: %s %v, want %s", path, out.Result, err, want)
+		}
+	}
+	if res, err := http.Get(s.URL() + "/no_such_method"); err != nil || res.StatusCode != http.StatusNotFound {
+		t.Errorf("an unknown path: %v %v, want 404", res, err)
+	}
 }

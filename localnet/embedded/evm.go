@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/core/txpool"
 	"github.com/ethereum/go-ethereum/core/txpool/legacypool"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -349,7 +350,9 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		}
 		return s.Query(ctx, path, data)
 	}
-	r.comet, err = cometrpc.Start(cometrpc.Info{App: "minitia", Version: cfg.version, Network: cfg.cosmosChainID, Moniker: minitia.Moniker, Head: r.head, Query: query})
+	seq := sequencer(devKey)
+	r.comet, err = cometrpc.Start(cometrpc.Info{App: "minitia", Version: cfg.version, Network: cfg.cosmosChainID, Moniker: minitia.Moniker,
+		Head: r.head, Query: query, Validator: seq.ConsensusPubkey.Key, Unconfirmed: poolTxs(backend.TxPool())})
 	if err != nil {
 		closeNode()
 		return nil, err
@@ -361,7 +364,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 		return nil, err
 	}
 	r.rest, err = evmrest.Start(evmrest.Info{ChainID: cfg.cosmosChainID, Version: cfg.version, FeeDenom: EVMFeeDenom,
-		MinGasPrice: math.LegacyNewDec(EVMMinGasPrice), CometRPC: r.comet.URL(), Sequencer: sequencer(devKey),
+		MinGasPrice: math.LegacyNewDec(EVMMinGasPrice), CometRPC: r.comet.URL(), Sequencer: seq,
 		Supply: supply.Supply}, r.client)
 	if err != nil {
 		_ = r.comet.Close()
@@ -664,4 +667,20 @@ func (r *EVMRollup) Stop(ctx context.Context) error {
 		}
 	})
 	return err
+}
+
+// poolTxs counts the txs the pool holds, pending and queued, and their bytes: the chain's
+// unconfirmed txs (CometBFT's num_unconfirmed_txs).
+func poolTxs(pool *txpool.TxPool) func() (int, int) {
+	return func() (n, size int) {
+		pending, queued := pool.Content()
+		for _, byAccount := range []map[common.Address][]*types.Transaction{pending, queued} {
+			for _, txs := range byAccount {
+				for _, tx := range txs {
+					n, size = n+1, size+int(tx.Size())
+				}
+			}
+		}
+		return n, size
+	}
 }
