@@ -98,19 +98,14 @@ func baseFeeIsGasPrice(ctx context.Context, r localnet.Rollup) (answer, error) {
 // and logs instead.
 func transfer(receipt bool) func(ctx context.Context, r localnet.Rollup) (answer, error) {
 	return func(ctx context.Context, r localnet.Rollup) (answer, error) {
-		c, key, price, err := fundedSender(ctx, r)
-		if err != nil {
-			return answer{}, err
-		}
-		defer c.Close()
-		from := crypto.PubkeyToAddress(key.PublicKey)
 		to := common.HexToAddress("0x00000000000000000000000000000000000000A1")
-		tx, rc, err := sendAndWait(ctx, c, key, ethereumCall(from, to), func(nonce, gas uint64, _ *big.Int) types.TxData {
+		c, tx, rc, err := sendFunded(ctx, r, &to, nil, func(nonce, gas uint64, _, price *big.Int) types.TxData {
 			return &types.LegacyTx{Nonce: nonce, GasPrice: price, Gas: gas, To: &to, Value: big.NewInt(1)}
 		})
 		if err != nil {
 			return answer{}, err
 		}
+		defer c.Close()
 		if receipt {
 			return answer{Value: fmt.Sprintf("status %d, estimate %d, gas used %d, %d logs", rc.Status, tx.Gas(), rc.GasUsed, len(rc.Logs))}, nil
 		}
@@ -340,34 +335,31 @@ func ethereumCall(from, to common.Address) ethereum.CallMsg {
 // the tx object, its receipt, the tx in its block (full) and its block's receipts (its logs,
 // the fee token's on a minievm, are "a transfer's gas and logs").
 func transferShapes(ctx context.Context, r localnet.Rollup) (answer, error) {
-	return sentShapes(ctx, r, func(nonce, gas uint64, _, price *big.Int, to common.Address) types.TxData {
+	to := shapesRecipient
+	return sentShapes(ctx, r, func(nonce, gas uint64, _, price *big.Int) types.TxData {
 		return &types.LegacyTx{Nonce: nonce, GasPrice: price, Gas: gas, To: &to, Value: big.NewInt(1)}
 	})
 }
 
+var shapesRecipient = common.HexToAddress("0x00000000000000000000000000000000000000A2")
+
 // dynamicFeeShapes is transferShapes for a dynamic-fee (type-2) transfer at twice the
 // minimum, with a tip of 1.
 func dynamicFeeShapes(ctx context.Context, r localnet.Rollup) (answer, error) {
-	return sentShapes(ctx, r, func(nonce, gas uint64, chainID, price *big.Int, to common.Address) types.TxData {
+	to := shapesRecipient
+	return sentShapes(ctx, r, func(nonce, gas uint64, chainID, price *big.Int) types.TxData {
 		return &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce, GasFeeCap: new(big.Int).Mul(price, big.NewInt(2)), GasTipCap: big.NewInt(1),
 			Gas: gas, To: &to, Value: big.NewInt(1)}
 	})
 }
 
-func sentShapes(ctx context.Context, r localnet.Rollup, mk func(nonce, gas uint64, chainID, price *big.Int, to common.Address) types.TxData) (answer, error) {
-	c, key, price, err := fundedSender(ctx, r)
+func sentShapes(ctx context.Context, r localnet.Rollup, mk func(nonce, gas uint64, chainID, price *big.Int) types.TxData) (answer, error) {
+	to := shapesRecipient
+	c, tx, rc, err := sendFunded(ctx, r, &to, nil, mk)
 	if err != nil {
 		return answer{}, err
 	}
 	defer c.Close()
-	from := crypto.PubkeyToAddress(key.PublicKey)
-	to := common.HexToAddress("0x00000000000000000000000000000000000000A2")
-	tx, rc, err := sendAndWait(ctx, c, key, ethereumCall(from, to), func(nonce, gas uint64, chainID *big.Int) types.TxData {
-		return mk(nonce, gas, chainID, price, to)
-	})
-	if err != nil {
-		return answer{}, err
-	}
 	var txObj, receipt, block map[string]any
 	var receipts []map[string]any
 	rpc := c.Client()
@@ -404,19 +396,14 @@ func hexutilBig(n *big.Int) string { return fmt.Sprintf("%#x", n) }
 // receipt holds the fee token's first), in eth_getLogs by the contract's address, and how
 // many eth_getLogs finds.
 func logShapes(ctx context.Context, r localnet.Rollup) (answer, error) {
-	c, key, price, err := fundedSender(ctx, r)
-	if err != nil {
-		return answer{}, err
-	}
-	defer c.Close()
-	from := crypto.PubkeyToAddress(key.PublicKey)
 	code := common.FromHex("0x7f" + strings.Repeat("ab", 32) + "60006000a100")
-	tx, rc, err := sendAndWait(ctx, c, key, ethereum.CallMsg{From: from, Data: code}, func(nonce, gas uint64, _ *big.Int) types.TxData {
+	c, tx, rc, err := sendFunded(ctx, r, nil, code, func(nonce, gas uint64, _, price *big.Int) types.TxData {
 		return &types.LegacyTx{Nonce: nonce, GasPrice: price, Gas: gas, Data: code}
 	})
 	if err != nil {
 		return answer{}, err
 	}
+	defer c.Close()
 	var receipt map[string]any
 	if err := c.Client().CallContext(ctx, &receipt, "eth_getTransactionReceipt", tx.Hash()); err != nil {
 		return answer{Message: head(err.Error())}, nil
@@ -435,4 +422,28 @@ func logShapes(ctx context.Context, r localnet.Rollup) (answer, error) {
 		byFilter = found[0]
 	}
 	return answer{Value: fmt.Sprintf("in the receipt %s; eth_getLogs finds %d, %s", shape(inReceipt), len(found), shape(byFilter))}, nil
+}
+
+// sendFunded sends mk's tx (to, or a creation with data when to is nil; estimated as a call
+// of value 1 to to) from the rollup's funded account at eth_gasPrice, and waits for its
+// receipt; the caller reads on with the client and closes it.
+func sendFunded(ctx context.Context, r localnet.Rollup, to *common.Address, data []byte,
+	mk func(nonce, gas uint64, chainID, price *big.Int) types.TxData) (*ethclient.Client, *types.Transaction, *types.Receipt, error) {
+	c, key, price, err := fundedSender(ctx, r)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	call := ethereum.CallMsg{From: from, Data: data}
+	if to != nil {
+		call = ethereumCall(from, *to)
+	}
+	tx, rc, err := sendAndWait(ctx, c, key, call, func(nonce, gas uint64, chainID *big.Int) types.TxData {
+		return mk(nonce, gas, chainID, price)
+	})
+	if err != nil {
+		c.Close()
+		return nil, nil, nil, err
+	}
+	return c, tx, rc, nil
 }
