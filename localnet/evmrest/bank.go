@@ -3,7 +3,6 @@ package evmrest
 import (
 	"net/http"
 
-	"cosmossdk.io/math"
 	cmtservice "github.com/cosmos/cosmos-sdk/client/grpc/cmtservice"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/cosmos/cosmos-sdk/types/query"
@@ -62,14 +61,10 @@ func (s *Server) supplyOf(w http.ResponseWriter, r *http.Request) {
 		writeStatus(w, http.StatusBadRequest, 3, "invalid denom: "+err.Error())
 		return
 	}
-	amount := math.ZeroInt()
-	if denom == s.info.FeeDenom {
-		total, err := s.info.Supply(r.Context())
-		if err != nil {
-			writeStatus(w, http.StatusInternalServerError, 13, err.Error())
-			return
-		}
-		amount = math.NewIntFromBigInt(total)
+	coins, err := s.supplyCoins(r.Context())
+	if err != nil {
+		writeInternal(w, err)
+		return
 	}
-	s.writeProto(w, &banktypes.QuerySupplyOfResponse{Amount: sdk.NewCoin(denom, amount)})
+	s.writeProto(w, &banktypes.QuerySupplyOfResponse{Amount: sdk.NewCoin(denom, coins.AmountOf(denom))})
 }

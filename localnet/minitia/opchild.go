@@ -19,10 +19,26 @@ const opchildStoreKey = "opchild"
 // opchildParamsKey is where opchild keeps its params (its ParamsKey).
 var opchildParamsKey = []byte{0x11}
 
-// initOpchildParams writes the rollup's genesis params: opchild's defaults with the chain's
-// minimum gas prices, what its REST route serves (feeroutes.NewParams).
+// genesisOpchildParams are the rollup's genesis params in opchild's encoding: opchild's
+// defaults with the chain's minimum gas prices, what its REST route serves
+// (feeroutes.NewParams).
+func (a *App) genesisOpchildParams() ([]byte, error) {
+	return feeroutes.NewParams(a.cfg.MinGasPrices()).Marshal()
+}
+
+// opchildParams are the params in ctx's state (the read a minitia's fee checker makes), or
+// the genesis ones in a chain kept by an earlier version of the app before its first block
+// under this one writes them (ensureOpchildParams).
+func (a *App) opchildParams(ctx sdk.Context) ([]byte, error) {
+	if b := ctx.KVStore(a.keys[opchildStoreKey]).Get(opchildParamsKey); b != nil {
+		return b, nil
+	}
+	return a.genesisOpchildParams()
+}
+
+// initOpchildParams writes the rollup's genesis params.
 func (a *App) initOpchildParams(ctx sdk.Context) error {
-	b, err := feeroutes.NewParams(a.cfg.MinGasPrices()).Marshal()
+	b, err := a.genesisOpchildParams()
 	if err != nil {
 		return err
 	}
@@ -47,12 +63,13 @@ func (a *App) opchildFeeChecker(ctx sdk.Context, tx sdk.Tx) (sdk.Coins, int64, e
 	if !ok {
 		return nil, 0, errorsmod.Wrap(sdkerrors.ErrTxDecode, "tx must be a FeeTx")
 	}
-	params := feeroutes.NewParams(a.cfg.MinGasPrices()) // until a kept chain's first block writes them
-	if b := ctx.KVStore(a.keys[opchildStoreKey]).Get(opchildParamsKey); b != nil {
-		var err error
-		if params, err = feeroutes.UnmarshalParams(b); err != nil {
-			return nil, 0, err
-		}
+	b, err := a.opchildParams(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	params, err := feeroutes.UnmarshalParams(b)
+	if err != nil {
+		return nil, 0, err
 	}
 	fee, gas := feeTx.GetFee(), feeTx.GetGas()
 	if ctx.IsCheckTx() && !params.MinGasPrices.IsZero() {

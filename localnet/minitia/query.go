@@ -61,11 +61,9 @@ func (a *App) opchildQuery(ctx context.Context, path string, height int64) ([]by
 	if err != nil {
 		return nil, err
 	}
-	params := qctx.KVStore(a.keys[opchildStoreKey]).Get(opchildParamsKey)
-	if params == nil { // a kept chain before its first block under this app (ensureOpchildParams)
-		if params, err = feeroutes.NewParams(a.cfg.MinGasPrices()).Marshal(); err != nil {
-			return nil, err
-		}
+	params, err := a.opchildParams(qctx)
+	if err != nil {
+		return nil, err
 	}
 	return feeroutes.MarshalParamsResponse(params), nil
 }
