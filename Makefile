@@ -13,7 +13,7 @@ all: build
 ## setup: everything `make test` needs, through one path that .ci/run shares: Debian packages
 ## (localnet/setup/system.sh: apt-get as root or through sudo, else one line per missing piece),
 ## Go modules, the pinned compiler packages from npm (checksums from package-lock.json), and
-## Initia's Move libraries from npm (`vipctl setup`: sha256 from localnet/movevm/native.sha256)
+## Initia's Move libraries: the compiler from npm, the MoveVM from the movevm Go module (`vipctl setup`: sha256 from localnet/movevm/native.sha256)
 setup: setup-system setup-npm setup-jsclients setup-foundry setup-movevm
 	$(GO) mod download
 

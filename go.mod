@@ -14,6 +14,7 @@ require (
 	github.com/cosmos/cosmos-db v1.1.3
 	github.com/cosmos/cosmos-sdk v0.53.6
 	github.com/ethereum/go-ethereum v1.17.10
+	github.com/initia-labs/movevm v1.1.2
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	golang.org/x/crypto v0.58.0
 	golang.org/x/text v0.43.0

@@ -50,7 +50,7 @@ install() {
   if [ -n "${GITHUB_PATH:-}" ]; then echo "$dir" >>"$GITHUB_PATH"; fi
   if [ -n "${GITHUB_OUTPUT:-}" ]; then echo "path=$dir/vipctl" >>"$GITHUB_OUTPUT"; fi
   if [ "${VM:-}" = move ]; then
-    # Initia's Move compiler and VM (pinned npm package, sha256-checked): Move deploys need them.
+    # Initia's Move compiler (npm) and MoveVM (movevm's Go module), pinned and sha256-checked: Move deploys need them.
     "$dir/vipctl" setup
   fi
 }

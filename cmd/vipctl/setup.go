@@ -28,10 +28,12 @@ func newSetupCmd(ro *rootOptions) *cobra.Command {
 	var o setupOptions
 	cmd := &cobra.Command{
 		Use:   "setup",
-		Short: "Install Initia's Move libraries (pinned npm package, sha256-checked) and report the node binaries",
+		Short: "Install Initia's Move libraries (pinned, sha256-checked) and report the node binaries",
 		Long: "Installs Initia's Move compiler and VM libraries, which the Move rollups and the L1 stand-in\n" +
-			"need, from the npm package " + movevm.Package + " (through npm), checked against the pinned\n" +
-			"sha256 before anything is written: into .cache/movevm in a vipharness checkout, else into the\n" +
+			"need: the compiler from the npm package " + movevm.Package + " (through npm), the MoveVM from\n" +
+			"the Go module " + movevm.VMModule + " " + movevm.VMVersion + " (the Go module cache's copy, else GOPROXY's),\n" +
+			"each checked against the pinned sha256 before anything is written: into .cache/movevm in a\n" +
+			"vipharness checkout, else into the\n" +
 			"user cache directory (or --movevm-dir, or $VIPHARNESS_MOVEVM), where every vipctl command finds\n" +
 			"them. Then reports the node binaries the process and container engines run.",
 		Args: cobra.NoArgs,
@@ -50,7 +52,7 @@ func setup(ctx context.Context, sess session, o setupOptions) error {
 	rep := setupReport{MoveLibraries: dir, Nodes: map[string]string{}}
 	if movevm.Installed(dir) != nil {
 		if !sess.jsonOut {
-			fmt.Fprintf(sess.errOut, "setup: fetching %s with npm into %s\n", movevm.Package, dir)
+			fmt.Fprintf(sess.errOut, "setup: fetching the Move libraries (%s, %s %s) into %s\n", movevm.Package, movevm.VMModule, movevm.VMVersion, dir)
 		}
 		if err := movevm.Install(ctx, dir); err != nil {
 			return err

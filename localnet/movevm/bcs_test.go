@@ -16,8 +16,8 @@ func TestPayloadEncodings(t *testing.T) {
 		got  []byte
 		want string
 	}{
-		{"env", Env{BlockHeight: 2, BlockTimestamp: 3, NextAccountNumber: 4}.bcs(),
-			"0200000000000000" + "0300000000000000" + "0400000000000000" + strings.Repeat("00", 64)},
+		{"env", Env{ChainID: "c", BlockHeight: 2, BlockTimestamp: 3, NextAccountNumber: 4}.bcs(),
+			"0163" + "0200000000000000" + "0300000000000000" + "0400000000000000" + strings.Repeat("00", 64)},
 		{"entry function", Function{Module: ModuleID{Address: a, Name: "m"}, Function: "f", Args: [][]byte{{1}, {}}, IsJSON: true}.bcs(),
 			strings.Repeat("00", 31) + "ab" + "016d" + "0166" + "00" + "02" + "0101" + "00" + "01"},
 	}

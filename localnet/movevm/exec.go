@@ -21,6 +21,7 @@ import (
 // executions: the VM derives new table handles and object addresses from them, so reusing
 // them makes a new table alias an old one.
 type Env struct {
+	ChainID           string
 	BlockHeight       uint64
 	BlockTimestamp    uint64 // seconds
 	NextAccountNumber uint64
@@ -29,7 +30,8 @@ type Env struct {
 }
 
 func (e Env) bcs() []byte {
-	w := movebcs.NewWriter(88)
+	w := movebcs.NewWriter(89 + len(e.ChainID))
+	w.Str(e.ChainID)
 	w.U64(e.BlockHeight)
 	w.U64(e.BlockTimestamp)
 	w.U64(e.NextAccountNumber)

@@ -1,6 +1,7 @@
-// Package movevm loads Initia's Move libraries at run time: libcompiler (the Move compiler)
-// and libmovevm (the MoveVM), from the pinned npm package @initia/builder.js@0.2.12 that
-// `vipctl setup` (or `make setup`) installs (Install). They are opened with dlopen
+// Package movevm loads Initia's Move libraries at run time: libcompiler (the Move compiler,
+// from the pinned npm package @initia/builder.js@0.2.12) and libmovevm (the MoveVM a
+// minimove v1.1.11 runs, from Initia's movevm v1.1.2 Go module), which `vipctl setup` (or
+// `make setup`) installs (Install). They are opened with dlopen
 // through a small cgo shim whose declarations are written from the libraries' public C ABI,
 // so `go build ./...` works without them; a missing library, or one whose sha256 differs
 // from native.sha256, is an error that says how to install it.
@@ -111,6 +112,7 @@ type library struct {
 	destroy unsafe.Pointer
 	mu      sync.Mutex
 	syms    map[string]unsafe.Pointer
+	prefix  string
 }
 
 var (
@@ -139,6 +141,10 @@ func open(dir, name string) (*library, error) {
 		return nil, fmt.Errorf("dlopen %s: %s", path, C.GoString(cerr))
 	}
 	l := &library{path: path, handle: h, syms: map[string]unsafe.Pointer{}}
+	// movevm v1 names its entry points with the library's name as a prefix.
+	if p := strings.TrimSuffix(name, ".x86_64.so") + "_"; l.raw(p+"destroy_unmanaged_vector") != nil {
+		l.prefix = p
+	}
 	d, err := l.sym("destroy_unmanaged_vector")
 	if err != nil {
 		return nil, err
@@ -169,7 +175,7 @@ func verify(path, name string) error {
 	}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("%w: %s is missing; `vipctl setup` (or `make setup` in a checkout) installs it from npm (%s), or set VIPHARNESS_MOVEVM to a folder that holds it", ErrNotInstalled, path, Package)
+		return fmt.Errorf("%w: %s is missing; `vipctl setup` (or `make setup` in a checkout) installs it (%s), or set VIPHARNESS_MOVEVM to a folder that holds it", ErrNotInstalled, path, source(name))
 	}
 	if err != nil {
 		return err
@@ -185,20 +191,33 @@ func verify(path, name string) error {
 	return nil
 }
 
+// source names where Install takes a library from.
+func source(name string) string {
+	if name == VMLib {
+		return "from the Go module " + VMModule + " " + VMVersion
+	}
+	return "from the npm package " + Package
+}
+
 func (l *library) sym(name string) (unsafe.Pointer, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if p, ok := l.syms[name]; ok {
 		return p, nil
 	}
-	cname := C.CString(name)
-	defer C.free(unsafe.Pointer(cname))
-	p := C.vh_sym(l.handle, cname)
+	p := l.raw(l.prefix + name)
 	if p == nil {
 		return nil, fmt.Errorf("%s has no symbol %s", l.path, name)
 	}
 	l.syms[name] = p
 	return p, nil
+}
+
+// raw looks a symbol up as it is named.
+func (l *library) raw(name string) unsafe.Pointer {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	return C.vh_sym(l.handle, cname)
 }
 
 // callSlice calls an entry point of the shape

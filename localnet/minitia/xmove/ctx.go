@@ -12,6 +12,7 @@ import (
 type Ctx interface {
 	// Store is the module's state, without the SDK's KV gas: the VM meters its own.
 	Store() storetypes.KVStore
+	ChainID() string
 	BlockHeight() int64
 	BlockTime() time.Time
 	TxBytes() []byte

@@ -180,6 +180,7 @@ func (e *Executor) store(ctx Ctx) storetypes.KVStore {
 // message index and a chain-wide execution counter), as new table handles derive from it.
 func (e *Executor) env(ctx Ctx, count bool) movevm.Env {
 	env := movevm.Env{
+		ChainID:           ctx.ChainID(),
 		BlockHeight:       uint64(ctx.BlockHeight()),
 		BlockTimestamp:    uint64(ctx.BlockTime().Unix()),
 		NextAccountNumber: ctx.NextAccountNumber(),
