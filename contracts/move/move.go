@@ -150,6 +150,16 @@ func Framework() map[string][]byte {
 	return out
 }
 
+// FrameworkBundle is the committed framework modules in name order, as genesis takes them.
+func FrameworkBundle() [][]byte {
+	fw := Framework()
+	out := make([][]byte, 0, len(fw))
+	for _, n := range FrameworkNames(fw) {
+		out = append(out, fw[n])
+	}
+	return out
+}
+
 // FrameworkNames lists the framework modules in name order.
 func FrameworkNames(m map[string][]byte) []string {
 	names := make([]string, 0, len(m))

@@ -137,7 +137,7 @@ var known = map[string]map[vip.VM]string{
 
 // Why the Cosmos gas figures still differ (the probes of cosmos_gas_probe_test.go).
 const (
-	moveBankGas = "minimove moves coins through the Move coin module in the MoveVM, and the local Move rollup's bank is x/bank: the suite's bank send uses 170,345 there and 86,314 here, and every tx pays ~26,000 more there for its fee's payment (an update of two scores uses 99,117 there, 73,495 here; the module's publish 383,018 and 338,635)"
+	moveBankGas = "minimove moves coins through the Move coin module in the MoveVM, and the local Move rollup's bank is x/bank: the suite's bank send uses 170,345 there and 86,314 here, and every tx pays ~26,000 more there for its fee's payment (an update of two scores uses 99,117 there, 73,386 here; the module's publish 383,018 and 345,486)"
 )
 
 var _ = Describe("the project's rollups beside Initia's real minitiad", Label("sidebyside", "minitia"), func() {

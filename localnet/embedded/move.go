@@ -10,7 +10,7 @@ import (
 const DefaultMoveChainID = "vip-move-1"
 
 // StartMove starts an embedded Move rollup: the project's minitia application with x/move over
-// Initia's MoveVM (libmovevm) and our 0x1 framework, under an in-process CometBFT, as a
+// the MoveVM and the MinitiaStdlib a minimove v1.1.11 runs, under an in-process CometBFT, as a
 // minimove chain would run. By default it has chain id DefaultMoveChainID, bech32 prefix
 // "init", fee denom "umin" at a minimum gas price of 0.15, and two fresh mnemonics whose
 // eth_secp256k1 (coin type 60, Initia's keys) and secp256k1 (coin type 118, CosmJS's)

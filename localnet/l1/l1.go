@@ -128,7 +128,9 @@ func Start(ctx context.Context, opts ...Option) (_ *Server, err error) {
 		Mnemonics: append([]string{mnemonic}, c.funded...), GeneratedAccounts: -1, GenesisTime: genesis,
 		AppName: "initia", Version: "v0.0.0-vipharness-l1-standin", NodeName: "initia", BinaryName: "initiad", TxGasPrices: true,
 		Logger: c.logger, Home: c.dataDir, Persist: c.dataDir != "",
-		Move: []xmove.Option{xmove.WithGenesisPackage(xmove.GenesisPackage{Owner: vipAddr, Modules: [][]byte{code}, Calls: calls})},
+		// The L1's 0x1 is our framework (its public signatures are InitiaStdlib's), under
+		// which the vip module is built.
+		Move: []xmove.Option{xmove.WithFramework(movecontract.FrameworkBundle()), xmove.WithGenesisPackage(xmove.GenesisPackage{Owner: vipAddr, Modules: [][]byte{code}, Calls: calls})},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("l1 stand-in: %w", err)

@@ -6,6 +6,8 @@ import (
 	"cosmossdk.io/core/address"
 	storetypes "cosmossdk.io/store/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
+
+	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
 // Ctx is what an execution or a query of the executor sees of the chain.
@@ -23,7 +25,8 @@ type Ctx interface {
 	Querying() bool
 	Addresses() address.Codec
 	NextAccountNumber() uint64
-	// EnsureAccount creates a plain account at addr unless one exists.
-	EnsureAccount(addr []byte)
+	// CreateAccount writes an account the VM made (a signer's, an object's or a table's)
+	// with the number the VM gave it, free of gas, as x/move does after an execution.
+	CreateAccount(acc movevm.NewAccount)
 	EmitEvent(sdk.Event)
 }

@@ -1,8 +1,9 @@
 package xmove
 
 // The executor: Initia's x/move messages (publish, execute, execute JSON) and queries
-// (module, resource, view) run on Initia's MoveVM (libmovevm through localnet/movevm), with
-// our 0x1 framework at genesis. It follows Initia's keeper where it matters to clients:
+// (module, resource, view) run on Initia's MoveVM (movevm v1.1.2's libmovevm through
+// localnet/movevm), with the MinitiaStdlib at genesis, as on a minimove v1.1.11 (the L1
+// stand-in passes our framework). It follows Initia's keeper where it matters to clients:
 // publish goes through 0x1::code::publish_v2; the VM meters its own gas (the SDK meter is
 // charged what the VM used, and a simulation runs under a fixed contract gas limit); events
 // are "execute" plus one "move" event per Move event; a VM failure is the library's message,
@@ -29,7 +30,6 @@ import (
 	sdkerrors "github.com/cosmos/cosmos-sdk/types/errors"
 	"github.com/cosmos/gogoproto/proto"
 
-	movecontract "github.com/vipharness/vipharness/contracts/move"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
@@ -79,8 +79,8 @@ type Option func(*config)
 // WithLibraryDir loads libmovevm from dir (default movevm.Dir()).
 func WithLibraryDir(dir string) Option { return func(c *config) { c.libDir = dir } }
 
-// WithFramework publishes these modules at 0x1 at genesis (default: our framework,
-// contracts/move).
+// WithFramework publishes these modules at 0x1 at genesis (default: the MinitiaStdlib a
+// minimove runs, movevm.MinitiaStdlib).
 func WithFramework(modules [][]byte) Option { return func(c *config) { c.framework = modules } }
 
 // WithAllowedPublishers limits who may publish modules (default: anyone).
@@ -108,10 +108,11 @@ func New(opts ...Option) (*Executor, error) {
 		o(&cfg)
 	}
 	if cfg.framework == nil {
-		fw := movecontract.Framework()
-		for _, name := range movecontract.FrameworkNames(fw) {
-			cfg.framework = append(cfg.framework, fw[name])
+		fw, err := movevm.MinitiaStdlib()
+		if err != nil {
+			return nil, fmt.Errorf("move executor: %w", err)
 		}
+		cfg.framework = fw
 	}
 	vm, err := movevm.OpenVM(cfg.libDir)
 	if err != nil {
@@ -291,7 +292,7 @@ func (e *Executor) execute(ctx Ctx, sender string, fn movevm.Function) error {
 		return errorsmod.Wrapf(ErrNotSupportedCosmosMessage, "the dev node does not dispatch Cosmos messages or staking changes from Move (%d messages, %d deltas)", res.CosmosMessages, res.StakingDeltas)
 	}
 	for _, acc := range res.NewAccounts {
-		ctx.EnsureAccount(acc.Address.AccountBytes())
+		ctx.CreateAccount(acc)
 	}
 	ctx.EmitEvent(sdk.NewEvent("execute",
 		sdk.NewAttribute("sender", movebcs.AccountAddress(from).Short()),

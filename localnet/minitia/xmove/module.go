@@ -21,12 +21,14 @@ import (
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	sdkerrors "github.com/cosmos/cosmos-sdk/types/errors"
 	"github.com/cosmos/cosmos-sdk/types/module"
+	authtypes "github.com/cosmos/cosmos-sdk/x/auth/types"
 	"github.com/cosmos/gogoproto/proto"
 	gwruntime "github.com/grpc-ecosystem/grpc-gateway/runtime"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
 // Keeper runs the Move executor against the module's store.
@@ -79,10 +81,21 @@ func (c moveCtx) NextAccountNumber() uint64 {
 	return n
 }
 
-func (c moveCtx) EnsureAccount(addr []byte) {
-	if !c.k.chain.Accounts.HasAccount(c.Context, addr) {
-		c.k.chain.Accounts.SetAccount(c.Context, c.k.chain.Accounts.NewAccountWithAddress(c.Context, addr))
+// CreateAccount follows x/move's handling of an execution's new accounts: under an infinite
+// gas meter (the VM has charged for them), the global account number moves on when the
+// account is new, and the account is written with the VM's number. Initia's object and
+// table account types are not registered here: every such account is a base account.
+func (c moveCtx) CreateAccount(acc movevm.NewAccount) {
+	ctx := c.WithGasMeter(storetypes.NewInfiniteGasMeter())
+	addr := sdk.AccAddress(acc.Address.AccountBytes())
+	a := authtypes.NewBaseAccountWithAddress(addr)
+	if err := a.SetAccountNumber(acc.AccountNumber); err != nil {
+		panic(fmt.Errorf("create account %s: %w", addr, err))
 	}
+	if !c.k.chain.Accounts.HasAccount(ctx, addr) {
+		c.k.chain.Accounts.NextAccountNumber(ctx)
+	}
+	c.k.chain.Accounts.SetAccount(ctx, a)
 }
 
 var _ Ctx = moveCtx{}
