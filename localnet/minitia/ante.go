@@ -41,13 +41,17 @@ func (a *App) anteHandler() (sdk.AnteHandler, error) {
 	if a.rollup() {
 		feeChecker = a.opchildFeeChecker
 	}
+	var bank authtypes.BankKeeper = a.BankKeeper
+	if a.moveBank != nil {
+		bank = a.moveBank // fees are paid in Move coins
+	}
 	return sdk.ChainAnteDecorators(append(decorators,
 		ante.NewExtensionOptionsDecorator(nil),
 		ante.NewValidateBasicDecorator(),
 		ante.NewTxTimeoutHeightDecorator(),
 		ante.NewValidateMemoDecorator(a.AccountKeeper),
 		ante.NewConsumeGasForTxSizeDecorator(a.AccountKeeper),
-		ante.NewDeductFeeDecorator(a.AccountKeeper, a.BankKeeper, a.FeeGrantKeeper, feeChecker),
+		ante.NewDeductFeeDecorator(a.AccountKeeper, bank, a.FeeGrantKeeper, feeChecker),
 		ante.NewSetPubKeyDecorator(a.AccountKeeper),
 		ante.NewValidateSigCountDecorator(a.AccountKeeper),
 		ante.NewSigGasConsumeDecorator(a.AccountKeeper, sigGasConsumer),

@@ -68,6 +68,7 @@ import (
 	consensustypes "github.com/cosmos/cosmos-sdk/x/consensus/types"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
@@ -101,6 +102,8 @@ type App struct {
 	ConsensusKeeper consensuskeeper.Keeper
 	WasmKeeper      *wasmkeeper.Keeper
 	MoveKeeper      *xmove.Keeper
+	// moveBank holds a Move rollup's balances (nil elsewhere: x/bank holds them).
+	moveBank *moveBank
 
 	wasmDir string
 	wasmVM  *wasmvm.VM
@@ -192,10 +195,14 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 		return nil, err
 	}
 
+	var bankModule module.AppModule = bank.NewAppModule(cdc, a.BankKeeper, a.AccountKeeper, nil)
+	if a.moveBank != nil {
+		bankModule = moveBankModule{AppModule: bank.NewAppModule(cdc, a.BankKeeper, a.AccountKeeper, nil), b: *a.moveBank}
+	}
 	a.mm = module.NewManager(
 		sequencer{},
 		auth.NewAppModule(cdc, a.AccountKeeper, nil, nil),
-		bank.NewAppModule(cdc, a.BankKeeper, a.AccountKeeper, nil),
+		bankModule,
 		authzmodule.NewAppModule(cdc, a.AuthzKeeper, a.AccountKeeper, a.BankKeeper, enc.Registry),
 		feegrantmodule.NewAppModule(cdc, a.AccountKeeper, a.BankKeeper, a.FeeGrantKeeper, enc.Registry),
 		upgrade.NewAppModule(a.UpgradeKeeper, enc.Address),
@@ -206,6 +213,11 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	a.basics.RegisterLegacyAminoCodec(amino)
 	order := []string{sequencerModule, authtypes.ModuleName, banktypes.ModuleName, authz.ModuleName,
 		feegrant.ModuleName, upgradetypes.ModuleName, consensustypes.ModuleName, vmw.name}
+	if a.moveBank != nil {
+		// The coin module must be at 0x1 before the bank mints the genesis balances.
+		order = []string{sequencerModule, authtypes.ModuleName, vmw.name, banktypes.ModuleName, authz.ModuleName,
+			feegrant.ModuleName, upgradetypes.ModuleName, consensustypes.ModuleName}
+	}
 	a.mm.SetOrderPreBlockers(upgradetypes.ModuleName, authtypes.ModuleName)
 	a.mm.SetOrderBeginBlockers(authz.ModuleName)
 	a.mm.SetOrderEndBlockers(feegrant.ModuleName)
@@ -237,6 +249,12 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	a.SetStoreLoader(addingStores(db, a.keys))
 	if err := a.LoadLatestVersion(); err != nil {
 		return nil, fmt.Errorf("minitia: load state: %w", err)
+	}
+	if a.moveBank != nil && a.LastBlockHeight() > 0 {
+		ctx := a.NewUncachedContext(true, emptyHeader())
+		if err := movedCoins(ctx.MultiStore().GetKVStore(a.keys[xmove.ModuleName])); err != nil {
+			return nil, err
+		}
 	}
 	if a.WasmKeeper != nil {
 		ctx := a.NewUncachedContext(true, emptyHeader())
@@ -294,19 +312,40 @@ func FeeDeductionGas(vm vip.VM) uint64 { return vmModules[vm].feeDeductionGas }
 //
 //lint:ignore SA1019 module.NewManager takes the VM module as this type in SDK v0.53
 func (a *App) moveModule(cfg Config, _, _ string) (module.AppModule, error) {
+	var supply xmove.Supply = a.BankKeeper
+	if a.rollup() {
+		// A minimove's balances are Move coins (the L1 stand-in's 0x1 has no coin module).
+		a.moveBank = &moveBank{base: a.BankKeeper, acc: a.AccountKeeper, denoms: []string{cfg.FeeDenom}}
+		supply = a.moveBank
+	}
 	k, err := xmove.NewKeeper(a.keys[xmove.ModuleName], xmove.Chain{
-		Accounts: a.AccountKeeper, Addresses: a.enc.Address, Supply: a.BankKeeper,
+		Accounts: a.AccountKeeper, Addresses: a.enc.Address, Supply: supply, Blocked: a.BankKeeper.BlockedAddr,
 		BaseDenom: cfg.FeeDenom, MinGasPrice: cfg.minGasPrice,
 	}, cfg.Move...)
 	if err != nil {
 		return nil, fmt.Errorf("minitia: %w", err)
 	}
 	a.MoveKeeper = k
-	a.BankKeeper.AppendSendRestriction(a.fungibleAssetSend)
+	if a.moveBank != nil {
+		a.moveBank.move = k
+	} else {
+		a.BankKeeper.AppendSendRestriction(a.fungibleAssetSend)
+	}
 	return xmove.NewAppModule(k), nil
 }
 
-// fungibleAssetSend refuses a send as the bank of minimove and of the initia L1 does, whose
+// movedCoins refuses a kept Move rollup made before its balances were Move coins: its 0x1
+// (our framework) has no coin module, and its balances are x/bank's, which this app does
+// not read.
+func movedCoins(moveStore storetypes.KVStore) error {
+	if moveStore.Has(movebcs.ModuleKey(stdAddress, "coin")) {
+		return nil
+	}
+	return errors.New("minitia: this Move chain was made by an earlier vipharness: its 0x1 is not the MinitiaStdlib and its balances are not Move coins, so this version cannot run it; start it afresh (remove its data directory)")
+}
+
+// fungibleAssetSend refuses a send as the bank of the initia L1 does (the L1 stand-in keeps
+// x/bank; a Move rollup's bank moves Move coins, moveBank), whose
 // balances are Move fungible assets with u64 amounts:
 //   - an amount above u64: math.Int's Uint64 panics before any balance is looked at, and
 //     BaseApp answers the recovered panic (code 111222, "recovered: Uint64() out of bounds");

@@ -5,10 +5,13 @@ import (
 	"testing"
 
 	"cosmossdk.io/log"
+	"cosmossdk.io/store/dbadapter"
 	"cosmossdk.io/store/metrics"
 	"cosmossdk.io/store/rootmulti"
 	storetypes "cosmossdk.io/store/types"
 	dbm "github.com/cosmos/cosmos-db"
+
+	"github.com/vipharness/vipharness/bindings/movebcs"
 )
 
 // A chain kept by an earlier app, which mounted fewer stores, loads with the new stores
@@ -47,5 +50,17 @@ func TestAKeptChainGainsTheStoresItLacks(t *testing.T) {
 	rs.Commit()
 	if err := addingStores(db, now)(open(now)); err != nil {
 		t.Fatalf("load again, every store kept: %v", err)
+	}
+}
+
+// A Move rollup kept before its balances were Move coins (no 0x1::coin) is refused by name.
+func TestAKeptMoveChainWithoutCoinsIsRefused(t *testing.T) {
+	store := dbadapter.Store{DB: dbm.NewMemDB()}
+	if err := movedCoins(store); err == nil || !strings.Contains(err.Error(), "start it afresh") {
+		t.Fatalf("a chain without 0x1::coin: %v, want a refusal that says what to do", err)
+	}
+	store.Set(movebcs.ModuleKey(stdAddress, "coin"), []byte{1})
+	if err := movedCoins(store); err != nil {
+		t.Fatalf("a chain with 0x1::coin: %v", err)
 	}
 }

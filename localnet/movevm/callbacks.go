@@ -12,9 +12,11 @@ import (
 	"unsafe"
 
 	storetypes "cosmossdk.io/store/types"
+
+	"github.com/vipharness/vipharness/bindings/movebcs"
 )
 
-// Return codes of the callbacks as libmovevm v0.7.0 reads them. Its Rust side maps the
+// Return codes of the callbacks as libmovevm reads them (v0.7.0 and v1.1.2 alike). Its Rust side maps the
 // integers one off from its own enum's declaration (4 reads as CannotSerialize, 5 as User),
 // so these are the values it decodes as intended.
 const (
@@ -28,8 +30,9 @@ const (
 // A call's store is handed to the library as a numeric handle (the Db's state pointer),
 // never as a Go pointer; the callbacks look it up here.
 type dbCall struct {
-	store storetypes.KVStore
-	iters []storetypes.Iterator
+	store    storetypes.KVStore
+	accounts AccountLookup
+	iters    []storetypes.Iterator
 }
 
 var (
@@ -38,11 +41,11 @@ var (
 	nextCall uint64
 )
 
-func registerCall(s storetypes.KVStore) (uint64, func()) {
+func registerCall(s storetypes.KVStore, accounts AccountLookup) (uint64, func()) {
 	callsMu.Lock()
 	nextCall++
 	id := nextCall
-	c := &dbCall{store: s}
+	c := &dbCall{store: s, accounts: accounts}
 	calls[id] = c
 	callsMu.Unlock()
 	return id, func() {
@@ -188,8 +191,8 @@ func vhIterNext(ref C.iterator_t, key *C.UnmanagedVector, errOut *C.UnmanagedVec
 }
 
 // The dev node's chain has no staking, oracle or Cosmos query bridge; a module that reaches
-// for them gets an error that says so. Accounts are reported as not found, so the VM treats
-// every signer as a plain new account.
+// for them gets an error that says so. Accounts are the chain's (Env.Accounts); without a
+// lookup every address is reported as having none.
 var errNoBridge = errors.New("the dev node does not bridge this call to Cosmos")
 
 //export vhApiQuery
@@ -204,6 +207,21 @@ func vhApiAccountInfo(api *C.api_t, addr C.U8SliceView, found *C.bool, num, seq 
 	*found = false
 	*num, *seq, *typ = 0, 0, 0
 	*blocked = false
+	c := lookupCall(uint64(uintptr(unsafe.Pointer(api))))
+	if c == nil || c.accounts == nil {
+		return cbOK
+	}
+	b := view(addr)
+	if len(b) != 32 {
+		return fail(errOut, cbBadArgument, fmt.Errorf("account address of %d bytes", len(b)))
+	}
+	acc, ok := c.accounts(movebcs.Address(b))
+	if !ok {
+		return cbOK
+	}
+	*found = true
+	*num, *seq, *typ = C.uint64_t(acc.Number), C.uint64_t(acc.Sequence), C.uint8_t(acc.Type)
+	*blocked = C.bool(acc.Blocked)
 	return cbOK
 }
 

@@ -21,6 +21,9 @@ import (
 // executions: the VM derives new table handles and object addresses from them, so reusing
 // them makes a new table alias an old one.
 type Env struct {
+	// Accounts answers the VM's account lookups (nil: no address has an account). It is
+	// not part of the VM's encoded Env.
+	Accounts          AccountLookup
 	ChainID           string
 	BlockHeight       uint64
 	BlockTimestamp    uint64 // seconds
@@ -39,6 +42,24 @@ func (e Env) bcs() []byte {
 	w.Raw(e.SessionID[:])
 	return w.Out()
 }
+
+// AccountLookup is the chain's account at an address, as the VM asks for it.
+type AccountLookup func(movebcs.Address) (AccountInfo, bool)
+
+// AccountInfo is what the VM learns of an account.
+type AccountInfo struct {
+	Number, Sequence uint64
+	Type             uint8 // AccountBase, AccountObject, AccountTable or AccountModule
+	Blocked          bool  // the bank refuses to send to it
+}
+
+// The VM's account types (movevm's AccountType).
+const (
+	AccountBase uint8 = iota
+	AccountObject
+	AccountTable
+	AccountModule
+)
 
 // ModuleID names a module: address::name.
 type ModuleID struct {
@@ -219,11 +240,11 @@ func (s cslice) free() {
 }
 
 // call runs one library entry point with the store registered for its callbacks.
-func (r *Runtime) call(store storetypes.KVStore, f func(db C.uintptr_t, errmsg *C.UnmanagedVector) C.UnmanagedVector) ([]byte, error) {
+func (r *Runtime) call(store storetypes.KVStore, accounts AccountLookup, f func(db C.uintptr_t, errmsg *C.UnmanagedVector) C.UnmanagedVector) ([]byte, error) {
 	if r.ptr == nil {
 		return nil, errors.New("the MoveVM is closed")
 	}
-	id, done := registerCall(store)
+	id, done := registerCall(store, accounts)
 	defer done()
 	var errmsg C.UnmanagedVector
 	errmsg.is_none = true
@@ -248,7 +269,7 @@ func (r *Runtime) Genesis(store storetypes.KVStore, env Env, bundle [][]byte, al
 	defer allowedS.free()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out, err := r.call(store, func(db C.uintptr_t, errmsg *C.UnmanagedVector) C.UnmanagedVector {
+	out, err := r.call(store, env.Accounts, func(db C.uintptr_t, errmsg *C.UnmanagedVector) C.UnmanagedVector {
 		return C.vh_initialize(fn, r.ptr, db, envS.v, bundleS.v, allowedS.v, errmsg)
 	})
 	if err != nil {
@@ -274,7 +295,7 @@ func (r *Runtime) Execute(store storetypes.KVStore, env Env, gasLimit uint64, se
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	gas := C.uint64_t(gasLimit)
-	out, err := r.call(store, func(db C.uintptr_t, errmsg *C.UnmanagedVector) C.UnmanagedVector {
+	out, err := r.call(store, env.Accounts, func(db C.uintptr_t, errmsg *C.UnmanagedVector) C.UnmanagedVector {
 		return C.vh_execute_contract(fn, r.ptr, &gas, db, envS.v, sendersS.v, fnS.v, errmsg)
 	})
 	used := gasLimit - uint64(gas)
@@ -305,7 +326,7 @@ func (r *Runtime) View(store storetypes.KVStore, env Env, gasLimit uint64, f Fun
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	gas := C.uint64_t(gasLimit)
-	out, err := r.call(readOnly{store}, func(db C.uintptr_t, errmsg *C.UnmanagedVector) C.UnmanagedVector {
+	out, err := r.call(readOnly{store}, env.Accounts, func(db C.uintptr_t, errmsg *C.UnmanagedVector) C.UnmanagedVector {
 		return C.vh_execute_view(fn, r.ptr, &gas, db, envS.v, fnS.v, errmsg)
 	})
 	used := gasLimit - uint64(gas)
@@ -350,7 +371,7 @@ func (r *Runtime) decode(store storetypes.KVStore, name string, tag, data []byte
 	defer dataS.free()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.call(readOnly{store}, func(db C.uintptr_t, errmsg *C.UnmanagedVector) C.UnmanagedVector {
+	return r.call(readOnly{store}, nil, func(db C.uintptr_t, errmsg *C.UnmanagedVector) C.UnmanagedVector {
 		return C.vh_decode(fn, db, tagS.v, dataS.v, errmsg)
 	})
 }

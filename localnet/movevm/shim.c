@@ -30,9 +30,9 @@ static Db make_db(uintptr_t id) {
 
 // The exported Go callbacks take api_t* where the vtable says const api_t*; the casts only
 // drop that const.
-static GoApi make_api(void) {
+static GoApi make_api(uintptr_t id) {
 	GoApi api;
-	api.state = NULL;
+	api.state = (api_t *)id;
 	api.vtable.query = (void *)vhApiQuery;
 	api.vtable.get_account_info = (void *)vhApiAccountInfo;
 	api.vtable.amount_to_share = (void *)vhApiAmountToShare;
@@ -56,15 +56,15 @@ void *vh_allocate_vm(void *fn, const uint8_t *cfg, size_t cfg_len) {
 void vh_release_vm(void *fn, void *vm) { ((release_fn)fn)(vm); }
 
 UnmanagedVector vh_initialize(void *fn, void *vm, uintptr_t db, ByteSliceView env, ByteSliceView bundle, ByteSliceView allowed, UnmanagedVector *errmsg) {
-	return ((initialize_fn)fn)(vm, make_db(db), make_api(), env, bundle, allowed, errmsg);
+	return ((initialize_fn)fn)(vm, make_db(db), make_api(db), env, bundle, allowed, errmsg);
 }
 
 UnmanagedVector vh_execute_contract(void *fn, void *vm, uint64_t *gas, uintptr_t db, ByteSliceView env, ByteSliceView senders, ByteSliceView entry, UnmanagedVector *errmsg) {
-	return ((execute_fn)fn)(vm, gas, make_db(db), make_api(), env, senders, entry, errmsg);
+	return ((execute_fn)fn)(vm, gas, make_db(db), make_api(db), env, senders, entry, errmsg);
 }
 
 UnmanagedVector vh_execute_view(void *fn, void *vm, uint64_t *gas, uintptr_t db, ByteSliceView env, ByteSliceView view, UnmanagedVector *errmsg) {
-	return ((view_fn)fn)(vm, gas, make_db(db), make_api(), env, view, errmsg);
+	return ((view_fn)fn)(vm, gas, make_db(db), make_api(db), env, view, errmsg);
 }
 
 UnmanagedVector vh_decode(void *fn, uintptr_t db, ByteSliceView tag, ByteSliceView data, UnmanagedVector *errmsg) {

@@ -47,9 +47,13 @@ var (
 	ErrInvalidRequest            = errorsmod.Register(ModuleName, 11, "invalid request")
 )
 
-// executionCounterKey keeps the count of executions, from which session ids are derived.
-// No VM key is a single byte (they start with a 32-byte address).
-var executionCounterKey = []byte{0xff}
+// executionCounterKey keeps the count of executions, from which session ids are derived:
+// x/move's ExecutionCounter key. No VM key is a single byte (they start with a 32-byte
+// address). Chains kept by earlier versions counted at legacyExecutionCounterKey.
+var (
+	executionCounterKey       = []byte{0x11}
+	legacyExecutionCounterKey = []byte{0xff}
+)
 
 type config struct {
 	libDir    string
@@ -181,6 +185,7 @@ func (e *Executor) store(ctx Ctx) storetypes.KVStore {
 // message index and a chain-wide execution counter), as new table handles derive from it.
 func (e *Executor) env(ctx Ctx, count bool) movevm.Env {
 	env := movevm.Env{
+		Accounts:          ctx.Account,
 		ChainID:           ctx.ChainID(),
 		BlockHeight:       uint64(ctx.BlockHeight()),
 		BlockTimestamp:    uint64(ctx.BlockTime().Unix()),
@@ -189,9 +194,16 @@ func (e *Executor) env(ctx Ctx, count bool) movevm.Env {
 	if len(ctx.TxBytes()) > 0 {
 		env.TxHash = sha256.Sum256(ctx.TxBytes())
 	}
+	// An execution moves the counter on through the tx's gas meter, as x/move's
+	// ExecutionCounter.Next does.
 	store := e.store(ctx)
+	if count {
+		store = ctx.MeteredStore()
+	}
 	var n uint64
 	if bz := store.Get(executionCounterKey); bz != nil {
+		n = binary.BigEndian.Uint64(bz)
+	} else if bz := e.store(ctx).Get(legacyExecutionCounterKey); bz != nil {
 		n = binary.BigEndian.Uint64(bz)
 	}
 	if count {
@@ -273,9 +285,15 @@ func (e *Executor) execute(ctx Ctx, sender string, fn movevm.Function) error {
 	if err != nil {
 		return errorsmod.Wrapf(sdkerrors.ErrInvalidAddress, "sender: %v", err)
 	}
+	return e.executeAs(ctx, []movebcs.Address{movebcs.AccountAddress(from)}, fn)
+}
+
+// executeAs runs fn signed by senders: the VM's gas goes to the tx's meter, the accounts it
+// made are written, and its events are emitted after x/move's "execute" event.
+func (e *Executor) executeAs(ctx Ctx, senders []movebcs.Address, fn movevm.Function) error {
 	gas := e.runtimeGas(ctx)
 	env := e.env(ctx, true)
-	res, err := e.rt.Execute(e.store(ctx), env, gas, []movebcs.Address{movebcs.AccountAddress(from)}, fn)
+	res, err := e.rt.Execute(e.store(ctx), env, gas, senders, fn)
 	used := res.GasUsed
 	var ee *movevm.ExecError
 	if errors.As(err, &ee) {
@@ -294,8 +312,12 @@ func (e *Executor) execute(ctx Ctx, sender string, fn movevm.Function) error {
 	for _, acc := range res.NewAccounts {
 		ctx.CreateAccount(acc)
 	}
+	names := make([]string, len(senders))
+	for i, s := range senders {
+		names[i] = s.Short()
+	}
 	ctx.EmitEvent(sdk.NewEvent("execute",
-		sdk.NewAttribute("sender", movebcs.AccountAddress(from).Short()),
+		sdk.NewAttribute("sender", strings.Join(names, ",")),
 		sdk.NewAttribute("module_addr", fn.Module.Address.Short()),
 		sdk.NewAttribute("module_name", fn.Module.Name),
 		sdk.NewAttribute("function_name", fn.Function)))

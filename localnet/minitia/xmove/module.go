@@ -28,6 +28,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
+	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
@@ -66,6 +67,8 @@ type moveCtx struct {
 
 func (c moveCtx) Store() storetypes.KVStore { return c.MultiStore().GetKVStore(c.k.key) }
 
+func (c moveCtx) MeteredStore() storetypes.KVStore { return c.KVStore(c.k.key) }
+
 // MsgIndex is 0: the executor's chain-wide execution counter keeps session ids apart.
 func (c moveCtx) MsgIndex() int            { return 0 }
 func (c moveCtx) Simulating() bool         { return c.query || c.ExecMode() == sdk.ExecModeSimulate }
@@ -74,11 +77,31 @@ func (c moveCtx) Addresses() address.Codec { return c.k.chain.Addresses }
 func (c moveCtx) EmitEvent(e sdk.Event)    { c.EventManager().EmitEvent(e) }
 
 func (c moveCtx) NextAccountNumber() uint64 {
-	n, err := c.k.chain.Accounts.AccountNumber.Peek(c.Context)
+	tmp, _ := c.CacheContext()
+	n, err := c.k.chain.Accounts.AccountNumber.Next(tmp)
 	if err != nil {
 		panic(fmt.Errorf("read the next account number: %w", err))
 	}
 	return n
+}
+
+// Account reads addr's account without charging gas (the VM charges for the lookup): its
+// number, sequence and type (a module account's, else base: Initia's object and table
+// account types are not registered here) and whether the bank blocks it.
+func (c moveCtx) Account(addr movebcs.Address) (movevm.AccountInfo, bool) {
+	ctx := c.WithGasMeter(storetypes.NewInfiniteGasMeter())
+	acc := c.k.chain.Accounts.GetAccount(ctx, addr.AccountBytes())
+	if acc == nil {
+		return movevm.AccountInfo{}, false
+	}
+	info := movevm.AccountInfo{Number: acc.GetAccountNumber(), Sequence: acc.GetSequence(), Type: movevm.AccountBase}
+	if _, ok := acc.(sdk.ModuleAccountI); ok {
+		info.Type = movevm.AccountModule
+	}
+	if c.k.chain.Blocked != nil {
+		info.Blocked = c.k.chain.Blocked(addr.AccountBytes())
+	}
+	return info, true
 }
 
 // CreateAccount follows x/move's handling of an execution's new accounts: under an infinite

@@ -24,6 +24,8 @@ type Chain struct {
 	Addresses address.Codec
 	// Supply is the bank's: the denoms a fungible asset metadata address can name.
 	Supply Supply
+	// Blocked says the bank refuses to send to addr (nil: no address is blocked).
+	Blocked func(addr sdk.AccAddress) bool
 	// BaseDenom and MinGasPrice are the params' base_denom and base_min_gas_price.
 	BaseDenom   string
 	MinGasPrice math.LegacyDec
@@ -49,6 +51,10 @@ func namedObjectAddress(creator movebcs.Address, seed string) movebcs.Address {
 	copy(out[:], h.Sum(nil))
 	return out
 }
+
+// MetadataOf is the address of denom's fungible asset metadata, as x/move maps a denom: a
+// bank denom's named object under 0x1, or the address a "move/<hex>" denom names.
+func MetadataOf(denom string) (movebcs.Address, error) { return metadataOf(denom) }
 
 // metadataOf is the metadata address of denom, as x/move maps one.
 func metadataOf(denom string) (movebcs.Address, error) {
