@@ -165,7 +165,7 @@ proto:
 		-I $$M/github.com/cosmos/cosmos-proto@$(COSMOS_PROTO_VERSION)/proto \
 		-I $$M/github.com/cosmos/gogoproto@$(GOGOPROTO_VERSION) \
 		--plugin=$$($(GO) env GOPATH)/bin/protoc-gen-gocosmos --gocosmos_out=plugins=grpc:. --gocosmos_opt=paths=source_relative \
-		proto/initia/move/v1/tx.proto proto/initia/move/v1/query.proto && \
+		proto/initia/move/v1/tx.proto proto/initia/move/v1/query.proto proto/initia/move/v1/authz.proto && \
 		mv initia/move/v1/*.pb.go . && rm -rf initia
 
 ## check-artifacts: fail if a rebuild of the contracts or bindings would change a committed file

@@ -17,6 +17,7 @@ import (
 	sdkmath "cosmossdk.io/math"
 	wasmtypes "github.com/CosmWasm/wasmd/x/wasm/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
+	"github.com/cosmos/cosmos-sdk/x/authz"
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 
 	"github.com/vipharness/vipharness/bindings/initiamove"
@@ -131,7 +132,7 @@ func (g *gasSender) send(ctx context.Context, name string, msgs ...sdk.Msg) (*sd
 // fundedSigner dials the rollup's Cosmos faces and loads its first funded account.
 func fundedSigner(ctx context.Context, r localnet.Rollup) (*cosmostx.Client, *cosmostx.Signer, error) {
 	ep := r.Endpoints()
-	c, err := cosmostx.Dial(ctx, ep.CometRPC, ep.REST, cosmostx.WithMessages(wasmtypes.RegisterInterfaces, initiamove.RegisterInterfaces))
+	c, err := cosmostx.Dial(ctx, ep.CometRPC, ep.REST, cosmostx.WithMessages(wasmtypes.RegisterInterfaces, initiamove.RegisterInterfaces, authz.RegisterInterfaces))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -48,6 +48,20 @@ func NewKeeper(key *storetypes.KVStoreKey, chain Chain, opts ...Option) (*Keeper
 		return nil, err
 	}
 	k := &Keeper{exec: exec, key: key, chain: chain, byName: map[string]Query{}}
+	// A PublishAuthorization names modules; the VM reads a module's name from its code.
+	initiamove.ReadModuleName = func(code []byte) (string, error) {
+		abi, err := exec.vm.DecodeModule(code)
+		if err != nil {
+			return "", err
+		}
+		var m struct {
+			Name string `json:"name"`
+		}
+		if err := json.Unmarshal(abi, &m); err != nil || m.Name == "" {
+			return "", fmt.Errorf("module without a name: %v", err)
+		}
+		return m.Name, nil
+	}
 	k.queries = append(exec.QueryMethods(), k.keeperQueries()...)
 	for _, q := range k.queries {
 		k.byName[q.Method] = q
