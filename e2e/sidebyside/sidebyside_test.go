@@ -31,6 +31,7 @@ var probes = append([]probe{
 	rest("REST tx gas prices (the L1's route)", nil, func(localnet.Rollup) string { return "/initia/tx/v1/gas_prices" }, nil),
 	{name: "REST opchild validators", ask: opchildValidators},
 	rest("REST opchild bridge info", nil, func(localnet.Rollup) string { return "/opinit/opchild/v1/bridge_info" }, nil),
+	rest("REST opchild next L1 sequence", nil, func(localnet.Rollup) string { return "/opinit/opchild/v1/next_l1_sequence" }, func(v any) string { return fmt.Sprint(v) }),
 	rest("REST an unknown route", nil, func(localnet.Rollup) string { return "/vipharness/no/such/route" }, nil),
 	rest("REST a missing Move module", []vip.VM{vip.Move}, func(localnet.Rollup) string {
 		return "/initia/move/v1/accounts/0x1/modules/no_such_module"
@@ -68,6 +69,7 @@ var probes = append([]probe{
 	abci("ABCI query bank params", nil, "/cosmos.bank.v1beta1.Query/Params", true),
 	abci("ABCI query opchild params", nil, "/opinit.opchild.v1.Query/Params", false),
 	abciRead("ABCI query opchild validators", nil, "/opinit.opchild.v1.Query/Validators", opchildValidatorsValue),
+	abci("ABCI query opchild next L1 sequence", nil, "/opinit.opchild.v1.Query/NextL1Sequence", true),
 	abci("ABCI query an unknown service", nil, "/vipharness.no.v1.Query/Nothing", false),
 	abci("ABCI query Wasm params", []vip.VM{vip.Wasm}, "/cosmwasm.wasm.v1.Query/Params", true),
 	abci("ABCI query Move params", []vip.VM{vip.Move}, "/initia.move.v1.Query/Params", false),

@@ -105,7 +105,8 @@ func Start(info Info, chain Chain) (*Server, error) {
 		s.writeProto(w, &authtypes.QueryModuleAccountsResponse{Accounts: []*codectypes.Any{}})
 	})
 	feeroutes.Register(mux, func() sdk.DecCoins { return sdk.DecCoins{s.minGasPrice()} }, false)
-	var opchild feeroutes.Opchild
+	// No deposit ever comes to a rollup without a bridge: the next is opchild's first.
+	opchild := feeroutes.Opchild{NextL1Sequence: func(*http.Request) (uint64, error) { return feeroutes.L1SequenceStart, nil }}
 	if info.Sequencer != nil {
 		opchild.Validators = func(*http.Request) ([]feeroutes.Validator, error) { return s.validators(), nil }
 	}

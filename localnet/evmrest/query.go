@@ -22,7 +22,7 @@ import (
 
 // Query answers a gRPC query over abci_query (CosmJS's and Initia.js's way to query) as a
 // minievm's app answers it, for what the face serves on REST too: the auth, bank and node
-// params, opchild's params and validators, the fee denom's supply and balances, and
+// params, opchild's params, validators and next L1 sequence, the fee denom's supply and balances, and
 // accounts. Any other path is unknown, in BaseApp's words (codespace sdk, code 6).
 func (s *Server) Query(ctx context.Context, path string, data []byte) ([]byte, error) {
 	res, err := s.query(ctx, path, data)
@@ -48,6 +48,8 @@ func (s *Server) query(ctx context.Context, path string, data []byte) (any, erro
 		return feeroutes.MarshalParamsResponse(p), err
 	case "/opinit.opchild.v1.Query/Validators":
 		return feeroutes.MarshalValidatorsResponse(s.validators()), nil
+	case feeroutes.NextL1SequenceQuery:
+		return feeroutes.MarshalNextL1SequenceResponse(feeroutes.L1SequenceStart), nil
 	case "/cosmos.bank.v1beta1.Query/TotalSupply":
 		if s.info.Supply == nil {
 			break

@@ -43,15 +43,40 @@ type Opchild struct {
 	// Validators lists the validators; nil serves no validators route (a face with no
 	// consensus of its own, as the embedded EVM's).
 	Validators func(r *http.Request) ([]Validator, error)
+	// NextL1Sequence is the sequence of the next deposit from the L1 (1 until one arrives:
+	// opchild's DefaultL1SequenceStart); nil serves no next_l1_sequence route.
+	NextL1Sequence func(r *http.Request) (uint64, error)
 }
 
-// RegisterOpchild adds opchild's validators and bridge_info routes to mux. A rollup without
+// NextL1SequenceResponse is opinit.opchild.v1.QueryNextL1SequenceResponse in the gateway's
+// JSON.
+type NextL1SequenceResponse struct {
+	NextL1Sequence uint64 `json:"next_l1_sequence,string"`
+}
+
+// NextL1SequenceQuery is the gRPC method of opchild's next L1 sequence.
+const NextL1SequenceQuery = "/opinit.opchild.v1.Query/NextL1Sequence"
+
+// L1SequenceStart is opchild's first L1 sequence (its DefaultL1SequenceStart).
+const L1SequenceStart = 1
+
+// RegisterOpchild adds opchild's validators, next_l1_sequence and bridge_info routes to mux. A rollup without
 // a bridge answers bridge_info as a minitia that was never registered does: 404, code 5,
 // "bridge info not found".
 func RegisterOpchild(mux *http.ServeMux, o Opchild) {
 	mux.HandleFunc("GET /opinit/opchild/v1/bridge_info", func(w http.ResponseWriter, _ *http.Request) {
 		writeError(w, http.StatusNotFound, 5, "bridge info not found")
 	})
+	if o.NextL1Sequence != nil {
+		mux.HandleFunc("GET /opinit/opchild/v1/next_l1_sequence", func(w http.ResponseWriter, r *http.Request) {
+			n, err := o.NextL1Sequence(r)
+			if err != nil {
+				writeError(w, http.StatusInternalServerError, 2, err.Error())
+				return
+			}
+			writeJSON(w, http.StatusOK, NextL1SequenceResponse{NextL1Sequence: n})
+		})
+	}
 	if o.Validators == nil {
 		return
 	}

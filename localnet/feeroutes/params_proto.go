@@ -98,6 +98,15 @@ func UnmarshalParams(b []byte) (Params, error) {
 	return p, nil
 }
 
+// MarshalNextL1SequenceResponse is opinit.opchild.v1.QueryNextL1SequenceResponse: the
+// sequence in field 1 (absent when 0, as protobuf omits a zero).
+func MarshalNextL1SequenceResponse(n uint64) []byte {
+	if n == 0 {
+		return []byte{}
+	}
+	return protowire.AppendVarint(protowire.AppendTag(nil, 1, protowire.VarintType), n)
+}
+
 // MarshalParamsResponse is opinit.opchild.v1.QueryParamsResponse around params' encoding
 // (Marshal's): what a minitia answers /opinit.opchild.v1.Query/Params over abci_query.
 func MarshalParamsResponse(params []byte) []byte {

@@ -234,7 +234,7 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	a.SetAnteHandler(ante)
 	a.SetInitChainer(a.initChainer)
 	a.SetPreBlocker(func(ctx sdk.Context, _ *abci.RequestFinalizeBlock) (*sdk.ResponsePreBlock, error) {
-		if err := a.ensureOpchildParams(ctx); err != nil {
+		if err := a.ensureOpchild(ctx); err != nil {
 			return nil, err
 		}
 		return a.mm.PreBlock(ctx)
@@ -426,7 +426,7 @@ func (a *App) initChainer(ctx sdk.Context, req *abci.RequestInitChain) (*abci.Re
 	if err != nil || !a.rollup() {
 		return res, err
 	}
-	return res, a.initOpchildParams(ctx)
+	return res, a.initOpchild(ctx)
 }
 
 // rollup says the chain is a rollup (the L1 stand-in runs no opchild).

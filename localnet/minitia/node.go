@@ -163,9 +163,16 @@ func Start(ctx context.Context, cfg Config) (_ *Node, err error) {
 	fees := http.NewServeMux()
 	feeroutes.Register(fees, cfg.MinGasPrices, cfg.TxGasPrices)
 	if !cfg.TxGasPrices { // a rollup (the L1 stand-in runs no opchild)
-		feeroutes.RegisterOpchild(fees, feeroutes.Opchild{Validators: func(r *http.Request) ([]feeroutes.Validator, error) {
-			return n.opchildValidators(r.Context())
-		}})
+		feeroutes.RegisterOpchild(fees, feeroutes.Opchild{
+			Validators: func(r *http.Request) ([]feeroutes.Validator, error) { return n.opchildValidators(r.Context()) },
+			NextL1Sequence: func(*http.Request) (uint64, error) {
+				ctx, err := n.app.CreateQueryContext(n.app.LastBlockHeight(), false)
+				if err != nil {
+					return 0, err
+				}
+				return n.app.nextL1Sequence(ctx), nil
+			},
+		})
 	}
 	apiSrv.Router.PathPrefix("/opinit/opchild/").Handler(fees)
 	apiSrv.Router.PathPrefix("/initia/tx/").Handler(fees)

@@ -1,6 +1,7 @@
 package minitia
 
 import (
+	"encoding/binary"
 	"math"
 
 	errorsmod "cosmossdk.io/errors"
@@ -16,8 +17,12 @@ import (
 // delivered or checked (not simulated), which every tx's gas shows.
 const opchildStoreKey = "opchild"
 
-// opchildParamsKey is where opchild keeps its params (its ParamsKey).
-var opchildParamsKey = []byte{0x11}
+// Where opchild keeps its params (its ParamsKey) and the next L1 sequence (its
+// NextL1SequenceKey, a collections sequence: uint64 big-endian).
+var (
+	opchildParamsKey         = []byte{0x11}
+	opchildNextL1SequenceKey = []byte{0x14}
+)
 
 // genesisOpchildParams are the rollup's genesis params in opchild's encoding: opchild's
 // defaults with the chain's minimum gas prices, what its REST route serves
@@ -28,7 +33,7 @@ func (a *App) genesisOpchildParams() ([]byte, error) {
 
 // opchildParams are the params in ctx's state (the read a minitia's fee checker makes), or
 // the genesis ones in a chain kept by an earlier version of the app before its first block
-// under this one writes them (ensureOpchildParams).
+// under this one writes them (ensureOpchild).
 func (a *App) opchildParams(ctx sdk.Context) ([]byte, error) {
 	if b := ctx.KVStore(a.keys[opchildStoreKey]).Get(opchildParamsKey); b != nil {
 		return b, nil
@@ -36,23 +41,41 @@ func (a *App) opchildParams(ctx sdk.Context) ([]byte, error) {
 	return a.genesisOpchildParams()
 }
 
-// initOpchildParams writes the rollup's genesis params.
-func (a *App) initOpchildParams(ctx sdk.Context) error {
-	b, err := a.genesisOpchildParams()
-	if err != nil {
-		return err
+// initOpchild writes opchild's genesis state that the rollup keeps: its params and the
+// next L1 sequence (opchild's start: no deposit has come, the rollup has no bridge), each
+// unless present, so that a chain kept by an earlier version of the app (whose opchild
+// store addingStores adds empty, or which kept only the params) gains them before its
+// first block under this one.
+func (a *App) initOpchild(ctx sdk.Context) error {
+	store := ctx.KVStore(a.keys[opchildStoreKey])
+	if !store.Has(opchildParamsKey) {
+		b, err := a.genesisOpchildParams()
+		if err != nil {
+			return err
+		}
+		store.Set(opchildParamsKey, b)
 	}
-	ctx.KVStore(a.keys[opchildStoreKey]).Set(opchildParamsKey, b)
+	if !store.Has(opchildNextL1SequenceKey) {
+		store.Set(opchildNextL1SequenceKey, binary.BigEndian.AppendUint64(nil, feeroutes.L1SequenceStart))
+	}
 	return nil
 }
 
-// ensureOpchildParams writes the genesis params into a chain kept by an earlier version of
-// the app, which had no opchild store (addingStores adds it empty), before its first block.
-func (a *App) ensureOpchildParams(ctx sdk.Context) error {
-	if !a.rollup() || ctx.KVStore(a.keys[opchildStoreKey]).Has(opchildParamsKey) {
+// ensureOpchild runs initOpchild on a rollup before each block.
+func (a *App) ensureOpchild(ctx sdk.Context) error {
+	if !a.rollup() {
 		return nil
 	}
-	return a.initOpchildParams(ctx)
+	return a.initOpchild(ctx)
+}
+
+// nextL1Sequence is opchild's next L1 sequence in ctx's state (its start before a kept
+// chain's first block under this app writes it).
+func (a *App) nextL1Sequence(ctx sdk.Context) uint64 {
+	if b := ctx.KVStore(a.keys[opchildStoreKey]).Get(opchildNextL1SequenceKey); len(b) == 8 {
+		return binary.BigEndian.Uint64(b)
+	}
+	return feeroutes.L1SequenceStart
 }
 
 // opchildFeeChecker is the SDK's fee check with the minimum gas prices read from opchild's

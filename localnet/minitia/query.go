@@ -14,7 +14,8 @@ import (
 )
 
 // The gRPC queries over abci_query (CosmJS's and Initia.js's way to query) that a minitia
-// answers and this app's modules do not: opchild's params (from its store) and validators,
+// answers and this app's modules do not: opchild's params and next L1 sequence (from its
+// store) and validators,
 // which OPinit's module would answer, and x/wasm's params as Initia's wasmd fork has them
 // (with max_wasm_size, as its REST route: wasmrest.go).
 const (
@@ -26,7 +27,7 @@ const (
 // Query answers those queries, and every other as BaseApp does.
 func (a *App) Query(ctx context.Context, req *abci.RequestQuery) (*abci.ResponseQuery, error) {
 	switch {
-	case a.rollup() && (req.Path == opchildParamsQuery || req.Path == opchildValidatorsQuery):
+	case a.rollup() && (req.Path == opchildParamsQuery || req.Path == opchildValidatorsQuery || req.Path == feeroutes.NextL1SequenceQuery):
 		height := req.Height
 		if height == 0 {
 			height = a.LastBlockHeight()
@@ -60,6 +61,9 @@ func (a *App) opchildQuery(ctx context.Context, path string, height int64) ([]by
 	qctx, err := a.CreateQueryContext(height, false)
 	if err != nil {
 		return nil, err
+	}
+	if path == feeroutes.NextL1SequenceQuery {
+		return feeroutes.MarshalNextL1SequenceResponse(a.nextL1Sequence(qctx)), nil
 	}
 	params, err := a.opchildParams(qctx)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	sdkmath "cosmossdk.io/math"
+	abci "github.com/cometbft/cometbft/abci/types"
 	codectypes "github.com/cosmos/cosmos-sdk/codec/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
@@ -326,13 +327,24 @@ type stageInfo struct {
 	Finalized  bool
 }
 
-// executedEvents counts the tx's "execute" events (none when its message failed).
+// executedEvents counts the tx's "execute" events of its messages (none when one failed).
 func executedEvents(res *sdk.TxResponse) int {
 	n := 0
 	for _, ev := range res.Events {
-		if ev.Type == "execute" {
+		if ev.Type == "execute" && !frameworkCall(ev) {
 			n++
 		}
 	}
 	return n
+}
+
+// frameworkCall says an "execute" event is x/move's call of a 0x1 function on its own
+// behalf (the bank's transfer of the fee, which a failed tx keeps, as on a minimove).
+func frameworkCall(ev abci.Event) bool {
+	for _, a := range ev.Attributes {
+		if a.Key == "module_addr" && a.Value == "0x1" {
+			return true
+		}
+	}
+	return false
 }
