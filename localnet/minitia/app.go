@@ -195,6 +195,7 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 		return nil, err
 	}
 
+	//lint:ignore SA1019 module.NewManager takes its modules as this type in SDK v0.53
 	var bankModule module.AppModule = bank.NewAppModule(cdc, a.BankKeeper, a.AccountKeeper, nil)
 	if a.moveBank != nil {
 		bankModule = moveBankModule{AppModule: bank.NewAppModule(cdc, a.BankKeeper, a.AccountKeeper, nil), b: *a.moveBank}
