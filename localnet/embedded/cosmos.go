@@ -60,7 +60,7 @@ func StartWasm(ctx context.Context, opts ...WasmOption) (*WasmRollup, error) {
 // reports.
 var cosmosDefaults = map[vip.VM]minitia.Config{
 	vip.Wasm: {VM: vip.Wasm, ChainID: DefaultWasmChainID, KeyType: vip.Secp256k1, Version: "v0.0.0-vipharness+wasmvm.v3.0.7"},
-	vip.Move: {VM: vip.Move, ChainID: DefaultMoveChainID, KeyType: vip.EthSecp256k1, Version: "v0.0.0-vipharness+movevm.v0.7.0"},
+	vip.Move: {VM: vip.Move, ChainID: DefaultMoveChainID, KeyType: vip.EthSecp256k1, Version: "v0.0.0-vipharness+movevm.v1.1.2"},
 }
 
 // StartCosmos starts the embedded rollup of a Cosmos VM (Wasm or Move) with its defaults,
