@@ -389,15 +389,11 @@ func (q moveBankQueries) SpendableBalances(ctx context.Context, req *banktypes.Q
 	if req == nil {
 		return nil, status.Error(codes.InvalidArgument, "empty request")
 	}
-	addr, err := q.address(req.Address)
+	res, err := q.AllBalances(ctx, &banktypes.QueryAllBalancesRequest{Address: req.Address})
 	if err != nil {
 		return nil, err
 	}
-	coins, err := q.b.balances(ctx, addr)
-	if err != nil {
-		return nil, status.Error(codes.Internal, err.Error())
-	}
-	return &banktypes.QuerySpendableBalancesResponse{Balances: coins, Pagination: &query.PageResponse{}}, nil
+	return &banktypes.QuerySpendableBalancesResponse{Balances: res.Balances, Pagination: res.Pagination}, nil
 }
 
 func (q moveBankQueries) SpendableBalanceByDenom(ctx context.Context, req *banktypes.QuerySpendableBalanceByDenomRequest) (*banktypes.QuerySpendableBalanceByDenomResponse, error) {

@@ -78,6 +78,7 @@ func Run(t *testing.T, n Node) {
 		{"SimulatesWithTheFeeDeductionAllowance", simulationCoversDelivery},
 		{"RefusesASendAboveU64AsItsMinitiaDoes", refusesSendAboveU64},
 		{"RefusesASendAboveTheBalanceAsItsMinitiaDoes", refusesSendAboveBalance},
+		{"SendsCoinsThatAreMoveCoinsOnMove", sendsMoveCoins},
 		{"MakesBlocksServesItsInfoAndFreesItsPortsOnStop", servesAndStops},
 	} {
 		t.Run(b.name, func(t *testing.T) { b.run(t, start(t, n)) })

@@ -3,6 +3,7 @@ package nodetest
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"fmt"
 	"maps"
 	"math"
@@ -16,7 +17,9 @@ import (
 	sdkmath "cosmossdk.io/math"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
+	"golang.org/x/crypto/sha3"
 
+	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet/minitia"
@@ -415,5 +418,70 @@ func servesAndStops(t *testing.T, e *env) {
 			t.Fatalf("port of %s still taken after Stop: %v", u, err)
 		}
 		ln.Close()
+	}
+}
+
+// A send moves coins, and on Move they are Move coins, as on minimove: the recipient's
+// primary fungible store (a 0x1::fungible_asset::FungibleStore resource at the object its
+// address and the denom's metadata derive) holds what the bank reports, and the bank's
+// queries (balance, all and spendable balances, supply) agree with each other.
+func sendsMoveCoins(t *testing.T, e *env) {
+	fresh := make([]byte, 20)
+	if _, err := rand.Read(fresh); err != nil {
+		t.Fatal(err)
+	}
+	to := e.c.Enc.MustAddr(fresh)
+	e.mustSend(t, e.deployer, &banktypes.MsgSend{FromAddress: e.deployer.Address, ToAddress: to, Amount: sdk.NewCoins(sdk.NewInt64Coin(denom, 1234))})
+	if got := e.balance(t, to); !got.Equal(sdk.NewCoins(sdk.NewInt64Coin(denom, 1234))) {
+		t.Fatalf("recipient's balances %v, want 1234%s", got, denom)
+	}
+	var one struct {
+		Balance sdk.Coin `json:"balance"`
+	}
+	mustJSON(t, e.get(t, "/cosmos/bank/v1beta1/balances/"+to+"/by_denom?denom="+denom), &one)
+	var spendable struct {
+		Balances sdk.Coins `json:"balances"`
+	}
+	mustJSON(t, e.get(t, "/cosmos/bank/v1beta1/spendable_balances/"+to), &spendable)
+	if one.Balance.Amount.Int64() != 1234 || !spendable.Balances.Equal(e.balance(t, to)) {
+		t.Fatalf("by denom %v, spendable %v", one.Balance, spendable.Balances)
+	}
+	var supply struct {
+		Amount sdk.Coin `json:"amount"`
+	}
+	mustJSON(t, e.get(t, "/cosmos/bank/v1beta1/supply/by_denom?denom="+denom), &supply)
+	if !supply.Amount.Amount.IsPositive() {
+		t.Fatalf("supply of %s: %v", denom, supply.Amount)
+	}
+	if e.n.VM != vip.Move {
+		return
+	}
+	var meta struct {
+		Metadata string `json:"metadata"`
+	}
+	mustJSON(t, e.get(t, "/initia/move/v1/metadata?denom="+denom), &meta)
+	owner, err := e.c.Enc.Address.StringToBytes(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	metadata, err := movebcs.ParseAddress(meta.Metadata)
+	if err != nil {
+		t.Fatalf("metadata %q: %v", meta.Metadata, err)
+	}
+	h := sha3.New256()
+	ownerAddr := movebcs.AccountAddress(owner)
+	h.Write(ownerAddr[:])
+	h.Write(metadata[:])
+	h.Write([]byte{0xFC})
+	var store movebcs.Address
+	copy(store[:], h.Sum(nil))
+	var res struct {
+		Resource struct {
+			MoveResource string `json:"move_resource"`
+		} `json:"resource"`
+	}
+	mustJSON(t, e.get(t, "/initia/move/v1/accounts/"+store.String()+"/resources/by_struct_tag?struct_tag=0x1::fungible_asset::FungibleStore"), &res)
+	if !strings.Contains(res.Resource.MoveResource, `"balance":"1234"`) {
+		t.Fatalf("the recipient's primary store: %s", res.Resource.MoveResource)
 	}
 }
