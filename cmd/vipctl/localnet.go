@@ -17,6 +17,7 @@ import (
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/container"
 	"github.com/vipharness/vipharness/localnet/embedded"
+	"github.com/vipharness/vipharness/localnet/feeroutes"
 	"github.com/vipharness/vipharness/localnet/indexer"
 	"github.com/vipharness/vipharness/localnet/indexer/gethsource"
 	"github.com/vipharness/vipharness/localnet/l1"
@@ -102,6 +103,9 @@ func engineByName(c engineChoice, sess session, vm vip.VM) (localnet.Engine, err
 		e := embedded.Engine{}
 		if bt > 0 {
 			e.CosmosOptions = append(e.CosmosOptions, embedded.WithBlockTime(bt))
+		}
+		if c.bridgeID != 0 {
+			e.CosmosOptions = append(e.CosmosOptions, embedded.WithBridge(feeroutes.Bridge{ID: c.bridgeID, L1ChainID: l1.ChainID}))
 		}
 		if c.dataDir != "" {
 			e.CosmosOptions = append(e.CosmosOptions, embedded.WithCosmosDataDir(c.rollupDataDir(vm)))

@@ -70,6 +70,7 @@ var probes = append([]probe{
 	abci("ABCI query opchild params", nil, "/opinit.opchild.v1.Query/Params", false),
 	abciRead("ABCI query opchild validators", nil, "/opinit.opchild.v1.Query/Validators", opchildValidatorsValue),
 	abci("ABCI query opchild next L1 sequence", nil, "/opinit.opchild.v1.Query/NextL1Sequence", true),
+	abci("ABCI query opchild bridge info without a bridge", nil, "/opinit.opchild.v1.Query/BridgeInfo", false),
 	abci("ABCI query an unknown service", nil, "/vipharness.no.v1.Query/Nothing", false),
 	abci("ABCI query Wasm params", []vip.VM{vip.Wasm}, "/cosmwasm.wasm.v1.Query/Params", true),
 	abci("ABCI query Move params", []vip.VM{vip.Move}, "/initia.move.v1.Query/Params", false),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
+	"github.com/vipharness/vipharness/localnet/feeroutes"
 	"github.com/vipharness/vipharness/localnet/minitia"
 )
 
@@ -39,6 +40,13 @@ func WithBlockTime(d time.Duration) CosmosOption {
 // contract state; new ports).
 func WithCosmosDataDir(dir string) CosmosOption {
 	return func(c *minitia.Config) { c.Home, c.Persist = dir, true }
+}
+
+// WithBridge registers the rollup under an OPinit bridge of its L1, as the L1 stand-in's
+// registration leaves a minitia: opchild's bridge_info from genesis, the first mnemonic's
+// account as the bridge executor and admin.
+func WithBridge(b feeroutes.Bridge) CosmosOption {
+	return func(c *minitia.Config) { c.Bridge = &b }
 }
 
 // WithNoGeneratedAccounts funds only the given mnemonics (none: no account).

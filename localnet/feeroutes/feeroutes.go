@@ -61,8 +61,18 @@ func NewParams(minGasPrices sdk.DecCoins) Params {
 // txGasPrices serves Initia's tx module gas prices, the L1's routes (initiad); a minitia
 // answers them 501 Not Implemented (code 12), as the real minievm, miniwasm and minimove do.
 func Register(mux *http.ServeMux, prices func() sdk.DecCoins, txGasPrices bool) {
+	RegisterWithParams(mux, prices, func() (Params, error) { return NewParams(prices()), nil }, txGasPrices)
+}
+
+// RegisterWithParams is Register with opchild's params from params (a rollup's state).
+func RegisterWithParams(mux *http.ServeMux, prices func() sdk.DecCoins, params func() (Params, error), txGasPrices bool) {
 	mux.HandleFunc("GET /opinit/opchild/v1/params", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, ParamsResponse{Params: NewParams(prices())})
+		p, err := params()
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, 2, err.Error())
+			return
+		}
+		writeJSON(w, http.StatusOK, ParamsResponse{Params: p})
 	})
 	if !txGasPrices {
 		notImplemented := func(w http.ResponseWriter, _ *http.Request) {

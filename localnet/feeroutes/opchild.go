@@ -46,6 +46,8 @@ type Opchild struct {
 	// NextL1Sequence is the sequence of the next deposit from the L1 (1 until one arrives:
 	// opchild's DefaultL1SequenceStart); nil serves no next_l1_sequence route.
 	NextL1Sequence func(r *http.Request) (uint64, error)
+	// BridgeInfo is the bridge the rollup is registered under (nil, or a nil func: none).
+	BridgeInfo func(r *http.Request) (*BridgeInfo, error)
 }
 
 // NextL1SequenceResponse is opinit.opchild.v1.QueryNextL1SequenceResponse in the gateway's
@@ -60,12 +62,24 @@ const NextL1SequenceQuery = "/opinit.opchild.v1.Query/NextL1Sequence"
 // L1SequenceStart is opchild's first L1 sequence (its DefaultL1SequenceStart).
 const L1SequenceStart = 1
 
-// RegisterOpchild adds opchild's validators, next_l1_sequence and bridge_info routes to mux. A rollup without
-// a bridge answers bridge_info as a minitia that was never registered does: 404, code 5,
-// "bridge info not found".
+// RegisterOpchild adds opchild's validators, next_l1_sequence and bridge_info routes to mux.
+// A rollup without a bridge answers bridge_info as a minitia that was never registered does:
+// 404, code 5, "bridge info not found".
 func RegisterOpchild(mux *http.ServeMux, o Opchild) {
-	mux.HandleFunc("GET /opinit/opchild/v1/bridge_info", func(w http.ResponseWriter, _ *http.Request) {
-		writeError(w, http.StatusNotFound, 5, "bridge info not found")
+	mux.HandleFunc("GET /opinit/opchild/v1/bridge_info", func(w http.ResponseWriter, r *http.Request) {
+		var info *BridgeInfo
+		if o.BridgeInfo != nil {
+			var err error
+			if info, err = o.BridgeInfo(r); err != nil {
+				writeError(w, http.StatusInternalServerError, 2, err.Error())
+				return
+			}
+		}
+		if info == nil {
+			writeError(w, http.StatusNotFound, 5, "bridge info not found")
+			return
+		}
+		writeJSON(w, http.StatusOK, bridgeInfoJSON(*info))
 	})
 	if o.NextL1Sequence != nil {
 		mux.HandleFunc("GET /opinit/opchild/v1/next_l1_sequence", func(w http.ResponseWriter, r *http.Request) {

@@ -427,7 +427,13 @@ func (a *App) initChainer(ctx sdk.Context, req *abci.RequestInitChain) (*abci.Re
 	if err != nil || !a.rollup() {
 		return res, err
 	}
-	return res, a.initOpchild(ctx)
+	var gen opchildGenesis
+	if raw, ok := state[opchildStoreKey]; ok {
+		if err := json.Unmarshal(raw, &gen); err != nil {
+			return nil, fmt.Errorf("minitia: opchild genesis: %w", err)
+		}
+	}
+	return res, a.initOpchild(ctx, gen)
 }
 
 // rollup says the chain is a rollup (the L1 stand-in runs no opchild).

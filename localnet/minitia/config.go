@@ -12,6 +12,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
+	"github.com/vipharness/vipharness/localnet/feeroutes"
 	"github.com/vipharness/vipharness/localnet/minitia/xmove"
 )
 
@@ -87,6 +88,11 @@ type Config struct {
 	// genesis settings of Config (accounts, Genesis, GenesisTime) are not applied again.
 	Persist bool
 	Logger  *slog.Logger
+	// Bridge is the OPinit bridge the rollup is registered under on its L1 (nil: none). Its
+	// opchild state comes from genesis, as on a minitia: bridge_info, and the first
+	// mnemonic's eth_secp256k1 account as the bridge executor, admin, challenger, proposer
+	// and batch submitter.
+	Bridge *feeroutes.Bridge
 	// Move configures the Move executor (library folder, genesis packages).
 	Move []xmove.Option
 	// Genesis edits the app state before the chain starts (e.g. a Move module bundle).
@@ -144,6 +150,12 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxBlockGas < 0 {
 		return errors.New("minitia: max block gas is negative")
+	}
+	if b := c.Bridge; b != nil && (b.ID == 0 || b.L1ChainID == "") {
+		return fmt.Errorf("minitia: bridge %+v: want a bridge id and the L1's chain id", *b)
+	}
+	if c.Bridge != nil && c.TxGasPrices {
+		return errors.New("minitia: a bridge is a rollup's: the L1 stand-in has none")
 	}
 	if c.MaxTxBytes == 0 {
 		c.MaxTxBytes = DefaultMaxTxBytes

@@ -167,6 +167,22 @@ func newGenesis(cfg Config, a *App, valKey ed25519.PrivKey, mnemonics []string) 
 	}
 	state[sequencerModule] = seq
 
+	if cfg.Bridge != nil {
+		// The bridge executor is the first mnemonic's account of Initia's key kind, as a
+		// minitia launched for that mnemonic names it.
+		var executor string
+		for _, list := range [][]Account{g.funded, g.also} {
+			if len(list) > 0 && list[0].KeyType == vip.EthSecp256k1 {
+				executor = list[0].Address
+			}
+		}
+		op, err := json.Marshal(opchildGenesis{BridgeInfo: cfg.Bridge.Info(executor).Marshal(), Executor: executor})
+		if err != nil {
+			return nil, err
+		}
+		state[opchildStoreKey] = op
+	}
+
 	if cfg.Genesis != nil {
 		if err := cfg.Genesis(state); err != nil {
 			return nil, fmt.Errorf("minitia: genesis: %w", err)

@@ -26,6 +26,7 @@ import (
 	serverconfig "github.com/cosmos/cosmos-sdk/server/config"
 	servergrpc "github.com/cosmos/cosmos-sdk/server/grpc"
 	servercmtlog "github.com/cosmos/cosmos-sdk/server/log"
+	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
 	authtypes "github.com/cosmos/cosmos-sdk/x/auth/types"
 	"google.golang.org/grpc"
@@ -161,16 +162,42 @@ func Start(ctx context.Context, cfg Config) (_ *Node, err error) {
 	apiSrv := api.New(clientCtx.WithGRPCClient(n.grpcConn), logger.With("module", "api-server"), n.grpc)
 	n.app.RegisterAPIRoutes(apiSrv, srvCfg.API)
 	fees := http.NewServeMux()
-	feeroutes.Register(fees, cfg.MinGasPrices, cfg.TxGasPrices)
-	if !cfg.TxGasPrices { // a rollup (the L1 stand-in runs no opchild)
+	if cfg.TxGasPrices { // the L1 stand-in runs no opchild
+		feeroutes.Register(fees, cfg.MinGasPrices, cfg.TxGasPrices)
+	} else {
+		// A rollup's opchild answers from its state at the latest block.
+		latest := func() (sdk.Context, error) { return n.app.CreateQueryContext(n.app.LastBlockHeight(), false) }
+		feeroutes.RegisterWithParams(fees, cfg.MinGasPrices, func() (feeroutes.Params, error) {
+			ctx, err := latest()
+			if err != nil {
+				return feeroutes.Params{}, err
+			}
+			b, err := n.app.opchildParams(ctx)
+			if err != nil {
+				return feeroutes.Params{}, err
+			}
+			return feeroutes.UnmarshalParams(b)
+		}, false)
 		feeroutes.RegisterOpchild(fees, feeroutes.Opchild{
 			Validators: func(r *http.Request) ([]feeroutes.Validator, error) { return n.opchildValidators(r.Context()) },
 			NextL1Sequence: func(*http.Request) (uint64, error) {
-				ctx, err := n.app.CreateQueryContext(n.app.LastBlockHeight(), false)
+				ctx, err := latest()
 				if err != nil {
 					return 0, err
 				}
 				return n.app.nextL1Sequence(ctx), nil
+			},
+			BridgeInfo: func(*http.Request) (*feeroutes.BridgeInfo, error) {
+				ctx, err := latest()
+				if err != nil {
+					return nil, err
+				}
+				b := n.app.bridgeInfo(ctx)
+				if b == nil {
+					return nil, nil
+				}
+				info, err := feeroutes.UnmarshalBridgeInfo(b)
+				return &info, err
 			},
 		})
 	}

@@ -17,18 +17,30 @@ import (
 // delivered or checked (not simulated), which every tx's gas shows.
 const opchildStoreKey = "opchild"
 
-// Where opchild keeps its params (its ParamsKey) and the next L1 sequence (its
-// NextL1SequenceKey, a collections sequence: uint64 big-endian).
+// Where opchild keeps its params (its ParamsKey), its bridge info (BridgeInfoKey) and the
+// next L1 sequence (NextL1SequenceKey, a collections sequence: uint64 big-endian).
 var (
 	opchildParamsKey         = []byte{0x11}
+	opchildBridgeInfoKey     = []byte{0x13}
 	opchildNextL1SequenceKey = []byte{0x14}
 )
 
+// opchildGenesis is the opchild state a rollup's genesis carries (under "opchild"): the
+// bridge it is registered under, in opchild's encoding, and its bridge executor.
+type opchildGenesis struct {
+	BridgeInfo []byte `json:"bridge_info,omitempty"`
+	Executor   string `json:"executor,omitempty"`
+}
+
 // genesisOpchildParams are the rollup's genesis params in opchild's encoding: opchild's
-// defaults with the chain's minimum gas prices, what its REST route serves
-// (feeroutes.NewParams).
-func (a *App) genesisOpchildParams() ([]byte, error) {
-	return feeroutes.NewParams(a.cfg.MinGasPrices()).Marshal()
+// defaults with the chain's minimum gas prices (feeroutes.NewParams), and a bridged
+// rollup's executor as its bridge executor and admin.
+func (a *App) genesisOpchildParams(executor string) ([]byte, error) {
+	p := feeroutes.NewParams(a.cfg.MinGasPrices())
+	if executor != "" {
+		p.BridgeExecutors, p.Admin = []string{executor}, executor
+	}
+	return p.Marshal()
 }
 
 // opchildParams are the params in ctx's state (the read a minitia's fee checker makes), or
@@ -38,7 +50,7 @@ func (a *App) opchildParams(ctx sdk.Context) ([]byte, error) {
 	if b := ctx.KVStore(a.keys[opchildStoreKey]).Get(opchildParamsKey); b != nil {
 		return b, nil
 	}
-	return a.genesisOpchildParams()
+	return a.genesisOpchildParams("")
 }
 
 // initOpchild writes opchild's genesis state that the rollup keeps: its params and the
@@ -46,14 +58,17 @@ func (a *App) opchildParams(ctx sdk.Context) ([]byte, error) {
 // unless present, so that a chain kept by an earlier version of the app (whose opchild
 // store addingStores adds empty, or which kept only the params) gains them before its
 // first block under this one.
-func (a *App) initOpchild(ctx sdk.Context) error {
+func (a *App) initOpchild(ctx sdk.Context, gen opchildGenesis) error {
 	store := ctx.KVStore(a.keys[opchildStoreKey])
 	if !store.Has(opchildParamsKey) {
-		b, err := a.genesisOpchildParams()
+		b, err := a.genesisOpchildParams(gen.Executor)
 		if err != nil {
 			return err
 		}
 		store.Set(opchildParamsKey, b)
+	}
+	if len(gen.BridgeInfo) > 0 {
+		store.Set(opchildBridgeInfoKey, gen.BridgeInfo)
 	}
 	if !store.Has(opchildNextL1SequenceKey) {
 		store.Set(opchildNextL1SequenceKey, binary.BigEndian.AppendUint64(nil, feeroutes.L1SequenceStart))
@@ -66,7 +81,12 @@ func (a *App) ensureOpchild(ctx sdk.Context) error {
 	if !a.rollup() {
 		return nil
 	}
-	return a.initOpchild(ctx)
+	return a.initOpchild(ctx, opchildGenesis{})
+}
+
+// bridgeInfo is opchild's bridge info in ctx's state, in its encoding (nil: no bridge).
+func (a *App) bridgeInfo(ctx sdk.Context) []byte {
+	return ctx.KVStore(a.keys[opchildStoreKey]).Get(opchildBridgeInfoKey)
 }
 
 // nextL1Sequence is opchild's next L1 sequence in ctx's state (its start before a kept

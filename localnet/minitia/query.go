@@ -7,6 +7,8 @@ import (
 	wasmtypes "github.com/CosmWasm/wasmd/x/wasm/types"
 	abci "github.com/cometbft/cometbft/abci/types"
 	sdkerrors "github.com/cosmos/cosmos-sdk/types/errors"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/vipharness/vipharness/bindings/pbwalk"
@@ -27,7 +29,7 @@ const (
 // Query answers those queries, and every other as BaseApp does.
 func (a *App) Query(ctx context.Context, req *abci.RequestQuery) (*abci.ResponseQuery, error) {
 	switch {
-	case a.rollup() && (req.Path == opchildParamsQuery || req.Path == opchildValidatorsQuery || req.Path == feeroutes.NextL1SequenceQuery):
+	case a.rollup() && (req.Path == opchildParamsQuery || req.Path == opchildValidatorsQuery || req.Path == feeroutes.NextL1SequenceQuery || req.Path == feeroutes.BridgeInfoQuery):
 		height := req.Height
 		if height == 0 {
 			height = a.LastBlockHeight()
@@ -62,8 +64,15 @@ func (a *App) opchildQuery(ctx context.Context, path string, height int64) ([]by
 	if err != nil {
 		return nil, err
 	}
-	if path == feeroutes.NextL1SequenceQuery {
+	switch path {
+	case feeroutes.NextL1SequenceQuery:
 		return feeroutes.MarshalNextL1SequenceResponse(a.nextL1Sequence(qctx)), nil
+	case feeroutes.BridgeInfoQuery:
+		info := a.bridgeInfo(qctx)
+		if info == nil {
+			return nil, errBridgeInfoNotFound
+		}
+		return feeroutes.MarshalBridgeInfoResponse(info), nil
 	}
 	params, err := a.opchildParams(qctx)
 	if err != nil {
@@ -71,6 +80,10 @@ func (a *App) opchildQuery(ctx context.Context, path string, height int64) ([]by
 	}
 	return feeroutes.MarshalParamsResponse(params), nil
 }
+
+// errBridgeInfoNotFound is opchild's NotFound for a rollup without a bridge, as BaseApp
+// turns a gRPC NotFound into an abci_query answer.
+var errBridgeInfoNotFound = errorsmod.Wrap(sdkerrors.ErrKeyNotFound, status.Error(codes.NotFound, "bridge info not found").Error())
 
 // queryError is err as BaseApp answers a failed query: its codespace, code and log.
 func queryError(err error) *abci.ResponseQuery {

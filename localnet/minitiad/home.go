@@ -228,7 +228,7 @@ func setGenesisBridge(b []byte, br Bridge, executor string) ([]byte, error) {
 	return editOpchild(b, func(opchild, params map[string]json.RawMessage) error {
 		info := map[string]any{
 			"bridge_id": fmt.Sprint(br.ID), "bridge_addr": br.Address(), "l1_chain_id": br.L1ChainID,
-			"l1_client_id": br.l1ClientID(),
+			"l1_client_id": br.L1ClientID(),
 			"bridge_config": map[string]any{
 				"challenger": executor, "proposer": executor,
 				"batch_info":              map[string]string{"submitter": executor, "chain_type": "INITIA"},
