@@ -105,7 +105,9 @@ func engineByName(c engineChoice, sess session, vm vip.VM) (localnet.Engine, err
 			e.CosmosOptions = append(e.CosmosOptions, embedded.WithBlockTime(bt))
 		}
 		if c.bridgeID != 0 {
-			e.CosmosOptions = append(e.CosmosOptions, embedded.WithBridge(feeroutes.Bridge{ID: c.bridgeID, L1ChainID: l1.ChainID}))
+			b := feeroutes.Bridge{ID: c.bridgeID, L1ChainID: l1.ChainID}
+			e.CosmosOptions = append(e.CosmosOptions, embedded.WithBridge(b))
+			e.EVMOptions = append(e.EVMOptions, embedded.WithEVMBridge(b))
 		}
 		if c.dataDir != "" {
 			e.CosmosOptions = append(e.CosmosOptions, embedded.WithCosmosDataDir(c.rollupDataDir(vm)))

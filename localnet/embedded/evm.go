@@ -43,6 +43,7 @@ import (
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/cometrpc"
 	"github.com/vipharness/vipharness/localnet/evmrest"
+	"github.com/vipharness/vipharness/localnet/feeroutes"
 	"github.com/vipharness/vipharness/localnet/minitia"
 )
 
@@ -78,6 +79,7 @@ type evmConfig struct {
 	logger        *slog.Logger
 	emptyEvery    time.Duration
 	readLag       *time.Duration
+	bridge        *feeroutes.Bridge
 }
 
 // EVMOption configures StartEVM.
@@ -97,6 +99,10 @@ func WithCosmosChainID(id string) EVMOption { return func(c *evmConfig) { c.cosm
 
 // WithVersion sets the application version that abci_info reports.
 func WithVersion(v string) EVMOption { return func(c *evmConfig) { c.version = v } }
+
+// WithEVMBridge registers the rollup under an OPinit bridge of its L1: its Cosmos face
+// answers opchild's bridge_info, and names the sequencer's operator bridge executor and admin.
+func WithEVMBridge(b feeroutes.Bridge) EVMOption { return func(c *evmConfig) { c.bridge = &b } }
 
 // WithDataDir keeps the chain's database and its dev mnemonic (0600) in dir (kept after
 // Stop) instead of a temporary folder that Stop removes; a dir that holds a chain resumes it
@@ -365,7 +371,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	}
 	r.rest, err = evmrest.Start(evmrest.Info{ChainID: cfg.cosmosChainID, Version: cfg.version, FeeDenom: EVMFeeDenom,
 		MinGasPrice: math.LegacyNewDec(EVMMinGasPrice), CometRPC: r.comet.URL(), Sequencer: seq,
-		Supply: supply.Supply}, r.client)
+		Supply: supply.Supply, Bridge: cfg.bridge}, r.client)
 	if err != nil {
 		_ = r.comet.Close()
 		closeNode()

@@ -59,6 +59,9 @@ type Info struct {
 	Sequencer *feeroutes.Validator
 	// Supply is the fee denom's total supply (nil: no supply routes).
 	Supply func(ctx context.Context) (*big.Int, error)
+	// Bridge is the OPinit bridge the rollup is registered under (nil: none); the
+	// sequencer's operator is its executor, as a minievm's genesis names it.
+	Bridge *feeroutes.Bridge
 }
 
 // Server serves the face on 127.0.0.1.
@@ -104,9 +107,13 @@ func Start(info Info, chain Chain) (*Server, error) {
 	mux.HandleFunc("GET /cosmos/auth/v1beta1/module_accounts", func(w http.ResponseWriter, _ *http.Request) {
 		s.writeProto(w, &authtypes.QueryModuleAccountsResponse{Accounts: []*codectypes.Any{}})
 	})
-	feeroutes.Register(mux, func() sdk.DecCoins { return sdk.DecCoins{s.minGasPrice()} }, false)
+	feeroutes.RegisterWithParams(mux, func() sdk.DecCoins { return sdk.DecCoins{s.minGasPrice()} },
+		func() (feeroutes.Params, error) { return s.opchildParams(), nil }, false)
 	// No deposit ever comes to a rollup without a bridge: the next is opchild's first.
-	opchild := feeroutes.Opchild{NextL1Sequence: func(*http.Request) (uint64, error) { return feeroutes.L1SequenceStart, nil }}
+	opchild := feeroutes.Opchild{
+		NextL1Sequence: func(*http.Request) (uint64, error) { return feeroutes.L1SequenceStart, nil },
+		BridgeInfo:     func(*http.Request) (*feeroutes.BridgeInfo, error) { return s.bridgeInfo(), nil },
+	}
 	if info.Sequencer != nil {
 		opchild.Validators = func(*http.Request) ([]feeroutes.Validator, error) { return s.validators(), nil }
 	}

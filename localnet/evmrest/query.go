@@ -10,6 +10,7 @@ import (
 	"cosmossdk.io/math"
 	nodeservice "github.com/cosmos/cosmos-sdk/client/grpc/node"
 	sdk "github.com/cosmos/cosmos-sdk/types"
+	"github.com/cosmos/cosmos-sdk/types/bech32"
 	sdkerrors "github.com/cosmos/cosmos-sdk/types/errors"
 	"github.com/cosmos/cosmos-sdk/types/query"
 	authtypes "github.com/cosmos/cosmos-sdk/x/auth/types"
@@ -50,6 +51,12 @@ func (s *Server) query(ctx context.Context, path string, data []byte) (any, erro
 		return feeroutes.MarshalValidatorsResponse(s.validators()), nil
 	case feeroutes.NextL1SequenceQuery:
 		return feeroutes.MarshalNextL1SequenceResponse(feeroutes.L1SequenceStart), nil
+	case feeroutes.BridgeInfoQuery:
+		info := s.bridgeInfo()
+		if info == nil {
+			return nil, feeroutes.ErrBridgeInfoNotFound
+		}
+		return feeroutes.MarshalBridgeInfoResponse(info.Marshal()), nil
 	case "/cosmos.bank.v1beta1.Query/TotalSupply":
 		if s.info.Supply == nil {
 			break
@@ -105,7 +112,37 @@ func decodeAddress(data []byte, req proto.Message, address func() string) (commo
 
 // opchildParams are the rollup's opchild params (what its REST route serves).
 func (s *Server) opchildParams() feeroutes.Params {
-	return feeroutes.NewParams(sdk.DecCoins{s.minGasPrice()})
+	p := feeroutes.NewParams(sdk.DecCoins{s.minGasPrice()})
+	if exec := s.bridgeExecutor(); s.info.Bridge != nil && exec != "" {
+		p.BridgeExecutors, p.Admin = []string{exec}, exec
+	}
+	return p
+}
+
+// bridgeExecutor is the bridge executor a minievm's genesis names: the account of the
+// sequencer's operator.
+func (s *Server) bridgeExecutor() string {
+	if s.info.Sequencer == nil {
+		return ""
+	}
+	_, b, err := bech32.DecodeAndConvert(s.info.Sequencer.OperatorAddress)
+	if err != nil {
+		return ""
+	}
+	acc, err := bech32.ConvertAndEncode(Prefix, b)
+	if err != nil {
+		return ""
+	}
+	return acc
+}
+
+// bridgeInfo is opchild's bridge info (nil without a bridge).
+func (s *Server) bridgeInfo() *feeroutes.BridgeInfo {
+	if s.info.Bridge == nil {
+		return nil
+	}
+	info := s.info.Bridge.Info(s.bridgeExecutor())
+	return &info
 }
 
 // validators are the validators opchild lists (none without a sequencer).

@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"time"
 
+	errorsmod "cosmossdk.io/errors"
 	"github.com/cosmos/cosmos-sdk/types/address"
 	"github.com/cosmos/cosmos-sdk/types/bech32"
+	sdkerrors "github.com/cosmos/cosmos-sdk/types/errors"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/vipharness/vipharness/bindings/pbwalk"
@@ -188,22 +192,48 @@ func MarshalBridgeInfoResponse(info []byte) []byte {
 // BridgeInfoQuery is the gRPC method of opchild's bridge info.
 const BridgeInfoQuery = "/opinit.opchild.v1.Query/BridgeInfo"
 
-// bridgeInfoJSON is QueryBridgeInfoResponse in the gateway's JSON: uint64s as strings,
-// durations in seconds, the unset metadata null and the unset timestamp at year 1.
-func bridgeInfoJSON(i BridgeInfo) map[string]any {
+// ErrBridgeInfoNotFound is opchild's NotFound for a rollup without a bridge as BaseApp
+// answers it over abci_query (a gRPC NotFound becomes the SDK's key-not-found error).
+var ErrBridgeInfoNotFound = errorsmod.Wrap(sdkerrors.ErrKeyNotFound, status.Error(codes.NotFound, "bridge info not found").Error())
+
+// bridgeInfoJSON is QueryBridgeInfoResponse in the gateway's JSON, fields in opchild's
+// order: uint64s as strings, durations in seconds, the unset metadata null and the unset
+// timestamp at year 1.
+func bridgeInfoJSON(i BridgeInfo) any {
+	type batchInfo struct {
+		Submitter string `json:"submitter"`
+		ChainType string `json:"chain_type"`
+	}
+	type bridgeConfig struct {
+		Challenger            string    `json:"challenger"`
+		Proposer              string    `json:"proposer"`
+		BatchInfo             batchInfo `json:"batch_info"`
+		SubmissionInterval    string    `json:"submission_interval"`
+		FinalizationPeriod    string    `json:"finalization_period"`
+		SubmissionStartHeight string    `json:"submission_start_height"`
+		OracleEnabled         bool      `json:"oracle_enabled"`
+		Metadata              []byte    `json:"metadata"`
+		BridgeDisabled        bool      `json:"bridge_disabled"`
+		BridgeDisabledAt      string    `json:"bridge_disabled_at"`
+	}
+	type bridgeInfo struct {
+		BridgeID     string       `json:"bridge_id"`
+		BridgeAddr   string       `json:"bridge_addr"`
+		L1ChainID    string       `json:"l1_chain_id"`
+		L1ClientID   string       `json:"l1_client_id"`
+		BridgeConfig bridgeConfig `json:"bridge_config"`
+	}
 	c := i.Config
-	return map[string]any{"bridge_info": map[string]any{
-		"bridge_id": fmt.Sprint(i.BridgeID), "bridge_addr": i.BridgeAddr, "l1_chain_id": i.L1ChainID, "l1_client_id": i.L1ClientID,
-		"bridge_config": map[string]any{
-			"challenger": c.Challenger, "proposer": c.Proposer,
-			"batch_info":              map[string]any{"submitter": c.Submitter, "chain_type": c.ChainType},
-			"submission_interval":     fmt.Sprintf("%ds", int64(c.SubmissionInterval/time.Second)),
-			"finalization_period":     fmt.Sprintf("%ds", int64(c.FinalizationPeriod/time.Second)),
-			"submission_start_height": fmt.Sprint(c.SubmissionStartHeight),
-			"oracle_enabled":          false,
-			"metadata":                nil,
-			"bridge_disabled":         false,
-			"bridge_disabled_at":      "0001-01-01T00:00:00Z",
+	return struct {
+		BridgeInfo bridgeInfo `json:"bridge_info"`
+	}{bridgeInfo{
+		BridgeID: fmt.Sprint(i.BridgeID), BridgeAddr: i.BridgeAddr, L1ChainID: i.L1ChainID, L1ClientID: i.L1ClientID,
+		BridgeConfig: bridgeConfig{
+			Challenger: c.Challenger, Proposer: c.Proposer, BatchInfo: batchInfo{Submitter: c.Submitter, ChainType: c.ChainType},
+			SubmissionInterval:    fmt.Sprintf("%ds", int64(c.SubmissionInterval/time.Second)),
+			FinalizationPeriod:    fmt.Sprintf("%ds", int64(c.FinalizationPeriod/time.Second)),
+			SubmissionStartHeight: fmt.Sprint(c.SubmissionStartHeight),
+			BridgeDisabledAt:      "0001-01-01T00:00:00Z",
 		},
 	}}
 }

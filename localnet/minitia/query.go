@@ -7,8 +7,6 @@ import (
 	wasmtypes "github.com/CosmWasm/wasmd/x/wasm/types"
 	abci "github.com/cometbft/cometbft/abci/types"
 	sdkerrors "github.com/cosmos/cosmos-sdk/types/errors"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/vipharness/vipharness/bindings/pbwalk"
@@ -70,7 +68,7 @@ func (a *App) opchildQuery(ctx context.Context, path string, height int64) ([]by
 	case feeroutes.BridgeInfoQuery:
 		info := a.bridgeInfo(qctx)
 		if info == nil {
-			return nil, errBridgeInfoNotFound
+			return nil, feeroutes.ErrBridgeInfoNotFound
 		}
 		return feeroutes.MarshalBridgeInfoResponse(info), nil
 	}
@@ -80,10 +78,6 @@ func (a *App) opchildQuery(ctx context.Context, path string, height int64) ([]by
 	}
 	return feeroutes.MarshalParamsResponse(params), nil
 }
-
-// errBridgeInfoNotFound is opchild's NotFound for a rollup without a bridge, as BaseApp
-// turns a gRPC NotFound into an abci_query answer.
-var errBridgeInfoNotFound = errorsmod.Wrap(sdkerrors.ErrKeyNotFound, status.Error(codes.NotFound, "bridge info not found").Error())
 
 // queryError is err as BaseApp answers a failed query: its codespace, code and log.
 func queryError(err error) *abci.ResponseQuery {
