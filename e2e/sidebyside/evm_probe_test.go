@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
+	gethrpc "github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
@@ -180,6 +181,7 @@ var evmProbes = []probe{
 	evmProbe("JSON-RPC a transfer's tx, receipt and block shapes", transferShapes),
 	evmProbe("JSON-RPC a dynamic-fee transfer's tx, receipt and block shapes", dynamicFeeShapes),
 	evmProbe("JSON-RPC a log's shape in a receipt and in eth_getLogs", logShapes),
+	evmProbe("JSON-RPC a log's shape in an eth_subscribe notification", logNotification),
 	jsonrpc("JSON-RPC eth_hashrate", "eth_hashrate", noParams, func(v any) string { return fmt.Sprint(v) }),
 	jsonrpc("JSON-RPC net_listening", "net_listening", noParams, func(v any) string { return fmt.Sprint(v) }),
 	jsonrpc("JSON-RPC net_peerCount", "net_peerCount", noParams, func(v any) string { return fmt.Sprint(v) }),
@@ -422,6 +424,47 @@ func logShapes(ctx context.Context, r localnet.Rollup) (answer, error) {
 		byFilter = found[0]
 	}
 	return answer{Value: fmt.Sprintf("in the receipt %s; eth_getLogs finds %d, %s", shape(inReceipt), len(found), shape(byFilter))}, nil
+}
+
+// logNotification subscribes to logs of one topic over WebSocket, sends the creation that
+// logs it, and reads the notification: its shape.
+func logNotification(ctx context.Context, r localnet.Rollup) (answer, error) {
+	ws := r.Endpoints().JSONRPCWS
+	if ws == "" {
+		return answer{Message: "no WebSocket endpoint"}, nil
+	}
+	sub, err := gethrpc.DialContext(ctx, ws)
+	if err != nil {
+		return answer{}, err
+	}
+	defer sub.Close()
+	topic := "0x" + strings.Repeat("ab", 32)
+	notes := make(chan json.RawMessage, 4)
+	s, err := sub.EthSubscribe(ctx, notes, "logs", map[string]any{"topics": []any{topic}})
+	if err != nil {
+		return answer{Message: head(err.Error())}, nil
+	}
+	defer s.Unsubscribe()
+	code := common.FromHex("0x7f" + topic[2:] + "60006000a100")
+	c, _, _, err := sendFunded(ctx, r, nil, code, func(nonce, gas uint64, _, price *big.Int) types.TxData {
+		return &types.LegacyTx{Nonce: nonce, GasPrice: price, Gas: gas, Data: code}
+	})
+	if err != nil {
+		return answer{}, err
+	}
+	c.Close()
+	select {
+	case n := <-notes:
+		var v any
+		if err := json.Unmarshal(n, &v); err != nil {
+			return answer{}, err
+		}
+		return answer{Value: "notified: " + shape(v)}, nil
+	case err := <-s.Err():
+		return answer{Message: fmt.Sprint(err)}, nil
+	case <-ctx.Done():
+		return answer{Value: "no notification"}, nil
+	}
 }
 
 // sendFunded sends mk's tx (to, or a creation with data when to is nil; estimated as a call

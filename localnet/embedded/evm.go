@@ -282,9 +282,9 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 	// Log filters with minievm's limits (jsonrpc/config: 5 min filter timeout, 100 addresses);
 	// registered after the eth service, so these replace its own. Its 1,000,000-block range
 	// is not set: geth counts a query up to "latest" as 2^64-1 blocks and would refuse them all.
-	filterAPI := filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend,
-		filters.Config{Timeout: 5 * time.Minute, LogQueryLimit: 100}))
-	minievm.filters = filterAPI
+	filterSys := filters.NewFilterSystem(backend.APIBackend, filters.Config{Timeout: 5 * time.Minute, LogQueryLimit: 100})
+	filterAPI := filters.NewFilterAPI(filterSys)
+	minievm.filters, minievm.events = filterAPI, filters.NewEventSystem(filterSys)
 	extra := []rpc.API{
 		{Namespace: "eth", Service: filterAPI},
 		{Namespace: "eth", Service: minievm},

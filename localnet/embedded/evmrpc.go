@@ -18,6 +18,7 @@ import (
 
 	"github.com/vipharness/vipharness/bindings/ethnode"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core"
@@ -73,8 +74,9 @@ type minievmAPI struct {
 	// lag makes state reads at "latest" see the head's parent for a while (WithReadLag).
 	lag *lagClock
 	// filters is the filter service (minievm's limits), whose log answers GetLogs,
-	// GetFilterLogs and GetFilterChanges shadow.
+	// GetFilterLogs and GetFilterChanges shadow; events feeds the log subscriptions.
 	filters *filters.FilterAPI
+	events  *filters.EventSystem
 }
 
 func newMinievmAPI(backend *eth.Ethereum, geth *rpc.Client, minGasPrice *big.Int, sealed *sealedReceipts) (*minievmAPI, error) {
@@ -232,8 +234,39 @@ func (a *minievmAPI) GetFilterChanges(id rpc.ID) (json.RawMessage, error) {
 	return minievmLogs(a.filters.GetFilterChanges(id))
 }
 
-// minievmLogs is a filter answer (logs, or hashes) in JSON, logs without geth's
-// blockTimestamp (eth_subscribe's log notifications still carry it: they are geth's).
+// Logs is eth_subscribe("logs") as minievm notifies: each matching log, one notification
+// each, without geth's blockTimestamp.
+func (a *minievmAPI) Logs(ctx context.Context, crit filters.FilterCriteria) (*rpc.Subscription, error) {
+	notifier, ok := rpc.NotifierFromContext(ctx)
+	if !ok {
+		return &rpc.Subscription{}, rpc.ErrNotificationsUnsupported
+	}
+	matched := make(chan []*types.Log)
+	logs, err := a.events.SubscribeLogs(ethereum.FilterQuery(crit), matched)
+	if err != nil {
+		return nil, err
+	}
+	sub := notifier.CreateSubscription()
+	go func() {
+		defer logs.Unsubscribe()
+		for {
+			select {
+			case batch := <-matched:
+				for _, l := range batch {
+					if out, err := minievmLogs(l, nil); err == nil {
+						_ = notifier.Notify(sub.ID, out)
+					}
+				}
+			case <-sub.Err():
+				return
+			}
+		}
+	}()
+	return sub, nil
+}
+
+// minievmLogs is a filter answer (logs, or hashes, or one log) in JSON, logs without geth's
+// blockTimestamp.
 func minievmLogs[T any](answer T, err error) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
