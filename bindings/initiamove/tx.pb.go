@@ -301,6 +301,160 @@ func (m *MsgExecuteJSONResponse) XXX_DiscardUnknown() {
 
 var xxx_messageInfo_MsgExecuteJSONResponse proto.InternalMessageInfo
 
+// MsgScript runs a compiled script signed by the sender, with BCS arguments.
+type MsgScript struct {
+	Sender    string   `protobuf:"bytes,1,opt,name=sender,proto3" json:"sender,omitempty"`
+	CodeBytes []byte   `protobuf:"bytes,2,opt,name=code_bytes,json=codeBytes,proto3" json:"code_bytes,omitempty"`
+	TypeArgs  []string `protobuf:"bytes,3,rep,name=type_args,json=typeArgs,proto3" json:"type_args,omitempty"`
+	Args      [][]byte `protobuf:"bytes,4,rep,name=args,proto3" json:"args,omitempty"`
+}
+
+func (m *MsgScript) Reset()         { *m = MsgScript{} }
+func (m *MsgScript) String() string { return proto.CompactTextString(m) }
+func (*MsgScript) ProtoMessage()    {}
+func (*MsgScript) Descriptor() ([]byte, []int) {
+	return fileDescriptor_0fc2f2cef57f41a3, []int{6}
+}
+func (m *MsgScript) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *MsgScript) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_MsgScript.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *MsgScript) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_MsgScript.Merge(m, src)
+}
+func (m *MsgScript) XXX_Size() int {
+	return m.Size()
+}
+func (m *MsgScript) XXX_DiscardUnknown() {
+	xxx_messageInfo_MsgScript.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_MsgScript proto.InternalMessageInfo
+
+type MsgScriptResponse struct {
+}
+
+func (m *MsgScriptResponse) Reset()         { *m = MsgScriptResponse{} }
+func (m *MsgScriptResponse) String() string { return proto.CompactTextString(m) }
+func (*MsgScriptResponse) ProtoMessage()    {}
+func (*MsgScriptResponse) Descriptor() ([]byte, []int) {
+	return fileDescriptor_0fc2f2cef57f41a3, []int{7}
+}
+func (m *MsgScriptResponse) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *MsgScriptResponse) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_MsgScriptResponse.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *MsgScriptResponse) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_MsgScriptResponse.Merge(m, src)
+}
+func (m *MsgScriptResponse) XXX_Size() int {
+	return m.Size()
+}
+func (m *MsgScriptResponse) XXX_DiscardUnknown() {
+	xxx_messageInfo_MsgScriptResponse.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_MsgScriptResponse proto.InternalMessageInfo
+
+// MsgScriptJSON runs a compiled script with each argument as a JSON string.
+type MsgScriptJSON struct {
+	Sender    string   `protobuf:"bytes,1,opt,name=sender,proto3" json:"sender,omitempty"`
+	CodeBytes []byte   `protobuf:"bytes,2,opt,name=code_bytes,json=codeBytes,proto3" json:"code_bytes,omitempty"`
+	TypeArgs  []string `protobuf:"bytes,3,rep,name=type_args,json=typeArgs,proto3" json:"type_args,omitempty"`
+	Args      []string `protobuf:"bytes,4,rep,name=args,proto3" json:"args,omitempty"`
+}
+
+func (m *MsgScriptJSON) Reset()         { *m = MsgScriptJSON{} }
+func (m *MsgScriptJSON) String() string { return proto.CompactTextString(m) }
+func (*MsgScriptJSON) ProtoMessage()    {}
+func (*MsgScriptJSON) Descriptor() ([]byte, []int) {
+	return fileDescriptor_0fc2f2cef57f41a3, []int{8}
+}
+func (m *MsgScriptJSON) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *MsgScriptJSON) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_MsgScriptJSON.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *MsgScriptJSON) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_MsgScriptJSON.Merge(m, src)
+}
+func (m *MsgScriptJSON) XXX_Size() int {
+	return m.Size()
+}
+func (m *MsgScriptJSON) XXX_DiscardUnknown() {
+	xxx_messageInfo_MsgScriptJSON.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_MsgScriptJSON proto.InternalMessageInfo
+
+type MsgScriptJSONResponse struct {
+}
+
+func (m *MsgScriptJSONResponse) Reset()         { *m = MsgScriptJSONResponse{} }
+func (m *MsgScriptJSONResponse) String() string { return proto.CompactTextString(m) }
+func (*MsgScriptJSONResponse) ProtoMessage()    {}
+func (*MsgScriptJSONResponse) Descriptor() ([]byte, []int) {
+	return fileDescriptor_0fc2f2cef57f41a3, []int{9}
+}
+func (m *MsgScriptJSONResponse) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *MsgScriptJSONResponse) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_MsgScriptJSONResponse.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *MsgScriptJSONResponse) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_MsgScriptJSONResponse.Merge(m, src)
+}
+func (m *MsgScriptJSONResponse) XXX_Size() int {
+	return m.Size()
+}
+func (m *MsgScriptJSONResponse) XXX_DiscardUnknown() {
+	xxx_messageInfo_MsgScriptJSONResponse.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_MsgScriptJSONResponse proto.InternalMessageInfo
+
 // MsgGovExecute calls an entry function through governance: the gov module (authority) runs
 // it with sender as the signer, when the proposal holding it passes. args as in MsgExecute.
 type MsgGovExecute struct {
@@ -317,7 +471,7 @@ func (m *MsgGovExecute) Reset()         { *m = MsgGovExecute{} }
 func (m *MsgGovExecute) String() string { return proto.CompactTextString(m) }
 func (*MsgGovExecute) ProtoMessage()    {}
 func (*MsgGovExecute) Descriptor() ([]byte, []int) {
-	return fileDescriptor_0fc2f2cef57f41a3, []int{6}
+	return fileDescriptor_0fc2f2cef57f41a3, []int{10}
 }
 func (m *MsgGovExecute) XXX_Unmarshal(b []byte) error {
 	return m.Unmarshal(b)
@@ -353,7 +507,7 @@ func (m *MsgGovExecuteResponse) Reset()         { *m = MsgGovExecuteResponse{} }
 func (m *MsgGovExecuteResponse) String() string { return proto.CompactTextString(m) }
 func (*MsgGovExecuteResponse) ProtoMessage()    {}
 func (*MsgGovExecuteResponse) Descriptor() ([]byte, []int) {
-	return fileDescriptor_0fc2f2cef57f41a3, []int{7}
+	return fileDescriptor_0fc2f2cef57f41a3, []int{11}
 }
 func (m *MsgGovExecuteResponse) XXX_Unmarshal(b []byte) error {
 	return m.Unmarshal(b)
@@ -390,6 +544,10 @@ func init() {
 	proto.RegisterType((*MsgExecuteResponse)(nil), "initia.move.v1.MsgExecuteResponse")
 	proto.RegisterType((*MsgExecuteJSON)(nil), "initia.move.v1.MsgExecuteJSON")
 	proto.RegisterType((*MsgExecuteJSONResponse)(nil), "initia.move.v1.MsgExecuteJSONResponse")
+	proto.RegisterType((*MsgScript)(nil), "initia.move.v1.MsgScript")
+	proto.RegisterType((*MsgScriptResponse)(nil), "initia.move.v1.MsgScriptResponse")
+	proto.RegisterType((*MsgScriptJSON)(nil), "initia.move.v1.MsgScriptJSON")
+	proto.RegisterType((*MsgScriptJSONResponse)(nil), "initia.move.v1.MsgScriptJSONResponse")
 	proto.RegisterType((*MsgGovExecute)(nil), "initia.move.v1.MsgGovExecute")
 	proto.RegisterType((*MsgGovExecuteResponse)(nil), "initia.move.v1.MsgGovExecuteResponse")
 }
@@ -397,50 +555,56 @@ func init() {
 func init() { proto.RegisterFile("initia/move/v1/tx.proto", fileDescriptor_0fc2f2cef57f41a3) }
 
 var fileDescriptor_0fc2f2cef57f41a3 = []byte{
-	// 678 bytes of a gzipped FileDescriptorProto
-	0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xff, 0xdc, 0x95, 0x31, 0x6f, 0xd3, 0x40,
-	0x14, 0xc7, 0xe3, 0x24, 0x4d, 0xf1, 0x6b, 0x93, 0x96, 0xa3, 0x50, 0x63, 0x54, 0x37, 0x4a, 0x55,
-	0x14, 0x45, 0x22, 0xa6, 0x05, 0x31, 0xb0, 0x25, 0x6d, 0x40, 0x41, 0xa4, 0x8d, 0xdc, 0x66, 0x61,
-	0x89, 0x9c, 0xf8, 0x70, 0x2c, 0xd5, 0xbe, 0xc8, 0x67, 0x47, 0xcd, 0x86, 0x90, 0x90, 0x10, 0x13,
-	0xdf, 0x81, 0x2f, 0xd0, 0x81, 0x99, 0x89, 0xa1, 0x63, 0xc5, 0xc4, 0x08, 0xed, 0xd0, 0xcf, 0xc0,
-	0x80, 0x84, 0xce, 0x67, 0xd7, 0x49, 0xd4, 0x50, 0xd4, 0x91, 0xa5, 0xba, 0xf7, 0xff, 0xff, 0xef,
-	0x9d, 0xdf, 0xaf, 0xf6, 0x05, 0x96, 0x2d, 0xc7, 0xf2, 0x2c, 0x5d, 0xb5, 0xc9, 0x00, 0xab, 0x83,
-	0x0d, 0xd5, 0x3b, 0x2c, 0xf7, 0x5d, 0xe2, 0x11, 0x94, 0xe3, 0x46, 0x99, 0x19, 0xe5, 0xc1, 0x86,
-	0x7c, 0x53, 0xb7, 0x2d, 0x87, 0xa8, 0xc1, 0x5f, 0x1e, 0x91, 0x97, 0xbb, 0x84, 0xda, 0x84, 0xaa,
-	0x36, 0x35, 0xd9, 0x56, 0x9b, 0x9a, 0xa1, 0x71, 0x97, 0x1b, 0xed, 0xa0, 0x52, 0x79, 0x11, 0x5a,
-	0x4b, 0x26, 0x31, 0x09, 0xd7, 0xd9, 0x8a, 0xab, 0x85, 0xaf, 0x02, 0x40, 0x83, 0x9a, 0x4d, 0xbf,
-	0x73, 0x60, 0xd1, 0x1e, 0x7a, 0x08, 0x19, 0x8a, 0x1d, 0x03, 0xbb, 0x92, 0x90, 0x17, 0x8a, 0x62,
-	0x55, 0xfa, 0xf6, 0xf9, 0xc1, 0x52, 0xd8, 0xa6, 0x62, 0x18, 0x2e, 0xa6, 0x74, 0xcf, 0x73, 0x2d,
-	0xc7, 0xd4, 0xc2, 0x1c, 0x5a, 0x01, 0xe8, 0x12, 0x03, 0xb7, 0x3b, 0x43, 0x0f, 0x53, 0x29, 0x99,
-	0x4f, 0x15, 0xe7, 0x35, 0x91, 0x29, 0x55, 0x26, 0xa0, 0x6d, 0xc8, 0xf9, 0x7d, 0xd3, 0xd5, 0x0d,
-	0xdc, 0xee, 0x93, 0x03, 0xab, 0x3b, 0x94, 0x52, 0x79, 0xa1, 0x98, 0xdb, 0x5c, 0x29, 0x8f, 0x4f,
-	0x59, 0x6e, 0xf1, 0x54, 0x33, 0x08, 0x69, 0x59, 0x7f, 0xb4, 0x7c, 0xba, 0xfa, 0xf6, 0xfc, 0xa8,
-	0x14, 0x9e, 0xf8, 0xe1, 0xfc, 0xa8, 0xb4, 0x10, 0x40, 0x8b, 0x9f, 0xbb, 0xb0, 0x04, 0x28, 0xae,
-	0x34, 0x4c, 0xfb, 0xc4, 0xa1, 0xb8, 0xf0, 0x9b, 0x0f, 0x57, 0x3b, 0xc4, 0x5d, 0xdf, 0xc3, 0xd7,
-	0x18, 0x6e, 0x1d, 0x72, 0x36, 0x31, 0xfc, 0x03, 0xdc, 0xd6, 0xb9, 0x2f, 0x25, 0xd9, 0x4e, 0x2d,
-	0xcb, 0xd5, 0x70, 0x13, 0x5a, 0x85, 0xb9, 0x30, 0xe6, 0xe8, 0x36, 0x0e, 0x26, 0x14, 0x35, 0xe0,
-	0xd2, 0x8e, 0x6e, 0x63, 0xb4, 0x06, 0xd9, 0xd7, 0xbe, 0xd3, 0xf5, 0x2c, 0xe2, 0xf0, 0x48, 0x3a,
-	0x88, 0xcc, 0x47, 0x62, 0x10, 0xba, 0x07, 0xa2, 0x37, 0xec, 0xe3, 0xb6, 0xee, 0x9a, 0x54, 0x9a,
-	0xc9, 0xa7, 0x8a, 0xa2, 0x76, 0x83, 0x09, 0x15, 0xd7, 0xa4, 0x08, 0x41, 0x3a, 0xd0, 0x33, 0x01,
-	0xe0, 0x60, 0x3d, 0x9d, 0x4a, 0x38, 0x70, 0x48, 0x25, 0xac, 0x2e, 0xa8, 0xbc, 0x4b, 0x42, 0x2e,
-	0x96, 0x5f, 0xec, 0xed, 0xee, 0xfc, 0x37, 0x64, 0xc4, 0x90, 0xcc, 0xda, 0x04, 0x99, 0x5b, 0x13,
-	0x64, 0xd8, 0xd0, 0x05, 0x09, 0xee, 0x8c, 0x2b, 0x17, 0x84, 0xbe, 0x24, 0x21, 0xdb, 0xa0, 0xe6,
-	0x73, 0x32, 0x88, 0x5e, 0x9d, 0x27, 0x20, 0xea, 0xbe, 0xd7, 0x23, 0xae, 0xe5, 0x0d, 0xaf, 0x64,
-	0x14, 0x47, 0x47, 0xc0, 0x26, 0xaf, 0x0d, 0x36, 0xf5, 0x0f, 0x60, 0xd3, 0x57, 0x83, 0x9d, 0xb9,
-	0x0a, 0x6c, 0x66, 0x0a, 0xd8, 0xd9, 0x91, 0x57, 0x6e, 0x9d, 0x81, 0x8d, 0xe7, 0x63, 0x6c, 0x51,
-	0xc4, 0x36, 0xc6, 0x55, 0x58, 0x86, 0xdb, 0x63, 0x42, 0x44, 0xb6, 0x54, 0x83, 0xec, 0xd8, 0x87,
-	0x8e, 0x16, 0x60, 0xae, 0xb5, 0xb3, 0xd7, 0xac, 0x6d, 0xd5, 0x9f, 0xd5, 0x6b, 0xdb, 0x8b, 0x09,
-	0x94, 0x03, 0xd8, 0xda, 0x6d, 0x34, 0x2b, 0xfb, 0xf5, 0xea, 0xcb, 0xda, 0xa2, 0x80, 0xb2, 0x20,
-	0xd6, 0x1b, 0x8d, 0xd6, 0x7e, 0x85, 0x95, 0x49, 0x39, 0xfd, 0xfe, 0x93, 0x92, 0xd8, 0xfc, 0x25,
-	0x40, 0xaa, 0x41, 0x4d, 0x54, 0x87, 0xd9, 0xe8, 0xe6, 0x92, 0x27, 0x2f, 0x94, 0xf8, 0x3e, 0x90,
-	0x0b, 0xd3, 0xbd, 0xe8, 0xc9, 0x58, 0xab, 0xe8, 0x9f, 0x7d, 0x59, 0xab, 0xd0, 0xbb, 0xb4, 0xd5,
-	0xc4, 0x90, 0xa8, 0x05, 0x73, 0xa3, 0x1f, 0x97, 0x32, 0x7d, 0x0b, 0xf3, 0xe5, 0xfb, 0x7f, 0xf7,
-	0xa3, 0xb6, 0xf2, 0xcc, 0x9b, 0xf3, 0xa3, 0x92, 0x50, 0xd5, 0x8e, 0x7f, 0x2a, 0x89, 0xe3, 0x53,
-	0x45, 0x38, 0x39, 0x55, 0x84, 0x1f, 0xa7, 0x8a, 0xf0, 0xf1, 0x4c, 0x49, 0x9c, 0x9c, 0x29, 0x89,
-	0xef, 0x67, 0x4a, 0xe2, 0xd5, 0x63, 0xd3, 0xf2, 0x7a, 0x7e, 0xa7, 0xdc, 0x25, 0xb6, 0x3a, 0xb0,
-	0xfa, 0x3d, 0xdd, 0x75, 0x30, 0xa5, 0xa3, 0xcb, 0x8e, 0xe5, 0x18, 0x96, 0x63, 0x52, 0x95, 0x9f,
-	0xca, 0x0e, 0xed, 0x64, 0x82, 0x1f, 0x83, 0x47, 0x7f, 0x02, 0x00, 0x00, 0xff, 0xff, 0xa3, 0x8f,
-	0xa2, 0x09, 0x94, 0x06, 0x00, 0x00,
+	// 779 bytes of a gzipped FileDescriptorProto
+	0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xff, 0xdc, 0x56, 0xcf, 0x4f, 0xdb, 0x48,
+	0x14, 0x8e, 0x93, 0x10, 0xd6, 0x0f, 0x12, 0x60, 0x60, 0x97, 0xe0, 0x15, 0x26, 0x1b, 0xc4, 0x2a,
+	0x8a, 0xb4, 0xf1, 0xc2, 0xae, 0xf6, 0xb0, 0xb7, 0x04, 0x42, 0x95, 0xaa, 0x81, 0xc8, 0x21, 0x97,
+	0x5e, 0x22, 0x27, 0x99, 0x3a, 0x96, 0xb0, 0x27, 0xf2, 0xd8, 0x11, 0xb9, 0x55, 0x95, 0x2a, 0x55,
+	0x3d, 0xf5, 0xd2, 0xbf, 0xa0, 0xe7, 0x4a, 0x1c, 0xda, 0x6b, 0x4f, 0x3d, 0x70, 0x44, 0x3d, 0xf5,
+	0xd8, 0xc2, 0x81, 0xbf, 0xa2, 0x52, 0x65, 0x8f, 0x7f, 0xc4, 0x11, 0x81, 0x0a, 0x71, 0xea, 0x25,
+	0x9a, 0xf7, 0x7d, 0xef, 0xbd, 0x99, 0xef, 0x9b, 0x1f, 0x31, 0xac, 0x6a, 0x86, 0x66, 0x69, 0x8a,
+	0xa4, 0x93, 0x21, 0x96, 0x86, 0xdb, 0x92, 0x75, 0x52, 0x1a, 0x98, 0xc4, 0x22, 0x28, 0xc3, 0x88,
+	0x92, 0x43, 0x94, 0x86, 0xdb, 0xc2, 0x92, 0xa2, 0x6b, 0x06, 0x91, 0xdc, 0x5f, 0x96, 0x22, 0xac,
+	0x76, 0x09, 0xd5, 0x09, 0x95, 0x74, 0xaa, 0x3a, 0xa5, 0x3a, 0x55, 0x3d, 0x62, 0x8d, 0x11, 0x6d,
+	0x37, 0x92, 0x58, 0xe0, 0x51, 0x2b, 0x2a, 0x51, 0x09, 0xc3, 0x9d, 0x11, 0x43, 0xf3, 0x1f, 0x39,
+	0x80, 0x3a, 0x55, 0x1b, 0x76, 0xe7, 0x58, 0xa3, 0x7d, 0xf4, 0x37, 0xa4, 0x28, 0x36, 0x7a, 0xd8,
+	0xcc, 0x72, 0x39, 0xae, 0xc0, 0x57, 0xb2, 0x9f, 0xde, 0xfd, 0xb5, 0xe2, 0xb5, 0x29, 0xf7, 0x7a,
+	0x26, 0xa6, 0xb4, 0x69, 0x99, 0x9a, 0xa1, 0xca, 0x5e, 0x1e, 0x5a, 0x07, 0xe8, 0x92, 0x1e, 0x6e,
+	0x77, 0x46, 0x16, 0xa6, 0xd9, 0x78, 0x2e, 0x51, 0x98, 0x97, 0x79, 0x07, 0xa9, 0x38, 0x00, 0xda,
+	0x83, 0x8c, 0x3d, 0x50, 0x4d, 0xa5, 0x87, 0xdb, 0x03, 0x72, 0xac, 0x75, 0x47, 0xd9, 0x44, 0x8e,
+	0x2b, 0x64, 0x76, 0xd6, 0x4b, 0x51, 0x95, 0xa5, 0x16, 0xcb, 0x6a, 0xb8, 0x49, 0x72, 0xda, 0x1e,
+	0x0f, 0xff, 0xdf, 0x78, 0x76, 0x75, 0x5a, 0xf4, 0x66, 0x7c, 0x79, 0x75, 0x5a, 0x5c, 0x70, 0x4d,
+	0x0b, 0xd7, 0x9d, 0x5f, 0x01, 0x14, 0x46, 0x32, 0xa6, 0x03, 0x62, 0x50, 0x9c, 0xff, 0xc6, 0xc4,
+	0x55, 0x4f, 0x70, 0xd7, 0xb6, 0xf0, 0x1d, 0xc4, 0x6d, 0x41, 0x46, 0x27, 0x3d, 0xfb, 0x18, 0xb7,
+	0x15, 0xc6, 0x67, 0xe3, 0x4e, 0xa5, 0x9c, 0x66, 0xa8, 0x57, 0x84, 0x36, 0x60, 0xce, 0x4b, 0x33,
+	0x14, 0x1d, 0xbb, 0x0a, 0x79, 0x19, 0x18, 0x74, 0xa0, 0xe8, 0x18, 0x6d, 0x42, 0xfa, 0x89, 0x6d,
+	0x74, 0x2d, 0x8d, 0x18, 0x2c, 0x25, 0xe9, 0xa6, 0xcc, 0xfb, 0xa0, 0x9b, 0xf4, 0x3b, 0xf0, 0xd6,
+	0x68, 0x80, 0xdb, 0x8a, 0xa9, 0xd2, 0xec, 0x4c, 0x2e, 0x51, 0xe0, 0xe5, 0x5f, 0x1c, 0xa0, 0x6c,
+	0xaa, 0x14, 0x21, 0x48, 0xba, 0x78, 0xca, 0x35, 0xd8, 0x1d, 0x4f, 0x77, 0xc5, 0x13, 0xec, 0xb9,
+	0xe2, 0x45, 0x81, 0x2b, 0xcf, 0xe3, 0x90, 0x09, 0xe1, 0x87, 0xcd, 0xc3, 0x83, 0x9f, 0xc6, 0x19,
+	0xde, 0x73, 0x66, 0x73, 0xc2, 0x99, 0xe5, 0x09, 0x67, 0x1c, 0xd1, 0xf9, 0x2c, 0xfc, 0x16, 0x45,
+	0x02, 0x87, 0xde, 0x72, 0xc0, 0xd7, 0xa9, 0xda, 0xec, 0x9a, 0xda, 0xc0, 0xba, 0x87, 0x3b, 0xc1,
+	0x45, 0xef, 0x44, 0x44, 0x4e, 0x62, 0x8a, 0x9c, 0xe4, 0xd8, 0x46, 0x8b, 0x13, 0x72, 0x32, 0xbe,
+	0x1c, 0xb6, 0xc2, 0xfc, 0x32, 0x2c, 0x05, 0x41, 0x20, 0xe2, 0x3d, 0x07, 0xe9, 0x00, 0xbd, 0xe3,
+	0x2e, 0xdf, 0x97, 0x10, 0x7f, 0x5f, 0xf2, 0x13, 0x42, 0x50, 0x54, 0x88, 0xbb, 0x2d, 0xab, 0xf0,
+	0x6b, 0x04, 0x08, 0x04, 0x7d, 0x88, 0xbb, 0x82, 0x1e, 0x90, 0xa1, 0x7f, 0xa1, 0xff, 0x03, 0x5e,
+	0xb1, 0xad, 0x3e, 0x31, 0x35, 0x6b, 0x74, 0xab, 0xa6, 0x30, 0x75, 0xcc, 0x88, 0xf8, 0x9d, 0x8f,
+	0x7b, 0xe2, 0x07, 0x8e, 0x7b, 0xf2, 0xf6, 0xe3, 0x3e, 0x73, 0xdb, 0x71, 0x4f, 0x4d, 0xb1, 0x75,
+	0x76, 0xec, 0x7c, 0x6c, 0x39, 0xb6, 0x86, 0xfa, 0x22, 0xce, 0x86, 0x76, 0x79, 0xce, 0x86, 0x80,
+	0xef, 0x6c, 0xb1, 0x0a, 0xe9, 0xc8, 0xf3, 0x8b, 0x16, 0x60, 0xae, 0x75, 0xd0, 0x6c, 0x54, 0x77,
+	0x6b, 0xfb, 0xb5, 0xea, 0xde, 0x62, 0x0c, 0x65, 0x00, 0x76, 0x0f, 0xeb, 0x8d, 0xf2, 0x51, 0xad,
+	0xf2, 0xa8, 0xba, 0xc8, 0xa1, 0x34, 0xf0, 0xb5, 0x7a, 0xbd, 0x75, 0x54, 0x76, 0xc2, 0xb8, 0x90,
+	0x7c, 0xf1, 0x46, 0x8c, 0xed, 0xbc, 0x4e, 0x40, 0xa2, 0x4e, 0x55, 0x54, 0x83, 0x59, 0xff, 0xff,
+	0x44, 0x98, 0x7c, 0xe6, 0xc3, 0x57, 0x5a, 0xc8, 0x4f, 0xe7, 0xfc, 0x95, 0x39, 0xad, 0xfc, 0xcd,
+	0xbe, 0xae, 0x95, 0xc7, 0x5d, 0xdb, 0x6a, 0x42, 0x24, 0x6a, 0xc1, 0xdc, 0xf8, 0x93, 0x27, 0x4e,
+	0x2f, 0x71, 0x78, 0xe1, 0xcf, 0x9b, 0xf9, 0xa0, 0xed, 0x3e, 0xa4, 0xbc, 0x77, 0x62, 0xed, 0x9a,
+	0x0a, 0x46, 0x09, 0x7f, 0x4c, 0xa5, 0x82, 0x3e, 0x32, 0xc0, 0xd8, 0x55, 0x5d, 0x9f, 0x5a, 0xe0,
+	0x2e, 0x6e, 0xeb, 0x46, 0xda, 0xef, 0x29, 0xcc, 0x3c, 0xbd, 0x3a, 0x2d, 0x72, 0x15, 0xf9, 0xec,
+	0xab, 0x18, 0x3b, 0xbb, 0x10, 0xb9, 0xf3, 0x0b, 0x91, 0xfb, 0x72, 0x21, 0x72, 0xaf, 0x2e, 0xc5,
+	0xd8, 0xf9, 0xa5, 0x18, 0xfb, 0x7c, 0x29, 0xc6, 0x1e, 0xff, 0xab, 0x6a, 0x56, 0xdf, 0xee, 0x94,
+	0xba, 0x44, 0x97, 0x86, 0xda, 0xa0, 0xaf, 0x98, 0x06, 0xa6, 0x74, 0x7c, 0xd8, 0xd1, 0x8c, 0x9e,
+	0x66, 0xa8, 0x54, 0x62, 0x93, 0x3a, 0x73, 0x76, 0x52, 0xee, 0xe7, 0xc3, 0x3f, 0xdf, 0x03, 0x00,
+	0x00, 0xff, 0xff, 0x81, 0x9e, 0x38, 0xf6, 0xc6, 0x08, 0x00, 0x00,
 }
 
 // Reference imports to suppress errors if they are not otherwise used.
@@ -461,6 +625,10 @@ type MsgClient interface {
 	Execute(ctx context.Context, in *MsgExecute, opts ...grpc.CallOption) (*MsgExecuteResponse, error)
 	// ExecuteJSON calls an entry function with JSON arguments.
 	ExecuteJSON(ctx context.Context, in *MsgExecuteJSON, opts ...grpc.CallOption) (*MsgExecuteJSONResponse, error)
+	// Script runs a script with BCS arguments.
+	Script(ctx context.Context, in *MsgScript, opts ...grpc.CallOption) (*MsgScriptResponse, error)
+	// ScriptJSON runs a script with JSON arguments.
+	ScriptJSON(ctx context.Context, in *MsgScriptJSON, opts ...grpc.CallOption) (*MsgScriptJSONResponse, error)
 }
 
 type msgClient struct {
@@ -498,6 +666,24 @@ func (c *msgClient) ExecuteJSON(ctx context.Context, in *MsgExecuteJSON, opts ..
 	return out, nil
 }
 
+func (c *msgClient) Script(ctx context.Context, in *MsgScript, opts ...grpc.CallOption) (*MsgScriptResponse, error) {
+	out := new(MsgScriptResponse)
+	err := c.cc.Invoke(ctx, "/initia.move.v1.Msg/Script", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *msgClient) ScriptJSON(ctx context.Context, in *MsgScriptJSON, opts ...grpc.CallOption) (*MsgScriptJSONResponse, error) {
+	out := new(MsgScriptJSONResponse)
+	err := c.cc.Invoke(ctx, "/initia.move.v1.Msg/ScriptJSON", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // MsgServer is the server API for Msg service.
 type MsgServer interface {
 	// Publish publishes modules under the sender's address.
@@ -506,6 +692,10 @@ type MsgServer interface {
 	Execute(context.Context, *MsgExecute) (*MsgExecuteResponse, error)
 	// ExecuteJSON calls an entry function with JSON arguments.
 	ExecuteJSON(context.Context, *MsgExecuteJSON) (*MsgExecuteJSONResponse, error)
+	// Script runs a script with BCS arguments.
+	Script(context.Context, *MsgScript) (*MsgScriptResponse, error)
+	// ScriptJSON runs a script with JSON arguments.
+	ScriptJSON(context.Context, *MsgScriptJSON) (*MsgScriptJSONResponse, error)
 }
 
 // UnimplementedMsgServer can be embedded to have forward compatible implementations.
@@ -520,6 +710,12 @@ func (*UnimplementedMsgServer) Execute(ctx context.Context, req *MsgExecute) (*M
 }
 func (*UnimplementedMsgServer) ExecuteJSON(ctx context.Context, req *MsgExecuteJSON) (*MsgExecuteJSONResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ExecuteJSON not implemented")
+}
+func (*UnimplementedMsgServer) Script(ctx context.Context, req *MsgScript) (*MsgScriptResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method Script not implemented")
+}
+func (*UnimplementedMsgServer) ScriptJSON(ctx context.Context, req *MsgScriptJSON) (*MsgScriptJSONResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ScriptJSON not implemented")
 }
 
 func RegisterMsgServer(s grpc1.Server, srv MsgServer) {
@@ -580,6 +776,42 @@ func _Msg_ExecuteJSON_Handler(srv interface{}, ctx context.Context, dec func(int
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Msg_Script_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(MsgScript)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MsgServer).Script(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/initia.move.v1.Msg/Script",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MsgServer).Script(ctx, req.(*MsgScript))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Msg_ScriptJSON_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(MsgScriptJSON)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MsgServer).ScriptJSON(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/initia.move.v1.Msg/ScriptJSON",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MsgServer).ScriptJSON(ctx, req.(*MsgScriptJSON))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var Msg_serviceDesc = _Msg_serviceDesc
 var _Msg_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "initia.move.v1.Msg",
@@ -596,6 +828,14 @@ var _Msg_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ExecuteJSON",
 			Handler:    _Msg_ExecuteJSON_Handler,
+		},
+		{
+			MethodName: "Script",
+			Handler:    _Msg_Script_Handler,
+		},
+		{
+			MethodName: "ScriptJSON",
+			Handler:    _Msg_ScriptJSON_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
@@ -853,6 +1093,162 @@ func (m *MsgExecuteJSONResponse) MarshalToSizedBuffer(dAtA []byte) (int, error) 
 	return len(dAtA) - i, nil
 }
 
+func (m *MsgScript) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *MsgScript) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *MsgScript) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if len(m.Args) > 0 {
+		for iNdEx := len(m.Args) - 1; iNdEx >= 0; iNdEx-- {
+			i -= len(m.Args[iNdEx])
+			copy(dAtA[i:], m.Args[iNdEx])
+			i = encodeVarintTx(dAtA, i, uint64(len(m.Args[iNdEx])))
+			i--
+			dAtA[i] = 0x22
+		}
+	}
+	if len(m.TypeArgs) > 0 {
+		for iNdEx := len(m.TypeArgs) - 1; iNdEx >= 0; iNdEx-- {
+			i -= len(m.TypeArgs[iNdEx])
+			copy(dAtA[i:], m.TypeArgs[iNdEx])
+			i = encodeVarintTx(dAtA, i, uint64(len(m.TypeArgs[iNdEx])))
+			i--
+			dAtA[i] = 0x1a
+		}
+	}
+	if len(m.CodeBytes) > 0 {
+		i -= len(m.CodeBytes)
+		copy(dAtA[i:], m.CodeBytes)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.CodeBytes)))
+		i--
+		dAtA[i] = 0x12
+	}
+	if len(m.Sender) > 0 {
+		i -= len(m.Sender)
+		copy(dAtA[i:], m.Sender)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.Sender)))
+		i--
+		dAtA[i] = 0xa
+	}
+	return len(dAtA) - i, nil
+}
+
+func (m *MsgScriptResponse) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *MsgScriptResponse) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *MsgScriptResponse) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	return len(dAtA) - i, nil
+}
+
+func (m *MsgScriptJSON) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *MsgScriptJSON) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *MsgScriptJSON) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if len(m.Args) > 0 {
+		for iNdEx := len(m.Args) - 1; iNdEx >= 0; iNdEx-- {
+			i -= len(m.Args[iNdEx])
+			copy(dAtA[i:], m.Args[iNdEx])
+			i = encodeVarintTx(dAtA, i, uint64(len(m.Args[iNdEx])))
+			i--
+			dAtA[i] = 0x22
+		}
+	}
+	if len(m.TypeArgs) > 0 {
+		for iNdEx := len(m.TypeArgs) - 1; iNdEx >= 0; iNdEx-- {
+			i -= len(m.TypeArgs[iNdEx])
+			copy(dAtA[i:], m.TypeArgs[iNdEx])
+			i = encodeVarintTx(dAtA, i, uint64(len(m.TypeArgs[iNdEx])))
+			i--
+			dAtA[i] = 0x1a
+		}
+	}
+	if len(m.CodeBytes) > 0 {
+		i -= len(m.CodeBytes)
+		copy(dAtA[i:], m.CodeBytes)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.CodeBytes)))
+		i--
+		dAtA[i] = 0x12
+	}
+	if len(m.Sender) > 0 {
+		i -= len(m.Sender)
+		copy(dAtA[i:], m.Sender)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.Sender)))
+		i--
+		dAtA[i] = 0xa
+	}
+	return len(dAtA) - i, nil
+}
+
+func (m *MsgScriptJSONResponse) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *MsgScriptJSONResponse) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *MsgScriptJSONResponse) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	return len(dAtA) - i, nil
+}
+
 func (m *MsgGovExecute) Marshal() (dAtA []byte, err error) {
 	size := m.Size()
 	dAtA = make([]byte, size)
@@ -1078,6 +1474,82 @@ func (m *MsgExecuteJSON) Size() (n int) {
 }
 
 func (m *MsgExecuteJSONResponse) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	return n
+}
+
+func (m *MsgScript) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	l = len(m.Sender)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	l = len(m.CodeBytes)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	if len(m.TypeArgs) > 0 {
+		for _, s := range m.TypeArgs {
+			l = len(s)
+			n += 1 + l + sovTx(uint64(l))
+		}
+	}
+	if len(m.Args) > 0 {
+		for _, b := range m.Args {
+			l = len(b)
+			n += 1 + l + sovTx(uint64(l))
+		}
+	}
+	return n
+}
+
+func (m *MsgScriptResponse) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	return n
+}
+
+func (m *MsgScriptJSON) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	l = len(m.Sender)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	l = len(m.CodeBytes)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	if len(m.TypeArgs) > 0 {
+		for _, s := range m.TypeArgs {
+			l = len(s)
+			n += 1 + l + sovTx(uint64(l))
+		}
+	}
+	if len(m.Args) > 0 {
+		for _, s := range m.Args {
+			l = len(s)
+			n += 1 + l + sovTx(uint64(l))
+		}
+	}
+	return n
+}
+
+func (m *MsgScriptJSONResponse) Size() (n int) {
 	if m == nil {
 		return 0
 	}
@@ -1886,6 +2358,466 @@ func (m *MsgExecuteJSONResponse) Unmarshal(dAtA []byte) error {
 		}
 		if fieldNum <= 0 {
 			return fmt.Errorf("proto: MsgExecuteJSONResponse: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		default:
+			iNdEx = preIndex
+			skippy, err := skipTx(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthTx
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *MsgScript) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowTx
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: MsgScript: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: MsgScript: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Sender", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Sender = string(dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
+		case 2:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field CodeBytes", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.CodeBytes = append(m.CodeBytes[:0], dAtA[iNdEx:postIndex]...)
+			if m.CodeBytes == nil {
+				m.CodeBytes = []byte{}
+			}
+			iNdEx = postIndex
+		case 3:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field TypeArgs", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.TypeArgs = append(m.TypeArgs, string(dAtA[iNdEx:postIndex]))
+			iNdEx = postIndex
+		case 4:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Args", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Args = append(m.Args, make([]byte, postIndex-iNdEx))
+			copy(m.Args[len(m.Args)-1], dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
+		default:
+			iNdEx = preIndex
+			skippy, err := skipTx(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthTx
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *MsgScriptResponse) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowTx
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: MsgScriptResponse: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: MsgScriptResponse: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		default:
+			iNdEx = preIndex
+			skippy, err := skipTx(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthTx
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *MsgScriptJSON) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowTx
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: MsgScriptJSON: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: MsgScriptJSON: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Sender", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Sender = string(dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
+		case 2:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field CodeBytes", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.CodeBytes = append(m.CodeBytes[:0], dAtA[iNdEx:postIndex]...)
+			if m.CodeBytes == nil {
+				m.CodeBytes = []byte{}
+			}
+			iNdEx = postIndex
+		case 3:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field TypeArgs", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.TypeArgs = append(m.TypeArgs, string(dAtA[iNdEx:postIndex]))
+			iNdEx = postIndex
+		case 4:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Args", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Args = append(m.Args, string(dAtA[iNdEx:postIndex]))
+			iNdEx = postIndex
+		default:
+			iNdEx = preIndex
+			skippy, err := skipTx(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthTx
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *MsgScriptJSONResponse) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowTx
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: MsgScriptJSONResponse: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: MsgScriptJSONResponse: illegal tag %d (wire type %d)", fieldNum, wire)
 		}
 		switch fieldNum {
 		default:

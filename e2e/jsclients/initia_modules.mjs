@@ -103,12 +103,9 @@ if (vm === "wasm") {
   await check("move.resources 0x1", async () => must((await rest.move.resources("0x1"))[0].length > 0, "0x1's resources"));
   await check("move.parameters", async () => {
     const p = await rest.move.parameters();
-    if (process.env.ENGINE === "minitia") {
-      // minimove keeps x/move's defaults: base denom uinit, scripts enabled.
-      must(typeof p.base_denom === "string" && p.script_enabled === true, JSON.stringify(p));
-    } else {
-      must(p.base_denom === denom && p.script_enabled === false, JSON.stringify(p));
-    }
+    // Scripts run on both (x/move's default); minimove keeps its base denom default.
+    must(typeof p.base_denom === "string" && p.script_enabled === true, JSON.stringify(p));
+    if (process.env.ENGINE !== "minitia") must(p.base_denom === denom, JSON.stringify(p));
   });
   // A bank denom's metadata is the object named by the denom under 0x1: SHA3-256 of 0x1's
   // 32 bytes, the denom and 0xFE (object.move's scheme byte).

@@ -284,11 +284,45 @@ func (r *Runtime) Execute(store storetypes.KVStore, env Env, gasLimit uint64, se
 	if err := f.validate(); err != nil {
 		return Result{}, err
 	}
-	fn, err := r.lib.sym("execute_contract")
+	return r.run("execute_contract", store, env, gasLimit, senders, f.bcs())
+}
+
+// Script is a compiled script's call: its bytecode and its arguments (BCS, or JSON when
+// IsJSON). Type arguments are not supported.
+type Script struct {
+	Code   []byte
+	Args   [][]byte
+	IsJSON bool
+}
+
+func (s Script) bcs() []byte {
+	var w movebcs.Writer
+	w.Bytes(s.Code)
+	w.ULEB128(0) // no type arguments
+	w.ULEB128(uint64(len(s.Args)))
+	for _, a := range s.Args {
+		w.Bytes(a)
+	}
+	w.Bool(s.IsJSON)
+	return w.Out()
+}
+
+// ExecuteScript runs a script signed by senders, with gasLimit gas, as Execute runs an entry
+// function.
+func (r *Runtime) ExecuteScript(store storetypes.KVStore, env Env, gasLimit uint64, senders []movebcs.Address, s Script) (Result, error) {
+	if len(s.Code) == 0 {
+		return Result{}, errors.New("empty script")
+	}
+	return r.run("execute_script", store, env, gasLimit, senders, s.bcs())
+}
+
+// run calls an execution entry point (entry function or script: one signature).
+func (r *Runtime) run(entry string, store storetypes.KVStore, env Env, gasLimit uint64, senders []movebcs.Address, payload []byte) (Result, error) {
+	fn, err := r.lib.sym(entry)
 	if err != nil {
 		return Result{}, err
 	}
-	envS, sendersS, fnS := newCSlice(env.bcs()), newCSlice(movebcs.ArgAddresses(senders)), newCSlice(f.bcs())
+	envS, sendersS, fnS := newCSlice(env.bcs()), newCSlice(movebcs.ArgAddresses(senders)), newCSlice(payload)
 	defer envS.free()
 	defer sendersS.free()
 	defer fnS.free()

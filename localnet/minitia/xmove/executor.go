@@ -145,7 +145,8 @@ func (e *Executor) RegisterInterfaces(reg codectypes.InterfaceRegistry) {
 
 // MsgTypeURLs are the messages Execute runs.
 func (e *Executor) MsgTypeURLs() []string {
-	return []string{sdk.MsgTypeURL(&initiamove.MsgPublish{}), sdk.MsgTypeURL(&initiamove.MsgExecute{}), sdk.MsgTypeURL(&initiamove.MsgExecuteJSON{})}
+	return []string{sdk.MsgTypeURL(&initiamove.MsgPublish{}), sdk.MsgTypeURL(&initiamove.MsgExecute{}), sdk.MsgTypeURL(&initiamove.MsgExecuteJSON{}),
+		sdk.MsgTypeURL(&initiamove.MsgScript{}), sdk.MsgTypeURL(&initiamove.MsgScriptJSON{})}
 }
 
 // Genesis publishes the framework at 0x1 and runs its initialization, then publishes and
@@ -249,6 +250,14 @@ func (e *Executor) Run(ctx Ctx, msg sdk.Msg) (proto.Message, error) {
 		}
 		fn.IsJSON = true
 		return &initiamove.MsgExecuteJSONResponse{}, e.execute(ctx, m.Sender, fn)
+	case *initiamove.MsgScript:
+		return &initiamove.MsgScriptResponse{}, e.script(ctx, m.Sender, m.CodeBytes, m.TypeArgs, m.Args, false)
+	case *initiamove.MsgScriptJSON:
+		args := make([][]byte, len(m.Args))
+		for i, a := range m.Args {
+			args[i] = []byte(a)
+		}
+		return &initiamove.MsgScriptJSONResponse{}, e.script(ctx, m.Sender, m.CodeBytes, m.TypeArgs, args, true)
 	}
 	return nil, errorsmod.Wrapf(sdkerrors.ErrUnknownRequest, "unrecognized move message type: %T", msg)
 }
@@ -280,6 +289,21 @@ func (e *Executor) function(ctx Ctx, addr, module, function string, typeArgs []s
 	return movevm.Function{Module: movevm.ModuleID{Address: a, Name: module}, Function: function}, nil
 }
 
+// script runs a MsgScript(JSON) signed by its sender.
+func (e *Executor) script(ctx Ctx, sender string, code []byte, typeArgs []string, args [][]byte, isJSON bool) error {
+	if len(code) == 0 {
+		return errorsmod.Wrap(ErrEmpty, "code bytes")
+	}
+	if len(typeArgs) > 0 {
+		return errorsmod.Wrap(ErrInvalidRequest, "type arguments are not supported by the dev node")
+	}
+	from, err := ctx.Addresses().StringToBytes(sender)
+	if err != nil {
+		return errorsmod.Wrapf(sdkerrors.ErrInvalidAddress, "sender: %v", err)
+	}
+	return e.scriptAs(ctx, []movebcs.Address{movebcs.AccountAddress(from)}, movevm.Script{Code: code, Args: args, IsJSON: isJSON})
+}
+
 func (e *Executor) execute(ctx Ctx, sender string, fn movevm.Function) error {
 	from, err := ctx.Addresses().StringToBytes(sender)
 	if err != nil {
@@ -291,9 +315,32 @@ func (e *Executor) execute(ctx Ctx, sender string, fn movevm.Function) error {
 // executeAs runs fn signed by senders: the VM's gas goes to the tx's meter, the accounts it
 // made are written, and its events are emitted after x/move's "execute" event.
 func (e *Executor) executeAs(ctx Ctx, senders []movebcs.Address, fn movevm.Function) error {
+	return e.run(ctx, senders, func(env movevm.Env, gas uint64) (movevm.Result, error) {
+		return e.rt.Execute(e.store(ctx), env, gas, senders, fn)
+	}, func(sender string) sdk.Event {
+		return sdk.NewEvent("execute",
+			sdk.NewAttribute("sender", sender),
+			sdk.NewAttribute("module_addr", fn.Module.Address.Short()),
+			sdk.NewAttribute("module_name", fn.Module.Name),
+			sdk.NewAttribute("function_name", fn.Function))
+	})
+}
+
+// scriptAs runs a script signed by senders, as x/move runs MsgScript: its event is "script".
+func (e *Executor) scriptAs(ctx Ctx, senders []movebcs.Address, s movevm.Script) error {
+	return e.run(ctx, senders, func(env movevm.Env, gas uint64) (movevm.Result, error) {
+		return e.rt.ExecuteScript(e.store(ctx), env, gas, senders, s)
+	}, func(sender string) sdk.Event {
+		return sdk.NewEvent("script", sdk.NewAttribute("sender", sender))
+	})
+}
+
+// run is one execution as x/move makes it: the VM's gas on the tx's meter, the accounts it
+// made written, then x/move's event (of the senders, joined) and one "move" event per Move
+// event.
+func (e *Executor) run(ctx Ctx, senders []movebcs.Address, exec func(movevm.Env, uint64) (movevm.Result, error), event func(sender string) sdk.Event) error {
 	gas := e.runtimeGas(ctx)
-	env := e.env(ctx, true)
-	res, err := e.rt.Execute(e.store(ctx), env, gas, senders, fn)
+	res, err := exec(e.env(ctx, true), gas)
 	used := res.GasUsed
 	var ee *movevm.ExecError
 	if errors.As(err, &ee) {
@@ -316,11 +363,7 @@ func (e *Executor) executeAs(ctx Ctx, senders []movebcs.Address, fn movevm.Funct
 	for i, s := range senders {
 		names[i] = s.Short()
 	}
-	ctx.EmitEvent(sdk.NewEvent("execute",
-		sdk.NewAttribute("sender", strings.Join(names, ",")),
-		sdk.NewAttribute("module_addr", fn.Module.Address.Short()),
-		sdk.NewAttribute("module_name", fn.Module.Name),
-		sdk.NewAttribute("function_name", fn.Function)))
+	ctx.EmitEvent(event(strings.Join(names, ",")))
 	for _, ev := range res.Events {
 		ctx.EmitEvent(moveEvent(ev))
 	}

@@ -192,7 +192,7 @@ func TestMoveTablesParamsAndMetadata(t *testing.T) {
 		{"entry key as JSON", table + "/entries", []any{"table_entries", 0, "key"}, `"` + owner.Short() + `::vip_score"`},
 		{"base denom", "/initia/move/v1/params", []any{"params", "base_denom"}, "umin"},
 		{"base min gas price", "/initia/move/v1/params", []any{"params", "base_min_gas_price"}, "0.150000000000000000"},
-		{"no scripts", "/initia/move/v1/params", []any{"params", "script_enabled"}, false},
+		{"scripts run", "/initia/move/v1/params", []any{"params", "script_enabled"}, true},
 		{"metadata of a bank denom", "/initia/move/v1/metadata?denom=umin", []any{"metadata"}, meta.Short()},
 		{"denom of its metadata", "/initia/move/v1/denom?metadata=" + meta.Short(), []any{"denom"}, "umin"},
 		{"metadata of a move denom", "/initia/move/v1/metadata?denom=move/" + strings.Repeat("0", 62) + "ab", []any{"metadata"}, "0xab"},

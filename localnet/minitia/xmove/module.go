@@ -165,6 +165,20 @@ func (s msgServer) ExecuteJSON(c context.Context, m *initiamove.MsgExecuteJSON) 
 	return &initiamove.MsgExecuteJSONResponse{}, nil
 }
 
+func (s msgServer) Script(c context.Context, m *initiamove.MsgScript) (*initiamove.MsgScriptResponse, error) {
+	if _, err := s.run(c, m); err != nil {
+		return nil, err
+	}
+	return &initiamove.MsgScriptResponse{}, nil
+}
+
+func (s msgServer) ScriptJSON(c context.Context, m *initiamove.MsgScriptJSON) (*initiamove.MsgScriptJSONResponse, error) {
+	if _, err := s.run(c, m); err != nil {
+		return nil, err
+	}
+	return &initiamove.MsgScriptJSONResponse{}, nil
+}
+
 // queryServer is initia.move.v1.Query.
 type queryServer struct{ k *Keeper }
 

@@ -121,8 +121,8 @@ func (k *Keeper) params(c Ctx) (proto.Message, error) {
 		BaseMinGasPrice: k.chain.MinGasPrice.String(),
 		// No distribution module runs here: fees are not shared with contract developers.
 		ContractSharedRevenueRatio: math.LegacyZeroDec().String(),
-		// The executor runs MsgPublish and MsgExecute(JSON); it has no MsgScript.
-		ScriptEnabled:     false,
+		// Scripts run (MsgScript, MsgScriptJSON), as on a minimove.
+		ScriptEnabled:     true,
 		AllowedPublishers: []string{},
 	}
 	for _, a := range k.exec.allowed {
