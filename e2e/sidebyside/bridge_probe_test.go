@@ -4,14 +4,12 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/embedded"
 	"github.com/vipharness/vipharness/localnet/feeroutes"
@@ -53,20 +51,8 @@ var _ = Describe("the project's rollups beside Initia's real minitiad, registere
 		Context(string(vm), Label(string(vm)), Ordered, func() {
 			var ours, real localnet.Rollup
 			BeforeAll(func(ctx SpecContext) {
-				if err := (minitiad.Engine{}).Available(ctx, vm); err != nil {
-					if harness.Required("minitia") {
-						Fail(fmt.Sprintf("REQUIRE_MINITIA=1: %v", err))
-					}
-					Skip(err.Error())
-				}
-				var err error
-				ours, err = embedded.Engine{CosmosOptions: []embedded.CosmosOption{embedded.WithBridge(bridge)},
-					EVMOptions: []embedded.EVMOption{embedded.WithEVMBridge(bridge)}}.StartRollup(ctx, vm)
-				Expect(err).NotTo(HaveOccurred())
-				DeferCleanup(func(ctx SpecContext) { Expect(ours.Stop(ctx)).To(Succeed()) })
-				real, err = minitiad.Engine{Bridge: bridge}.StartRollup(ctx, vm)
-				Expect(err).NotTo(HaveOccurred())
-				DeferCleanup(func(ctx SpecContext) { Expect(real.Stop(ctx)).To(Succeed()) })
+				ours, real = startPair(ctx, vm, embedded.Engine{CosmosOptions: []embedded.CosmosOption{embedded.WithBridge(bridge)},
+					EVMOptions: []embedded.EVMOption{embedded.WithEVMBridge(bridge)}}, minitiad.Engine{Bridge: bridge})
 			}, NodeTimeout(4*time.Minute))
 
 			It("answers opchild's bridge info and params as the real rollup does", func(ctx SpecContext) {

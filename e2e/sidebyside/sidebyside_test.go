@@ -125,6 +125,25 @@ func opchildValidators(ctx context.Context, r localnet.Rollup) (answer, error) {
 	})
 }
 
+// startPair starts our rollup of vm and a real minitiad of it, each stopped when the
+// container ends; without the real binary the specs skip (fail with REQUIRE_MINITIA=1).
+func startPair(ctx SpecContext, vm vip.VM, ourEngine embedded.Engine, realEngine minitiad.Engine) (ours, real localnet.Rollup) {
+	if err := realEngine.Available(ctx, vm); err != nil {
+		if harness.Required("minitia") {
+			Fail(fmt.Sprintf("REQUIRE_MINITIA=1: %v", err))
+		}
+		Skip(err.Error())
+	}
+	var err error
+	ours, err = ourEngine.StartRollup(ctx, vm)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(func(ctx SpecContext) { Expect(ours.Stop(ctx)).To(Succeed()) })
+	real, err = realEngine.StartRollup(ctx, vm)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(func(ctx SpecContext) { Expect(real.Stop(ctx)).To(Succeed()) })
+	return ours, real
+}
+
 // known are differences found and not closed yet on the project's rollups (the README's
 // "Differences that remain"); each must still differ, so the list stays true.
 var known = map[string]map[vip.VM]string{
@@ -139,19 +158,7 @@ var _ = Describe("the project's rollups beside Initia's real minitiad", Label("s
 		Context(string(vm), Label(string(vm)), Ordered, func() {
 			var ours, real localnet.Rollup
 			BeforeAll(func(ctx SpecContext) {
-				if err := (minitiad.Engine{}).Available(ctx, vm); err != nil {
-					if harness.Required("minitia") {
-						Fail(fmt.Sprintf("REQUIRE_MINITIA=1: %v", err))
-					}
-					Skip(err.Error())
-				}
-				var err error
-				ours, err = embedded.Engine{}.StartRollup(ctx, vm)
-				Expect(err).NotTo(HaveOccurred())
-				DeferCleanup(func(ctx SpecContext) { Expect(ours.Stop(ctx)).To(Succeed()) })
-				real, err = minitiad.Engine{}.StartRollup(ctx, vm)
-				Expect(err).NotTo(HaveOccurred())
-				DeferCleanup(func(ctx SpecContext) { Expect(real.Stop(ctx)).To(Succeed()) })
+				ours, real = startPair(ctx, vm, embedded.Engine{}, minitiad.Engine{})
 			}, NodeTimeout(4*time.Minute))
 
 			It("answers every probe as the real rollup does, but for the differences listed", func(ctx SpecContext) {
