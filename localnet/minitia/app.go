@@ -339,7 +339,7 @@ func (a *App) moveModule(cfg Config, _, _ string) (module.AppModule, error) {
 // (our framework) has no coin module, and its balances are x/bank's, which this app does
 // not read.
 func movedCoins(moveStore storetypes.KVStore) error {
-	if moveStore.Has(movebcs.ModuleKey(stdAddress, "coin")) {
+	if moveStore.Has(movebcs.ModuleKey(xmove.StdAddress, "coin")) {
 		return nil
 	}
 	return errors.New("minitia: this Move chain was made by an earlier vipharness: its 0x1 is not the MinitiaStdlib and its balances are not Move coins, so this version cannot run it; start it afresh (remove its data directory)")

@@ -19,7 +19,6 @@ import (
 	"github.com/cosmos/cosmos-sdk/x/bank"
 	bankkeeper "github.com/cosmos/cosmos-sdk/x/bank/keeper"
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
-	"golang.org/x/crypto/sha3"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -44,9 +43,6 @@ type moveBank struct {
 	denoms []string
 }
 
-// The framework's address, which signs the bank's calls beside the owner.
-var stdAddress = movebcs.Address{31: 1}
-
 // Resources and entry functions of the MinitiaStdlib the bank uses.
 const (
 	fungibleStoreTag         = "0x1::fungible_asset::FungibleStore"
@@ -54,18 +50,6 @@ const (
 	metadataTag              = "0x1::fungible_asset::Metadata"
 	dispatchFunctionStoreTag = "0x1::fungible_asset::DispatchFunctionStore"
 )
-
-// primaryStore is the address of owner's primary fungible store of the asset at metadata:
-// object.move's user-derived address (SHA3-256 of the owner, the metadata and 0xFC).
-func primaryStore(owner, metadata movebcs.Address) movebcs.Address {
-	h := sha3.New256()
-	h.Write(owner[:])
-	h.Write(metadata[:])
-	h.Write([]byte{0xFC})
-	var out movebcs.Address
-	copy(out[:], h.Sum(nil))
-	return out
-}
 
 // SendCoins moves amt from one account to another through the Move coin module, then emits
 // the bank's events and creates the recipient's account if it has none, as Initia's bank
@@ -110,8 +94,8 @@ func (b moveBank) sendCoin(ctx context.Context, from, to sdk.AccAddress, c sdk.C
 	// Uint64 panics above u64, before anything moves, as x/move's conversion does; BaseApp
 	// answers the recovered panic.
 	amount := c.Amount.Uint64()
-	return b.move.ExecuteAs(ctx, []movebcs.Address{stdAddress, movebcs.AccountAddress(from)}, movevm.Function{
-		Module:   movevm.ModuleID{Address: stdAddress, Name: "coin"},
+	return b.move.ExecuteAs(ctx, []movebcs.Address{xmove.StdAddress, movebcs.AccountAddress(from)}, movevm.Function{
+		Module:   movevm.ModuleID{Address: xmove.StdAddress, Name: "coin"},
 		Function: "sudo_transfer",
 		Args:     [][]byte{addressArg(to), metadata[:], movebcs.ArgU64(amount)},
 	})
@@ -149,16 +133,16 @@ func (b moveBank) mint(ctx context.Context, addr sdk.AccAddress, coins sdk.Coins
 			return err
 		}
 		if !exists {
-			if err := b.move.ExecuteAs(ctx, []movebcs.Address{stdAddress}, movevm.Function{
-				Module: movevm.ModuleID{Address: stdAddress, Name: "managed_coin"}, Function: "initialize",
+			if err := b.move.ExecuteAs(ctx, []movebcs.Address{xmove.StdAddress}, movevm.Function{
+				Module: movevm.ModuleID{Address: xmove.StdAddress, Name: "managed_coin"}, Function: "initialize",
 				// no maximum supply, name, symbol, 0 decimals, no icon or project URI
 				Args: [][]byte{{0}, movebcs.ArgString(c.Denom + " Coin"), movebcs.ArgString(c.Denom), {0}, {0}, {0}},
 			}); err != nil {
 				return fmt.Errorf("initialize coin %s: %w", c.Denom, err)
 			}
 		}
-		if err := b.move.ExecuteAs(ctx, []movebcs.Address{stdAddress}, movevm.Function{
-			Module: movevm.ModuleID{Address: stdAddress, Name: "managed_coin"}, Function: "sudo_mint",
+		if err := b.move.ExecuteAs(ctx, []movebcs.Address{xmove.StdAddress}, movevm.Function{
+			Module: movevm.ModuleID{Address: xmove.StdAddress, Name: "managed_coin"}, Function: "sudo_mint",
 			Args: [][]byte{addressArg(addr), metadata[:], movebcs.ArgU64(c.Amount.Uint64())},
 		}); err != nil {
 			return fmt.Errorf("mint %s to %s: %w", c, addr, err)
@@ -174,7 +158,7 @@ func (b moveBank) balance(ctx context.Context, addr sdk.AccAddress, denom string
 	if err != nil {
 		return sdkmath.Int{}, err
 	}
-	raw, err := b.move.ResourceBytes(ctx, primaryStore(movebcs.AccountAddress(addr), metadata), fungibleStoreTag)
+	raw, err := b.move.ResourceBytes(ctx, xmove.PrimaryStoreAddress(movebcs.AccountAddress(addr), metadata), fungibleStoreTag)
 	if errors.Is(err, xmove.ErrNoResource) {
 		return sdkmath.ZeroInt(), nil
 	}

@@ -12,6 +12,7 @@ import (
 	dbm "github.com/cosmos/cosmos-db"
 
 	"github.com/vipharness/vipharness/bindings/movebcs"
+	"github.com/vipharness/vipharness/localnet/minitia/xmove"
 )
 
 // A chain kept by an earlier app, which mounted fewer stores, loads with the new stores
@@ -59,7 +60,7 @@ func TestAKeptMoveChainWithoutCoinsIsRefused(t *testing.T) {
 	if err := movedCoins(store); err == nil || !strings.Contains(err.Error(), "start it afresh") {
 		t.Fatalf("a chain without 0x1::coin: %v, want a refusal that says what to do", err)
 	}
-	store.Set(movebcs.ModuleKey(stdAddress, "coin"), []byte{1})
+	store.Set(movebcs.ModuleKey(xmove.StdAddress, "coin"), []byte{1})
 	if err := movedCoins(store); err != nil {
 		t.Fatalf("a chain with 0x1::coin: %v", err)
 	}

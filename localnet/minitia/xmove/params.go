@@ -39,25 +39,36 @@ type Supply interface {
 // movePrefix marks a denom issued on the Move side: "move/" and its metadata address in hex.
 const movePrefix = "move/"
 
-// namedObjectAddress is the address object.move derives from a creator and a seed: the
-// SHA3-256 of the creator, the seed and the scheme byte 0xFE. A coin that the bank issues
-// (not Move) has its metadata at the object named by its denom under 0x1.
-func namedObjectAddress(creator movebcs.Address, seed string) movebcs.Address {
+// StdAddress is 0x1, the framework's address.
+var StdAddress = movebcs.Address{31: 1}
+
+// objectAddress is an address object.move derives: the SHA3-256 of the source, the seed and
+// the derivation scheme's byte.
+func objectAddress(source movebcs.Address, seed []byte, scheme byte) movebcs.Address {
 	h := sha3.New256()
-	h.Write(creator[:])
-	h.Write([]byte(seed))
-	h.Write([]byte{0xFE})
+	h.Write(source[:])
+	h.Write(seed)
+	h.Write([]byte{scheme})
 	var out movebcs.Address
 	copy(out[:], h.Sum(nil))
 	return out
 }
 
+// namedObjectAddress is the object a creator names with a seed (scheme 0xFE). A coin that
+// the bank issues (not Move) has its metadata at the object named by its denom under 0x1.
+func namedObjectAddress(creator movebcs.Address, seed string) movebcs.Address {
+	return objectAddress(creator, []byte(seed), 0xFE)
+}
+
+// PrimaryStoreAddress is owner's primary fungible store of the asset at metadata: the
+// object derived from the owner's address with the metadata's (scheme 0xFC).
+func PrimaryStoreAddress(owner, metadata movebcs.Address) movebcs.Address {
+	return objectAddress(owner, metadata[:], 0xFC)
+}
+
 // MetadataOf is the address of denom's fungible asset metadata, as x/move maps a denom: a
 // bank denom's named object under 0x1, or the address a "move/<hex>" denom names.
-func MetadataOf(denom string) (movebcs.Address, error) { return metadataOf(denom) }
-
-// metadataOf is the metadata address of denom, as x/move maps one.
-func metadataOf(denom string) (movebcs.Address, error) {
+func MetadataOf(denom string) (movebcs.Address, error) {
 	if hexAddr, ok := strings.CutPrefix(denom, movePrefix); ok {
 		if strings.ToLower(hexAddr) != hexAddr {
 			return movebcs.Address{}, status.Errorf(codes.InvalidArgument, "denom %q: the metadata address must be lowercase", denom)
@@ -71,7 +82,7 @@ func metadataOf(denom string) (movebcs.Address, error) {
 	if err := sdk.ValidateDenom(denom); err != nil {
 		return movebcs.Address{}, status.Errorf(codes.InvalidArgument, "denom %q: %v", denom, err)
 	}
-	return namedObjectAddress(movebcs.Address{31: 1}, denom), nil
+	return namedObjectAddress(StdAddress, denom), nil
 }
 
 // keeperQueries are the query methods the keeper answers from the app's state and settings
@@ -93,7 +104,7 @@ func (k *Keeper) keeperQueries() []Query {
 				return nil
 			},
 			Handle: func(_ Ctx, r proto.Message) (proto.Message, error) {
-				a, err := metadataOf(r.(*initiamove.QueryMetadataRequest).Denom)
+				a, err := MetadataOf(r.(*initiamove.QueryMetadataRequest).Denom)
 				if err != nil {
 					return nil, err
 				}
@@ -149,7 +160,7 @@ func (k *Keeper) denom(c Ctx, metadata string) (proto.Message, error) {
 	}
 	found := ""
 	k.chain.Supply.IterateTotalSupply(sctx.Context, func(coin sdk.Coin) bool {
-		if namedObjectAddress(movebcs.Address{31: 1}, coin.Denom) == a {
+		if namedObjectAddress(StdAddress, coin.Denom) == a {
 			found = coin.Denom
 		}
 		return found != ""
