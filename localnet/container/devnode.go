@@ -34,25 +34,38 @@ var _ localnet.Rollup = (*DevNodeRollup)(nil)
 // Container ports of the dev node: CometBFT RPC and REST, as a CometBFT node's.
 const devNodeRPCPort, devNodeRESTPort = 26657, 1317
 
-func (e Engine) startDevNode(ctx context.Context, vm vip.VM) (_ *DevNodeRollup, err error) {
+// devNodeSpec prepares a dev node of vm: its home (mnemonics) and image context in host
+// temp dirs, which done removes once the node has started.
+func (e Engine) devNodeSpec(ctx context.Context, vm vip.VM) (_ nodeSpec, mnemonics []string, done func(), err error) {
 	bin, _, err := e.imageBinary(ctx, vm, process.DevNodeBinary)
 	if err != nil {
-		return nil, err
+		return nodeSpec{}, nil, nil, err
 	}
+	var dirs []string
+	done = func() {
+		for _, d := range dirs {
+			os.RemoveAll(d)
+		}
+	}
+	defer func() {
+		if err != nil {
+			done()
+		}
+	}()
 	home, err := os.MkdirTemp("", "vipharness-devnode-ctr-")
 	if err != nil {
-		return nil, fmt.Errorf("dev node home: %w", err)
+		return nodeSpec{}, nil, nil, fmt.Errorf("dev node home: %w", err)
 	}
 	// The mnemonics file is copied into the container (0600 there too); the host copy goes.
-	defer os.RemoveAll(home)
-	_, mnemonics, err := process.NewDevNodeHome(home, minitia.DefaultFundedCount)
+	dirs = append(dirs, home)
+	_, mnemonics, err = process.NewDevNodeHome(home, minitia.DefaultFundedCount)
 	if err != nil {
-		return nil, err
+		return nodeSpec{}, nil, nil, err
 	}
 	// A rebuilt binary gets an image of its own: the tag is the binary's content hash.
 	tag, err := fileTag(bin)
 	if err != nil {
-		return nil, err
+		return nodeSpec{}, nil, nil, err
 	}
 	cmd := []string{"--vm", string(vm), "--mnemonics-file", "/home/mnemonics",
 		"--rpc-addr", fmt.Sprintf("0.0.0.0:%d", devNodeRPCPort), "--rest-addr", fmt.Sprintf("0.0.0.0:%d", devNodeRESTPort)}
@@ -63,7 +76,7 @@ func (e Engine) startDevNode(ctx context.Context, vm vip.VM) (_ *DevNodeRollup, 
 		// image carries what libmovevm links against.
 		lib := filepath.Join(movevm.Dir(), movevm.VMLib)
 		if _, err := movevm.OpenVM(movevm.Dir()); err != nil {
-			return nil, fmt.Errorf("container engine: %w", err)
+			return nodeSpec{}, nil, nil, fmt.Errorf("container engine: %w", err)
 		}
 		libDeps = append(libDeps, lib)
 		seeds = append(seeds, seed{hostDir: movevm.Dir(), at: "/movevm", only: []string{movevm.VMLib}})
@@ -72,10 +85,10 @@ func (e Engine) startDevNode(ctx context.Context, vm vip.VM) (_ *DevNodeRollup, 
 	}
 	buildCtx, err := cgoImageContext(ctx, bin, "devnode", libDeps...)
 	if err != nil {
-		return nil, err
+		return nodeSpec{}, nil, nil, err
 	}
-	defer os.RemoveAll(buildCtx)
-	n, err := startNode(ctx, nodeSpec{
+	dirs = append(dirs, buildCtx)
+	return nodeSpec{
 		kind: "devnode", cmd: cmd, ports: []int{devNodeRPCPort, devNodeRESTPort},
 		build: &testcontainers.FromDockerfile{
 			Context: buildCtx, Repo: "vipharness/devnode", Tag: tag, KeepImage: true,
@@ -96,7 +109,17 @@ func (e Engine) startDevNode(ctx context.Context, vm vip.VM) (_ *DevNodeRollup, 
 			}
 			return nil
 		},
-	})
+	}, mnemonics, done, nil
+}
+
+func (e Engine) startDevNode(ctx context.Context, vm vip.VM) (*DevNodeRollup, error) {
+	spec, mnemonics, done, err := e.devNodeSpec(ctx, vm)
+	if err != nil {
+		return nil, err
+	}
+	// The seeds are copied at each start inside startNode; their host copies go after it.
+	n, err := startNode(ctx, spec)
+	done()
 	if err != nil {
 		return nil, err
 	}

@@ -2,11 +2,13 @@ package container
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet/embedded"
+	"github.com/vipharness/vipharness/localnet/minitia"
 	"github.com/vipharness/vipharness/localnet/minitia/nodetest"
 	"github.com/vipharness/vipharness/localnet/process"
 )
@@ -23,5 +25,42 @@ func TestDevNodeContainerPassesTheNodeSuite(t *testing.T) {
 			n.Start = nodetest.StartOn(e, n.VM)
 			nodetest.Run(t, n)
 		})
+	}
+}
+
+// A dev node whose published port first answers as another server (errForeignPort) starts
+// again on fresh ports with its seeds: the mnemonics and, on Move, Initia's library. CI
+// once saw the second container exit at once because only the first start copied them.
+func TestDevNodeStartsAgainAfterAForeignPort(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	e := Engine{WasmNode: process.DevNode}
+	requireDocker(t, ctx, e, vip.Move)
+	spec, _, done, err := e.devNodeSpec(ctx, vip.Move)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	checks, check := 0, spec.check
+	spec.check = func(ctx context.Context, n *node) error {
+		if checks++; checks == 1 {
+			return fmt.Errorf("%w: as if another container held the port", errForeignPort)
+		}
+		return check(ctx, n)
+	}
+	n, err := startNode(ctx, spec)
+	if err != nil {
+		t.Fatalf("start after a foreign port: %v", err)
+	}
+	t.Cleanup(func() { _ = n.stop(context.Background()) })
+	if checks != 2 {
+		t.Fatalf("the node was checked %d times, want 2 (one refused start, one good)", checks)
+	}
+	ready, ok, err := minitia.FindReady(n.logs())
+	if err != nil || !ok {
+		t.Fatalf("no ready line after the second start (%v):\n%s", err, n.logs())
+	}
+	if ready.VM != string(vip.Move) {
+		t.Fatalf("ready line names VM %q, want move", ready.VM)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"path"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -132,7 +133,8 @@ func (n *node) start(ctx context.Context, first bool, pinned map[int]int) error 
 		if !again || attempt == portAttempts || ctx.Err() != nil {
 			return errors.Join(errs...)
 		}
-		// The volume holds the seeds since the first start: later starts copy nothing.
+		// The volume holds the seeds under it since the first start: later starts copy only
+		// the seeds outside it (a node without a volume gets all of them again).
 		first, pinned = false, nil
 	}
 }
@@ -188,8 +190,7 @@ func (n *node) run(ctx context.Context, first bool, pinned map[int]int) error {
 	default:
 		req.FromDockerfile = *n.spec.build
 	}
-	if first && len(n.spec.seeds) > 0 {
-		seeds := n.spec.seeds
+	if seeds := n.seedsToCopy(first); len(seeds) > 0 {
 		req.LifecycleHooks = []testcontainers.ContainerLifecycleHooks{{
 			PostCreates: []testcontainers.ContainerHook{func(ctx context.Context, c testcontainers.Container) error {
 				return copySeeds(ctx, c.GetContainerID(), seeds)
@@ -198,10 +199,17 @@ func (n *node) run(ctx context.Context, first bool, pinned map[int]int) error {
 	}
 	ctr, err := testcontainers.GenericContainer(ctx, testcontainers.GenericContainerRequest{ContainerRequest: req, Started: true})
 	if err != nil {
+		log := ""
 		if ctr != nil {
+			// A container that exited before it was ready says why only in its log.
+			lctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			if l := readAll(ctr.Logs(lctx)); l != "" {
+				log = "; log:\n" + l
+			}
+			cancel()
 			_ = ctr.Terminate(context.Background())
 		}
-		return fmt.Errorf("container engine: start %s: %w", n.spec.kind, err)
+		return fmt.Errorf("container engine: start %s: %w%s", n.spec.kind, err, log)
 	}
 	mapped := map[int]int{}
 	for _, p := range n.spec.ports {
@@ -316,6 +324,30 @@ func (n *node) stop(ctx context.Context) error {
 		errs = append(errs, shared.leave(ctx))
 	}
 	return errors.Join(errs...)
+}
+
+// seedsToCopy returns the seeds a start copies in: all on the first start, after it only
+// those the node's volume does not keep.
+func (n *node) seedsToCopy(first bool) []seed {
+	if first {
+		return n.spec.seeds
+	}
+	var out []seed
+	for _, s := range n.spec.seeds {
+		if !n.keeps(s.at) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// keeps reports whether the node's volume holds the container path at.
+func (n *node) keeps(at string) bool {
+	if n.volume == "" || n.spec.state == "" {
+		return false
+	}
+	state, at := path.Clean("/"+n.spec.state), path.Clean("/"+at)
+	return at == state || strings.HasPrefix(at, strings.TrimSuffix(state, "/")+"/")
 }
 
 // copySeeds copies each seed into the created container, as one tar stream per seed.

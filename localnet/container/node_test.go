@@ -122,3 +122,30 @@ func TestGoneTellsARaceFromAFailure(t *testing.T) {
 		t.Fatal("any other error is a failure")
 	}
 }
+
+// A start after the first copies again every seed the volume does not keep: a dev node
+// (no volume) restarted on fresh ports needs its mnemonics and library again.
+func TestSeedsToCopyAfterTheFirstStart(t *testing.T) {
+	home, lib, data := seed{hostDir: "h", at: "/home"}, seed{hostDir: "l", at: "/movevm"}, seed{hostDir: "d", at: "/data/config"}
+	all := []seed{home, lib, data}
+	for _, tc := range []struct {
+		name, state, volume string
+		first               bool
+		want                []seed
+	}{
+		{"first start", "/data", "v", true, all},
+		{"no volume", "", "", false, all},
+		{"state without a volume", "/data", "", false, all},
+		{"volume keeps what is under it", "/data", "v", false, []seed{home, lib}},
+		{"volume at the seed itself", "/home", "v", false, []seed{lib, data}},
+		{"a sibling with the same prefix is not kept", "/hom", "v", false, all},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := &node{spec: nodeSpec{state: tc.state, seeds: all}, volume: tc.volume}
+			got := n.seedsToCopy(tc.first)
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("seedsToCopy(%v) = %v, want %v", tc.first, got, tc.want)
+			}
+		})
+	}
+}
