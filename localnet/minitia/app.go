@@ -316,7 +316,7 @@ func (a *App) moveModule(cfg Config, _, _ string) (module.AppModule, error) {
 	var supply xmove.Supply = a.BankKeeper
 	if a.rollup() {
 		// A minimove's balances are Move coins (the L1 stand-in's 0x1 has no coin module).
-		a.moveBank = &moveBank{base: a.BankKeeper, acc: a.AccountKeeper, denoms: []string{cfg.FeeDenom}}
+		a.moveBank = &moveBank{base: a.BankKeeper, acc: a.AccountKeeper}
 		supply = a.moveBank
 	}
 	k, err := xmove.NewKeeper(a.keys[xmove.ModuleName], xmove.Chain{

@@ -1,12 +1,14 @@
 package minitia
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 
 	errorsmod "cosmossdk.io/errors"
 	sdkmath "cosmossdk.io/math"
@@ -37,10 +39,6 @@ type moveBank struct {
 	base bankkeeper.BaseKeeper
 	acc  authkeeper.AccountKeeper
 	move *xmove.Keeper
-	// denoms are the bank denoms the chain issued (its fee denom): the ones AllBalances and
-	// TotalSupply report. A minimove walks the owner's store table; no other denom is minted
-	// here.
-	denoms []string
 }
 
 // Resources and entry functions of the MinitiaStdlib the bank uses.
@@ -49,6 +47,9 @@ const (
 	supplyTag                = "0x1::fungible_asset::Supply"
 	metadataTag              = "0x1::fungible_asset::Metadata"
 	dispatchFunctionStoreTag = "0x1::fungible_asset::DispatchFunctionStore"
+	// moduleStoreTag is primary_fungible_store's record for the Cosmos side: every coin's
+	// issuer and every owner's primary stores, the tables the bank walks.
+	moduleStoreTag = "0x1::primary_fungible_store::ModuleStore"
 )
 
 // SendCoins moves amt from one account to another through the Move coin module, then emits
@@ -171,13 +172,18 @@ func (b moveBank) balance(ctx context.Context, addr sdk.AccAddress, denom string
 	return sdkmath.NewIntFromUint64(binary.LittleEndian.Uint64(raw[32:40])), nil
 }
 
-// supply reads denom's current supply (zero when the coin was never issued): a Supply
-// begins with the current supply (u128).
+// supply reads denom's current supply (zero when the coin was never issued).
 func (b moveBank) supply(ctx context.Context, denom string) (sdkmath.Int, error) {
 	metadata, err := xmove.MetadataOf(denom)
 	if err != nil {
 		return sdkmath.Int{}, err
 	}
+	return b.supplyAt(ctx, metadata)
+}
+
+// supplyAt reads the current supply of the coin whose metadata is at metadata: a Supply
+// begins with it (u128).
+func (b moveBank) supplyAt(ctx context.Context, metadata movebcs.Address) (sdkmath.Int, error) {
 	raw, err := b.move.ResourceBytes(ctx, metadata, supplyTag)
 	if errors.Is(err, xmove.ErrNoResource) {
 		return sdkmath.ZeroInt(), nil
@@ -186,38 +192,195 @@ func (b moveBank) supply(ctx context.Context, denom string) (sdkmath.Int, error)
 		return sdkmath.Int{}, err
 	}
 	if len(raw) < 16 {
-		return sdkmath.Int{}, fmt.Errorf("supply of %s: %d bytes", denom, len(raw))
+		return sdkmath.Int{}, fmt.Errorf("supply at %s: %d bytes", metadata, len(raw))
 	}
 	lo, hi := binary.LittleEndian.Uint64(raw[0:8]), binary.LittleEndian.Uint64(raw[8:16])
 	n := new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64)
 	return sdkmath.NewIntFromBigInt(n.Or(n, new(big.Int).SetUint64(lo))), nil
 }
 
-// balances are addr's positive balances of the bank's denoms.
-func (b moveBank) balances(ctx context.Context, addr sdk.AccAddress) (sdk.Coins, error) {
-	out := sdk.NewCoins()
-	for _, d := range b.denoms {
-		n, err := b.balance(ctx, addr, d)
-		if err != nil {
-			return nil, err
-		}
-		out = out.Add(sdk.NewCoin(d, n))
+// storeTables reads the handles of primary_fungible_store's two tables: issuers (metadata
+// to issuer) and user_stores (owner to a table of metadata to store). Each is a Table:
+// its handle, then its length.
+func (b moveBank) storeTables(ctx context.Context) (issuers, users movebcs.Address, err error) {
+	raw, err := b.move.ResourceBytes(ctx, xmove.StdAddress, moduleStoreTag)
+	if err != nil {
+		return issuers, users, fmt.Errorf("primary fungible store's tables: %w", err)
 	}
-	return out, nil
+	r := movebcs.NewReader(raw)
+	issuers = r.Address()
+	r.U64()
+	users = r.Address()
+	r.U64()
+	if err := r.Done(); err != nil {
+		return issuers, users, fmt.Errorf("primary fungible store's tables: %w", err)
+	}
+	return issuers, users, nil
 }
 
-// IterateTotalSupply walks the supply of the bank's denoms (x/move's denom query names a
-// metadata address by it).
-func (b moveBank) IterateTotalSupply(ctx context.Context, cb func(sdk.Coin) bool) {
-	for _, d := range b.denoms {
-		n, err := b.supply(ctx, d)
-		if err != nil || !n.IsPositive() {
-			continue
+// tableCoin is a coin read from an entry of a Move table, with the entry's key (BCS, the
+// coin's metadata address), which pages are cut by; listed says the entry counts (its
+// amount is positive).
+type tableCoin struct {
+	key    []byte
+	coin   sdk.Coin
+	listed bool
+}
+
+// held lists addr's positive balances as a minimove's bank does: from addr's table of
+// primary stores, in the table's key order.
+func (b moveBank) held(ctx context.Context, addr sdk.AccAddress) ([]tableCoin, error) {
+	_, users, err := b.storeTables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	owner := movebcs.AccountAddress(addr)
+	entry, ok := b.move.TableEntry(ctx, users, owner[:])
+	if !ok {
+		return nil, nil
+	}
+	stores := movebcs.NewReader(entry).Address()
+	var out []tableCoin
+	err = b.move.WalkTable(ctx, stores, func(key, value []byte) (bool, error) {
+		store := movebcs.NewReader(value).Address()
+		raw, err := b.move.ResourceBytes(ctx, store, fungibleStoreTag)
+		if err != nil {
+			return true, fmt.Errorf("%s's store %s: %w", addr, store, err)
 		}
-		if cb(sdk.NewCoin(d, n)) {
+		// A FungibleStore begins with its metadata object's address, then the balance (u64).
+		if len(raw) < 40 {
+			return true, fmt.Errorf("%s's store %s: %d bytes", addr, store, len(raw))
+		}
+		amount := binary.LittleEndian.Uint64(raw[32:40])
+		c := tableCoin{key: key, listed: amount > 0}
+		if c.listed {
+			denom, err := b.denomAt(ctx, movebcs.Address(raw[0:32]))
+			if err != nil {
+				return true, err
+			}
+			c.coin = sdk.NewCoin(denom, sdkmath.NewIntFromUint64(amount))
+		}
+		out = append(out, c)
+		return false, nil
+	})
+	return out, err
+}
+
+// issued lists every coin's positive supply as a minimove's bank does: from the issuers
+// table, in its key order.
+func (b moveBank) issued(ctx context.Context) ([]tableCoin, error) {
+	issuers, _, err := b.storeTables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []tableCoin
+	err = b.move.WalkTable(ctx, issuers, func(key, _ []byte) (bool, error) {
+		metadata := movebcs.NewReader(key).Address()
+		n, err := b.supplyAt(ctx, metadata)
+		if err != nil {
+			return true, err
+		}
+		c := tableCoin{key: key, listed: n.IsPositive()}
+		if c.listed {
+			denom, err := b.denomAt(ctx, metadata)
+			if err != nil {
+				return true, err
+			}
+			c.coin = sdk.NewCoin(denom, n)
+		}
+		out = append(out, c)
+		return false, nil
+	})
+	return out, err
+}
+
+func (b moveBank) denomAt(ctx context.Context, metadata movebcs.Address) (string, error) {
+	denom, ok, err := b.move.DenomOf(ctx, metadata)
+	if err == nil && !ok {
+		err = fmt.Errorf("no fungible asset metadata at %s", metadata)
+	}
+	return denom, err
+}
+
+// IterateTotalSupply walks every coin's supply (x/move's denom query names a metadata
+// address by it where the framework keeps no metadata).
+func (b moveBank) IterateTotalSupply(ctx context.Context, cb func(sdk.Coin) bool) {
+	coins, err := b.issued(ctx)
+	if err != nil {
+		return
+	}
+	for _, c := range coins {
+		if c.listed && cb(c.coin) {
 			return
 		}
 	}
+}
+
+// page cuts a page out of a table's coins as the SDK's filtered collection pagination does
+// over the table's entries: by key, or by offset (counted in entries, listed or not) with the
+// total counted when asked or when no limit is given (100 then); next_key is the table key of
+// the entry after the page. The page is sorted by denom, as Initia's bank sorts it.
+func page(entries []tableCoin, preq *query.PageRequest) (sdk.Coins, *query.PageResponse, error) {
+	var req query.PageRequest
+	if preq != nil {
+		req = *preq
+	}
+	if req.Limit == 0 {
+		req.Limit, req.CountTotal = query.DefaultLimit, true
+	}
+	if len(req.Key) > 0 && req.Offset > 0 {
+		return nil, nil, status.Error(codes.InvalidArgument, "invalid request, either offset or key is expected, got both")
+	}
+	if req.Reverse {
+		entries = slices.Clone(entries)
+		slices.Reverse(entries)
+	}
+	out, res := sdk.Coins{}, &query.PageResponse{}
+	if len(req.Key) > 0 {
+		start := slices.IndexFunc(entries, func(e tableCoin) bool {
+			if req.Reverse {
+				return bytes.Compare(e.key, req.Key) <= 0
+			}
+			return bytes.Compare(e.key, req.Key) >= 0
+		})
+		if start < 0 {
+			start = len(entries)
+		}
+		for _, e := range entries[start:] {
+			if !e.listed {
+				continue
+			}
+			if uint64(len(out)) == req.Limit {
+				res.NextKey = e.key
+				break
+			}
+			out = append(out, e.coin)
+		}
+		return out.Sort(), res, nil
+	}
+	if req.Offset > uint64(len(entries)) {
+		return nil, nil, status.Error(codes.InvalidArgument, "invalid iterator")
+	}
+	count := uint64(0)
+	for _, e := range entries[req.Offset:] {
+		// As the SDK's: at the limit every entry sets next_key until one more is listed.
+		if count == req.Limit {
+			res.NextKey = e.key
+			if !req.CountTotal {
+				break
+			}
+		}
+		if e.listed {
+			if count < req.Limit {
+				out = append(out, e.coin)
+			}
+			count++
+		}
+	}
+	if req.CountTotal {
+		res.Total = count + req.Offset
+	}
+	return out.Sort(), res, nil
 }
 
 // moveBankModule is x/bank with the Move-backed bank behind its messages, its balance and
@@ -361,11 +524,15 @@ func (q moveBankQueries) AllBalances(ctx context.Context, req *banktypes.QueryAl
 	if err != nil {
 		return nil, err
 	}
-	coins, err := q.b.balances(ctx, addr)
+	held, err := q.b.held(ctx, addr)
 	if err != nil {
 		return nil, status.Error(codes.Internal, err.Error())
 	}
-	return &banktypes.QueryAllBalancesResponse{Balances: coins, Pagination: &query.PageResponse{}}, nil
+	coins, res, err := page(held, req.Pagination)
+	if err != nil {
+		return nil, err
+	}
+	return &banktypes.QueryAllBalancesResponse{Balances: coins, Pagination: res}, nil
 }
 
 // Spendable balances are the balances: a Move coin store has no vesting lock.
@@ -373,7 +540,7 @@ func (q moveBankQueries) SpendableBalances(ctx context.Context, req *banktypes.Q
 	if req == nil {
 		return nil, status.Error(codes.InvalidArgument, "empty request")
 	}
-	res, err := q.AllBalances(ctx, &banktypes.QueryAllBalancesRequest{Address: req.Address})
+	res, err := q.AllBalances(ctx, &banktypes.QueryAllBalancesRequest{Address: req.Address, Pagination: req.Pagination})
 	if err != nil {
 		return nil, err
 	}
@@ -395,12 +562,15 @@ func (q moveBankQueries) TotalSupply(ctx context.Context, req *banktypes.QueryTo
 	if req == nil {
 		return nil, status.Error(codes.InvalidArgument, "empty request")
 	}
-	supply := sdk.NewCoins()
-	q.b.IterateTotalSupply(ctx, func(c sdk.Coin) bool {
-		supply = supply.Add(c)
-		return false
-	})
-	return &banktypes.QueryTotalSupplyResponse{Supply: supply, Pagination: &query.PageResponse{}}, nil
+	issued, err := q.b.issued(ctx)
+	if err != nil {
+		return nil, status.Error(codes.Internal, err.Error())
+	}
+	supply, res, err := page(issued, req.Pagination)
+	if err != nil {
+		return nil, err
+	}
+	return &banktypes.QueryTotalSupplyResponse{Supply: supply, Pagination: res}, nil
 }
 
 func (q moveBankQueries) SupplyOf(ctx context.Context, req *banktypes.QuerySupplyOfRequest) (*banktypes.QuerySupplyOfResponse, error) {

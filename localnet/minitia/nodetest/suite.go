@@ -19,6 +19,7 @@ import (
 	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 	"golang.org/x/crypto/sha3"
 
+	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
@@ -483,5 +484,44 @@ func sendsMoveCoins(t *testing.T, e *env) {
 	mustJSON(t, e.get(t, "/initia/move/v1/accounts/"+store.String()+"/resources/by_struct_tag?struct_tag=0x1::fungible_asset::FungibleStore"), &res)
 	if !strings.Contains(res.Resource.MoveResource, `"balance":"1234"`) {
 		t.Fatalf("the recipient's primary store: %s", res.Resource.MoveResource)
+	}
+	listsMoveIssuedCoins(t, e, fresh)
+}
+
+// A coin issued in Move (0x1::managed_coin) shows in the bank's lists beside the fee denom,
+// as on a minimove, whose bank walks the primary fungible store's tables: the holder's
+// balances, the total supply, and x/move's denom of the coin's metadata.
+func listsMoveIssuedCoins(t *testing.T, e *env, holder []byte) {
+	issuer := vmAddr(e.deployer)
+	h := sha3.New256()
+	h.Write(issuer[:])
+	h.Write([]byte("NODE"))
+	h.Write([]byte{0xFE})
+	var metadata movebcs.Address
+	copy(metadata[:], h.Sum(nil))
+	q := func(s string) string { return fmt.Sprintf("%q", s) }
+	call := func(fn string, args ...string) sdk.Msg {
+		return &initiamove.MsgExecuteJSON{Sender: e.deployer.Address, ModuleAddress: "0x1", ModuleName: "managed_coin", FunctionName: fn, Args: args}
+	}
+	e.mustSend(t, e.deployer, call("initialize", "null", q("Node Coin"), q("NODE"), "6", q(""), q("")),
+		call("mint_to", q(movebcs.AccountAddress(holder).String()), q(metadata.String()), q("250")))
+	coin := sdk.NewInt64Coin("move/"+strings.TrimPrefix(metadata.String(), "0x"), 250)
+	to := e.c.Enc.MustAddr(holder)
+	if got, want := e.balance(t, to), sdk.NewCoins(coin, sdk.NewInt64Coin(denom, 1234)); !got.Equal(want) {
+		t.Fatalf("the holder's balances %v, want %v", got, want)
+	}
+	var supply struct {
+		Supply sdk.Coins `json:"supply"`
+	}
+	mustJSON(t, e.get(t, "/cosmos/bank/v1beta1/supply"), &supply)
+	if got := supply.Supply.AmountOf(coin.Denom); !got.Equal(coin.Amount) || !supply.Supply.AmountOf(denom).IsPositive() {
+		t.Fatalf("total supply %v, want %v and the fee denom", supply.Supply, coin)
+	}
+	var named struct {
+		Denom string `json:"denom"`
+	}
+	mustJSON(t, e.get(t, "/initia/move/v1/denom?metadata="+metadata.String()), &named)
+	if named.Denom != coin.Denom {
+		t.Fatalf("denom of %s: %q, want %q", metadata, named.Denom, coin.Denom)
 	}
 }

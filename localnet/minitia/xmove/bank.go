@@ -1,10 +1,13 @@
 package xmove
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
+	storetypes "cosmossdk.io/store/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 
 	"github.com/vipharness/vipharness/bindings/movebcs"
@@ -46,4 +49,51 @@ func (k *Keeper) ResourceBytes(ctx context.Context, addr movebcs.Address, struct
 		return nil, ErrNoResource
 	}
 	return raw, nil
+}
+
+// TableEntry is the value (BCS) of the entry of table handle whose key's BCS is key, or
+// false when there is none. Queries use it; it is not metered.
+func (k *Keeper) TableEntry(ctx context.Context, handle movebcs.Address, key []byte) ([]byte, bool) {
+	v := moveCtx{Context: sdk.UnwrapSDKContext(ctx), k: k}.Store().Get(movebcs.TableItemKey(handle, key))
+	return v, v != nil
+}
+
+// WalkTable calls f with each entry of table handle in key order (the key's and the value's
+// BCS) until f says stop. Queries use it; it is not metered.
+func (k *Keeper) WalkTable(ctx context.Context, handle movebcs.Address, f func(key, value []byte) (stop bool, err error)) error {
+	store := moveCtx{Context: sdk.UnwrapSDKContext(ctx), k: k}.Store()
+	prefix := movebcs.TableItemKey(handle, nil)
+	it := store.Iterator(prefix, storetypes.PrefixEndBytes(prefix))
+	defer it.Close()
+	for ; it.Valid(); it.Next() {
+		stop, err := f(bytes.Clone(it.Key()[len(prefix):]), bytes.Clone(it.Value()))
+		if err != nil || stop {
+			return err
+		}
+	}
+	return nil
+}
+
+// DenomOf names the coin whose fungible asset metadata is at metadata as x/move does: its
+// symbol when metadata is the object 0x1 names by that symbol (a coin the bank issued), else
+// "move/" and the address in hex. ok is false when no metadata is there.
+func (k *Keeper) DenomOf(ctx context.Context, metadata movebcs.Address) (denom string, ok bool, err error) {
+	raw, err := k.ResourceBytes(ctx, metadata, "0x1::fungible_asset::Metadata")
+	if errors.Is(err, ErrNoResource) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	// Metadata begins with its name and its symbol, each a BCS string.
+	r := movebcs.NewReader(raw)
+	r.Str()
+	symbol := r.Str()
+	if r.Err() != nil {
+		return "", false, fmt.Errorf("fungible asset metadata at %s: %w", metadata, r.Err())
+	}
+	if namedObjectAddress(StdAddress, symbol) == metadata {
+		return symbol, true, nil
+	}
+	return movePrefix + strings.TrimPrefix(metadata.String(), "0x"), true, nil
 }

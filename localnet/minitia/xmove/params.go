@@ -146,9 +146,9 @@ func (k *Keeper) params(c Ctx) (proto.Message, error) {
 	return &initiamove.QueryParamsResponse{Params: p}, nil
 }
 
-// denom names the coin whose metadata is at metadata: a bank denom whose named object it
-// is, or "move/<hex>" for a fungible asset created in Move; an address that holds no
-// metadata is not found.
+// denom names the coin whose metadata is at metadata, as x/move does (DenomOf). Where the
+// framework keeps no metadata for the bank's coins (the L1 stand-in's x/bank), a bank denom
+// whose named object it is names it; an address that names nothing is not found.
 func (k *Keeper) denom(c Ctx, metadata string) (proto.Message, error) {
 	a, err := movebcs.ParseAddress(metadata)
 	if err != nil {
@@ -158,18 +158,21 @@ func (k *Keeper) denom(c Ctx, metadata string) (proto.Message, error) {
 	if !ok {
 		return nil, status.Errorf(codes.Internal, "denom query outside the module's context")
 	}
-	found := ""
+	denom, ok, err := k.DenomOf(sctx.Context, a)
+	if err != nil {
+		return nil, status.Error(codes.Internal, err.Error())
+	}
+	if ok {
+		return &initiamove.QueryDenomResponse{Denom: denom}, nil
+	}
 	k.chain.Supply.IterateTotalSupply(sctx.Context, func(coin sdk.Coin) bool {
 		if namedObjectAddress(StdAddress, coin.Denom) == a {
-			found = coin.Denom
+			denom = coin.Denom
 		}
-		return found != ""
+		return denom != ""
 	})
-	if found != "" {
-		return &initiamove.QueryDenomResponse{Denom: found}, nil
-	}
-	if k.exec.hasResource(c, a, "0x1::fungible_asset::Metadata") {
-		return &initiamove.QueryDenomResponse{Denom: movePrefix + strings.TrimPrefix(a.String(), "0x")}, nil
+	if denom != "" {
+		return &initiamove.QueryDenomResponse{Denom: denom}, nil
 	}
 	return nil, status.Errorf(codes.NotFound, "no fungible asset metadata at %s", metadata)
 }
