@@ -39,6 +39,18 @@ var probes = append([]probe{
 	rest("REST a missing Move resource", []vip.VM{vip.Move}, func(r localnet.Rollup) string {
 		return "/initia/move/v1/accounts/0x1/resources/by_struct_tag?struct_tag=0x1::no_such_module::Nothing"
 	}, nil),
+	rest("REST Move denom of an address with no metadata", []vip.VM{vip.Move}, func(localnet.Rollup) string { return "/initia/move/v1/denom?metadata=0x2" }, nil),
+	rest("REST Move metadata of a denom in upper case", []vip.VM{vip.Move}, func(localnet.Rollup) string {
+		return "/initia/move/v1/metadata?denom=move/ABCDEF"
+	}, nil),
+	rest("REST Move metadata of a denom of odd hex", []vip.VM{vip.Move}, func(localnet.Rollup) string { return "/initia/move/v1/metadata?denom=move/abc" }, nil),
+	rest("REST Move metadata of a fee-like denom", []vip.VM{vip.Move}, func(localnet.Rollup) string { return "/initia/move/v1/metadata?denom=unoone" },
+		func(v any) string { return fmt.Sprint(v) }),
+	rest("REST bank balance of a denom never issued", nil, func(r localnet.Rollup) string {
+		return "/cosmos/bank/v1beta1/balances/" + bech32Of(r) + "/by_denom?denom=unoone"
+	}, func(v any) string { return fmt.Sprint(v) }),
+	rest("REST bank supply of a denom never issued", nil, func(localnet.Rollup) string { return "/cosmos/bank/v1beta1/supply/by_denom?denom=unoone" },
+		func(v any) string { return fmt.Sprint(v) }),
 	rest("REST Move params", []vip.VM{vip.Move}, func(localnet.Rollup) string { return "/initia/move/v1/params" }, func(v any) string { return shape(dig(v, "params")) }),
 	rest("REST Wasm codes", []vip.VM{vip.Wasm}, func(localnet.Rollup) string { return "/cosmwasm/wasm/v1/code" }, nil),
 	rest("REST Wasm params", []vip.VM{vip.Wasm}, func(localnet.Rollup) string { return "/cosmwasm/wasm/v1/codes/params" }, func(v any) string {

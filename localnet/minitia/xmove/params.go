@@ -2,6 +2,7 @@ package xmove
 
 import (
 	"context"
+	"encoding/hex"
 	"net/http"
 	"strings"
 
@@ -66,23 +67,28 @@ func PrimaryStoreAddress(owner, metadata movebcs.Address) movebcs.Address {
 	return objectAddress(owner, metadata[:], 0xFC)
 }
 
-// MetadataOf is the address of denom's fungible asset metadata, as x/move maps a denom: a
-// bank denom's named object under 0x1, or the address a "move/<hex>" denom names.
+// MetadataOf is the address of denom's fungible asset metadata, as x/move maps a denom: the
+// address a "move/<hex>" denom names, else the denom's named object under 0x1 (any string
+// names one). Its refusals are x/move's words, unwrapped: gRPC code 2, as a minimove
+// answers them.
 func MetadataOf(denom string) (movebcs.Address, error) {
-	if hexAddr, ok := strings.CutPrefix(denom, movePrefix); ok {
-		if strings.ToLower(hexAddr) != hexAddr {
-			return movebcs.Address{}, status.Errorf(codes.InvalidArgument, "denom %q: the metadata address must be lowercase", denom)
-		}
-		a, err := movebcs.ParseAddress("0x" + hexAddr)
-		if err != nil {
-			return a, status.Errorf(codes.InvalidArgument, "denom %q: %v", denom, err)
-		}
-		return a, nil
+	hexAddr, ok := strings.CutPrefix(denom, movePrefix)
+	if !ok {
+		return namedObjectAddress(StdAddress, denom), nil
 	}
-	if err := sdk.ValidateDenom(denom); err != nil {
-		return movebcs.Address{}, status.Errorf(codes.InvalidArgument, "denom %q: %v", denom, err)
+	if strings.ToLower(hexAddr) != hexAddr {
+		return movebcs.Address{}, status.Error(codes.Unknown, "metadata address should be lowercase")
 	}
-	return namedObjectAddress(StdAddress, denom), nil
+	b, err := hex.DecodeString(hexAddr)
+	if err != nil {
+		return movebcs.Address{}, status.Error(codes.Unknown, err.Error())
+	}
+	var a movebcs.Address
+	if len(b) > len(a) {
+		return a, status.Error(codes.Unknown, "invalid length of address")
+	}
+	copy(a[len(a)-len(b):], b)
+	return a, nil
 }
 
 // keeperQueries are the query methods the keeper answers from the app's state and settings
@@ -174,5 +180,10 @@ func (k *Keeper) denom(c Ctx, metadata string) (proto.Message, error) {
 	if denom != "" {
 		return &initiamove.QueryDenomResponse{Denom: denom}, nil
 	}
-	return nil, status.Errorf(codes.NotFound, "no fungible asset metadata at %s", metadata)
+	// x/move reads the metadata's symbol and passes the store's miss through.
+	tag, err := k.exec.rt.StructTagKey("0x1::fungible_asset::Metadata")
+	if err != nil {
+		return nil, status.Error(codes.Internal, err.Error())
+	}
+	return nil, collectionsNotFound(movebcs.ResourceKey(a, tag))
 }
