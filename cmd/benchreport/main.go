@@ -33,7 +33,7 @@ var suites = []suite{
 	{"EVM contract gas (ours beside the official VipScore)", []string{"./contracts/evm/..."}, "1x",
 		"Receipt gas on Osaka rules, fresh stage. The official VipScore compiled the same way (solc 0.8.37, optimizer 200, evmVersion osaka) and measured by the same code (`VIPHARNESS_OFFICIAL_BIN` runs both in one go): 51,410 / 51,152 gas per new address at 100 / 200 per call (500 does not fit one tx), 50,895 marginal; overwrite 10,645 per address; finalize 53,772; getScores of 1,000 rows 5,667,764; at most 328 new addresses per 16,777,216-gas tx."},
 	{"Move contract gas (ours beside the floor and the official vip_score)", []string{"./localnet/movevm/..."}, "1x",
-		"update_score_script on Initia's MoveVM (the libmovevm of movevm v1.1.2, as a minimove v1.1.11 runs it) over an in-memory store, our framework at genesis, stage 1 open: the VM's own gas as it reports it through its gas balance (its 0.2 per tx byte included; the SDK's 10 per tx byte, signature and KV-store gas not). Per new address and per overwrite: (a call of 200 - a call of 100) / 100; fixed: a call of 200 new addresses less 200 per-address costs (mostly the VM's 5,000 minimum, 1 gas per byte of vip_score's bytecode, where 0x1 modules are free, the stage's table write and the store's read). The floor is testdata/floor, the least a module can do per address under the interface (read the address and its score, one table lookup, one add or overwrite, the running total, one UpdateScoreEvent); see the Move gas section below. The official module (initia-labs/vip-score-move 35a0f3e) is measured in the same run when `VIPHARNESS_OFFICIAL_MOVE` names its package, built out of process against our framework plus a simple_map of ours (its one missing module); measured so on 2026-11-24: 4,047 per new address, 3,645 per overwrite, 13,740 fixed, finalize 28,863."},
+		"update_score_script on Initia's MoveVM (the libmovevm of movevm v1.1.2, as a minimove v1.1.11 runs it) over an in-memory store, our framework at genesis, stage 1 open: the VM's own gas as it reports it through its gas balance (its 0.2 per tx byte included; the SDK's 10 per tx byte, signature and KV-store gas not). Per new address and per overwrite: (a call of 200 - a call of 100) / 100; fixed: a call of 200 new addresses less 200 per-address costs (mostly the VM's 5,000 minimum, 1 gas per byte of vip_score's bytecode, where 0x1 modules are free, the stage's table write and the store's read). The floor is testdata/floor, the least a module can do per address under the interface (read the address and its score, one table lookup, one add or overwrite, the running total, one UpdateScoreEvent); see the Move gas section below. The official module (initia-labs/vip-score-move 35a0f3e) is measured in the same run when `VIPHARNESS_OFFICIAL_MOVE` names its package, built out of process against our framework plus a simple_map of ours (its one missing module); measured so on 2026-11-29 (the v1.1.2 library): 3,947 per new address, 3,581 per overwrite, 13,831 fixed, finalize 28,854 (on 2026-11-24, the v0.7 library: 4,047, 3,645, 13,740, 28,863)."},
 	{"Embedded rollups: start-to-ready", []string{"./localnet/embedded/..."}, "5x", "EVM: JSON-RPC served on loopback and auto-mining armed, then stopped. Wasm and Move: the minitia application (Cosmos SDK modules and the VM: wasmd's x/wasm; x/move over libmovevm with the MinitiaStdlib at 0x1, and the fee denom minted as a Move coin) built, CometBFT started in process until its first block is committed, the SDK's API server answering, then stopped."},
 	{"Real nodes: start-to-ready", []string{"./localnet/process/...", "./localnet/container/..."}, "3x",
 		"geth v1.17.8 --dev (genesis, init, start, first JSON-RPC answer, stop), wasmd v0.61.14 single-validator (init, genesis, gentx, start, first block, REST answer, stop) and our dev node binary (ready line with its endpoints, stop), each as a child process and as a FROM-scratch container through testcontainers-go (image from Docker's layer cache, readiness log line, removal). Skipped without `make nodes` or Docker."},
@@ -42,7 +42,7 @@ var suites = []suite{
 	{"Wasm deployer: store + instantiate, and throughput (embedded minitia and real wasmd)", []string{"./deployer/vm/wasm/..."}, "6x",
 		"Deploy: store the contract code and instantiate it (simulate, sign, broadcast, wait for each). Push: 5,000 new addresses through the deployer (validation, simulated gas model, journal synced once per window of txs, pipelined sequences, result checks overlapping the sends) beside raw pre-signed update_scores txs of the same chunk size broadcast back to back on the same chain in the same run (the chain's ceiling); on the embedded minitia at its default 100 ms blocks and at a minitia's 500 ms (`embedded-500ms`), and on wasmd v0.61.14 (200 ms blocks) as a child process. The deployer confirms each chunk by the SDK's GetTx over abci_query (protobuf), read for its code, log, gas and height only (the 1,000 update events of a chunk skipped, not decoded), where the raw run waits for the last tx only. Rates over 6 rounds of new addresses, the side that goes first alternating (deployer/internal/throughput)."},
 	{"Move deployer: publish and throughput (the minitia app + libmovevm)", []string{"./deployer/vm/move/..."}, "6x",
-		"Publish: one tx that publishes vip_score (prebuilt for the key), adds the deployer and sets the initial stage (simulate, sign, broadcast, wait). Push: 5,000 new addresses through the deployer (validation, simulated gas model, journal synced once per window of txs, pipelined sequences, result checks overlapping the sends) beside raw pre-signed update_score_script txs of the same chunk size broadcast back to back on the same chain in the same run (the node's own ceiling), on the embedded minitia at 100 ms and at 500 ms blocks (`embedded-500ms`) and on the dev node binary as a process. Chunks are capped so the chain can still simulate them (Initia's 3,000,000-gas contract simulation limit). The deployer confirms each chunk by the SDK's GetTx over abci_query (protobuf), read for its code, log, gas and height only (its `move` events, one per address, skipped, not decoded), where the raw run waits for the last tx only; gas per address includes the SDK's tx-size gas (10 per byte, 40 bytes per address) beside the VM's own (3,377 per new address, the official module's 4,047: see Move contract gas). Rates over 6 rounds of new addresses, the side that goes first alternating (deployer/internal/throughput)."},
+		"Publish: one tx that publishes vip_score (prebuilt for the key), adds the deployer and sets the initial stage (simulate, sign, broadcast, wait). Push: 5,000 new addresses through the deployer (validation, simulated gas model, journal synced once per window of txs, pipelined sequences, result checks overlapping the sends) beside raw pre-signed update_score_script txs of the same chunk size broadcast back to back on the same chain in the same run (the node's own ceiling), on the embedded minitia at 100 ms and at 500 ms blocks (`embedded-500ms`) and on the dev node binary as a process. Chunks are capped so the chain can still simulate them (Initia's 3,000,000-gas contract simulation limit). The deployer confirms each chunk by the SDK's GetTx over abci_query (protobuf), read for its code, log, gas and height only (its `move` events, one per address, skipped, not decoded), where the raw run waits for the last tx only; gas per address includes the SDK's tx-size gas (10 per byte, 40 bytes per address) beside the VM's own (3,309 per new address, the official module's 3,947: see Move contract gas). Rates over 6 rounds of new addresses, the side that goes first alternating (deployer/internal/throughput)."},
 	{"Journal: bytes and fsyncs per chunk, resume over a 1,000,000-address journal", []string{"./deployer/journal/..."}, "5x",
 		"AppendChunk: EVM-sized chunks (455 addresses, the signed tx as hex) journaled as the push does, with 1 and with 8 txs in flight: the signed txs of a window written together and synced once before the first broadcast (group commit), each outcome riding on the next sync. Resume: opening the journal of a finished 1,000,000-address push (2,198 chunks, each signed and confirmed), line by line; heap-kept-MB is what the folded journal holds afterwards (confirmed chunks keep no signed txs)."},
 	{"Score sets in memory", []string{"./deployer/scores/..."}, "1x",
@@ -71,32 +71,25 @@ type row struct {
 func main() {
 	out := flag.String("out", "BENCHMARKS.md", "report file")
 	demoRuns := flag.Int("demo-runs", 3, "how many times to time the demo")
+	only := flag.String("only", "", "rerun only the suites whose title matches this regexp, and keep the rest of the report")
 	flag.Parse()
 	ctx := context.Background()
+	if *only != "" {
+		if err := rerunOnly(ctx, *out, *only); err != nil {
+			fmt.Fprintln(os.Stderr, "benchreport:", err)
+			os.Exit(1)
+		}
+		fmt.Println("rewrote sections of", *out)
+		return
+	}
 
 	var md bytes.Buffer
 	fmt.Fprintf(&md, "# Benchmarks\n\nWritten by `make bench` on %s: %d cores, %s, %s/%s.\n\n",
 		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	for _, s := range suites {
-		pkgs := existing(s.pkgs)
-		if len(pkgs) == 0 {
-			continue
+		if len(existing(s.pkgs)) > 0 {
+			writeSuite(ctx, &md, s, "")
 		}
-		rows, raw, err := runBench(ctx, pkgs, s.benchtime)
-		fmt.Fprintf(&md, "## %s\n\n", s.title)
-		if s.note != "" {
-			fmt.Fprintf(&md, "%s\n\n", s.note)
-		}
-		if err != nil {
-			fmt.Fprintf(&md, "**failed:** %v\n\n```\n%s\n```\n\n", err, tail(raw, 30))
-			fmt.Fprintf(os.Stderr, "benchreport: %s: %v\n", s.title, err)
-			continue
-		}
-		if len(rows) == 0 {
-			md.WriteString("No benchmarks ran.\n\n")
-			continue
-		}
-		writeRows(&md, rows)
 	}
 	writeEngineFigures(ctx, &md)
 	fmt.Fprintf(&md, "## `make demo`\n\nWall time of `vipctl demo --vm <vm>` (embedded rollup and L1 stand-in start, stage read, deploy, 2,020 scores, finalize, read back), binary prebuilt, run outside the repository (its own state dir; `VIPHARNESS_MOVEVM` names the Move libraries), median of %d; `make demo` runs all three. Every VM's demo starts the L1 stand-in, a Move dev node (its MoveVM genesis takes a few ms).\n\n| VM | median | runs |\n|---|---|---|\n", *demoRuns)
@@ -114,6 +107,95 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println("wrote", *out)
+}
+
+// writeSuite runs one suite and writes its section; stamp, when given, says under the title
+// when and how the section was measured apart from the rest of the report.
+func writeSuite(ctx context.Context, md *bytes.Buffer, s suite, stamp string) {
+	rows, raw, err := runBench(ctx, existing(s.pkgs), s.benchtime)
+	fmt.Fprintf(md, "## %s\n\n", s.title)
+	if stamp != "" {
+		fmt.Fprintf(md, "%s\n\n", stamp)
+	}
+	if s.note != "" {
+		fmt.Fprintf(md, "%s\n\n", s.note)
+	}
+	switch {
+	case err != nil:
+		fmt.Fprintf(md, "**failed:** %v\n\n```\n%s\n```\n\n", err, tail(raw, 30))
+		fmt.Fprintf(os.Stderr, "benchreport: %s: %v\n", s.title, err)
+	case len(rows) == 0:
+		md.WriteString("No benchmarks ran.\n\n")
+	default:
+		writeRows(md, rows)
+	}
+}
+
+// rerunOnly reruns the suites whose title matches pattern and puts each section in place of
+// its old one in the report at path (found by the title's name, the part before its first
+// ":" or "("), or after the report's generated part when it has none; the rest of the report
+// is kept as it is, with the date it states.
+func rerunOnly(ctx context.Context, path, pattern string) error {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return fmt.Errorf("-only %q: %w", pattern, err)
+	}
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("-only keeps the rest of the report: %w", err)
+	}
+	sections := splitSections(string(old))
+	ran := 0
+	for _, s := range suites {
+		if !re.MatchString(s.title) || len(existing(s.pkgs)) == 0 {
+			continue
+		}
+		var md bytes.Buffer
+		writeSuite(ctx, &md, s, fmt.Sprintf("*Measured on %s by `go run ./cmd/benchreport -only %q` (%d cores, %s), apart from the rest of this report.*",
+			time.Now().UTC().Format("2006-01-02"), pattern, runtime.NumCPU(), runtime.Version()))
+		i := slices.IndexFunc(sections, func(sec string) bool { return sectionName(sec) == sectionName("## "+s.title) })
+		if i < 0 {
+			// Before the engine figures, which follow the suites in a full report.
+			i = slices.IndexFunc(sections, func(sec string) bool { return strings.HasPrefix(sec, "## Scoring suite wall time") })
+			if i < 0 {
+				i = len(sections)
+			}
+			sections = slices.Insert(sections, i, "")
+		}
+		sections[i] = md.String()
+		ran++
+	}
+	if ran == 0 {
+		return fmt.Errorf("-only %q matches no suite", pattern)
+	}
+	return os.WriteFile(path, []byte(strings.Join(sections, "")), 0o644)
+}
+
+// splitSections cuts a report before each "## " heading: the text before the first one, then
+// one piece per section.
+func splitSections(report string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(report); {
+		j := strings.Index(report[i:], "\n## ")
+		if j < 0 {
+			break
+		}
+		cut := i + j + 1
+		out = append(out, report[start:cut])
+		start, i = cut, cut
+	}
+	return append(out, report[start:])
+}
+
+// sectionName is a section's heading up to its first ":" or "(", the part a suite's title
+// keeps when its details are reworded.
+func sectionName(section string) string {
+	title, _, _ := strings.Cut(strings.TrimPrefix(section, "## "), "\n")
+	if i := strings.IndexAny(title, ":("); i >= 0 {
+		title = title[:i]
+	}
+	return strings.TrimSpace(title)
 }
 
 // handMarker starts the part of the report that is measured by hand (a procedure no Go
