@@ -297,7 +297,15 @@ var (
 	figures    = regexp.MustCompile(`[0-9]+`)
 )
 
-// masked is a message with its addresses and figures replaced, which differ by chain.
+// masked is a message with its addresses and figures replaced, which differ by chain, and
+// without the Rust backtrace a MoveVM appends to some errors when its process's environment
+// asks for backtraces (RUST_BACKTRACE): the node's settings, not the chain's answer.
 func masked(msg string) string {
+	msg, _, _ = strings.Cut(msg, " with message Backtrace:")
+	msg = rawFeePayer.ReplaceAllString(msg, "fee payer address: ADDR does not exist")
 	return figures.ReplaceAllString(bech32Addr.ReplaceAllString(msg, "ADDR"), "N")
 }
+
+// rawFeePayer is minievm's refusal of a sender with no account, which prints the address's
+// raw bytes.
+var rawFeePayer = regexp.MustCompile(`(?s)fee payer address: .* does not exist`)

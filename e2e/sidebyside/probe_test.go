@@ -186,11 +186,10 @@ func dig(v any, path string) any {
 	return v
 }
 
-// head is an error message's stable part: up to its first ": " (what follows names
-// addresses, keys and heights).
+// head is an error message as compared: whole, with what differs by chain masked
+// (addresses, figures).
 func head(msg string) string {
-	h, _, _ := strings.Cut(msg, ": ")
-	return h
+	return masked(msg)
 }
 
 // bech32Of is a funded account's bech32 address (an EVM rollup funds a 0x one).

@@ -18,10 +18,11 @@ import (
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
-// moveScriptProbe runs two scripts on both sides through MsgScript: one that returns and one
-// that aborts with 42. Compared: each tx's code and codespace, its events' types, and the
+// moveScriptProbe runs scripts on both sides through MsgScript: one that returns, one that
+// aborts with 42, and a generic one given type arguments (a struct, a vector, none, a struct
+// that does not exist). Compared: each tx's code and codespace, its events' types, and the
 // refusal's words (figures and addresses masked).
-var moveScriptProbe = probe{name: "Move MsgScript, returning and aborting", vms: []vip.VM{vip.Move}, ask: moveScripts, timeout: time.Minute}
+var moveScriptProbe = probe{name: "Move MsgScript, returning, aborting and generic", vms: []vip.VM{vip.Move}, ask: moveScripts, timeout: time.Minute}
 
 // scripts are the two scripts, compiled once, each in a package of its own (the compiler
 // names a package's scripts by name and index).
@@ -33,6 +34,7 @@ var scripts = sync.OnceValues(func() (map[string][]byte, error) {
 	sources := map[string]string{
 		"returns": "script {\n    fun returns(_s: &signer, _n: u64) {}\n}\n",
 		"aborts":  "script {\n    fun aborts(_s: &signer) { abort 42 }\n}\n",
+		"generic": "script {\n    fun generic<T>(_s: &signer) {}\n}\n",
 	}
 	out := map[string][]byte{}
 	for name, src := range sources {
@@ -74,6 +76,10 @@ func moveScripts(ctx context.Context, r localnet.Rollup) (answer, error) {
 		&initiamove.MsgScript{Sender: s.Address, CodeBytes: code["returns"], Args: [][]byte{movebcs.ArgU64(7)}},
 		&initiamove.MsgScriptJSON{Sender: s.Address, CodeBytes: code["returns"], Args: []string{`"7"`}},
 		&initiamove.MsgScript{Sender: s.Address, CodeBytes: code["aborts"]},
+		&initiamove.MsgScript{Sender: s.Address, CodeBytes: code["generic"], TypeArgs: []string{"0x1::fungible_asset::Metadata"}},
+		&initiamove.MsgScript{Sender: s.Address, CodeBytes: code["generic"], TypeArgs: []string{"vector<u64>"}},
+		&initiamove.MsgScript{Sender: s.Address, CodeBytes: code["generic"]},
+		&initiamove.MsgScript{Sender: s.Address, CodeBytes: code["generic"], TypeArgs: []string{"0x1::no_such::T"}},
 	} {
 		res, err := c.Send(ctx, s, 300_000, m)
 		if err != nil {

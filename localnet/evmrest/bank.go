@@ -1,6 +1,7 @@
 package evmrest
 
 import (
+	"fmt"
 	"net/http"
 
 	cmtservice "github.com/cosmos/cosmos-sdk/client/grpc/cmtservice"
@@ -53,12 +54,17 @@ func (s *Server) supply(w http.ResponseWriter, r *http.Request) {
 	s.writeProto(w, &banktypes.QueryTotalSupplyResponse{Supply: coins, Pagination: &query.PageResponse{Total: uint64(len(coins))}})
 }
 
-// supplyOf answers bank's SupplyOf: the fee denom's supply, and 0 of any other valid denom,
-// as x/bank answers a denom it does not hold.
+// supplyOf answers bank's SupplyOf: the fee denom's supply. Any other valid denom fails as on
+// a minievm, whose bank finds a denom's supply through the denom's ERC-20 contract: the
+// store's miss of the denom, as an internal error.
 func (s *Server) supplyOf(w http.ResponseWriter, r *http.Request) {
 	denom := r.URL.Query().Get("denom")
 	if err := sdk.ValidateDenom(denom); err != nil {
 		writeStatus(w, http.StatusBadRequest, 3, "invalid denom: "+err.Error())
+		return
+	}
+	if denom != s.info.FeeDenom {
+		writeInternal(w, fmt.Errorf("collections: not found: key '%s' of type bytes", denom))
 		return
 	}
 	coins, err := s.supplyCoins(r.Context())

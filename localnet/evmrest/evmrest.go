@@ -245,7 +245,7 @@ func parseAccount(a string) (common.Address, error) {
 	// checksummed, else "invalid separator index" or a checksum).
 	hrp, bz, err := bech32.DecodeAndConvert(a)
 	if err != nil {
-		return common.Address{}, fmt.Errorf("decoding bech32 failed: %w", err)
+		return common.Address{}, err // its words begin "decoding bech32 failed"
 	}
 	if hrp != Prefix || len(bz) != common.AddressLength {
 		return common.Address{}, fmt.Errorf("address %s: want an %s1 account of 20 bytes", a, Prefix)

@@ -8,6 +8,7 @@ import "C"
 
 import (
 	"errors"
+	"strings"
 	"fmt"
 	"sync"
 	"unsafe"
@@ -69,11 +70,12 @@ type ModuleID struct {
 
 func (m ModuleID) String() string { return m.Address.Short() + "::" + m.Name }
 
-// Function is an entry or view function call. Args are the BCS encoding of each argument
-// (signers excluded), or JSON when IsJSON. Type arguments are not supported.
+// Function is an entry or view function call. TypeArgs are BCS type tags (Runtime.TypeTag);
+// Args are the BCS encoding of each argument (signers excluded), or JSON when IsJSON.
 type Function struct {
 	Module   ModuleID
 	Function string
+	TypeArgs [][]byte
 	Args     [][]byte
 	IsJSON   bool
 }
@@ -83,7 +85,7 @@ func (f Function) bcs() []byte {
 	w.Address(f.Module.Address)
 	w.Str(f.Module.Name)
 	w.Str(f.Function)
-	w.ULEB128(0) // type arguments
+	writeTypeArgs(&w, f.TypeArgs)
 	w.ULEB128(uint64(len(f.Args)))
 	for _, a := range f.Args {
 		w.Bytes(a)
@@ -98,6 +100,17 @@ func (f Function) validate() error {
 	}
 	if !isIdentifier(f.Function) {
 		return fmt.Errorf("function name %q is not a Move identifier", f.Function)
+	}
+	return checkTypeArgs(f.TypeArgs)
+}
+
+// checkTypeArgs refuses a type argument that is not one whole BCS type tag: the library
+// would read past it.
+func checkTypeArgs(tags [][]byte) error {
+	for i, t := range tags {
+		if err := movebcs.CheckTypeTag(t); err != nil {
+			return fmt.Errorf("type argument %d: %w", i, err)
+		}
 	}
 	return nil
 }
@@ -290,15 +303,16 @@ func (r *Runtime) Execute(store storetypes.KVStore, env Env, gasLimit uint64, se
 // Script is a compiled script's call: its bytecode and its arguments (BCS, or JSON when
 // IsJSON). Type arguments are not supported.
 type Script struct {
-	Code   []byte
-	Args   [][]byte
-	IsJSON bool
+	Code     []byte
+	TypeArgs [][]byte // BCS type tags (Runtime.TypeTag)
+	Args     [][]byte
+	IsJSON   bool
 }
 
 func (s Script) bcs() []byte {
 	var w movebcs.Writer
 	w.Bytes(s.Code)
-	w.ULEB128(0) // no type arguments
+	writeTypeArgs(&w, s.TypeArgs)
 	w.ULEB128(uint64(len(s.Args)))
 	for _, a := range s.Args {
 		w.Bytes(a)
@@ -312,6 +326,9 @@ func (s Script) bcs() []byte {
 func (r *Runtime) ExecuteScript(store storetypes.KVStore, env Env, gasLimit uint64, senders []movebcs.Address, s Script) (Result, error) {
 	if len(s.Code) == 0 {
 		return Result{}, errors.New("empty script")
+	}
+	if err := checkTypeArgs(s.TypeArgs); err != nil {
+		return Result{}, err
 	}
 	return r.run("execute_script", store, env, gasLimit, senders, s.bcs())
 }
@@ -413,6 +430,43 @@ func (r *Runtime) decode(store storetypes.KVStore, name string, tag, data []byte
 // StructTagKey is the BCS encoding of a struct tag, as the VM keys resources by it.
 func (r *Runtime) StructTagKey(structTag string) ([]byte, error) {
 	return r.lib.callSlice("parse_struct_tag", []byte(structTag))
+}
+
+// BCS variant indexes of Move's TypeTag.
+const (
+	tagBool, tagU8, tagU64, tagU128, tagAddress, tagSigner, tagVector, tagStruct, tagU16, tagU32, tagU256 = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+)
+
+// TypeTag is the BCS type tag of a type argument written as x/move takes it ("u64",
+// "vector<u8>", "0x1::fungible_asset::Metadata"), parsed as x/move parses it: primitives by
+// name, "vector<...>" by trimming, anything else as a struct tag by the library.
+func (r *Runtime) TypeTag(typeArg string) ([]byte, error) {
+	if t, ok := map[string]byte{"bool": tagBool, "u8": tagU8, "u16": tagU16, "u32": tagU32, "u64": tagU64,
+		"u128": tagU128, "u256": tagU256, "signer": tagSigner, "address": tagAddress}[typeArg]; ok {
+		return []byte{t}, nil
+	}
+	if strings.HasPrefix(typeArg, "vector") {
+		elem, err := r.TypeTag(strings.TrimSuffix(strings.TrimPrefix(typeArg, "vector<"), ">"))
+		if err != nil {
+			return nil, err
+		}
+		return append([]byte{tagVector}, elem...), nil
+	}
+	if typeArg == "" {
+		return nil, errors.New("cannot parse empty struct tag")
+	}
+	st, err := r.StructTagKey(typeArg)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte{tagStruct}, st...), nil
+}
+
+func writeTypeArgs(w *movebcs.Writer, tags [][]byte) {
+	w.ULEB128(uint64(len(tags)))
+	for _, t := range tags {
+		w.Raw(t)
+	}
 }
 
 // readOnly refuses writes: views and decoding must not change state.

@@ -277,16 +277,31 @@ func (e *Executor) publish(ctx Ctx, m *initiamove.MsgPublish) (proto.Message, er
 	return &initiamove.MsgPublishResponse{}, e.execute(ctx, m.Sender, publishCall(m.CodeBytes, m.UpgradePolicy))
 }
 
-// function checks the parts of a call that the library cannot be given unchecked.
+// function reads a call's module address and type arguments as x/move reads them; their
+// refusals are x/move's own errors, unwrapped (a query answers them with code 2).
 func (e *Executor) function(ctx Ctx, addr, module, function string, typeArgs []string) (movevm.Function, error) {
 	a, err := parseAddress(ctx, addr)
 	if err != nil {
-		return movevm.Function{}, errorsmod.Wrapf(sdkerrors.ErrInvalidAddress, "module address: %v", err)
+		return movevm.Function{}, err
 	}
-	if len(typeArgs) > 0 {
-		return movevm.Function{}, errorsmod.Wrap(ErrInvalidRequest, "type arguments are not supported by the dev node")
+	tags, err := e.typeTags(typeArgs)
+	if err != nil {
+		return movevm.Function{}, err
 	}
-	return movevm.Function{Module: movevm.ModuleID{Address: a, Name: module}, Function: function}, nil
+	return movevm.Function{Module: movevm.ModuleID{Address: a, Name: module}, Function: function, TypeArgs: tags}, nil
+}
+
+// typeTags parses type arguments as x/move's TypeTagsFromTypeArgs does.
+func (e *Executor) typeTags(typeArgs []string) ([][]byte, error) {
+	var tags [][]byte
+	for _, t := range typeArgs {
+		tag, err := e.rt.TypeTag(t)
+		if err != nil {
+			return nil, err
+		}
+		tags = append(tags, tag)
+	}
+	return tags, nil
 }
 
 // script runs a MsgScript(JSON) signed by its sender.
@@ -294,14 +309,15 @@ func (e *Executor) script(ctx Ctx, sender string, code []byte, typeArgs []string
 	if len(code) == 0 {
 		return errorsmod.Wrap(ErrEmpty, "code bytes")
 	}
-	if len(typeArgs) > 0 {
-		return errorsmod.Wrap(ErrInvalidRequest, "type arguments are not supported by the dev node")
+	tags, err := e.typeTags(typeArgs)
+	if err != nil {
+		return err
 	}
 	from, err := ctx.Addresses().StringToBytes(sender)
 	if err != nil {
 		return errorsmod.Wrapf(sdkerrors.ErrInvalidAddress, "sender: %v", err)
 	}
-	return e.scriptAs(ctx, []movebcs.Address{movebcs.AccountAddress(from)}, movevm.Script{Code: code, Args: args, IsJSON: isJSON})
+	return e.scriptAs(ctx, []movebcs.Address{movebcs.AccountAddress(from)}, movevm.Script{Code: code, TypeArgs: tags, Args: args, IsJSON: isJSON})
 }
 
 func (e *Executor) execute(ctx Ctx, sender string, fn movevm.Function) error {

@@ -332,7 +332,8 @@ func (e *Executor) tableEntry(c Ctx, q *initiamove.QueryTableEntryRequest) (prot
 func (e *Executor) view(c Ctx, addr, module, function string, typeArgs []string, args [][]byte, isJSON bool) (string, []initiamove.VMEvent, uint64, error) {
 	fn, err := e.function(c, addr, module, function, typeArgs)
 	if err != nil {
-		return "", nil, 0, status.Error(codes.InvalidArgument, err.Error())
+		// x/move's own words, unwrapped: code 2, as a minimove answers them.
+		return "", nil, 0, status.Error(codes.Unknown, err.Error())
 	}
 	fn.Args, fn.IsJSON = args, isJSON
 	gas := c.GasMeter().Limit() - c.GasMeter().GasConsumedToLimit()
