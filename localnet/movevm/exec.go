@@ -8,8 +8,8 @@ import "C"
 
 import (
 	"errors"
-	"strings"
 	"fmt"
+	"strings"
 	"sync"
 	"unsafe"
 
