@@ -114,7 +114,7 @@ var probes = append([]probe{
 		func(v any) string { return fmt.Sprintf("number %v", dig(v, "number")) }),
 	{name: "Cosmos a bank send above u64", vms: []vip.VM{vip.Wasm, vip.Move}, ask: overU64Send, timeout: time.Minute},
 	{name: "Cosmos a bank send above the balance", vms: []vip.VM{vip.Wasm, vip.Move}, ask: overBalanceSend, timeout: time.Minute},
-}, append(append(evmProbes, moveAuthzProbe, moveScriptProbe, moveCoinProbe, moveViewProbe), cosmosGasProbes...)...)
+}, append(append(evmProbes, moveAuthzProbe, moveScriptProbe, moveCoinProbe, moveViewProbe, txRefusalsProbe), cosmosGasProbes...)...)
 
 func noParams(localnet.Rollup) []any { return []any{} }
 

@@ -45,8 +45,11 @@ func (a *App) anteHandler() (sdk.AnteHandler, error) {
 	if a.moveBank != nil {
 		bank = a.moveBank // fees are paid in Move coins
 	}
+	decorators = append(decorators, ante.NewExtensionOptionsDecorator(nil))
+	if a.MoveKeeper != nil {
+		decorators = append(decorators, zeroGasRefused{})
+	}
 	return sdk.ChainAnteDecorators(append(decorators,
-		ante.NewExtensionOptionsDecorator(nil),
 		ante.NewValidateBasicDecorator(),
 		ante.NewTxTimeoutHeightDecorator(),
 		ante.NewValidateMemoDecorator(a.AccountKeeper),
@@ -156,4 +159,20 @@ func hasEIP191(sigs []signing.SignatureV2) bool {
 		}
 	}
 	return false
+}
+
+// zeroGasRefused refuses a delivered tx with a gas limit of zero in x/move's words, as x/move's
+// GasPricesDecorator does where Initia's Move chains put it (before ValidateBasic), so the
+// SDK's out-of-gas on the first read never answers it.
+type zeroGasRefused struct{}
+
+func (zeroGasRefused) AnteHandle(ctx sdk.Context, tx sdk.Tx, simulate bool, next sdk.AnteHandler) (sdk.Context, error) {
+	feeTx, ok := tx.(sdk.FeeTx)
+	if !ok {
+		return ctx, errorsmod.Wrap(sdkerrors.ErrTxDecode, "Tx must be a FeeTx")
+	}
+	if !simulate && feeTx.GetGas() == 0 {
+		return ctx, errorsmod.Wrap(sdkerrors.ErrOutOfGas, "Transaction gas cannot be zero.")
+	}
+	return next(ctx, tx, simulate)
 }
