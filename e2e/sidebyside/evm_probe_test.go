@@ -224,6 +224,8 @@ var evmProbes = []probe{
 	evmProbe("JSON-RPC a transfer's blocks", transfer(false)),
 	evmProbe("JSON-RPC a transfer's gas and logs", transfer(true)),
 	evmProbe("JSON-RPC a dynamic-fee transfer's price", dynamicFeePrice),
+	evmSendRefusalsProbe,
+	evmGasRefusalsProbe,
 }
 
 // dynamicFeePrice sends a type-2 transfer whose fee cap is 7 x eth_gasPrice with a tip of 1

@@ -17,7 +17,9 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/vipharness/vipharness/bindings/ethnode"
+	"github.com/vipharness/vipharness/localnet/evmrest"
 
+	"github.com/cosmos/cosmos-sdk/types/bech32"
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -427,10 +429,10 @@ func (a *minievmAPI) FeeHistory(ctx context.Context, blockCount json.RawMessage,
 	return res, nil
 }
 
-// SendRawTransaction refuses a tx whose gas price is below the minimum, then hands it to
-// the pool.
+// SendRawTransaction refuses what a minievm refuses before its mempool takes a tx, in its
+// order and words (checkTx), then hands the tx to the pool.
 func (a *minievmAPI) SendRawTransaction(ctx context.Context, input hexutil.Bytes) (common.Hash, error) {
-	if err := a.checkFee(input); err != nil {
+	if err := a.checkTx(ctx, input); err != nil {
 		return common.Hash{}, err
 	}
 	return a.tx.SendRawTransaction(ctx, input)
@@ -438,10 +440,55 @@ func (a *minievmAPI) SendRawTransaction(ctx context.Context, input hexutil.Bytes
 
 // SendRawTransactionSync is SendRawTransaction that waits for the receipt (EIP-7966).
 func (a *minievmAPI) SendRawTransactionSync(ctx context.Context, input hexutil.Bytes, timeoutMs *uint64) (map[string]interface{}, error) {
-	if err := a.checkFee(input); err != nil {
+	if err := a.checkTx(ctx, input); err != nil {
 		return nil, err
 	}
 	return a.tx.SendRawTransactionSync(ctx, input, timeoutMs)
+}
+
+// checkTx refuses a raw tx as a minievm does on its way to the mempool: the tx's conversion
+// into a Cosmos tx recovers its sender under the chain's id (geth's words for another chain's
+// id, with no "invalid sender" before them); its CheckTx finds the sender's account
+// ("account <bech32> does not exist: unknown address") and refuses a nonce below the
+// account's sequence, which counts the txs it already took (the SDK's sequence mismatch);
+// then the ante's fee check (checkFee).
+func (a *minievmAPI) checkTx(ctx context.Context, input hexutil.Bytes) error {
+	tx := new(types.Transaction)
+	if err := tx.UnmarshalBinary(input); err != nil {
+		return err
+	}
+	if !tx.Protected() {
+		return errors.New("only replay-protected (EIP-155) transactions allowed over RPC")
+	}
+	sender, err := types.Sender(a.signer, tx)
+	if err != nil {
+		return err
+	}
+	st, err := a.chain.State()
+	if err != nil {
+		return fmt.Errorf("read the state: %w", err)
+	}
+	if !st.Exist(sender) {
+		addr, err := bech32.ConvertAndEncode(evmrest.Prefix, sender.Bytes())
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("account %s does not exist: unknown address", addr)
+	}
+	var pending hexutil.Uint64
+	if err := a.geth.CallContext(ctx, &pending, "eth_getTransactionCount", sender, "pending"); err != nil {
+		return err
+	}
+	if tx.Nonce() < uint64(pending) {
+		// The same tx again is the pool's to answer ("already known" while it waits, which
+		// a client resending it reads as sent).
+		var known json.RawMessage
+		if err := a.geth.CallContext(ctx, &known, "eth_getTransactionByHash", tx.Hash()); err == nil && !emptyJSON(known) {
+			return nil
+		}
+		return fmt.Errorf("account sequence mismatch, expected %d, got %d: incorrect account sequence", uint64(pending), tx.Nonce())
+	}
+	return a.checkFee(tx)
 }
 
 // GetTransactionReceipt is null for a tx the chain has not mined, as on a minievm; geth
@@ -574,11 +621,7 @@ func (e *UnderpricedError) Error() string {
 // ErrorCode is the JSON-RPC error code minievm (and geth) give tx refusals.
 func (e *UnderpricedError) ErrorCode() int { return -32000 }
 
-func (a *minievmAPI) checkFee(input hexutil.Bytes) error {
-	tx := new(types.Transaction)
-	if err := tx.UnmarshalBinary(input); err != nil {
-		return err // the pool's own decoding error follows anyway; say it here
-	}
+func (a *minievmAPI) checkFee(tx *types.Transaction) error {
 	if tx.GasFeeCap().Cmp(a.minGasPrice) < 0 {
 		return &UnderpricedError{GasPrice: tx.GasFeeCap(), MinGasPrice: new(big.Int).Set(a.minGasPrice), Gas: tx.Gas()}
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math/big"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cosmos/cosmos-sdk/types/bech32"
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -1171,5 +1173,63 @@ func TestEVMRefusesBlocksItDoesNotHaveAsMinievm(t *testing.T) {
 	var bal hexutil.Big
 	if err := c.CallContext(ctx, &bal, "eth_getBalance", sink, "0x1"); err != nil {
 		t.Fatalf("eth_getBalance at block 1: %v", err)
+	}
+}
+
+// A raw tx is refused in minievm's order and words before the pool sees it (as a real
+// minievm v1.2.18 answered each): another chain's id in geth's words without "invalid
+// sender", a sender with no account by its bech32 address, a nonce the account has used as
+// the SDK's sequence mismatch, a fee cap under the minimum as the fee check words it; a tx
+// sent again while it waits is the pool's "already known", which clients read as sent.
+func TestEVMRefusesRawTxsAsMinievm(t *testing.T) {
+	r := startEVM(t)
+	s := newSender(t, r)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	first, err := s.send(ctx, transfer(EVMMinGasPrice, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.mined(ctx, first)
+	broke, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	brokeAddr, err := bech32.ConvertAndEncode("init", crypto.PubkeyToAddress(broke.PublicKey).Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sign := func(key *ecdsa.PrivateKey, chainID *big.Int, nonce uint64, value int64) *types.Transaction {
+		tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce,
+			GasFeeCap: big.NewInt(EVMMinGasPrice), Gas: 21_000, To: &sink, Value: big.NewInt(value)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tx
+	}
+	other := new(big.Int).Add(s.chainID, big.NewInt(1))
+	for _, tc := range []struct {
+		name string
+		tx   *types.Transaction
+		want string
+	}{
+		{"another chain's id", sign(s.key, other, s.nonce, 1), fmt.Sprintf("invalid chain id for signer: have %d want %d", other, s.chainID)},
+		{"a sender with no account", sign(broke, s.chainID, 0, 1), "account " + brokeAddr + " does not exist: unknown address"},
+		{"a used nonce", sign(s.key, s.chainID, s.nonce-1, 2), fmt.Sprintf("account sequence mismatch, expected %d, got %d: incorrect account sequence", s.nonce, s.nonce-1)},
+	} {
+		err := s.c.SendTransaction(ctx, tc.tx)
+		var rpcErr rpc.Error
+		if err == nil || !errors.As(err, &rpcErr) || rpcErr.ErrorCode() != -32000 || err.Error() != tc.want {
+			t.Errorf("%s: err = %v; want -32000 %q", tc.name, err, tc.want)
+		}
+	}
+	// The same tx sent again (pooled or mined by then) is the pool's to answer, never a
+	// sequence mismatch: a client that resends a tx reads "already known" as sent.
+	again := sign(s.key, s.chainID, s.nonce, 3)
+	if err := s.c.SendTransaction(ctx, again); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.c.SendTransaction(ctx, again); err != nil && strings.Contains(err.Error(), "sequence mismatch") {
+		t.Fatalf("the same tx again: %v; want the pool's answer", err)
 	}
 }
