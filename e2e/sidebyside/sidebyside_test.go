@@ -114,7 +114,7 @@ var probes = append([]probe{
 		func(v any) string { return fmt.Sprintf("number %v", dig(v, "number")) }),
 	{name: "Cosmos a bank send above u64", vms: []vip.VM{vip.Wasm, vip.Move}, ask: overU64Send, timeout: time.Minute},
 	{name: "Cosmos a bank send above the balance", vms: []vip.VM{vip.Wasm, vip.Move}, ask: overBalanceSend, timeout: time.Minute},
-}, append(append(evmProbes, moveAuthzProbe, moveScriptProbe, moveCoinProbe, moveViewProbe, txRefusalsProbe), cosmosGasProbes...)...)
+}, append(append(append(evmProbes, moveAuthzProbe, moveScriptProbe, moveCoinProbe, moveViewProbe, txRefusalsProbe), errorProbes...), cosmosGasProbes...)...)
 
 func noParams(localnet.Rollup) []any { return []any{} }
 
@@ -163,6 +163,8 @@ var known = map[string]map[vip.VM]string{
 	"JSON-RPC a dynamic-fee transfer's price":                      {vip.EVM: "minievm reports a type-2 tx's gasPrice and effectiveGasPrice as its fee cap and charges the cap for the Cosmos gas used plus half the gas left unused (measured: a cap of 105 on 111,563 used of 170,860 cost 14,827,261); geth charges base fee + tip for the gas used. Matching the report alone would make the embedded EVM's receipts disagree with its balances, and the charge needs minievm's Cosmos gas"},
 	"RPC the latest block":                                         {vip.EVM: "the embedded EVM's blocks are geth's, and its CometBFT face (a stand-in) serves no CometBFT blocks; a minievm's blocks are CometBFT's, each EVM tx inside a Cosmos tx"},
 	"JSON-RPC eth_sendRawTransaction of txs short of gas or coins": {vip.EVM: "the embedded EVM's pool judges a tx by geth's rules: under a transfer's 21,000 intrinsic gas it answers \"intrinsic gas too low\", and a value above the balance \"insufficient funds\"; a minievm converts the tx into a Cosmos tx first, whose fee check fails a limit that low (\"fee amount manipulation detected: Tx conversion failed\", also at 21,000), and takes a value above the balance into its mempool (the EVM call fails when it runs). geth cannot put a tx it cannot pay for into a block"},
+	"REST a tx that is not there":                                  {vip.EVM: "the embedded EVM's Cosmos face serves no Cosmos txs (its txs are geth's, with no Cosmos tx around them), so its tx route answers 501; a minievm looks the hash up among its Cosmos txs (404 code 5, \"tx not found\")"},
+	"REST a block past the head":                                   {vip.EVM: "the embedded EVM's Cosmos face serves no Cosmos blocks (its blocks are geth's), so its block route answers 501; a minievm's answers a height past its head 400 code 3"},
 	"REST auth module accounts":                                    {vip.EVM: "the embedded EVM runs no Cosmos modules, so it has no module accounts to list (a minievm lists its modules' accounts: fee_collector, opchild, transfer and others); its Cosmos face answers an empty list"},
 }
 

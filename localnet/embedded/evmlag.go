@@ -151,8 +151,12 @@ func (a *minievmAPI) GetStorageAt(ctx context.Context, addr common.Address, slot
 	return a.forward(ctx, "eth_getStorageAt", raw(addr), &slot, a.latest(block))
 }
 
-// GetTransactionCount is geth's, at the lagged state ("pending" is the pool's, as ever).
+// GetTransactionCount is geth's, at the lagged state ("pending" is the pool's, as ever), for
+// a block the chain has.
 func (a *minievmAPI) GetTransactionCount(ctx context.Context, addr common.Address, block *json.RawMessage) (json.RawMessage, error) {
+	if err := a.stateAt(block); err != nil {
+		return nil, err
+	}
 	return a.forward(ctx, "eth_getTransactionCount", raw(addr), a.latest(block))
 }
 

@@ -223,7 +223,56 @@ func (a *minievmAPI) txObject(ctx context.Context, method string, args ...any) (
 // GetLogs is geth's (a scan of the range's blooms, as minievm's), its logs as minievm's:
 // without geth's blockTimestamp.
 func (a *minievmAPI) GetLogs(ctx context.Context, crit filters.FilterCriteria) (json.RawMessage, error) {
+	if crit.BlockHash == nil {
+		from, to, empty, err := a.logRange(crit.FromBlock, crit.ToBlock)
+		if err != nil || empty {
+			return json.RawMessage("[]"), err
+		}
+		crit.FromBlock, crit.ToBlock = from, to
+	}
 	return minievmLogs(a.filters.GetLogs(ctx, crit))
+}
+
+// filterMaxBlockRange is minievm's default json-rpc.filter-max-block-range.
+const filterMaxBlockRange = 1_000_000
+
+// logRange resolves eth_getLogs' block range as minievm's filter does: a range that runs
+// backwards ("invalid block range params") or spans more than filterMaxBlockRange blocks
+// ("block range exceeded ...") is refused; a tag (any negative number) is the head and 0 is
+// block 1; a range that starts past the head is empty, and one that ends past it ends there
+// (geth refuses both).
+func (a *minievmAPI) logRange(fromBlock, toBlock *big.Int) (from, to *big.Int, empty bool, err error) {
+	begin, end := rpc.LatestBlockNumber.Int64(), rpc.LatestBlockNumber.Int64()
+	if fromBlock != nil {
+		begin = fromBlock.Int64()
+	}
+	if toBlock != nil {
+		end = toBlock.Int64()
+	}
+	if begin > 0 && end > 0 && begin > end {
+		return nil, nil, false, errors.New("invalid block range params")
+	}
+	if end-begin+1 > filterMaxBlockRange {
+		return nil, nil, false, fmt.Errorf("block range exceeded %d", filterMaxBlockRange)
+	}
+	head := a.chain.CurrentBlock().Number.Int64()
+	resolve := func(n int64) int64 {
+		switch {
+		case n < 0:
+			return head
+		case n == 0:
+			return 1
+		}
+		return n
+	}
+	begin, end = resolve(begin), resolve(end)
+	if end < begin {
+		return nil, nil, false, fmt.Errorf("invalid range [%d, %d]", begin, end)
+	}
+	if begin > head {
+		return nil, nil, true, nil
+	}
+	return big.NewInt(begin), big.NewInt(min(end, head)), false, nil
 }
 
 // GetFilterLogs is geth's, its logs as minievm's (no blockTimestamp).

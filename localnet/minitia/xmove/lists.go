@@ -76,14 +76,15 @@ func (e *Executor) resources(c Ctx, q *initiamove.QueryResourcesRequest) (proto.
 }
 
 // table reads a table's stored info: its key and value types.
-func (e *Executor) table(store storetypes.KVStore, address string) (movebcs.Address, movebcs.TableInfo, error) {
-	handle, err := movebcs.ParseAddress(address)
+func (e *Executor) table(c Ctx, store storetypes.KVStore, address string) (movebcs.Address, movebcs.TableInfo, error) {
+	handle, err := parseAddress(c, address)
 	if err != nil {
-		return handle, movebcs.TableInfo{}, status.Errorf(codes.InvalidArgument, "table handle %q: %v", address, err)
+		// x/move passes its address parser's words through: code 2.
+		return handle, movebcs.TableInfo{}, status.Error(codes.Unknown, err.Error())
 	}
 	raw := store.Get(movebcs.TableInfoKey(handle))
 	if raw == nil {
-		return handle, movebcs.TableInfo{}, status.Errorf(codes.NotFound, "table %s not found", address)
+		return handle, movebcs.TableInfo{}, collectionsNotFound(movebcs.TableInfoKey(handle))
 	}
 	info, err := movebcs.ParseTableInfo(raw)
 	if err != nil {
@@ -93,7 +94,7 @@ func (e *Executor) table(store storetypes.KVStore, address string) (movebcs.Addr
 }
 
 func (e *Executor) tableInfo(c Ctx, q *initiamove.QueryTableInfoRequest) (proto.Message, error) {
-	_, info, err := e.table(e.store(c), q.Address)
+	_, info, err := e.table(c, e.store(c), q.Address)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +111,7 @@ func (e *Executor) tableInfo(c Ctx, q *initiamove.QueryTableInfoRequest) (proto.
 
 func (e *Executor) tableEntries(c Ctx, q *initiamove.QueryTableEntriesRequest) (proto.Message, error) {
 	store := e.store(c)
-	handle, info, err := e.table(store, q.Address)
+	handle, info, err := e.table(c, store, q.Address)
 	if err != nil {
 		return nil, err
 	}

@@ -210,8 +210,9 @@ func TestMoveTablesParamsAndMetadata(t *testing.T) {
 		code       float64
 		msg        string
 	}{
-		{"no table at the handle", "/initia/move/v1/tables/0xabc", 404, 5, "table 0xabc not found"},
-		{"handle not an address", "/initia/move/v1/tables/nope/entries", 400, 3, "nope"},
+		// x/move's store miss and address parser's words, unwrapped (code 2), as a minimove's.
+		{"no table at the handle", "/initia/move/v1/tables/0xabc", 500, 2, "collections: not found: key 'hexBytes:"},
+		{"handle not an address", "/initia/move/v1/tables/nope/entries", 500, 2, "decoding bech32 failed"},
 		// x/move's own words, passed through unwrapped as a minimove answers them.
 		{"no metadata at the address", "/initia/move/v1/denom?metadata=0xabc", 500, 2, "collections: not found"},
 		{"move denom in upper case", "/initia/move/v1/metadata?denom=move/AB", 500, 2, "metadata address should be lowercase"},

@@ -299,22 +299,17 @@ func (e *Executor) module(c Ctx, q *initiamove.QueryModuleRequest) (proto.Messag
 }
 
 func (e *Executor) tableEntry(c Ctx, q *initiamove.QueryTableEntryRequest) (proto.Message, error) {
-	handle, err := movebcs.ParseAddress(q.Address)
-	if err != nil {
-		return nil, status.Errorf(codes.InvalidArgument, "table handle: %v", err)
+	if len(q.KeyBytes) == 0 {
+		return nil, status.Error(codes.InvalidArgument, "empty key bytes: invalid request")
 	}
 	store := e.store(c)
-	infoBytes := store.Get(movebcs.TableInfoKey(handle))
-	if infoBytes == nil {
-		return nil, status.Errorf(codes.NotFound, "table %s not found", q.Address)
-	}
-	info, err := movebcs.ParseTableInfo(infoBytes)
+	handle, info, err := e.table(c, store, q.Address)
 	if err != nil {
-		return nil, status.Errorf(codes.Internal, "table %s: %v", q.Address, err)
+		return nil, err
 	}
 	value := store.Get(movebcs.TableItemKey(handle, q.KeyBytes))
 	if value == nil {
-		return nil, status.Errorf(codes.NotFound, "table %s has no entry for key %x", q.Address, q.KeyBytes)
+		return nil, collectionsNotFound(movebcs.TableItemKey(handle, q.KeyBytes))
 	}
 	key, err := e.rt.DecodeValue(store, info.KeyType, q.KeyBytes)
 	if err != nil {
