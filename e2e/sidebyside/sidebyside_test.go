@@ -178,10 +178,12 @@ var _ = Describe("the project's rollups beside Initia's real minitiad", Label("s
 
 			It("answers every probe as the real rollup does, but for the differences listed", func(ctx SpecContext) {
 				var unexpected, closed, still []string
+				asked := 0
 				for _, p := range probes {
 					if !p.on(vm) {
 						continue
 					}
+					asked++
 					timeout := probeTimeout
 					if p.timeout > 0 {
 						timeout = p.timeout
@@ -204,8 +206,8 @@ var _ = Describe("the project's rollups beside Initia's real minitiad", Label("s
 						unexpected = append(unexpected, line)
 					}
 				}
-				AddReportEntry("differences", fmt.Sprintf("%s: %d known differences left:\n%s", vm, len(still), strings.Join(still, "\n")))
-				fmt.Fprintf(GinkgoWriter, "%s: %d known differences left\n", vm, len(still))
+				AddReportEntry("differences", fmt.Sprintf("%s: %d probes, %d known differences left:\n%s", vm, asked, len(still), strings.Join(still, "\n")))
+				fmt.Fprintf(GinkgoWriter, "%s: %d probes, %d known differences left\n", vm, asked, len(still))
 				Expect(unexpected).To(BeEmpty(), "differences not listed as known")
 				Expect(closed).To(BeEmpty(), "known differences that are closed: take them off the list")
 			}, SpecTimeout(6*time.Minute))
