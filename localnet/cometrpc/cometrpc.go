@@ -101,6 +101,8 @@ type rpcRequest struct {
 type queryParams struct {
 	Path string `json:"path"`
 	Data string `json:"data"`
+	// Height is a method's height argument ("": the head).
+	Height string `json:"height"`
 }
 
 type rpcError struct {
@@ -140,8 +142,8 @@ func (c *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var params queryParams
 	if r.Method == http.MethodGet { // GET /abci_query?path="..."&data=0x...
 		q := r.URL.Query()
-		params = queryParams{Path: strings.Trim(q.Get("path"), `"`), Data: strings.Trim(q.Get("data"), `"`)}
-	} else if req.Method == "abci_query" && len(req.Params) > 0 {
+		params = queryParams{Path: strings.Trim(q.Get("path"), `"`), Data: strings.Trim(q.Get("data"), `"`), Height: strings.Trim(q.Get("height"), `"`)}
+	} else if (req.Method == "abci_query" || req.Method == "validators") && len(req.Params) > 0 {
 		if err := json.Unmarshal(req.Params, &params); err != nil {
 			writeRPC(w, http.StatusInternalServerError, rpcResponse{JSONRPC: "2.0", ID: req.ID, Error: &rpcError{Code: -32602, Message: "Invalid params", Data: err.Error()}})
 			return
@@ -188,6 +190,19 @@ func (c *Server) call(ctx context.Context, method string, params queryParams) (a
 		height, _, err := c.info.Head(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("read chain head: %w", err)
+		}
+		if params.Height != "" {
+			// The set never changes (one sequencer): any height the chain has lists it.
+			h, err := strconv.ParseInt(params.Height, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("height %q: %w", params.Height, err)
+			}
+			if h > int64(height) {
+				return nil, fmt.Errorf("height %d must be less than or equal to the current blockchain height %d", h, height)
+			}
+			if h > 0 {
+				height = uint64(h)
+			}
 		}
 		vals := []any{}
 		if key := c.info.Validator; key != nil {

@@ -116,6 +116,7 @@ func TestNodeReads(t *testing.T) {
 	addr := cmted25519.PubKey(key).Address().String()
 	for path, want := range map[string]string{
 		"/validators":          `{"block_height":"9","count":"1","total":"1","validators":[{"address":"` + addr + `","proposer_priority":"0","pub_key":{"type":"tendermint/PubKeyEd25519","value":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="},"voting_power":"1"}]}`,
+		"/validators?height=4": `{"block_height":"4","count":"1","total":"1","validators":[{"address":"` + addr + `","proposer_priority":"0","pub_key":{"type":"tendermint/PubKeyEd25519","value":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="},"voting_power":"1"}]}`,
 		"/net_info":            `{"listeners":["Listener(@)"],"listening":true,"n_peers":"0","peers":[]}`,
 		"/num_unconfirmed_txs": `{"n_txs":"2","total":"2","total_bytes":"300","txs":null}`,
 	} {
@@ -131,6 +132,23 @@ func TestNodeReads(t *testing.T) {
 		if err != nil || string(out.Result) != want {
 			t.Errorf("%s: %s %v, want %s", path, out.Result, err, want)
 		}
+	}
+	// A height past the head, in CometBFT's words.
+	res, err := http.Get(s.URL() + "/validators?height=10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed struct {
+		Error struct {
+			Code int    `json:"code"`
+			Data string `json:"data"`
+		} `json:"error"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&failed)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusInternalServerError || failed.Error.Code != -32603 ||
+		failed.Error.Data != "height 10 must be less than or equal to the current blockchain height 9" {
+		t.Errorf("validators past the head: HTTP %d %+v %v", res.StatusCode, failed, err)
 	}
 	if res, err := http.Get(s.URL() + "/no_such_method"); err != nil || res.StatusCode != http.StatusNotFound {
 		t.Errorf("an unknown path: %v %v, want 404", res, err)
