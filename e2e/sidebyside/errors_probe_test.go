@@ -47,7 +47,9 @@ var errorProbes = []probe{
 	}, nil),
 	wasmContract("REST a Wasm contract's state, a page of one", func(a string) string {
 		return "/cosmwasm/wasm/v1/contract/" + a + "/state?pagination.limit=1&pagination.count_total=true"
-	}, func(v any) string { return shape(v) + " total " + strings.TrimSpace(toString(dig(v, "pagination.total"))) }),
+	}, func(v any) string {
+		return shape(v) + " total " + strings.TrimSpace(toString(dig(v, "pagination.total")))
+	}),
 	rest("REST a Wasm code that is not there", []vip.VM{vip.Wasm}, func(localnet.Rollup) string { return "/cosmwasm/wasm/v1/code/999" }, nil),
 	rest("REST a Wasm code's contracts when it has none", []vip.VM{vip.Wasm}, func(localnet.Rollup) string { return "/cosmwasm/wasm/v1/code/999/contracts" }, nil),
 	rest("REST Move resources of an address with none", []vip.VM{vip.Move}, func(localnet.Rollup) string {
@@ -57,7 +59,9 @@ var errorProbes = []probe{
 		return "/initia/move/v1/accounts/" + fresh().Hex() + "/modules"
 	}, nil),
 	rest("REST Move a table that is not there", []vip.VM{vip.Move}, func(localnet.Rollup) string { return "/initia/move/v1/tables/0x99" }, nil),
-	rest("REST auth account that is not there", nil, func(localnet.Rollup) string { return "/cosmos/auth/v1beta1/accounts/init1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqzqkmcy" }, nil),
+	rest("REST auth account that is not there", nil, func(localnet.Rollup) string {
+		return "/cosmos/auth/v1beta1/accounts/init1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqzqkmcy"
+	}, nil),
 	rest("REST a tx that is not there", nil, func(localnet.Rollup) string { return "/cosmos/tx/v1beta1/txs/" + strings.Repeat("AB", 32) }, nil),
 	rest("REST a block past the head", nil, func(localnet.Rollup) string { return "/cosmos/base/tendermint/v1beta1/blocks/999999" }, nil),
 }
