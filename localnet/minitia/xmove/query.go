@@ -370,12 +370,6 @@ func (e *Executor) upgradePolicy(store interface{ Get([]byte) []byte }, addr mov
 	return initiamove.UpgradePolicy(v[0]), nil
 }
 
-// hasResource reports whether addr holds a resource of the struct tag.
-func (e *Executor) hasResource(c Ctx, addr movebcs.Address, structTag string) bool {
-	tag, err := e.rt.StructTagKey(structTag)
-	return err == nil && e.store(c).Has(movebcs.ResourceKey(addr, tag))
-}
-
 // collectionsNotFound is what Initia's x/move answers for a missing module or resource: the
 // store's own collections error, passed through unwrapped, so gRPC code 2 (Unknown) and,
 // through the gateway, HTTP 500, never NotFound.
