@@ -1,12 +1,10 @@
 package sidebyside_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -125,22 +123,15 @@ func okTx(res *sdk.TxResponse, err error) error {
 // data.
 func viewJSON(ctx context.Context, rest, module, fn string, args ...string) (string, error) {
 	body, _ := json.Marshal(map[string]any{"address": module, "module_name": "vip_score", "function_name": fn, "type_args": []string{}, "args": args})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, rest+"/initia/move/v1/view/json", bytes.NewReader(body))
+	status, b, err := roundTrip(ctx, http.MethodPost, rest+"/initia/move/v1/view/json", body)
 	if err != nil {
 		return "", err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	var v struct {
 		Data string `json:"data"`
 	}
-	if resp.StatusCode != http.StatusOK || json.Unmarshal(b, &v) != nil {
-		return "", fmt.Errorf("view %s: HTTP %d %s", fn, resp.StatusCode, b)
+	if status != http.StatusOK || json.Unmarshal(b, &v) != nil {
+		return "", fmt.Errorf("view %s: HTTP %d %s", fn, status, b)
 	}
 	return v.Data, nil
 }

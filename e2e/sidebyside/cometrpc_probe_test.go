@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"io"
 	"net/http"
 	"strings"
 
@@ -31,16 +30,10 @@ var cometProbes = []probe{
 
 func cometCall(name, path, field string) probe {
 	return probe{name: name, ask: func(ctx context.Context, r localnet.Rollup) (answer, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.Endpoints().CometRPC+path, nil)
+		status, b, err := roundTrip(ctx, http.MethodGet, r.Endpoints().CometRPC+path, nil)
 		if err != nil {
 			return answer{}, err
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return answer{}, err
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
 		var v struct {
 			Result any `json:"result"`
 			Error  *struct {
@@ -49,7 +42,7 @@ func cometCall(name, path, field string) probe {
 				Data    string `json:"data"`
 			} `json:"error"`
 		}
-		a := answer{Status: resp.StatusCode}
+		a := answer{Status: status}
 		if json.Unmarshal(b, &v) != nil {
 			a.Shape = "text " + masked(firstLine(string(b)))
 			return a, nil

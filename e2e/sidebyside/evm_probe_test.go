@@ -45,17 +45,8 @@ func upgrade(ctx context.Context, url string) (answer, error) {
 
 // post sends a JSON-RPC request as a plain HTTP POST and keeps the HTTP status.
 func post(ctx context.Context, url string) (answer, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}`))
-	if err != nil {
-		return answer{}, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return answer{}, err
-	}
-	resp.Body.Close()
-	return answer{Status: resp.StatusCode}, nil
+	status, _, err := roundTrip(ctx, http.MethodPost, url, []byte(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}`))
+	return answer{Status: status}, err
 }
 
 // baseFeeIsGasPrice compares the latest block's base fee with eth_gasPrice (a minievm's

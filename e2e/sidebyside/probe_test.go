@@ -75,16 +75,10 @@ func rpc(name, path, field string) probe {
 func jsonrpc(name, method string, params func(localnet.Rollup) []any, keep func(any) string) probe {
 	return probe{name: name, vms: []vip.VM{vip.EVM}, ask: func(ctx context.Context, r localnet.Rollup) (answer, error) {
 		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params(r)})
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.Endpoints().JSONRPC, bytes.NewReader(body))
+		status, raw, err := roundTrip(ctx, http.MethodPost, r.Endpoints().JSONRPC, body)
 		if err != nil {
 			return answer{}, err
 		}
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return answer{}, err
-		}
-		defer resp.Body.Close()
 		var reply struct {
 			Result any `json:"result"`
 			Error  *struct {
@@ -93,10 +87,10 @@ func jsonrpc(name, method string, params func(localnet.Rollup) []any, keep func(
 				Data    any    `json:"data"`
 			} `json:"error"`
 		}
-		if err := json.NewDecoder(resp.Body).Decode(&reply); err != nil {
+		if err := json.Unmarshal(raw, &reply); err != nil {
 			return answer{}, fmt.Errorf("%s: %w", method, err)
 		}
-		a := answer{Status: resp.StatusCode}
+		a := answer{Status: status}
 		if reply.Error != nil {
 			a.Code, a.Message = reply.Error.Code, head(reply.Error.Message)
 			a.Shape = "error data " + shape(reply.Error.Data)
@@ -111,26 +105,17 @@ func jsonrpc(name, method string, params func(localnet.Rollup) []any, keep func(
 }
 
 func get(ctx context.Context, url string, keep func(any) string) (answer, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	status, b, err := roundTrip(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return answer{}, err
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return answer{}, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	if err != nil {
-		return answer{}, err
-	}
-	a := answer{Status: resp.StatusCode}
+	a := answer{Status: status}
 	var v any
 	if json.Unmarshal(b, &v) != nil {
 		a.Shape = "text"
 		return a, nil
 	}
-	if resp.StatusCode/100 != 2 {
+	if status/100 != 2 {
 		if m, ok := v.(map[string]any); ok {
 			code, _ := m["code"].(float64)
 			msg, _ := m["message"].(string)
@@ -145,6 +130,25 @@ func get(ctx context.Context, url string, keep func(any) string) (answer, error)
 		a.Shape = shape(v)
 	}
 	return a, nil
+}
+
+// roundTrip makes one HTTP request (a body is sent as JSON) and returns the status and at
+// most 4 MiB of the reply.
+func roundTrip(ctx context.Context, method, url string, body []byte) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	return resp.StatusCode, b, err
 }
 
 // shape is a JSON value's sorted keys (objects) or its type.

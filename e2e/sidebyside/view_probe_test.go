@@ -1,11 +1,9 @@
 package sidebyside_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -61,21 +59,14 @@ func moveViews(ctx context.Context, r localnet.Rollup) (answer, error) {
 	var parts []string
 	for _, c := range calls {
 		b, _ := json.Marshal(c.body)
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, rest+c.route, bytes.NewReader(b))
+		status, raw, err := roundTrip(ctx, http.MethodPost, rest+c.route, b)
 		if err != nil {
 			return answer{}, err
 		}
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return answer{}, err
-		}
-		raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		resp.Body.Close()
 		var v map[string]any
 		_ = json.Unmarshal(raw, &v)
-		line := fmt.Sprintf("%s %s.%s: %d", c.route, c.body["module_name"], c.body["function_name"], resp.StatusCode)
-		if resp.StatusCode == http.StatusOK {
+		line := fmt.Sprintf("%s %s.%s: %d", c.route, c.body["module_name"], c.body["function_name"], status)
+		if status == http.StatusOK {
 			line += " keys " + shape(v)
 		} else {
 			msg, _ := v["message"].(string)
