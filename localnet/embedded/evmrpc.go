@@ -24,6 +24,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/txpool"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/eth"
 )
@@ -72,6 +73,7 @@ type minievmAPI struct {
 	// sealed answers receipts of the newest blocks without reading them back (sealedReceipts).
 	sealed *sealedReceipts
 	chain  *core.BlockChain
+	pool   *txpool.TxPool
 	signer types.Signer
 	// lag makes state reads at "latest" see the head's parent for a while (WithReadLag).
 	lag *lagClock
@@ -85,7 +87,7 @@ func newMinievmAPI(backend *eth.Ethereum, geth *rpc.Client, minGasPrice *big.Int
 	for _, api := range backend.APIs() {
 		if t, ok := api.Service.(txAPI); ok && api.Namespace == "eth" {
 			bc := backend.BlockChain()
-			return &minievmAPI{tx: t, geth: geth, minGasPrice: minGasPrice, sealed: sealed, chain: bc, signer: types.LatestSigner(bc.Config())}, nil
+			return &minievmAPI{tx: t, geth: geth, minGasPrice: minGasPrice, sealed: sealed, chain: bc, pool: backend.TxPool(), signer: types.LatestSigner(bc.Config())}, nil
 		}
 	}
 	return nil, errors.New("minievm json-rpc face: the eth service has no transaction API")
@@ -524,18 +526,17 @@ func (a *minievmAPI) checkTx(ctx context.Context, input hexutil.Bytes) error {
 		}
 		return fmt.Errorf("account %s does not exist: unknown address", addr)
 	}
-	var pending hexutil.Uint64
-	if err := a.geth.CallContext(ctx, &pending, "eth_getTransactionCount", sender, "pending"); err != nil {
-		return err
-	}
-	if tx.Nonce() < uint64(pending) {
+	if pending := a.pool.Nonce(sender); tx.Nonce() < pending {
 		// The same tx again is the pool's to answer ("already known" while it waits, which
 		// a client resending it reads as sent).
+		if a.pool.Has(tx.Hash()) {
+			return nil
+		}
 		var known json.RawMessage
 		if err := a.geth.CallContext(ctx, &known, "eth_getTransactionByHash", tx.Hash()); err == nil && !emptyJSON(known) {
 			return nil
 		}
-		return fmt.Errorf("account sequence mismatch, expected %d, got %d: incorrect account sequence", uint64(pending), tx.Nonce())
+		return fmt.Errorf("account sequence mismatch, expected %d, got %d: incorrect account sequence", pending, tx.Nonce())
 	}
 	return a.checkFee(tx)
 }
