@@ -59,14 +59,23 @@ func (k *Keeper) TableEntry(ctx context.Context, handle movebcs.Address, key []b
 }
 
 // WalkTable calls f with each entry of table handle in key order (the key's and the value's
-// BCS) until f says stop. Queries use it; it is not metered.
+// BCS) until f says stop. Queries use it; it is not metered. The entries are read and the
+// iterator closed before f runs: f reads the store too, and a read made while an iterator of
+// the committed tree is open can wait for ever behind a commit that waits for the iterator.
 func (k *Keeper) WalkTable(ctx context.Context, handle movebcs.Address, f func(key, value []byte) (stop bool, err error)) error {
 	store := moveCtx{Context: sdk.UnwrapSDKContext(ctx), k: k}.Store()
 	prefix := movebcs.TableItemKey(handle, nil)
+	type entry struct{ key, value []byte }
+	var entries []entry
 	it := store.Iterator(prefix, storetypes.PrefixEndBytes(prefix))
-	defer it.Close()
 	for ; it.Valid(); it.Next() {
-		stop, err := f(bytes.Clone(it.Key()[len(prefix):]), bytes.Clone(it.Value()))
+		entries = append(entries, entry{bytes.Clone(it.Key()[len(prefix):]), bytes.Clone(it.Value())})
+	}
+	if err := it.Close(); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		stop, err := f(e.key, e.value)
 		if err != nil || stop {
 			return err
 		}
