@@ -24,6 +24,26 @@ cleanup() {
 trap cleanup EXIT
 go build -o "$work/vipctl" ./cmd/vipctl
 
+# dump_nodes asks each node process under vipctl (pid $1) where it waits, and prints its log:
+# a Go node prints every goroutine's stack on SIGQUIT and exits, so a node that stopped
+# answering names the lock or call it is stuck on. The log is in the node's working
+# directory, its home, which the engine removes at stop.
+dump_nodes() {
+  local child home f n
+  for child in $(pgrep -P "$1" || true); do
+    home=$(readlink "/proc/$child/cwd" 2>/dev/null || true)
+    kill -QUIT "$child" 2>/dev/null || true
+    sleep 2
+    for f in "$home"/*.log; do
+      [ -f "$f" ] || continue
+      # The 30 lines before the dump, then the dump (at most 4,000 lines).
+      n=$(grep -n '^SIGQUIT' "$f" | head -1 | cut -d: -f1)
+      echo "external: node $child's log $f:"
+      if [ -n "$n" ]; then tail -n +"$((n > 30 ? n - 30 : 1))" "$f" | head -4000; else tail -400 "$f"; fi
+    done
+  done
+}
+
 status=0
 for t in "${targets[@]}"; do
   engine=${t%%:*} vm=${t##*:}
@@ -54,6 +74,7 @@ for t in "${targets[@]}"; do
     status=1
     cat "$dir/test.log"
     echo "external: $engine $vm failed; its node log:"; tail -50 "$dir/log"
+    dump_nodes "$pid"
   fi
   kill -INT "$pid"; wait "$pid" 2>/dev/null || true
   pid=""
