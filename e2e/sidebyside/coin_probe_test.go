@@ -10,12 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/crypto/sha3"
-
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
+	"github.com/vipharness/vipharness/localnet/minitia/xmove"
 )
 
 // moveCoinProbe: an account issues a coin in Move (0x1::managed_coin) and mints it to itself
@@ -35,15 +34,9 @@ func moveCoin(ctx context.Context, r localnet.Rollup) (answer, error) {
 	if err != nil {
 		return answer{}, fmt.Errorf("issuer: %w", err)
 	}
-	var issuer movebcs.Address
-	copy(issuer[12:], owner.Key.PubKey().Address())
+	issuer := movebcs.AccountAddress(owner.Key.PubKey().Address())
 	// managed_coin names the coin's metadata object by its symbol under the issuer.
-	h := sha3.New256()
-	h.Write(issuer[:])
-	h.Write([]byte("PRB"))
-	h.Write([]byte{0xFE})
-	var metadata movebcs.Address
-	copy(metadata[:], h.Sum(nil))
+	metadata := xmove.NamedObjectAddress(issuer, "PRB")
 	holder := movebcs.AccountAddress(fresh().Bytes())
 	call := func(fn string, args ...string) *initiamove.MsgExecuteJSON {
 		return &initiamove.MsgExecuteJSON{Sender: owner.Address, ModuleAddress: "0x1", ModuleName: "managed_coin", FunctionName: fn, Args: args}

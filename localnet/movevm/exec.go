@@ -441,8 +441,7 @@ const (
 // "vector<u8>", "0x1::fungible_asset::Metadata"), parsed as x/move parses it: primitives by
 // name, "vector<...>" by trimming, anything else as a struct tag by the library.
 func (r *Runtime) TypeTag(typeArg string) ([]byte, error) {
-	if t, ok := map[string]byte{"bool": tagBool, "u8": tagU8, "u16": tagU16, "u32": tagU32, "u64": tagU64,
-		"u128": tagU128, "u256": tagU256, "signer": tagSigner, "address": tagAddress}[typeArg]; ok {
+	if t, ok := primitiveTags[typeArg]; ok {
 		return []byte{t}, nil
 	}
 	if strings.HasPrefix(typeArg, "vector") {
@@ -461,6 +460,10 @@ func (r *Runtime) TypeTag(typeArg string) ([]byte, error) {
 	}
 	return append([]byte{tagStruct}, st...), nil
 }
+
+// primitiveTags are the type tags of the primitive types, by name.
+var primitiveTags = map[string]byte{"bool": tagBool, "u8": tagU8, "u16": tagU16, "u32": tagU32, "u64": tagU64,
+	"u128": tagU128, "u256": tagU256, "signer": tagSigner, "address": tagAddress}
 
 func writeTypeArgs(w *movebcs.Writer, tags [][]byte) {
 	w.ULEB128(uint64(len(tags)))

@@ -101,7 +101,7 @@ func (k *Keeper) DenomOf(ctx context.Context, metadata movebcs.Address) (denom s
 	if r.Err() != nil {
 		return "", false, fmt.Errorf("fungible asset metadata at %s: %w", metadata, r.Err())
 	}
-	if namedObjectAddress(StdAddress, symbol) == metadata {
+	if NamedObjectAddress(StdAddress, symbol) == metadata {
 		return symbol, true, nil
 	}
 	return movePrefix + strings.TrimPrefix(metadata.String(), "0x"), true, nil

@@ -55,9 +55,9 @@ func objectAddress(source movebcs.Address, seed []byte, scheme byte) movebcs.Add
 	return out
 }
 
-// namedObjectAddress is the object a creator names with a seed (scheme 0xFE). A coin that
+// NamedObjectAddress is the object a creator names with a seed (scheme 0xFE). A coin that
 // the bank issues (not Move) has its metadata at the object named by its denom under 0x1.
-func namedObjectAddress(creator movebcs.Address, seed string) movebcs.Address {
+func NamedObjectAddress(creator movebcs.Address, seed string) movebcs.Address {
 	return objectAddress(creator, []byte(seed), 0xFE)
 }
 
@@ -74,7 +74,7 @@ func PrimaryStoreAddress(owner, metadata movebcs.Address) movebcs.Address {
 func MetadataOf(denom string) (movebcs.Address, error) {
 	hexAddr, ok := strings.CutPrefix(denom, movePrefix)
 	if !ok {
-		return namedObjectAddress(StdAddress, denom), nil
+		return NamedObjectAddress(StdAddress, denom), nil
 	}
 	if strings.ToLower(hexAddr) != hexAddr {
 		return movebcs.Address{}, status.Error(codes.Unknown, "metadata address should be lowercase")
@@ -172,7 +172,7 @@ func (k *Keeper) denom(c Ctx, metadata string) (proto.Message, error) {
 		return &initiamove.QueryDenomResponse{Denom: denom}, nil
 	}
 	k.chain.Supply.IterateTotalSupply(sctx.Context, func(coin sdk.Coin) bool {
-		if namedObjectAddress(StdAddress, coin.Denom) == a {
+		if NamedObjectAddress(StdAddress, coin.Denom) == a {
 			denom = coin.Denom
 		}
 		return denom != ""
