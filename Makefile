@@ -154,7 +154,7 @@ contracts: setup-npm setup-movevm
 bindings:
 	$(GO) generate ./bindings/...
 
-## proto: regenerate the Initia x/move wire types (needs protoc; apt-get install protobuf-compiler)
+## proto: regenerate the Initia x/move and minievm x/evm wire types (needs protoc; apt-get install protobuf-compiler)
 GOGOPROTO_VERSION ?= v1.7.2
 COSMOS_SDK_VERSION ?= v0.53.6
 COSMOS_PROTO_VERSION ?= v1.0.0-beta.5
@@ -167,6 +167,13 @@ proto:
 		--plugin=$$($(GO) env GOPATH)/bin/protoc-gen-gocosmos --gocosmos_out=plugins=grpc:. --gocosmos_opt=paths=source_relative \
 		proto/initia/move/v1/tx.proto proto/initia/move/v1/query.proto proto/initia/move/v1/authz.proto && \
 		mv initia/move/v1/*.pb.go . && rm -rf initia
+	cd bindings/initiaevm && M=$$($(GO) env GOMODCACHE) && protoc -I proto \
+		-I $$M/github.com/cosmos/cosmos-sdk@$(COSMOS_SDK_VERSION)/proto \
+		-I $$M/github.com/cosmos/cosmos-proto@$(COSMOS_PROTO_VERSION)/proto \
+		-I $$M/github.com/cosmos/gogoproto@$(GOGOPROTO_VERSION) \
+		--plugin=$$($(GO) env GOPATH)/bin/protoc-gen-gocosmos --gocosmos_out=plugins=grpc:. --gocosmos_opt=paths=source_relative \
+		proto/minievm/evm/v1/types.proto proto/minievm/evm/v1/tx.proto proto/minievm/evm/v1/query.proto && \
+		mv minievm/evm/v1/*.pb.go . && rm -rf minievm
 
 ## check-artifacts: fail if a rebuild of the contracts or bindings would change a committed file
 check-artifacts: setup-npm setup-movevm

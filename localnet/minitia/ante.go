@@ -20,6 +20,7 @@ import (
 
 	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
+	"github.com/vipharness/vipharness/localnet/minitia/xevm"
 )
 
 // anteHandler is the SDK's ante chain as a minitia runs it, with wasmd's two decorators and
@@ -49,7 +50,7 @@ func (a *App) anteHandler() (sdk.AnteHandler, error) {
 	if a.MoveKeeper != nil {
 		decorators = append(decorators, zeroGasRefused{})
 	}
-	return sdk.ChainAnteDecorators(append(decorators,
+	decorators = append(decorators,
 		ante.NewValidateBasicDecorator(),
 		ante.NewTxTimeoutHeightDecorator(),
 		ante.NewValidateMemoDecorator(a.AccountKeeper),
@@ -60,7 +61,11 @@ func (a *App) anteHandler() (sdk.AnteHandler, error) {
 		ante.NewSigGasConsumeDecorator(a.AccountKeeper, sigGasConsumer),
 		eip191SigVerify{sdkVerify: ante.NewSigVerificationDecorator(a.AccountKeeper, handlers), ak: a.AccountKeeper, handlers: handlers},
 		ante.NewIncrementSequenceDecorator(a.AccountKeeper),
-	)...), nil
+	)
+	if a.EVMKeeper != nil {
+		decorators = append(decorators, xevm.SequenceDecorator{})
+	}
+	return sdk.ChainAnteDecorators(decorators...), nil
 }
 
 // sigGasConsumer charges an eth_secp256k1 signature as a secp256k1 one (Initia's rule) and

@@ -67,12 +67,14 @@ import (
 	consensuskeeper "github.com/cosmos/cosmos-sdk/x/consensus/keeper"
 	consensustypes "github.com/cosmos/cosmos-sdk/x/consensus/types"
 
+	"github.com/vipharness/vipharness/bindings/initiaevm"
 	"github.com/vipharness/vipharness/bindings/initiamove"
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet/feeroutes"
+	"github.com/vipharness/vipharness/localnet/minitia/xevm"
 	"github.com/vipharness/vipharness/localnet/minitia/xmove"
 )
 
@@ -102,6 +104,7 @@ type App struct {
 	ConsensusKeeper consensuskeeper.Keeper
 	WasmKeeper      *wasmkeeper.Keeper
 	MoveKeeper      *xmove.Keeper
+	EVMKeeper       *xevm.Keeper
 	// moveBank holds a Move rollup's balances (nil elsewhere: x/bank holds them).
 	moveBank *moveBank
 
@@ -303,6 +306,17 @@ var vmModules = map[vip.VM]vmModule{
 		permissions: []string{authtypes.Burner}, feeDeductionGas: 50_000, build: (*App).wasmModule},
 	vip.Move: {name: xmove.ModuleName, interfaces: initiamove.RegisterInterfaces,
 		feeDeductionGas: 180_000, build: (*App).moveModule},
+	// The EVM's native coin is minted and burnt through its module account (xevm's state).
+	vip.EVM: {name: xevm.ModuleName, interfaces: initiaevm.RegisterInterfaces,
+		permissions: []string{authtypes.Minter, authtypes.Burner}, build: (*App).evmModule},
+}
+
+// evmModule is minievm's x/evm over go-ethereum's interpreter (xevm).
+//
+//lint:ignore SA1019 module.NewManager takes the VM module as this type in SDK v0.53
+func (a *App) evmModule(cfg Config, _, _ string) (module.AppModule, error) {
+	a.EVMKeeper = xevm.NewKeeper(a.keys[xevm.ModuleName], a.AccountKeeper, a.BankKeeper, a.enc.Address, cfg.FeeDenom)
+	return xevm.AppModule{K: a.EVMKeeper}, nil
 }
 
 // FeeDeductionGas is the gas the app's tx service adds to every simulation on vm (0 for a VM

@@ -39,7 +39,7 @@ var DefaultGenesisBalance = sdkmath.NewInt(1_000_000_000_000_000)
 // Config is one local minitia's settings. The zero value of a field means its default;
 // Validate fills the defaults and refuses what cannot run.
 type Config struct {
-	// VM is the rollup's VM module: vip.Wasm (wasmd's x/wasm) or vip.Move (x/move
+	// VM is the rollup's VM module: vip.Wasm (wasmd's x/wasm), vip.EVM (x/evm, xevm) or vip.Move (x/move
 	// over Initia's libmovevm).
 	VM vip.VM
 	// ChainID is the Cosmos chain id (default "vip-<vm>-1").
@@ -110,7 +110,7 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("minitia: Persist needs a Home to keep the chain in")
 	}
 	if _, ok := vmModules[c.VM]; !ok {
-		return fmt.Errorf("minitia: VM %q has no module here (want wasm or move)", c.VM)
+		return fmt.Errorf("minitia: VM %q has no module here (want wasm, move or evm)", c.VM)
 	}
 	spec := vip.MustDescribe(c.VM)
 	if c.ChainID == "" {

@@ -34,7 +34,12 @@ func TestConfigValidate(t *testing.T) {
 				t.Fatalf("generated %d", c.GeneratedAccounts)
 			}
 		}},
-		{name: "evm has no module", cfg: Config{VM: vip.EVM}, wantErr: `VM "evm" has no module here`},
+		{name: "evm names minievm", cfg: Config{VM: vip.EVM}, check: func(t *testing.T, c Config) {
+			if c.NodeName != "minievm" || c.ChainID != "vip-evm-1" {
+				t.Fatalf("evm: %+v", c)
+			}
+		}},
+		{name: "an unknown vm has no module", cfg: Config{VM: "solana"}, wantErr: `VM "solana" has no module here`},
 		{name: "bad gas price", cfg: Config{VM: vip.Wasm, MinGasPrice: "cheap"}, wantErr: `min gas price "cheap"`},
 		{name: "negative gas price", cfg: Config{VM: vip.Wasm, MinGasPrice: "-1"}, wantErr: "non-negative"},
 		{name: "bad denom", cfg: Config{VM: vip.Wasm, FeeDenom: "1x"}, wantErr: "fee denom"},
