@@ -59,9 +59,13 @@ func (a *App) anteHandler() (sdk.AnteHandler, error) {
 		ante.NewSetPubKeyDecorator(a.AccountKeeper),
 		ante.NewValidateSigCountDecorator(a.AccountKeeper),
 		ante.NewSigGasConsumeDecorator(a.AccountKeeper, sigGasConsumer),
-		eip191SigVerify{sdkVerify: ante.NewSigVerificationDecorator(a.AccountKeeper, handlers), ak: a.AccountKeeper, handlers: handlers},
-		ante.NewIncrementSequenceDecorator(a.AccountKeeper),
 	)
+	var verify sdk.AnteDecorator = eip191SigVerify{sdkVerify: ante.NewSigVerificationDecorator(a.AccountKeeper, handlers), ak: a.AccountKeeper, handlers: handlers}
+	if a.EVMKeeper != nil {
+		// An Ethereum tx in its Cosmos wrapping is verified by its own signature.
+		verify = xevm.SigVerifyDecorator{Next: verify, Accounts: a.AccountKeeper, Addresses: a.enc.Address, FeeDenom: a.cfg.FeeDenom}
+	}
+	decorators = append(decorators, verify, ante.NewIncrementSequenceDecorator(a.AccountKeeper))
 	if a.EVMKeeper != nil {
 		decorators = append(decorators, xevm.SequenceDecorator{})
 	}

@@ -1,0 +1,272 @@
+package xevm
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/big"
+
+	"cosmossdk.io/core/address"
+	errorsmod "cosmossdk.io/errors"
+	sdkmath "cosmossdk.io/math"
+	"github.com/cosmos/cosmos-sdk/client"
+	sdk "github.com/cosmos/cosmos-sdk/types"
+	sdkerrors "github.com/cosmos/cosmos-sdk/types/errors"
+	"github.com/cosmos/cosmos-sdk/types/tx/signing"
+	"github.com/cosmos/cosmos-sdk/x/auth/ante"
+	authsigning "github.com/cosmos/cosmos-sdk/x/auth/signing"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/vipharness/vipharness/bindings/initiaevm"
+	"github.com/vipharness/vipharness/deployer/keys/ethsecp256k1"
+	"github.com/vipharness/vipharness/deployer/registration/probe"
+)
+
+// An Ethereum tx travels on a minievm as a Cosmos tx: one MsgCreate or MsgCall from its
+// sender, its gas limit as the tx's, its fee cap times its gas as the fee, its signature
+// under minievm's own sign mode, and what the Cosmos tx cannot hold (type, caps, gas) as JSON
+// in the memo. The conversion is minievm's (x/evm/types/txutils.go, read for the rules), so a
+// tx's Cosmos bytes, and so its Cosmos hash, are what a minievm makes of it. The fee denom
+// has 18 decimals here, as wei: amounts pass unscaled.
+
+// SignModeEthereum is minievm's sign mode of a Cosmos tx that carries an Ethereum tx.
+const SignModeEthereum = signing.SignMode(9999)
+
+// ErrTxConversionFailed is minievm's refusal of a Cosmos tx that claims to carry an Ethereum
+// tx and does not.
+var ErrTxConversionFailed = errorsmod.Register(ModuleName, 31, "Tx conversion failed")
+
+type txMetadata struct {
+	Type      uint8    `json:"type"`
+	GasFeeCap *big.Int `json:"gas_fee_cap"`
+	GasTipCap *big.Int `json:"gas_tip_cap"`
+	GasLimit  uint64   `json:"gas_limit"`
+}
+
+// EVMChainID is the EVM chain id of a Cosmos chain id, as minievm derives it.
+func EVMChainID(cosmosChainID string) *big.Int {
+	return new(big.Int).SetUint64(probe.DeriveEVMChainID(cosmosChainID))
+}
+
+// feeAmount is minievm's fee for a cap and a gas limit: their product, plus one against
+// rounding (none for a zero cap).
+func feeAmount(feeCap *big.Int, gas uint64) *big.Int {
+	if feeCap.Sign() == 0 {
+		return big.NewInt(0)
+	}
+	fee := new(big.Int).Mul(feeCap, new(big.Int).SetUint64(gas))
+	return fee.Add(fee, big.NewInt(1))
+}
+
+// CosmosTx is the Cosmos tx that carries ethTx on the chain cosmosChainID.
+func CosmosTx(txConfig client.TxConfig, addresses address.Codec, cosmosChainID, feeDenom string, ethTx *types.Transaction) (sdk.Tx, error) {
+	signer := types.LatestSignerForChainID(EVMChainID(cosmosChainID))
+	from, err := types.Sender(signer, ethTx)
+	if err != nil {
+		return nil, err
+	}
+	v, r, s := ethTx.RawSignatureValues()
+	sig := make([]byte, 65)
+	switch ethTx.Type() {
+	case types.LegacyTxType:
+		chain := EVMChainID(cosmosChainID)
+		sig[64] = byte(new(big.Int).Sub(v, new(big.Int).Add(new(big.Int).Add(chain, chain), big.NewInt(35))).Uint64())
+	case types.AccessListTxType, types.DynamicFeeTxType:
+		sig[64] = byte(v.Uint64())
+	default:
+		return nil, sdkerrors.ErrorInvalidSigner.Wrapf("unsupported tx type: %d", ethTx.Type())
+	}
+	r.FillBytes(sig[:32])
+	s.FillBytes(sig[32:64])
+	pub, err := crypto.Ecrecover(signer.Hash(ethTx).Bytes(), sig)
+	if err != nil {
+		return nil, sdkerrors.ErrorInvalidSigner.Wrapf("failed to recover pubkey: %v", err)
+	}
+	pk, err := crypto.UnmarshalPubkey(pub)
+	if err != nil {
+		return nil, sdkerrors.ErrorInvalidSigner.Wrapf("failed to create pubkey: %v", err)
+	}
+	sender, err := addresses.BytesToString(from.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	var list []initiaevm.AccessTuple
+	for _, t := range ethTx.AccessList() {
+		keys := make([]string, len(t.StorageKeys))
+		for i, k := range t.StorageKeys {
+			keys[i] = k.Hex()
+		}
+		list = append(list, initiaevm.AccessTuple{Address: t.Address.Hex(), StorageKeys: keys})
+	}
+	value := sdkmath.NewIntFromBigInt(ethTx.Value())
+	var msg sdk.Msg
+	if ethTx.To() == nil {
+		msg = &initiaevm.MsgCreate{Sender: sender, Code: hexutil.Encode(ethTx.Data()), Value: value, AccessList: list}
+	} else {
+		msg = &initiaevm.MsgCall{Sender: sender, ContractAddr: ethTx.To().Hex(), Input: hexutil.Encode(ethTx.Data()), Value: value, AccessList: list}
+	}
+	b := txConfig.NewTxBuilder()
+	if err := b.SetMsgs(msg); err != nil {
+		return nil, err
+	}
+	b.SetGasLimit(ethTx.Gas())
+	b.SetFeeAmount(sdk.NewCoins(sdk.NewCoin(feeDenom, sdkmath.NewIntFromBigInt(feeAmount(ethTx.GasFeeCap(), ethTx.Gas())))))
+	if err := b.SetSignatures(signing.SignatureV2{PubKey: &ethsecp256k1.PubKey{Key: crypto.CompressPubkey(pk)},
+		Data: &signing.SingleSignatureData{SignMode: SignModeEthereum, Signature: sig}, Sequence: ethTx.Nonce()}); err != nil {
+		return nil, err
+	}
+	memo, err := json.Marshal(txMetadata{Type: ethTx.Type(), GasFeeCap: ethTx.GasFeeCap(), GasTipCap: ethTx.GasTipCap(), GasLimit: ethTx.Gas()})
+	if err != nil {
+		return nil, err
+	}
+	b.SetMemo(string(memo))
+	return b.GetTx(), nil
+}
+
+// EthereumTx is the Ethereum tx a Cosmos tx carries and its claimed sender, or nil when it
+// carries none (not one message of x/evm, no metadata memo, not minievm's sign mode).
+func EthereumTx(addresses address.Codec, cosmosChainID, feeDenom string, tx sdk.Tx) (*types.Transaction, *common.Address, error) {
+	msgs := tx.GetMsgs()
+	sigTx, ok := tx.(authsigning.Tx)
+	if len(msgs) != 1 || !ok || sigTx.GetMemo() == "" {
+		return nil, nil, nil
+	}
+	var md txMetadata
+	dec := json.NewDecoder(bytes.NewReader([]byte(sigTx.GetMemo())))
+	dec.DisallowUnknownFields()
+	if dec.Decode(&md) != nil || md.GasFeeCap == nil || md.GasTipCap == nil || md.Type > types.DynamicFeeTxType {
+		return nil, nil, nil
+	}
+	sigs, err := sigTx.GetSignaturesV2()
+	if err != nil || len(sigs) != 1 {
+		return nil, nil, err
+	}
+	single, ok := sigs[0].Data.(*signing.SingleSignatureData)
+	if !ok || single.SignMode != SignModeEthereum || sigs[0].PubKey == nil || len(sigs[0].PubKey.Address()) != common.AddressLength {
+		return nil, nil, nil
+	}
+	if len(single.Signature) != 65 {
+		return nil, nil, ErrTxConversionFailed.Wrap("invalid signature length")
+	}
+	fee := sigTx.GetFee()
+	if want := sdk.NewCoins(sdk.NewCoin(feeDenom, sdkmath.NewIntFromBigInt(feeAmount(md.GasFeeCap, md.GasLimit)))); !fee.Equal(want) {
+		return nil, nil, ErrTxConversionFailed.Wrap("fee amount manipulation detected")
+	}
+	var to *common.Address
+	var input []byte
+	var value *big.Int
+	var tuples []initiaevm.AccessTuple
+	switch m := msgs[0].(type) {
+	case *initiaevm.MsgCall:
+		addr, err := parseHexOrBech32(addresses, m.ContractAddr)
+		if err != nil {
+			return nil, nil, err
+		}
+		if input, err = hexutil.Decode(m.Input); err != nil {
+			return nil, nil, err
+		}
+		to, value, tuples = &addr, m.Value.BigInt(), m.AccessList
+	case *initiaevm.MsgCreate:
+		if input, err = hexutil.Decode(m.Code); err != nil {
+			return nil, nil, err
+		}
+		value, tuples = m.Value.BigInt(), m.AccessList
+	default:
+		return nil, nil, nil
+	}
+	if value == nil {
+		value = new(big.Int)
+	}
+	var list types.AccessList
+	for _, t := range tuples {
+		entry := types.AccessTuple{Address: common.HexToAddress(t.Address)}
+		for _, k := range t.StorageKeys {
+			entry.StorageKeys = append(entry.StorageKeys, common.HexToHash(k))
+		}
+		list = append(list, entry)
+	}
+	chain := EVMChainID(cosmosChainID)
+	sig := single.Signature
+	r, s, v := new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:64]), new(big.Int).SetBytes(sig[64:])
+	nonce := sigs[0].Sequence
+	var data types.TxData
+	switch md.Type {
+	case types.LegacyTxType:
+		data = &types.LegacyTx{Nonce: nonce, GasPrice: md.GasFeeCap, Gas: md.GasLimit, To: to, Value: value, Data: input,
+			V: new(big.Int).Add(v, new(big.Int).SetUint64(35+chain.Uint64()*2)), R: r, S: s}
+	case types.AccessListTxType:
+		data = &types.AccessListTx{ChainID: chain, Nonce: nonce, GasPrice: md.GasFeeCap, Gas: md.GasLimit, To: to, Value: value,
+			Data: input, AccessList: list, V: v, R: r, S: s}
+	case types.DynamicFeeTxType:
+		data = &types.DynamicFeeTx{ChainID: chain, Nonce: nonce, GasTipCap: md.GasTipCap, GasFeeCap: md.GasFeeCap, Gas: md.GasLimit,
+			To: to, Value: value, Data: input, AccessList: list, V: v, R: r, S: s}
+	}
+	sender := common.BytesToAddress(sigs[0].PubKey.Address())
+	return types.NewTx(data), &sender, nil
+}
+
+func parseHexOrBech32(addresses address.Codec, s string) (common.Address, error) {
+	k := Keeper{addresses: addresses}
+	return k.ParseAddress(s)
+}
+
+// SigVerifyDecorator verifies a Cosmos tx that carries an Ethereum tx by the Ethereum tx's
+// signature (the sender it recovers must be the tx's signer, its nonce the account's
+// sequence) and hands every other tx to Next.
+type SigVerifyDecorator struct {
+	Next      sdk.AnteDecorator
+	Accounts  ante.AccountKeeper
+	Addresses address.Codec
+	FeeDenom  string
+}
+
+// AnteHandle implements sdk.AnteDecorator.
+func (d SigVerifyDecorator) AnteHandle(ctx sdk.Context, tx sdk.Tx, simulate bool, next sdk.AnteHandler) (sdk.Context, error) {
+	if !carriesEthereumSig(tx) {
+		return d.Next.AnteHandle(ctx, tx, simulate, next)
+	}
+	ethTx, claimed, err := EthereumTx(d.Addresses, ctx.ChainID(), d.FeeDenom, tx)
+	if err != nil {
+		return ctx, err
+	}
+	if ethTx == nil {
+		return ctx, errorsmod.Wrap(ErrTxConversionFailed, "a signature in the Ethereum sign mode on a tx that carries no Ethereum tx")
+	}
+	acc, err := ante.GetSignerAcc(ctx, d.Accounts, claimed.Bytes())
+	if err != nil {
+		return ctx, err
+	}
+	if ethTx.Nonce() != acc.GetSequence() {
+		return ctx, errorsmod.Wrapf(sdkerrors.ErrWrongSequence, "account sequence mismatch, expected %d, got %d", acc.GetSequence(), ethTx.Nonce())
+	}
+	if simulate || ctx.IsReCheckTx() || !ctx.IsSigverifyTx() {
+		return next(ctx, tx, simulate)
+	}
+	from, err := types.Sender(types.LatestSignerForChainID(EVMChainID(ctx.ChainID())), ethTx)
+	if err != nil {
+		return ctx, errorsmod.Wrapf(sdkerrors.ErrorInvalidSigner, "failed to recover sender address: %v", err)
+	}
+	if from != *claimed {
+		return ctx, errorsmod.Wrapf(sdkerrors.ErrorInvalidSigner, "expected sender %s, got %s", claimed, from)
+	}
+	return next(ctx, tx, simulate)
+}
+
+func carriesEthereumSig(tx sdk.Tx) bool {
+	sigTx, ok := tx.(authsigning.Tx)
+	if !ok {
+		return false
+	}
+	sigs, err := sigTx.GetSignaturesV2()
+	if err != nil {
+		return false
+	}
+	for _, s := range sigs {
+		if single, ok := s.Data.(*signing.SingleSignatureData); ok && single.SignMode == SignModeEthereum {
+			return true
+		}
+	}
+	return false
+}
