@@ -74,6 +74,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet/feeroutes"
+	"github.com/vipharness/vipharness/localnet/minitia/ethrpc"
 	"github.com/vipharness/vipharness/localnet/minitia/xevm"
 	"github.com/vipharness/vipharness/localnet/minitia/xmove"
 )
@@ -105,6 +106,8 @@ type App struct {
 	WasmKeeper      *wasmkeeper.Keeper
 	MoveKeeper      *xmove.Keeper
 	EVMKeeper       *xevm.Keeper
+	// EthIndex is an EVM rollup's Ethereum blocks, txs and receipts (nil on other VMs).
+	EthIndex *ethrpc.Index
 	// moveBank holds a Move rollup's balances (nil elsewhere: x/bank holds them).
 	moveBank *moveBank
 
@@ -171,6 +174,11 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 		names = append(names, tokenfactoryStoreKey)
 	}
 	a.keys = storetypes.NewKVStoreKeys(names...)
+	if cfg.VM == vip.EVM {
+		// minievm's indexer: each finalized block's Ethereum txs, for the JSON-RPC face.
+		a.EthIndex = ethrpc.NewIndex(enc.TxConfig.TxDecoder(), enc.Address, cfg.FeeDenom, cfg.minGasPrice.TruncateInt().BigInt())
+		bapp.SetStreamingManager(storetypes.StreamingManager{ABCIListeners: []storetypes.ABCIListener{a.EthIndex}})
+	}
 	store := func(name string) corestore.KVStoreService { return runtime.NewKVStoreService(a.keys[name]) }
 	cdc := enc.Codec
 	authority := enc.MustAddr(authtypes.NewModuleAddress(govModule))

@@ -33,6 +33,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/vipharness/vipharness/localnet/feeroutes"
+	"github.com/vipharness/vipharness/localnet/minitia/ethrpc"
 )
 
 // Node is a running local minitia: the App under a CometBFT node in this process (one
@@ -54,6 +55,9 @@ type Node struct {
 	cmtDBs   []cmtdb.DB // CometBFT's stores, closed by Close (its Stop leaves the tx index open)
 
 	rpcURL, apiURL, grpcAddr string
+	// jsonrpc serves an EVM rollup's Ethereum JSON-RPC at jsonrpcURL.
+	jsonrpc    *http.Server
+	jsonrpcURL string
 
 	closeOnce sync.Once
 	closeErr  error
@@ -211,6 +215,11 @@ func Start(ctx context.Context, cfg Config) (_ *Node, err error) {
 	}
 	n.serve(func() error { return apiSrv.Start(srvCtx, *srvCfg) })
 	n.apiURL = "http://" + apiAddr
+	if n.app.EthIndex != nil {
+		if err := n.serveJSONRPC(clientCtx); err != nil {
+			return nil, err
+		}
+	}
 
 	if err := n.waitReady(ctx); err != nil {
 		return nil, err
@@ -383,6 +392,9 @@ func (n *Node) Close() error {
 		if n.cancel != nil {
 			n.cancel()
 		}
+		if n.jsonrpc != nil {
+			_ = n.jsonrpc.Close()
+		}
 		if n.cmt != nil {
 			if err := n.cmt.Stop(); err != nil {
 				errs = append(errs, fmt.Errorf("stop consensus: %w", err))
@@ -439,3 +451,54 @@ func (n *Node) opchildValidators(ctx context.Context) ([]feeroutes.Validator, er
 	}
 	return out, nil
 }
+
+// serveJSONRPC serves an EVM rollup's Ethereum JSON-RPC (minievm's jsonrpc) on its own port.
+func (n *Node) serveJSONRPC(clientCtx client.Context) error {
+	addrs, err := listenAddrs(n.cfg.JSONRPCAddr)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addrs[0])
+	if err != nil {
+		return fmt.Errorf("minitia: JSON-RPC listener on %s: %w", addrs[0], err)
+	}
+	a := n.app
+	srv, err := ethrpc.NewServer(ethrpc.Chain{
+		Keeper: a.EVMKeeper, TxConfig: a.enc.TxConfig, Addresses: a.enc.Address, ChainID: n.cfg.ChainID,
+		FeeDenom: n.cfg.FeeDenom, MinGasPrice: n.cfg.minGasPrice, Version: n.cfg.NodeName + "/" + n.cfg.Version,
+		State: func(height int64) (sdk.Context, error) {
+			if height == 0 {
+				height = a.LastBlockHeight()
+			}
+			return a.CreateQueryContext(height, false)
+		},
+		Simulate: func(tx []byte) (uint64, error) {
+			info, _, err := a.Simulate(tx)
+			return info.GasUsed, err
+		},
+		Broadcast: func(ctx context.Context, tx []byte) (uint32, string, error) {
+			res, err := clientCtx.Client.(*rpclocal.Local).BroadcastTxSync(ctx, tx)
+			if err != nil {
+				return 0, "", err
+			}
+			return res.Code, res.Log, nil
+		},
+	}, a.EthIndex)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	n.jsonrpc = hs
+	n.serve(func() error {
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	})
+	n.jsonrpcURL = "http://" + addrs[0]
+	return nil
+}
+
+// JSONRPCURL is an EVM rollup's Ethereum JSON-RPC URL ("" on other VMs).
+func (n *Node) JSONRPCURL() string { return n.jsonrpcURL }

@@ -232,6 +232,11 @@ func (d SigVerifyDecorator) AnteHandle(ctx sdk.Context, tx sdk.Tx, simulate bool
 		return ctx, err
 	}
 	if ethTx == nil {
+		if simulate {
+			// An estimate (eth_estimateGas) simulates the message under the Ethereum sign
+			// mode with no signature: as the SDK does in a simulation, nothing to verify.
+			return next(ctx, tx, simulate)
+		}
 		return ctx, errorsmod.Wrap(ErrTxConversionFailed, "a signature in the Ethereum sign mode on a tx that carries no Ethereum tx")
 	}
 	acc, err := ante.GetSignerAcc(ctx, d.Accounts, claimed.Bytes())

@@ -117,11 +117,10 @@ func ChainConfig(cosmosChainID string) *params.ChainConfig {
 
 // run is one EVM execution of a message or query: its EVM, state and gas.
 type run struct {
-	evm      *vm.EVM
-	state    *stateDB
-	rules    params.Rules
-	gas      uint64 // what the EVM may use
-	querying bool
+	evm   *vm.EVM
+	state *stateDB
+	rules params.Rules
+	gas   uint64 // what the EVM may use
 }
 
 func (k *Keeper) newRun(ctx sdk.Context, caller common.Address, gasPrice *big.Int) *run {

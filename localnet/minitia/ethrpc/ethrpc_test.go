@@ -1,0 +1,132 @@
+package ethrpc_test
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	bind "github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/vipharness/vipharness/bindings/vipscore"
+	"github.com/vipharness/vipharness/deployer/vip"
+	"github.com/vipharness/vipharness/localnet/minitia"
+	"github.com/vipharness/vipharness/localnet/minitia/xevm"
+)
+
+const mnemonic = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
+
+// The scoring life cycle through go-ethereum's own client and the abigen bindings, against
+// the EVM minitia's JSON-RPC: every tx an Ethereum tx in its Cosmos wrapping.
+func TestScoringThroughGoEthereumsClient(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	n, err := minitia.Start(ctx, minitia.Config{VM: vip.EVM, Mnemonics: []string{mnemonic}, GeneratedAccounts: 1, MinGasPrice: "14"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = n.Close() })
+	c, err := ethclient.DialContext(ctx, n.JSONRPCURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	chainID, err := c.ChainID(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := xevm.EVMChainID(n.ChainID()); chainID.Cmp(want) != 0 {
+		t.Fatalf("chain id %s, want %s", chainID, want)
+	}
+	key, err := crypto.ToECDSA(n.Funded()[0].Key.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := bind.NewKeyedTransactor(key, chainID)
+	opts.Context = ctx
+	score := vipscore.NewVipScore()
+	addr, deployTx, err := bind.DeployContract(opts, common.FromHex(vipscore.VipScoreMetaData.Bin), c, score.PackConstructor(7))
+	if err != nil {
+		t.Fatalf("deploy: %v", err)
+	}
+	got, err := bind.WaitDeployed(ctx, c, deployTx.Hash())
+	if err != nil {
+		t.Fatalf("wait deployed: %v", err)
+	}
+	if got != addr {
+		t.Fatalf("deployed at %s, the receipt says %s", addr, got)
+	}
+	inst := score.Instance(c, addr)
+	a, b := common.HexToAddress("0xaa"), common.HexToAddress("0xbb")
+	tx, err := bind.Transact(inst, opts, score.PackUpdateScores(7, []common.Address{a, b}, []uint64{10, 20}))
+	if err != nil {
+		t.Fatalf("updateScores: %v", err)
+	}
+	receipt, err := bind.WaitMined(ctx, c, tx.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if receipt.Status != types.ReceiptStatusSuccessful || len(receipt.Logs) != 2 {
+		t.Fatalf("receipt status %d with %d logs, want success and two UpdateScore logs", receipt.Status, len(receipt.Logs))
+	}
+	if receipt.GasUsed <= 21_000 {
+		t.Fatalf("gas used %d: Cosmos gas is above the EVM's alone", receipt.GasUsed)
+	}
+	// Reads can lag a receipt by a block (the index is fed before the state commits).
+	var out vipscore.ScoresOutput
+	for i := 0; i < 50; i++ {
+		if out, err = bind.Call(inst, &bind.CallOpts{Context: ctx}, score.PackScores(7, b), score.UnpackScores); err == nil && out.Amount == 20 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if out.Amount != 20 {
+		t.Fatalf("score of b %d (%v), want 20", out.Amount, err)
+	}
+	logs, err := c.FilterLogs(ctx, ethereum.FilterQuery{FromBlock: big.NewInt(1), Addresses: []common.Address{addr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(logs) != 3 { // CreateStage at deploy, then two UpdateScore
+		t.Fatalf("%d logs of the contract, want 3", len(logs))
+	}
+	block, err := c.BlockByNumber(ctx, receipt.BlockNumber)
+	if err != nil {
+		t.Fatalf("block %s: %v", receipt.BlockNumber, err)
+	}
+	if block.Hash() != receipt.BlockHash || block.Transactions().Len() != 1 || block.Transactions()[0].Hash() != tx.Hash() {
+		t.Fatalf("block %s (%d txs) is not the receipt's %s", block.Hash(), block.Transactions().Len(), receipt.BlockHash)
+	}
+
+	// A finalized stage's update reverts: eth_call and eth_estimateGas say so, as a minievm does.
+	finalize, err := bind.Transact(inst, opts, score.PackFinalizeStage(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bind.WaitMined(ctx, c, finalize.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	var callErr error
+	for i := 0; i < 50; i++ {
+		_, callErr = c.CallContract(ctx, ethereum.CallMsg{From: opts.From, To: &addr, Data: score.PackUpdateScore(7, a, 1)}, nil)
+		if callErr != nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	var rpcErr rpc.Error
+	if !errors.As(callErr, &rpcErr) || rpcErr.ErrorCode() != -32000 || callErr.Error() != "Reverted" {
+		t.Fatalf("call on a finalized stage: %v, want -32000 Reverted", callErr)
+	}
+	if _, err := c.EstimateGas(ctx, ethereum.CallMsg{From: opts.From, To: &addr, Data: score.PackUpdateScore(7, a, 1)}); err == nil || !strings.Contains(err.Error(), "Reverted") {
+		t.Fatalf("estimate on a finalized stage: %v, want Reverted", err)
+	}
+}
