@@ -21,16 +21,24 @@ type Engine struct {
 	// BlockTime is the Wasm and Move rollups' interval between blocks (0: the minitia
 	// package's fast default); set, it names the engine apart ("embedded-500ms").
 	BlockTime time.Duration
+	// EVMOnMinitia runs the EVM rollup on the minitia application, as a minievm is built
+	// (StartEVMOnMinitia), instead of go-ethereum's chain; it names the engine apart
+	// ("embedded-minitia-evm").
+	EVMOnMinitia bool
 }
 
 var _ localnet.Engine = Engine{}
 
 // Name is "embedded", with the block time when one is set.
 func (e Engine) Name() string {
-	if e.BlockTime > 0 {
-		return "embedded-" + e.BlockTime.String()
+	name := "embedded"
+	if e.EVMOnMinitia {
+		name += "-minitia-evm"
 	}
-	return "embedded"
+	if e.BlockTime > 0 {
+		name += "-" + e.BlockTime.String()
+	}
+	return name
 }
 
 // cosmosOptions are the options of a Wasm or Move rollup: the block time, then the rest.
@@ -71,7 +79,12 @@ type vmNode struct {
 // nodes is the engine's node table.
 func (e Engine) nodes() map[vip.VM]vmNode {
 	return map[vip.VM]vmNode{
-		vip.EVM:  {start: func(ctx context.Context) (localnet.Rollup, error) { return StartEVM(ctx, e.EVMOptions...) }},
+		vip.EVM: {start: func(ctx context.Context) (localnet.Rollup, error) {
+			if e.EVMOnMinitia {
+				return StartEVMOnMinitia(ctx, e.cosmosOptions()...)
+			}
+			return StartEVM(ctx, e.EVMOptions...)
+		}},
 		vip.Wasm: {start: func(ctx context.Context) (localnet.Rollup, error) { return StartWasm(ctx, e.cosmosOptions()...) }},
 		vip.Move: {
 			available: func() error { _, err := movevm.OpenVM(movevm.Dir()); return err },

@@ -50,6 +50,9 @@ var (
 
 const staticGasForCosmos = 50_000
 
+// callGasCap bounds an eth_call's gas: go-ethereum's default RPC gas cap.
+const callGasCap = 50_000_000
+
 // NewServer is the JSON-RPC server of the chain over the index (eth, net and web3).
 func NewServer(c Chain, x *Index) (*rpc.Server, error) {
 	s := rpc.NewServer()
@@ -237,11 +240,9 @@ func (e *ethAPI) Call(args callArgs, b *rpc.BlockNumberOrHash, overrides *json.R
 	if args.From != nil {
 		from = *args.From
 	}
-	gas := uint64(xevm.SimulationGasLimit)
-	if args.Gas != nil && uint64(*args.Gas) > 0 {
-		gas = uint64(*args.Gas)
-	}
-	ret, _, err := e.c.Keeper.Call(ctx, from, args.To, args.data(), value, args.accessList(), gas)
+	// A minievm runs eth_call as its Call query, under the query's gas meter (unbounded by
+	// default) whatever gas the call names; here under go-ethereum's default RPC gas cap.
+	ret, _, err := e.c.Keeper.Call(ctx, from, args.To, args.data(), value, args.accessList(), callGasCap)
 	if err != nil {
 		return nil, err
 	}
