@@ -44,7 +44,7 @@ var _ localnet.Rollup = (*MinitiaEVMRollup)(nil)
 // Endpoints add the Ethereum JSON-RPC to the Cosmos ones.
 func (r *MinitiaEVMRollup) Endpoints() localnet.Endpoints {
 	ep := r.CosmosRollup.Endpoints()
-	ep.JSONRPC = r.node.JSONRPCURL()
+	ep.JSONRPC, ep.JSONRPCWS = r.node.JSONRPCURL(), r.node.JSONRPCWSURL()
 	return ep
 }
 

@@ -79,8 +79,9 @@ type Config struct {
 	// RPCAddr, APIAddr and GRPCAddr are host:port listen addresses; empty picks a free
 	// 127.0.0.1 port.
 	RPCAddr, APIAddr, GRPCAddr string
-	// JSONRPCAddr is an EVM rollup's Ethereum JSON-RPC listen address (empty: a free port).
-	JSONRPCAddr string
+	// JSONRPCAddr and JSONRPCWSAddr are an EVM rollup's Ethereum JSON-RPC listen addresses,
+	// over HTTP and WebSocket (empty: a free port).
+	JSONRPCAddr, JSONRPCWSAddr string
 	// Home keeps the node's files (keys, WAL, the Wasm code cache); empty means a temporary
 	// folder removed on Close. State is in memory unless Persist.
 	Home string

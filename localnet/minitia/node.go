@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -56,8 +57,8 @@ type Node struct {
 
 	rpcURL, apiURL, grpcAddr string
 	// jsonrpc serves an EVM rollup's Ethereum JSON-RPC at jsonrpcURL.
-	jsonrpc    *http.Server
-	jsonrpcURL string
+	jsonrpc                  []*http.Server
+	jsonrpcURL, jsonrpcWSURL string
 
 	closeOnce sync.Once
 	closeErr  error
@@ -392,8 +393,8 @@ func (n *Node) Close() error {
 		if n.cancel != nil {
 			n.cancel()
 		}
-		if n.jsonrpc != nil {
-			_ = n.jsonrpc.Close()
+		for _, hs := range n.jsonrpc {
+			_ = hs.Close()
 		}
 		if n.cmt != nil {
 			if err := n.cmt.Stop(); err != nil {
@@ -454,13 +455,18 @@ func (n *Node) opchildValidators(ctx context.Context) ([]feeroutes.Validator, er
 
 // serveJSONRPC serves an EVM rollup's Ethereum JSON-RPC (minievm's jsonrpc) on its own port.
 func (n *Node) serveJSONRPC(clientCtx client.Context) error {
-	addrs, err := listenAddrs(n.cfg.JSONRPCAddr)
+	addrs, err := listenAddrs(n.cfg.JSONRPCAddr, n.cfg.JSONRPCWSAddr)
 	if err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", addrs[0])
 	if err != nil {
 		return fmt.Errorf("minitia: JSON-RPC listener on %s: %w", addrs[0], err)
+	}
+	wsLn, err := net.Listen("tcp", addrs[1])
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("minitia: JSON-RPC WebSocket listener on %s: %w", addrs[1], err)
 	}
 	a := n.app
 	srv, err := ethrpc.NewServer(ethrpc.Chain{
@@ -486,19 +492,36 @@ func (n *Node) serveJSONRPC(clientCtx client.Context) error {
 	}, a.EthIndex)
 	if err != nil {
 		ln.Close()
+		wsLn.Close()
 		return err
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	n.jsonrpc = hs
-	n.serve(func() error {
-		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			return err
+	// As on a minievm, WebSocket has a port of its own: the HTTP port refuses an upgrade.
+	httpOnly := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
 		}
-		return nil
+		srv.ServeHTTP(w, r)
 	})
-	n.jsonrpcURL = "http://" + addrs[0]
+	for _, s := range []struct {
+		ln net.Listener
+		h  http.Handler
+	}{{ln, httpOnly}, {wsLn, srv.WebsocketHandler([]string{"*"})}} {
+		hs := &http.Server{Handler: s.h, ReadHeaderTimeout: 10 * time.Second}
+		n.jsonrpc = append(n.jsonrpc, hs)
+		n.serve(func() error {
+			if err := hs.Serve(s.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			return nil
+		})
+	}
+	n.jsonrpcURL, n.jsonrpcWSURL = "http://"+addrs[0], "ws://"+addrs[1]
 	return nil
 }
+
+// JSONRPCWSURL is an EVM rollup's Ethereum JSON-RPC over WebSocket ("" on other VMs).
+func (n *Node) JSONRPCWSURL() string { return n.jsonrpcWSURL }
 
 // JSONRPCURL is an EVM rollup's Ethereum JSON-RPC URL ("" on other VMs).
 func (n *Node) JSONRPCURL() string { return n.jsonrpcURL }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -128,5 +130,99 @@ func TestScoringThroughGoEthereumsClient(t *testing.T) {
 	}
 	if _, err := c.EstimateGas(ctx, ethereum.CallMsg{From: opts.From, To: &addr, Data: score.PackUpdateScore(7, a, 1)}); err == nil || !strings.Contains(err.Error(), "Reverted") {
 		t.Fatalf("estimate on a finalized stage: %v, want Reverted", err)
+	}
+}
+
+// Subscriptions over the WebSocket port, polled filters over HTTP, and the HTTP port's
+// refusal of an upgrade, as a minievm serves them.
+func TestSubscriptionsAndFilters(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	n, err := minitia.Start(ctx, minitia.Config{VM: vip.EVM, Mnemonics: []string{mnemonic}, GeneratedAccounts: 1, MinGasPrice: "14"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = n.Close() })
+	ws, err := ethclient.DialContext(ctx, n.JSONRPCWSURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	c, err := ethclient.DialContext(ctx, n.JSONRPCURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	heads := make(chan *types.Header, 16)
+	sub, err := ws.SubscribeNewHead(ctx, heads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	logs := make(chan types.Log, 16)
+	logSub, err := ws.SubscribeFilterLogs(ctx, ethereum.FilterQuery{}, logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logSub.Unsubscribe()
+	var filterID string
+	if err := c.Client().CallContext(ctx, &filterID, "eth_newBlockFilter"); err != nil {
+		t.Fatal(err)
+	}
+
+	chainID, _ := c.ChainID(ctx)
+	key, err := crypto.ToECDSA(n.Funded()[0].Key.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := bind.NewKeyedTransactor(key, chainID)
+	opts.Context = ctx
+	score := vipscore.NewVipScore()
+	_, tx, err := bind.DeployContract(opts, common.FromHex(vipscore.VipScoreMetaData.Bin), c, score.PackConstructor(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	receipt, err := bind.WaitMined(ctx, c, tx.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case l := <-logs:
+		if l.TxHash != tx.Hash() {
+			t.Fatalf("log of tx %s, want the deploy's %s", l.TxHash, tx.Hash())
+		}
+	case err := <-logSub.Err():
+		t.Fatal(err)
+	case <-ctx.Done():
+		t.Fatal("no log notification")
+	}
+	seen := false
+	for !seen {
+		select {
+		case h := <-heads:
+			seen = h.Number.Cmp(receipt.BlockNumber) == 0 && h.Hash() == receipt.BlockHash
+		case err := <-sub.Err():
+			t.Fatal(err)
+		case <-ctx.Done():
+			t.Fatal("no head notification of the deploy's block")
+		}
+	}
+	var changes []common.Hash
+	if err := c.Client().CallContext(ctx, &changes, "eth_getFilterChanges", filterID); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(changes, receipt.BlockHash) {
+		t.Fatalf("block filter changes %v lack the deploy's block %s", changes, receipt.BlockHash)
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, n.JSONRPCURL(), nil)
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Upgrade", "websocket")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusMethodNotAllowed {
+		t.Fatalf("an upgrade on the HTTP port answered %d, want 405", res.StatusCode)
 	}
 }

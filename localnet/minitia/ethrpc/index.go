@@ -110,6 +110,7 @@ func (x *Index) ListenFinalizeBlock(goCtx context.Context, req abci.RequestFinal
 		r.TxHash, r.BlockHash, r.BlockNumber = t.tx.Hash(), hash, new(big.Int).SetUint64(height)
 		for _, l := range r.Logs {
 			l.Index, l.BlockHash, l.BlockNumber, l.TxHash, l.TxIndex = logIndex, hash, height, r.TxHash, r.TransactionIndex
+			l.BlockTimestamp = header.Time
 			logIndex++
 		}
 		hashes[i] = r.TxHash

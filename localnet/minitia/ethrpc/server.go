@@ -80,6 +80,9 @@ type ethAPI struct {
 
 	mu      sync.Mutex
 	pending map[common.Address]uint64 // the next nonce past the txs taken into the mempool
+
+	filters filters
+	feeds   feeds
 }
 
 func (e *ethAPI) ChainId() *hexutil.Big { return (*hexutil.Big)(xevm.EVMChainID(e.c.ChainID)) }
@@ -114,6 +117,9 @@ func (e *ethAPI) height(b rpc.BlockNumberOrHash) (uint64, error) {
 	}
 	if n < 0 {
 		return 0, fmt.Errorf("block number %d is not supported", n)
+	}
+	if n == 0 {
+		return 1, nil // a minievm has no block 0: it answers its first block for it
 	}
 	if uint64(n) > e.x.Latest() {
 		return 0, errors.New("header not found")
@@ -326,6 +332,7 @@ func (e *ethAPI) SendRawTransaction(ctx context.Context, raw hexutil.Bytes) (com
 	if code != 0 {
 		return common.Hash{}, errors.New(log)
 	}
+	e.feeds.sent(tx)
 	from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), tx)
 	if err == nil {
 		e.mu.Lock()
@@ -349,6 +356,19 @@ func (e *ethAPI) GetTransactionReceipt(hash common.Hash) (map[string]any, error)
 		return nil, nil
 	}
 	return receiptJSON(t), nil
+}
+
+func (e *ethAPI) GetBlockReceipts(b rpc.BlockNumberOrHash) ([]map[string]any, error) {
+	h, err := e.height(b)
+	if err != nil {
+		return nil, nil
+	}
+	txs := e.x.TxsAt(h)
+	out := make([]map[string]any, len(txs))
+	for i, t := range txs {
+		out[i] = receiptJSON(t)
+	}
+	return out, nil
 }
 
 func (e *ethAPI) GetBlockByNumber(n rpc.BlockNumber, full bool) (map[string]any, error) {
@@ -438,22 +458,64 @@ type filterQuery struct {
 	FromBlock *rpc.BlockNumber `json:"fromBlock"`
 	ToBlock   *rpc.BlockNumber `json:"toBlock"`
 	Addresses json.RawMessage  `json:"address"`
-	Topics    [][]common.Hash  `json:"topics"`
+	Topics    topicFilter      `json:"topics"`
+}
+
+// topicFilter is a log filter's topics: per position null (any), one hash, or a list of
+// alternatives.
+type topicFilter [][]common.Hash
+
+func (f *topicFilter) UnmarshalJSON(b []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return fmt.Errorf("topics: %w", err)
+	}
+	out := make(topicFilter, len(raw))
+	for i, r := range raw {
+		switch {
+		case string(r) == "null":
+		case len(r) > 0 && r[0] == '[':
+			var alts []*common.Hash
+			if err := json.Unmarshal(r, &alts); err != nil {
+				return fmt.Errorf("topic %d: %w", i, err)
+			}
+			for _, h := range alts {
+				if h != nil {
+					out[i] = append(out[i], *h)
+				}
+			}
+		default:
+			var h common.Hash
+			if err := json.Unmarshal(r, &h); err != nil {
+				return fmt.Errorf("topic %d: %w", i, err)
+			}
+			out[i] = []common.Hash{h}
+		}
+	}
+	*f = out
+	return nil
 }
 
 // maxLogRange is minievm's limit of a log query's block range.
 const maxLogRange = 1_000_000
 
-func (e *ethAPI) GetLogs(q filterQuery) ([]*types.Log, error) {
-	var addrs []common.Address
-	if len(q.Addresses) > 0 && string(q.Addresses) != "null" {
-		var one common.Address
-		if err := json.Unmarshal(q.Addresses, &one); err == nil {
-			addrs = []common.Address{one}
-		} else if err := json.Unmarshal(q.Addresses, &addrs); err != nil {
-			return nil, fmt.Errorf("invalid address filter: %w", err)
-		}
+// addresses are the filter's contract addresses (one or a list).
+func (q filterQuery) addresses() ([]common.Address, error) {
+	if len(q.Addresses) == 0 || string(q.Addresses) == "null" {
+		return nil, nil
 	}
+	var one common.Address
+	if err := json.Unmarshal(q.Addresses, &one); err == nil {
+		return []common.Address{one}, nil
+	}
+	var list []common.Address
+	if err := json.Unmarshal(q.Addresses, &list); err != nil {
+		return nil, fmt.Errorf("invalid address filter: %w", err)
+	}
+	return list, nil
+}
+
+func (e *ethAPI) GetLogs(q filterQuery) ([]*types.Log, error) {
 	latest := e.x.Latest()
 	var from, to uint64
 	if q.BlockHash != nil {
@@ -480,6 +542,16 @@ func (e *ethAPI) GetLogs(q filterQuery) ([]*types.Log, error) {
 			return nil, fmt.Errorf("exceed max block range %d", maxLogRange)
 		}
 	}
+	return e.logsIn(q, from, to)
+}
+
+// logsIn are the logs of heights from..to (up to the index's latest) that match q.
+func (e *ethAPI) logsIn(q filterQuery, from, to uint64) ([]*types.Log, error) {
+	addrs, err := q.addresses()
+	if err != nil {
+		return nil, err
+	}
+	latest := e.x.Latest()
 	logs := []*types.Log{}
 	for h := from; h <= to && h <= latest; h++ {
 		for _, t := range e.x.TxsAt(h) {
