@@ -83,7 +83,7 @@ func (c engineChoice) checkMinitia() error {
 // checkKeepable refuses a --data-dir the engine cannot keep, naming which: only the
 // embedded rollups (every VM) keep their chain so far.
 func (c engineChoice) checkKeepable() error {
-	if c.dataDir == "" || c.name == "embedded" || c.name == "" {
+	if c.dataDir == "" || c.name == "embedded" || c.name == "embedded-minitia-evm" || c.name == "" {
 		return nil
 	}
 	return invalid(fmt.Errorf("--data-dir: the %s engine's rollup cannot be kept yet (its node's home is made new each run); use --engine embedded, or drop --data-dir", c.name))

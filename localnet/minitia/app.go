@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -176,7 +177,11 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	a.keys = storetypes.NewKVStoreKeys(names...)
 	if cfg.VM == vip.EVM {
 		// minievm's indexer: each finalized block's Ethereum txs, for the JSON-RPC face.
-		a.EthIndex = ethrpc.NewIndex(enc.TxConfig.TxDecoder(), enc.Address, cfg.FeeDenom, cfg.minGasPrice.TruncateInt().BigInt())
+		gasLimit := uint64(math.MaxUint64)
+		if cfg.MaxBlockGas > 0 {
+			gasLimit = uint64(cfg.MaxBlockGas)
+		}
+		a.EthIndex = ethrpc.NewIndex(enc.TxConfig.TxDecoder(), enc.Address, cfg.FeeDenom, cfg.minGasPrice.TruncateInt().BigInt(), gasLimit)
 		bapp.SetStreamingManager(storetypes.StreamingManager{ABCIListeners: []storetypes.ABCIListener{a.EthIndex}})
 	}
 	store := func(name string) corestore.KVStoreService { return runtime.NewKVStoreService(a.keys[name]) }

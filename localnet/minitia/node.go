@@ -19,6 +19,8 @@ import (
 	"github.com/cometbft/cometbft/p2p"
 	"github.com/cometbft/cometbft/proxy"
 	rpclocal "github.com/cometbft/cometbft/rpc/client/local"
+	cmtstate "github.com/cometbft/cometbft/state"
+	cmtstore "github.com/cometbft/cometbft/store"
 	cmttypes "github.com/cometbft/cometbft/types"
 	"github.com/cosmos/cosmos-sdk/client"
 	"github.com/cosmos/cosmos-sdk/codec"
@@ -54,6 +56,8 @@ type Node struct {
 	gen      *genesis
 	resumed  bool       // the chain Home kept (Config.Persist)
 	cmtDBs   []cmtdb.DB // CometBFT's stores, closed by Close (its Stop leaves the tx index open)
+	// cmtDBByID are the same stores by name (blockstore, state, ...).
+	cmtDBByID map[string]cmtdb.DB
 
 	rpcURL, apiURL, grpcAddr string
 	// jsonrpc serves an EVM rollup's Ethereum JSON-RPC at jsonrpcURL.
@@ -122,6 +126,11 @@ func Start(ctx context.Context, cfg Config) (_ *Node, err error) {
 		servercmtlog.CometLoggerWrapper{Logger: logger.With("module", "cometbft")})
 	if err != nil {
 		return nil, fmt.Errorf("minitia: consensus node: %w", err)
+	}
+	if n.app.EthIndex != nil && n.resumed {
+		if err := n.reindex(); err != nil {
+			return nil, err
+		}
 	}
 	if err := n.cmt.Start(); err != nil {
 		n.cmt = nil
@@ -308,8 +317,39 @@ func (n *Node) openCometDB(ctx *cmtcfg.DBContext) (cmtdb.DB, error) {
 	db, err := cmtcfg.DefaultDBProvider(ctx)
 	if err == nil {
 		n.cmtDBs = append(n.cmtDBs, db)
+		if n.cmtDBByID == nil {
+			n.cmtDBByID = map[string]cmtdb.DB{}
+		}
+		n.cmtDBByID[ctx.ID] = db
 	}
 	return db, err
+}
+
+// reindex feeds a resumed EVM chain's blocks to its Ethereum index from CometBFT's stores
+// (its blocks and their results), before consensus makes new ones.
+func (n *Node) reindex() error {
+	blocks, states := n.cmtDBByID["blockstore"], n.cmtDBByID["state"]
+	if blocks == nil || states == nil {
+		return errors.New("minitia: reindex: CometBFT's block or state store is not open")
+	}
+	bs := cmtstore.NewBlockStore(blocks)
+	ss := cmtstate.NewStore(states, cmtstate.StoreOptions{})
+	for h := max(bs.Base(), 1); h <= bs.Height() && h > 0; h++ {
+		b := bs.LoadBlock(h)
+		if b == nil {
+			return fmt.Errorf("minitia: reindex: no block %d in CometBFT's store", h)
+		}
+		res, err := ss.LoadFinalizeBlockResponse(h)
+		if err != nil {
+			return fmt.Errorf("minitia: reindex: results of block %d: %w", h, err)
+		}
+		txs := make([][]byte, len(b.Txs))
+		for i, tx := range b.Txs {
+			txs[i] = tx
+		}
+		n.app.EthIndex.Add(ethrpc.Block{ChainID: b.ChainID, Height: h, Time: b.Time, Txs: txs, Results: res.TxResults})
+	}
+	return nil
 }
 
 // listenAddrs gives each empty address a free 127.0.0.1 port, and each host:0 a free port

@@ -226,3 +226,66 @@ func TestSubscriptionsAndFilters(t *testing.T) {
 		t.Fatalf("an upgrade on the HTTP port answered %d, want 405", res.StatusCode)
 	}
 }
+
+// A kept chain resumes with its Ethereum blocks and receipts: the index is fed again from
+// CometBFT's stores, and gives the same blocks, hashes and all.
+func TestAResumedChainKeepsItsEthereumBlocks(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	home := t.TempDir()
+	cfg := minitia.Config{VM: vip.EVM, Mnemonics: []string{mnemonic}, GeneratedAccounts: 1, MinGasPrice: "14", Home: home, Persist: true}
+	n, err := minitia.Start(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ethclient.DialContext(ctx, n.JSONRPCURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	chainID, _ := c.ChainID(ctx)
+	key, err := crypto.ToECDSA(n.Funded()[0].Key.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := bind.NewKeyedTransactor(key, chainID)
+	opts.Context = ctx
+	_, tx, err := bind.DeployContract(opts, common.FromHex(vipscore.VipScoreMetaData.Bin), c, vipscore.NewVipScore().PackConstructor(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := bind.WaitMined(ctx, c, tx.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if err := n.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	n, err = minitia.Start(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = n.Close() })
+	c, err = ethclient.DialContext(ctx, n.JSONRPCURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	after, err := c.TransactionReceipt(ctx, tx.Hash())
+	if err != nil {
+		t.Fatalf("the deploy's receipt after the restart: %v", err)
+	}
+	if after.BlockHash != before.BlockHash || after.ContractAddress != before.ContractAddress || len(after.Logs) != len(before.Logs) {
+		t.Fatalf("after the restart the receipt is in block %s at %s with %d logs; before: %s at %s with %d",
+			after.BlockHash, after.ContractAddress, len(after.Logs), before.BlockHash, before.ContractAddress, len(before.Logs))
+	}
+	first, err := c.HeaderByNumber(ctx, big.NewInt(1))
+	if err != nil || first.Number.Uint64() != 1 {
+		t.Fatalf("block 1 after the restart: %v %v", first, err)
+	}
+	code, err := c.CodeAt(ctx, before.ContractAddress, nil)
+	if err != nil || len(code) == 0 {
+		t.Fatalf("the contract's code after the restart: %d bytes, %v", len(code), err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"math/big"
 	"sync"
+	"time"
 
 	"cosmossdk.io/core/address"
 	storetypes "cosmossdk.io/store/types"
@@ -28,6 +29,7 @@ type Index struct {
 	addresses address.Codec
 	feeDenom  string
 	baseFee   *big.Int
+	gasLimit  uint64
 
 	mu       sync.RWMutex
 	headers  map[uint64]*types.Header
@@ -47,9 +49,10 @@ type indexedTx struct {
 var _ storetypes.ABCIListener = (*Index)(nil)
 
 // NewIndex is an empty index that decodes txs with decode; its blocks' base fee is the
-// chain's minimum gas price (wei per gas), as a minievm's are.
-func NewIndex(decode sdk.TxDecoder, addresses address.Codec, feeDenom string, baseFee *big.Int) *Index {
-	return &Index{decode: decode, addresses: addresses, feeDenom: feeDenom, baseFee: baseFee, headers: map[uint64]*types.Header{},
+// chain's minimum gas price (wei per gas), as a minievm's are, and their gas limit the
+// chain's block gas limit.
+func NewIndex(decode sdk.TxDecoder, addresses address.Codec, feeDenom string, baseFee *big.Int, gasLimit uint64) *Index {
+	return &Index{decode: decode, addresses: addresses, feeDenom: feeDenom, baseFee: baseFee, gasLimit: gasLimit, headers: map[uint64]*types.Header{},
 		byHash: map[common.Hash]uint64{}, blockTxs: map[uint64][]common.Hash{}, txs: map[common.Hash]*indexedTx{}}
 }
 
@@ -61,14 +64,30 @@ func (x *Index) ListenCommit(context.Context, abci.ResponseCommit, []*storetypes
 // ListenFinalizeBlock indexes a finalized block, before its state commits: as on a minievm,
 // a client can see a receipt before the state it wrote can be read.
 func (x *Index) ListenFinalizeBlock(goCtx context.Context, req abci.RequestFinalizeBlock, res abci.ResponseFinalizeBlock) error {
-	ctx := sdk.UnwrapSDKContext(goCtx)
+	x.Add(Block{ChainID: sdk.UnwrapSDKContext(goCtx).ChainID(), Height: req.Height, Time: req.Time, Txs: req.Txs, Results: res.TxResults})
+	return nil
+}
+
+// Block is what the index reads of a finalized block: its txs and their results.
+type Block struct {
+	ChainID string
+	Height  int64
+	Time    time.Time
+	Txs     [][]byte
+	Results []*abci.ExecTxResult
+}
+
+// Add indexes a block: as it is finalized, or from CometBFT's stores when a kept chain
+// resumes (the same block gives the same Ethereum block and hash either way).
+func (x *Index) Add(b Block) {
 	var txs []*indexedTx
-	var cumulative uint64
-	for i, bz := range req.Txs {
-		if i >= len(res.TxResults) {
+	var cumulative, blockGas uint64
+	for i, bz := range b.Txs {
+		if i >= len(b.Results) {
 			break
 		}
-		t := x.ethTx(ctx.ChainID(), bz, res.TxResults[i])
+		blockGas += uint64(b.Results[i].GasUsed)
+		t := x.ethTx(b.ChainID, bz, b.Results[i])
 		if t == nil {
 			continue
 		}
@@ -78,7 +97,7 @@ func (x *Index) ListenFinalizeBlock(goCtx context.Context, req abci.RequestFinal
 		t.receipt.TransactionIndex = uint(len(txs) + 1)
 		txs = append(txs, t)
 	}
-	height := uint64(req.Height)
+	height := uint64(b.Height)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	parent := common.Hash{}
@@ -90,16 +109,12 @@ func (x *Index) ListenFinalizeBlock(goCtx context.Context, req abci.RequestFinal
 	for i, t := range txs {
 		ethTxs[i], receipts[i] = t.tx, t.receipt
 	}
-	var gasLimit, gasUsed uint64
-	if m := ctx.BlockGasMeter(); m != nil {
-		gasLimit, gasUsed = m.Limit(), m.GasConsumedToLimit()
-	}
 	hasher := trie.NewStackTrie(nil)
 	header := &types.Header{
 		ParentHash: parent, UncleHash: types.EmptyUncleHash, Root: types.EmptyRootHash,
 		TxHash: types.DeriveSha(ethTxs, hasher), ReceiptHash: types.DeriveSha(receipts, hasher),
 		Bloom: types.MergeBloom(receipts), Difficulty: big.NewInt(0), Number: new(big.Int).SetUint64(height),
-		GasLimit: gasLimit, GasUsed: gasUsed, Time: uint64(req.Time.Unix()), Extra: []byte{},
+		GasLimit: x.gasLimit, GasUsed: blockGas, Time: uint64(b.Time.Unix()), Extra: []byte{},
 		BaseFee: new(big.Int).Set(x.baseFee), WithdrawalsHash: &types.EmptyWithdrawalsHash,
 	}
 	hash := header.Hash()
@@ -124,7 +139,6 @@ func (x *Index) ListenFinalizeBlock(goCtx context.Context, req abci.RequestFinal
 		default:
 		}
 	}
-	return nil
 }
 
 // ethTx is the Ethereum tx a block's Cosmos tx carries, with its receipt (nil if none).
