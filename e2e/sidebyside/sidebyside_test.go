@@ -187,12 +187,45 @@ var known = map[string]map[vip.VM]string{
 	"REST auth module accounts":                                    {vip.EVM: "the embedded EVM runs no Cosmos modules, so it has no module accounts to list (a minievm lists its modules' accounts: fee_collector, opchild, transfer and others); its Cosmos face answers an empty list"},
 }
 
-var _ = Describe("the project's rollups beside Initia's real minitiad", Label("sidebyside", "minitia"), func() {
+// knownOnMinitiaEVM are the differences found and not closed yet on the EVM rollup built as
+// a minievm is (embedded-minitia-evm), by probe name.
+var knownOnMinitiaEVM = map[string]string{
+	"JSON-RPC a transfer's gas and logs": "the EVM minitia's fee denom is an x/bank coin, where a minievm's is an ERC-20 in the EVM: there the fee's payment and refund run as ERC-20 transfers (their Transfer logs in the receipt, their EVM gas in the tx's: estimate 170,860, used ~111,500); here the ante handler moves the coin (estimate ~122,000, used ~73,300, no fee logs)",
+	"JSON-RPC eth_sendRawTransaction of txs short of gas or coins": "a tx under a transfer's intrinsic gas: the EVM minitia's ante handler runs out of the tx's gas in its size and signature charges; a minievm's refuses its Cosmos wrapping first (\"fee amount manipulation detected: Tx conversion failed\", also at 21,000), for a reason its source did not show here",
+}
+
+// pair is one of our rollups to set beside the real minitiad of its VM, with its known
+// differences.
+type pair struct {
+	vm     vip.VM
+	engine embedded.Engine
+	known  func(probe string) (string, bool)
+}
+
+var pairs = func() []pair {
+	var out []pair
 	for _, vm := range all {
-		Context(string(vm), Label(string(vm)), Ordered, func() {
+		out = append(out, pair{vm: vm, engine: embedded.Engine{}, known: func(name string) (string, bool) {
+			why, ok := known[name][vm]
+			return why, ok
+		}})
+		if vm == vip.EVM {
+			out = append(out, pair{vm: vm, engine: embedded.Engine{EVMOnMinitia: true}, known: func(name string) (string, bool) {
+				why, ok := knownOnMinitiaEVM[name]
+				return why, ok
+			}})
+		}
+	}
+	return out
+}()
+
+var _ = Describe("the project's rollups beside Initia's real minitiad", Label("sidebyside", "minitia"), func() {
+	for _, pr := range pairs {
+		vm := pr.vm
+		Context(string(vm)+"/"+pr.engine.Name(), Label(string(vm), pr.engine.Name()), Ordered, func() {
 			var ours, real localnet.Rollup
 			BeforeAll(func(ctx SpecContext) {
-				ours, real = startPair(ctx, vm, embedded.Engine{}, minitiad.Engine{})
+				ours, real = startPair(ctx, vm, pr.engine, minitiad.Engine{})
 			}, NodeTimeout(4*time.Minute))
 
 			It("answers every probe as the real rollup does, but for the differences listed", func(ctx SpecContext) {
@@ -214,7 +247,7 @@ var _ = Describe("the project's rollups beside Initia's real minitiad", Label("s
 					Expect(errA).NotTo(HaveOccurred(), "%s on ours", p.name)
 					Expect(errB).NotTo(HaveOccurred(), "%s on the real one", p.name)
 					line := fmt.Sprintf("%s\n    ours: %s\n    real: %s", p.name, a, b)
-					why, isKnown := known[p.name][vm]
+					why, isKnown := pr.known(p.name)
 					switch {
 					case p.alike(a, b) && isKnown:
 						closed = append(closed, p.name+" (listed as known: "+why+")")

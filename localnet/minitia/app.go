@@ -216,6 +216,9 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	if a.moveBank != nil {
 		bankModule = moveBankModule{AppModule: bank.NewAppModule(cdc, a.BankKeeper, a.AccountKeeper, nil), b: *a.moveBank}
 	}
+	if cfg.VM == vip.EVM {
+		bankModule = evmBankModule{AppModule: bank.NewAppModule(cdc, a.BankKeeper, a.AccountKeeper, nil), keeper: a.BankKeeper, feeDenom: cfg.FeeDenom}
+	}
 	a.mm = module.NewManager(
 		sequencer{},
 		auth.NewAppModule(cdc, a.AccountKeeper, nil, nil),

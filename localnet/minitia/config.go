@@ -27,6 +27,9 @@ const (
 	// DefaultBlockTime is the interval between blocks: fast, for tests. A minitia makes a
 	// block every 500ms; pass that for realistic measurements.
 	DefaultBlockTime = 100 * time.Millisecond
+	// EVMEmptyBlockInterval is how often an idle EVM rollup makes an empty block: minievm's
+	// create_empty_blocks_interval (it makes none otherwise but the one after txs).
+	EVMEmptyBlockInterval = time.Minute
 	// AppName is what abci_info's data reports on every minitia.
 	AppName = "minitia"
 	// BinaryName is node_info's application_version.app_name on a minitia.

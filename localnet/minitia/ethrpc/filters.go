@@ -18,10 +18,18 @@ import (
 const filterTimeout = 5 * time.Minute
 
 type filter struct {
-	blocks   bool // a block filter (else logs)
+	blocks   bool             // a block filter
+	pending  chan common.Hash // a pending-tx filter's hashes (else logs)
+	stop     func()           // ends a pending-tx filter's feed
 	crit     filterQuery
 	next     uint64 // the first height not yet reported
 	lastPoll time.Time
+}
+
+func (f *filter) end() {
+	if f.stop != nil {
+		f.stop()
+	}
 }
 
 type filters struct {
@@ -38,6 +46,7 @@ func (e *ethAPI) install(f *filter) rpc.ID {
 	now := time.Now()
 	for id, old := range e.filters.byID {
 		if now.Sub(old.lastPoll) > filterTimeout {
+			old.end()
 			delete(e.filters.byID, id)
 		}
 	}
@@ -49,6 +58,22 @@ func (e *ethAPI) install(f *filter) rpc.ID {
 
 func (e *ethAPI) NewBlockFilter() rpc.ID { return e.install(&filter{blocks: true}) }
 
+// NewPendingTransactionFilter is a filter of the txs the mempool takes through this server.
+func (e *ethAPI) NewPendingTransactionFilter() rpc.ID {
+	f := &filter{pending: make(chan common.Hash, 1024)}
+	txs := make(chan *types.Transaction, 64)
+	f.stop = e.feeds.add(txs)
+	go func() {
+		for tx := range txs {
+			select {
+			case f.pending <- tx.Hash():
+			default:
+			}
+		}
+	}()
+	return e.install(f)
+}
+
 func (e *ethAPI) NewFilter(crit filterQuery) (rpc.ID, error) {
 	if _, err := crit.addresses(); err != nil {
 		return "", err
@@ -59,7 +84,10 @@ func (e *ethAPI) NewFilter(crit filterQuery) (rpc.ID, error) {
 func (e *ethAPI) UninstallFilter(id rpc.ID) bool {
 	e.filters.mu.Lock()
 	defer e.filters.mu.Unlock()
-	_, ok := e.filters.byID[id]
+	f, ok := e.filters.byID[id]
+	if ok {
+		f.end()
+	}
 	delete(e.filters.byID, id)
 	return ok
 }
@@ -76,6 +104,17 @@ func (e *ethAPI) GetFilterChanges(id rpc.ID) (any, error) {
 	from, to := f.next, e.x.Latest()
 	f.next, f.lastPoll = to+1, time.Now()
 	e.filters.mu.Unlock()
+	if f.pending != nil {
+		hashes := []common.Hash{}
+		for {
+			select {
+			case h := <-f.pending:
+				hashes = append(hashes, h)
+			default:
+				return hashes, nil
+			}
+		}
+	}
 	if f.blocks {
 		hashes := []common.Hash{}
 		for h := from; h <= to; h++ {
@@ -88,11 +127,11 @@ func (e *ethAPI) GetFilterChanges(id rpc.ID) (any, error) {
 	return e.logsIn(f.crit, from, to)
 }
 
-func (e *ethAPI) GetFilterLogs(id rpc.ID) ([]*types.Log, error) {
+func (e *ethAPI) GetFilterLogs(id rpc.ID) ([]rpcLog, error) {
 	e.filters.mu.Lock()
 	f, ok := e.filters.byID[id]
 	e.filters.mu.Unlock()
-	if !ok || f.blocks {
+	if !ok || f.blocks || f.pending != nil {
 		return nil, errFilterNotFound
 	}
 	return e.GetLogs(f.crit)
@@ -157,20 +196,9 @@ func (e *ethAPI) NewPendingTransactions(ctx context.Context, full *bool) (*rpc.S
 	}
 	sub := n.CreateSubscription()
 	txs := make(chan *types.Transaction, 64)
-	e.feeds.mu.Lock()
-	e.feeds.pending = append(e.feeds.pending, txs)
-	e.feeds.mu.Unlock()
+	stop := e.feeds.add(txs)
 	go func() {
-		defer func() {
-			e.feeds.mu.Lock()
-			defer e.feeds.mu.Unlock()
-			for i, c := range e.feeds.pending {
-				if c == txs {
-					e.feeds.pending = append(e.feeds.pending[:i], e.feeds.pending[i+1:]...)
-					break
-				}
-			}
-		}()
+		defer stop()
 		for {
 			select {
 			case tx := <-txs:
@@ -193,6 +221,24 @@ func (e *ethAPI) NewPendingTransactions(ctx context.Context, full *bool) (*rpc.S
 type feeds struct {
 	mu      sync.Mutex
 	pending []chan *types.Transaction
+}
+
+// add feeds ch until the returned func ends it (and closes ch).
+func (f *feeds) add(ch chan *types.Transaction) func() {
+	f.mu.Lock()
+	f.pending = append(f.pending, ch)
+	f.mu.Unlock()
+	return func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		for i, c := range f.pending {
+			if c == ch {
+				f.pending = append(f.pending[:i], f.pending[i+1:]...)
+				close(ch)
+				return
+			}
+		}
+	}
 }
 
 func (f *feeds) sent(tx *types.Transaction) {

@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/holiman/uint256"
 
@@ -57,7 +58,7 @@ const callGasCap = 50_000_000
 func NewServer(c Chain, x *Index) (*rpc.Server, error) {
 	s := rpc.NewServer()
 	api := &ethAPI{c: c, x: x, pending: map[common.Address]uint64{}}
-	for name, svc := range map[string]any{"eth": api, "net": netAPI{}, "web3": web3API{c.Version}} {
+	for name, svc := range map[string]any{"eth": api, "net": netAPI{}, "web3": web3API{c.Version}, "txpool": txpoolAPI{}} {
 		if err := s.RegisterName(name, svc); err != nil {
 			return nil, fmt.Errorf("ethrpc: register %s: %w", name, err)
 		}
@@ -70,9 +71,28 @@ type netAPI struct{}
 // Version is minievm's net_version: 1, whatever the chain.
 func (netAPI) Version() string { return "1" }
 
+// Listening and PeerCount answer as a single-node minievm does.
+func (netAPI) Listening() bool         { return true }
+func (netAPI) PeerCount() hexutil.Uint { return 0 }
+
 type web3API struct{ version string }
 
+// ClientVersion is the CometBFT version, as a minievm reports it.
 func (w web3API) ClientVersion() string { return w.version }
+
+func (web3API) Sha3(input hexutil.Bytes) hexutil.Bytes { return crypto.Keccak256(input) }
+
+// txpoolAPI is minievm's txpool namespace: the mempool seen through this server (it keeps
+// no queue of its own: CometBFT's mempool holds the txs).
+type txpoolAPI struct{}
+
+func (txpoolAPI) Status() map[string]hexutil.Uint {
+	return map[string]hexutil.Uint{"pending": 0, "queued": 0}
+}
+
+func (txpoolAPI) Content() map[string]map[string]map[string]any {
+	return map[string]map[string]map[string]any{"pending": {}, "queued": {}}
+}
 
 type ethAPI struct {
 	c Chain
@@ -91,7 +111,31 @@ func (e *ethAPI) BlockNumber() hexutil.Uint64 { return hexutil.Uint64(e.x.Latest
 
 func (e *ethAPI) Syncing() bool { return false }
 
-func (e *ethAPI) Accounts() []common.Address { return []common.Address{} }
+func (e *ethAPI) Mining() bool { return false }
+
+func (e *ethAPI) Hashrate() hexutil.Uint64 { return 0 }
+
+func (e *ethAPI) GetUncleCountByBlockNumber(rpc.BlockNumber) hexutil.Uint { return 0 }
+
+func (e *ethAPI) GetUncleCountByBlockHash(common.Hash) hexutil.Uint { return 0 }
+
+func (e *ethAPI) GetBlockTransactionCountByNumber(n rpc.BlockNumber) *hexutil.Uint {
+	h, err := e.height(rpc.BlockNumberOrHashWithNumber(n))
+	if err != nil {
+		return nil
+	}
+	c := hexutil.Uint(len(e.x.TxsAt(h)))
+	return &c
+}
+
+func (e *ethAPI) GetBlockTransactionCountByHash(hash common.Hash) *hexutil.Uint {
+	h, ok := e.x.HeightOf(hash)
+	if !ok {
+		return nil
+	}
+	c := hexutil.Uint(len(e.x.TxsAt(h)))
+	return &c
+}
 
 func (e *ethAPI) GasPrice() *hexutil.Big {
 	return (*hexutil.Big)(e.c.MinGasPrice.TruncateInt().BigInt())
@@ -99,12 +143,27 @@ func (e *ethAPI) GasPrice() *hexutil.Big {
 
 func (e *ethAPI) MaxPriorityFeePerGas() *hexutil.Big { return (*hexutil.Big)(big.NewInt(0)) }
 
+// minievm's words for a block it cannot resolve.
+var (
+	errPastHead    = errors.New("requested height is greater than the latest block height")
+	errBlockByHash = &rpcError{code: -32603, msg: "internal jsonrpc error: failed to get block number by hash"}
+)
+
+// rpcError is an error with its JSON-RPC code.
+type rpcError struct {
+	code int
+	msg  string
+}
+
+func (e *rpcError) Error() string  { return e.msg }
+func (e *rpcError) ErrorCode() int { return e.code }
+
 // height resolves a block number or tag to an indexed height.
 func (e *ethAPI) height(b rpc.BlockNumberOrHash) (uint64, error) {
 	if hash, ok := b.Hash(); ok {
 		h, found := e.x.HeightOf(hash)
 		if !found {
-			return 0, errors.New("header not found")
+			return 0, errBlockByHash
 		}
 		return h, nil
 	}
@@ -122,7 +181,7 @@ func (e *ethAPI) height(b rpc.BlockNumberOrHash) (uint64, error) {
 		return 1, nil // a minievm has no block 0: it answers its first block for it
 	}
 	if uint64(n) > e.x.Latest() {
-		return 0, errors.New("header not found")
+		return 0, errPastHead
 	}
 	return uint64(n), nil
 }
@@ -171,15 +230,11 @@ func (e *ethAPI) GetCode(addr common.Address, b rpc.BlockNumberOrHash) (hexutil.
 }
 
 func (e *ethAPI) GetStorageAt(addr common.Address, slot string, b rpc.BlockNumberOrHash) (hexutil.Bytes, error) {
-	key, err := hexutil.Decode(slot)
-	if err != nil {
-		return nil, fmt.Errorf("invalid storage key %q: %w", slot, err)
-	}
 	ctx, err := e.state(b)
 	if err != nil {
 		return nil, err
 	}
-	v := e.c.Keeper.StorageAt(ctx, addr, common.BytesToHash(key))
+	v := e.c.Keeper.StorageAt(ctx, addr, common.HexToHash(slot))
 	return v.Bytes(), nil
 }
 
@@ -321,6 +376,16 @@ func (e *ethAPI) SendRawTransaction(ctx context.Context, raw hexutil.Bytes) (com
 	if err != nil {
 		return common.Hash{}, err
 	}
+	// minievm's CheckTx wrapper refuses a sender with no account before the ante handler's
+	// fee check would.
+	from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), tx)
+	if err != nil {
+		return common.Hash{}, err
+	}
+	if state, err := e.c.State(0); err == nil && !e.c.Keeper.HasAccount(state, from) {
+		bech, _ := e.c.Addresses.BytesToString(from.Bytes())
+		return common.Hash{}, fmt.Errorf("account %s does not exist: unknown address", bech)
+	}
 	bz, err := e.c.TxConfig.TxEncoder()(cosmosTx)
 	if err != nil {
 		return common.Hash{}, err
@@ -333,12 +398,9 @@ func (e *ethAPI) SendRawTransaction(ctx context.Context, raw hexutil.Bytes) (com
 		return common.Hash{}, errors.New(log)
 	}
 	e.feeds.sent(tx)
-	from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), tx)
-	if err == nil {
-		e.mu.Lock()
-		e.pending[from] = max(e.pending[from], tx.Nonce()+1)
-		e.mu.Unlock()
-	}
+	e.mu.Lock()
+	e.pending[from] = max(e.pending[from], tx.Nonce()+1)
+	e.mu.Unlock()
 	return tx.Hash(), nil
 }
 
@@ -382,23 +444,15 @@ func (e *ethAPI) GetBlockByNumber(n rpc.BlockNumber, full bool) (map[string]any,
 func (e *ethAPI) GetBlockByHash(hash common.Hash, full bool) (map[string]any, error) {
 	h, ok := e.x.HeightOf(hash)
 	if !ok {
-		return nil, nil
+		return nil, errBlockByHash
 	}
 	return e.blockJSON(h, full)
 }
 
 func (e *ethAPI) blockJSON(height uint64, full bool) (map[string]any, error) {
-	header := e.x.Header(height)
-	if header == nil {
+	h := e.x.Header(height)
+	if h == nil {
 		return nil, nil
-	}
-	bz, err := json.Marshal(header)
-	if err != nil {
-		return nil, err
-	}
-	var out map[string]any
-	if err := json.Unmarshal(bz, &out); err != nil {
-		return nil, err
 	}
 	txs := e.x.TxsAt(height)
 	list := make([]any, len(txs))
@@ -409,10 +463,17 @@ func (e *ethAPI) blockJSON(height uint64, full bool) (map[string]any, error) {
 			list[i] = t.tx.Hash()
 		}
 	}
-	out["transactions"], out["uncles"] = list, []any{}
-	out["size"] = hexutil.Uint64(types.NewBlockWithHeader(header).Size())
-	out["totalDifficulty"] = (*hexutil.Big)(big.NewInt(0))
-	return out, nil
+	// The fields of a minievm's block: a London header with withdrawals, no blob, beacon or
+	// request fields.
+	return map[string]any{
+		"baseFeePerGas": (*hexutil.Big)(h.BaseFee), "difficulty": (*hexutil.Big)(h.Difficulty), "extraData": hexutil.Bytes(h.Extra),
+		"gasLimit": hexutil.Uint64(h.GasLimit), "gasUsed": hexutil.Uint64(h.GasUsed), "hash": h.Hash(), "logsBloom": h.Bloom,
+		"miner": h.Coinbase, "mixHash": h.MixDigest, "nonce": h.Nonce, "number": (*hexutil.Big)(h.Number),
+		"parentHash": h.ParentHash, "receiptsRoot": h.ReceiptHash, "sha3Uncles": h.UncleHash,
+		"size": hexutil.Uint64(h.Size()), "stateRoot": h.Root, "timestamp": hexutil.Uint64(h.Time),
+		"transactions": list, "transactionsRoot": h.TxHash, "uncles": []common.Hash{},
+		"withdrawals": []any{}, "withdrawalsRoot": h.WithdrawalsHash,
+	}, nil
 }
 
 func txJSON(t *indexedTx, chainID string) map[string]any {
@@ -430,10 +491,9 @@ func txJSON(t *indexedTx, chainID string) map[string]any {
 		out["accessList"] = tx.AccessList()
 		out["yParity"] = hexutil.Uint64(v.Uint64())
 	}
-	if tx.Type() == types.DynamicFeeTxType {
-		out["maxFeePerGas"] = (*hexutil.Big)(tx.GasFeeCap())
-		out["maxPriorityFeePerGas"] = (*hexutil.Big)(tx.GasTipCap())
-	}
+	// As minievm shows every tx: a legacy or access-list tx's caps are its gas price.
+	out["maxFeePerGas"] = (*hexutil.Big)(tx.GasFeeCap())
+	out["maxPriorityFeePerGas"] = (*hexutil.Big)(tx.GasTipCap())
 	return out
 }
 
@@ -443,7 +503,7 @@ func receiptJSON(t *indexedTx) map[string]any {
 		"blockHash": r.BlockHash, "blockNumber": (*hexutil.Big)(r.BlockNumber), "transactionHash": r.TxHash,
 		"transactionIndex": hexutil.Uint64(r.TransactionIndex), "from": t.from, "to": t.tx.To(),
 		"gasUsed": hexutil.Uint64(r.GasUsed), "cumulativeGasUsed": hexutil.Uint64(r.CumulativeGasUsed),
-		"contractAddress": nil, "logs": r.Logs, "logsBloom": r.Bloom, "type": hexutil.Uint(r.Type),
+		"contractAddress": nil, "logs": rpcLogs(r.Logs), "logsBloom": r.Bloom, "type": hexutil.Uint(r.Type),
 		"effectiveGasPrice": (*hexutil.Big)(r.EffectiveGasPrice), "status": hexutil.Uint(r.Status),
 	}
 	if r.ContractAddress != (common.Address{}) {
@@ -515,7 +575,7 @@ func (q filterQuery) addresses() ([]common.Address, error) {
 	return list, nil
 }
 
-func (e *ethAPI) GetLogs(q filterQuery) ([]*types.Log, error) {
+func (e *ethAPI) GetLogs(q filterQuery) ([]rpcLog, error) {
 	latest := e.x.Latest()
 	var from, to uint64
 	if q.BlockHash != nil {
@@ -546,18 +606,18 @@ func (e *ethAPI) GetLogs(q filterQuery) ([]*types.Log, error) {
 }
 
 // logsIn are the logs of heights from..to (up to the index's latest) that match q.
-func (e *ethAPI) logsIn(q filterQuery, from, to uint64) ([]*types.Log, error) {
+func (e *ethAPI) logsIn(q filterQuery, from, to uint64) ([]rpcLog, error) {
 	addrs, err := q.addresses()
 	if err != nil {
 		return nil, err
 	}
 	latest := e.x.Latest()
-	logs := []*types.Log{}
+	logs := []rpcLog{}
 	for h := from; h <= to && h <= latest; h++ {
 		for _, t := range e.x.TxsAt(h) {
 			for _, l := range t.receipt.Logs {
 				if matches(l, addrs, q.Topics) {
-					logs = append(logs, l)
+					logs = append(logs, toRPCLog(l))
 				}
 			}
 		}
@@ -591,4 +651,34 @@ func matches(l *types.Log, addrs []common.Address, topics [][]common.Hash) bool 
 		}
 	}
 	return true
+}
+
+// rpcLog is a log as minievm shows it (go-ethereum 1.15's fields: no block timestamp).
+type rpcLog struct {
+	Address     common.Address `json:"address"`
+	Topics      []common.Hash  `json:"topics"`
+	Data        hexutil.Bytes  `json:"data"`
+	BlockNumber hexutil.Uint64 `json:"blockNumber"`
+	TxHash      common.Hash    `json:"transactionHash"`
+	TxIndex     hexutil.Uint   `json:"transactionIndex"`
+	BlockHash   common.Hash    `json:"blockHash"`
+	Index       hexutil.Uint   `json:"logIndex"`
+	Removed     bool           `json:"removed"`
+}
+
+func toRPCLog(l *types.Log) rpcLog {
+	topics := l.Topics
+	if topics == nil {
+		topics = []common.Hash{}
+	}
+	return rpcLog{Address: l.Address, Topics: topics, Data: l.Data, BlockNumber: hexutil.Uint64(l.BlockNumber), TxHash: l.TxHash,
+		TxIndex: hexutil.Uint(l.TxIndex), BlockHash: l.BlockHash, Index: hexutil.Uint(l.Index), Removed: l.Removed}
+}
+
+func rpcLogs(logs []*types.Log) []rpcLog {
+	out := make([]rpcLog, len(logs))
+	for i, l := range logs {
+		out[i] = toRPCLog(l)
+	}
+	return out
 }

@@ -20,6 +20,7 @@ import (
 	sdkmath "cosmossdk.io/math"
 	storetypes "cosmossdk.io/store/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core"
@@ -239,7 +240,13 @@ func (k *Keeper) execute(ctx sdk.Context, caller common.Address, to *common.Addr
 // RevertError is a reverted execution, with the data it reverted with.
 type RevertError struct{ Data []byte }
 
-func (e *RevertError) Error() string { return ErrReverted.Error() }
+// Error is minievm's: "Reverted", with the reason first when the data is an Error(string).
+func (e *RevertError) Error() string {
+	if reason, err := abi.UnpackRevert(e.Data); err == nil {
+		return errorsmod.Wrapf(ErrReverted, "revert: %v", reason).Error()
+	}
+	return ErrReverted.Error()
+}
 
 // Unwrap makes a revert ErrReverted to the SDK (code 23), as on minievm.
 func (e *RevertError) Unwrap() error { return ErrReverted }

@@ -15,6 +15,11 @@ func (k *Keeper) Balance(ctx sdk.Context, addr common.Address) *uint256.Int {
 	return newStateDB(k, ctx).GetBalance(addr)
 }
 
+// HasAccount reports whether addr has an account.
+func (k *Keeper) HasAccount(ctx sdk.Context, addr common.Address) bool {
+	return k.accounts.GetAccount(ctx, sdk.AccAddress(addr.Bytes())) != nil
+}
+
 // Nonce is addr's nonce: its account's sequence.
 func (k *Keeper) Nonce(ctx sdk.Context, addr common.Address) uint64 {
 	return newStateDB(k, ctx).GetNonce(addr)
