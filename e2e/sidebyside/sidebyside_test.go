@@ -190,7 +190,7 @@ var known = map[string]map[vip.VM]string{
 // knownOnMinitiaEVM are the differences found and not closed yet on the EVM rollup built as
 // a minievm is (embedded-minitia-evm), by probe name.
 var knownOnMinitiaEVM = map[string]string{
-	"JSON-RPC a transfer's gas and logs": "the EVM minitia's fee denom is an x/bank coin, where a minievm's is an ERC-20 in the EVM: there the fee's payment and refund run as ERC-20 transfers (their Transfer logs in the receipt, their EVM gas in the tx's: estimate 170,860, used ~111,500); here the ante handler moves the coin (estimate ~122,000, used ~73,300, no fee logs)",
+	"JSON-RPC a transfer's gas and logs":                           "the EVM minitia's fee denom is an x/bank coin, where a minievm's is an ERC-20 in the EVM: there the fee's payment and refund run as ERC-20 transfers (their Transfer logs in the receipt, their EVM gas in the tx's: estimate 170,860, used ~111,500); here the ante handler moves the coin (estimate ~122,000, used ~73,300, no fee logs)",
 	"JSON-RPC eth_sendRawTransaction of txs short of gas or coins": "a tx under a transfer's intrinsic gas: the EVM minitia's ante handler runs out of the tx's gas in its size and signature charges; a minievm's refuses its Cosmos wrapping first (\"fee amount manipulation detected: Tx conversion failed\", also at 21,000), for a reason its source did not show here",
 }
 
