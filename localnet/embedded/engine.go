@@ -1,6 +1,7 @@
 // Package embedded runs local rollups inside the test process: the EVM rollup on
-// go-ethereum's simulated chain, the Wasm and Move rollups on the minitia application (wasmd's
-// x/wasm, x/move over libmovevm) with CometBFT in process.
+// go-ethereum's simulated chain (or, with EVMOnMinitia, on the minitia application as a
+// minievm is built), the Wasm and Move rollups on the minitia application (wasmd's x/wasm,
+// x/move over libmovevm) with CometBFT in process.
 package embedded
 
 import (

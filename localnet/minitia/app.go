@@ -2,8 +2,9 @@
 // (initia-labs/miniwasm app/modules.go): baseapp.BaseApp with the SDK's own x/auth, x/bank,
 // x/authz, x/feegrant, x/upgrade and consensus params, the SDK's ante handler, Initia's
 // eth_secp256k1 keys and SIGN_MODE_EIP_191, Initia's fee routes, and the VM as a module
-// (wasmd's x/wasm). Node runs it under a CometBFT node in the same process, with the SDK's
-// API server (every module's REST routes) and gRPC server.
+// (wasmd's x/wasm, x/move in xmove, minievm's x/evm in xevm). Node runs it under a CometBFT
+// node in the same process, with the SDK's API server (every module's REST routes) and gRPC
+// server, and on EVM minievm's JSON-RPC (ethrpc).
 //
 // Only what the SDK and wasmd do not have is written here: the single-sequencer validator
 // set (opchild's place), the EIP-191 signature check, the eth_secp256k1 signature gas and the
