@@ -26,12 +26,19 @@ import (
 
 const mnemonic = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
 
-// The scoring life cycle through go-ethereum's own client and the abigen bindings, against
-// the EVM minitia's JSON-RPC: every tx an Ethereum tx in its Cosmos wrapping.
-func TestScoringThroughGoEthereumsClient(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	n, err := minitia.Start(ctx, minitia.Config{VM: vip.EVM, Mnemonics: []string{mnemonic}, GeneratedAccounts: 1, MinGasPrice: "14"})
+// evmNode is a started EVM minitia with a JSON-RPC client and the funded key's transactor.
+type evmNode struct {
+	n    *minitia.Node
+	c    *ethclient.Client
+	opts *bind.TransactOpts
+}
+
+// startEVM starts an EVM minitia with cfg's home settings (the rest is the tests' own) and
+// dials its JSON-RPC; the test stops both.
+func startEVM(ctx context.Context, t *testing.T, cfg minitia.Config) *evmNode {
+	t.Helper()
+	cfg.VM, cfg.Mnemonics, cfg.GeneratedAccounts, cfg.MinGasPrice = vip.EVM, []string{mnemonic}, 1, "14"
+	n, err := minitia.Start(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,13 +47,10 @@ func TestScoringThroughGoEthereumsClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(c.Close)
 	chainID, err := c.ChainID(ctx)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if want := xevm.EVMChainID(n.ChainID()); chainID.Cmp(want) != 0 {
-		t.Fatalf("chain id %s, want %s", chainID, want)
 	}
 	key, err := crypto.ToECDSA(n.Funded()[0].Key.Bytes())
 	if err != nil {
@@ -54,6 +58,19 @@ func TestScoringThroughGoEthereumsClient(t *testing.T) {
 	}
 	opts := bind.NewKeyedTransactor(key, chainID)
 	opts.Context = ctx
+	return &evmNode{n: n, c: c, opts: opts}
+}
+
+// The scoring life cycle through go-ethereum's own client and the abigen bindings, against
+// the EVM minitia's JSON-RPC: every tx an Ethereum tx in its Cosmos wrapping.
+func TestScoringThroughGoEthereumsClient(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	node := startEVM(ctx, t, minitia.Config{})
+	n, c, opts := node.n, node.c, node.opts
+	if chainID, err := c.ChainID(ctx); err != nil || chainID.Cmp(xevm.EVMChainID(n.ChainID())) != 0 {
+		t.Fatalf("chain id %s (%v), want %s", chainID, err, xevm.EVMChainID(n.ChainID()))
+	}
 	score := vipscore.NewVipScore()
 	addr, deployTx, err := bind.DeployContract(opts, common.FromHex(vipscore.VipScoreMetaData.Bin), c, score.PackConstructor(7))
 	if err != nil {
@@ -138,21 +155,13 @@ func TestScoringThroughGoEthereumsClient(t *testing.T) {
 func TestSubscriptionsAndFilters(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	n, err := minitia.Start(ctx, minitia.Config{VM: vip.EVM, Mnemonics: []string{mnemonic}, GeneratedAccounts: 1, MinGasPrice: "14"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = n.Close() })
+	node := startEVM(ctx, t, minitia.Config{})
+	n, c, opts := node.n, node.c, node.opts
 	ws, err := ethclient.DialContext(ctx, n.JSONRPCWSURL())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	c, err := ethclient.DialContext(ctx, n.JSONRPCURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
 	heads := make(chan *types.Header, 16)
 	sub, err := ws.SubscribeNewHead(ctx, heads)
 	if err != nil {
@@ -170,13 +179,6 @@ func TestSubscriptionsAndFilters(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	chainID, _ := c.ChainID(ctx)
-	key, err := crypto.ToECDSA(n.Funded()[0].Key.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := bind.NewKeyedTransactor(key, chainID)
-	opts.Context = ctx
 	score := vipscore.NewVipScore()
 	_, tx, err := bind.DeployContract(opts, common.FromHex(vipscore.VipScoreMetaData.Bin), c, score.PackConstructor(3))
 	if err != nil {
@@ -232,46 +234,22 @@ func TestSubscriptionsAndFilters(t *testing.T) {
 func TestAResumedChainKeepsItsEthereumBlocks(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	home := t.TempDir()
-	cfg := minitia.Config{VM: vip.EVM, Mnemonics: []string{mnemonic}, GeneratedAccounts: 1, MinGasPrice: "14", Home: home, Persist: true}
-	n, err := minitia.Start(ctx, cfg)
+	cfg := minitia.Config{Home: t.TempDir(), Persist: true}
+	first := startEVM(ctx, t, cfg)
+	_, tx, err := bind.DeployContract(first.opts, common.FromHex(vipscore.VipScoreMetaData.Bin), first.c, vipscore.NewVipScore().PackConstructor(3))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := ethclient.DialContext(ctx, n.JSONRPCURL())
+	before, err := bind.WaitMined(ctx, first.c, tx.Hash())
 	if err != nil {
 		t.Fatal(err)
 	}
-	chainID, _ := c.ChainID(ctx)
-	key, err := crypto.ToECDSA(n.Funded()[0].Key.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := bind.NewKeyedTransactor(key, chainID)
-	opts.Context = ctx
-	_, tx, err := bind.DeployContract(opts, common.FromHex(vipscore.VipScoreMetaData.Bin), c, vipscore.NewVipScore().PackConstructor(3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	before, err := bind.WaitMined(ctx, c, tx.Hash())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Close()
-	if err := n.Close(); err != nil {
+	first.c.Close()
+	if err := first.n.Close(); err != nil {
 		t.Fatal(err)
 	}
 
-	n, err = minitia.Start(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = n.Close() })
-	c, err = ethclient.DialContext(ctx, n.JSONRPCURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := startEVM(ctx, t, cfg).c
 	after, err := c.TransactionReceipt(ctx, tx.Hash())
 	if err != nil {
 		t.Fatalf("the deploy's receipt after the restart: %v", err)
@@ -280,9 +258,9 @@ func TestAResumedChainKeepsItsEthereumBlocks(t *testing.T) {
 		t.Fatalf("after the restart the receipt is in block %s at %s with %d logs; before: %s at %s with %d",
 			after.BlockHash, after.ContractAddress, len(after.Logs), before.BlockHash, before.ContractAddress, len(before.Logs))
 	}
-	first, err := c.HeaderByNumber(ctx, big.NewInt(1))
-	if err != nil || first.Number.Uint64() != 1 {
-		t.Fatalf("block 1 after the restart: %v %v", first, err)
+	block1, err := c.HeaderByNumber(ctx, big.NewInt(1))
+	if err != nil || block1.Number.Uint64() != 1 {
+		t.Fatalf("block 1 after the restart: %v %v", block1, err)
 	}
 	code, err := c.CodeAt(ctx, before.ContractAddress, nil)
 	if err != nil || len(code) == 0 {

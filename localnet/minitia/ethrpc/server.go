@@ -20,7 +20,6 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/holiman/uint256"
 
-	"github.com/vipharness/vipharness/bindings/initiaevm"
 	"github.com/vipharness/vipharness/localnet/minitia/xevm"
 )
 
@@ -335,20 +334,7 @@ func (e *ethAPI) EstimateGas(args callArgs, b *rpc.BlockNumberOrHash, overrides 
 	if args.Value != nil {
 		value = sdkmath.NewIntFromBigInt(args.Value.ToInt())
 	}
-	var list []initiaevm.AccessTuple
-	for _, t := range args.accessList() {
-		keys := make([]string, len(t.StorageKeys))
-		for i, k := range t.StorageKeys {
-			keys[i] = k.Hex()
-		}
-		list = append(list, initiaevm.AccessTuple{Address: t.Address.Hex(), StorageKeys: keys})
-	}
-	var msg sdk.Msg
-	if args.To == nil {
-		msg = &initiaevm.MsgCreate{Sender: sender, Code: hexutil.Encode(args.data()), Value: value, AccessList: list}
-	} else {
-		msg = &initiaevm.MsgCall{Sender: sender, ContractAddr: args.To.Hex(), Input: hexutil.Encode(args.data()), Value: value, AccessList: list}
-	}
+	msg := xevm.Message(sender, args.To, args.data(), value, args.accessList())
 	builder := e.c.TxConfig.NewTxBuilder()
 	if err := builder.SetMsgs(msg); err != nil {
 		return 0, err

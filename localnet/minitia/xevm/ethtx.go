@@ -92,21 +92,7 @@ func CosmosTx(txConfig client.TxConfig, addresses address.Codec, cosmosChainID, 
 	if err != nil {
 		return nil, err
 	}
-	var list []initiaevm.AccessTuple
-	for _, t := range ethTx.AccessList() {
-		keys := make([]string, len(t.StorageKeys))
-		for i, k := range t.StorageKeys {
-			keys[i] = k.Hex()
-		}
-		list = append(list, initiaevm.AccessTuple{Address: t.Address.Hex(), StorageKeys: keys})
-	}
-	value := sdkmath.NewIntFromBigInt(ethTx.Value())
-	var msg sdk.Msg
-	if ethTx.To() == nil {
-		msg = &initiaevm.MsgCreate{Sender: sender, Code: hexutil.Encode(ethTx.Data()), Value: value, AccessList: list}
-	} else {
-		msg = &initiaevm.MsgCall{Sender: sender, ContractAddr: ethTx.To().Hex(), Input: hexutil.Encode(ethTx.Data()), Value: value, AccessList: list}
-	}
+	msg := Message(sender, ethTx.To(), ethTx.Data(), sdkmath.NewIntFromBigInt(ethTx.Value()), ethTx.AccessList())
 	b := txConfig.NewTxBuilder()
 	if err := b.SetMsgs(msg); err != nil {
 		return nil, err
@@ -123,6 +109,23 @@ func CosmosTx(txConfig client.TxConfig, addresses address.Codec, cosmosChainID, 
 	}
 	b.SetMemo(string(memo))
 	return b.GetTx(), nil
+}
+
+// Message is the x/evm message of a call to to (nil: a create) from sender (bech32), as
+// minievm builds it from an Ethereum tx or an estimate's arguments.
+func Message(sender string, to *common.Address, data []byte, value sdkmath.Int, list types.AccessList) sdk.Msg {
+	var tuples []initiaevm.AccessTuple
+	for _, t := range list {
+		keys := make([]string, len(t.StorageKeys))
+		for i, k := range t.StorageKeys {
+			keys[i] = k.Hex()
+		}
+		tuples = append(tuples, initiaevm.AccessTuple{Address: t.Address.Hex(), StorageKeys: keys})
+	}
+	if to == nil {
+		return &initiaevm.MsgCreate{Sender: sender, Code: hexutil.Encode(data), Value: value, AccessList: tuples}
+	}
+	return &initiaevm.MsgCall{Sender: sender, ContractAddr: to.Hex(), Input: hexutil.Encode(data), Value: value, AccessList: tuples}
 }
 
 // EthereumTx is the Ethereum tx a Cosmos tx carries and its claimed sender, or nil when it
