@@ -213,12 +213,12 @@ func (k *Keeper) execute(ctx sdk.Context, caller common.Address, to *common.Addr
 			out.ret, left, execErr = r.evm.Call(caller, *to, input, budget, value)
 		}
 	}()
-	used := r.gas - (left.ExecutionGas + left.StateGas)
-	if execErr != nil && left.ExecutionGas+left.StateGas == 0 {
-		used = r.gas
-	}
+	remaining := left.ExecutionGas + left.StateGas
+	used := r.gas - remaining // the intrinsic gas with the execution's
 	out.gasUsed = used - min(used/params.RefundQuotientEIP3529, r.state.GetRefund())
-	if ctx.GasMeter().Limit() != math.MaxUint64 || left.ExecutionGas+left.StateGas > 0 {
+	// As minievm: on an unbounded meter (a simulation) a run that used every unit is not
+	// charged, so the meter does not overflow.
+	if ctx.GasMeter().Limit() != math.MaxUint64 || remaining > 0 {
 		ctx.GasMeter().ConsumeGas(out.gasUsed, "EVM gas consumption")
 	}
 	if execErr != nil {
