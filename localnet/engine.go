@@ -59,6 +59,13 @@ type Logged interface {
 	Logs() string
 }
 
+// Dumper is a rollup whose node can print where each of its goroutines waits (a Go node as
+// a process: SIGQUIT), ending it: for the report of a failed spec, so that a node that
+// stopped answering names where it waits.
+type Dumper interface {
+	Dump() string
+}
+
 // Engine starts rollups of one kind (embedded, process, container, external).
 type Engine interface {
 	Name() string

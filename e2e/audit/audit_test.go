@@ -77,7 +77,7 @@ var _ = Describe("vipctl audit", func() {
 
 			AfterEach(func() {
 				if CurrentSpecReport().Failed() && env != nil {
-					if logs := env.Logs(); logs != "" {
+					if logs := env.FailureLogs(); logs != "" {
 						AddReportEntry("node log", logs)
 					}
 				}

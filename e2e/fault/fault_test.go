@@ -40,7 +40,7 @@ var _ = Describe("a node restart in the middle of a push", func() {
 				}
 				DeferCleanup(func() {
 					if CurrentSpecReport().Failed() {
-						AddReportEntry("node log", env.Logs())
+						AddReportEntry("node log", env.FailureLogs())
 					}
 				})
 

@@ -322,6 +322,15 @@ func (e *Env) Logs() string {
 	return ""
 }
 
+// FailureLogs are the node's log for a failed spec: where the node can say where its
+// goroutines wait (localnet.Dumper), it does so and stops; else its log.
+func (e *Env) FailureLogs() string {
+	if d, ok := e.Rollup.(localnet.Dumper); ok {
+		return d.Dump()
+	}
+	return e.Logs()
+}
+
 // Knob tunes a Scorer's push the same way on every VM.
 type Knob func(*deployer.PushConfig)
 

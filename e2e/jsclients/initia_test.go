@@ -52,7 +52,7 @@ func startInitiaRollup(ctx context.Context, t harness.Target) *harness.Env {
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func(ctx SpecContext) {
 		if CurrentSpecReport().Failed() {
-			if logs := env.Logs(); logs != "" {
+			if logs := env.FailureLogs(); logs != "" {
 				AddReportEntry("node log", logs)
 			}
 		}

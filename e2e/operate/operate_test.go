@@ -117,7 +117,7 @@ var _ = Describe("vipctl operate", func() {
 
 			AfterEach(func() {
 				if CurrentSpecReport().Failed() && env != nil {
-					if logs := env.Logs(); logs != "" {
+					if logs := env.FailureLogs(); logs != "" {
 						AddReportEntry("node log", logs)
 					}
 				}

@@ -142,7 +142,7 @@ var _ = Describe("scoring policy on the Cosmos rollups", func() {
 
 			AfterEach(func() {
 				if CurrentSpecReport().Failed() && env != nil {
-					if logs := env.Logs(); logs != "" {
+					if logs := env.FailureLogs(); logs != "" {
 						AddReportEntry("node log", logs)
 					}
 				}

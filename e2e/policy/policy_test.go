@@ -219,7 +219,7 @@ var _ = Describe("scoring policy", func() {
 
 			AfterEach(func() {
 				if CurrentSpecReport().Failed() && env != nil {
-					if logs := env.Logs(); logs != "" {
+					if logs := env.FailureLogs(); logs != "" {
 						AddReportEntry("node log", logs)
 					}
 				}

@@ -31,7 +31,7 @@ var _ = Describe("VIP scoring", func() {
 			// Node logs only for failed specs.
 			AfterEach(func() {
 				if CurrentSpecReport().Failed() && env != nil {
-					if logs := env.Logs(); logs != "" {
+					if logs := env.FailureLogs(); logs != "" {
 						AddReportEntry("node log", logs)
 					}
 				}

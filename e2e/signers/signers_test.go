@@ -34,7 +34,7 @@ var _ = Describe("signers", Label("signers"), func() {
 				// Runs before the stop above (cleanups run last first), while the node's log is there.
 				DeferCleanup(func() {
 					if CurrentSpecReport().Failed() {
-						AddReportEntry("node log", env.Logs())
+						AddReportEntry("node log", env.FailureLogs())
 					}
 				})
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/vipharness/vipharness/deployer/vip"
@@ -165,6 +166,19 @@ func (r *DevNodeRollup) Funded() []localnet.Account { return r.accounts }
 
 // Logs returns what the node printed.
 func (r *DevNodeRollup) Logs() string { return r.node.Logs() }
+
+// Dump ends the node with SIGQUIT, so that Go prints every goroutine's stack, and returns
+// what it printed (the log's last 512 KiB).
+func (r *DevNodeRollup) Dump() string {
+	if exited, _ := r.node.exited(); !exited {
+		_ = syscall.Kill(r.node.cmd.Process.Pid, syscall.SIGQUIT)
+		select {
+		case <-r.node.done:
+		case <-time.After(5 * time.Second):
+		}
+	}
+	return r.node.Logs()
+}
 
 // Stop stops the node by its process group and removes its home.
 func (r *DevNodeRollup) Stop(context.Context) error {

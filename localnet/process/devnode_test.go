@@ -95,3 +95,23 @@ func TestFindReady(t *testing.T) {
 		t.Fatal("a broken ready line must be an error")
 	}
 }
+
+// A dev node that a failed spec asks to dump prints where each goroutine waits, and ends.
+func TestDevNodeDumpsItsGoroutines(t *testing.T) {
+	e := Engine{WasmNode: DevNode}
+	requireNode(t, e, vip.Wasm)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r, err := e.StartRollup(ctx, vip.Wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Stop(ctx)
+	out := r.(*DevNodeRollup).Dump()
+	if !strings.Contains(out, "goroutine ") || !strings.Contains(out, "SIGQUIT") {
+		t.Fatalf("the dump shows no goroutines:\n%s", lastLines(out, 20))
+	}
+	if exited, _ := r.(*DevNodeRollup).node.exited(); !exited {
+		t.Fatal("the node still runs after its dump")
+	}
+}

@@ -56,7 +56,7 @@ func (n *Node) Exited() (bool, error) { return n.n.exited() }
 // Stop sends SIGTERM to the process group, then SIGKILL after grace; it waits for the exit.
 func (n *Node) Stop(grace time.Duration) error { return n.n.stop(grace) }
 
-// Logs returns the last 64 KiB the node printed.
+// Logs returns the last 512 KiB the node printed.
 func (n *Node) Logs() string { return n.n.Logs() }
 
 // PID is the process id.
@@ -70,7 +70,7 @@ func startEnv(name, bin, home string, env []string, logger *slog.Logger, args ..
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
-	t := &tail{max: 64 << 10}
+	t := &tail{max: 512 << 10} // room for a goroutine dump (Dump)
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = home
 	if env != nil {
@@ -122,7 +122,7 @@ func (n *node) stop(grace time.Duration) error {
 	return nil
 }
 
-// Logs returns the last 64 KiB the node printed.
+// Logs returns the last 512 KiB the node printed.
 func (n *node) Logs() string { return n.log.String() }
 
 func lastLines(s string, n int) string {
