@@ -23,6 +23,7 @@ import (
 	"github.com/vipharness/vipharness/e2e/harness"
 	lnet "github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/container"
+	"github.com/vipharness/vipharness/localnet/minitiad"
 	"github.com/vipharness/vipharness/localnet/process"
 )
 
@@ -239,7 +240,12 @@ func foundrySpecs(engine string) {
 		tools = findTools()
 		// geth as a child process or in a container: skipped where its binary or Docker is
 		// missing, unless CI requires every engine.
-		if eng, ok := gethEngines[engine]; ok {
+		// Initia's minievm likewise, where its binary is not here.
+		eng, ok := gethEngines[engine]
+		if engine == "minitia" {
+			eng, ok = minitiad.Engine{}, true
+		}
+		if ok {
 			if err := eng.Available(ctx, vip.EVM); err != nil {
 				if harness.Required(engine) {
 					Fail(fmt.Sprintf("the %s engine is required here: %v", engine, err))
