@@ -163,7 +163,7 @@ func EthereumTx(addresses address.Codec, cosmosChainID, feeDenom string, tx sdk.
 	var tuples []initiaevm.AccessTuple
 	switch m := msgs[0].(type) {
 	case *initiaevm.MsgCall:
-		addr, err := parseHexOrBech32(addresses, m.ContractAddr)
+		addr, err := parseAddress(addresses, m.ContractAddr)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -208,11 +208,6 @@ func EthereumTx(addresses address.Codec, cosmosChainID, feeDenom string, tx sdk.
 	}
 	sender := common.BytesToAddress(sigs[0].PubKey.Address())
 	return types.NewTx(data), &sender, nil
-}
-
-func parseHexOrBech32(addresses address.Codec, s string) (common.Address, error) {
-	k := Keeper{addresses: addresses}
-	return k.ParseAddress(s)
 }
 
 // SigVerifyDecorator verifies a Cosmos tx that carries an Ethereum tx by the Ethereum tx's

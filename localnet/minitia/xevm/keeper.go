@@ -252,7 +252,9 @@ func (e *RevertError) Error() string {
 func (e *RevertError) Unwrap() error { return ErrReverted }
 
 // ParseAddress reads an EVM address given in hex (0x, 20 bytes) or bech32, as minievm does.
-func (k *Keeper) ParseAddress(s string) (common.Address, error) {
+func (k *Keeper) ParseAddress(s string) (common.Address, error) { return parseAddress(k.addresses, s) }
+
+func parseAddress(addresses address.Codec, s string) (common.Address, error) {
 	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
 		b, err := hexutil.Decode(s)
 		if err != nil {
@@ -263,7 +265,7 @@ func (k *Keeper) ParseAddress(s string) (common.Address, error) {
 		}
 		return common.BytesToAddress(b), nil
 	}
-	b, err := k.addresses.StringToBytes(s)
+	b, err := addresses.StringToBytes(s)
 	if err != nil {
 		return common.Address{}, err
 	}
