@@ -402,16 +402,20 @@ func (n *Node) Read(ctx context.Context, s *Source, from, to uint64, each func(*
 		if err != nil {
 			return fmt.Errorf("node: %w", err)
 		}
-		byBlock := make(map[uint64][]indexer.EVMTx, len(with))
-		for i, b := range with {
-			byBlock[b] = receipts[i]
+		// Receipts are matched by hash, not by position: a minievm numbers a block's
+		// txs from 1 (its Cosmos tx index), geth from 0.
+		byHash := make(map[common.Hash]*indexer.EVMTx)
+		for _, rs := range receipts {
+			for i := range rs {
+				byHash[common.HexToHash(rs[i].TxHash)] = &rs[i]
+			}
 		}
 		for _, rec := range recs {
-			rs := byBlock[rec.Block]
-			if rec.TxIndex >= uint64(len(rs)) || common.HexToHash(rs[rec.TxIndex].TxHash) != rec.TxHash {
-				return fmt.Errorf("node: block %d: no receipt of tx %s at index %d", rec.Block, rec.TxHash.Hex(), rec.TxIndex)
+			r, ok := byHash[rec.TxHash]
+			if !ok {
+				return fmt.Errorf("node: block %d: no receipt of tx %s (index %d)", rec.Block, rec.TxHash.Hex(), rec.TxIndex)
 			}
-			if !rs[rec.TxIndex].Succeeded() {
+			if !r.Succeeded() {
 				continue
 			}
 			if err := each(rec); err != nil {

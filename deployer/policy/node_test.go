@@ -25,8 +25,8 @@ type fakeEth struct {
 	refusedSpans []uint64
 	// logs is how many transfer logs each block holds (fakeLogBlocks when nil).
 	logs map[uint64]int
-	// noBlockZero answers block 0 with block 1, as a minievm does; txs are the native
-	// transfers each block holds (to bob, value 1).
+	// noBlockZero answers block 0 with block 1 and numbers a block's txs from 1, as a
+	// minievm does; txs are the native transfers each block holds (to bob, value 1).
 	noBlockZero bool
 	txs         map[uint64]int
 }
@@ -74,9 +74,17 @@ func (f *fakeEth) GetBlockByNumber(_ context.Context, tag string, full bool) (ma
 	txs := []any{}
 	for i := range f.txs[b] {
 		txs = append(txs, map[string]any{"hash": common.BigToHash(big.NewInt(int64(b*100) + int64(i))), "from": alice, "to": bob,
-			"value": "0x1", "input": "0x", "transactionIndex": hexutil.EncodeUint64(uint64(i))})
+			"value": "0x1", "input": "0x", "transactionIndex": hexutil.EncodeUint64(f.txIndex(i))})
 	}
 	return map[string]any{"number": hexutil.EncodeUint64(b), "hash": common.BigToHash(big.NewInt(int64(b) + 1)), "timestamp": hexutil.EncodeUint64(1000 + b), "transactions": txs}, nil
+}
+
+// txIndex is the index of a block's i-th tx: from 1 on a minievm (its Cosmos tx index).
+func (f *fakeEth) txIndex(i int) uint64 {
+	if f.noBlockZero {
+		return uint64(i) + 1
+	}
+	return uint64(i)
 }
 
 func (f *fakeEth) GetBlockReceipts(_ context.Context, num hexutil.Uint64) ([]indexer.EVMTx, error) {
@@ -84,7 +92,7 @@ func (f *fakeEth) GetBlockReceipts(_ context.Context, num hexutil.Uint64) ([]ind
 	if n := f.txs[b]; n > 0 {
 		var out []indexer.EVMTx
 		for i := range n {
-			out = append(out, indexer.EVMTx{TxHash: common.BigToHash(big.NewInt(int64(b*100) + int64(i))).Hex(), TxIndex: hexutil.EncodeUint64(uint64(i)),
+			out = append(out, indexer.EVMTx{TxHash: common.BigToHash(big.NewInt(int64(b*100) + int64(i))).Hex(), TxIndex: hexutil.EncodeUint64(f.txIndex(i)),
 				BlockNumber: hexutil.EncodeUint64(b), From: lowerHex(alice), To: lowerHex(bob), Status: "0x1"})
 		}
 		return out, nil
@@ -203,7 +211,8 @@ func TestNodeReadsAChainWithoutBlockZeroOnce(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
 		noBlockZero bool
-	}{{"a chain from block 0", false}, {"a minievm's, from block 1", true}} {
+		want        string // block/tx index of each record
+	}{{"a chain from block 0", false, "[1/0 1/1 4/0]"}, {"a minievm's, from block 1, txs from 1", true, "[1/1 1/2 4/1]"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeEth{n: 6, maxSpan: 100, logs: map[uint64]int{}, noBlockZero: tc.noBlockZero, txs: map[uint64]int{1: 2, 4: 1}}
 			node := dialFake(t, f)
@@ -220,8 +229,8 @@ func TestNodeReadsAChainWithoutBlockZeroOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := "[1/0 1/1 4/0]"; fmt.Sprint(got) != want {
-				t.Fatalf("records %v, want %s", got, want)
+			if fmt.Sprint(got) != tc.want {
+				t.Fatalf("records %v, want %s", got, tc.want)
 			}
 		})
 	}
