@@ -180,11 +180,11 @@ check-artifacts: setup-npm setup-movevm
 	VIPHARNESS_CHECK_REBUILD=1 $(GO) test -count=1 ./contracts/... ./bindings/...
 
 ## test: vet, unit tests, reproducibility of artifacts, and the e2e suites on every engine
-## available here (embedded always, and its EVM on the minitia app, embedded-minitia-evm;
-## process after `make nodes`; container where Docker runs).
+## available here (embedded always, and its EVM on go-ethereum's simulated chain,
+## embedded-geth; process after `make nodes`; container where Docker runs).
 ## Packages run TEST_P at a time (go test -p; default: one per core), each suite's specs in
 ## order (BENCHMARKS.md compares -p 1 with the default)
-E2E_ENGINES ?= embedded,embedded-minitia-evm,process,container,minitia
+E2E_ENGINES ?= embedded,embedded-geth,process,container,minitia
 TEST_P ?=
 test: setup nodes
 	$(GO) vet ./...

@@ -18,6 +18,7 @@ func TestDataDirRefusesWhatItCannotKeep(t *testing.T) {
 		{"embedded", "kept", vip.Move, ""},
 		{"", "kept", vip.Move, ""},
 		{"embedded", "kept", vip.EVM, ""},
+		{"embedded-geth", "kept", vip.EVM, ""},
 		{"process", "kept", vip.Wasm, "the process engine's rollup cannot be kept"},
 		{"container", "kept", vip.Move, "the container engine's rollup cannot be kept"},
 		{"minitia", "kept", vip.Wasm, "the minitia engine's rollup cannot be kept"},

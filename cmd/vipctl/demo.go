@@ -65,7 +65,7 @@ func newDemoCmd(ro *rootOptions) *cobra.Command {
 	}
 	cmd.Flags().Uint64Var(&o.l1Stage, "l1-stage", 7, "stage the L1 stand-in reports")
 	cmd.Flags().IntVar(&o.generate, "generate", 2000, "generated entries pushed beside the fixture score file")
-	cmd.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), process (geth/wasmd from 'make nodes'), container (Docker) or minitia (Initia's own minitiad: a binary, or an image with --image)")
+	cmd.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process; EVM as a minievm is built), embedded-geth (in-process, EVM on go-ethereum's simulated chain), process (geth/wasmd from 'make nodes'), container (Docker) or minitia (Initia's own minitiad: a binary, or an image with --image)")
 	cmd.Flags().StringVar(&o.minitiad, "minitiad", "", "with --engine minitia and --vm: that VM's minitiad binary (default $VIPHARNESS_MINIEVM / _MINIWASM / _MINIMOVE, else <cache>/minitia/<minievm|miniwasm|minimove>/minitiad)")
 	addImageFlags(cmd, &o.image, &o.imageCmd)
 	return o.addFlags(cmd, "vm")

@@ -83,7 +83,7 @@ func (c engineChoice) checkMinitia() error {
 // checkKeepable refuses a --data-dir the engine cannot keep, naming which: only the
 // embedded rollups (every VM) keep their chain so far.
 func (c engineChoice) checkKeepable() error {
-	if c.dataDir == "" || c.name == "embedded" || c.name == "embedded-minitia-evm" || c.name == "" {
+	if c.dataDir == "" || c.name == "embedded" || c.name == "embedded-geth" || c.name == "" {
 		return nil
 	}
 	return invalid(fmt.Errorf("--data-dir: the %s engine's rollup cannot be kept yet (its node's home is made new each run); use --engine embedded, or drop --data-dir", c.name))
@@ -99,8 +99,8 @@ func engineByName(c engineChoice, sess session, vm vip.VM) (localnet.Engine, err
 		return nil, err
 	}
 	switch c.name {
-	case "embedded", "", "embedded-minitia-evm":
-		e := embedded.Engine{EVMOnMinitia: c.name == "embedded-minitia-evm"}
+	case "embedded", "", "embedded-geth":
+		e := embedded.Engine{EVMOnGeth: c.name == "embedded-geth"}
 		if bt > 0 {
 			e.CosmosOptions = append(e.CosmosOptions, embedded.WithBlockTime(bt))
 		}
@@ -237,7 +237,7 @@ func newLocalnetUpCmd(ro *rootOptions) *cobra.Command {
 	up.Flags().Uint64Var(&o.l1Stage, "l1-stage", 1, "stage the L1 stand-in reports")
 	up.Flags().Uint64Var(&o.bridgeID, "bridge-id", 1, "register the rollup on the L1 stand-in under this bridge id (scored from the stage after --l1-stage) and run a local VIP agent that snapshots each stage the deployed contract finalizes (submit_snapshot); 0: neither")
 	up.Flags().DurationVar(&o.blockTime, "block-time", 0, "interval between blocks of the Wasm and Move rollups (the project's minitia app; default 100ms, fast for tests; 500ms is a minitia's pace)")
-	up.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process), embedded-minitia-evm (in-process, the EVM rollup on the minitia app as a minievm is built), process (geth from 'make nodes'), container (Docker) or minitia (Initia's own minitiad: a binary, or an image with --image)")
+	up.Flags().StringVar(&o.engineName, "engine", "embedded", "embedded (in-process; EVM as a minievm is built), embedded-geth (in-process, EVM on go-ethereum's simulated chain), process (geth from 'make nodes'), container (Docker) or minitia (Initia's own minitiad: a binary, or an image with --image)")
 	up.Flags().StringVar(&o.minitiad, "minitiad", "", "with --engine minitia: the VM's minitiad binary (default $VIPHARNESS_MINIEVM / _MINIWASM / _MINIMOVE, else <cache>/minitia/<minievm|miniwasm|minimove>/minitiad)")
 	addImageFlags(up, &o.image, &o.imageCmd)
 	up.Flags().StringVar(&o.dataDir, "data-dir", "", "keep the chains in this folder across runs (the same chain id, dev mnemonic and contract state; new ports, the env file rewritten); the embedded engine and the L1 stand-in only; default: a new chain each run")
@@ -361,7 +361,7 @@ func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error 
 // spares both sides encoding and decoding every receipt (a fifth of the localnet's CPU
 // under a push).
 func startEVMIndexer(ctx context.Context, r localnet.Rollup, rpcURL string, sess session) (*indexer.Indexer, error) {
-	if ev, ok := r.(*embedded.EVMRollup); ok {
+	if ev, ok := r.(*embedded.GethRollup); ok {
 		return indexer.NewFromSource(ctx, gethsource.New(ev.SealedChain()), indexer.WithLogger(sess.logger))
 	}
 	return indexer.New(ctx, rpcURL, indexer.WithLogger(sess.logger))

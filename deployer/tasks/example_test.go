@@ -55,8 +55,10 @@ func ExampleComputeStage() {
 	}
 	defer hub.Close()
 
-	// In stage 1, a user sends 2.5 gas tokens; once stage 1 has ended, another tx gives the
-	// rollup a block past its end (a source behind the stage's end is refused).
+	// In stage 1, a user sends 2.5 gas tokens; once stage 1 has ended, two more txs give the
+	// rollup a block past its end (a source behind the stage's end is refused). Two, because
+	// a CometBFT block carries its parent's commit time: after an idle spell the first
+	// block's time is the last one's, from before the end.
 	eth, err := ethnode.Dial(ctx, rollup.Endpoints().JSONRPC)
 	if err != nil {
 		fmt.Println(err)
@@ -78,9 +80,11 @@ func ExampleComputeStage() {
 		fmt.Println(err)
 		return
 	}
-	if err := send(ctx, eth, user, big.NewInt(1)); err != nil {
-		fmt.Println(err)
-		return
+	for range 2 {
+		if err := send(ctx, eth, user, big.NewInt(1)); err != nil {
+			fmt.Println(err)
+			return
+		}
 	}
 
 	p, err := policy.Parse([]byte(sendsPolicy), nil)

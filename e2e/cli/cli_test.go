@@ -12,6 +12,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -36,6 +37,9 @@ var _ = Describe("vipctl against a local rollup", Label("evm", "embedded", "cli"
 		r, err := embedded.StartEVM(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func(ctx SpecContext) { Expect(r.Stop(ctx)).To(Succeed()) })
+		client, err := ethclient.DialContext(ctx, r.Endpoints().JSONRPC)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(client.Close)
 		l1srv, err = l1.Start(ctx, l1.WithStage(l1Stage))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(l1srv.Close)
@@ -44,7 +48,7 @@ var _ = Describe("vipctl against a local rollup", Label("evm", "embedded", "cli"
 		Expect(err).NotTo(HaveOccurred())
 		from := crypto.PubkeyToAddress(key.PublicKey)
 		nonce = func(ctx context.Context) uint64 {
-			n, err := r.Client().PendingNonceAt(ctx, from)
+			n, err := client.PendingNonceAt(ctx, from)
 			Expect(err).NotTo(HaveOccurred())
 			return n
 		}

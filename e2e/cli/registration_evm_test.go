@@ -18,7 +18,7 @@ import (
 	"github.com/vipharness/vipharness/localnet/l1"
 )
 
-// The registration kit on the embedded EVM rollup, which shows a minievm's faces: the VM is
+// The registration kit on the embedded EVM rollup, built as a minievm is: the VM is
 // detected from node_info (no --vm), preflight passes, and the registry entry is a minievm
 // entry with the EVM chain id derived from the Cosmos chain id, valid in its checkout.
 var _ = Describe("vipctl registration kit on EVM", Label("evm", "embedded", "cli", "registration"), Ordered, func() {

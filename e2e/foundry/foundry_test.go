@@ -200,7 +200,7 @@ var gethEngines = map[string]lnet.Engine{"process": process.Engine{}, "container
 func engines() []string {
 	var out []string
 	for _, e := range strings.Split(cmpOr(os.Getenv("E2E_ENGINES"), "embedded"), ",") {
-		if e = strings.TrimSpace(e); e == "embedded" || e == "embedded-minitia-evm" || e == "process" || e == "container" || e == "minitia" {
+		if e = strings.TrimSpace(e); e == "embedded" || e == "embedded-geth" || e == "process" || e == "container" || e == "minitia" {
 			out = append(out, e)
 		}
 	}
@@ -225,7 +225,7 @@ var _ = Describe("Foundry and ethers on the local EVM rollup", Label("foundry"),
 func foundrySpecs(engine string) {
 	const l1Stage = 3
 	// The embedded EVM answers as a minievm does; a real one (minitia) is one.
-	minievm := engine == "embedded" || engine == "embedded-minitia-evm" || engine == "minitia"
+	minievm := engine == "embedded" || engine == "embedded-geth" || engine == "minitia"
 	var (
 		tools    toolchain
 		ln       *localnet

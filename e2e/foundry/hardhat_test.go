@@ -30,7 +30,7 @@ import (
 func hardhatEngines() []string {
 	var out []string
 	for _, e := range engines() {
-		if e == "embedded" || e == "embedded-minitia-evm" || e == "minitia" {
+		if e == "embedded" || e == "minitia" {
 			out = append(out, e)
 		}
 	}

@@ -70,10 +70,10 @@ func (t Target) String() string { return fmt.Sprintf("%s/%s", t.VM, t.Engine.Nam
 var harnessVMs = []vip.VM{vip.EVM, vip.Wasm, vip.Move}
 
 // engineNames are the engines Targets knows.
-var engineNames = []string{"embedded", "embedded-minitia-evm", "process", "container", "external", "minitia", "minitia-image"}
+var engineNames = []string{"embedded", "embedded-geth", "process", "container", "external", "minitia", "minitia-image"}
 
 // Targets lists the VM/engine pairs to build specs for: the engines named in E2E_ENGINES
-// (comma list of embedded, embedded-minitia-evm, process, container, external, minitia and minitia-image), else the engines the Ginkgo label
+// (comma list of embedded, embedded-geth, process, container, external, minitia and minitia-image), else the engines the Ginkgo label
 // filter names (so `--label-filter=process` alone selects the process engine), else
 // embedded; times the VMs each engine offers. It only builds the list: whether a target can
 // run here is decided when its specs start (Start skips, or fails under REQUIRE_*), so a
@@ -102,9 +102,9 @@ func Targets() []Target {
 			for _, vm := range harnessVMs {
 				out = append(out, Target{VM: vm, Engine: embedded.Engine{}})
 			}
-		case "embedded-minitia-evm":
-			// The EVM rollup on the minitia application (x/evm in Cosmos txs), as a minievm.
-			out = append(out, Target{VM: vip.EVM, Engine: embedded.Engine{EVMOnMinitia: true}})
+		case "embedded-geth":
+			// The EVM rollup on go-ethereum's simulated chain, with stand-in Cosmos faces.
+			out = append(out, Target{VM: vip.EVM, Engine: embedded.Engine{EVMOnGeth: true}})
 		case "process":
 			out = append(out, Target{vip.EVM, process.Engine{}}, Target{vip.Wasm, process.Engine{}},
 				Target{vip.Wasm, process.Engine{WasmNode: process.DevNode}}, Target{vip.Move, process.Engine{}})

@@ -33,7 +33,7 @@ var _ = Describe("the indexer after the EVM scoring flow", Label("evm", "embedde
 	)
 
 	BeforeAll(func(ctx SpecContext) {
-		r, err := embedded.StartEVM(ctx)
+		r, err := embedded.StartGeth(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func(ctx SpecContext) { Expect(r.Stop(ctx)).To(Succeed()) })
 		ix, err := localindexer.New(ctx, r.Endpoints().JSONRPC, localindexer.WithPollInterval(20*time.Millisecond))

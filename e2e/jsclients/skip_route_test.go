@@ -20,7 +20,7 @@ const skipRouteCalls = 13
 var _ = Describe("the Skip Go SDK against the routing stand-in", Label("evm", "embedded", "router"), func() {
 	It("runs chains, assets, balances, route, messages, executeRoute and the OP-hook route to completion", func(ctx SpecContext) {
 		ensureClients()
-		chain, err := embedded.StartEVM(ctx)
+		chain, err := embedded.StartGeth(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func(ctx SpecContext) { Expect(chain.Stop(ctx)).To(Succeed()) })
 		srv, err := router.Start(ctx, router.WithChain(chain.ChainID(), chain.Endpoints().JSONRPC), router.WithStepInterval(20*time.Millisecond))

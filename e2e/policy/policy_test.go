@@ -197,8 +197,8 @@ func readScores(path string) map[common.Address]uint64 {
 
 var _ = Describe("scoring policy", func() {
 	for _, target := range harness.Targets() {
-		if target.VM != vip.EVM || target.Engine.Name() != "embedded" {
-			continue // the spec moves the rollup's clock: the embedded EVM can
+		if target.VM != vip.EVM || target.Engine.Name() != "embedded-geth" {
+			continue // the spec moves the rollup's clock: the geth EVM can
 		}
 		Context(target.String(), Label(string(target.VM), target.Engine.Name(), "policy"), Ordered, func() {
 			var (

@@ -31,7 +31,7 @@ import (
 var _ = Describe("a push killed with SIGKILL", Label("evm", "embedded", "crash"), func() {
 	It("resumes from its journal and lands every chunk exactly once", func(ctx SpecContext) {
 		const stage, n, chunk = 3, 5000, 100
-		r, err := embedded.StartEVM(ctx)
+		r, err := embedded.StartGeth(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func(ctx SpecContext) { Expect(r.Stop(ctx)).To(Succeed()) })
 		rpcURL := r.Endpoints().JSONRPC

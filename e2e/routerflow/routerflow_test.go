@@ -17,7 +17,7 @@ import (
 // the caller's own signer: to completion, to failure, and through lost tracks.
 var _ = Describe("a transfer through the routing service", Label("evm", "embedded", "router"), func() {
 	var (
-		chain  *embedded.EVMRollup
+		chain  *embedded.GethRollup
 		srv    *router.Server
 		client *api.Client
 		signer *api.EVMSigner
@@ -26,7 +26,7 @@ var _ = Describe("a transfer through the routing service", Label("evm", "embedde
 
 	BeforeEach(func(ctx SpecContext) {
 		var err error
-		chain, err = embedded.StartEVM(ctx)
+		chain, err = embedded.StartGeth(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func(ctx SpecContext) { Expect(chain.Stop(ctx)).To(Succeed()) })
 		srv, err = router.Start(ctx, router.WithChain(chain.ChainID(), chain.Endpoints().JSONRPC), router.WithStepInterval(10*time.Millisecond), router.WithSeed(7))

@@ -158,40 +158,40 @@ func startPair(ctx SpecContext, vm vip.VM, ourEngine embedded.Engine, realEngine
 
 // Reasons that several known differences share.
 const (
-	noCometBlocks = "the embedded EVM's CometBFT face is a stand-in over geth's chain: it serves the node's status, abci_info, abci_query, validators and the mempool's size, but no CometBFT blocks, commits, txs, tx search, consensus params or tx broadcast (its blocks and txs are geth's, with no Cosmos tx around them); a minievm serves them all"
+	noCometBlocks = "the geth EVM's CometBFT face is a stand-in over geth's chain: it serves the node's status, abci_info, abci_query, validators and the mempool's size, but no CometBFT blocks, commits, txs, tx search, consensus params or tx broadcast (its blocks and txs are geth's, with no Cosmos tx around them); a minievm serves them all"
 	garbagePanics = "a minitia's CheckTx path panics on bytes that are not a tx (\"runtime error: index out of range\", answered as JSON-RPC -32603 by CometBFT's recovery); ours answers the SDK's decode refusal in a CheckTx result, as a plain Cosmos SDK node does. Copying a crash is not worth its cost: both refuse the bytes"
 )
 
 // known are differences found and not closed yet on the project's rollups (the README's
-// "Differences that remain"); each must still differ, so the list stays true.
+// "Differences that remain"), by probe name and VM; each must still differ, so the list
+// stays true.
 var known = map[string]map[vip.VM]string{
-	"RPC a tx that is not there":           {vip.EVM: noCometBlocks},
-	"RPC a block past the head":            {vip.EVM: noCometBlocks},
-	"RPC block results past the head":      {vip.EVM: noCometBlocks},
-	"RPC a commit past the head":           {vip.EVM: noCometBlocks},
-	"RPC the consensus params":             {vip.EVM: noCometBlocks},
-	"RPC tx_search with a malformed query": {vip.EVM: noCometBlocks},
-	"RPC tx_search of no tx":               {vip.EVM: noCometBlocks},
-	"RPC the blockchain's first blocks":    {vip.EVM: noCometBlocks},
-	"RPC unconfirmed txs":                  {vip.EVM: noCometBlocks},
-	"RPC broadcast_tx_sync of garbage": {
-		vip.EVM:  noCometBlocks,
-		vip.Wasm: garbagePanics, vip.Move: garbagePanics,
-	},
-	"JSON-RPC a transfer's gas and logs":                           {vip.EVM: "the embedded EVM charges geth's gas (a transfer 21,000) and logs only the contract's events; minievm charges Cosmos gas (estimate 170,860, used ~111,500) and logs the fee token's Transfer events (fee paid, value, refund): both need minievm's Cosmos tx execution"},
-	"JSON-RPC a dynamic-fee transfer's price":                      {vip.EVM: "minievm reports a type-2 tx's gasPrice and effectiveGasPrice as its fee cap and charges the cap for the Cosmos gas used plus half the gas left unused (measured: a cap of 105 on 111,563 used of 170,860 cost 14,827,261); geth charges base fee + tip for the gas used. Matching the report alone would make the embedded EVM's receipts disagree with its balances, and the charge needs minievm's Cosmos gas"},
-	"RPC the latest block":                                         {vip.EVM: "the embedded EVM's blocks are geth's, and its CometBFT face (a stand-in) serves no CometBFT blocks; a minievm's blocks are CometBFT's, each EVM tx inside a Cosmos tx"},
-	"JSON-RPC eth_sendRawTransaction of txs short of gas or coins": {vip.EVM: "the embedded EVM's pool judges a tx by geth's rules: under a transfer's 21,000 intrinsic gas it answers \"intrinsic gas too low\", and a value above the balance \"insufficient funds\"; a minievm converts the tx into a Cosmos tx first, whose fee check fails a limit that low (\"fee amount manipulation detected: Tx conversion failed\", also at 21,000), and takes a value above the balance into its mempool (the EVM call fails when it runs). geth cannot put a tx it cannot pay for into a block"},
-	"REST a tx that is not there":                                  {vip.EVM: "the embedded EVM's Cosmos face serves no Cosmos txs (its txs are geth's, with no Cosmos tx around them), so its tx route answers 501; a minievm looks the hash up among its Cosmos txs (404 code 5, \"tx not found\")"},
-	"REST a block past the head":                                   {vip.EVM: "the embedded EVM's Cosmos face serves no Cosmos blocks (its blocks are geth's), so its block route answers 501; a minievm's answers a height past its head 400 code 3"},
-	"REST auth module accounts":                                    {vip.EVM: "the embedded EVM runs no Cosmos modules, so it has no module accounts to list (a minievm lists its modules' accounts: fee_collector, opchild, transfer and others); its Cosmos face answers an empty list"},
+	"RPC broadcast_tx_sync of garbage":                             {vip.Wasm: garbagePanics, vip.Move: garbagePanics},
+	"JSON-RPC a transfer's gas and logs":                           {vip.EVM: "the EVM minitia's fee denom is an x/bank coin, where a minievm's is an ERC-20 in the EVM: there the fee's payment and refund run as ERC-20 transfers (their Transfer logs in the receipt, their EVM gas in the tx's: estimate 170,860, used ~111,500); here the ante handler moves the coin (estimate ~122,000, used ~73,300, no fee logs)"},
+	"JSON-RPC eth_sendRawTransaction of txs short of gas or coins": {vip.EVM: "a tx under a transfer's intrinsic gas: the EVM minitia's ante handler runs out of the tx's gas in its size and signature charges; a minievm's refuses its Cosmos wrapping first (\"fee amount manipulation detected: Tx conversion failed\", also at 21,000), for a reason its source did not show here"},
 }
 
-// knownOnMinitiaEVM are the differences found and not closed yet on the EVM rollup built as
-// a minievm is (embedded-minitia-evm), by probe name.
-var knownOnMinitiaEVM = map[string]string{
-	"JSON-RPC a transfer's gas and logs":                           "the EVM minitia's fee denom is an x/bank coin, where a minievm's is an ERC-20 in the EVM: there the fee's payment and refund run as ERC-20 transfers (their Transfer logs in the receipt, their EVM gas in the tx's: estimate 170,860, used ~111,500); here the ante handler moves the coin (estimate ~122,000, used ~73,300, no fee logs)",
-	"JSON-RPC eth_sendRawTransaction of txs short of gas or coins": "a tx under a transfer's intrinsic gas: the EVM minitia's ante handler runs out of the tx's gas in its size and signature charges; a minievm's refuses its Cosmos wrapping first (\"fee amount manipulation detected: Tx conversion failed\", also at 21,000), for a reason its source did not show here",
+// knownOnGeth are the differences of the EVM rollup on go-ethereum's simulated chain
+// (embedded-geth), by probe name: the faces it lacks because its chain is geth's, with no
+// Cosmos tx, module or CometBFT block under it.
+var knownOnGeth = map[string]string{
+	"RPC a tx that is not there":                                   noCometBlocks,
+	"RPC a block past the head":                                    noCometBlocks,
+	"RPC block results past the head":                              noCometBlocks,
+	"RPC a commit past the head":                                   noCometBlocks,
+	"RPC the consensus params":                                     noCometBlocks,
+	"RPC tx_search with a malformed query":                         noCometBlocks,
+	"RPC tx_search of no tx":                                       noCometBlocks,
+	"RPC the blockchain's first blocks":                            noCometBlocks,
+	"RPC unconfirmed txs":                                          noCometBlocks,
+	"RPC broadcast_tx_sync of garbage":                             noCometBlocks,
+	"JSON-RPC a transfer's gas and logs":                           "the geth EVM charges geth's gas (a transfer 21,000) and logs only the contract's events; minievm charges Cosmos gas (estimate 170,860, used ~111,500) and logs the fee token's Transfer events (fee paid, value, refund): both need minievm's Cosmos tx execution",
+	"JSON-RPC a dynamic-fee transfer's price":                      "minievm reports a type-2 tx's gasPrice and effectiveGasPrice as its fee cap and charges the cap for the Cosmos gas used plus half the gas left unused (measured: a cap of 105 on 111,563 used of 170,860 cost 14,827,261); geth charges base fee + tip for the gas used. Matching the report alone would make the geth EVM's receipts disagree with its balances, and the charge needs minievm's Cosmos gas",
+	"RPC the latest block":                                         "the geth EVM's blocks are geth's, and its CometBFT face (a stand-in) serves no CometBFT blocks; a minievm's blocks are CometBFT's, each EVM tx inside a Cosmos tx",
+	"JSON-RPC eth_sendRawTransaction of txs short of gas or coins": "the geth EVM's pool judges a tx by geth's rules: under a transfer's 21,000 intrinsic gas it answers \"intrinsic gas too low\", and a value above the balance \"insufficient funds\"; a minievm converts the tx into a Cosmos tx first, whose fee check fails a limit that low (\"fee amount manipulation detected: Tx conversion failed\", also at 21,000), and takes a value above the balance into its mempool (the EVM call fails when it runs). geth cannot put a tx it cannot pay for into a block",
+	"REST a tx that is not there":                                  "the geth EVM's Cosmos face serves no Cosmos txs (its txs are geth's, with no Cosmos tx around them), so its tx route answers 501; a minievm looks the hash up among its Cosmos txs (404 code 5, \"tx not found\")",
+	"REST a block past the head":                                   "the geth EVM's Cosmos face serves no Cosmos blocks (its blocks are geth's), so its block route answers 501; a minievm's answers a height past its head 400 code 3",
+	"REST auth module accounts":                                    "the geth EVM runs no Cosmos modules, so it has no module accounts to list (a minievm lists its modules' accounts: fee_collector, opchild, transfer and others); its Cosmos face answers an empty list",
 }
 
 // pair is one of our rollups to set beside the real minitiad of its VM, with its known
@@ -210,8 +210,8 @@ var pairs = func() []pair {
 			return why, ok
 		}})
 		if vm == vip.EVM {
-			out = append(out, pair{vm: vm, engine: embedded.Engine{EVMOnMinitia: true}, known: func(name string) (string, bool) {
-				why, ok := knownOnMinitiaEVM[name]
+			out = append(out, pair{vm: vm, engine: embedded.Engine{EVMOnGeth: true}, known: func(name string) (string, bool) {
+				why, ok := knownOnGeth[name]
 				return why, ok
 			}})
 		}

@@ -5,12 +5,27 @@ import (
 	"testing"
 )
 
-// BenchmarkStartEVM measures start-to-ready of the embedded EVM rollup (JSON-RPC serving,
-// auto-mining armed) and its stop.
+// BenchmarkStartEVM measures start-to-ready of the embedded EVM rollup (the minitia app
+// with x/evm, CometBFT's first block, JSON-RPC serving) and its stop.
 func BenchmarkStartEVM(b *testing.B) {
 	ctx := context.Background()
 	for b.Loop() {
 		r, err := StartEVM(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := r.Stop(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkStartGeth measures start-to-ready of the EVM rollup on go-ethereum's simulated
+// chain (JSON-RPC serving, auto-mining armed) and its stop.
+func BenchmarkStartGeth(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		r, err := StartGeth(ctx)
 		if err != nil {
 			b.Fatal(err)
 		}

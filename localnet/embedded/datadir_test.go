@@ -32,7 +32,7 @@ func TestRollupKeptInADataDir(t *testing.T) {
 		start func(ctx context.Context, dir string) (resumable, error)
 		kept  string // the file that holds the mnemonics
 	}{
-		{vip.EVM, func(ctx context.Context, dir string) (resumable, error) { return StartEVM(ctx, WithDataDir(dir)) }, devMnemonicFile},
+		{vip.EVM, func(ctx context.Context, dir string) (resumable, error) { return StartGeth(ctx, WithDataDir(dir)) }, devMnemonicFile},
 		{vip.Wasm, func(ctx context.Context, dir string) (resumable, error) {
 			return StartCosmos(ctx, vip.Wasm, WithCosmosDataDir(dir))
 		}, "vipharness-chain.json"},

@@ -1,7 +1,8 @@
-// Package embedded runs local rollups inside the test process: the EVM rollup on
-// go-ethereum's simulated chain (or, with EVMOnMinitia, on the minitia application as a
-// minievm is built), the Wasm and Move rollups on the minitia application (wasmd's x/wasm,
-// x/move over libmovevm) with CometBFT in process.
+// Package embedded runs local rollups inside the test process, each on the minitia
+// application with CometBFT in process: the EVM rollup as a minievm is built (minievm's x/evm
+// over go-ethereum's interpreter), the Wasm rollup with wasmd's x/wasm, the Move rollup with
+// x/move over libmovevm. With EVMOnGeth the EVM rollup is go-ethereum's simulated chain
+// instead, for what only it can do (move its clock).
 package embedded
 
 import (
@@ -16,25 +17,27 @@ import (
 
 // Engine starts in-process rollups.
 type Engine struct {
-	EVMOptions []EVMOption
-	// CosmosOptions configure the Wasm and Move rollups.
+	// CosmosOptions configure the rollups on the minitia application: every VM's unless
+	// EVMOnGeth is set, then Wasm's and Move's.
 	CosmosOptions []CosmosOption
-	// BlockTime is the Wasm and Move rollups' interval between blocks (0: the minitia
-	// package's fast default); set, it names the engine apart ("embedded-500ms").
+	// EVMOptions configure the EVM rollup on go-ethereum's chain (EVMOnGeth).
+	EVMOptions []EVMOption
+	// BlockTime is the minitia rollups' interval between blocks (0: the minitia package's
+	// fast default); set, it names the engine apart ("embedded-500ms").
 	BlockTime time.Duration
-	// EVMOnMinitia runs the EVM rollup on the minitia application, as a minievm is built
-	// (StartEVMOnMinitia), instead of go-ethereum's chain; it names the engine apart
-	// ("embedded-minitia-evm").
-	EVMOnMinitia bool
+	// EVMOnGeth runs the EVM rollup on go-ethereum's simulated chain (StartGeth) with
+	// stand-in Cosmos and CometBFT faces, instead of on the minitia application; it names
+	// the engine apart ("embedded-geth").
+	EVMOnGeth bool
 }
 
 var _ localnet.Engine = Engine{}
 
-// Name is "embedded", with the block time when one is set.
+// Name is "embedded", with "-geth" for the geth EVM and the block time when one is set.
 func (e Engine) Name() string {
 	name := "embedded"
-	if e.EVMOnMinitia {
-		name += "-minitia-evm"
+	if e.EVMOnGeth {
+		name += "-geth"
 	}
 	if e.BlockTime > 0 {
 		name += "-" + e.BlockTime.String()
@@ -81,10 +84,10 @@ type vmNode struct {
 func (e Engine) nodes() map[vip.VM]vmNode {
 	return map[vip.VM]vmNode{
 		vip.EVM: {start: func(ctx context.Context) (localnet.Rollup, error) {
-			if e.EVMOnMinitia {
-				return StartEVMOnMinitia(ctx, e.cosmosOptions()...)
+			if e.EVMOnGeth {
+				return StartGeth(ctx, e.EVMOptions...)
 			}
-			return StartEVM(ctx, e.EVMOptions...)
+			return StartEVM(ctx, e.cosmosOptions()...)
 		}},
 		vip.Wasm: {start: func(ctx context.Context) (localnet.Rollup, error) { return StartWasm(ctx, e.cosmosOptions()...) }},
 		vip.Move: {

@@ -82,7 +82,7 @@ type evmConfig struct {
 	bridge        *feeroutes.Bridge
 }
 
-// EVMOption configures StartEVM.
+// EVMOption configures StartGeth.
 type EVMOption func(*evmConfig)
 
 // WithBlockGasLimit sets the block gas limit (default DefaultEVMBlockGasLimit).
@@ -118,11 +118,11 @@ func WithEmptyBlockInterval(d time.Duration) EVMOption {
 // WithLogger sets the logger for chain events (blocks sealed).
 func WithLogger(l *slog.Logger) EVMOption { return func(c *evmConfig) { c.logger = l } }
 
-// EVMRollup is an in-process EVM rollup: go-ethereum's node and eth service on a database
+// GethRollup is an in-process EVM rollup: go-ethereum's node and eth service on a database
 // of its own, with Osaka gas rules, served as JSON-RPC on 127.0.0.1 (jsonrpcServer) and
 // sealing a block whenever transactions arrive (sealer), so clients talk to it exactly as
 // to a real rollup.
-type EVMRollup struct {
+type GethRollup struct {
 	stack         *node.Node
 	eth           *eth.Ethereum
 	sealer        *sealer
@@ -146,10 +146,10 @@ type EVMRollup struct {
 	done     chan struct{}
 }
 
-var _ localnet.Rollup = (*EVMRollup)(nil)
+var _ localnet.Rollup = (*GethRollup)(nil)
 
-// StartEVM starts an embedded EVM rollup with one funded dev account.
-func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
+// StartGeth starts an embedded EVM rollup with one funded dev account.
+func StartGeth(ctx context.Context, opts ...EVMOption) (*GethRollup, error) {
 	cfg := evmConfig{
 		cosmosChainID: DefaultEVMCosmosChainID,
 		gasLimit:      DefaultEVMBlockGasLimit,
@@ -329,7 +329,7 @@ func StartEVM(ctx context.Context, opts ...EVMOption) (*EVMRollup, error) {
 			return nil, fmt.Errorf("seal block 1: %w", err)
 		}
 	}
-	r := &EVMRollup{
+	r := &GethRollup{
 		stack:       stack,
 		eth:         backend,
 		sealer:      sealer,
@@ -424,7 +424,7 @@ const (
 // reading: a sealer that read the feed itself would deadlock under sustained pipelined
 // sends. The loop watches for Stop before, between and during seals; a seal runs on its own
 // goroutine, which Stop waits for within a bound (sealing).
-func (r *EVMRollup) autoMine(sub event.Subscription, txs <-chan core.NewTxsEvent, emptyEvery time.Duration) {
+func (r *GethRollup) autoMine(sub event.Subscription, txs <-chan core.NewTxsEvent, emptyEvery time.Duration) {
 	defer close(r.done)
 	defer sub.Unsubscribe()
 	signal := make(chan struct{}, 1)
@@ -505,7 +505,7 @@ func (r *EVMRollup) autoMine(sub event.Subscription, txs <-chan core.NewTxsEvent
 }
 
 // runSeal seals on a goroutine of its own (sealPending) and waits for it, or for Stop.
-func (r *EVMRollup) runSeal(empty bool) (s sealResult, stopped bool) {
+func (r *GethRollup) runSeal(empty bool) (s sealResult, stopped bool) {
 	r.sealing.Add(1)
 	res := make(chan sealResult, 1)
 	go func() {
@@ -531,7 +531,7 @@ type sealResult struct {
 // with the last sealed block first, or it still counts (and offers) the txs that block took.
 // geth's TxPool.Sync answers one waiter at a time (a second caller replaces the first, which
 // then waits for ever), so every Sync runs under commitMu.
-func (r *EVMRollup) sealPending(empty bool) (took, pending int, err error) {
+func (r *GethRollup) sealPending(empty bool) (took, pending int, err error) {
 	r.commitMu.Lock()
 	defer r.commitMu.Unlock()
 	if err := r.eth.TxPool().Sync(); err != nil {
@@ -559,7 +559,7 @@ func (r *EVMRollup) sealPending(empty bool) (took, pending int, err error) {
 
 // Commit seals a block with the pending transactions (an empty one when there are none) and
 // returns its hash.
-func (r *EVMRollup) Commit() common.Hash {
+func (r *GethRollup) Commit() common.Hash {
 	r.commitMu.Lock()
 	defer r.commitMu.Unlock()
 	if err := r.eth.TxPool().Sync(); err != nil {
@@ -571,7 +571,7 @@ func (r *EVMRollup) Commit() common.Hash {
 	return r.eth.BlockChain().CurrentBlock().Hash()
 }
 
-func (r *EVMRollup) head(ctx context.Context) (height uint64, root []byte, err error) {
+func (r *GethRollup) head(ctx context.Context) (height uint64, root []byte, err error) {
 	h, err := r.client.HeaderByNumber(ctx, nil)
 	if err != nil {
 		return 0, nil, err
@@ -580,22 +580,22 @@ func (r *EVMRollup) head(ctx context.Context) (height uint64, root []byte, err e
 }
 
 // VM reports vip.EVM.
-func (r *EVMRollup) VM() vip.VM { return vip.EVM }
+func (r *GethRollup) VM() vip.VM { return vip.EVM }
 
 // ChainID is the EVM chain id in decimal.
-func (r *EVMRollup) ChainID() string { return r.chainID.String() }
+func (r *GethRollup) ChainID() string { return r.chainID.String() }
 
 // CosmosChainID is the Cosmos chain id the rollup's CometBFT and REST faces report.
-func (r *EVMRollup) CosmosChainID() string { return r.cosmosChainID }
+func (r *GethRollup) CosmosChainID() string { return r.cosmosChainID }
 
 // Endpoints returns the JSON-RPC (HTTP and WebSocket), CometBFT RPC and Cosmos REST URLs.
-func (r *EVMRollup) Endpoints() localnet.Endpoints {
+func (r *GethRollup) Endpoints() localnet.Endpoints {
 	return localnet.Endpoints{JSONRPC: r.jsonrpc.URL(), JSONRPCWS: r.jsonrpc.WSURL(), CometRPC: r.comet.URL(), REST: r.rest.URL()}
 }
 
 // Funded returns the genesis-funded dev account, with the mnemonic it derives from
 // (m/44'/60'/0'/0/0).
-func (r *EVMRollup) Funded() []localnet.Account {
+func (r *GethRollup) Funded() []localnet.Account {
 	return []localnet.Account{{
 		Address:    crypto.PubkeyToAddress(r.devKey.PublicKey).Hex(),
 		PrivateKey: hex.EncodeToString(crypto.FromECDSA(r.devKey)),
@@ -604,20 +604,20 @@ func (r *EVMRollup) Funded() []localnet.Account {
 }
 
 // BlockChain is the chain itself.
-func (r *EVMRollup) BlockChain() *core.BlockChain { return r.eth.BlockChain() }
+func (r *GethRollup) BlockChain() *core.BlockChain { return r.eth.BlockChain() }
 
 // SealedChain is the chain for readers in this process (the indexer stand-in's gethsource)
 // that would otherwise ask it over JSON-RPC: the newest blocks' receipts come from memory.
-func (r *EVMRollup) SealedChain() SealedChain {
+func (r *GethRollup) SealedChain() SealedChain {
 	return SealedChain{BlockChain: r.eth.BlockChain(), sealed: r.sealer.sealed}
 }
 
 // Client is an in-process client of the chain.
-func (r *EVMRollup) Client() *ethclient.Client { return r.client }
+func (r *GethRollup) Client() *ethclient.Client { return r.client }
 
 // AdjustTime seals a block d after the chain's clock (with the txs the pool holds, if any),
 // and keeps every later block that far ahead of the wall clock.
-func (r *EVMRollup) AdjustTime(d time.Duration) error {
+func (r *GethRollup) AdjustTime(d time.Duration) error {
 	if d < 0 {
 		return fmt.Errorf("adjust time by %s: the clock only moves forward", d)
 	}
@@ -643,7 +643,7 @@ const stopWait = 10 * time.Second
 
 // Stop ends the chain and its servers. It never waits for a seal in flight longer than
 // stopWait (or ctx): closing the node then ends the seal.
-func (r *EVMRollup) Stop(ctx context.Context) error {
+func (r *GethRollup) Stop(ctx context.Context) error {
 	var err error
 	r.stopOnce.Do(func() {
 		close(r.stopped)

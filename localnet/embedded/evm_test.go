@@ -33,11 +33,11 @@ import (
 	_ "github.com/vipharness/vipharness/deployer/vm"
 )
 
-func startEVM(t *testing.T, opts ...EVMOption) *EVMRollup {
+func startEVM(t *testing.T, opts ...EVMOption) *GethRollup {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	r, err := StartEVM(ctx, opts...)
+	r, err := StartGeth(ctx, opts...)
 	if err != nil {
 		t.Fatalf("start evm: %v", err)
 	}
@@ -200,7 +200,7 @@ func TestEVMMinesPipelinedSendsUnderContention(t *testing.T) {
 // sendPipelined sends n transfers from the funded account with consecutive nonces, batch at
 // a time in one JSON-RPC request, and waits for the last to be mined. On a stall it reports
 // what the pool holds.
-func sendPipelined(t *testing.T, r *EVMRollup, n, batch int) {
+func sendPipelined(t *testing.T, r *GethRollup, n, batch int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -316,7 +316,7 @@ func TestEVMLooksLikeAMinievm(t *testing.T) {
 func TestEVMClockJumpsWhileSendsArriveThenStops(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	r, err := StartEVM(ctx)
+	r, err := StartGeth(ctx)
 	if err != nil {
 		t.Fatalf("start evm: %v", err)
 	}

@@ -49,7 +49,7 @@ func keepDevMnemonic(dataDir, path, m string) error {
 }
 
 // Resumed reports whether the rollup resumed the chain its data dir kept (WithDataDir).
-func (r *EVMRollup) Resumed() bool { return r.resumed }
+func (r *GethRollup) Resumed() bool { return r.resumed }
 
 func newDevMnemonic() (string, error) {
 	m, err := keys.NewMnemonic()

@@ -21,10 +21,10 @@ var minitiaEVMDefaults = minitia.Config{VM: vip.EVM, ChainID: DefaultEVMCosmosCh
 	GenesisBalance: sdkmath.NewIntFromBigInt(new(big.Int).Mul(big.NewInt(1_000_000_000), big.NewInt(params.Ether))),
 	Version:        "v0.0.0-vipharness+go-ethereum.v1.17.10"}
 
-// StartEVMOnMinitia starts an embedded EVM rollup on the minitia application, as a minievm
+// StartEVM starts an embedded EVM rollup on the minitia application, as a minievm
 // is built: every EVM tx inside a Cosmos tx (minievm's x/evm over go-ethereum's interpreter),
 // CometBFT's blocks, the SDK's modules and REST, and minievm's JSON-RPC face over them.
-func StartEVMOnMinitia(ctx context.Context, opts ...CosmosOption) (*MinitiaEVMRollup, error) {
+func StartEVM(ctx context.Context, opts ...CosmosOption) (*EVMRollup, error) {
 	cfg := minitiaEVMDefaults
 	for _, o := range opts {
 		o(&cfg)
@@ -33,23 +33,23 @@ func StartEVMOnMinitia(ctx context.Context, opts ...CosmosOption) (*MinitiaEVMRo
 	if err != nil {
 		return nil, err
 	}
-	return &MinitiaEVMRollup{CosmosRollup{node: n}}, nil
+	return &EVMRollup{CosmosRollup{node: n}}, nil
 }
 
-// MinitiaEVMRollup is an EVM rollup on the minitia application.
-type MinitiaEVMRollup struct{ CosmosRollup }
+// EVMRollup is an EVM rollup on the minitia application.
+type EVMRollup struct{ CosmosRollup }
 
-var _ localnet.Rollup = (*MinitiaEVMRollup)(nil)
+var _ localnet.Rollup = (*EVMRollup)(nil)
 
 // Endpoints add the Ethereum JSON-RPC to the Cosmos ones.
-func (r *MinitiaEVMRollup) Endpoints() localnet.Endpoints {
+func (r *EVMRollup) Endpoints() localnet.Endpoints {
 	ep := r.CosmosRollup.Endpoints()
 	ep.JSONRPC, ep.JSONRPCWS = r.node.JSONRPCURL(), r.node.JSONRPCWSURL()
 	return ep
 }
 
 // Funded are the funded accounts with their Ethereum (0x) addresses, as EVM tools name them.
-func (r *MinitiaEVMRollup) Funded() []localnet.Account {
+func (r *EVMRollup) Funded() []localnet.Account {
 	var out []localnet.Account
 	for _, a := range r.node.Funded() {
 		out = append(out, localnet.Account{Address: common.BytesToAddress(a.Key.PubKey().Address()).Hex(),

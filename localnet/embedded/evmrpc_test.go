@@ -40,7 +40,7 @@ type evmSender struct {
 	nonce   uint64
 }
 
-func newSender(t *testing.T, r *EVMRollup) *evmSender {
+func newSender(t *testing.T, r *GethRollup) *evmSender {
 	t.Helper()
 	c, err := ethclient.Dial(r.Endpoints().JSONRPC)
 	if err != nil {
@@ -535,7 +535,7 @@ func TestEVMServesSubscriptionsOverWebSocket(t *testing.T) {
 // The chain's database is a temporary folder that Stop removes; WithDataDir keeps it.
 func TestEVMDatabaseFolder(t *testing.T) {
 	ctx := context.Background()
-	r, err := StartEVM(ctx)
+	r, err := StartGeth(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -551,7 +551,7 @@ func TestEVMDatabaseFolder(t *testing.T) {
 	}
 
 	kept := t.TempDir()
-	r, err = StartEVM(ctx, WithDataDir(kept))
+	r, err = StartGeth(ctx, WithDataDir(kept))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -571,7 +571,7 @@ func TestEVMFlushesSealedStateByStop(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	dir := t.TempDir()
-	r, err := StartEVM(ctx, WithDataDir(dir))
+	r, err := StartGeth(ctx, WithDataDir(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -948,7 +948,7 @@ func TestEVMReadLagShowsTheOldStateAfterAReceipt(t *testing.T) {
 
 // dialEVM starts an embedded EVM and dials its JSON-RPC; the client and a context of the
 // given timeout end with the test.
-func dialEVM(t *testing.T, timeout time.Duration) (*EVMRollup, *rpc.Client, context.Context) {
+func dialEVM(t *testing.T, timeout time.Duration) (*GethRollup, *rpc.Client, context.Context) {
 	t.Helper()
 	r := startEVM(t)
 	c, err := rpc.Dial(r.Endpoints().JSONRPC)

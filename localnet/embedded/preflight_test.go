@@ -118,7 +118,7 @@ func TestPreflightOnTheEmbeddedEVM(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	l := startL1(t, 3)
-	r, err := StartEVM(ctx)
+	r, err := StartGeth(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

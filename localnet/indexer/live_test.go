@@ -49,7 +49,7 @@ func initCode(runtime []byte) []byte {
 // liveChain is an embedded EVM chain with a funded key and a nonce counter.
 type liveChain struct {
 	t      testing.TB
-	r      *embedded.EVMRollup
+	r      *embedded.GethRollup
 	c      *ethclient.Client
 	key    *ecdsa.PrivateKey
 	from   common.Address
@@ -62,7 +62,7 @@ func startLive(t testing.TB) *liveChain {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	r, err := embedded.StartEVM(ctx)
+	r, err := embedded.StartGeth(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func BenchmarkTransfers(b *testing.B) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		r, err := embedded.StartEVM(ctx, embedded.WithFundedAddresses(addrs...))
+		r, err := embedded.StartGeth(ctx, embedded.WithFundedAddresses(addrs...))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -20,7 +20,7 @@ import (
 // and the client tracks and polls the transfer until it completes.
 func Example() {
 	ctx := context.Background()
-	chain, err := embedded.StartEVM(ctx)
+	chain, err := embedded.StartGeth(ctx)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 // flowEnv is a stand-in linked to the shared embedded EVM chain, a client and a funded
 // signer of its own.
 type flowEnv struct {
-	chain  *embedded.EVMRollup
+	chain  *embedded.GethRollup
 	s      *Server
 	c      *api.Client
 	signer *api.EVMSigner

@@ -187,7 +187,7 @@ func newClient(t testing.TB, s *Server, opts ...api.Option) *api.Client {
 // tests that send on it, so nonces of tests do not mix.
 var (
 	evmOnce sync.Once
-	evm     *embedded.EVMRollup
+	evm     *embedded.GethRollup
 	evmErr  error
 	evmKeys []*ecdsa.PrivateKey
 	evmMu   sync.Mutex
@@ -196,7 +196,7 @@ var (
 
 const evmKeyCount = 12
 
-func sharedEVM(t testing.TB) (*embedded.EVMRollup, *ecdsa.PrivateKey) {
+func sharedEVM(t testing.TB) (*embedded.GethRollup, *ecdsa.PrivateKey) {
 	t.Helper()
 	evmOnce.Do(func() {
 		var addrs []common.Address
@@ -211,7 +211,7 @@ func sharedEVM(t testing.TB) (*embedded.EVMRollup, *ecdsa.PrivateKey) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		evm, evmErr = embedded.StartEVM(ctx, embedded.WithFundedAddresses(addrs...))
+		evm, evmErr = embedded.StartGeth(ctx, embedded.WithFundedAddresses(addrs...))
 	})
 	if evmErr != nil {
 		t.Fatalf("start embedded evm: %v", evmErr)
@@ -234,7 +234,7 @@ func TestMain(m *testing.M) {
 }
 
 // evmSigner is a real EVM signer of key on the embedded chain.
-func evmSigner(t testing.TB, r *embedded.EVMRollup, key *ecdsa.PrivateKey, opts ...api.EVMSignerOption) *api.EVMSigner {
+func evmSigner(t testing.TB, r *embedded.GethRollup, key *ecdsa.PrivateKey, opts ...api.EVMSignerOption) *api.EVMSigner {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -30,10 +30,10 @@ import (
 // run: through the deployer (validation, gas model, journal with fsync, pipelined sends,
 // receipt checks), and as raw pre-signed txs of the same chunks sent back to back (the
 // chain's own ceiling). The ratio is the deployer's overhead.
-// It runs on the embedded chain, on the EVM minitia (each tx in a Cosmos tx under CometBFT)
-// and, after `make nodes`, on a real geth child process.
+// It runs on the embedded EVM minitia (each tx in a Cosmos tx under CometBFT), on the
+// embedded geth chain and, after `make nodes`, on a real geth child process.
 func BenchmarkPushThroughput(b *testing.B) {
-	engines := []localnet.Engine{embedded.Engine{}, embedded.Engine{EVMOnMinitia: true}}
+	engines := []localnet.Engine{embedded.Engine{}, embedded.Engine{EVMOnGeth: true}}
 	if p := (process.Engine{}); p.Available(context.Background(), vip.EVM) == nil {
 		engines = append(engines, p)
 	}

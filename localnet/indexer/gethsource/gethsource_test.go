@@ -28,7 +28,7 @@ var logEmitter = common.FromHex("0x600f80600b6000396000f3" + "6000356000523360aa
 func TestReadsWhatJSONRPCServes(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	r, err := embedded.StartEVM(ctx)
+	r, err := embedded.StartGeth(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
