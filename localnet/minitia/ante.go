@@ -50,15 +50,22 @@ func (a *App) anteHandler() (sdk.AnteHandler, error) {
 	if a.MoveKeeper != nil {
 		decorators = append(decorators, zeroGasRefused{})
 	}
+	var sizeGas, sigGas sdk.AnteDecorator = ante.NewConsumeGasForTxSizeDecorator(a.AccountKeeper), ante.NewSigGasConsumeDecorator(a.AccountKeeper, sigGasConsumer)
+	if a.EVMKeeper != nil {
+		// As minievm: an Ethereum tx is found first, and pays for its bytes and signature
+		// in its intrinsic gas only.
+		decorators = append(decorators, xevm.EthereumTxDecorator{Addresses: a.enc.Address, FeeDenom: a.cfg.FeeDenom})
+		sizeGas, sigGas = xevm.UnlessEthereumTx{Next: sizeGas}, xevm.UnlessEthereumTx{Next: sigGas}
+	}
 	decorators = append(decorators,
 		ante.NewValidateBasicDecorator(),
 		ante.NewTxTimeoutHeightDecorator(),
 		ante.NewValidateMemoDecorator(a.AccountKeeper),
-		ante.NewConsumeGasForTxSizeDecorator(a.AccountKeeper),
+		sizeGas,
 		ante.NewDeductFeeDecorator(a.AccountKeeper, bank, a.FeeGrantKeeper, feeChecker),
 		ante.NewSetPubKeyDecorator(a.AccountKeeper),
 		ante.NewValidateSigCountDecorator(a.AccountKeeper),
-		ante.NewSigGasConsumeDecorator(a.AccountKeeper, sigGasConsumer),
+		sigGas,
 	)
 	var verify sdk.AnteDecorator = eip191SigVerify{sdkVerify: ante.NewSigVerificationDecorator(a.AccountKeeper, handlers), ak: a.AccountKeeper, handlers: handlers}
 	if a.EVMKeeper != nil {

@@ -210,6 +210,44 @@ func EthereumTx(addresses address.Codec, cosmosChainID, feeDenom string, tx sdk.
 	return types.NewTx(data), &sender, nil
 }
 
+// ethTxKey is the context key under which EthereumTxDecorator leaves the Ethereum tx a
+// Cosmos tx carries.
+type ethTxKey struct{}
+
+// EthereumTxDecorator finds the Ethereum tx a Cosmos tx carries, refusing a wrapping that
+// does not convert, and leaves it in the context for the decorators after it, as minievm's
+// EthTxDecorator does.
+type EthereumTxDecorator struct {
+	Addresses address.Codec
+	FeeDenom  string
+}
+
+// AnteHandle implements sdk.AnteDecorator.
+func (d EthereumTxDecorator) AnteHandle(ctx sdk.Context, tx sdk.Tx, simulate bool, next sdk.AnteHandler) (sdk.Context, error) {
+	ethTx, _, err := EthereumTx(d.Addresses, ctx.ChainID(), d.FeeDenom, tx)
+	if err != nil {
+		return ctx, err
+	}
+	if ethTx != nil {
+		ctx = ctx.WithValue(ethTxKey{}, ethTx)
+	}
+	return next(ctx, tx, simulate)
+}
+
+// UnlessEthereumTx runs Next on every tx but one that carries an Ethereum tx (found by an
+// EthereumTxDecorator before it). minievm skips the SDK's size and signature gas for those:
+// the Ethereum tx's intrinsic gas pays for its bytes and signature (without it a score
+// update's calldata, hex in the Cosmos message, cost 20 gas a byte more than on a minievm).
+type UnlessEthereumTx struct{ Next sdk.AnteDecorator }
+
+// AnteHandle implements sdk.AnteDecorator.
+func (d UnlessEthereumTx) AnteHandle(ctx sdk.Context, tx sdk.Tx, simulate bool, next sdk.AnteHandler) (sdk.Context, error) {
+	if ctx.Value(ethTxKey{}) != nil {
+		return next(ctx, tx, simulate)
+	}
+	return d.Next.AnteHandle(ctx, tx, simulate, next)
+}
+
 // SigVerifyDecorator verifies a Cosmos tx that carries an Ethereum tx by the Ethereum tx's
 // signature (the sender it recovers must be the tx's signer, its nonce the account's
 // sequence) and hands every other tx to Next.

@@ -100,8 +100,10 @@ func stateKey(addr common.Address, slot common.Hash) []byte {
 	return addrKey(addr, "state", slot.Bytes()...)
 }
 
-// ChainConfig is minievm's: every fork up to Prague from genesis, the EVM chain id derived
-// from the Cosmos one.
+// ChainConfig is minievm's: every fork up to Prague from genesis and Verkle's too (minievm
+// sets VerkleTime 0, go-ethereum's UBT fork now), so gas is EIP-4762's witness pricing, not
+// EIP-2929's (a new storage slot ~6,000-9,000 gas where Prague asks 22,100; code deposit by
+// 31-byte chunks, not 200 a byte); the EVM chain id derived from the Cosmos one.
 func ChainConfig(cosmosChainID string) *params.ChainConfig {
 	zero := uint64(0)
 	b := big.NewInt(0)
@@ -110,11 +112,18 @@ func ChainConfig(cosmosChainID string) *params.ChainConfig {
 		HomesteadBlock: b, DAOForkBlock: b, DAOForkSupport: true, EIP150Block: b, EIP155Block: b, EIP158Block: b,
 		ByzantiumBlock: b, ConstantinopleBlock: b, PetersburgBlock: b, IstanbulBlock: b, MuirGlacierBlock: b,
 		BerlinBlock: b, LondonBlock: b, ArrowGlacierBlock: b, GrayGlacierBlock: b, MergeNetsplitBlock: b,
-		ShanghaiTime: &zero, CancunTime: &zero, PragueTime: &zero,
+		ShanghaiTime: &zero, CancunTime: &zero, PragueTime: &zero, UBTTime: &zero,
 		TerminalTotalDifficulty: b,
 		BlobScheduleConfig:      &params.BlobScheduleConfig{Cancun: params.DefaultCancunBlobConfig, Prague: params.DefaultPragueBlobConfig},
 	}
 }
+
+// verkleCancunEIPs give the Verkle instruction set Cancun's opcodes, as minievm's EVM (Initia's
+// go-ethereum fork) builds it on Cancun's where go-ethereum builds it on Shanghai's:
+// transient storage (TLOAD, TSTORE) and MCOPY, which solc emits for Cancun and later.
+// BLOBHASH and BLOBBASEFEE cannot be added this way; they stay invalid here (no blobs on a
+// rollup).
+var verkleCancunEIPs = []int{1153, 5656}
 
 // run is one EVM execution of a message or query: its EVM, state and gas.
 type run struct {
@@ -149,7 +158,7 @@ func (k *Keeper) newRun(ctx sdk.Context, caller common.Address, gasPrice *big.In
 		Difficulty:  big.NewInt(0),
 		GasLimit:    blockGasLimit(ctx),
 	}
-	evm := vm.NewEVM(block, st, cfg, vm.Config{})
+	evm := vm.NewEVM(block, st, cfg, vm.Config{ExtraEips: verkleCancunEIPs})
 	price, _ := uint256.FromBig(gasPrice)
 	if price == nil {
 		price = uint256.NewInt(0)
@@ -198,6 +207,14 @@ func (k *Keeper) execute(ctx sdk.Context, caller common.Address, to *common.Addr
 		precompiles = append(precompiles, addr)
 	}
 	r.state.Prepare(r.rules, caller, common.Address{}, to, precompiles, list)
+	if r.rules.IsEIP4762 {
+		// As minievm: the sender's (and a call's target's) witness is warm, covered by the
+		// intrinsic gas.
+		r.evm.AccessEvents.AddTxOrigin(caller)
+		if to != nil {
+			r.evm.AccessEvents.AddTxDestination(*to, value != nil && !value.IsZero(), false)
+		}
+	}
 	budget := vm.NewGasBudget(r.gas-intrinsic, 0)
 	var left vm.GasBudget
 	var execErr error
