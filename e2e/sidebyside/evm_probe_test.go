@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -217,6 +218,64 @@ var evmProbes = []probe{
 	evmProbe("JSON-RPC a dynamic-fee transfer's price", dynamicFeePrice),
 	evmSendRefusalsProbe,
 	evmGasRefusalsProbe,
+	evmProbe("JSON-RPC a tx sent again", sentAgain),
+}
+
+// sentAgain sends a transfer, asks for it by hash at once (pending or in its block: known
+// either way), sends the same bytes again at once and again after its receipt (a client's
+// retry, vipctl's re-broadcast on resume), and reports each answer's code and words.
+func sentAgain(ctx context.Context, r localnet.Rollup) (answer, error) {
+	c, key, price, err := fundedSender(ctx, r)
+	if err != nil {
+		return answer{}, err
+	}
+	defer c.Close()
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	to := common.HexToAddress("0x00000000000000000000000000000000000000A3")
+	nonce, err := c.PendingNonceAt(ctx, from)
+	if err != nil {
+		return answer{}, err
+	}
+	chainID, err := c.ChainID(ctx)
+	if err != nil {
+		return answer{}, err
+	}
+	gas, err := c.EstimateGas(ctx, ethereumCall(from, to))
+	if err != nil {
+		return answer{}, err
+	}
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.LegacyTx{Nonce: nonce, GasPrice: price, Gas: gas, To: &to, Value: big.NewInt(1)})
+	if err != nil {
+		return answer{}, err
+	}
+	said := func(err error) string {
+		var rpcErr gethrpc.Error
+		switch {
+		case err == nil:
+			return "taken"
+		case errors.As(err, &rpcErr):
+			return fmt.Sprintf("code %d %q", rpcErr.ErrorCode(), masked(rpcErr.Error()))
+		default:
+			return "not a JSON-RPC answer: " + err.Error()
+		}
+	}
+	if err := c.SendTransaction(ctx, tx); err != nil {
+		return answer{}, fmt.Errorf("the first send: %w", err)
+	}
+	_, _, lookErr := c.TransactionByHash(ctx, tx.Hash())
+	again := said(c.SendTransaction(ctx, tx))
+	for {
+		if rc, _ := c.TransactionReceipt(ctx, tx.Hash()); rc != nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return answer{}, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return answer{Value: fmt.Sprintf("known by hash at once: %v; sent again at once: %s; sent again after its receipt: %s",
+		lookErr == nil, again, said(c.SendTransaction(ctx, tx)))}, nil
 }
 
 // dynamicFeePrice sends a type-2 transfer whose fee cap is 7 x eth_gasPrice with a tip of 1

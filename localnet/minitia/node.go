@@ -540,6 +540,12 @@ func (n *Node) serveJSONRPC(clientCtx client.Context) error {
 		},
 		Broadcast: func(ctx context.Context, tx []byte) (uint32, string, error) {
 			res, err := clientCtx.Client.(*rpclocal.Local).BroadcastTxSync(ctx, tx)
+			// As minievm's client context: a tx the mempool already holds, a full mempool
+			// and a tx too large are SDK codes with no log, so its JSON-RPC answers them
+			// with an empty message.
+			if r := client.CheckCometError(err, tx); r != nil {
+				return r.Code, r.RawLog, nil
+			}
 			if err != nil {
 				return 0, "", err
 			}

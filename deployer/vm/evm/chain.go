@@ -118,10 +118,19 @@ func (s *Contract) broadcast(ctx context.Context, raw []byte) error {
 	// A JSON-RPC error object is the node's answer (nonce too low, underpriced, ...): the
 	// tx is not in its pool. Anything else (refused connection, reset) leaves that open.
 	var rpcErr rpc.Error
-	if errors.As(err, &rpcErr) {
-		return push.Rejected(err)
+	if !errors.As(err, &rpcErr) {
+		return err
 	}
-	return err
+	if rpcErr.Error() == fmt.Sprintf("json-rpc error %d", rpcErr.ErrorCode()) { // go-ethereum's words for an empty message
+		// A minievm answers a tx its mempool already holds with no words at all (the SDK's
+		// code for a tx in the mempool's cache has no log), as it does a full mempool or a
+		// tx too large: the tx itself says which.
+		if _, _, lookErr := s.client.TransactionByHash(ctx, tx.Hash()); lookErr == nil {
+			return nil
+		}
+		return push.Rejected(fmt.Errorf("the node refused tx %s without a reason (a minievm's answer for a full mempool or a tx too large) and does not know it: %w", tx.Hash(), err))
+	}
+	return push.Rejected(err)
 }
 
 // lookup reports a tx's outcome from its receipt's status, gas and block only (a chunk's

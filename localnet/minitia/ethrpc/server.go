@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"sync"
+	"time"
 
 	"cosmossdk.io/core/address"
 	sdkmath "cosmossdk.io/math"
@@ -56,7 +57,7 @@ const callGasCap = 50_000_000
 // NewServer is the JSON-RPC server of the chain over the index (eth, net and web3).
 func NewServer(c Chain, x *Index) (*rpc.Server, error) {
 	s := rpc.NewServer()
-	api := &ethAPI{c: c, x: x, pending: map[common.Address]uint64{}}
+	api := &ethAPI{c: c, x: x, pending: map[common.Address]uint64{}, sent: map[common.Hash]sentTx{}}
 	for name, svc := range map[string]any{"eth": api, "net": netAPI{}, "web3": web3API{c.Version}, "txpool": txpoolAPI{}} {
 		if err := s.RegisterName(name, svc); err != nil {
 			return nil, fmt.Errorf("ethrpc: register %s: %w", name, err)
@@ -99,6 +100,8 @@ type ethAPI struct {
 
 	mu      sync.Mutex
 	pending map[common.Address]uint64 // the next nonce past the txs taken into the mempool
+	sent    map[common.Hash]sentTx    // txs taken into the mempool, for a minute, as minievm
+	pruned  time.Time                 // when sent was last pruned
 
 	filters filters
 	feeds   feeds
@@ -384,18 +387,46 @@ func (e *ethAPI) SendRawTransaction(ctx context.Context, raw hexutil.Bytes) (com
 		return common.Hash{}, errors.New(log)
 	}
 	e.feeds.sent(tx)
+	now := time.Now()
 	e.mu.Lock()
 	e.pending[from] = max(e.pending[from], tx.Nonce()+1)
+	if now.Sub(e.pruned) > time.Second {
+		for h, s := range e.sent {
+			if now.Sub(s.at) > pendingTxTTL {
+				delete(e.sent, h)
+			}
+		}
+		e.pruned = now
+	}
+	e.sent[tx.Hash()] = sentTx{tx: tx, from: from, at: now}
 	e.mu.Unlock()
 	return tx.Hash(), nil
 }
 
+// pendingTxTTL is how long a tx taken into the mempool is served by hash before its block
+// (minievm's pending-tx cache keeps one a minute).
+const pendingTxTTL = time.Minute
+
+// sentTx is a tx taken into the mempool.
+type sentTx struct {
+	tx   *types.Transaction
+	from common.Address
+	at   time.Time
+}
+
+// GetTransactionByHash serves an indexed tx, else one taken into the mempool in the last
+// minute with no block (as minievm serves its pending txs), else null.
 func (e *ethAPI) GetTransactionByHash(hash common.Hash) (map[string]any, error) {
-	t, ok := e.x.Tx(hash)
-	if !ok {
+	if t, ok := e.x.Tx(hash); ok {
+		return txJSON(t, e.c.ChainID), nil
+	}
+	e.mu.Lock()
+	s, ok := e.sent[hash]
+	e.mu.Unlock()
+	if !ok || time.Since(s.at) > pendingTxTTL {
 		return nil, nil
 	}
-	return txJSON(t, e.c.ChainID), nil
+	return txJSON(&indexedTx{tx: s.tx, from: s.from}, e.c.ChainID), nil
 }
 
 func (e *ethAPI) GetTransactionReceipt(hash common.Hash) (map[string]any, error) {
@@ -466,12 +497,15 @@ func txJSON(t *indexedTx, chainID string) map[string]any {
 	tx, r := t.tx, t.receipt
 	v, rr, s := tx.RawSignatureValues()
 	out := map[string]any{
-		"blockHash": r.BlockHash, "blockNumber": (*hexutil.Big)(r.BlockNumber), "from": t.from,
+		"blockHash": nil, "blockNumber": nil, "from": t.from,
 		"gas": hexutil.Uint64(tx.Gas()), "gasPrice": (*hexutil.Big)(tx.GasFeeCap()), "hash": tx.Hash(),
 		"input": hexutil.Bytes(tx.Data()), "nonce": hexutil.Uint64(tx.Nonce()), "to": tx.To(),
-		"transactionIndex": hexutil.Uint64(r.TransactionIndex), "value": (*hexutil.Big)(tx.Value()),
+		"transactionIndex": nil, "value": (*hexutil.Big)(tx.Value()),
 		"type": hexutil.Uint64(tx.Type()), "v": (*hexutil.Big)(v), "r": (*hexutil.Big)(rr), "s": (*hexutil.Big)(s),
 		"chainId": (*hexutil.Big)(xevm.EVMChainID(chainID)),
+	}
+	if r != nil { // a pending tx has no block
+		out["blockHash"], out["blockNumber"], out["transactionIndex"] = r.BlockHash, (*hexutil.Big)(r.BlockNumber), hexutil.Uint64(r.TransactionIndex)
 	}
 	if tx.Type() != types.LegacyTxType {
 		out["accessList"] = tx.AccessList()
