@@ -39,23 +39,27 @@ func main() {
 }
 
 func run() error {
-	vmName := flag.String("vm", "wasm", "the rollup's VM: wasm or move")
-	chainID := flag.String("chain-id", "", "chain id (default "+embedded.DefaultWasmChainID+" or "+embedded.DefaultMoveChainID+")")
+	vmName := flag.String("vm", "wasm", "the rollup's VM: wasm, move or evm (built as a minievm is)")
+	chainID := flag.String("chain-id", "", "chain id (default "+embedded.DefaultWasmChainID+", "+embedded.DefaultMoveChainID+" or "+embedded.DefaultEVMCosmosChainID+")")
 	movevmDir := flag.String("movevm-dir", movevm.Dir(), "folder of Initia's Move libraries (move; `make setup` installs them)")
 	prefix := flag.String("prefix", minitia.DefaultBech32Prefix, "bech32 account prefix")
-	denom := flag.String("denom", minitia.DefaultFeeDenom, "fee denom")
-	gasPrice := flag.String("min-gas-price", minitia.DefaultMinGasPrice, "minimum gas price (amount of the fee denom)")
+	denom := flag.String("denom", minitia.DefaultFeeDenom, "fee denom (evm: "+embedded.EVMFeeDenom+")")
+	gasPrice := flag.String("min-gas-price", minitia.DefaultMinGasPrice, fmt.Sprintf("minimum gas price (amount of the fee denom; evm: %d)", embedded.EVMMinGasPrice))
 	maxBlockGas := flag.Int64("max-block-gas", 0, "block gas limit (0: none)")
 	mnemonics := flag.String("mnemonics-file", "", "file of BIP39 mnemonics, one per line, whose first accounts are funded (default: two fresh accounts)")
 	verbose := flag.Bool("v", false, "log every block and refused tx")
 	rpcAddr := flag.String("rpc-addr", "127.0.0.1:0", "CometBFT RPC listen address (a container listens on 0.0.0.0:<fixed port>)")
 	restAddr := flag.String("rest-addr", "127.0.0.1:0", "REST listen address")
+	jsonrpcAddr := flag.String("json-rpc-addr", "127.0.0.1:0", "evm: Ethereum JSON-RPC (HTTP) listen address")
+	jsonrpcWSAddr := flag.String("json-rpc-ws-addr", "127.0.0.1:0", "evm: Ethereum JSON-RPC WebSocket listen address (its own port, as a minievm's)")
 	blockTime := flag.Duration("block-time", minitia.DefaultBlockTime, "interval between blocks (a minitia makes one every 500ms)")
 	flag.Parse()
 	vm, err := vip.ParseVM(*vmName)
-	if err != nil || !vip.MustDescribe(vm).Cosmos {
-		return fmt.Errorf("--vm %q: this dev node runs wasm or move rollups", *vmName)
+	if err != nil {
+		return fmt.Errorf("--vm %q: this dev node runs wasm, move or evm rollups", *vmName)
 	}
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	level := slog.LevelInfo
 	if *verbose {
 		level = slog.LevelDebug
@@ -75,9 +79,17 @@ func run() error {
 		if *chainID != "" {
 			c.ChainID = *chainID
 		}
-		c.Bech32Prefix, c.FeeDenom, c.MinGasPrice = *prefix, *denom, *gasPrice
+		c.Bech32Prefix = *prefix
+		// An EVM rollup keeps its own fee denom and price unless they are given.
+		if vm != vip.EVM || set["denom"] {
+			c.FeeDenom = *denom
+		}
+		if vm != vip.EVM || set["min-gas-price"] {
+			c.MinGasPrice = *gasPrice
+		}
 		c.MaxBlockGas, c.BlockTime, c.Logger = *maxBlockGas, *blockTime, logger
 		c.RPCAddr, c.APIAddr = *rpcAddr, *restAddr
+		c.JSONRPCAddr, c.JSONRPCWSAddr = *jsonrpcAddr, *jsonrpcWSAddr
 		if len(funded) > 0 {
 			c.Mnemonics, c.GeneratedAccounts = funded, -1
 		}
@@ -85,13 +97,23 @@ func run() error {
 		c.Move = append(c.Move, xmove.WithLibraryDir(*movevmDir))
 	}
 	start, cancel := context.WithTimeout(ctx, time.Minute)
-	r, err := embedded.StartCosmos(start, vm, settings)
+	var r *embedded.CosmosRollup
+	var ready minitia.Ready
+	if vm == vip.EVM {
+		var er *embedded.EVMRollup
+		if er, err = embedded.StartEVM(start, settings); err == nil {
+			r = &er.CosmosRollup
+			ready.JSONRPC, ready.JSONRPCWS = er.Endpoints().JSONRPC, er.Endpoints().JSONRPCWS
+		}
+	} else {
+		r, err = embedded.StartCosmos(start, vm, settings)
+	}
 	cancel()
 	if err != nil {
 		return err
 	}
-	keyType := r.Node().Config().KeyType
-	ready := minitia.Ready{VM: string(vm), ChainID: r.ChainID(), Prefix: *prefix, CometRPC: r.Endpoints().CometRPC, REST: r.Endpoints().REST, KeyType: keyType}
+	ready.VM, ready.ChainID, ready.Prefix, ready.KeyType = string(vm), r.ChainID(), *prefix, r.Node().Config().KeyType
+	ready.CometRPC, ready.REST = r.Endpoints().CometRPC, r.Endpoints().REST
 	for _, a := range r.Funded() {
 		ready.Funded = append(ready.Funded, a.Address)
 		switch {

@@ -117,11 +117,11 @@ func engineByName(c engineChoice, sess session, vm vip.VM) (localnet.Engine, err
 	case "process":
 		return process.Engine{Logger: sess.logger, BlockTime: bt}, nil
 	case "process-devnode":
-		return process.Engine{Logger: sess.logger, WasmNode: process.DevNode, BlockTime: bt}, nil
+		return process.Engine{Logger: sess.logger, Node: process.DevNode, BlockTime: bt}, nil
 	case "container":
 		return container.Engine{Logger: sess.logger}, nil
 	case "container-devnode":
-		return container.Engine{Logger: sess.logger, WasmNode: process.DevNode}, nil
+		return container.Engine{Logger: sess.logger, Node: process.DevNode}, nil
 	case "minitia":
 		e := minitiad.Engine{Logger: sess.logger}
 		if c.bridgeID != 0 {
@@ -138,7 +138,7 @@ func engineByName(c engineChoice, sess session, vm vip.VM) (localnet.Engine, err
 		}
 		return e, nil
 	}
-	return nil, invalid(fmt.Errorf("--engine %q: want embedded, process, container, minitia (Initia's own minitiad), or process-devnode / container-devnode (Wasm on our dev node binary)", c.name))
+	return nil, invalid(fmt.Errorf("--engine %q: want embedded, process, container, minitia (Initia's own minitiad), or process-devnode / container-devnode (Wasm and EVM on our dev node binary)", c.name))
 }
 
 func startLocalStack(ctx context.Context, sess session, choice engineChoice, vm vip.VM, l1Stage uint64, l1Opts ...l1.Option) (*localStack, error) {

@@ -106,11 +106,11 @@ func Targets() []Target {
 			// The EVM rollup on go-ethereum's simulated chain, with stand-in Cosmos faces.
 			out = append(out, Target{VM: vip.EVM, Engine: embedded.Engine{EVMOnGeth: true}})
 		case "process":
-			out = append(out, Target{vip.EVM, process.Engine{}}, Target{vip.Wasm, process.Engine{}},
-				Target{vip.Wasm, process.Engine{WasmNode: process.DevNode}}, Target{vip.Move, process.Engine{}})
+			out = append(out, Target{vip.EVM, process.Engine{}}, Target{vip.EVM, process.Engine{Node: process.DevNode}},
+				Target{vip.Wasm, process.Engine{}}, Target{vip.Wasm, process.Engine{Node: process.DevNode}}, Target{vip.Move, process.Engine{}})
 		case "container":
-			out = append(out, Target{vip.EVM, container.Engine{}}, Target{vip.Wasm, container.Engine{}},
-				Target{vip.Wasm, container.Engine{WasmNode: process.DevNode}}, Target{vip.Move, container.Engine{}})
+			out = append(out, Target{vip.EVM, container.Engine{}}, Target{vip.EVM, container.Engine{Node: process.DevNode}},
+				Target{vip.Wasm, container.Engine{}}, Target{vip.Wasm, container.Engine{Node: process.DevNode}}, Target{vip.Move, container.Engine{}})
 		case "minitia":
 			// Initia's own minitiad binaries, where they are here (localnet/minitiad).
 			for _, vm := range harnessVMs {

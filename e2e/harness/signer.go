@@ -31,9 +31,9 @@ func (e *Env) LedgerCapable() bool {
 	}
 	switch eng := e.Target.Engine.(type) {
 	case process.Engine:
-		return eng.WasmNode == process.DevNode
+		return eng.Node == process.DevNode
 	case container.Engine:
-		return eng.WasmNode == process.DevNode
+		return eng.Node == process.DevNode
 	}
 	return true
 }

@@ -19,7 +19,7 @@ func BenchmarkStartWasmdContainer(b *testing.B) { benchStart(b, Engine{}, vip.Wa
 // BenchmarkStartDevNodeContainer is start-to-ready of our dev node binary in a container
 // (image from the layer cache, ready line) and its removal.
 func BenchmarkStartDevNodeContainer(b *testing.B) {
-	benchStart(b, Engine{WasmNode: process.DevNode}, vip.Wasm)
+	benchStart(b, Engine{Node: process.DevNode}, vip.Wasm)
 }
 
 // benchStart is start-to-ready of vm's node in a container on e, and its removal.

@@ -48,22 +48,23 @@ type Engine struct {
 	// Images overrides the image or command per VM.
 	Images map[vip.VM]Image
 	Logger *slog.Logger
-	// WasmNode picks the Wasm node: process.Wasmd (default) or process.DevNode.
-	WasmNode string
+	// Node picks the Wasm and EVM nodes: the upstream ones (default: wasmd, geth) or
+	// process.DevNode, the project's own.
+	Node string
 }
 
 var _ localnet.Engine = Engine{}
 
-// Name is "container", or "container-devnode" when the dev node stands in for wasmd.
+// Name is "container", or "container-devnode" when the dev node stands in for wasmd and geth.
 func (e Engine) Name() string {
-	if e.WasmNode == process.DevNode {
+	if e.Node == process.DevNode {
 		return "container-devnode"
 	}
 	return "container"
 }
 
 func (e Engine) processEngine() process.Engine {
-	return process.Engine{NodesDir: e.NodesDir, WasmNode: e.WasmNode}
+	return process.Engine{NodesDir: e.NodesDir, Node: e.Node}
 }
 
 func (e Engine) logger() *slog.Logger {
@@ -158,9 +159,12 @@ func (e Engine) StartRollup(ctx context.Context, vm vip.VM) (localnet.Rollup, er
 	quiet()
 	switch vm {
 	case vip.EVM:
+		if e.Node == process.DevNode {
+			return e.startDevNode(ctx, vm)
+		}
 		return e.startGeth(ctx)
 	case vip.Wasm:
-		if e.WasmNode == process.DevNode {
+		if e.Node == process.DevNode {
 			return e.startDevNode(ctx, vm)
 		}
 		return e.startWasmd(ctx)

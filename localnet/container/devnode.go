@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/moby/moby/client"
@@ -31,8 +32,12 @@ type DevNodeRollup struct {
 
 var _ localnet.Rollup = (*DevNodeRollup)(nil)
 
-// Container ports of the dev node: CometBFT RPC and REST, as a CometBFT node's.
-const devNodeRPCPort, devNodeRESTPort = 26657, 1317
+// Container ports of the dev node: CometBFT RPC and REST, as a CometBFT node's, and an EVM
+// rollup's JSON-RPC, HTTP and WebSocket, as a minievm's.
+const (
+	devNodeRPCPort, devNodeRESTPort          = 26657, 1317
+	devNodeJSONRPCPort, devNodeJSONRPCWSPort = 8545, 8546
+)
 
 // devNodeSpec prepares a dev node of vm: its home (mnemonics) and image context in host
 // temp dirs, which done removes once the node has started.
@@ -69,6 +74,11 @@ func (e Engine) devNodeSpec(ctx context.Context, vm vip.VM) (_ nodeSpec, mnemoni
 	}
 	cmd := []string{"--vm", string(vm), "--mnemonics-file", "/home/mnemonics",
 		"--rpc-addr", fmt.Sprintf("0.0.0.0:%d", devNodeRPCPort), "--rest-addr", fmt.Sprintf("0.0.0.0:%d", devNodeRESTPort)}
+	ports := []int{devNodeRPCPort, devNodeRESTPort}
+	if vm == vip.EVM {
+		cmd = append(cmd, "--json-rpc-addr", fmt.Sprintf("0.0.0.0:%d", devNodeJSONRPCPort), "--json-rpc-ws-addr", fmt.Sprintf("0.0.0.0:%d", devNodeJSONRPCWSPort))
+		ports = append(ports, devNodeJSONRPCPort, devNodeJSONRPCWSPort)
+	}
 	seeds := []seed{{hostDir: home, at: "/home"}}
 	var libDeps []string
 	if vm == vip.Move {
@@ -89,7 +99,7 @@ func (e Engine) devNodeSpec(ctx context.Context, vm vip.VM) (_ nodeSpec, mnemoni
 	}
 	dirs = append(dirs, buildCtx)
 	return nodeSpec{
-		kind: "devnode", cmd: cmd, ports: []int{devNodeRPCPort, devNodeRESTPort},
+		kind: "devnode", cmd: cmd, ports: ports,
 		build: &testcontainers.FromDockerfile{
 			Context: buildCtx, Repo: "vipharness/devnode", Tag: tag, KeepImage: true,
 			BuildOptionsModifier: func(o *client.ImageBuildOptions) { o.Labels = map[string]string{Label: "image"} },
@@ -132,6 +142,9 @@ func (e Engine) startDevNode(ctx context.Context, vm vip.VM) (*DevNodeRollup, er
 		// The ready line names the addresses the node listens on inside its container;
 		// clients reach it at the published ports.
 		ready.CometRPC, ready.REST = n.url(devNodeRPCPort), n.url(devNodeRESTPort)
+		if ready.JSONRPC != "" {
+			ready.JSONRPC, ready.JSONRPCWS = n.url(devNodeJSONRPCPort), "ws"+strings.TrimPrefix(n.url(devNodeJSONRPCWSPort), "http")
+		}
 		r.ready = ready
 		r.accounts, err = process.DevNodeAccounts(ready, mnemonics)
 	}
@@ -162,9 +175,9 @@ func (r *DevNodeRollup) VM() vip.VM { return vip.VM(r.ready.VM) }
 // ChainID is the chain id the node reported.
 func (r *DevNodeRollup) ChainID() string { return r.ready.ChainID }
 
-// Endpoints are the node's CometBFT RPC and REST URLs.
+// Endpoints are the node's CometBFT RPC and REST URLs, and an EVM node's JSON-RPC.
 func (r *DevNodeRollup) Endpoints() localnet.Endpoints {
-	return localnet.Endpoints{CometRPC: r.ready.CometRPC, REST: r.ready.REST}
+	return localnet.Endpoints{CometRPC: r.ready.CometRPC, REST: r.ready.REST, JSONRPC: r.ready.JSONRPC, JSONRPCWS: r.ready.JSONRPCWS}
 }
 
 // Funded are the accounts funded at genesis, with the mnemonics this process chose.

@@ -16,7 +16,7 @@ import (
 // The dev node image, Move and Wasm, passes the minitia node suite as the in-process app and
 // the dev node process do: the same chain, reached only through the ports Docker publishes.
 func TestDevNodeContainerPassesTheNodeSuite(t *testing.T) {
-	e := Engine{WasmNode: process.DevNode}
+	e := Engine{Node: process.DevNode}
 	for _, n := range []nodetest.Node{{VM: vip.Move, ChainID: embedded.DefaultMoveChainID}, {VM: vip.Wasm, ChainID: embedded.DefaultWasmChainID}} {
 		t.Run(string(n.VM), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -34,7 +34,7 @@ func TestDevNodeContainerPassesTheNodeSuite(t *testing.T) {
 func TestDevNodeStartsAgainAfterAForeignPort(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	e := Engine{WasmNode: process.DevNode}
+	e := Engine{Node: process.DevNode}
 	requireDocker(t, ctx, e, vip.Move)
 	spec, _, done, err := e.devNodeSpec(ctx, vip.Move)
 	if err != nil {

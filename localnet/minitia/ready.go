@@ -26,6 +26,9 @@ type Ready struct {
 	// AlsoFunded are the mnemonics' accounts of AlsoKeyType, funded too, in Funded's order.
 	AlsoFunded  []string    `json:"also_funded,omitempty"`
 	AlsoKeyType vip.KeyType `json:"also_key_type,omitempty"`
+	// JSONRPC and JSONRPCWS are an EVM rollup's Ethereum JSON-RPC URLs (HTTP, WebSocket).
+	JSONRPC   string `json:"json_rpc,omitempty"`
+	JSONRPCWS string `json:"json_rpc_ws,omitempty"`
 }
 
 // Line is the ready line, without a newline.

@@ -17,7 +17,7 @@ func BenchmarkStartWasmd(b *testing.B) { benchStart(b, Engine{}, vip.Wasm) }
 
 // BenchmarkStartDevNode is start-to-ready of our dev node binary as a child process (ready
 // line with its endpoints) and its stop.
-func BenchmarkStartDevNode(b *testing.B) { benchStart(b, Engine{WasmNode: DevNode}, vip.Wasm) }
+func BenchmarkStartDevNode(b *testing.B) { benchStart(b, Engine{Node: DevNode}, vip.Wasm) }
 
 // benchStart is start-to-ready of vm's node on e, and its stop.
 func benchStart(b *testing.B, e Engine, vm vip.VM) {

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/minitia"
@@ -68,6 +70,10 @@ func DevNodeAccounts(ready minitia.Ready, mnemonics []string) ([]localnet.Accoun
 			return nil, fmt.Errorf("dev node funded %s, the mnemonic derives %s", ready.Funded[i], a.Address)
 		}
 		acc := localnet.Account{Address: a.Address, Mnemonic: m, PrivateKey: a.PrivateKey}
+		if ready.VM == string(vip.EVM) {
+			// EVM tools name an account by its 0x address.
+			acc.Address = common.BytesToAddress(a.Key.PubKey().Address()).Hex()
+		}
 		if ready.AlsoKeyType == vip.EthSecp256k1 && i < len(ready.AlsoFunded) {
 			eth, err := minitia.DeriveAccount(m, vip.EthSecp256k1, ready.Prefix)
 			if err != nil {
@@ -156,9 +162,9 @@ func (r *DevNodeRollup) VM() vip.VM { return vip.VM(r.ready.VM) }
 // ChainID is the chain id the node reported.
 func (r *DevNodeRollup) ChainID() string { return r.ready.ChainID }
 
-// Endpoints are the node's CometBFT RPC and REST URLs.
+// Endpoints are the node's CometBFT RPC and REST URLs, and an EVM node's JSON-RPC.
 func (r *DevNodeRollup) Endpoints() localnet.Endpoints {
-	return localnet.Endpoints{CometRPC: r.ready.CometRPC, REST: r.ready.REST}
+	return localnet.Endpoints{CometRPC: r.ready.CometRPC, REST: r.ready.REST, JSONRPC: r.ready.JSONRPC, JSONRPCWS: r.ready.JSONRPCWS}
 }
 
 // Funded are the accounts funded at genesis, with the mnemonics this process chose.

@@ -8,6 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/vipharness/vipharness/deployer/registration/probe"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
 	"github.com/vipharness/vipharness/localnet/embedded"
@@ -18,7 +23,7 @@ import (
 // The dev node binary serves on loopback, funds the accounts of the mnemonics this process
 // chose (its output never carries them), and stops with its process group.
 func TestDevNodeBinaryServesAndStops(t *testing.T) {
-	e := Engine{WasmNode: DevNode}
+	e := Engine{Node: DevNode}
 	requireNode(t, e, vip.Wasm)
 	if e.Name() != "process-devnode" {
 		t.Fatalf("name %q", e.Name())
@@ -69,10 +74,48 @@ func TestDevNodeBinaryServesAndStops(t *testing.T) {
 	}
 }
 
+// The dev node binary runs the EVM rollup built as a minievm is: its JSON-RPC on loopback,
+// the mnemonics' accounts funded under their 0x addresses with their keys.
+func TestDevNodeBinaryRunsTheEVMRollup(t *testing.T) {
+	e := Engine{Node: DevNode}
+	requireNode(t, e, vip.EVM)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r, err := e.StartRollup(ctx, vip.EVM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Stop(ctx)
+	ep := r.Endpoints()
+	if !strings.HasPrefix(ep.JSONRPC, "http://127.0.0.1:") || !strings.HasPrefix(ep.JSONRPCWS, "ws://127.0.0.1:") || !strings.HasPrefix(ep.CometRPC, "http://127.0.0.1:") {
+		t.Fatalf("endpoints %+v", ep)
+	}
+	c, err := ethclient.DialContext(ctx, ep.JSONRPC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if id, err := c.ChainID(ctx); err != nil || id.Uint64() != probe.DeriveEVMChainID(embedded.DefaultEVMCosmosChainID) {
+		t.Fatalf("chain id %v, %v", id, err)
+	}
+	for _, a := range r.Funded() {
+		key, err := crypto.HexToECDSA(a.PrivateKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := crypto.PubkeyToAddress(key.PublicKey).Hex(); got != a.Address {
+			t.Fatalf("funded %s, its key's address %s", a.Address, got)
+		}
+		if bal, err := c.BalanceAt(ctx, common.HexToAddress(a.Address), nil); err != nil || bal.Sign() <= 0 {
+			t.Fatalf("funded %s: balance %v, %v", a.Address, bal, err)
+		}
+	}
+}
+
 // The dev node binary, Move and Wasm, passes the minitia node suite as the in-process app
 // does: the same chain, reached only through its ports.
 func TestDevNodeBinaryPassesTheNodeSuite(t *testing.T) {
-	e := Engine{WasmNode: DevNode}
+	e := Engine{Node: DevNode}
 	for _, n := range []nodetest.Node{{VM: vip.Move, ChainID: embedded.DefaultMoveChainID}, {VM: vip.Wasm, ChainID: embedded.DefaultWasmChainID}} {
 		t.Run(string(n.VM), func(t *testing.T) {
 			requireNode(t, e, n.VM)
@@ -98,7 +141,7 @@ func TestFindReady(t *testing.T) {
 
 // A dev node that a failed spec asks to dump prints where each goroutine waits, and ends.
 func TestDevNodeDumpsItsGoroutines(t *testing.T) {
-	e := Engine{WasmNode: DevNode}
+	e := Engine{Node: DevNode}
 	requireNode(t, e, vip.Wasm)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

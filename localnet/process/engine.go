@@ -20,13 +20,15 @@ type Engine struct {
 	// checkout, then <user cache dir>/vipharness/nodes (localnet.CacheDirs).
 	NodesDir string
 	Logger   *slog.Logger
-	// WasmNode picks the Wasm node: Wasmd (default) or DevNode, the project's own.
-	WasmNode string
+	// Node picks the Wasm and EVM nodes: the upstream ones (default: wasmd, geth) or
+	// DevNode, the project's own (the minitia app: x/wasm, and x/evm as a minievm is built).
+	// Move always runs on the dev node.
+	Node string
 	// BlockTime is the interval between blocks of the project's own node (0: its default).
 	BlockTime time.Duration
 }
 
-// Wasm nodes the engine can run.
+// Node choices.
 const (
 	Wasmd   = "wasmd"
 	DevNode = "devnode"
@@ -34,9 +36,9 @@ const (
 
 var _ localnet.Engine = Engine{}
 
-// Name is "process", or "process-devnode" when the dev node stands in for wasmd.
+// Name is "process", or "process-devnode" when the dev node stands in for wasmd and geth.
 func (e Engine) Name() string {
-	if e.WasmNode == DevNode {
+	if e.Node == DevNode {
 		return "process-devnode"
 	}
 	return "process"
@@ -111,8 +113,8 @@ type vmNode struct {
 	start  func(ctx context.Context, bin string, logger *slog.Logger) (localnet.Rollup, error)
 }
 
-// nodes is the engine's node table: geth for EVM, wasmd (or the dev node) for Wasm, and
-// the dev node with the MoveVM for Move (there is no minimove binary here).
+// nodes is the engine's node table: geth (or the dev node) for EVM, wasmd (or the dev node)
+// for Wasm, and the dev node with the MoveVM for Move (there is no minimove binary here).
 func (e Engine) nodes() map[vip.VM]vmNode {
 	devNode := func(vm vip.VM) func(context.Context, string, *slog.Logger) (localnet.Rollup, error) {
 		return func(ctx context.Context, bin string, logger *slog.Logger) (localnet.Rollup, error) {
@@ -122,20 +124,24 @@ func (e Engine) nodes() map[vip.VM]vmNode {
 	wasm := vmNode{binary: e.wasmBinary(), start: func(ctx context.Context, bin string, logger *slog.Logger) (localnet.Rollup, error) {
 		return StartWasmd(ctx, bin, logger)
 	}}
-	if e.WasmNode == DevNode {
+	if e.Node == DevNode {
 		wasm.start = devNode(vip.Wasm)
 	}
+	evm := vmNode{binary: gethdev.Binary, start: func(ctx context.Context, bin string, logger *slog.Logger) (localnet.Rollup, error) {
+		return StartGeth(ctx, bin, logger)
+	}}
+	if e.Node == DevNode {
+		evm = vmNode{binary: DevNodeBinary, start: devNode(vip.EVM)}
+	}
 	return map[vip.VM]vmNode{
-		vip.EVM: {binary: gethdev.Binary, start: func(ctx context.Context, bin string, logger *slog.Logger) (localnet.Rollup, error) {
-			return StartGeth(ctx, bin, logger)
-		}},
+		vip.EVM:  evm,
 		vip.Wasm: wasm,
 		vip.Move: {binary: DevNodeBinary, moveVM: true, start: devNode(vip.Move)},
 	}
 }
 
 func (e Engine) wasmBinary() string {
-	if e.WasmNode == DevNode {
+	if e.Node == DevNode {
 		return DevNodeBinary
 	}
 	return wasmddev.Binary
