@@ -6,6 +6,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -33,7 +34,7 @@ var _ = Describe("the indexer after the EVM scoring flow", Label("evm", "embedde
 	)
 
 	BeforeAll(func(ctx SpecContext) {
-		r, err := embedded.StartGeth(ctx)
+		r, err := embedded.StartEVM(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func(ctx SpecContext) { Expect(r.Stop(ctx)).To(Succeed()) })
 		ix, err := localindexer.New(ctx, r.Endpoints().JSONRPC, localindexer.WithPollInterval(20*time.Millisecond))
@@ -62,7 +63,10 @@ var _ = Describe("the indexer after the EVM scoring flow", Label("evm", "embedde
 		Expect(err).NotTo(HaveOccurred())
 		txHashes[strings.ToLower(fin)] = "finalizeStage"
 
-		head, err := r.Client().BlockNumber(ctx)
+		eth, err := ethclient.DialContext(ctx, r.Endpoints().JSONRPC)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(eth.Close)
+		head, err := eth.BlockNumber(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(ix.WaitHeight(ctx, head)).To(Succeed())
 	})

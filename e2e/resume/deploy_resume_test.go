@@ -35,7 +35,7 @@ var _ = Describe("a deploy killed with SIGKILL after its broadcast", Label("embe
 		txs   uint64 // the deployer's txs of one deploy (Wasm stores its code first)
 	}
 	for _, t := range []target{
-		{vip.EVM, func(ctx context.Context) (localnet.Rollup, error) { return embedded.StartGeth(ctx) }, 1},
+		{vip.EVM, func(ctx context.Context) (localnet.Rollup, error) { return embedded.StartEVM(ctx) }, 1},
 		{vip.Wasm, func(ctx context.Context) (localnet.Rollup, error) { return embedded.StartWasm(ctx) }, 2},
 		{vip.Move, func(ctx context.Context) (localnet.Rollup, error) { return embedded.StartMove(ctx) }, 1},
 	} {

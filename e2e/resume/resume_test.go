@@ -15,6 +15,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -31,10 +32,13 @@ import (
 var _ = Describe("a push killed with SIGKILL", Label("evm", "embedded", "crash"), func() {
 	It("resumes from its journal and lands every chunk exactly once", func(ctx SpecContext) {
 		const stage, n, chunk = 3, 5000, 100
-		r, err := embedded.StartGeth(ctx)
+		r, err := embedded.StartEVM(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func(ctx SpecContext) { Expect(r.Stop(ctx)).To(Succeed()) })
 		rpcURL := r.Endpoints().JSONRPC
+		client, err := ethclient.DialContext(ctx, rpcURL)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(client.Close)
 		devKey := r.Funded()[0].PrivateKey
 		key, err := crypto.HexToECDSA(devKey)
 		Expect(err).NotTo(HaveOccurred())
@@ -44,7 +48,7 @@ var _ = Describe("a push killed with SIGKILL", Label("evm", "embedded", "crash")
 		DeferCleanup(s.Close)
 		d, err := s.Deploy(ctx, stage)
 		Expect(err).NotTo(HaveOccurred())
-		deployBlock, err := r.Client().BlockNumber(ctx)
+		deployBlock, err := client.BlockNumber(ctx)
 		Expect(err).NotTo(HaveOccurred())
 
 		entries := scores.Generate(n, 99)
@@ -87,13 +91,13 @@ var _ = Describe("a push killed with SIGKILL", Label("evm", "embedded", "crash")
 		// Every address went out in exactly one mined updateScores tx.
 		sent := map[common.Address]int{}
 		txs := 0
-		head, err := r.Client().BlockNumber(ctx)
+		head, err := client.BlockNumber(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		binding := vipscore.NewVipScore()
 		parsed := binding.GetABI()
 		method := parsed.Methods["updateScores"]
 		for h := deployBlock + 1; h <= head; h++ {
-			b, err := r.Client().BlockByNumber(ctx, new(big.Int).SetUint64(h))
+			b, err := client.BlockByNumber(ctx, new(big.Int).SetUint64(h))
 			Expect(err).NotTo(HaveOccurred())
 			for _, tx := range b.Transactions() {
 				if tx.To() == nil || *tx.To() != common.HexToAddress(d.Contract) || !bytes.HasPrefix(tx.Data(), method.ID) {
