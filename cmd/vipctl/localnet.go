@@ -329,13 +329,17 @@ func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error 
 		"funded_address": dev.Address, "env_file": envFile, "bridge_id": bridgeID,
 	}
 	funded := dev.Address
-	switch {
-	case dev.CoinType60Address != "":
+	if dev.CoinType60Address != "" {
 		info["funded_address_coin_type_60"] = dev.CoinType60Address
-		funded = fmt.Sprintf("%s (coin type 118 secp256k1) and %s (coin type 60 eth_secp256k1), one mnemonic", dev.Address, dev.CoinType60Address)
+	}
+	// The other coin type's account is the one named beside the first (a minievm's 0x
+	// account also has its coin type 60 bech32 form: the same account).
+	switch {
 	case dev.CoinType118Address != "":
 		info["funded_address_coin_type_118"] = dev.CoinType118Address
 		funded = fmt.Sprintf("%s (coin type 60 eth_secp256k1) and %s (coin type 118 secp256k1), one mnemonic", dev.Address, dev.CoinType118Address)
+	case dev.CoinType60Address != "":
+		funded = fmt.Sprintf("%s (coin type 118 secp256k1) and %s (coin type 60 eth_secp256k1), one mnemonic", dev.Address, dev.CoinType60Address)
 	}
 	human := fmt.Sprintf("%s %s rollup (chain %s: %s)\n  JSON-RPC   %s\n  WebSocket  %s\n  CometBFT   %s\n  REST       %s\n  indexer    %s\n  router     %s\nL1 stand-in (stage %d)\n  REST       %s\n  vip module %s\nfunded dev account %s\nsource %s to use it (holds the dev key); Ctrl-C stops",
 		st.engine, vm, st.rollup.ChainID(), st.kept(o.dataDir), orNone(ep.JSONRPC), orNone(ep.JSONRPCWS), orNone(ep.CometRPC), orNone(ep.REST), orNone(indexerURL), orNone(routerURL), l1Stage, st.l1.URL(), st.l1.VIPAddress(), funded, envFile)
