@@ -232,15 +232,7 @@ func sentAgain(ctx context.Context, r localnet.Rollup) (answer, error) {
 	defer c.Close()
 	from := crypto.PubkeyToAddress(key.PublicKey)
 	to := common.HexToAddress("0x00000000000000000000000000000000000000A3")
-	nonce, err := c.PendingNonceAt(ctx, from)
-	if err != nil {
-		return answer{}, err
-	}
-	chainID, err := c.ChainID(ctx)
-	if err != nil {
-		return answer{}, err
-	}
-	gas, err := c.EstimateGas(ctx, ethereumCall(from, to))
+	nonce, chainID, gas, err := txParams(ctx, c, ethereumCall(from, to))
 	if err != nil {
 		return answer{}, err
 	}
@@ -249,15 +241,10 @@ func sentAgain(ctx context.Context, r localnet.Rollup) (answer, error) {
 		return answer{}, err
 	}
 	said := func(err error) string {
-		var rpcErr gethrpc.Error
-		switch {
-		case err == nil:
-			return "taken"
-		case errors.As(err, &rpcErr):
-			return fmt.Sprintf("code %d %q", rpcErr.ErrorCode(), masked(rpcErr.Error()))
-		default:
-			return "not a JSON-RPC answer: " + err.Error()
+		if a, ok := sendAnswer(err); ok {
+			return a
 		}
+		return "not a JSON-RPC answer: " + err.Error()
 	}
 	if err := c.SendTransaction(ctx, tx); err != nil {
 		return answer{}, fmt.Errorf("the first send: %w", err)
@@ -343,16 +330,7 @@ func fundedSender(ctx context.Context, r localnet.Rollup) (*ethclient.Client, *e
 // waits for its receipt.
 func sendAndWait(ctx context.Context, c *ethclient.Client, key *ecdsa.PrivateKey, call ethereum.CallMsg,
 	mk func(nonce, gas uint64, chainID *big.Int) types.TxData) (*types.Transaction, *types.Receipt, error) {
-	from := crypto.PubkeyToAddress(key.PublicKey)
-	nonce, err := c.PendingNonceAt(ctx, from)
-	if err != nil {
-		return nil, nil, err
-	}
-	chainID, err := c.ChainID(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	gas, err := c.EstimateGas(ctx, call)
+	nonce, chainID, gas, err := txParams(ctx, c, call)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -373,6 +351,34 @@ func sendAndWait(ctx context.Context, c *ethclient.Client, key *ecdsa.PrivateKey
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// txParams are what a client asks before it signs call as a tx: call.From's pending nonce,
+// the chain id and the estimated gas.
+func txParams(ctx context.Context, c *ethclient.Client, call ethereum.CallMsg) (nonce uint64, chainID *big.Int, gas uint64, err error) {
+	if nonce, err = c.PendingNonceAt(ctx, call.From); err != nil {
+		return 0, nil, 0, err
+	}
+	if chainID, err = c.ChainID(ctx); err != nil {
+		return 0, nil, 0, err
+	}
+	if gas, err = c.EstimateGas(ctx, call); err != nil {
+		return 0, nil, 0, err
+	}
+	return nonce, chainID, gas, nil
+}
+
+// sendAnswer is how a node answered a send: "taken", or its JSON-RPC code and words
+// (figures and addresses masked); false when the error is not a JSON-RPC answer.
+func sendAnswer(err error) (string, bool) {
+	var rpcErr gethrpc.Error
+	switch {
+	case err == nil:
+		return "taken", true
+	case errors.As(err, &rpcErr):
+		return fmt.Sprintf("code %d %q", rpcErr.ErrorCode(), masked(rpcErr.Error())), true
+	}
+	return "", false
 }
 
 // revertBoom is init code that reverts with Error("boom").

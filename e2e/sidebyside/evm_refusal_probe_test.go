@@ -3,14 +3,12 @@ package sidebyside_test
 import (
 	"context"
 	"crypto/ecdsa"
-	"errors"
 	"fmt"
 	"math/big"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	gethrpc "github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/vipharness/vipharness/localnet"
 )
@@ -51,15 +49,7 @@ func evmSendRefusals(ctx context.Context, r localnet.Rollup, gethFees bool) (ans
 	}); err != nil {
 		return answer{}, fmt.Errorf("a good transfer first: %w", err)
 	}
-	nonce, err := c.PendingNonceAt(ctx, from)
-	if err != nil {
-		return answer{}, err
-	}
-	chainID, err := c.ChainID(ctx)
-	if err != nil {
-		return answer{}, err
-	}
-	gas, err := c.EstimateGas(ctx, ethereumCall(from, to))
+	nonce, chainID, gas, err := txParams(ctx, c, ethereumCall(from, to))
 	if err != nil {
 		return answer{}, err
 	}
@@ -94,15 +84,11 @@ func evmSendRefusals(ctx context.Context, r localnet.Rollup, gethFees bool) (ans
 			return answer{}, fmt.Errorf("%s: %w", tc.name, err)
 		}
 		err = c.SendTransaction(ctx, tx)
-		var rpcErr gethrpc.Error
-		switch {
-		case err == nil:
-			parts = append(parts, tc.name+": taken")
-		case errors.As(err, &rpcErr):
-			parts = append(parts, fmt.Sprintf("%s: code %d %q", tc.name, rpcErr.ErrorCode(), masked(rpcErr.Error())))
-		default:
+		a, ok := sendAnswer(err)
+		if !ok {
 			return answer{}, fmt.Errorf("%s: %w", tc.name, err)
 		}
+		parts = append(parts, tc.name+": "+a)
 	}
 	return answer{Value: strings.Join(parts, "\n")}, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/big"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -12,9 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/rpc"
 
-	"github.com/vipharness/vipharness/bindings/ethnode"
 	"github.com/vipharness/vipharness/deployer/push"
 )
 
@@ -61,18 +58,7 @@ func TestBroadcastTellsARefusalWithoutWordsByTheTx(t *testing.T) {
 		{"a refusal with words", sendNode{refusal: errors.New("insufficient fee")}, "insufficient fee"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := rpc.NewServer()
-			if err := srv.RegisterName("eth", tc.node); err != nil {
-				t.Fatal(err)
-			}
-			hs := httptest.NewServer(srv)
-			t.Cleanup(hs.Close)
-			c, err := ethnode.Dial(context.Background(), hs.URL)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(c.Close)
-			err = (&Contract{client: c}).broadcast(context.Background(), raw)
+			err := contractServedBy(t, map[string]any{"eth": tc.node}).broadcast(context.Background(), raw)
 			switch {
 			case tc.rejected == "" && err != nil:
 				t.Fatalf("broadcast: %v, want it to stand", err)

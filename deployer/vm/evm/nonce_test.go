@@ -49,12 +49,17 @@ func (f fakeTxpool) ContentFrom(common.Address) (map[string]map[string]map[strin
 
 func contractOn(t *testing.T, p *fakePool) *Contract {
 	t.Helper()
+	return contractServedBy(t, map[string]any{"eth": fakeEth{p}, "txpool": fakeTxpool{p}})
+}
+
+// contractServedBy is a Contract whose node is a JSON-RPC server of the given namespaces.
+func contractServedBy(t *testing.T, namespaces map[string]any) *Contract {
+	t.Helper()
 	srv := rpc.NewServer()
-	if err := srv.RegisterName("eth", fakeEth{p}); err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.RegisterName("txpool", fakeTxpool{p}); err != nil {
-		t.Fatal(err)
+	for name, svc := range namespaces {
+		if err := srv.RegisterName(name, svc); err != nil {
+			t.Fatal(err)
+		}
 	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
