@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vipharness/vipharness/bindings/ethnode"
 	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/vip"
 	_ "github.com/vipharness/vipharness/deployer/vm"
@@ -288,13 +289,18 @@ func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error 
 			return fmt.Errorf("start indexer: %w", err)
 		}
 		indexerURL = st.indexer.URL()
-		// The fixture graph's EVM rollup is the embedded chain's id; another EVM chain
-		// (geth --dev keeps 1337) is routed over but its transfers are not tracked.
+		// The routing service names an EVM chain by its EVM chain id, and the fixture
+		// graph's EVM rollup is the embedded one's; another EVM chain (geth --dev keeps
+		// 1337) is routed over but its transfers are not tracked.
+		routed, err := evmChainID(ctx, ep.JSONRPC)
+		if err != nil {
+			return fmt.Errorf("start router stand-in: %w", err)
+		}
 		opts := []router.Option{router.WithLogger(sess.logger)}
-		if graphHasChain(router.DefaultGraph(), st.rollup.ChainID()) {
-			opts = append(opts, router.WithChain(st.rollup.ChainID(), ep.JSONRPC))
+		if graphHasChain(router.DefaultGraph(), routed) {
+			opts = append(opts, router.WithChain(routed, ep.JSONRPC))
 		} else {
-			fmt.Fprintf(sess.errOut, "router stand-in: its graph has no chain %s; transfers on this rollup are not tracked\n", st.rollup.ChainID())
+			fmt.Fprintf(sess.errOut, "router stand-in: its graph has no chain %s; transfers on this rollup are not tracked\n", routed)
 		}
 		if st.router, err = router.Start(ctx, opts...); err != nil {
 			return fmt.Errorf("start router stand-in: %w", err)
@@ -358,6 +364,20 @@ func (o *localnetUpOptions) localnetUp(ctx context.Context, sess session) error 
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// evmChainID is the EVM chain id a JSON-RPC node reports, in decimal.
+func evmChainID(ctx context.Context, rpcURL string) (string, error) {
+	c, err := ethnode.Dial(ctx, rpcURL)
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	id, err := c.ChainID(ctx)
+	if err != nil {
+		return "", fmt.Errorf("read the EVM chain id: %w", err)
+	}
+	return id.String(), nil
 }
 
 // startEVMIndexer starts the indexer stand-in beside an EVM rollup: over JSON-RPC, as it
