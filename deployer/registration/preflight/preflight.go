@@ -369,7 +369,7 @@ func (r *run) l1(ctx context.Context) {
 // Estimated gas of a deploy and of one new address in a score push, per VM: the EVM deploy
 // is estimated by the node; the rest are this project's measurements (BENCHMARKS.md: Move
 // publish 319,502 and 4,492 per address; Wasm store+instantiate 850,799 and 7,335 per
-// address on wasmd; EVM 30,664 per new address at 100 per call), with 20% headroom.
+// address on wasmd; EVM 9,843 per new address on a minievm), with 20% headroom.
 const headroom = 120 // percent
 
 // DeployGas and PushGas are the estimates the balances are checked against.
