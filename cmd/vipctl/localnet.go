@@ -381,7 +381,7 @@ func evmChainID(ctx context.Context, rpcURL string) (string, error) {
 }
 
 // startEVMIndexer starts the indexer stand-in beside an EVM rollup: over JSON-RPC, as it
-// follows any node, or, on the embedded chain, reading the chain in this process, which
+// follows any node, or, on the geth chain (embedded-geth), reading the chain in this process, which
 // spares both sides encoding and decoding every receipt (a fifth of the localnet's CPU
 // under a push).
 func startEVMIndexer(ctx context.Context, r localnet.Rollup, rpcURL string, sess session) (*indexer.Indexer, error) {

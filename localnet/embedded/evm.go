@@ -148,7 +148,8 @@ type GethRollup struct {
 
 var _ localnet.Rollup = (*GethRollup)(nil)
 
-// StartGeth starts an embedded EVM rollup with one funded dev account.
+// StartGeth starts the EVM rollup on go-ethereum's simulated chain (the embedded-geth
+// engine) with one funded dev account.
 func StartGeth(ctx context.Context, opts ...EVMOption) (*GethRollup, error) {
 	cfg := evmConfig{
 		cosmosChainID: DefaultEVMCosmosChainID,
