@@ -43,8 +43,8 @@ func (a *App) anteHandler() (sdk.AnteHandler, error) {
 		feeChecker = a.opchildFeeChecker
 	}
 	var bank authtypes.BankKeeper = a.BankKeeper
-	if a.moveBank != nil {
-		bank = a.moveBank // fees are paid in Move coins
+	if a.vmBank != nil {
+		bank = a.vmBank // fees are paid in the VM's coins
 	}
 	decorators = append(decorators, ante.NewExtensionOptionsDecorator(nil))
 	if a.MoveKeeper != nil {
@@ -54,15 +54,20 @@ func (a *App) anteHandler() (sdk.AnteHandler, error) {
 	if a.EVMKeeper != nil {
 		// As minievm: an Ethereum tx is found first, and pays for its bytes and signature
 		// in its intrinsic gas only.
-		decorators = append(decorators, xevm.EthereumTxDecorator{Addresses: a.enc.Address, FeeDenom: a.cfg.FeeDenom})
+		decorators = append(decorators, xevm.EthereumTxDecorator{Addresses: a.enc.Address, Keeper: a.EVMKeeper})
 		sizeGas, sigGas = xevm.UnlessEthereumTx{Next: sizeGas}, xevm.UnlessEthereumTx{Next: sigGas}
+	}
+	var deductFee sdk.AnteDecorator = ante.NewDeductFeeDecorator(a.AccountKeeper, bank, a.FeeGrantKeeper, feeChecker)
+	if a.EVMKeeper != nil {
+		// As minievm: the fee token's transfer that pays a fee in the fee denom is free.
+		deductFee = gasFreeFee{inner: deductFee, feeDenom: a.cfg.FeeDenom}
 	}
 	decorators = append(decorators,
 		ante.NewValidateBasicDecorator(),
 		ante.NewTxTimeoutHeightDecorator(),
 		ante.NewValidateMemoDecorator(a.AccountKeeper),
 		sizeGas,
-		ante.NewDeductFeeDecorator(a.AccountKeeper, bank, a.FeeGrantKeeper, feeChecker),
+		deductFee,
 		ante.NewSetPubKeyDecorator(a.AccountKeeper),
 		ante.NewValidateSigCountDecorator(a.AccountKeeper),
 		sigGas,
@@ -70,7 +75,7 @@ func (a *App) anteHandler() (sdk.AnteHandler, error) {
 	var verify sdk.AnteDecorator = eip191SigVerify{sdkVerify: ante.NewSigVerificationDecorator(a.AccountKeeper, handlers), ak: a.AccountKeeper, handlers: handlers}
 	if a.EVMKeeper != nil {
 		// An Ethereum tx in its Cosmos wrapping is verified by its own signature.
-		verify = xevm.SigVerifyDecorator{Next: verify, Accounts: a.AccountKeeper, Addresses: a.enc.Address, FeeDenom: a.cfg.FeeDenom}
+		verify = xevm.SigVerifyDecorator{Next: verify, Accounts: a.AccountKeeper}
 	}
 	decorators = append(decorators, verify, ante.NewIncrementSequenceDecorator(a.AccountKeeper))
 	if a.EVMKeeper != nil {

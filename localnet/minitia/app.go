@@ -110,8 +110,11 @@ type App struct {
 	EVMKeeper       *xevm.Keeper
 	// EthIndex is an EVM rollup's Ethereum blocks, txs and receipts (nil on other VMs).
 	EthIndex *ethrpc.Index
-	// moveBank holds a Move rollup's balances (nil elsewhere: x/bank holds them).
+	// moveBank holds a Move rollup's balances (nil elsewhere).
 	moveBank *moveBank
+	// vmBank is the bank of a rollup whose VM keeps balances (Move, EVM); nil where x/bank
+	// keeps them (Wasm, the L1 stand-in).
+	vmBank vmBank
 
 	wasmDir string
 	wasmVM  *wasmvm.VM
@@ -214,11 +217,8 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 
 	//lint:ignore SA1019 module.NewManager takes its modules as this type in SDK v0.53
 	var bankModule module.AppModule = bank.NewAppModule(cdc, a.BankKeeper, a.AccountKeeper, nil)
-	if a.moveBank != nil {
-		bankModule = moveBankModule{AppModule: bank.NewAppModule(cdc, a.BankKeeper, a.AccountKeeper, nil), b: *a.moveBank}
-	}
-	if cfg.VM == vip.EVM {
-		bankModule = evmBankModule{AppModule: bank.NewAppModule(cdc, a.BankKeeper, a.AccountKeeper, nil), keeper: a.BankKeeper, feeDenom: cfg.FeeDenom}
+	if a.vmBank != nil {
+		bankModule = vmBankModule{AppModule: bank.NewAppModule(cdc, a.BankKeeper, a.AccountKeeper, nil), b: a.vmBank}
 	}
 	a.mm = module.NewManager(
 		sequencer{},
@@ -234,8 +234,9 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	a.basics.RegisterLegacyAminoCodec(amino)
 	order := []string{sequencerModule, authtypes.ModuleName, banktypes.ModuleName, authz.ModuleName,
 		feegrant.ModuleName, upgradetypes.ModuleName, consensustypes.ModuleName, vmw.name}
-	if a.moveBank != nil {
-		// The coin module must be at 0x1 before the bank mints the genesis balances.
+	if a.vmBank != nil {
+		// The coin module must be at 0x1, or the fee token deployed, before the bank mints
+		// the genesis balances.
 		order = []string{sequencerModule, authtypes.ModuleName, vmw.name, banktypes.ModuleName, authz.ModuleName,
 			feegrant.ModuleName, upgradetypes.ModuleName, consensustypes.ModuleName}
 	}
@@ -254,6 +255,9 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	}
 	a.SetAnteHandler(ante)
 	a.SetInitChainer(a.initChainer)
+	if b, ok := a.vmBank.(evmBank); ok {
+		a.SetPostHandler(sdk.ChainPostDecorators(gasRefund{bank: b}))
+	}
 	a.SetPreBlocker(func(ctx sdk.Context, _ *abci.RequestFinalizeBlock) (*sdk.ResponsePreBlock, error) {
 		if err := a.ensureOpchild(ctx); err != nil {
 			return nil, err
@@ -275,6 +279,11 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 		ctx := a.NewUncachedContext(true, emptyHeader())
 		if err := movedCoins(ctx.MultiStore().GetKVStore(a.keys[xmove.ModuleName])); err != nil {
 			return nil, err
+		}
+	}
+	if a.EVMKeeper != nil && a.LastBlockHeight() > 0 {
+		if _, ok := a.EVMKeeper.FeeToken(a.NewUncachedContext(true, emptyHeader())); !ok {
+			return nil, errors.New("minitia: this EVM chain was made by an earlier vipharness: its fee denom is x/bank's, not an ERC-20 as on a minievm, so this version cannot run it; start it afresh (remove its data directory)")
 		}
 	}
 	if a.WasmKeeper != nil {
@@ -332,7 +341,8 @@ var vmModules = map[vip.VM]vmModule{
 //
 //lint:ignore SA1019 module.NewManager takes the VM module as this type in SDK v0.53
 func (a *App) evmModule(cfg Config, _, _ string) (module.AppModule, error) {
-	a.EVMKeeper = xevm.NewKeeper(a.keys[xevm.ModuleName], a.AccountKeeper, a.BankKeeper, a.enc.Address, cfg.FeeDenom)
+	a.EVMKeeper = xevm.NewKeeper(a.keys[xevm.ModuleName], a.AccountKeeper, a.enc.Address, cfg.FeeDenom)
+	a.vmBank = evmBank{base: a.BankKeeper, acc: a.AccountKeeper, evm: a.EVMKeeper, feeDenom: cfg.FeeDenom}
 	return xevm.AppModule{K: a.EVMKeeper}, nil
 }
 
@@ -360,6 +370,7 @@ func (a *App) moveModule(cfg Config, _, _ string) (module.AppModule, error) {
 	a.MoveKeeper = k
 	if a.moveBank != nil {
 		a.moveBank.move = k
+		a.vmBank = *a.moveBank
 	} else {
 		a.BankKeeper.AppendSendRestriction(a.fungibleAssetSend)
 	}

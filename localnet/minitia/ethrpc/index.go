@@ -147,7 +147,7 @@ func (x *Index) ethTx(chainID string, bz []byte, res *abci.ExecTxResult) *indexe
 	if err != nil {
 		return nil
 	}
-	ethTx, from, err := xevm.EthereumTx(x.addresses, chainID, x.feeDenom, tx)
+	ethTx, from, err := xevm.EthereumTx(x.addresses, chainID, x.feeDenom, nil, tx)
 	if err != nil || ethTx == nil {
 		return nil
 	}

@@ -29,7 +29,12 @@ import (
 // under minievm's own sign mode, and what the Cosmos tx cannot hold (type, caps, gas) as JSON
 // in the memo. The conversion is minievm's (x/evm/types/txutils.go, read for the rules), so a
 // tx's Cosmos bytes, and so its Cosmos hash, are what a minievm makes of it. The fee denom
-// has 18 decimals here, as wei: amounts pass unscaled.
+// has 18 decimals here, as wei: amounts pass unscaled. A minievm reads the decimals from the
+// fee token when it checks a wrapping's fee (an EVM call the tx pays for), so the ante
+// handler does too; a read that runs out of gas gives 0, and the fee then does not match.
+
+// EtherDecimals are the fee denom's decimals: the EVM's native coin counts in wei.
+const EtherDecimals = 18
 
 // SignModeEthereum is minievm's sign mode of a Cosmos tx that carries an Ethereum tx.
 const SignModeEthereum = signing.SignMode(9999)
@@ -50,13 +55,19 @@ func EVMChainID(cosmosChainID string) *big.Int {
 	return new(big.Int).SetUint64(probe.DeriveEVMChainID(cosmosChainID))
 }
 
-// feeAmount is minievm's fee for a cap and a gas limit: their product, plus one against
-// rounding (none for a zero cap).
-func feeAmount(feeCap *big.Int, gas uint64) *big.Int {
+// feeAmount is minievm's fee for a cap and a gas limit: their product in wei, in the fee
+// denom's units, plus one against rounding (none for a zero cap).
+func feeAmount(feeCap *big.Int, gas uint64, decimals uint8) *big.Int {
 	if feeCap.Sign() == 0 {
 		return big.NewInt(0)
 	}
 	fee := new(big.Int).Mul(feeCap, new(big.Int).SetUint64(gas))
+	switch {
+	case decimals > EtherDecimals:
+		fee.Mul(fee, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals-EtherDecimals)), nil))
+	case decimals < EtherDecimals:
+		fee.Quo(fee, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(EtherDecimals-decimals)), nil))
+	}
 	return fee.Add(fee, big.NewInt(1))
 }
 
@@ -98,7 +109,7 @@ func CosmosTx(txConfig client.TxConfig, addresses address.Codec, cosmosChainID, 
 		return nil, err
 	}
 	b.SetGasLimit(ethTx.Gas())
-	b.SetFeeAmount(sdk.NewCoins(sdk.NewCoin(feeDenom, sdkmath.NewIntFromBigInt(feeAmount(ethTx.GasFeeCap(), ethTx.Gas())))))
+	b.SetFeeAmount(sdk.NewCoins(sdk.NewCoin(feeDenom, sdkmath.NewIntFromBigInt(feeAmount(ethTx.GasFeeCap(), ethTx.Gas(), EtherDecimals)))))
 	if err := b.SetSignatures(signing.SignatureV2{PubKey: &ethsecp256k1.PubKey{Key: crypto.CompressPubkey(pk)},
 		Data: &signing.SingleSignatureData{SignMode: SignModeEthereum, Signature: sig}, Sequence: ethTx.Nonce()}); err != nil {
 		return nil, err
@@ -130,7 +141,9 @@ func Message(sender string, to *common.Address, data []byte, value sdkmath.Int, 
 
 // EthereumTx is the Ethereum tx a Cosmos tx carries and its claimed sender, or nil when it
 // carries none (not one message of x/evm, no metadata memo, not minievm's sign mode).
-func EthereumTx(addresses address.Codec, cosmosChainID, feeDenom string, tx sdk.Tx) (*types.Transaction, *common.Address, error) {
+// decimals reads the fee denom's decimals when the fee is to be checked; nil takes
+// EtherDecimals unread.
+func EthereumTx(addresses address.Codec, cosmosChainID, feeDenom string, decimals func() uint8, tx sdk.Tx) (*types.Transaction, *common.Address, error) {
 	msgs := tx.GetMsgs()
 	sigTx, ok := tx.(authsigning.Tx)
 	if len(msgs) != 1 || !ok || sigTx.GetMemo() == "" {
@@ -154,7 +167,11 @@ func EthereumTx(addresses address.Codec, cosmosChainID, feeDenom string, tx sdk.
 		return nil, nil, ErrTxConversionFailed.Wrap("invalid signature length")
 	}
 	fee := sigTx.GetFee()
-	if want := sdk.NewCoins(sdk.NewCoin(feeDenom, sdkmath.NewIntFromBigInt(feeAmount(md.GasFeeCap, md.GasLimit)))); !fee.Equal(want) {
+	d := uint8(EtherDecimals)
+	if decimals != nil {
+		d = decimals()
+	}
+	if want := sdk.NewCoins(sdk.NewCoin(feeDenom, sdkmath.NewIntFromBigInt(feeAmount(md.GasFeeCap, md.GasLimit, d)))); !fee.Equal(want) {
 		return nil, nil, ErrTxConversionFailed.Wrap("fee amount manipulation detected")
 	}
 	var to *common.Address
@@ -211,25 +228,33 @@ func EthereumTx(addresses address.Codec, cosmosChainID, feeDenom string, tx sdk.
 }
 
 // ethTxKey is the context key under which EthereumTxDecorator leaves the Ethereum tx a
-// Cosmos tx carries.
+// Cosmos tx carries, with its claimed sender.
 type ethTxKey struct{}
+
+type carried struct {
+	tx     *types.Transaction
+	sender common.Address
+}
+
+// IsEthereumTx reports whether ctx's tx carries an Ethereum tx (after EthereumTxDecorator).
+func IsEthereumTx(ctx sdk.Context) bool { return ctx.Value(ethTxKey{}) != nil }
 
 // EthereumTxDecorator finds the Ethereum tx a Cosmos tx carries, refusing a wrapping that
 // does not convert, and leaves it in the context for the decorators after it, as minievm's
-// EthTxDecorator does.
+// EthTxDecorator does. The fee check reads the fee token's decimals on the tx's meter.
 type EthereumTxDecorator struct {
 	Addresses address.Codec
-	FeeDenom  string
+	Keeper    *Keeper
 }
 
 // AnteHandle implements sdk.AnteDecorator.
 func (d EthereumTxDecorator) AnteHandle(ctx sdk.Context, tx sdk.Tx, simulate bool, next sdk.AnteHandler) (sdk.Context, error) {
-	ethTx, _, err := EthereumTx(d.Addresses, ctx.ChainID(), d.FeeDenom, tx)
+	ethTx, sender, err := EthereumTx(d.Addresses, ctx.ChainID(), d.Keeper.denom, func() uint8 { return d.Keeper.FeeDecimals(ctx) }, tx)
 	if err != nil {
 		return ctx, err
 	}
 	if ethTx != nil {
-		ctx = ctx.WithValue(ethTxKey{}, ethTx)
+		ctx = ctx.WithValue(ethTxKey{}, carried{tx: ethTx, sender: *sender})
 	}
 	return next(ctx, tx, simulate)
 }
@@ -248,14 +273,12 @@ func (d UnlessEthereumTx) AnteHandle(ctx sdk.Context, tx sdk.Tx, simulate bool, 
 	return d.Next.AnteHandle(ctx, tx, simulate, next)
 }
 
-// SigVerifyDecorator verifies a Cosmos tx that carries an Ethereum tx by the Ethereum tx's
-// signature (the sender it recovers must be the tx's signer, its nonce the account's
-// sequence) and hands every other tx to Next.
+// SigVerifyDecorator verifies a Cosmos tx that carries an Ethereum tx (found by an
+// EthereumTxDecorator before it) by the Ethereum tx's signature (the sender it recovers must
+// be the tx's signer, its nonce the account's sequence) and hands every other tx to Next.
 type SigVerifyDecorator struct {
-	Next      sdk.AnteDecorator
-	Accounts  ante.AccountKeeper
-	Addresses address.Codec
-	FeeDenom  string
+	Next     sdk.AnteDecorator
+	Accounts ante.AccountKeeper
 }
 
 // AnteHandle implements sdk.AnteDecorator.
@@ -263,11 +286,8 @@ func (d SigVerifyDecorator) AnteHandle(ctx sdk.Context, tx sdk.Tx, simulate bool
 	if !carriesEthereumSig(tx) {
 		return d.Next.AnteHandle(ctx, tx, simulate, next)
 	}
-	ethTx, claimed, err := EthereumTx(d.Addresses, ctx.ChainID(), d.FeeDenom, tx)
-	if err != nil {
-		return ctx, err
-	}
-	if ethTx == nil {
+	c, ok := ctx.Value(ethTxKey{}).(carried)
+	if !ok {
 		if simulate {
 			// An estimate (eth_estimateGas) simulates the message under the Ethereum sign
 			// mode with no signature: as the SDK does in a simulation, nothing to verify.
@@ -275,6 +295,7 @@ func (d SigVerifyDecorator) AnteHandle(ctx sdk.Context, tx sdk.Tx, simulate bool
 		}
 		return ctx, errorsmod.Wrap(ErrTxConversionFailed, "a signature in the Ethereum sign mode on a tx that carries no Ethereum tx")
 	}
+	ethTx, claimed := c.tx, c.sender
 	acc, err := ante.GetSignerAcc(ctx, d.Accounts, claimed.Bytes())
 	if err != nil {
 		return ctx, err
@@ -289,7 +310,7 @@ func (d SigVerifyDecorator) AnteHandle(ctx sdk.Context, tx sdk.Tx, simulate bool
 	if err != nil {
 		return ctx, errorsmod.Wrapf(sdkerrors.ErrorInvalidSigner, "failed to recover sender address: %v", err)
 	}
-	if from != *claimed {
+	if from != claimed {
 		return ctx, errorsmod.Wrapf(sdkerrors.ErrorInvalidSigner, "expected sender %s, got %s", claimed, from)
 	}
 	return next(ctx, tx, simulate)

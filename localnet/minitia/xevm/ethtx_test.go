@@ -36,7 +36,7 @@ func (tn *testNode) sendEth(t *testing.T, data types.TxData) (uint32, string, st
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, carried, err := xevm.EthereumTx(tn.c.Enc.Address, chainID, tn.node.Config().FeeDenom, tx)
+	back, carried, err := xevm.EthereumTx(tn.c.Enc.Address, chainID, tn.node.Config().FeeDenom, nil, tx)
 	if err != nil || back == nil || back.Hash() != ethTx.Hash() || *carried != tn.evmAddr() {
 		t.Fatalf("the wrapping gives back %v from %v (%v), want %s from %s", back, carried, err, ethTx.Hash(), tn.evmAddr())
 	}
@@ -136,7 +136,7 @@ func TestAWrappingWithAnotherFeeIsRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 			b.SetFeeAmount(fee)
-			back, _, err := xevm.EthereumTx(enc.Address, chainID, "umin", b.GetTx())
+			back, _, err := xevm.EthereumTx(enc.Address, chainID, "umin", nil, b.GetTx())
 			if tc.wantErr == "" {
 				if err != nil || back == nil || back.Hash() != ethTx.Hash() {
 					t.Fatalf("gives back %v (%v), want %s", back, err, ethTx.Hash())

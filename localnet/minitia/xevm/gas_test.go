@@ -1,34 +1,17 @@
 package xevm
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
 	storetypes "cosmossdk.io/store/types"
 	"github.com/cosmos/cosmos-sdk/testutil"
-	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/holiman/uint256"
 
 	"github.com/vipharness/vipharness/contracts/evm"
 )
-
-// emptyBank holds nothing and moves nothing: the gas test moves no value.
-type emptyBank struct{}
-
-func (emptyBank) GetBalance(_ context.Context, _ sdk.AccAddress, denom string) sdk.Coin {
-	return sdk.NewInt64Coin(denom, 0)
-}
-func (emptyBank) MintCoins(context.Context, string, sdk.Coins) error { return nil }
-func (emptyBank) BurnCoins(context.Context, string, sdk.Coins) error { return nil }
-func (emptyBank) SendCoinsFromModuleToAccount(context.Context, string, sdk.AccAddress, sdk.Coins) error {
-	return nil
-}
-func (emptyBank) SendCoinsFromAccountToModule(context.Context, sdk.AccAddress, string, sdk.Coins) error {
-	return nil
-}
 
 // The scoring contract costs the EVM gas a minievm charges. The figures are what Initia's
 // go-ethereum fork (v1.15.11-initia.0, a minievm v1.2.18's EVM) charged for the same init
@@ -39,7 +22,7 @@ func (emptyBank) SendCoinsFromAccountToModule(context.Context, sdk.AccAddress, s
 func TestScoringContractCostsWhatAMinievmCharges(t *testing.T) {
 	keys := storetypes.NewKVStoreKeys(ModuleName, "acc")
 	ctx := testutil.DefaultContextWithKeys(keys, nil, nil).WithChainID("test-1").WithBlockHeight(10)
-	k := &Keeper{key: keys[ModuleName], accounts: fakeAccounts{keys["acc"]}, bank: emptyBank{}, denom: "umin"}
+	k := &Keeper{key: keys[ModuleName], accounts: fakeAccounts{keys["acc"]}, denom: "umin"}
 	sender := common.HexToAddress("0x1000000000000000000000000000000000000001")
 	contractABI := evm.ABI()
 	args, err := contractABI.Pack("", uint64(1))

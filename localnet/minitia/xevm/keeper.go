@@ -1,8 +1,8 @@
 // Package xevm is minievm's x/evm as a Cosmos SDK module of the local minitia: minievm's
 // messages (minievm.evm.v1.Msg Create and Call) and queries (Call, Code, State), run by
 // go-ethereum's EVM interpreter inside Cosmos txs, against state kept as minievm keeps it: an
-// account's nonce is its x/auth sequence, its balance the fee denom's in x/bank, its code and
-// storage the module's store. The EVM meters its own gas; the SDK meter is charged what it
+// account's nonce is its x/auth sequence, its balance the fee denom's, an ERC-20's storage (see
+// feetoken.go), its code and storage the module's store. The EVM meters its own gas; the SDK meter is charged what it
 // used, as on minievm, so a tx's gas is Cosmos gas (ante, signature, fee) plus EVM gas.
 package xevm
 
@@ -59,29 +59,18 @@ type Accounts interface {
 	RemoveAccount(ctx context.Context, acc sdk.AccountI)
 }
 
-// Bank is what the module needs of x/bank: balances of the fee denom, and minting and
-// burning through the module's account.
-type Bank interface {
-	GetBalance(ctx context.Context, addr sdk.AccAddress, denom string) sdk.Coin
-	MintCoins(ctx context.Context, module string, amt sdk.Coins) error
-	BurnCoins(ctx context.Context, module string, amt sdk.Coins) error
-	SendCoinsFromModuleToAccount(ctx context.Context, module string, to sdk.AccAddress, amt sdk.Coins) error
-	SendCoinsFromAccountToModule(ctx context.Context, from sdk.AccAddress, module string, amt sdk.Coins) error
-}
-
 // Keeper runs the EVM against the module's store.
 type Keeper struct {
 	key       *storetypes.KVStoreKey
 	accounts  Accounts
-	bank      Bank
 	addresses address.Codec
 	denom     string
 }
 
-// NewKeeper is x/evm over the app's store, accounts and bank; denom is the fee denom, the
-// EVM's native coin.
-func NewKeeper(key *storetypes.KVStoreKey, accounts Accounts, bank Bank, addresses address.Codec, denom string) *Keeper {
-	return &Keeper{key: key, accounts: accounts, bank: bank, addresses: addresses, denom: denom}
+// NewKeeper is x/evm over the app's store and accounts; denom is the fee denom, the EVM's
+// native coin, an ERC-20 the module deploys at genesis (InitFeeToken).
+func NewKeeper(key *storetypes.KVStoreKey, accounts Accounts, addresses address.Codec, denom string) *Keeper {
+	return &Keeper{key: key, accounts: accounts, addresses: addresses, denom: denom}
 }
 
 // The module's store: under minievm's VM prefix, per address its storage slots, its code and
@@ -142,13 +131,8 @@ func (k *Keeper) newRun(ctx sdk.Context, caller common.Address, gasPrice *big.In
 	random := common.BytesToHash(hash)
 	st := newStateDB(k, ctx)
 	block := vm.BlockContext{
-		CanTransfer: func(db vm.StateDB, addr common.Address, amount *uint256.Int) bool {
-			return db.GetBalance(addr).Cmp(amount) >= 0
-		},
-		Transfer: func(db vm.StateDB, from, to common.Address, amount *uint256.Int, _ *params.Rules) {
-			db.SubBalance(from, amount, 0)
-			db.AddBalance(to, amount, 0)
-		},
+		CanTransfer: canTransfer,
+		Transfer:    transfer,
 		GetHash:     func(uint64) common.Hash { return common.Hash{} },
 		BlockNumber: big.NewInt(ctx.BlockHeight()),
 		Time:        uint64(ctx.BlockTime().Unix()),
@@ -159,6 +143,8 @@ func (k *Keeper) newRun(ctx sdk.Context, caller common.Address, gasPrice *big.In
 		GasLimit:    blockGasLimit(ctx),
 	}
 	evm := vm.NewEVM(block, st, cfg, vm.Config{ExtraEips: verkleCancunEIPs})
+	st.evm = evm
+	st.feeToken, st.hasFeeToken = k.FeeToken(ctx)
 	price, _ := uint256.FromBig(gasPrice)
 	if price == nil {
 		price = uint256.NewInt(0)
@@ -194,6 +180,7 @@ type outcome struct {
 // unless the EVM failed. A panic of the state (a bank refusal) is the execution's failure.
 func (k *Keeper) execute(ctx sdk.Context, caller common.Address, to *common.Address, input []byte, value *uint256.Int,
 	list types.AccessList, keep bool) (out outcome, err error) {
+	k.loadFee(ctx)
 	r := k.newRun(ctx, caller, big.NewInt(0))
 	intrinsic, err := core.IntrinsicGas(input, list, nil, caller, to, value, r.rules)
 	if err != nil {

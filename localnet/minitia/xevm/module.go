@@ -249,12 +249,17 @@ func (m AppModule) RegisterServices(cfg module.Configurator) {
 	initiaevm.RegisterQueryServer(cfg.QueryServer(), queryServer{m.K})
 }
 
-// The module keeps no genesis of its own: contracts are deployed by txs.
+// The module's genesis is its fee token, deployed from the chain address with the fee
+// denom's 18 decimals before the bank mints; other contracts are deployed by txs.
 func (AppModule) DefaultGenesis(codec.JSONCodec) json.RawMessage { return json.RawMessage(`{}`) }
 func (AppModule) ValidateGenesis(codec.JSONCodec, client.TxEncodingConfig, json.RawMessage) error {
 	return nil
 }
-func (AppModule) InitGenesis(sdk.Context, codec.JSONCodec, json.RawMessage) {}
+func (m AppModule) InitGenesis(ctx sdk.Context, _ codec.JSONCodec, _ json.RawMessage) {
+	if _, err := m.K.InitFeeToken(ctx, EtherDecimals); err != nil {
+		panic(err)
+	}
+}
 func (AppModule) ExportGenesis(sdk.Context, codec.JSONCodec) json.RawMessage {
 	return json.RawMessage(`{}`)
 }

@@ -12,7 +12,8 @@ import (
 
 // Balance is addr's balance of the fee denom, in wei.
 func (k *Keeper) Balance(ctx sdk.Context, addr common.Address) *uint256.Int {
-	return newStateDB(k, ctx).GetBalance(addr)
+	v, _ := uint256.FromBig(k.FeeBalance(ctx.WithGasMeter(storetypes.NewInfiniteGasMeter()), addr.Bytes()).BigInt())
+	return v
 }
 
 // HasAccount reports whether addr has an account.

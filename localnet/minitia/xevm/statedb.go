@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 
-	sdkmath "cosmossdk.io/math"
 	storetypes "cosmossdk.io/store/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	"github.com/ethereum/go-ethereum/common"
@@ -16,7 +15,6 @@ import (
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
-	"github.com/holiman/uint256"
 )
 
 // stateDB is the EVM's view of the chain during one message, kept as minievm keeps it:
@@ -26,6 +24,10 @@ import (
 // storage) is undone by a journal.
 type stateDB struct {
 	k *Keeper
+	// evm runs the nested calls into the fee token that balances are.
+	evm         *vm.EVM
+	feeToken    common.Address
+	hasFeeToken bool
 	// layers[0] is the message's context (what the tx had before the EVM ran: the committed
 	// state of EIP-2200); layers[1] is the execution's first cache; each snapshot adds one.
 	layers []layer
@@ -148,51 +150,6 @@ func (s *stateDB) SetNonce(addr common.Address, nonce uint64, _ tracing.NonceCha
 		panic(err)
 	}
 	s.k.accounts.SetAccount(s.ctx(), acc)
-}
-
-// Balances: the fee denom in x/bank. A change is a mint or a burn through the module's
-// account, so that the EVM may credit before it debits (a self-destruct does).
-
-func (s *stateDB) GetBalance(addr common.Address) *uint256.Int {
-	amt := s.k.bank.GetBalance(s.ctx(), sdk.AccAddress(addr.Bytes()), s.k.denom).Amount
-	v, overflow := uint256.FromBig(amt.BigInt())
-	if overflow {
-		panic(fmt.Sprintf("xevm: balance of %s above 2^256", addr))
-	}
-	return v
-}
-
-func (s *stateDB) coins(amount *uint256.Int) sdk.Coins {
-	return sdk.NewCoins(sdk.NewCoin(s.k.denom, sdkmath.NewIntFromBigInt(amount.ToBig())))
-}
-
-func (s *stateDB) AddBalance(addr common.Address, amount *uint256.Int, _ tracing.BalanceChangeReason) uint256.Int {
-	prev := *s.GetBalance(addr)
-	if amount.IsZero() {
-		return prev
-	}
-	s.ensureAccount(addr)
-	if err := s.k.bank.MintCoins(s.ctx(), ModuleName, s.coins(amount)); err != nil {
-		panic(err)
-	}
-	if err := s.k.bank.SendCoinsFromModuleToAccount(s.ctx(), ModuleName, sdk.AccAddress(addr.Bytes()), s.coins(amount)); err != nil {
-		panic(err)
-	}
-	return prev
-}
-
-func (s *stateDB) SubBalance(addr common.Address, amount *uint256.Int, _ tracing.BalanceChangeReason) uint256.Int {
-	prev := *s.GetBalance(addr)
-	if amount.IsZero() {
-		return prev
-	}
-	if err := s.k.bank.SendCoinsFromAccountToModule(s.ctx(), sdk.AccAddress(addr.Bytes()), ModuleName, s.coins(amount)); err != nil {
-		panic(err)
-	}
-	if err := s.k.bank.BurnCoins(s.ctx(), ModuleName, s.coins(amount)); err != nil {
-		panic(err)
-	}
-	return prev
 }
 
 // Code.
