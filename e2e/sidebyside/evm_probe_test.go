@@ -219,6 +219,36 @@ var evmProbes = []probe{
 	evmSendRefusalsProbe,
 	evmGasRefusalsProbe,
 	evmProbe("JSON-RPC a tx sent again", sentAgain),
+	evmProbe("JSON-RPC the prices a contract sees", pricesSeen),
+}
+
+// pricesSeen creates a contract whose init code stores GASPRICE and BASEFEE (a minievm's:
+// the price the tx pays, and the chain's minimum gas price), then reports them beside the
+// price sent and eth_gasPrice.
+func pricesSeen(ctx context.Context, r localnet.Rollup) (answer, error) {
+	// GASPRICE PUSH0 SSTORE BASEFEE PUSH1 1 SSTORE STOP
+	initCode := common.FromHex("0x3a5f554860015500")
+	c, tx, rc, err := sendFunded(ctx, r, nil, initCode, func(nonce, gas uint64, _, price *big.Int) types.TxData {
+		return &types.LegacyTx{Nonce: nonce, GasPrice: new(big.Int).Mul(price, big.NewInt(2)), Gas: gas, Data: initCode}
+	})
+	if err != nil {
+		return answer{}, err
+	}
+	defer c.Close()
+	suggested, err := c.SuggestGasPrice(ctx)
+	if err != nil {
+		return answer{}, err
+	}
+	var seen [2]*big.Int
+	for i := range seen {
+		v, err := c.StorageAt(ctx, rc.ContractAddress, common.BigToHash(big.NewInt(int64(i))), rc.BlockNumber)
+		if err != nil {
+			return answer{}, err
+		}
+		seen[i] = new(big.Int).SetBytes(v)
+	}
+	return answer{Value: fmt.Sprintf("GASPRICE is the price sent: %v; BASEFEE is eth_gasPrice: %v, above zero: %v",
+		seen[0].Cmp(tx.GasPrice()) == 0, seen[1].Cmp(suggested) == 0, seen[1].Sign() > 0)}, nil
 }
 
 // sentAgain sends a transfer, asks for it by hash at once (pending or in its block: known

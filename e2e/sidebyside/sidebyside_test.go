@@ -167,7 +167,7 @@ const (
 // stays true.
 var known = map[string]map[vip.VM]string{
 	"RPC broadcast_tx_sync of garbage":   {vip.Wasm: garbagePanics, vip.Move: garbagePanics},
-	"JSON-RPC a transfer's gas and logs": {vip.EVM: "the fee denom is an ERC-20 on both (the fee's payment and refund are Transfer logs in the receipt, and the fee token's decimals() is read, on the tx's gas, in the ante handler and before every EVM call), but a minievm charges more Cosmos gas around the EVM: its ante handler takes a legacy transfer from 56,070 gas, this one from 46,058, and the whole tx uses 111,563 there, 94,531 here (estimates 170,860 and 158,393; measured on v1.2.18), most likely the store reads its x/evm makes for every EVM call (its params, the fee denom's contract, the gas price), which this module keeps no store for"},
+	"JSON-RPC a transfer's gas and logs": {vip.EVM: "the fee denom is an ERC-20 on both (the fee's payment and refund are Transfer logs in the receipt, and the fee token's decimals() is read, on the tx's gas, in the ante handler and before every EVM call), but a minievm charges more Cosmos gas around the EVM: its ante handler takes a legacy transfer from 56,070 gas, this one from 46,058, and the whole tx uses 111,563 there, 97,900 here (estimates 170,860 and 161,538; measured on v1.2.18), most likely the store reads its x/evm makes for every EVM call (its params, the fee denom's contract), which this module keeps no store for (the gas price it reads too: opchild's params)"},
 }
 
 // knownOnGeth are the differences of the EVM rollup on go-ethereum's simulated chain

@@ -54,7 +54,7 @@ func (a *App) anteHandler() (sdk.AnteHandler, error) {
 	if a.EVMKeeper != nil {
 		// As minievm: an Ethereum tx is found first, and pays for its bytes and signature
 		// in its intrinsic gas only.
-		decorators = append(decorators, xevm.EthereumTxDecorator{Addresses: a.enc.Address, Keeper: a.EVMKeeper})
+		decorators = append(decorators, xevm.EthereumTxDecorator{Addresses: a.enc.Address, Keeper: a.EVMKeeper}, xevm.GasPricesDecorator{})
 		sizeGas, sigGas = xevm.UnlessEthereumTx{Next: sizeGas}, xevm.UnlessEthereumTx{Next: sigGas}
 	}
 	var deductFee sdk.AnteDecorator = ante.NewDeductFeeDecorator(a.AccountKeeper, bank, a.FeeGrantKeeper, feeChecker)

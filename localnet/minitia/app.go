@@ -282,8 +282,9 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 		}
 	}
 	if a.EVMKeeper != nil && a.LastBlockHeight() > 0 {
-		if _, ok := a.EVMKeeper.FeeToken(a.NewUncachedContext(true, emptyHeader())); !ok {
-			return nil, errors.New("minitia: this EVM chain was made by an earlier vipharness: its fee denom is x/bank's, not an ERC-20 as on a minievm, so this version cannot run it; start it afresh (remove its data directory)")
+		ctx := a.NewUncachedContext(true, emptyHeader())
+		if err := feeTokenMade(ctx.MultiStore().GetKVStore(a.keys[xevm.ModuleName])); err != nil {
+			return nil, err
 		}
 	}
 	if a.WasmKeeper != nil {
@@ -341,7 +342,7 @@ var vmModules = map[vip.VM]vmModule{
 //
 //lint:ignore SA1019 module.NewManager takes the VM module as this type in SDK v0.53
 func (a *App) evmModule(cfg Config, _, _ string) (module.AppModule, error) {
-	a.EVMKeeper = xevm.NewKeeper(a.keys[xevm.ModuleName], a.AccountKeeper, a.enc.Address, cfg.FeeDenom)
+	a.EVMKeeper = xevm.NewKeeper(a.keys[xevm.ModuleName], a.AccountKeeper, a.enc.Address, cfg.FeeDenom, a.minGasPrice)
 	a.vmBank = evmBank{base: a.BankKeeper, acc: a.AccountKeeper, evm: a.EVMKeeper, feeDenom: cfg.FeeDenom}
 	return xevm.AppModule{K: a.EVMKeeper}, nil
 }
@@ -385,6 +386,15 @@ func movedCoins(moveStore storetypes.KVStore) error {
 		return nil
 	}
 	return errors.New("minitia: this Move chain was made by an earlier vipharness: its 0x1 is not the MinitiaStdlib and its balances are not Move coins, so this version cannot run it; start it afresh (remove its data directory)")
+}
+
+// feeTokenMade refuses a kept EVM rollup made before its fee denom was an ERC-20: its
+// balances are x/bank's, which this app does not read.
+func feeTokenMade(evmStore storetypes.KVStore) error {
+	if _, ok := xevm.FeeTokenIn(evmStore); ok {
+		return nil
+	}
+	return errors.New("minitia: this EVM chain was made by an earlier vipharness: its fee denom is an x/bank coin, not an ERC-20 as on a minievm, so this version cannot run it; start it afresh (remove its data directory)")
 }
 
 // fungibleAssetSend refuses a send as the bank of the initia L1 does (the L1 stand-in keeps

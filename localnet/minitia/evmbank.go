@@ -183,7 +183,8 @@ func (d gasFreeFee) AnteHandle(ctx sdk.Context, tx sdk.Tx, simulate bool, next s
 
 // gasRefund returns part of an Ethereum tx's unused gas to its payer once it succeeds, as
 // minievm's GasRefundDecorator does: its share (minievm's default gas_refund_ratio, 0.5) of
-// the gas left, at the price the tx paid, from the fee collector, on a meter of its own.
+// the gas left, at the prices the ante handler kept (xevm.GasPricesDecorator), from the fee
+// collector, on a meter of its own.
 type gasRefund struct {
 	bank evmBank
 }
@@ -201,11 +202,10 @@ func (d gasRefund) PostHandle(ctx sdk.Context, tx sdk.Tx, simulate, success bool
 	if !ok {
 		return ctx, errorsmod.Wrap(sdkerrors.ErrTxDecode, "Tx must be a FeeTx")
 	}
-	gas := feeTx.GetGas()
-	if gas == 0 {
+	prices, ok := xevm.GasPrices(ctx)
+	if !ok {
 		return next(ctx, tx, simulate, success)
 	}
-	prices := sdk.NewDecCoinsFromCoins(feeTx.GetFee()...).QuoDecTruncate(sdkmath.LegacyNewDec(int64(gas)))
 	left := ctx.GasMeter().Limit() - ctx.GasMeter().GasConsumedToLimit()
 	refundGas := gasRefundRatio.MulInt64(int64(left)).TruncateInt().Uint64()
 	coins, _ := prices.MulDec(sdkmath.LegacyNewDecFromInt(sdkmath.NewIntFromUint64(refundGas))).TruncateDecimal()

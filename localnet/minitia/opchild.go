@@ -53,6 +53,20 @@ func (a *App) opchildParams(ctx sdk.Context) ([]byte, error) {
 	return a.genesisOpchildParams("")
 }
 
+// minGasPrice is the fee denom's minimum gas price in opchild's params in ctx's state (the
+// read a minievm's x/evm makes for its base fee).
+func (a *App) minGasPrice(ctx sdk.Context) (sdkmath.LegacyDec, error) {
+	b, err := a.opchildParams(ctx)
+	if err != nil {
+		return sdkmath.LegacyDec{}, err
+	}
+	params, err := feeroutes.UnmarshalParams(b)
+	if err != nil {
+		return sdkmath.LegacyDec{}, err
+	}
+	return params.MinGasPrices.AmountOf(a.cfg.FeeDenom), nil
+}
+
 // initOpchild writes opchild's genesis state that the rollup keeps: its params and the
 // next L1 sequence (opchild's start: no deposit has come, the rollup has no bridge), each
 // unless present, so that a chain kept by an earlier version of the app (whose opchild

@@ -49,7 +49,12 @@ var ErrFeeToken = errorsmod.Register(ModuleName, 40, "fee token call failed")
 
 // FeeToken is the fee denom's ERC-20, if the chain has made it.
 func (k *Keeper) FeeToken(ctx sdk.Context) (common.Address, bool) {
-	bz := ctx.KVStore(k.key).Get(feeTokenKey)
+	return FeeTokenIn(ctx.KVStore(k.key))
+}
+
+// FeeTokenIn is the fee token recorded in x/evm's store, if any.
+func FeeTokenIn(store storetypes.KVStore) (common.Address, bool) {
+	bz := store.Get(feeTokenKey)
 	if bz == nil {
 		return common.Address{}, false
 	}

@@ -61,16 +61,18 @@ type Accounts interface {
 
 // Keeper runs the EVM against the module's store.
 type Keeper struct {
-	key       *storetypes.KVStoreKey
-	accounts  Accounts
-	addresses address.Codec
-	denom     string
+	key         *storetypes.KVStoreKey
+	accounts    Accounts
+	addresses   address.Codec
+	denom       string
+	minGasPrice MinGasPrice
 }
 
 // NewKeeper is x/evm over the app's store and accounts; denom is the fee denom, the EVM's
-// native coin, an ERC-20 the module deploys at genesis (InitFeeToken).
-func NewKeeper(key *storetypes.KVStoreKey, accounts Accounts, addresses address.Codec, denom string) *Keeper {
-	return &Keeper{key: key, accounts: accounts, addresses: addresses, denom: denom}
+// native coin, an ERC-20 the module deploys at genesis (InitFeeToken), and minGasPrice reads
+// its minimum gas price (the EVM's base fee).
+func NewKeeper(key *storetypes.KVStoreKey, accounts Accounts, addresses address.Codec, denom string, minGasPrice MinGasPrice) *Keeper {
+	return &Keeper{key: key, accounts: accounts, addresses: addresses, denom: denom, minGasPrice: minGasPrice}
 }
 
 // The module's store: under minievm's VM prefix, per address its storage slots, its code and
@@ -122,7 +124,7 @@ type run struct {
 	gas   uint64 // what the EVM may use
 }
 
-func (k *Keeper) newRun(ctx sdk.Context, caller common.Address, gasPrice *big.Int) *run {
+func (k *Keeper) newRun(ctx sdk.Context, caller common.Address, baseFee *big.Int) *run {
 	cfg := ChainConfig(ctx.ChainID())
 	hash := ctx.HeaderHash()
 	if len(hash) == 0 {
@@ -137,7 +139,7 @@ func (k *Keeper) newRun(ctx sdk.Context, caller common.Address, gasPrice *big.In
 		BlockNumber: big.NewInt(ctx.BlockHeight()),
 		Time:        uint64(ctx.BlockTime().Unix()),
 		Random:      &random,
-		BaseFee:     big.NewInt(0),
+		BaseFee:     baseFee,
 		BlobBaseFee: big.NewInt(0),
 		Difficulty:  big.NewInt(0),
 		GasLimit:    blockGasLimit(ctx),
@@ -145,7 +147,7 @@ func (k *Keeper) newRun(ctx sdk.Context, caller common.Address, gasPrice *big.In
 	evm := vm.NewEVM(block, st, cfg, vm.Config{ExtraEips: verkleCancunEIPs})
 	st.evm = evm
 	st.feeToken, st.hasFeeToken = k.FeeToken(ctx)
-	price, _ := uint256.FromBig(gasPrice)
+	price, _ := uint256.FromBig(k.txGasPrice(ctx))
 	if price == nil {
 		price = uint256.NewInt(0)
 	}
@@ -180,8 +182,13 @@ type outcome struct {
 // unless the EVM failed. A panic of the state (a bank refusal) is the execution's failure.
 func (k *Keeper) execute(ctx sdk.Context, caller common.Address, to *common.Address, input []byte, value *uint256.Int,
 	list types.AccessList, keep bool) (out outcome, err error) {
+	// As a minievm's CreateEVM: the fee token's decimals, then the base fee, are read first.
 	k.loadFee(ctx)
-	r := k.newRun(ctx, caller, big.NewInt(0))
+	baseFee, err := k.baseFee(ctx)
+	if err != nil {
+		return out, err
+	}
+	r := k.newRun(ctx, caller, baseFee)
 	intrinsic, err := core.IntrinsicGas(input, list, nil, caller, to, value, r.rules)
 	if err != nil {
 		return out, errorsmod.Wrap(ErrInvalidRequest, err.Error())
