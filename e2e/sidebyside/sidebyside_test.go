@@ -167,7 +167,7 @@ const (
 // stays true.
 var known = map[string]map[vip.VM]string{
 	"RPC broadcast_tx_sync of garbage":   {vip.Wasm: garbagePanics, vip.Move: garbagePanics},
-	"JSON-RPC a transfer's gas and logs": {vip.EVM: "the fee denom is an ERC-20 on both (the fee's payment and refund are Transfer logs in the receipt, and the fee token's decimals() is read, on the tx's gas, in the ante handler and before every EVM call), but a minievm charges more Cosmos gas around the EVM: its ante handler takes a legacy transfer from 56,070 gas, this one from 46,058, and the whole tx uses 111,563 there, 97,900 here (estimates 170,860 and 161,538; measured on v1.2.18), most likely the store reads its x/evm makes for every EVM call (its params, the fee denom's contract), which this module keeps no store for (the gas price it reads too: opchild's params)"},
+	"JSON-RPC a transfer's gas and logs": {vip.EVM: "the fee denom is an ERC-20 on both (the fee's payment and refund are Transfer logs in the receipt, and the fee token's decimals() is read on the tx's gas in the ante handler and before every EVM call), but a minievm charges more for each decimals() read: sweeping a first transfer's gas limit (v1.2.18), every store access of the two ante handlers after that read is the same, and the read ends at 33,432 gas there and 26,240 here; the 7,192 more is charged outside the read's EVM budget (its low-gas refusal comes at 26,757-26,816 there, 26,150-26,300 here), and we found nothing in minievm's source that charges it, so it is not copied; with the message's own read the transfer uses 111,563 there, 97,900 here (estimates 170,860 and 161,538)"},
 }
 
 // knownOnGeth are the differences of the EVM rollup on go-ethereum's simulated chain

@@ -44,9 +44,6 @@ const (
 	chainWriteGas = 1_000_000
 )
 
-// ErrFeeToken is a fee token call that failed (a balance too small, a refusal).
-var ErrFeeToken = errorsmod.Register(ModuleName, 40, "fee token call failed")
-
 // FeeToken is the fee denom's ERC-20, if the chain has made it.
 func (k *Keeper) FeeToken(ctx sdk.Context) (common.Address, bool) {
 	return FeeTokenIn(ctx.KVStore(k.key))
@@ -166,16 +163,16 @@ func (k *Keeper) read(ctx sdk.Context, token common.Address, method string, args
 func (k *Keeper) sudo(ctx sdk.Context, method string, args ...any) error {
 	token, ok := k.FeeToken(ctx)
 	if !ok {
-		return errorsmod.Wrapf(ErrFeeToken, "%s: the chain has no fee token", method)
+		return errorsmod.Wrapf(ErrEVMCallFailed, "%s: the chain has no fee token", method)
 	}
 	input, err := feeABI.Pack(method, args...)
 	if err != nil {
-		return errorsmod.Wrapf(ErrFeeToken, "%s: %v", method, err)
+		return errorsmod.Wrapf(ErrEVMCallFailed, "%s: %v", method, err)
 	}
 	return bounded(ctx, chainWriteGas, "fee token "+method, func(ctx sdk.Context) error {
 		out, err := k.execute(ctx, ChainAddress, &token, input, uint256.NewInt(0), nil, true)
 		if err != nil {
-			return errorsmod.Wrapf(ErrFeeToken, "%s: %v", method, err)
+			return err // minievm's words: a refusal is the token's revert
 		}
 		k.emit(ctx, "call", out)
 		return nil
