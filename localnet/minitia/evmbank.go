@@ -13,7 +13,6 @@ import (
 	authkeeper "github.com/cosmos/cosmos-sdk/x/auth/keeper"
 	authtypes "github.com/cosmos/cosmos-sdk/x/auth/types"
 	bankkeeper "github.com/cosmos/cosmos-sdk/x/bank/keeper"
-	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 
 	"github.com/vipharness/vipharness/localnet/minitia/xevm"
 )
@@ -59,16 +58,7 @@ func (b evmBank) SendCoins(ctx context.Context, from, to sdk.AccAddress, amt sdk
 	if err := b.evm.FeeTransfer(sctx, from, to, fee); err != nil {
 		return err
 	}
-	coins := sdk.NewCoins(sdk.NewCoin(b.feeDenom, fee))
-	sctx.EventManager().EmitEvents(sdk.Events{
-		banktypes.NewCoinSpentEvent(from, coins),
-		banktypes.NewCoinReceivedEvent(to, coins),
-		sdk.NewEvent(banktypes.EventTypeTransfer,
-			sdk.NewAttribute(banktypes.AttributeKeyRecipient, to.String()),
-			sdk.NewAttribute(banktypes.AttributeKeySender, from.String()),
-			sdk.NewAttribute(sdk.AttributeKeyAmount, coins.String())),
-		sdk.NewEvent(sdk.EventTypeMessage, sdk.NewAttribute(banktypes.AttributeKeySender, from.String())),
-	})
+	emitSend(ctx, from, to, sdk.NewCoins(sdk.NewCoin(b.feeDenom, fee)))
 	return nil
 }
 

@@ -13,7 +13,6 @@ import (
 	sdkerrors "github.com/cosmos/cosmos-sdk/types/errors"
 	authkeeper "github.com/cosmos/cosmos-sdk/x/auth/keeper"
 	bankkeeper "github.com/cosmos/cosmos-sdk/x/bank/keeper"
-	banktypes "github.com/cosmos/cosmos-sdk/x/bank/types"
 
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/localnet/minitia/xmove"
@@ -57,19 +56,10 @@ func (b moveBank) SendCoins(ctx context.Context, from, to sdk.AccAddress, amt sd
 			return err
 		}
 	}
-	sctx := sdk.UnwrapSDKContext(ctx)
-	sctx.EventManager().EmitEvent(banktypes.NewCoinSpentEvent(from, amt))
-	sctx.EventManager().EmitEvent(banktypes.NewCoinReceivedEvent(to, amt))
 	if !b.acc.HasAccount(ctx, to) {
 		b.acc.SetAccount(ctx, b.acc.NewAccountWithAddress(ctx, to))
 	}
-	sctx.EventManager().EmitEvents(sdk.Events{
-		sdk.NewEvent(banktypes.EventTypeTransfer,
-			sdk.NewAttribute(banktypes.AttributeKeyRecipient, to.String()),
-			sdk.NewAttribute(banktypes.AttributeKeySender, from.String()),
-			sdk.NewAttribute(sdk.AttributeKeyAmount, amt.String())),
-		sdk.NewEvent(sdk.EventTypeMessage, sdk.NewAttribute(banktypes.AttributeKeySender, from.String())),
-	})
+	emitSend(ctx, from, to, amt)
 	return nil
 }
 

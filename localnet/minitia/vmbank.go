@@ -41,6 +41,19 @@ type vmBank interface {
 	supply(ctx context.Context, denom string) (sdkmath.Int, error)
 }
 
+// emitSend emits the events of a send, as x/bank's SendCoins does.
+func emitSend(ctx context.Context, from, to sdk.AccAddress, amt sdk.Coins) {
+	sdk.UnwrapSDKContext(ctx).EventManager().EmitEvents(sdk.Events{
+		banktypes.NewCoinSpentEvent(from, amt),
+		banktypes.NewCoinReceivedEvent(to, amt),
+		sdk.NewEvent(banktypes.EventTypeTransfer,
+			sdk.NewAttribute(banktypes.AttributeKeyRecipient, to.String()),
+			sdk.NewAttribute(banktypes.AttributeKeySender, from.String()),
+			sdk.NewAttribute(sdk.AttributeKeyAmount, amt.String())),
+		sdk.NewEvent(sdk.EventTypeMessage, sdk.NewAttribute(banktypes.AttributeKeySender, from.String())),
+	})
+}
+
 // tableCoin is one entry of the table a bank pages: its key, its coin, and whether the
 // listing shows it.
 type tableCoin struct {

@@ -8,37 +8,25 @@ package feetoken
 
 import (
 	"embed"
-	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
-	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/vipharness/vipharness/contracts/evm/artifact"
 )
 
 //go:embed artifacts
 var artifacts embed.FS
 
-func read(name string) string {
-	b, err := artifacts.ReadFile("artifacts/" + name)
-	if err != nil {
-		panic(err) // embedded at build time
-	}
-	return strings.TrimSpace(string(b))
-}
+var contract = artifact.Contract{FS: artifacts, Name: "FeeToken"}
 
 // ABI is the contract's ABI.
-func ABI() abi.ABI {
-	a, err := abi.JSON(strings.NewReader(read("FeeToken.abi.json")))
-	if err != nil {
-		panic(err)
-	}
-	return a
-}
+func ABI() abi.ABI { return contract.ABI() }
 
 // Bin is the creation bytecode (without constructor arguments).
-func Bin() []byte { return common.FromHex(read("FeeToken.bin")) }
+func Bin() []byte { return contract.Bin() }
 
 // RuntimeBin is the deployed bytecode.
-func RuntimeBin() []byte { return common.FromHex(read("FeeToken.bin-runtime")) }
+func RuntimeBin() []byte { return contract.RuntimeBin() }
 
 // DeployInput is the creation transaction's data: Bin followed by the ABI-encoded
 // constructor arguments.

@@ -27,10 +27,16 @@ type transferLog struct {
 
 func (l transferLog) String() string { return fmt.Sprintf("%s -> %s: %s", l.from, l.to, l.amount) }
 
-func feeTransfers(t *testing.T, events []abci.Event) []transferLog {
+type eventLog struct {
+	Address string
+	Topics  []string
+	Data    string
+}
+
+// eventLogs are the EVM logs in a tx's x/evm events.
+func eventLogs(t *testing.T, events []abci.Event) []eventLog {
 	t.Helper()
-	topic := crypto.Keccak256Hash([]byte("Transfer(address,address,uint256)")).Hex()
-	var out []transferLog
+	var out []eventLog
 	for _, ev := range events {
 		if ev.Type != "evm" {
 			continue
@@ -39,16 +45,23 @@ func feeTransfers(t *testing.T, events []abci.Event) []transferLog {
 			if a.Key != "log" {
 				continue
 			}
-			var l struct {
-				Topics []string
-				Data   string
-			}
+			var l eventLog
 			if err := json.Unmarshal([]byte(a.Value), &l); err != nil {
 				t.Fatalf("log %s: %v", a.Value, err)
 			}
-			if len(l.Topics) == 3 && l.Topics[0] == topic {
-				out = append(out, transferLog{common.HexToAddress(l.Topics[1]), common.HexToAddress(l.Topics[2]), new(big.Int).SetBytes(common.FromHex(l.Data))})
-			}
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func feeTransfers(t *testing.T, events []abci.Event) []transferLog {
+	t.Helper()
+	topic := crypto.Keccak256Hash([]byte("Transfer(address,address,uint256)")).Hex()
+	var out []transferLog
+	for _, l := range eventLogs(t, events) {
+		if len(l.Topics) == 3 && l.Topics[0] == topic {
+			out = append(out, transferLog{common.HexToAddress(l.Topics[1]), common.HexToAddress(l.Topics[2]), new(big.Int).SetBytes(common.FromHex(l.Data))})
 		}
 	}
 	return out
@@ -144,23 +157,12 @@ func TestTheFeeDenomIsAnERC20(t *testing.T) {
 	}
 }
 
-// collectorToken is the address of the contract whose log paid the fee.
+// collectorToken is the address of the contract whose log paid the fee (the tx's first).
 func collectorToken(t *testing.T, events []abci.Event) string {
 	t.Helper()
-	for _, ev := range events {
-		if ev.Type != "evm" {
-			continue
-		}
-		for _, a := range ev.Attributes {
-			if a.Key != "log" {
-				continue
-			}
-			var l struct{ Address string }
-			if err := json.Unmarshal([]byte(a.Value), &l); err == nil && l.Address != "" {
-				return l.Address
-			}
-		}
+	logs := eventLogs(t, events)
+	if len(logs) == 0 {
+		t.Fatal("no x/evm log in the tx's events")
 	}
-	t.Fatal("no x/evm log in the tx's events")
-	return ""
+	return logs[0].Address
 }
