@@ -283,7 +283,7 @@ func NewApp(cfg Config, db dbm.DB, home string, logger log.Logger) (*App, error)
 	}
 	if a.EVMKeeper != nil && a.LastBlockHeight() > 0 {
 		ctx := a.NewUncachedContext(true, emptyHeader())
-		if err := feeTokenMade(ctx.MultiStore().GetKVStore(a.keys[xevm.ModuleName])); err != nil {
+		if err := feeTokenMade(ctx.MultiStore().GetKVStore(a.keys[xevm.ModuleName]), cfg.FeeDenom); err != nil {
 			return nil, err
 		}
 	}
@@ -390,8 +390,8 @@ func movedCoins(moveStore storetypes.KVStore) error {
 
 // feeTokenMade refuses a kept EVM rollup made before its fee denom was an ERC-20: its
 // balances are x/bank's, which this app does not read.
-func feeTokenMade(evmStore storetypes.KVStore) error {
-	if _, ok := xevm.FeeTokenIn(evmStore); ok {
+func feeTokenMade(evmStore storetypes.KVStore, denom string) error {
+	if _, ok := xevm.FeeTokenIn(evmStore, denom); ok {
 		return nil
 	}
 	return errors.New("minitia: this EVM chain was made by an earlier vipharness: its fee denom is an x/bank coin, not an ERC-20 as on a minievm, so this version cannot run it; start it afresh (remove its data directory)")

@@ -172,15 +172,12 @@ func (d gasFreeFee) AnteHandle(ctx sdk.Context, tx sdk.Tx, simulate bool, next s
 }
 
 // gasRefund returns part of an Ethereum tx's unused gas to its payer once it succeeds, as
-// minievm's GasRefundDecorator does: its share (minievm's default gas_refund_ratio, 0.5) of
+// minievm's GasRefundDecorator does: its share (x/evm's gas_refund_ratio, 0.5 by default) of
 // the gas left, at the prices the ante handler kept (xevm.GasPricesDecorator), from the fee
 // collector, on a meter of its own.
 type gasRefund struct {
 	bank evmBank
 }
-
-// gasRefundRatio is minievm's default gas_refund_ratio.
-var gasRefundRatio = sdkmath.LegacyNewDecWithPrec(5, 1)
 
 const gasRefundGas = 1_000_000
 
@@ -196,8 +193,12 @@ func (d gasRefund) PostHandle(ctx sdk.Context, tx sdk.Tx, simulate, success bool
 	if !ok {
 		return next(ctx, tx, simulate, success)
 	}
+	params, err := d.bank.evm.Params(ctx) // the refund ratio, read on the tx's gas as there
+	if err != nil {
+		return ctx, err
+	}
 	left := ctx.GasMeter().Limit() - ctx.GasMeter().GasConsumedToLimit()
-	refundGas := gasRefundRatio.MulInt64(int64(left)).TruncateInt().Uint64()
+	refundGas := params.GasRefundRatio.MulInt64(int64(left)).TruncateInt().Uint64()
 	coins, _ := prices.MulDec(sdkmath.LegacyNewDecFromInt(sdkmath.NewIntFromUint64(refundGas))).TruncateDecimal()
 	if coins.IsZero() {
 		return next(ctx, tx, simulate, success)

@@ -68,7 +68,7 @@ func TestAKeptMoveChainWithoutCoinsIsRefused(t *testing.T) {
 
 // An EVM rollup kept before its fee denom was an ERC-20 (no fee token) is refused by name.
 func TestAKeptEVMChainWithoutAFeeTokenIsRefused(t *testing.T) {
-	if err := feeTokenMade(dbadapter.Store{DB: dbm.NewMemDB()}); err == nil || !strings.Contains(err.Error(), "start it afresh") {
+	if err := feeTokenMade(dbadapter.Store{DB: dbm.NewMemDB()}, "umin"); err == nil || !strings.Contains(err.Error(), "start it afresh") {
 		t.Fatalf("a chain without a fee token: %v, want a refusal that says what to do", err)
 	}
 }

@@ -31,9 +31,7 @@ import (
 var (
 	// ChainAddress calls the fee token's sudo functions (minievm's StdAddress).
 	ChainAddress = common.BytesToAddress([]byte{1})
-	// feeTokenKey holds the fee token's address in the module's store.
-	feeTokenKey = []byte{0x41}
-	feeABI      = feetoken.ABI()
+	feeABI = feetoken.ABI()
 )
 
 // Gas budgets as minievm's: a nested balance call inside the EVM, a Cosmos-side read on an
@@ -44,14 +42,19 @@ const (
 	chainWriteGas = 1_000_000
 )
 
-// FeeToken is the fee denom's ERC-20, if the chain has made it.
+// feeTokenKey records a denom's ERC-20 where a minievm does (its
+// ERC20ContractAddrsByDenomPrefix, then the denom), so a read costs what it costs there.
+func feeTokenKey(denom string) []byte { return append([]byte{0x34}, denom...) }
+
+// FeeToken is the fee denom's ERC-20, if the chain has made it (a read on ctx's gas, as a
+// minievm's DenomToContractAddr).
 func (k *Keeper) FeeToken(ctx sdk.Context) (common.Address, bool) {
-	return FeeTokenIn(ctx.KVStore(k.key))
+	return FeeTokenIn(ctx.KVStore(k.key), k.denom)
 }
 
-// FeeTokenIn is the fee token recorded in x/evm's store, if any.
-func FeeTokenIn(store storetypes.KVStore) (common.Address, bool) {
-	bz := store.Get(feeTokenKey)
+// FeeTokenIn is denom's ERC-20 recorded in x/evm's store, if any.
+func FeeTokenIn(store storetypes.KVStore, denom string) (common.Address, bool) {
+	bz := store.Get(feeTokenKey(denom))
 	if bz == nil {
 		return common.Address{}, false
 	}
@@ -69,28 +72,41 @@ func (k *Keeper) InitFeeToken(ctx sdk.Context, decimals uint8) (common.Address, 
 	if err != nil {
 		return common.Address{}, fmt.Errorf("xevm: deploy the fee token: %w", err)
 	}
-	ctx.KVStore(k.key).Set(feeTokenKey, out.contract.Bytes())
+	ctx.KVStore(k.key).Set(feeTokenKey(k.denom), out.contract.Bytes())
 	return out.contract, nil
 }
 
 type loadingDecimalsKey struct{}
 
-// loadFee is what a minievm does before every EVM call: it reads the fee token's decimals,
-// an EVM call of its own paid from ctx's meter.
-func (k *Keeper) loadFee(ctx sdk.Context) {
-	if ctx.Value(loadingDecimalsKey{}) != nil {
-		return
+// prepare makes the reads a minievm's CreateEVM makes before every EVM call, on ctx's gas:
+// x/evm's params, the fee token, its decimals (an EVM call of its own, unless this call is
+// that read) and the base fee.
+func (k *Keeper) prepare(ctx sdk.Context) (token common.Address, hasToken bool, baseFee *big.Int, err error) {
+	if _, err := k.Params(ctx); err != nil {
+		return token, false, nil, err
 	}
-	k.FeeDecimals(ctx)
+	token, hasToken = k.FeeToken(ctx)
+	if hasToken && ctx.Value(loadingDecimalsKey{}) == nil {
+		k.decimalsOf(ctx, token)
+	}
+	baseFee, err = k.baseFee(ctx)
+	return token, hasToken, baseFee, err
 }
 
-// FeeDecimals is the fee token's decimals() as a minievm reads it: paid from ctx's meter
-// (out of gas reads 0).
+// FeeDecimals is the fee token's decimals() as a minievm reads it for an Ethereum tx's fee
+// check: its params, then the token (GetDecimals), each on ctx's gas (out of gas reads 0).
 func (k *Keeper) FeeDecimals(ctx sdk.Context) uint8 {
+	if _, err := k.Params(ctx); err != nil {
+		return 0
+	}
 	token, ok := k.FeeToken(ctx)
 	if !ok {
 		return 0
 	}
+	return k.decimalsOf(ctx, token)
+}
+
+func (k *Keeper) decimalsOf(ctx sdk.Context, token common.Address) uint8 {
 	ret, err := k.read(ctx.WithValue(loadingDecimalsKey{}, true), token, "decimals")
 	if err != nil || len(ret) != 1 {
 		return 0

@@ -23,6 +23,9 @@ func TestScoringContractCostsWhatAMinievmCharges(t *testing.T) {
 	keys := storetypes.NewKVStoreKeys(ModuleName, "acc")
 	ctx := testutil.DefaultContextWithKeys(keys, nil, nil).WithChainID("test-1").WithBlockHeight(10)
 	k := &Keeper{key: keys[ModuleName], accounts: fakeAccounts{keys["acc"]}, denom: "umin"}
+	if err := k.SetParams(ctx, DefaultParams("umin")); err != nil {
+		t.Fatal(err)
+	}
 	sender := common.HexToAddress("0x1000000000000000000000000000000000000001")
 	contractABI := evm.ABI()
 	args, err := contractABI.Pack("", uint64(1))

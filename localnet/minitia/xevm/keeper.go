@@ -124,7 +124,7 @@ type run struct {
 	gas   uint64 // what the EVM may use
 }
 
-func (k *Keeper) newRun(ctx sdk.Context, caller common.Address, baseFee *big.Int) *run {
+func (k *Keeper) newRun(ctx sdk.Context, caller common.Address, token common.Address, hasToken bool, baseFee *big.Int) *run {
 	cfg := ChainConfig(ctx.ChainID())
 	hash := ctx.HeaderHash()
 	if len(hash) == 0 {
@@ -146,7 +146,7 @@ func (k *Keeper) newRun(ctx sdk.Context, caller common.Address, baseFee *big.Int
 	}
 	evm := vm.NewEVM(block, st, cfg, vm.Config{ExtraEips: verkleCancunEIPs})
 	st.evm = evm
-	st.feeToken, st.hasFeeToken = k.FeeToken(ctx)
+	st.feeToken, st.hasFeeToken = token, hasToken
 	price, _ := uint256.FromBig(k.txGasPrice(ctx))
 	if price == nil {
 		price = uint256.NewInt(0)
@@ -182,13 +182,11 @@ type outcome struct {
 // unless the EVM failed. A panic of the state (a bank refusal) is the execution's failure.
 func (k *Keeper) execute(ctx sdk.Context, caller common.Address, to *common.Address, input []byte, value *uint256.Int,
 	list types.AccessList, keep bool) (out outcome, err error) {
-	// As a minievm's CreateEVM: the fee token's decimals, then the base fee, are read first.
-	k.loadFee(ctx)
-	baseFee, err := k.baseFee(ctx)
+	token, hasToken, baseFee, err := k.prepare(ctx)
 	if err != nil {
 		return out, err
 	}
-	r := k.newRun(ctx, caller, baseFee)
+	r := k.newRun(ctx, caller, token, hasToken, baseFee)
 	intrinsic, err := core.IntrinsicGas(input, list, nil, caller, to, value, r.rules)
 	if err != nil {
 		return out, errorsmod.Wrap(ErrInvalidRequest, err.Error())

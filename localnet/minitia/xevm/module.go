@@ -80,6 +80,10 @@ func (s msgServer) sender(ctx sdk.Context, bech string, create bool) (common.Add
 
 func (s msgServer) Create(goCtx context.Context, m *initiaevm.MsgCreate) (*initiaevm.MsgCreateResponse, error) {
 	ctx := sdk.UnwrapSDKContext(goCtx)
+	// A minievm reads its params first, for the allowed publishers (none kept: anyone).
+	if _, err := s.k.Params(ctx); err != nil {
+		return nil, err
+	}
 	caller, err := s.sender(ctx, m.Sender, true)
 	if err != nil {
 		return nil, err
@@ -249,13 +253,17 @@ func (m AppModule) RegisterServices(cfg module.Configurator) {
 	initiaevm.RegisterQueryServer(cfg.QueryServer(), queryServer{m.K})
 }
 
-// The module's genesis is its fee token, deployed from the chain address with the fee
-// denom's 18 decimals before the bank mints; other contracts are deployed by txs.
+// The module's genesis is a minievm's default params and its fee token, deployed from the
+// chain address with the fee denom's 18 decimals before the bank mints; other contracts are
+// deployed by txs.
 func (AppModule) DefaultGenesis(codec.JSONCodec) json.RawMessage { return json.RawMessage(`{}`) }
 func (AppModule) ValidateGenesis(codec.JSONCodec, client.TxEncodingConfig, json.RawMessage) error {
 	return nil
 }
 func (m AppModule) InitGenesis(ctx sdk.Context, _ codec.JSONCodec, _ json.RawMessage) {
+	if err := m.K.SetParams(ctx, DefaultParams(m.K.denom)); err != nil {
+		panic(err)
+	}
 	if _, err := m.K.InitFeeToken(ctx, EtherDecimals); err != nil {
 		panic(err)
 	}
