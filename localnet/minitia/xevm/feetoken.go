@@ -31,7 +31,7 @@ import (
 var (
 	// ChainAddress calls the fee token's sudo functions (minievm's StdAddress).
 	ChainAddress = common.BytesToAddress([]byte{1})
-	feeABI = feetoken.ABI()
+	feeABI       = feetoken.ABI()
 )
 
 // Gas budgets as minievm's: a nested balance call inside the EVM, a Cosmos-side read on an
