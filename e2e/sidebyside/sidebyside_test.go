@@ -167,7 +167,7 @@ const (
 // stays true.
 var known = map[string]map[vip.VM]string{
 	"RPC broadcast_tx_sync of garbage":   {vip.Wasm: garbagePanics, vip.Move: garbagePanics},
-	"JSON-RPC a transfer's gas and logs": {vip.EVM: "the fee denom is an ERC-20 on both (the fee's payment and refund are Transfer logs in the receipt), and its decimals() is read where a minievm reads it (in the ante handler and before every EVM call, after x/evm's params, the token's record and the minimum gas price, each read on the tx's gas as there), but running decimals() costs 6,633 gas in a minievm's 10,436-byte ERC-20 (EIP-4762 prices each code chunk a call touches; traced on v1.2.18 with a gas-logging build outside the repository) and 1,657 in our 2,164-byte token, whose bytecode is our own: a read is 31,261 gas there and 26,285 here, so a transfer uses 111,563 there and 103,175 here (estimates 170,860 and 163,908)"},
+	"JSON-RPC a transfer's gas and logs": {vip.EVM: "the fee denom is an ERC-20 on both (the fee's payment and refund are Transfer logs in the receipt), and its decimals() is read where a minievm reads it (in the ante handler and before every EVM call, after x/evm's params, the token's record and the minimum gas price, each read on the tx's gas as there), but running decimals() costs 6,633 gas in a minievm's 10,436-byte ERC-20 (EIP-4762 prices each code chunk a call touches; traced on v1.2.18 with a gas-logging build outside the repository) and 1,657 in our 2,164-byte token, whose bytecode is our own: a read is 31,261 gas there and 26,285 here, so a transfer uses 111,563 there and 102,365 here (estimates 170,860 and 163,152)"},
 }
 
 // knownOnGeth are the differences of the EVM rollup on go-ethereum's simulated chain
