@@ -343,7 +343,7 @@ var vmModules = map[vip.VM]vmModule{
 //lint:ignore SA1019 module.NewManager takes the VM module as this type in SDK v0.53
 func (a *App) evmModule(cfg Config, _, _ string) (module.AppModule, error) {
 	a.EVMKeeper = xevm.NewKeeper(a.keys[xevm.ModuleName], a.AccountKeeper, a.enc.Address, cfg.FeeDenom, a.minGasPrice)
-	a.vmBank = evmBank{base: a.BankKeeper, acc: a.AccountKeeper, evm: a.EVMKeeper, feeDenom: cfg.FeeDenom}
+	a.vmBank = evmBank{sdkKeepers: sdkKeepers{base: a.BankKeeper, acc: a.AccountKeeper}, evm: a.EVMKeeper, feeDenom: cfg.FeeDenom}
 	return xevm.AppModule{K: a.EVMKeeper}, nil
 }
 
@@ -358,7 +358,7 @@ func (a *App) moveModule(cfg Config, _, _ string) (module.AppModule, error) {
 	var supply xmove.Supply = a.BankKeeper
 	if a.rollup() {
 		// A minimove's balances are Move coins (the L1 stand-in's 0x1 has no coin module).
-		a.moveBank = &moveBank{base: a.BankKeeper, acc: a.AccountKeeper}
+		a.moveBank = &moveBank{sdkKeepers: sdkKeepers{base: a.BankKeeper, acc: a.AccountKeeper}}
 		supply = a.moveBank
 	}
 	k, err := xmove.NewKeeper(a.keys[xmove.ModuleName], xmove.Chain{

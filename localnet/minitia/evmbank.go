@@ -10,9 +10,7 @@ import (
 	storetypes "cosmossdk.io/store/types"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	sdkerrors "github.com/cosmos/cosmos-sdk/types/errors"
-	authkeeper "github.com/cosmos/cosmos-sdk/x/auth/keeper"
 	authtypes "github.com/cosmos/cosmos-sdk/x/auth/types"
-	bankkeeper "github.com/cosmos/cosmos-sdk/x/bank/keeper"
 
 	"github.com/vipharness/vipharness/localnet/minitia/xevm"
 )
@@ -22,16 +20,12 @@ import (
 // an EVM call with its gas and Transfer log. The other denoms stay x/bank's here (a minievm
 // makes every denom an ERC-20; only the fee denom is used on a VIP rollup's path).
 type evmBank struct {
-	base     bankkeeper.BaseKeeper
-	acc      authkeeper.AccountKeeper
+	sdkKeepers
 	evm      *xevm.Keeper
 	feeDenom string
 }
 
 var _ vmBank = evmBank{}
-
-func (b evmBank) bankKeeper() bankkeeper.BaseKeeper       { return b.base }
-func (b evmBank) accountKeeper() authkeeper.AccountKeeper { return b.acc }
 
 // split separates the fee denom's amount from the other coins.
 func (b evmBank) split(amt sdk.Coins) (sdkmath.Int, sdk.Coins) {
@@ -64,16 +58,7 @@ func (b evmBank) SendCoins(ctx context.Context, from, to sdk.AccAddress, amt sdk
 
 // SendCoinsFromAccountToModule pays a module account (the fee collector, for fees).
 func (b evmBank) SendCoinsFromAccountToModule(ctx context.Context, from sdk.AccAddress, module string, amt sdk.Coins) error {
-	acc := b.acc.GetModuleAccount(ctx, module)
-	if acc == nil {
-		panic(errorsmod.Wrapf(sdkerrors.ErrUnknownAddress, "module account %s does not exist", module))
-	}
-	return b.SendCoins(ctx, from, acc.GetAddress(), amt)
-}
-
-// IsSendEnabledCoins is x/bank's check of its send-enabled flags.
-func (b evmBank) IsSendEnabledCoins(ctx context.Context, coins ...sdk.Coin) error {
-	return b.base.IsSendEnabledCoins(ctx, coins...)
+	return b.SendCoins(ctx, from, b.moduleAddress(ctx, module), amt)
 }
 
 // mint issues the fee denom through the token, and the rest through x/evm's module account.

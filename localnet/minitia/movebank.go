@@ -11,8 +11,6 @@ import (
 	sdkmath "cosmossdk.io/math"
 	sdk "github.com/cosmos/cosmos-sdk/types"
 	sdkerrors "github.com/cosmos/cosmos-sdk/types/errors"
-	authkeeper "github.com/cosmos/cosmos-sdk/x/auth/keeper"
-	bankkeeper "github.com/cosmos/cosmos-sdk/x/bank/keeper"
 
 	"github.com/vipharness/vipharness/bindings/movebcs"
 	"github.com/vipharness/vipharness/localnet/minitia/xmove"
@@ -28,8 +26,7 @@ import (
 var _ vmBank = moveBank{}
 
 type moveBank struct {
-	base bankkeeper.BaseKeeper
-	acc  authkeeper.AccountKeeper
+	sdkKeepers
 	move *xmove.Keeper
 }
 
@@ -92,16 +89,7 @@ func addressArg(a sdk.AccAddress) []byte {
 
 // SendCoinsFromAccountToModule pays a module account (the fee collector, for fees).
 func (b moveBank) SendCoinsFromAccountToModule(ctx context.Context, from sdk.AccAddress, module string, amt sdk.Coins) error {
-	acc := b.acc.GetModuleAccount(ctx, module)
-	if acc == nil {
-		panic(errorsmod.Wrapf(sdkerrors.ErrUnknownAddress, "module account %s does not exist", module))
-	}
-	return b.SendCoins(ctx, from, acc.GetAddress(), amt)
-}
-
-// IsSendEnabledCoins is x/bank's check of its send-enabled flags.
-func (b moveBank) IsSendEnabledCoins(ctx context.Context, coins ...sdk.Coin) error {
-	return b.base.IsSendEnabledCoins(ctx, coins...)
+	return b.SendCoins(ctx, from, b.moduleAddress(ctx, module), amt)
 }
 
 // mint issues coins to addr at genesis: the coin is initialized as a managed coin of 0x1
@@ -293,6 +281,3 @@ func (b moveBank) IterateTotalSupply(ctx context.Context, cb func(sdk.Coin) bool
 		}
 	}
 }
-
-func (b moveBank) bankKeeper() bankkeeper.BaseKeeper       { return b.base }
-func (b moveBank) accountKeeper() authkeeper.AccountKeeper { return b.acc }

@@ -41,6 +41,30 @@ type vmBank interface {
 	supply(ctx context.Context, denom string) (sdkmath.Int, error)
 }
 
+// sdkKeepers are what a VM's bank keeps of the SDK's: x/bank for what is not a balance, x/auth
+// for accounts.
+type sdkKeepers struct {
+	base bankkeeper.BaseKeeper
+	acc  authkeeper.AccountKeeper
+}
+
+func (k sdkKeepers) bankKeeper() bankkeeper.BaseKeeper       { return k.base }
+func (k sdkKeepers) accountKeeper() authkeeper.AccountKeeper { return k.acc }
+
+// IsSendEnabledCoins is x/bank's check of its send-enabled flags.
+func (k sdkKeepers) IsSendEnabledCoins(ctx context.Context, coins ...sdk.Coin) error {
+	return k.base.IsSendEnabledCoins(ctx, coins...)
+}
+
+// moduleAddress is a module account's address; a module the app lacks panics, as in x/bank.
+func (k sdkKeepers) moduleAddress(ctx context.Context, module string) sdk.AccAddress {
+	acc := k.acc.GetModuleAccount(ctx, module)
+	if acc == nil {
+		panic(errorsmod.Wrapf(sdkerrors.ErrUnknownAddress, "module account %s does not exist", module))
+	}
+	return acc.GetAddress()
+}
+
 // emitSend emits the events of a send, as x/bank's SendCoins does.
 func emitSend(ctx context.Context, from, to sdk.AccAddress, amt sdk.Coins) {
 	sdk.UnwrapSDKContext(ctx).EventManager().EmitEvents(sdk.Events{
