@@ -149,11 +149,6 @@ func (k *Keeper) FeeMint(ctx sdk.Context, to sdk.AccAddress, amt sdkmath.Int) er
 	return k.sudo(ctx, "sudoMint", common.BytesToAddress(to), amt.BigInt())
 }
 
-// FeeBurn destroys amt of addr's fee denom (sudoBurn).
-func (k *Keeper) FeeBurn(ctx sdk.Context, from sdk.AccAddress, amt sdkmath.Int) error {
-	return k.sudo(ctx, "sudoBurn", common.BytesToAddress(from), amt.BigInt())
-}
-
 // read calls a view function of the token from the null address, keeping nothing, paid from
 // ctx's meter (on an unbounded meter, from a bounded one of staticReadGas).
 func (k *Keeper) read(ctx sdk.Context, token common.Address, method string, args ...any) ([]any, error) {
