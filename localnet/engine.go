@@ -5,8 +5,6 @@ package localnet
 
 import (
 	"context"
-	"fmt"
-	"net"
 
 	"github.com/vipharness/vipharness/deployer/vip"
 )
@@ -74,26 +72,4 @@ type Engine interface {
 	// starting anything.
 	Available(ctx context.Context, vm vip.VM) error
 	StartRollup(ctx context.Context, vm vip.VM) (Rollup, error)
-}
-
-// FreePorts asks the kernel for n distinct free loopback ports, for nodes that must be told
-// their ports up front. (A port can be taken between this call and the node's bind; the
-// engines then fail to start with the node's own error.)
-func FreePorts(n int) ([]int, error) {
-	var lns []net.Listener
-	defer func() {
-		for _, ln := range lns {
-			ln.Close()
-		}
-	}()
-	out := make([]int, 0, n)
-	for range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, fmt.Errorf("find a free port: %w", err)
-		}
-		lns = append(lns, ln)
-		out = append(out, ln.Addr().(*net.TCPAddr).Port)
-	}
-	return out, nil
 }

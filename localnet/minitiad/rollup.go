@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
@@ -214,6 +215,7 @@ func (r *Rollup) waitReady(ctx context.Context) error {
 	defer cancel()
 	sent := false
 	var last error
+	var refused refusals
 	for {
 		if exited, werr := r.rn.exited(ready); exited {
 			if err := r.failed(); err != nil {
@@ -230,18 +232,22 @@ func (r *Rollup) waitReady(ctx context.Context) error {
 			last = err
 		case height < 1:
 			last = errors.New("no block yet")
-		case !evmFaced(r.vm):
-			if last = r.restReady(ready); last == nil {
-				return nil
-			}
-		case height < 2 && !sent:
+		case height < 2 && !sent && evmFaced(r.vm):
 			// minievm's JSON-RPC serves from height 2, and a block comes with a tx.
 			if last = r.selfSend(ready); last == nil {
 				sent = true
 			}
 		default:
-			if last = r.jsonrpcReady(ready); last == nil {
-				return r.restReady(ready)
+			if evmFaced(r.vm) {
+				if last = r.jsonrpcReady(ready); last != nil {
+					break
+				}
+			}
+			if last = r.restReady(ready); last == nil {
+				return nil
+			}
+			if refused.see(last, time.Now()) {
+				return fmt.Errorf("minitiad (%s): %w: its REST (%s) refused connections for %s while it made blocks; last log lines:\n%s", r.vm, errPortTaken, r.ends.REST, refusedFor, process.LastLines(r.rn.logs(), 20))
 			}
 		}
 		select {
@@ -250,6 +256,28 @@ func (r *Rollup) waitReady(ctx context.Context) error {
 		case <-time.After(150 * time.Millisecond):
 		}
 	}
+}
+
+// A Cosmos SDK node whose REST server cannot listen logs nothing and goes on making blocks
+// (its start holds the error until a signal ends it), so a port taken before it bound shows
+// only as a REST that refuses connections while blocks come. After refusedFor of that, the
+// node is taken for one that lost its port. (It listens before its first block otherwise.)
+const refusedFor = 30 * time.Second
+
+// refusals tracks how long a node with blocks has refused REST connections in a row.
+type refusals struct{ since time.Time }
+
+// see records a REST check's outcome at now and reports whether the node has refused
+// connections for refusedFor.
+func (r *refusals) see(err error, now time.Time) bool {
+	if !errors.Is(err, syscall.ECONNREFUSED) {
+		r.since = time.Time{}
+		return false
+	}
+	if r.since.IsZero() {
+		r.since = now
+	}
+	return now.Sub(r.since) >= refusedFor
 }
 
 func (r *Rollup) height(ctx context.Context) (int64, error) {

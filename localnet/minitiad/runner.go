@@ -57,6 +57,9 @@ type binaryRunner struct {
 
 var _ runner = (*binaryRunner)(nil)
 
+// freePorts finds a node's ports (a variable so that a test can hand out a taken one).
+var freePorts = localnet.FreePorts
+
 func newBinaryRunner(bin, dist string, logger *slog.Logger) (_ *binaryRunner, err error) {
 	dir, err := os.MkdirTemp("", "vipharness-"+dist+"-")
 	if err != nil {
@@ -67,7 +70,7 @@ func newBinaryRunner(bin, dist string, logger *slog.Logger) (_ *binaryRunner, er
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("minitiad temp dir: %w", err)
 	}
-	free, err := localnet.FreePorts(9)
+	free, err := freePorts(9)
 	if err != nil {
 		os.RemoveAll(dir)
 		os.RemoveAll(tmp)
