@@ -1,7 +1,6 @@
 package conformance_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -13,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -64,8 +62,8 @@ func chains() []chain {
 	return out
 }
 
-// startChain runs `vipctl localnet up` in its own process group until the spec tree ends,
-// and returns the environment it wrote (endpoints, L1 stand-in, dev key).
+// startChain runs `vipctl localnet up` for c until the spec tree ends, and returns the
+// environment it wrote (endpoints, L1 stand-in, dev key).
 func startChain(ctx context.Context, c chain, l1Stage uint64) []string {
 	if c.engine == "process" {
 		if err := (process.Engine{}).Available(context.Background(), c.vm); err != nil {
@@ -83,65 +81,8 @@ func startChain(ctx context.Context, c chain, l1Stage uint64) []string {
 			Skip(err.Error())
 		}
 	}
-	dir := GinkgoT().TempDir()
-	envFile := filepath.Join(dir, "localnet.env")
-	cmd := exec.Command(vipctl, "localnet", "up", "--vm", string(c.vm), "--engine", c.engine,
-		"--l1-stage", strconv.FormatUint(l1Stage, 10), "--env-file", envFile, "--state-dir", dir)
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	Expect(cmd.Start()).To(Succeed())
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	DeferCleanup(func() {
-		// Ctrl-C, as a user stops it; then the whole group, by its PID.
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
-		select {
-		case <-done:
-		case <-time.After(20 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
-		if CurrentSpecReport().Failed() {
-			AddReportEntry("localnet log", log.String())
-		}
-	})
-	Eventually(func() error {
-		select {
-		case err := <-done:
-			return StopTrying(fmt.Sprintf("vipctl localnet up exited (%v):\n%s", err, log.String()))
-		default:
-		}
-		_, err := os.Stat(envFile)
-		return err
-	}).WithContext(ctx).WithTimeout(3 * time.Minute).WithPolling(100 * time.Millisecond).Should(Succeed())
-	env, err := readEnvFile(envFile)
-	Expect(err).NotTo(HaveOccurred())
-	return env
-}
-
-// readEnvFile reads `export K=V` lines (V possibly Go-quoted).
-func readEnvFile(path string) ([]string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var env []string
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		line := strings.TrimPrefix(strings.TrimSpace(sc.Text()), "export ")
-		k, v, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
-		}
-		if strings.HasPrefix(v, `"`) {
-			if v, err = strconv.Unquote(v); err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", path, k, err)
-			}
-		}
-		env = append(env, k+"="+v)
-	}
-	return env, sc.Err()
+	return harness.LocalnetUp(ctx, vipctl, 3*time.Minute, "--vm", string(c.vm), "--engine", c.engine,
+		"--l1-stage", strconv.FormatUint(l1Stage, 10))
 }
 
 // check runs vipctl check with env and returns its JSON report and exit code.

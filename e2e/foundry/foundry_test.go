@@ -1,7 +1,6 @@
 package foundry_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,7 +11,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
@@ -68,52 +66,12 @@ type localnet struct {
 }
 
 func startLocalnet(ctx context.Context, engine string, l1Stage uint64) *localnet {
-	dir := GinkgoT().TempDir()
-	envFile := filepath.Join(dir, "localnet.env")
-	cmd := exec.Command(vipctl, "localnet", "up", "--vm", "evm", "--engine", engine,
-		"--l1-stage", strconv.FormatUint(l1Stage, 10), "--env-file", envFile, "--state-dir", dir)
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	Expect(cmd.Start()).To(Succeed())
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	DeferCleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) // Ctrl-C, then the group by its PID
-		select {
-		case <-done:
-		case <-time.After(20 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
-		if CurrentSpecReport().Failed() {
-			AddReportEntry("localnet log", log.String())
-		}
-	})
-	Eventually(func() error {
-		select {
-		case err := <-done:
-			return StopTrying(fmt.Sprintf("vipctl localnet up exited (%v):\n%s", err, log.String()))
-		default:
-		}
-		_, err := os.Stat(envFile)
-		return err
-	}).WithContext(ctx).WithTimeout(2 * time.Minute).WithPolling(100 * time.Millisecond).Should(Succeed())
-	b, err := os.ReadFile(envFile)
-	Expect(err).NotTo(HaveOccurred())
 	ln := &localnet{vars: map[string]string{}}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		k, v, ok := strings.Cut(strings.TrimPrefix(strings.TrimSpace(sc.Text()), "export "), "=")
-		if !ok || strings.HasPrefix(k, "#") {
-			continue
-		}
-		if strings.HasPrefix(v, `"`) {
-			v, err = strconv.Unquote(v)
-			Expect(err).NotTo(HaveOccurred(), k)
-		}
+	ln.env = harness.LocalnetUp(ctx, vipctl, 2*time.Minute, "--vm", "evm", "--engine", engine,
+		"--l1-stage", strconv.FormatUint(l1Stage, 10))
+	for _, kv := range ln.env {
+		k, v, _ := strings.Cut(kv, "=")
 		ln.vars[k] = v
-		ln.env = append(ln.env, k+"="+v)
 	}
 	return ln
 }
