@@ -27,7 +27,7 @@ func LocalnetUp(ctx context.Context, vipctl string, wait time.Duration, args ...
 	dir := ginkgo.GinkgoT().TempDir()
 	envFile := filepath.Join(dir, "localnet.env")
 	cmd := exec.Command(vipctl, append(append([]string{"localnet", "up"}, args...), "--env-file", envFile, "--state-dir", dir)...)
-	var log syncBuffer
+	var log SyncBuffer
 	cmd.Stdout, cmd.Stderr = &log, &log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	gomega.Expect(cmd.Start()).To(gomega.Succeed())
@@ -87,19 +87,19 @@ func ReadEnvFile(path string) ([]string, error) {
 	return env, sc.Err()
 }
 
-// syncBuffer is a buffer a command writes while the spec reads it.
-type syncBuffer struct {
+// SyncBuffer is a buffer a process writes while the spec reads it.
+type SyncBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
 }
 
-func (b *syncBuffer) Write(p []byte) (int, error) {
+func (b *SyncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
 }
 
-func (b *syncBuffer) String() string {
+func (b *SyncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()

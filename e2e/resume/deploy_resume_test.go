@@ -1,7 +1,6 @@
 package resume_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -21,6 +19,7 @@ import (
 	"github.com/vipharness/vipharness/deployer/journal"
 	"github.com/vipharness/vipharness/deployer/vip"
 	"github.com/vipharness/vipharness/deployer/vm/cosmostx"
+	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet"
 	"github.com/vipharness/vipharness/localnet/embedded"
 )
@@ -119,7 +118,7 @@ func signedDeploy(path string) journal.Record {
 func killAfterDeployBroadcast(ctx context.Context, env []string, args ...string) string {
 	cmd := exec.CommandContext(ctx, vipctl, args...)
 	cmd.Env = env
-	var buf syncBuffer
+	var buf harness.SyncBuffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	Expect(cmd.Start()).To(Succeed())
 	exited := make(chan error, 1)
@@ -155,22 +154,4 @@ func deployerSequence(ctx context.Context, vm vip.VM, ep localnet.Endpoints, add
 		Expect(err).NotTo(HaveOccurred())
 		return seq
 	}
-}
-
-// syncBuffer is a bytes.Buffer a process writes while the spec reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
