@@ -18,6 +18,8 @@ import (
 	"github.com/cometbft/cometbft/privval"
 	cmttypes "github.com/cometbft/cometbft/types"
 	dbm "github.com/cosmos/cosmos-db"
+
+	"github.com/vipharness/vipharness/localnet/memdb"
 )
 
 // keptChain is what a persistent Home remembers of its chain beside the stores and
@@ -74,10 +76,11 @@ func saveKept(home string, k keptChain) error {
 
 // appDB is the app's store: on disk in home's data folder when cfg.Persist (pebble:
 // goleveldb reads an empty value back as none, and IAVL keeps an empty store's root as an
-// empty value, so a query of a store never written fails), else in memory.
+// empty value, so a query of a store never written fails), else in memory (memdb: its
+// iterators hold no lock, which cosmos-db's MemDB's do, stopping views and commits for good).
 func appDB(cfg Config, home string) (dbm.DB, error) {
 	if !cfg.Persist {
-		return dbm.NewMemDB(), nil
+		return memdb.New(), nil
 	}
 	db, err := dbm.NewDB("application", dbm.PebbleDBBackend, filepath.Join(home, "data"))
 	if err != nil {
