@@ -196,3 +196,27 @@ func (r *DevNodeRollup) Logs() string { return r.node.logs() }
 
 // Stop terminates the container.
 func (r *DevNodeRollup) Stop(ctx context.Context) error { return r.node.stop(ctx) }
+
+var _ localnet.Dumper = (*DevNodeRollup)(nil)
+
+// Dump ends the node with SIGQUIT (the dev node is the container's first process, and Go
+// handles the signal there too), so that Go prints every goroutine's stack, and returns the
+// container's log: a node that stopped answering names where it waits.
+func (r *DevNodeRollup) Dump() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if ctr := r.node.container(); ctr != nil {
+		if c, err := dockerClient(ctx); err == nil {
+			if _, err := c.ContainerKill(ctx, ctr.GetContainerID(), client.ContainerKillOptions{Signal: "SIGQUIT"}); err == nil {
+				for ctx.Err() == nil {
+					if st, err := ctr.State(ctx); err != nil || !st.Running {
+						break
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+			}
+			c.Close()
+		}
+	}
+	return r.node.logs()
+}

@@ -3,6 +3,7 @@ package container
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,5 +63,30 @@ func TestDevNodeStartsAgainAfterAForeignPort(t *testing.T) {
 	}
 	if ready.VM != string(vip.Move) {
 		t.Fatalf("ready line names VM %q, want move", ready.VM)
+	}
+}
+
+// A dev node container that a failed spec asks to dump prints where each goroutine waits,
+// and ends.
+func TestDevNodeContainerDumpsItsGoroutines(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	e := Engine{Node: process.DevNode}
+	requireDocker(t, ctx, e, vip.Wasm)
+	r, err := e.StartRollup(ctx, vip.Wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Stop(context.Background())
+	out := r.(*DevNodeRollup).Dump()
+	if !strings.Contains(out, "goroutine ") || !strings.Contains(out, "SIGQUIT") {
+		t.Fatalf("the dump shows no goroutines:\n%s", process.LastLines(out, 20))
+	}
+	st, err := r.(*DevNodeRollup).node.container().State(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Running {
+		t.Fatal("the node still runs after its dump")
 	}
 }
