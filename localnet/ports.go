@@ -18,9 +18,10 @@ import (
 // REST server cannot bind keeps running without it, so a taken port shows only as a node
 // that never answers.)
 func FreePorts(n int) ([]int, error) {
-	lo, hi, ok := portsOutside(ephemeralRange())
-	if !ok {
-		return kernelPorts(n)
+	pick := func() int { return 0 } // the kernel's choice, where no other range is known
+	lo, hi, outside := portsOutside(ephemeralRange())
+	if outside {
+		pick = func() int { return lo + rand.IntN(hi-lo+1) }
 	}
 	var lns []net.Listener
 	defer func() {
@@ -33,31 +34,12 @@ func FreePorts(n int) ([]int, error) {
 		if tries == 100*n {
 			return nil, fmt.Errorf("find %d free ports in %d-%d: %d found after %d tries", n, lo, hi, len(out), tries)
 		}
-		port := lo + rand.IntN(hi-lo+1)
-		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
-		if err != nil {
-			continue // in use, or just held by a listener of ours
-		}
-		lns = append(lns, ln)
-		out = append(out, port)
-	}
-	return out, nil
-}
-
-// kernelPorts asks the kernel for n ports (port 0), where no range outside its ephemeral
-// one is known.
-func kernelPorts(n int) ([]int, error) {
-	var lns []net.Listener
-	defer func() {
-		for _, ln := range lns {
-			ln.Close()
-		}
-	}()
-	out := make([]int, 0, n)
-	for range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
+		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(pick())))
+		switch {
+		case err != nil && !outside:
 			return nil, fmt.Errorf("find a free port: %w", err)
+		case err != nil:
+			continue // in use, or just held by a listener of ours
 		}
 		lns = append(lns, ln)
 		out = append(out, ln.Addr().(*net.TCPAddr).Port)
