@@ -241,7 +241,11 @@ func pricesSeen(ctx context.Context, r localnet.Rollup) (answer, error) {
 	}
 	var seen [2]*big.Int
 	for i := range seen {
-		v, err := c.StorageAt(ctx, rc.ContractAddress, common.BigToHash(big.NewInt(int64(i))), rc.BlockNumber)
+		var v []byte
+		err := afterTheLag(ctx, func() (err error) {
+			v, err = c.StorageAt(ctx, rc.ContractAddress, common.BigToHash(big.NewInt(int64(i))), rc.BlockNumber)
+			return err
+		})
 		if err != nil {
 			return answer{}, err
 		}
@@ -319,7 +323,11 @@ func dynamicFeePrice(ctx context.Context, r localnet.Rollup) (answer, error) {
 		return answer{}, err
 	}
 	// The read-after-commit lag: the balance is read at the receipt's block.
-	after, err := c.BalanceAt(ctx, from, rc.BlockNumber)
+	var after *big.Int
+	err = afterTheLag(ctx, func() (err error) {
+		after, err = c.BalanceAt(ctx, from, rc.BlockNumber)
+		return err
+	})
 	if err != nil {
 		return answer{}, err
 	}
@@ -336,6 +344,25 @@ func dynamicFeePrice(ctx context.Context, r localnet.Rollup) (answer, error) {
 	return answer{Value: fmt.Sprintf("gasPrice is the fee cap: %v; effectiveGasPrice is the fee cap: %v; charged at the fee cap: %v; charged at the minimum + tip: %v",
 		reportedPrice != nil && reportedPrice.Cmp(feeCap) == 0, rc.EffectiveGasPrice != nil && rc.EffectiveGasPrice.Cmp(feeCap) == 0,
 		charged.Cmp(feeCap) == 0, charged.Cmp(new(big.Int).Add(price, big.NewInt(1))) == 0)}, nil
+}
+
+// afterTheLag runs read (a read at a receipt's block) until its block's state can be
+// queried: a minievm, and ours as one, makes a receipt known before the block's state
+// commits, and a read at its height is refused as "in the future" until then.
+func afterTheLag(ctx context.Context, read func() error) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	for {
+		err := read()
+		if err == nil || !strings.Contains(err.Error(), "height in the future") {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (still after %v)", err, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // fundedSender dials r's JSON-RPC and returns the client, the key of r's first funded
