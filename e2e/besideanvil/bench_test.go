@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/vipharness/vipharness/deployer/scores"
+	"github.com/vipharness/vipharness/e2e/harness"
 	"github.com/vipharness/vipharness/localnet/movevm"
 )
 
@@ -131,7 +132,10 @@ func startEmbedded(tb testing.TB, vipctl, dir string) *chain {
 	for {
 		b, err := os.ReadFile(envFile)
 		if err == nil && len(b) > 0 {
-			c.env = parseEnv(tb, string(b))
+			if c.env, err = harness.ParseEnv(b); err != nil {
+				c.stop()
+				tb.Fatalf("env file: %v", err)
+			}
 			return c
 		}
 		if time.Now().After(deadline) {
@@ -141,27 +145,6 @@ func startEmbedded(tb testing.TB, vipctl, dir string) *chain {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// parseEnv reads `export K=V` lines (V quoted with Go's %q where the env file quotes it).
-func parseEnv(tb testing.TB, s string) []string {
-	tb.Helper()
-	var env []string
-	for line := range strings.Lines(s) {
-		k, v, ok := strings.Cut(strings.TrimSpace(strings.TrimPrefix(line, "export ")), "=")
-		if !ok {
-			continue
-		}
-		if strings.HasPrefix(v, `"`) {
-			u, err := strconv.Unquote(v)
-			if err != nil {
-				tb.Fatalf("env file line %s: %v", k, err)
-			}
-			v = u
-		}
-		env = append(env, k+"="+v)
-	}
-	return env
 }
 
 // anvilBin is the pinned anvil from e2e/foundry's node_modules.

@@ -62,13 +62,22 @@ func LocalnetUp(ctx context.Context, vipctl string, wait time.Duration, args ...
 	return env
 }
 
-// ReadEnvFile reads an env file of `export K=V` lines (V Go-quoted where the file quotes
-// it) as K=V; comment lines are left out.
+// ReadEnvFile reads an env file of `export K=V` lines as K=V (see ParseEnv).
 func ReadEnvFile(path string) ([]string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	env, err := ParseEnv(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return env, nil
+}
+
+// ParseEnv reads `export K=V` lines (V Go-quoted where the file quotes it, as vipctl
+// localnet up writes them) as K=V; comment lines are left out.
+func ParseEnv(b []byte) ([]string, error) {
 	var env []string
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
@@ -78,8 +87,9 @@ func ReadEnvFile(path string) ([]string, error) {
 			continue
 		}
 		if strings.HasPrefix(v, `"`) {
+			var err error
 			if v, err = strconv.Unquote(v); err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", path, k, err)
+				return nil, fmt.Errorf("%s: %w", k, err)
 			}
 		}
 		env = append(env, k+"="+v)

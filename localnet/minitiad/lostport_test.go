@@ -70,8 +70,8 @@ func TestANodeThatLostItsRESTPortStartsAgain(t *testing.T) {
 	if !strings.Contains(logs.String(), "starting again on fresh ports") || !strings.Contains(logs.String(), "refused connections") {
 		t.Fatalf("the restart is not logged with its reason:\n%s", logs.String())
 	}
-	if err := restReadyOnce(ctx, r); err != nil {
-		t.Fatal(err)
+	if err := r.restReady(ctx); err != nil {
+		t.Fatalf("REST after the restart: %v", err)
 	}
 }
 
@@ -87,13 +87,6 @@ func bindOnly(port int) (int, error) {
 		return 0, fmt.Errorf("bind 127.0.0.1:%d: %w", port, err)
 	}
 	return fd, nil
-}
-
-func restReadyOnce(ctx context.Context, r *Rollup) error {
-	if err := r.restReady(ctx); err != nil {
-		return fmt.Errorf("REST after the restart: %w", err)
-	}
-	return nil
 }
 
 type syncWriter struct {
